@@ -1,0 +1,57 @@
+//! Board sizes. Every size lives in the top-left corner of one 8x8 bit layout
+//! (bit = row * 8 + column), so one move generator serves them all.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BoardSize {
+    /// 4x4 is too small to be interesting to play, but small enough to search exhaustively in tests.
+    Four,
+    Six,
+    Eight,
+}
+
+impl BoardSize {
+    pub const ALL: [BoardSize; 3] = [BoardSize::Four, BoardSize::Six, BoardSize::Eight];
+
+    /// Side length.
+    pub const fn n(self) -> u8 {
+        match self {
+            BoardSize::Four => 4,
+            BoardSize::Six => 6,
+            BoardSize::Eight => 8,
+        }
+    }
+
+    pub const fn from_n(n: u8) -> Option<BoardSize> {
+        match n {
+            4 => Some(BoardSize::Four),
+            6 => Some(BoardSize::Six),
+            8 => Some(BoardSize::Eight),
+            _ => None,
+        }
+    }
+
+    /// Number of squares on the board.
+    pub const fn squares(self) -> u32 {
+        let n = self.n() as u32;
+        n * n
+    }
+
+    /// Bits of the 8x8 layout that are squares of this board.
+    pub const fn mask(self) -> u64 {
+        match self {
+            BoardSize::Four => 0x0000_0000_0f0f_0f0f,
+            BoardSize::Six => 0x0000_3f3f_3f3f_3f3f,
+            BoardSize::Eight => u64::MAX,
+        }
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.n();
+        write!(f, "{n}x{n}")
+    }
+}

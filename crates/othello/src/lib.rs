@@ -1,0 +1,33 @@
+//! Othello rules on bitboards.
+//!
+//! 8x8, 6x6 and 4x4 boards from one implementation, standard and reversed
+//! ("fewest discs wins") variants, Othello notation (squares, transcripts, OBF board
+//! text), the eight board symmetries, and perft.
+//!
+//! ```
+//! use othello::{BoardSize, Game, Position, Variant};
+//! let start = Position::start(BoardSize::Eight, Variant::Standard);
+//! let game = Game::from_transcript("f5d6c3", start).unwrap();
+//! assert_eq!(game.position().legal_moves().count(), 4);
+//! ```
+
+mod bitboard;
+mod board_size;
+mod notation;
+mod perft;
+mod position;
+mod square;
+mod symmetry;
+
+/// The raw move generator on `(player, opponent)` bitboards, for search inner loops.
+pub mod raw {
+    pub use crate::bitboard::{flips, legal_moves, legal_moves_unmasked};
+}
+
+pub use bitboard::Bitboard;
+pub use board_size::BoardSize;
+pub use notation::{BoardTextError, Game, TranscriptError, TranscriptErrorKind};
+pub use perft::perft;
+pub use position::{Color, IllegalMove, IllegalReason, Outcome, Position, PositionError, Variant};
+pub use square::{Move, ParseSquareError, Square};
+pub use symmetry::Symmetry;
