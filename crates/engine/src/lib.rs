@@ -1,4 +1,11 @@
-//! Search and agents over the `othello` rules. The players, the exact solver, MCTS and
-//! the evaluators land here (see DESIGN.md); the crate compiles to wasm32.
+//! Search and agents over the `othello` rules: classic players, the exact endgame
+//! solver, MCTS and its evaluators, and the arena. Compiles to wasm32 (no threads or
+//! `std::time::Instant` outside the native-only arena).
 
+pub mod agent;
+pub mod players;
+pub mod rng;
+
+pub use agent::{Agent, Budget};
 pub use othello;
+pub use rng::Rng;

@@ -1,0 +1,5 @@
+//! The classic players: the yardsticks every learned agent is measured against.
+
+mod simple;
+
+pub use simple::{GreedyPlayer, NovicePlayer, RandomPlayer};

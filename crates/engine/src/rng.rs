@@ -1,0 +1,115 @@
+//! A small seeded random number generator (xoshiro256++), so that every stochastic player
+//! plays the same games from the same seed on every platform and crate version.
+
+#[derive(Clone, Debug)]
+pub struct Rng {
+    state: [u64; 4],
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // SplitMix64 spreads any seed, 0 included, over the whole state.
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        Rng {
+            state: [next(), next(), next(), next()],
+        }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let s = &mut self.state;
+        let result = (s[0].wrapping_add(s[3])).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        result
+    }
+
+    /// Uniform in `0..n` (`n` > 0), without modulo bias worth speaking of (Lemire's method).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A uniformly chosen element; `None` for an empty slice.
+    pub fn choose<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        if items.is_empty() {
+            None
+        } else {
+            items.get(self.below(items.len()))
+        }
+    }
+
+    /// A uniformly chosen square of a non-empty bitboard.
+    pub fn choose_bit(&mut self, bits: u64) -> Option<u8> {
+        let count = bits.count_ones() as usize;
+        if count == 0 {
+            return None;
+        }
+        let mut rest = bits;
+        for _ in 0..self.below(count) {
+            rest &= rest - 1;
+        }
+        Some(rest.trailing_zeros() as u8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_stream_and_different_seeds_differ() {
+        let a: Vec<u64> = (0..5)
+            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
+            .collect();
+        let b: Vec<u64> = (0..5)
+            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
+            .collect();
+        let c: Vec<u64> = (0..5)
+            .scan(Rng::new(8), |r, _| Some(r.next_u64()))
+            .collect();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn below_is_roughly_uniform() {
+        let mut rng = Rng::new(1);
+        let mut counts = [0u32; 7];
+        for _ in 0..70_000 {
+            counts[rng.below(7)] += 1;
+        }
+        for count in counts {
+            assert!((9_000..11_000).contains(&count), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn choose_bit_picks_only_set_bits_and_each_of_them() {
+        let mut rng = Rng::new(3);
+        let bits = 0b1011_0000_0001u64;
+        let mut seen = 0u64;
+        for _ in 0..200 {
+            let b = rng.choose_bit(bits).expect("non-empty");
+            assert!(bits & (1 << b) != 0);
+            seen |= 1 << b;
+        }
+        assert_eq!(seen, bits);
+        assert_eq!(rng.choose_bit(0), None);
+    }
+}
