@@ -28,12 +28,13 @@ enum Command {
         #[arg(long, default_value = "8", value_parser = parse_board)]
         board: BoardSize,
         /// Start from this position (transcript or board text) instead of the initial one
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         from: Option<String>,
     },
     /// Print a position with its legal moves
     Show {
         /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// Board side length for a transcript
         #[arg(long, default_value = "8", value_parser = parse_board)]
@@ -66,14 +67,16 @@ fn parse_board(text: &str) -> Result<BoardSize, String> {
         .ok_or_else(|| format!("'{text}' is not a board size; use 8, 6 or 4"))
 }
 
-/// Board text is a run of square characters of a board's length; anything else is read
-/// as a transcript.
+/// Board text is a board-length run of squares followed by the side to move, or a run of
+/// square characters alone; anything else is read as a transcript.
 fn looks_like_board_text(text: &str) -> bool {
-    let board = text.split_whitespace().next().unwrap_or_default();
-    BoardSize::ALL
+    let mut parts = text.split_whitespace();
+    let board = parts.next().unwrap_or_default();
+    let has_side = parts.next().is_some();
+    let board_length = BoardSize::ALL
         .iter()
-        .any(|size| size.squares() as usize == board.len())
-        && board.chars().all(|c| "XxOo*-.".contains(c))
+        .any(|size| size.squares() as usize == board.chars().count());
+    board_length && (has_side || board.chars().all(|c| "XxOo*-.".contains(c)))
 }
 
 /// Reads a position given as board text or as a transcript from the start.

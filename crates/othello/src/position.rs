@@ -117,11 +117,18 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (b, w) = (self.black_discs, self.white_discs);
         match self.winner() {
-            Some(color) => write!(
-                f,
-                "{color} wins {b}-{w} (margin {})",
-                self.margin_for(color)
-            ),
+            Some(color) => {
+                let (own, other) = if color == Color::Black {
+                    (b, w)
+                } else {
+                    (w, b)
+                };
+                write!(
+                    f,
+                    "{color} wins {own}-{other} (margin {})",
+                    self.margin_for(color)
+                )
+            }
             None => write!(f, "draw {b}-{w}"),
         }
     }

@@ -1,0 +1,58 @@
+# Shared helpers for the setup, play and test scripts. Every install is idempotent:
+# it checks first and skips what is already there. Tools go to ~/.cargo/bin (outside
+# the repository), so a fresh clone on the same machine reuses them.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+TRUNK_VERSION="0.21.14"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+STAGE_REPORT=()
+# stage NAME COMMAND...: runs a command and records how long it took.
+stage() {
+  local name="$1"
+  shift
+  log "$name"
+  local t0=$SECONDS
+  "$@"
+  STAGE_REPORT+=("$(printf '%-28s %5ds' "$name" $((SECONDS - t0)))")
+}
+
+stage_summary() {
+  log "stage times"
+  printf '  %s\n' "${STAGE_REPORT[@]}" >&2
+}
+
+ensure_rust_targets() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+  fi
+  for component in rustfmt clippy; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+      rustup component add "$component"
+    fi
+  done
+}
+
+# The wasm-bindgen CLI must match the wasm-bindgen crate in Cargo.lock exactly.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+ensure_web_tools() {
+  ensure_rust_targets
+  if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+    log "installing trunk $TRUNK_VERSION (several minutes, once)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+  fi
+  local want
+  want="$(wasm_bindgen_version)"
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$want"; then
+    log "installing wasm-bindgen-cli $want (a few minutes, once)"
+    # Not --locked: the CLI's own lock file names a dependency the registry no longer has.
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
