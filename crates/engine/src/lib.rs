@@ -3,9 +3,13 @@
 //! `std::time::Instant` outside the native-only arena).
 
 pub mod agent;
+pub mod evaluator;
+pub mod mcts;
 pub mod players;
 pub mod rng;
 
 pub use agent::{Agent, Budget};
+pub use evaluator::{EvalError, Evaluation, Evaluator, HeuristicEvaluator};
+pub use mcts::{Mcts, MctsConfig, SearchInfo};
 pub use othello;
 pub use rng::Rng;

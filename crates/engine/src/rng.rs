@@ -68,6 +68,48 @@ impl Rng {
     }
 }
 
+impl Rng {
+    /// A standard normal sample (Box-Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = 1.0 - self.unit(); // in (0, 1], so the log is finite
+        let u2 = self.unit();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// A Gamma(shape, 1) sample (Marsaglia and Tsang), `shape` > 0.
+    pub fn gamma(&mut self, shape: f64) -> f64 {
+        if shape < 1.0 {
+            // Boost to shape + 1, then scale back (the standard trick for small shapes).
+            let u = 1.0 - self.unit();
+            return self.gamma(shape + 1.0) * u.powf(1.0 / shape);
+        }
+        let d = shape - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let x = self.normal();
+            let v = (1.0 + c * x).powi(3);
+            if v <= 0.0 {
+                continue;
+            }
+            let u = 1.0 - self.unit();
+            if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+                return d * v;
+            }
+        }
+    }
+
+    /// A sample of the symmetric Dirichlet(alpha) distribution over `n` outcomes.
+    pub fn dirichlet(&mut self, alpha: f64, n: usize) -> Vec<f64> {
+        let draws: Vec<f64> = (0..n).map(|_| self.gamma(alpha)).collect();
+        let sum: f64 = draws.iter().sum();
+        if sum > 0.0 {
+            draws.iter().map(|d| d / sum).collect()
+        } else {
+            vec![1.0 / n as f64; n]
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +127,21 @@ mod tests {
             .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn gamma_and_dirichlet_samples_have_the_right_means() {
+        let mut rng = Rng::new(11);
+        for shape in [0.3, 1.0, 4.0] {
+            let mean: f64 = (0..40_000).map(|_| rng.gamma(shape)).sum::<f64>() / 40_000.0;
+            assert!(
+                (mean - shape).abs() < 0.05 * shape.max(1.0),
+                "shape {shape}: mean {mean}"
+            );
+        }
+        let sample = rng.dirichlet(0.3, 10);
+        assert!((sample.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!(sample.iter().all(|p| *p >= 0.0));
     }
 
     #[test]

@@ -1,0 +1,141 @@
+//! The boundary between search and whatever judges positions: a network, a heuristic,
+//! rollouts. The search sends batches of positions and gets priors and values back.
+
+use crate::Rng;
+use othello::Position;
+
+/// What an evaluator says of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Prior probability of each move of `Position::legal_move_list()`, in that order,
+    /// summing to 1 (empty for a finished game).
+    pub priors: Vec<f32>,
+    /// Expected outcome for the side to move, in [-1, 1].
+    pub value: f32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("the evaluator failed: {0}")]
+    Failed(String),
+    #[error("the model is for {expected} boards, not {found}")]
+    WrongBoard { expected: String, found: String },
+}
+
+pub trait Evaluator {
+    /// Evaluates every position of a batch (none of them finished games).
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError>;
+
+    /// A short description for logs and tables.
+    fn describe(&self) -> String;
+}
+
+/// The network input of the model contract: planes `[C, N, N]` from the side to move's
+/// view (own discs, opponent discs, legal moves, all ones), row-major from a1, appended
+/// to `out`.
+pub fn encode_planes(pos: &Position, out: &mut Vec<f32>) {
+    let size = pos.size();
+    let planes = [
+        pos.player().0,
+        pos.opponent().0,
+        pos.legal_moves().0,
+        size.mask(),
+    ];
+    for plane in planes {
+        out.extend(othello::Square::all(size).map(|sq| ((plane >> sq.index()) & 1) as f32));
+    }
+}
+
+/// Masks illegal moves out of the `N*N + 1` logits of the model contract and softmaxes the
+/// rest, in `legal_move_list()` order.
+pub fn legal_priors(pos: &Position, logits: &[f32]) -> Vec<f32> {
+    let size = pos.size();
+    let moves = pos.legal_move_list();
+    let picked: Vec<f32> = moves
+        .iter()
+        .map(|mv| logits.get(mv.policy_index(size)).copied().unwrap_or(0.0))
+        .collect();
+    softmax(&picked)
+}
+
+pub fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        exps.iter().map(|e| e / sum).collect()
+    } else {
+        vec![1.0 / logits.len().max(1) as f32; logits.len()]
+    }
+}
+
+/// Judges positions with no network, so MCTS works with no model at all: uniform priors,
+/// value from a few random playouts to the end.
+pub struct HeuristicEvaluator {
+    rng: Rng,
+    playouts: u32,
+}
+
+impl HeuristicEvaluator {
+    /// `playouts` random games per evaluation; 0 values every position as even.
+    pub fn new(seed: u64, playouts: u32) -> HeuristicEvaluator {
+        HeuristicEvaluator {
+            rng: Rng::new(seed),
+            playouts,
+        }
+    }
+
+    fn evaluate_one(&mut self, pos: &Position) -> Evaluation {
+        let moves = pos.legal_move_list().len();
+        let mut total = 0.0;
+        for _ in 0..self.playouts {
+            total += random_playout(pos, &mut self.rng);
+        }
+        Evaluation {
+            priors: vec![1.0 / moves as f32; moves],
+            value: if self.playouts == 0 {
+                0.0
+            } else {
+                total / self.playouts as f32
+            },
+        }
+    }
+}
+
+impl Evaluator for HeuristicEvaluator {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        Ok(positions.iter().map(|p| self.evaluate_one(p)).collect())
+    }
+
+    fn describe(&self) -> String {
+        format!("heuristic (uniform priors, {} playouts)", self.playouts)
+    }
+}
+
+/// Plays uniformly random moves to the end; the result for the side to move of `pos`.
+pub fn random_playout(pos: &Position, rng: &mut Rng) -> f32 {
+    use othello::raw::{flips, legal_moves};
+    let mask = pos.size().mask();
+    let (mut p, mut o) = (pos.player().0, pos.opponent().0);
+    let mut flipped_sides = false;
+    let mut passes = 0;
+    while passes < 2 {
+        let moves = legal_moves(p, o, mask);
+        if let Some(sq) = rng.choose_bit(moves) {
+            let f = flips(p, o, sq);
+            (p, o) = (o & !f, p | f | (1u64 << sq));
+            passes = 0;
+        } else {
+            (p, o) = (o, p);
+            passes += 1;
+        }
+        flipped_sides = !flipped_sides;
+    }
+    // `p` belongs to the original side to move when the sides were swapped an even number of times.
+    let (own, other) = if flipped_sides { (o, p) } else { (p, o) };
+    let empties = (mask & !(own | other)).count_ones();
+    let margin = pos
+        .variant()
+        .margin(own.count_ones(), other.count_ones(), empties);
+    margin.signum() as f32
+}
