@@ -1,11 +1,19 @@
 //! `othello`: the command-line front end. A thin shell over the `othello` and `engine`
 //! crates: argument parsing and printing only.
 
+mod analyse;
+mod model;
+mod play;
+
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand, ValueEnum};
-use othello::{BoardSize, Game, Position, Variant};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use engine::mcts::Mcts;
+use engine::onnx::OnnxEvaluator;
+use engine::{Budget, HeuristicEvaluator};
+use othello::{BoardSize, Color, Game, Position, Variant};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +50,74 @@ enum Command {
         #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
         variant: VariantArg,
     },
+    /// Search a position with MCTS and print visit shares, values and the principal variation
+    Analyse {
+        /// A transcript such as `f5d6c3`, or board text
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        #[command(flatten)]
+        search: SearchBudget,
+    },
+    /// Play the agent in the terminal
+    Play {
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// Your colour
+        #[arg(long, value_enum, default_value_t = ColorArg::Black)]
+        color: ColorArg,
+        #[command(flatten)]
+        search: SearchBudget,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Work with networks
+    #[command(subcommand)]
+    Model(ModelCommand),
+}
+
+#[derive(Subcommand)]
+enum ModelCommand {
+    /// Print a model's card and shapes, a sample evaluation and evals/s at batch 1, 8, 32
+    Check {
+        /// The .onnx file (its card is the .json beside it)
+        model: PathBuf,
+    },
+}
+
+/// How long the agent thinks: simulations, milliseconds, or both (whichever ends first).
+#[derive(Args, Clone)]
+struct SearchBudget {
+    /// Simulations per move
+    #[arg(long)]
+    sims: Option<u64>,
+    /// Milliseconds per move
+    #[arg(long)]
+    time: Option<u64>,
+    /// The network (.onnx with its .json card); without it the search uses random playouts
+    #[arg(long)]
+    model: Option<PathBuf>,
+}
+
+impl SearchBudget {
+    fn budget(&self) -> Budget {
+        Budget {
+            simulations: self.sims,
+            time: self.time.map(Duration::from_millis),
+            depth: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum ColorArg {
+    Black,
+    White,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -130,6 +206,53 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("board text: {}", pos.to_board_text());
         }
+        Command::Analyse {
+            position,
+            board,
+            variant,
+            search,
+        } => {
+            let game = read_position(&position, board, variant.into())?;
+            let mut budget = search.budget();
+            if budget.is_unlimited() {
+                budget = Budget::simulations(800);
+            }
+            analyse::analyse(game.position(), search.model.as_deref(), &budget)?;
+        }
+        Command::Play {
+            board,
+            variant,
+            color,
+            search,
+            seed,
+        } => {
+            let start = Position::start(board, variant.into());
+            let human = if color == ColorArg::Black {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut budget = search.budget();
+            if budget.is_unlimited() {
+                budget = Budget::simulations(400);
+            }
+            let config = play::default_config(seed);
+            let (stdin, mut stdout) = (std::io::stdin(), std::io::stdout());
+            let mut input = stdin.lock();
+            match &search.model {
+                Some(path) => {
+                    let model = model::load_model(path)?;
+                    model.card().check_game(board, variant.into())?;
+                    let mcts = Mcts::new(OnnxEvaluator::new(model), config);
+                    play::play(mcts, start, human, budget, &mut input, &mut stdout)?;
+                }
+                None => {
+                    let mcts = Mcts::new(HeuristicEvaluator::new(seed, 4), config);
+                    play::play(mcts, start, human, budget, &mut input, &mut stdout)?;
+                }
+            }
+        }
+        Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
     }
     Ok(())
 }

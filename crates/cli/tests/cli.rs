@@ -110,3 +110,99 @@ fn bad_flags_and_sizes_exit_with_code_2() {
     let err = error_of(&["perft", "40"]);
     assert!(err.contains("use 20 or less"), "{err}");
 }
+
+fn model_path(name: &str) -> String {
+    format!("{}/../../models/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn model_check_prints_the_card_shapes_and_speed() {
+    let out = stdout_of(&["model", "check", &model_path("tiny-random-6x6.onnx")]);
+    assert!(out.contains("model: tiny-random-6x6"), "{out}");
+    assert!(
+        out.contains(
+            "input: planes [batch, 4, 6, 6]; outputs: policy [batch, 37], value [batch, 1]"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("start position: value"), "{out}");
+    for batch in ["batch  1:", "batch  8:", "batch 32:"] {
+        assert!(out.contains(batch), "{out}");
+    }
+}
+
+#[test]
+fn model_check_refuses_a_corrupt_model_clearly() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let onnx = dir.join("broken.onnx");
+    std::fs::write(&onnx, b"this is not a network").expect("write");
+    let err = error_of(&["model", "check", onnx.to_str().expect("utf-8 path")]);
+    assert!(err.contains("cannot read the model card"), "{err}");
+    std::fs::copy(model_path("tiny-random-8x8.json"), dir.join("broken.json")).expect("copy");
+    let err = error_of(&["model", "check", onnx.to_str().expect("utf-8 path")]);
+    assert!(err.contains("cannot read the ONNX model"), "{err}");
+    let err = error_of(&["model", "check", "/nonexistent/model.onnx"]);
+    assert!(
+        err.contains("cannot read model /nonexistent/model.onnx"),
+        "{err}"
+    );
+}
+
+#[test]
+fn analyse_prints_visit_shares_and_a_principal_variation() {
+    let out = stdout_of(&["analyse", "f5d6c3", "--sims", "200"]);
+    assert!(out.contains("White to move; win estimate"), "{out}");
+    assert!(out.contains("principal variation: "), "{out}");
+    assert!(out.contains("200 simulations"), "{out}");
+    for mv in ["d3", "f3", "f4", "g5"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(mv)),
+            "{mv} missing in {out}"
+        );
+    }
+}
+
+#[test]
+fn analyse_with_a_model_for_another_board_says_so() {
+    let err = error_of(&[
+        "analyse",
+        "f5",
+        "--model",
+        &model_path("tiny-random-6x6.onnx"),
+        "--sims",
+        "10",
+    ]);
+    assert!(
+        err.contains("the model plays 6x6 standard but the game is 8x8 standard"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_in_the_terminal_explains_bad_input_and_keeps_the_game() {
+    let out = othello()
+        .args([
+            "play",
+            "--board",
+            "6",
+            "--sims",
+            "20",
+            "--model",
+            &model_path("tiny-random-6x6.onnx"),
+        ])
+        .write_stdin("z9\na1\nc2\nundo\nquit\n")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("bad square 'z9'"), "{text}");
+    assert!(text.contains("illegal move a1: it flips no disc"), "{text}");
+    assert!(text.contains("Agent plays "), "{text}");
+    // After undo the game is back at the start, so the transcript is empty.
+    assert!(text.trim_end().ends_with("The game so far:"), "{text}");
+}

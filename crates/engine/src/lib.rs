@@ -5,6 +5,9 @@
 pub mod agent;
 pub mod evaluator;
 pub mod mcts;
+pub mod model_card;
+#[cfg(feature = "onnx")]
+pub mod onnx;
 pub mod players;
 pub mod rng;
 

@@ -1,0 +1,162 @@
+//! The ONNX evaluator on real ONNX files: the tiny contract-following models in models/.
+#![cfg(feature = "onnx")]
+
+use engine::evaluator::{encode_planes, Evaluator};
+use engine::mcts::{Mcts, MctsConfig, MctsPlayer};
+use engine::model_card::ModelCard;
+use engine::onnx::{ModelError, OnnxEvaluator, OnnxModel};
+use engine::{Agent, Budget, Rng};
+use othello::{BoardSize, Position, Variant};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn repo_file(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+fn load(name: &str) -> OnnxModel {
+    let bytes = std::fs::read(repo_file(&format!("models/{name}.onnx"))).expect("model file");
+    let card = std::fs::read_to_string(repo_file(&format!("models/{name}.json"))).expect("card");
+    OnnxModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("valid card")).expect("loads")
+}
+
+#[derive(serde::Deserialize)]
+struct Samples {
+    batch: usize,
+    planes: Vec<f32>,
+    policy: Vec<f32>,
+    value: Vec<f32>,
+}
+
+#[test]
+fn the_network_computes_what_numpy_computes() {
+    for n in [8, 6] {
+        let model = load(&format!("tiny-random-{n}x{n}"));
+        let text = std::fs::read_to_string(repo_file(&format!(
+            "crates/engine/tests/data/tiny-random-{n}x{n}.samples.json"
+        )))
+        .expect("samples");
+        let samples: Samples = serde_json::from_str(&text).expect("valid samples");
+        let (policy, value) = model
+            .run_planes(&samples.planes, samples.batch)
+            .expect("runs");
+        assert_eq!(policy.len(), samples.policy.len());
+        for (got, want) in policy
+            .iter()
+            .zip(&samples.policy)
+            .chain(value.iter().zip(&samples.value))
+        {
+            assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+        }
+    }
+}
+
+fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(size, Variant::Standard);
+        for _ in 0..rng.below(40) {
+            let moves = pos.legal_move_list();
+            match rng.choose(&moves) {
+                Some(mv) => pos = pos.play(*mv).expect("legal"),
+                None => break,
+            }
+        }
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_batch_evaluates_as_its_positions_do_one_by_one() {
+    let mut eval = OnnxEvaluator::new(Arc::new(load("tiny-random-8x8")));
+    let positions = random_positions(BoardSize::Eight, 32, 1);
+    let batched = eval.evaluate(&positions).expect("evaluates");
+    for (pos, together) in positions.iter().zip(&batched) {
+        let alone = &eval.evaluate(std::slice::from_ref(pos)).expect("evaluates")[0];
+        assert!((alone.value - together.value).abs() < 1e-5);
+        for (a, b) in alone.priors.iter().zip(&together.priors) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+}
+
+#[test]
+fn priors_cover_exactly_the_legal_moves_and_sum_to_one() {
+    let mut eval = OnnxEvaluator::new(Arc::new(load("tiny-random-6x6")));
+    let positions = random_positions(BoardSize::Six, 50, 2);
+    for (pos, e) in positions
+        .iter()
+        .zip(eval.evaluate(&positions).expect("evaluates"))
+    {
+        assert_eq!(e.priors.len(), pos.legal_move_list().len());
+        assert!((e.priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert!(e.priors.iter().all(|p| *p > 0.0));
+        assert!((-1.0..=1.0).contains(&e.value));
+    }
+}
+
+#[test]
+fn the_input_planes_follow_the_contract() {
+    let pos = Position::start(BoardSize::Six, Variant::Standard);
+    let mut planes = Vec::new();
+    encode_planes(&pos, &mut planes);
+    assert_eq!(planes.len(), 4 * 36);
+    let plane = |k: usize, col: usize, row: usize| planes[k * 36 + row * 6 + col];
+    // Black to move owns c4 and d3; White has c3 and d4; c2 is legal (column c, row 2).
+    assert_eq!(plane(0, 2, 3), 1.0);
+    assert_eq!(plane(1, 2, 2), 1.0);
+    assert_eq!(plane(2, 2, 1), 1.0);
+    assert_eq!(planes[36 * 3..].iter().sum::<f32>(), 36.0);
+    assert_eq!(planes[36 * 2..36 * 3].iter().sum::<f32>(), 4.0);
+}
+
+#[test]
+fn a_model_for_another_board_is_refused_with_the_reason() {
+    let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
+    let card = std::fs::read_to_string(repo_file("models/tiny-random-6x6.json")).expect("card");
+    let err = OnnxModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("card"))
+        .err()
+        .expect("refused");
+    assert!(matches!(err, ModelError::Contract(_)), "{err}");
+    assert!(
+        err.to_string().contains("input shape is [batch, 4, 8, 8]"),
+        "{err}"
+    );
+    let model = Arc::new(load("tiny-random-6x6"));
+    let mut eval = OnnxEvaluator::new(model);
+    let err = eval
+        .evaluate(&[Position::start(BoardSize::Eight, Variant::Standard)])
+        .unwrap_err();
+    assert!(err.to_string().contains("6x6"), "{err}");
+}
+
+#[test]
+fn a_corrupt_model_file_is_an_error_not_a_crash() {
+    let card = std::fs::read_to_string(repo_file("models/tiny-random-8x8.json")).expect("card");
+    let card = ModelCard::from_json(&card).expect("card");
+    let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
+    for corrupt in [&b"not an onnx file"[..], &bytes[..bytes.len() / 2], &[]] {
+        let err = OnnxModel::from_bytes(corrupt, card.clone())
+            .err()
+            .expect("refused");
+        assert!(matches!(err, ModelError::Load(_)), "{err}");
+    }
+}
+
+#[test]
+fn mcts_with_the_network_plays_legal_moves_to_the_end() {
+    let model = Arc::new(load("tiny-random-6x6"));
+    let mut player = MctsPlayer::new(Mcts::new(OnnxEvaluator::new(model), MctsConfig::default()));
+    let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+    while !pos.is_game_over() {
+        let mv = player.select_move(&pos, &Budget::simulations(40));
+        pos = pos.play(mv).expect("the agent plays legal moves");
+    }
+    assert!(player.last_error.is_none());
+}

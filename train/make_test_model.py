@@ -1,0 +1,143 @@
+"""Builds tiny, untrained networks that follow the model contract (DESIGN.md), so the
+engine's ONNX loading, batching and masking are tested on real ONNX files before the
+trainer ships real models. Weights are random from a fixed seed: they play no better
+than chance.
+
+    python train/make_test_model.py --board 8 --out models/tiny-random-8x8
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+CHANNELS = 8
+PLANES = 4
+
+
+def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
+    rng = np.random.default_rng(seed)
+    squares = board * board
+    hidden = CHANNELS * squares
+
+    def weight(name: str, *shape: int, scale: float) -> onnx.TensorProto:
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) * scale).astype(np.float32), name
+        )
+
+    initializers = [
+        weight("conv_w", CHANNELS, PLANES, 3, 3, scale=0.3),
+        weight("conv_b", CHANNELS, scale=0.1),
+        weight("policy_w", hidden, squares + 1, scale=0.05),
+        weight("policy_b", squares + 1, scale=0.05),
+        weight("value_w", hidden, 1, scale=0.02),
+        weight("value_b", 1, scale=0.01),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["planes", "conv_w", "conv_b"], ["conv"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["conv"], ["features"]),
+        helper.make_node("Flatten", ["features"], ["flat"], axis=1),
+        helper.make_node("Gemm", ["flat", "policy_w", "policy_b"], ["policy"]),
+        helper.make_node("Gemm", ["flat", "value_w", "value_b"], ["value_raw"]),
+        helper.make_node("Tanh", ["value_raw"], ["value"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        f"tiny-random-{board}x{board}",
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", PLANES, board, board])],
+        [
+            helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
+            helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
+        ],
+        initializers,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    parameters = sum(int(np.prod(t.dims)) for t in initializers)
+    return model, parameters
+
+
+def reference_forward(model: onnx.ModelProto, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The tiny network computed by hand in numpy, as an independent check of the runtime."""
+    w = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    batch, _, n, _ = planes.shape
+    padded = np.pad(planes, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((batch, CHANNELS, n, n), dtype=np.float64)
+    for dy in range(3):
+        for dx in range(3):
+            window = padded[:, :, dy : dy + n, dx : dx + n]
+            conv += np.einsum("bchw,oc->bohw", window, w["conv_w"][:, :, dy, dx])
+    conv += w["conv_b"][None, :, None, None]
+    flat = np.maximum(conv, 0).reshape(batch, -1)
+    policy = flat @ w["policy_w"] + w["policy_b"]
+    value = np.tanh(flat @ w["value_w"] + w["value_b"])
+    return policy, value
+
+
+def write_samples(model: onnx.ModelProto, board: int, path: Path, seed: int) -> None:
+    rng = np.random.default_rng(seed + 1000)
+    planes = (rng.random((5, PLANES, board, board)) < 0.4).astype(np.float32)
+    planes[:, 3] = 1.0
+    policy, value = reference_forward(model, planes.astype(np.float64))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps(
+            {
+                "batch": int(planes.shape[0]),
+                "planes": planes.reshape(-1).tolist(),
+                "policy": policy.reshape(-1).tolist(),
+                "value": value.reshape(-1).tolist(),
+            }
+        )
+    )
+
+
+def card(board: int, parameters: int, seed: int) -> dict:
+    squares = board * board
+    return {
+        "name": f"tiny-random-{board}x{board}",
+        "board_size": board,
+        "variant": "standard",
+        "planes": PLANES,
+        "inputs": {"planes": ["batch", PLANES, board, board]},
+        "outputs": {"policy": ["batch", squares + 1], "value": ["batch", 1]},
+        "network": {
+            "kind": "one 3x3 convolution, then linear policy and tanh value heads",
+            "blocks": 0,
+            "channels": CHANNELS,
+        },
+        "parameters": parameters,
+        "training": {"run": None, "generation": 0, "seed": seed, "note": "untrained random weights"},
+        "date": datetime.date.today().isoformat(),
+        "strength": "untrained: a test fixture for the ONNX plumbing, not a player",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--board", type=int, choices=[6, 8], required=True)
+    parser.add_argument("--out", type=Path, required=True, help="path without extension")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--samples", type=Path, help="also write random inputs and numpy-computed outputs here"
+    )
+    args = parser.parse_args()
+    model, parameters = build(args.board, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(args.out.with_suffix(".onnx")))
+    args.out.with_suffix(".json").write_text(
+        json.dumps(card(args.board, parameters, args.seed), indent=2) + "\n"
+    )
+    if args.samples:
+        write_samples(model, args.board, args.samples, args.seed)
+
+
+if __name__ == "__main__":
+    main()
