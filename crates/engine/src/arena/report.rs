@@ -162,7 +162,8 @@ pub fn heat_map_svg(report: &ArenaReport) -> String {
     // Roughly 7.5 px per character of 13 px sans-serif.
     let left = 20.0 + 7.5 * longest;
     let top = 50.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2;
-    let width = left + cell * n as f64 + 20.0;
+    // Column names lean right as they rise, past the last column.
+    let width = left + cell * n as f64 + 20.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2;
     let height = top + cell * n as f64 + 40.0;
     let mut svg = String::new();
     let _ = writeln!(
