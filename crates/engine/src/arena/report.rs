@@ -161,9 +161,11 @@ pub fn heat_map_svg(report: &ArenaReport) -> String {
     let longest = report.players.iter().map(String::len).max().unwrap_or(6) as f64;
     // Roughly 7.5 px per character of 13 px sans-serif.
     let left = 20.0 + 7.5 * longest;
-    let top = 50.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2;
-    // Column names lean right as they rise, past the last column.
-    let width = left + cell * n as f64 + 20.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2;
+    let top = 60.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2;
+    // Column names lean right as they rise, past the last column; the title and the
+    // note below need some 460 px whatever the players.
+    let width = (left + cell * n as f64 + 20.0 + 7.5 * longest * std::f64::consts::FRAC_1_SQRT_2)
+        .max(460.0);
     let height = top + cell * n as f64 + 40.0;
     let mut svg = String::new();
     let _ = writeln!(
@@ -173,8 +175,11 @@ pub fn heat_map_svg(report: &ArenaReport) -> String {
     let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(
         svg,
-        r#"<text x="{:.0}" y="24" font-size="15" font-weight="bold">Score of row player against column player ({n}x{n} {}, {} games per pairing)</text>"#,
-        10.0,
+        r#"<text x="10" y="22" font-size="15" font-weight="bold">Score of row player against column player</text>"#
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="10" y="40">{n}x{n} {}, {} games per pairing, both colours</text>"#,
         xml_escape(&report.variant),
         report.games_per_pairing,
         n = report.board
