@@ -351,8 +351,8 @@ impl ArenaReport {
         })
     }
 
-    /// The score share of `player` against `opponent` over both colours, if they met.
-    pub fn score(&self, player: usize, opponent: usize) -> Option<&PairingResult> {
+    /// The results of `player` against `opponent`, if they met.
+    pub fn pairing(&self, player: usize, opponent: usize) -> Option<&PairingResult> {
         self.pairings
             .iter()
             .find(|p| p.player == player && p.opponent == opponent && p.total.games > 0)
@@ -515,7 +515,7 @@ mod tests {
         assert_eq!(report.anchor, "random");
         assert_eq!(report.ratings[0].elo, 0.0);
         for p in &report.pairings {
-            let back = report.score(p.opponent, p.player).expect("met");
+            let back = report.pairing(p.opponent, p.player).expect("met");
             assert_eq!(p.total.wins, back.total.losses);
             assert_eq!(p.total.draws, back.total.draws);
             assert_eq!(p.as_black.wins, back.as_white.losses);

@@ -205,7 +205,7 @@ pub fn heat_map_svg(report: &ArenaReport) -> String {
         );
         for (col, &j) in order.iter().enumerate() {
             let x = left + cell * col as f64;
-            let (fill, label) = match report.score(i, j) {
+            let (fill, label) = match report.pairing(i, j) {
                 Some(p) if i != j => (
                     share_colour(p.total.score),
                     format!("{:.0}%", 100.0 * p.total.score),
