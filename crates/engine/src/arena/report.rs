@@ -123,6 +123,19 @@ fn csv_field(text: &str) -> String {
     }
 }
 
+/// A whole percentage, except that a share near but not at 0 or 1 does not round to them:
+/// 1 win in 400 reads `<1%`, not `0%`.
+fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    if p > 0.0 && p < 0.5 {
+        "&lt;1%".to_owned()
+    } else if p < 100.0 && p >= 99.5 {
+        "&gt;99%".to_owned()
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
 fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -206,10 +219,7 @@ pub fn heat_map_svg(report: &ArenaReport) -> String {
         for (col, &j) in order.iter().enumerate() {
             let x = left + cell * col as f64;
             let (fill, label) = match report.pairing(i, j) {
-                Some(p) if i != j => (
-                    share_colour(p.total.score),
-                    format!("{:.0}%", 100.0 * p.total.score),
-                ),
+                Some(p) if i != j => (share_colour(p.total.score), percent(p.total.score)),
                 _ => ("#dddddd".to_owned(), String::new()),
             };
             let _ = writeln!(
@@ -281,6 +291,15 @@ mod tests {
             "a score in every off-diagonal cell"
         );
         assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    }
+
+    #[test]
+    fn near_perfect_scores_do_not_round_to_perfect() {
+        assert_eq!(super::percent(0.0), "0%");
+        assert_eq!(super::percent(0.0025), "&lt;1%");
+        assert_eq!(super::percent(0.625), "62%");
+        assert_eq!(super::percent(0.9975), "&gt;99%");
+        assert_eq!(super::percent(1.0), "100%");
     }
 
     #[test]
