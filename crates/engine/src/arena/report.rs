@@ -129,7 +129,7 @@ fn percent(share: f64) -> String {
     let p = 100.0 * share;
     if p > 0.0 && p < 0.5 {
         "&lt;1%".to_owned()
-    } else if p < 100.0 && p >= 99.5 {
+    } else if (99.5..100.0).contains(&p) {
         "&gt;99%".to_owned()
     } else {
         format!("{p:.0}%")
