@@ -232,7 +232,12 @@ impl FromStr for PlayerSpec {
             known: PlayerKind::ALL.map(PlayerKind::name).join(", "),
         })?;
         let mut spec = PlayerSpec::new(kind);
-        for piece in options.into_iter().flat_map(|o| o.split(',')) {
+        // `mcts:` and `mcts:sims=5,` are forgiven: an empty piece says nothing.
+        let pieces = options
+            .into_iter()
+            .flat_map(|o| o.split(','))
+            .filter(|p| !p.trim().is_empty());
+        for piece in pieces {
             let (option, value) = piece.split_once('=').ok_or_else(|| SpecError::Malformed {
                 text: piece.trim().to_owned(),
             })?;
@@ -443,6 +448,11 @@ mod tests {
             Err(SpecError::Repeated(_))
         ));
         assert!(parse_player_list("random:seed=1,random:seed=2").is_ok());
+        assert_eq!(parse("mcts:"), parse("mcts"));
+        assert!(matches!(
+            parse_player_list("mcts:c=1,mcts:c=1.0"),
+            Err(SpecError::Repeated(_))
+        ));
     }
 
     #[test]
