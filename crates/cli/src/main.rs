@@ -7,11 +7,13 @@ mod play;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use engine::arena::{self, ArenaConfig};
 use engine::mcts::Mcts;
 use engine::onnx::OnnxEvaluator;
 use engine::{Budget, HeuristicEvaluator};
+use indicatif::{ProgressBar, ProgressStyle};
 use othello::{BoardSize, Color, Game, Position, Variant};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -79,6 +81,30 @@ enum Command {
     /// Work with networks
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Play a round-robin tournament and rate the players (Elo)
+    Arena {
+        /// Board side length
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        /// Comma-separated player specs, e.g. random,greedy,alphabeta:depth=4,mcts:sims=1000
+        /// (an `option=value` piece without a colon belongs to the spec before it)
+        #[arg(long)]
+        players: String,
+        /// Games per pairing (even: each opening is played with both colours)
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Worker threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed for openings and every player's randomness
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// Folder for arena.json, arena.csv and arena.svg
+        #[arg(long, default_value = "arena-out")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -253,8 +279,84 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
+        Command::Arena {
+            board,
+            players,
+            games,
+            threads,
+            seed,
+            variant,
+            out,
+        } => run_arena(ArenaArgs {
+            board,
+            players,
+            games,
+            threads,
+            seed,
+            variant: variant.into(),
+            out,
+        })?,
     }
     Ok(())
+}
+
+struct ArenaArgs {
+    board: BoardSize,
+    players: String,
+    games: usize,
+    threads: Option<usize>,
+    seed: u64,
+    variant: Variant,
+    out: PathBuf,
+}
+
+fn run_arena(args: ArenaArgs) -> Result<()> {
+    let config = ArenaConfig {
+        size: args.board,
+        variant: args.variant,
+        players: arena::parse_player_list(&args.players)?,
+        games_per_pairing: args.games,
+        seed: args.seed,
+    };
+    // Check before the games so that a bad player list fails at once, not after an hour.
+    config.check()?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let total = config.schedule().len();
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let clock = Instant::now();
+    let report = arena::run_arena(&config, threads, &|done, _| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    let report = report?;
+    let seconds = clock.elapsed().as_secs_f64();
+    print!("{}", arena::format_table(&report));
+    println!(
+        "\n{total} games on {threads} thread{} in {seconds:.1} s",
+        if threads == 1 { "" } else { "s" }
+    );
+    let json = serde_json::to_string_pretty(&report).context("cannot write the report as JSON")?;
+    write_file(&args.out.join("arena.json"), &json)?;
+    write_file(&args.out.join("arena.csv"), &arena::csv(&report))?;
+    write_file(&args.out.join("arena.svg"), &arena::heat_map_svg(&report))?;
+    println!(
+        "wrote arena.json, arena.csv and arena.svg to {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn main() -> ExitCode {

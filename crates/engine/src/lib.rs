@@ -3,6 +3,7 @@
 //! `std::time::Instant` outside the native-only arena).
 
 pub mod agent;
+pub mod arena;
 pub mod evaluator;
 pub mod mcts;
 pub mod model_card;

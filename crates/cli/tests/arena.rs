@@ -1,0 +1,60 @@
+//! The `othello arena` command end to end: files written, errors on one line with exit 2.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn an_arena_writes_json_csv_and_svg_and_prints_the_table() {
+    let out = out_dir("files");
+    let assert = Command::cargo_bin("othello")
+        .expect("binary")
+        .args([
+            "arena",
+            "--board",
+            "4",
+            "--players",
+            "random,greedy,mcts:sims=20",
+        ])
+        .args(["--games", "4", "--threads", "2", "--seed", "3", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("mcts:sims=20"), "{stdout}");
+    assert!(stdout.contains("12 games on 2 threads"), "{stdout}");
+    let json = std::fs::read_to_string(out.join("arena.json")).expect("json");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("valid json");
+    assert_eq!(report["games"].as_array().map(Vec::len), Some(12));
+    assert_eq!(report["anchor"], "random");
+    let csv = std::fs::read_to_string(out.join("arena.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 1 + 6 * 3);
+    let svg = std::fs::read_to_string(out.join("arena.svg")).expect("svg");
+    assert!(svg.starts_with("<svg"));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_bad_player_list_fails_with_one_line_and_exit_code_2() {
+    for (players, message) in [
+        ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, mcts"),
+        ("random,greedy:depth=2", "player 'greedy' has no option 'depth'; it takes: seed"),
+        ("random,heuristic", "player 'heuristic' is not built into this version"),
+    ] {
+        let out = out_dir("bad");
+        let assert = Command::cargo_bin("othello")
+            .expect("binary")
+            .args(["arena", "--board", "6", "--players", players, "--out"])
+            .arg(&out)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert_eq!(stderr, format!("error: {message}\n"));
+        assert!(!out.exists(), "nothing written for a bad list");
+    }
+}
