@@ -4,12 +4,14 @@
 mod analyse;
 mod model;
 mod play;
+mod selfplay;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use engine::arena::{self, ArenaConfig};
 use engine::mcts::Mcts;
 use engine::onnx::OnnxEvaluator;
+use engine::selfplay::SelfPlayConfig;
 use engine::{Budget, HeuristicEvaluator};
 use indicatif::{ProgressBar, ProgressStyle};
 use othello::{BoardSize, Color, Game, Position, Variant};
@@ -81,6 +83,38 @@ enum Command {
     /// Work with networks
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Play self-play games for training and write them as .npz + .json
+    Selfplay {
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// The network (.onnx with its card), or `none` for MCTS with random playouts
+        #[arg(long, default_value = "none")]
+        model: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Simulations per move
+        #[arg(long, default_value_t = 200)]
+        sims: u64,
+        /// Folder for the output files
+        #[arg(long)]
+        out: PathBuf,
+        /// File name (without extension); default selfplay-<seed>
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Games each thread plays at once (their positions share network calls)
+        #[arg(long, default_value_t = 16)]
+        games_per_thread: usize,
+        /// Plies played in proportion to visits before playing the best move
+        #[arg(long)]
+        temperature_plies: Option<u32>,
+    },
     /// Play a round-robin tournament and rate the players (Elo)
     Arena {
         /// Board side length
@@ -279,6 +313,27 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
+        Command::Selfplay {
+            board,
+            variant,
+            model,
+            games,
+            sims,
+            out,
+            name,
+            seed,
+            threads,
+            games_per_thread,
+            temperature_plies,
+        } => {
+            let mut config = SelfPlayConfig::new(board, variant.into(), games, sims, seed);
+            config.threads = threads.unwrap_or_else(default_threads);
+            config.games_per_thread = games_per_thread;
+            if let Some(plies) = temperature_plies {
+                config.temperature_plies = plies;
+            }
+            selfplay::run(&config, &model, &out, name.as_deref())?;
+        }
         Command::Arena {
             board,
             players,
@@ -320,9 +375,7 @@ fn run_arena(args: ArenaArgs) -> Result<()> {
     };
     // Check before the games so that a bad player list fails at once, not after an hour.
     config.check()?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(default_threads);
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
@@ -353,6 +406,10 @@ fn run_arena(args: ArenaArgs) -> Result<()> {
         args.out.display()
     );
     Ok(())
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {

@@ -7,10 +7,13 @@ pub mod arena;
 pub mod evaluator;
 pub mod mcts;
 pub mod model_card;
+pub mod npz;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod players;
 pub mod rng;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod selfplay;
 
 pub use agent::{Agent, Budget};
 pub use evaluator::{EvalError, Evaluation, Evaluator, HeuristicEvaluator};

@@ -231,35 +231,43 @@ impl SearchInfo {
 /// move, or `None` to let the search evaluate the position as usual.
 pub type ExactSolver = Box<dyn FnMut(&Position) -> Option<i32> + Send>;
 
-pub struct Mcts<E: Evaluator> {
-    evaluator: E,
+/// The tree and everything the search keeps between evaluator calls, with no evaluator
+/// of its own: [`Mcts`] pairs it with one, and self-play drives many trees with one
+/// shared evaluator, batching leaves across games.
+pub struct SearchTree {
     config: MctsConfig,
     nodes: Vec<Node>,
     cache: HashMap<u64, Evaluation>,
     rng: Rng,
     exact: Option<(u32, ExactSolver)>,
-    stop: Arc<AtomicBool>,
 }
 
-impl<E: Evaluator> Mcts<E> {
-    pub fn new(evaluator: E, config: MctsConfig) -> Mcts<E> {
+/// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
+/// with their evaluations.
+pub struct LeafBatch {
+    paths: Vec<Vec<usize>>,
+    /// The positions to evaluate, in order.
+    pub positions: Vec<Position>,
+    /// Simulations already finished while collecting (finished games, proofs, cache hits).
+    resolved: u64,
+}
+
+impl SearchTree {
+    pub fn new(config: MctsConfig) -> SearchTree {
         let rng = Rng::new(config.seed);
-        Mcts {
-            evaluator,
+        SearchTree {
             config,
             nodes: Vec::new(),
             cache: HashMap::new(),
             rng,
             exact: None,
-            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
     /// Positions with at most `empties` empty squares get their value from `solver` and
     /// count as proven.
-    pub fn with_exact_solver(mut self, empties: u32, solver: ExactSolver) -> Mcts<E> {
+    pub fn set_exact_solver(&mut self, empties: u32, solver: ExactSolver) {
         self.exact = Some((empties, solver));
-        self
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -270,24 +278,31 @@ impl<E: Evaluator> Mcts<E> {
         &mut self.config
     }
 
-    pub fn evaluator(&self) -> &E {
-        &self.evaluator
-    }
-
-    /// Set it from anywhere (another thread, a message handler) to end the running search
-    /// after its current batch.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
-    }
-
     /// Nodes in the tree (for tests and memory reports).
     pub fn tree_size(&self) -> usize {
         self.nodes.len()
     }
 
-    /// Drops the tree (a new game).
+    /// Drops the tree (a new game); the evaluation cache stays.
     pub fn clear(&mut self) {
         self.nodes.clear();
+    }
+
+    /// The root's position, once one is set.
+    pub fn root_position(&self) -> Option<&Position> {
+        self.nodes.first().map(|root| &root.pos)
+    }
+
+    /// True when the root still needs its first evaluation.
+    pub fn root_is_leaf(&self) -> bool {
+        self.nodes
+            .first()
+            .is_none_or(|root| root.expansion == Expansion::Leaf)
+    }
+
+    /// True when the root's result is known exactly: searching further changes nothing.
+    pub fn root_is_proven(&self) -> bool {
+        self.nodes.first().is_some_and(|root| root.proof.is_some())
     }
 
     /// Makes `pos` the root, keeping the subtree that leads to it when `pos` is the current
@@ -330,50 +345,14 @@ impl<E: Evaluator> Mcts<E> {
         self.nodes = kept;
     }
 
-    /// Searches `pos` within `budget` and returns what it found. `progress` is called every
-    /// `progress_interval` with a snapshot, and may return `false` to stop early.
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        budget: &Budget,
-        progress: &mut dyn FnMut(&SearchInfo) -> bool,
-    ) -> Result<SearchInfo, EvalError> {
-        let clock = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
-        self.set_root(pos);
-        let max_sims = match (budget.simulations, budget.time) {
-            (Some(sims), _) => sims,
-            (None, Some(_)) => u64::MAX,
-            (None, None) => self.config.default_simulations,
-        };
-        let mut sims = 0u64;
-        if self.nodes[0].expansion == Expansion::Leaf && !pos.is_game_over() {
-            sims += self.run_batch(1)?;
-        }
-        self.add_root_noise();
-        let mut last_report = clock.elapsed();
-        while sims < max_sims
-            && self.nodes[0].proof.is_none()
-            && !self.stop.load(Ordering::Relaxed)
-            && budget.time.is_none_or(|t| clock.elapsed() < t)
-        {
-            let want = (max_sims - sims).min(self.config.batch_size as u64) as usize;
-            sims += self.run_batch(want)?;
-            if clock.elapsed() - last_report >= self.config.progress_interval {
-                last_report = clock.elapsed();
-                if !progress(&self.info(sims, last_report)) {
-                    break;
-                }
-            }
-        }
-        let info = self.info(sims, clock.elapsed());
-        progress(&info);
-        Ok(info)
-    }
-
-    fn add_root_noise(&mut self) {
+    /// Mixes Dirichlet noise into the root's priors (self-play exploration); does nothing
+    /// when `dirichlet_alpha` is 0 or the root is not expanded yet.
+    pub fn add_root_noise(&mut self) {
         let alpha = self.config.dirichlet_alpha;
-        let children = self.nodes[0].children();
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        let children = root.children();
         if alpha <= 0.0 || children.len() < 2 {
             return;
         }
@@ -385,20 +364,27 @@ impl<E: Evaluator> Mcts<E> {
         }
     }
 
-    /// One round: selects up to `want` leaves, evaluates those that need the evaluator in
-    /// one call, and backs every result up. Returns the simulations completed.
-    fn run_batch(&mut self, want: usize) -> Result<u64, EvalError> {
-        let mut pending: Vec<Vec<usize>> = Vec::new();
-        let mut done = 0u64;
+    /// Selects up to `want` leaves. Those that need no evaluator are finished at once;
+    /// the rest wait in the batch for [`SearchTree::complete`].
+    pub fn collect(&mut self, want: usize) -> LeafBatch {
+        let mut batch = LeafBatch {
+            paths: Vec::new(),
+            positions: Vec::new(),
+            resolved: 0,
+        };
+        if self.nodes.is_empty() {
+            return batch;
+        }
         for _ in 0..want {
             let path = self.select();
             let leaf = *path.last().unwrap_or(&0);
             if let Some(value) = self.resolve_without_evaluator(leaf) {
                 self.backup(&path, value);
-                done += 1;
+                batch.resolved += 1;
             } else if self.nodes[leaf].expansion == Expansion::Leaf {
                 self.nodes[leaf].expansion = Expansion::Pending;
-                pending.push(path);
+                batch.positions.push(self.nodes[leaf].pos);
+                batch.paths.push(path);
             } else {
                 // Another simulation of this batch already waits on this leaf: stop
                 // collecting rather than pile more virtual loss on one line.
@@ -406,34 +392,37 @@ impl<E: Evaluator> Mcts<E> {
                 break;
             }
         }
-        if pending.is_empty() {
-            return Ok(done);
-        }
-        let positions: Vec<Position> = pending
-            .iter()
-            .map(|path| self.nodes[*path.last().unwrap_or(&0)].pos)
-            .collect();
-        let evaluations = match self.evaluator.evaluate(&positions) {
-            Ok(evals) if evals.len() == positions.len() => evals,
+        batch
+    }
+
+    /// Backs up the evaluations of a collected batch; on an evaluator error the batch is
+    /// undone and the tree is as it was. Returns the simulations completed.
+    pub fn complete(
+        &mut self,
+        batch: LeafBatch,
+        evaluations: Result<Vec<Evaluation>, EvalError>,
+    ) -> Result<u64, EvalError> {
+        let evaluations = match evaluations {
+            Ok(evals) if evals.len() == batch.paths.len() => evals,
             Ok(evals) => {
-                self.abandon(&pending);
+                self.abandon(&batch.paths);
                 return Err(EvalError::Failed(format!(
                     "asked for {} evaluations, got {}",
-                    positions.len(),
+                    batch.paths.len(),
                     evals.len()
                 )));
             }
             Err(e) => {
-                self.abandon(&pending);
+                self.abandon(&batch.paths);
                 return Err(e);
             }
         };
-        for (path, eval) in pending.iter().zip(evaluations) {
+        let done = batch.resolved + batch.paths.len() as u64;
+        for (path, eval) in batch.paths.iter().zip(evaluations) {
             let leaf = *path.last().unwrap_or(&0);
             self.remember(self.nodes[leaf].pos.hash(), &eval);
             self.expand(leaf, &eval);
             self.backup(path, eval.value);
-            done += 1;
         }
         Ok(done)
     }
@@ -608,7 +597,8 @@ impl<E: Evaluator> Mcts<E> {
         }
     }
 
-    fn info(&self, simulations: u64, elapsed: Duration) -> SearchInfo {
+    /// A snapshot of the root for the caller (the heat map, the move choice).
+    pub fn info(&self, simulations: u64, elapsed: Duration) -> SearchInfo {
         let root = &self.nodes[0];
         let mut moves: Vec<MoveInfo> = root
             .children()
@@ -658,6 +648,119 @@ impl<E: Evaluator> Mcts<E> {
             root_visits: root.visits,
             elapsed,
         }
+    }
+}
+
+pub struct Mcts<E: Evaluator> {
+    tree: SearchTree,
+    evaluator: E,
+    stop: Arc<AtomicBool>,
+}
+
+impl<E: Evaluator> Mcts<E> {
+    pub fn new(evaluator: E, config: MctsConfig) -> Mcts<E> {
+        Mcts {
+            tree: SearchTree::new(config),
+            evaluator,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Positions with at most `empties` empty squares get their value from `solver` and
+    /// count as proven.
+    pub fn with_exact_solver(mut self, empties: u32, solver: ExactSolver) -> Mcts<E> {
+        self.tree.set_exact_solver(empties, solver);
+        self
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        self.tree.config()
+    }
+
+    pub fn config_mut(&mut self) -> &mut MctsConfig {
+        self.tree.config_mut()
+    }
+
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    pub fn tree(&self) -> &SearchTree {
+        &self.tree
+    }
+
+    /// Set it from anywhere (another thread, a message handler) to end the running search
+    /// after its current batch.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn tree_size(&self) -> usize {
+        self.tree.tree_size()
+    }
+
+    /// Drops the tree (a new game).
+    pub fn clear(&mut self) {
+        self.tree.clear();
+    }
+
+    pub fn set_root(&mut self, pos: &Position) {
+        self.tree.set_root(pos);
+    }
+
+    /// Searches `pos` within `budget` and returns what it found. `progress` is called every
+    /// `progress_interval` with a snapshot, and may return `false` to stop early.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        budget: &Budget,
+        progress: &mut dyn FnMut(&SearchInfo) -> bool,
+    ) -> Result<SearchInfo, EvalError> {
+        let clock = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tree.set_root(pos);
+        let max_sims = match (budget.simulations, budget.time) {
+            (Some(sims), _) => sims,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => self.tree.config.default_simulations,
+        };
+        let mut sims = 0u64;
+        if self.tree.root_is_leaf() && !pos.is_game_over() {
+            sims += self.run_batch(1)?;
+        }
+        self.tree.add_root_noise();
+        let interval = self.tree.config.progress_interval;
+        let batch_size = self.tree.config.batch_size as u64;
+        let mut last_report = clock.elapsed();
+        while sims < max_sims
+            && !self.tree.root_is_proven()
+            && !self.stop.load(Ordering::Relaxed)
+            && budget.time.is_none_or(|t| clock.elapsed() < t)
+        {
+            let want = (max_sims - sims).min(batch_size) as usize;
+            sims += self.run_batch(want)?;
+            if clock.elapsed() - last_report >= interval {
+                last_report = clock.elapsed();
+                if !progress(&self.tree.info(sims, last_report)) {
+                    break;
+                }
+            }
+        }
+        let info = self.tree.info(sims, clock.elapsed());
+        progress(&info);
+        Ok(info)
+    }
+
+    /// One round: collects up to `want` leaves, evaluates those that need the evaluator in
+    /// one call, and backs every result up. Returns the simulations completed.
+    fn run_batch(&mut self, want: usize) -> Result<u64, EvalError> {
+        let batch = self.tree.collect(want);
+        let evaluations = if batch.positions.is_empty() {
+            Ok(Vec::new())
+        } else {
+            self.evaluator.evaluate(&batch.positions)
+        };
+        self.tree.complete(batch, evaluations)
     }
 }
 
@@ -864,13 +967,13 @@ mod tests {
         let after_reply = after_ours.play(reply).expect("legal");
         // The reply's visits within the old tree survive as the new root's visits.
         search.set_root(&after_ours);
-        let child_visits = search.nodes[0]
+        let child_visits = search.tree.nodes[0]
             .children()
-            .find(|&c| search.nodes[c].mv == reply)
-            .map(|c| search.nodes[c].visits)
+            .find(|&c| search.tree.nodes[c].mv == reply)
+            .map(|c| search.tree.nodes[c].visits)
             .expect("reply expanded");
         search.set_root(&after_reply);
-        assert_eq!(search.nodes[0].visits, child_visits);
+        assert_eq!(search.tree.nodes[0].visits, child_visits);
         assert!(child_visits > 0);
         let info = search
             .search(&after_reply, &Budget::simulations(10), &mut quiet())
