@@ -64,6 +64,71 @@ def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
     return model, parameters
 
 
+def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx.ModelProto, int]:
+    """A residual tower of the AlphaZero shape with random weights (batch norm folded into
+    the convolutions, as an exported network has it): for speed measurements only."""
+    rng = np.random.default_rng(seed)
+    squares = board * board
+    initializers: list[onnx.TensorProto] = []
+    nodes: list[onnx.NodeProto] = []
+
+    def conv(inp: str, out: str, cin: int, cout: int, k: int) -> None:
+        w, b = f"{out}_w", f"{out}_b"
+        fan_in = cin * k * k
+        initializers.append(
+            numpy_helper.from_array(
+                (rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32), w
+            )
+        )
+        initializers.append(numpy_helper.from_array(np.zeros(cout, np.float32), b))
+        pad = k // 2
+        nodes.append(helper.make_node("Conv", [inp, w, b], [out], pads=[pad] * 4))
+
+    def dense(inp: str, out: str, fin: int, fout: int) -> None:
+        w, b = f"{out}_w", f"{out}_b"
+        initializers.append(
+            numpy_helper.from_array((rng.standard_normal((fin, fout)) / np.sqrt(fin)).astype(np.float32), w)
+        )
+        initializers.append(numpy_helper.from_array(np.zeros(fout, np.float32), b))
+        nodes.append(helper.make_node("Gemm", [inp, w, b], [out]))
+
+    conv("planes", "stem", PLANES, channels, 3)
+    nodes.append(helper.make_node("Relu", ["stem"], ["x0"]))
+    x = "x0"
+    for i in range(blocks):
+        conv(x, f"b{i}c1", channels, channels, 3)
+        nodes.append(helper.make_node("Relu", [f"b{i}c1"], [f"b{i}r1"]))
+        conv(f"b{i}r1", f"b{i}c2", channels, channels, 3)
+        nodes.append(helper.make_node("Add", [f"b{i}c2", x], [f"b{i}sum"]))
+        nodes.append(helper.make_node("Relu", [f"b{i}sum"], [f"x{i + 1}"]))
+        x = f"x{i + 1}"
+    conv(x, "ph", channels, 2, 1)
+    nodes.append(helper.make_node("Relu", ["ph"], ["phr"]))
+    nodes.append(helper.make_node("Flatten", ["phr"], ["phf"], axis=1))
+    dense("phf", "policy", 2 * squares, squares + 1)
+    conv(x, "vh", channels, 1, 1)
+    nodes.append(helper.make_node("Relu", ["vh"], ["vhr"]))
+    nodes.append(helper.make_node("Flatten", ["vhr"], ["vhf"], axis=1))
+    dense("vhf", "v1", squares, 64)
+    nodes.append(helper.make_node("Relu", ["v1"], ["v1r"]))
+    dense("v1r", "v2", 64, 1)
+    nodes.append(helper.make_node("Tanh", ["v2"], ["value"]))
+    graph = helper.make_graph(
+        nodes,
+        f"random-{blocks}x{channels}-{board}x{board}",
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", PLANES, board, board])],
+        [
+            helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
+            helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
+        ],
+        initializers,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model, sum(int(np.prod(t.dims)) for t in initializers)
+
+
 def reference_forward(model: onnx.ModelProto, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The tiny network computed by hand in numpy, as an independent check of the runtime."""
     w = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
@@ -99,20 +164,16 @@ def write_samples(model: onnx.ModelProto, board: int, path: Path, seed: int) -> 
     )
 
 
-def card(board: int, parameters: int, seed: int) -> dict:
+def card(board: int, parameters: int, seed: int, name: str, network: dict) -> dict:
     squares = board * board
     return {
-        "name": f"tiny-random-{board}x{board}",
+        "name": name,
         "board_size": board,
         "variant": "standard",
         "planes": PLANES,
         "inputs": {"planes": ["batch", PLANES, board, board]},
         "outputs": {"policy": ["batch", squares + 1], "value": ["batch", 1]},
-        "network": {
-            "kind": "one 3x3 convolution, then linear policy and tanh value heads",
-            "blocks": 0,
-            "channels": CHANNELS,
-        },
+        "network": network,
         "parameters": parameters,
         "training": {"run": None, "generation": 0, "seed": seed, "note": "untrained random weights"},
         "date": datetime.date.today().isoformat(),
@@ -126,16 +187,29 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="path without extension")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--blocks", type=int, default=0, help="residual blocks (0: the tiny one-convolution net)"
+    )
+    parser.add_argument("--channels", type=int, default=CHANNELS)
+    parser.add_argument(
         "--samples", type=Path, help="also write random inputs and numpy-computed outputs here"
     )
     args = parser.parse_args()
-    model, parameters = build(args.board, args.seed)
+    if args.blocks > 0:
+        model, parameters = build_tower(args.board, args.blocks, args.channels, args.seed)
+        network = {"kind": "residual tower, random weights", "blocks": args.blocks, "channels": args.channels}
+    else:
+        model, parameters = build(args.board, args.seed)
+        network = {
+            "kind": "one 3x3 convolution, then linear policy and tanh value heads",
+            "blocks": 0,
+            "channels": CHANNELS,
+        }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(args.out.with_suffix(".onnx")))
     args.out.with_suffix(".json").write_text(
-        json.dumps(card(args.board, parameters, args.seed), indent=2) + "\n"
+        json.dumps(card(args.board, parameters, args.seed, args.out.name, network), indent=2) + "\n"
     )
-    if args.samples:
+    if args.samples and args.blocks == 0:
         write_samples(model, args.board, args.samples, args.seed)
 
 

@@ -2,6 +2,7 @@
 //! crates: argument parsing and printing only.
 
 mod analyse;
+mod bench;
 mod model;
 mod play;
 mod selfplay;
@@ -83,6 +84,9 @@ enum Command {
     /// Work with networks
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Measure speed
+    #[command(subcommand)]
+    Bench(BenchCommand),
     /// Play self-play games for training and write them as .npz + .json
     Selfplay {
         #[arg(long, default_value = "8", value_parser = parse_board)]
@@ -138,6 +142,24 @@ enum Command {
         /// Folder for arena.json, arena.csv and arena.svg
         #[arg(long, default_value = "arena-out")]
         out: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// MCTS simulations per second at several batch sizes, and the search's own share of the time
+    Mcts {
+        /// The network; without it the search uses random playouts
+        #[arg(long)]
+        model: Option<PathBuf>,
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        /// Simulations per searched position
+        #[arg(long, default_value_t = 2000)]
+        sims: u64,
+        /// Batch sizes to try
+        #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
+        batch: Vec<usize>,
     },
 }
 
@@ -313,6 +335,17 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
+        Command::Bench(BenchCommand::Mcts {
+            model,
+            board,
+            sims,
+            batch,
+        }) => {
+            if batch.contains(&0) {
+                bail!("batch sizes must be at least 1");
+            }
+            bench::mcts(model.as_deref(), board, sims, &batch)?;
+        }
         Command::Selfplay {
             board,
             variant,

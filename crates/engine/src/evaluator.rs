@@ -139,3 +139,38 @@ pub fn random_playout(pos: &Position, rng: &mut Rng) -> f32 {
         .margin(own.count_ones(), other.count_ones(), empties);
     margin.signum() as f32
 }
+
+/// Wraps an evaluator and adds up the time spent inside it, so a benchmark can tell the
+/// search's own cost from the network's.
+pub struct TimedEvaluator<E: Evaluator> {
+    pub inner: E,
+    pub time: std::time::Duration,
+    pub calls: u64,
+    pub positions: u64,
+}
+
+impl<E: Evaluator> TimedEvaluator<E> {
+    pub fn new(inner: E) -> TimedEvaluator<E> {
+        TimedEvaluator {
+            inner,
+            time: std::time::Duration::ZERO,
+            calls: 0,
+            positions: 0,
+        }
+    }
+}
+
+impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        let clock = web_time::Instant::now();
+        let result = self.inner.evaluate(positions);
+        self.time += clock.elapsed();
+        self.calls += 1;
+        self.positions += positions.len() as u64;
+        result
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}

@@ -1,0 +1,102 @@
+//! `othello bench`: speed figures for the notes and docs.
+
+use crate::model::load_model;
+use anyhow::Result;
+use engine::evaluator::{Evaluator, TimedEvaluator};
+use engine::mcts::{Mcts, MctsConfig};
+use engine::onnx::OnnxEvaluator;
+use engine::{Budget, HeuristicEvaluator};
+use othello::{BoardSize, Game, Position, Variant};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Openings the searches start from: the start and a few midgame positions.
+fn positions(size: BoardSize) -> Vec<Position> {
+    let start = Position::start(size, Variant::Standard);
+    let lines: &[&str] = match size {
+        BoardSize::Eight => &[
+            "",
+            "f5d6c3d3c4",
+            "f5f6e6f4e3c5c4e7",
+            "f5d6c5f4e3f6d3f3g5e6e7c4",
+        ],
+        _ => &["", "c2b4c5d2e4", "c2b4c5d2e4e3d1c1b1d5"],
+    };
+    lines
+        .iter()
+        .filter_map(|line| {
+            Game::from_transcript(line, start)
+                .ok()
+                .map(|g| *g.position())
+        })
+        .collect()
+}
+
+/// MCTS speed at each batch size: simulations per second, and how the time divides
+/// between the evaluator and the search itself.
+pub fn mcts(model: Option<&Path>, size: BoardSize, sims: u64, batches: &[usize]) -> Result<()> {
+    let network = model.map(load_model).transpose()?;
+    if let Some(net) = &network {
+        net.card().check_game(size, Variant::Standard)?;
+    }
+    println!(
+        "evaluator: {}; {sims} simulations from each of {} positions",
+        network
+            .as_ref()
+            .map_or("random playouts (no model)".to_string(), |n| n
+                .card()
+                .name
+                .clone()),
+        positions(size).len()
+    );
+    println!("batch    sims/s   evals/s  evaluator  search  search share");
+    for &batch in batches {
+        let config = MctsConfig {
+            batch_size: batch,
+            ..MctsConfig::default()
+        };
+        let line = match &network {
+            Some(net) => run(
+                TimedEvaluator::new(OnnxEvaluator::new(net.clone())),
+                config,
+                size,
+                sims,
+            )?,
+            None => run(
+                TimedEvaluator::new(HeuristicEvaluator::new(1, 1)),
+                config,
+                size,
+                sims,
+            )?,
+        };
+        println!("{batch:>5} {line}");
+    }
+    Ok(())
+}
+
+fn run<E: Evaluator>(
+    evaluator: TimedEvaluator<E>,
+    config: MctsConfig,
+    size: BoardSize,
+    sims: u64,
+) -> Result<String> {
+    let mut mcts = Mcts::new(evaluator, config);
+    let mut total_sims = 0;
+    let clock = Instant::now();
+    for pos in positions(size) {
+        mcts.clear();
+        let info = mcts.search(&pos, &Budget::simulations(sims), &mut |_| true)?;
+        total_sims += info.simulations;
+    }
+    let elapsed = clock.elapsed();
+    let eval = mcts.evaluator();
+    let search = elapsed.saturating_sub(eval.time);
+    Ok(format!(
+        "{:>9.0} {:>9.0} {:>9.2}s {:>6.2}s {:>12.1}%",
+        total_sims as f64 / elapsed.as_secs_f64(),
+        eval.positions as f64 / eval.time.max(Duration::from_nanos(1)).as_secs_f64(),
+        eval.time.as_secs_f64(),
+        search.as_secs_f64(),
+        100.0 * search.as_secs_f64() / elapsed.as_secs_f64()
+    ))
+}
