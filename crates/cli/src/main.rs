@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use engine::{Solver, WinLossDraw};
 use othello::{BoardSize, Game, Position, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,6 +41,19 @@ enum Command {
         board: BoardSize,
         #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
         variant: VariantArg,
+    },
+    /// Solve a position exactly: the final margin of every legal move with perfect play
+    Solve {
+        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        position: String,
+        /// Board side length for a transcript
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// Only win, loss or draw (a null-window search, much faster than exact scores)
+        #[arg(long)]
+        wld: bool,
     },
 }
 
@@ -127,8 +141,58 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("board text: {}", pos.to_board_text());
         }
+        Command::Solve {
+            position,
+            board,
+            variant,
+            wld,
+        } => {
+            let game = read_position(&position, board, variant.into())?;
+            solve(game.position(), wld);
+        }
     }
     Ok(())
+}
+
+fn solve(pos: &Position, wld: bool) {
+    println!("{pos}");
+    if pos.is_game_over() {
+        println!("the game is over");
+        return;
+    }
+    if pos.empty_count() > 30 {
+        println!(
+            "warning: {} empties; an exact solve may take hours",
+            pos.empty_count()
+        );
+    }
+    let mut solver = Solver::new();
+    let side = pos.side_to_move();
+    let clock = Instant::now();
+    if wld {
+        let (result, best, _) = solver.win_loss_draw(pos);
+        let result = match result {
+            WinLossDraw::Win => "win",
+            WinLossDraw::Draw => "draw",
+            WinLossDraw::Loss => "loss",
+        };
+        let best = best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
+        println!("{side} to move: {result}, best move {best}");
+    } else {
+        let scores = solver.score_moves(pos);
+        for (mv, margin) in &scores {
+            println!("  {mv:<4} {margin:+}");
+        }
+        if let Some((mv, margin)) = scores.first() {
+            println!("{side} to move: best move {mv}, margin {margin:+}");
+        }
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let nodes = solver.nodes();
+    println!(
+        "{nodes} nodes in {seconds:.3} s, {:.1} M nodes/s",
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
 }
 
 fn main() -> ExitCode {

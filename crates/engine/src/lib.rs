@@ -5,7 +5,9 @@
 pub mod agent;
 pub mod players;
 pub mod rng;
+pub mod solver;
 
 pub use agent::{Agent, Budget};
 pub use othello;
 pub use rng::Rng;
+pub use solver::{Solution, Solver, WinLossDraw};

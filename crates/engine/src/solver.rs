@@ -1,0 +1,508 @@
+//! Exact endgame solver: negamax alpha-beta on raw bitboards, scored by the final margin
+//! under the WOF rule (empties go to the winner, exactly [`Variant::margin`]).
+//!
+//! The layout follows Edax's endgame: a deep search with move generation, fastest-first
+//! ordering (fewest replies for the opponent), a transposition table and principal
+//! variation search; a shallow search for the last few empties that walks the empty
+//! squares in parity order and lets `flips` decide legality (no move generation); and a
+//! last-empty routine that only counts flips. Nothing here depends on the variant except
+//! the final margin, so every shortcut is valid for the reversed game too.
+
+use othello::raw::{flips, legal_moves_unmasked};
+use othello::{BoardSize, Move, Position, Square, Variant};
+
+/// Scores lie in -64..=64; this is beyond any of them.
+const INF: i32 = 127;
+
+/// At or below this many empties the shallow search takes over: move generation and
+/// sorting cost more than they save there.
+const SHALLOW_EMPTIES: u32 = 6;
+
+/// Below this many empties positions are not stored: a store costs more than re-solving.
+const TT_MIN_EMPTIES: u32 = 9;
+
+/// The exact result of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final margin for the side to move with perfect play (positive: a win).
+    pub margin: i32,
+    /// A move that achieves it; `None` when the game is over.
+    pub best: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Game-theoretic result for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinLossDraw {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl WinLossDraw {
+    fn from_margin(margin: i32) -> WinLossDraw {
+        match margin {
+            m if m > 0 => WinLossDraw::Win,
+            m if m < 0 => WinLossDraw::Loss,
+            _ => WinLossDraw::Draw,
+        }
+    }
+}
+
+/// One transposition-table slot. The full position is the key, so a hit is never a
+/// collision; bounds are fail-soft results, true whatever window produced them.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    /// Best move's square index + 1 (0: none).
+    best: u8,
+}
+
+/// The quadrants used for parity ordering: a region with an odd number of empties is
+/// where the last move (an extra disc for the mover) usually falls.
+fn quadrants(size: BoardSize) -> [u64; 4] {
+    let half = size.n() / 2;
+    let mut q = [0u64; 4];
+    for sq in othello::Square::all(size) {
+        let index = usize::from(sq.row() >= half) * 2 + usize::from(sq.column() >= half);
+        q[index] |= sq.bit();
+    }
+    q
+}
+
+fn corners(size: BoardSize) -> u64 {
+    let m = size.n() - 1;
+    [(0, 0), (m, 0), (0, m), (m, m)]
+        .into_iter()
+        .filter_map(|(c, r)| Square::new(c, r))
+        .fold(0, |acc, sq| acc | sq.bit())
+}
+
+/// The exact solver. Owns its transposition table, so reusing one solver across the
+/// positions of a game keeps what it learnt.
+pub struct Solver {
+    table: Vec<Entry>,
+    table_shift: u32,
+    nodes: u64,
+    mask: u64,
+    variant: Variant,
+    quadrants: [u64; 4],
+    corners: u64,
+    /// Board the table's contents belong to; values differ between boards and variants.
+    table_for: Option<(BoardSize, Variant)>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32.
+    pub fn new() -> Solver {
+        let bits = if cfg!(target_arch = "wasm32") { 17 } else { 20 };
+        Solver::with_table_bits(bits)
+    }
+
+    /// A solver with a table of `2^bits` entries (`bits` clamped to 4..=28).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        let bits = bits.clamp(4, 28);
+        Solver {
+            table: vec![Entry::default(); 1 << bits],
+            table_shift: 64 - bits,
+            nodes: 0,
+            mask: u64::MAX,
+            variant: Variant::Standard,
+            quadrants: quadrants(BoardSize::Eight),
+            corners: corners(BoardSize::Eight),
+            table_for: None,
+        }
+    }
+
+    /// Positions visited since the solver was made (all searches together).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    fn prepare(&mut self, pos: &Position) {
+        let key = (pos.size(), pos.variant());
+        if self.table_for != Some(key) {
+            self.clear();
+            self.table_for = Some(key);
+        }
+        self.mask = pos.size().mask();
+        self.variant = pos.variant();
+        self.quadrants = quadrants(pos.size());
+        self.corners = corners(pos.size());
+    }
+
+    /// The exact final margin for the side to move and a move that achieves it.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.prepare(pos);
+        let start = self.nodes;
+        let (margin, best) = self.root(pos.player().0, pos.opponent().0, -INF, INF);
+        Solution {
+            margin,
+            best,
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// Win, loss or draw for the side to move, with a move that achieves it: a search
+    /// with the window (-1, 1), which cuts far more than the exact score needs.
+    pub fn win_loss_draw(&mut self, pos: &Position) -> (WinLossDraw, Option<Move>, u64) {
+        self.prepare(pos);
+        let start = self.nodes;
+        let (value, best) = self.root(pos.player().0, pos.opponent().0, -1, 1);
+        (WinLossDraw::from_margin(value), best, self.nodes - start)
+    }
+
+    /// The exact margin (for the side to move) of every legal move, best first; a lone
+    /// pass when that is the only move; empty when the game is over.
+    pub fn score_moves(&mut self, pos: &Position) -> Vec<(Move, i32)> {
+        self.prepare(pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let n = pos.empty_count();
+        let mut moves = legal_moves_unmasked(p, o) & self.mask;
+        let mut scores = Vec::new();
+        if moves == 0 {
+            if legal_moves_unmasked(o, p) & self.mask != 0 {
+                scores.push((Move::Pass, -self.search(o, p, -INF, INF, n, false)));
+            }
+            return scores;
+        }
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(p, o, sq);
+            let v = -self.search(o & !f, p | f | (1 << sq), -INF, INF, n - 1, false);
+            scores.push((place(sq), v));
+        }
+        // Stable sort: equal scores keep square order, so the listing is reproducible.
+        scores.sort_by_key(|(_, v)| -v);
+        scores
+    }
+
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        let n = (self.mask & !(p | o)).count_ones();
+        let moves = legal_moves_unmasked(p, o) & self.mask;
+        if moves == 0 {
+            if legal_moves_unmasked(o, p) & self.mask == 0 {
+                return (self.final_score(p, o), None);
+            }
+            let v = -self.search(o, p, -beta, -alpha, n, false);
+            return (v, Some(Move::Pass));
+        }
+        let ordered = self.order(p, o, moves, n);
+        let mut alpha = alpha;
+        let mut best = -INF;
+        let mut best_sq = ordered.squares[0];
+        for i in 0..ordered.len {
+            let sq = ordered.squares[i];
+            let f = ordered.flips[i];
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1, false)
+            } else {
+                // Null window first: most moves only need to be shown no better.
+                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v, n - 1, false);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        (best, Some(place(best_sq)))
+    }
+
+    /// Final margin for `p` when the game ends with these discs.
+    #[inline(always)]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let own = p.count_ones();
+        let other = o.count_ones();
+        let empties = (self.mask & !(p | o)).count_ones();
+        self.variant.margin(own, other, empties)
+    }
+
+    /// Negamax value for `p` to move with `n` empties, fail-soft within (alpha, beta).
+    /// `passed`: the opponent has just passed, so a second pass ends the game.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        if n <= SHALLOW_EMPTIES {
+            return match n {
+                0 => {
+                    self.nodes += 1;
+                    self.final_score(p, o)
+                }
+                1 => self.last1(p, o, self.mask & !(p | o)),
+                _ => self.shallow(p, o, alpha, beta, n, passed),
+            };
+        }
+        self.nodes += 1;
+        let moves = legal_moves_unmasked(p, o) & self.mask;
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha, n, true);
+        }
+
+        let use_table = n >= TT_MIN_EMPTIES;
+        let mut alpha = alpha;
+        let mut beta = beta;
+        let mut tt_move = 0u8;
+        let slot = self.slot(p, o);
+        if use_table {
+            let e = self.table[slot];
+            if e.player == p && e.opponent == o && e.best != 0 {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                tt_move = e.best;
+            }
+        }
+        let alpha_in = alpha;
+
+        let mut ordered = self.order(p, o, moves, n);
+        if tt_move != 0 {
+            ordered.promote(tt_move - 1);
+        }
+        let mut best = -INF;
+        let mut best_sq = ordered.squares[0];
+        for i in 0..ordered.len {
+            let sq = ordered.squares[i];
+            let f = ordered.flips[i];
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1, false)
+            } else {
+                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v, n - 1, false);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v >= beta {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+
+        if use_table {
+            let (lower, upper) = if best <= alpha_in {
+                (-64, best)
+            } else if best >= beta {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            self.table[slot] = Entry {
+                player: p,
+                opponent: o,
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_sq + 1,
+            };
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn slot(&self, p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> self.table_shift) as usize
+    }
+
+    /// Legal moves sorted fastest first: the fewest replies (corners count double) for
+    /// the opponent, which finds cutoffs early and keeps the tree narrow.
+    fn order(&self, p: u64, o: u64, moves: u64, n: u32) -> Ordered {
+        let mut ordered = Ordered::default();
+        let empty = self.mask & !(p | o);
+        let odd = self.odd_quadrants(empty);
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let replies = legal_moves_unmasked(np, no) & self.mask;
+            let mut key =
+                4 * replies.count_ones() as i32 + 4 * (replies & self.corners).count_ones() as i32;
+            if n <= 12 && odd & (1 << sq) != 0 {
+                key -= 2;
+            }
+            ordered.push(key, sq, f);
+        }
+        ordered.sort();
+        ordered
+    }
+
+    #[inline(always)]
+    fn odd_quadrants(&self, empty: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        odd
+    }
+
+    /// The last empty square `x`: whoever can play there does (the side to move first),
+    /// and the margin follows from the flip count alone.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, x: u64) -> i32 {
+        self.nodes += 1;
+        let sq = x.trailing_zeros() as u8;
+        let f = flips(p, o, sq).count_ones();
+        let (own, other) = (p.count_ones(), o.count_ones());
+        if f != 0 {
+            return self.variant.margin(own + f + 1, other - f, 0);
+        }
+        let f = flips(o, p, sq).count_ones();
+        if f != 0 {
+            return self.variant.margin(own - f, other + f + 1, 0);
+        }
+        self.variant.margin(own, other, 1)
+    }
+
+    /// 2..=SHALLOW_EMPTIES empties: try each empty square in parity order; `flips`
+    /// tells whether it is legal.
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = self.mask & !(p | o);
+        let odd = if n >= 3 {
+            self.odd_quadrants(empty)
+        } else {
+            empty
+        };
+        let mut alpha = alpha;
+        let mut best = -INF;
+        for part in [empty & odd, empty & !odd] {
+            let mut rest = part;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let (np, no) = (o & !f, p | f | bit);
+                let v = if n == 2 {
+                    -self.last1(np, no, empty & !bit)
+                } else {
+                    -self.shallow(np, no, -beta, -alpha, n - 1, false)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, n, true);
+        }
+        best
+    }
+}
+
+fn place(sq: u8) -> Move {
+    // Squares come from bitboards of the 8x8 layout, so the index is always below 64.
+    Square::from_index(sq).map_or(Move::Pass, Move::Place)
+}
+
+/// Moves with their flips and sort keys, in fixed arrays: no allocation in the search.
+struct Ordered {
+    keys: [i32; 64],
+    squares: [u8; 64],
+    flips: [u64; 64],
+    len: usize,
+}
+
+impl Default for Ordered {
+    fn default() -> Self {
+        Ordered {
+            keys: [0; 64],
+            squares: [0; 64],
+            flips: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl Ordered {
+    #[inline(always)]
+    fn push(&mut self, key: i32, sq: u8, f: u64) {
+        // A move list is a subset of 64 squares, so `len` stays below 64.
+        self.keys[self.len] = key;
+        self.squares[self.len] = sq;
+        self.flips[self.len] = f;
+        self.len += 1;
+    }
+
+    /// Insertion sort by key: lists are short.
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] > self.keys[j] {
+                self.keys.swap(j - 1, j);
+                self.squares.swap(j - 1, j);
+                self.flips.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
+    fn promote(&mut self, sq: u8) {
+        if let Some(i) = self.squares[..self.len].iter().position(|&s| s == sq) {
+            self.keys[..=i].rotate_right(1);
+            self.squares[..=i].rotate_right(1);
+            self.flips[..=i].rotate_right(1);
+        }
+    }
+}
