@@ -45,6 +45,7 @@ enum Command {
     /// Solve a position exactly: the final margin of every legal move with perfect play
     Solve {
         /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// Board side length for a transcript
         #[arg(long, default_value = "8", value_parser = parse_board)]
@@ -54,6 +55,9 @@ enum Command {
         /// Only win, loss or draw (a null-window search, much faster than exact scores)
         #[arg(long)]
         wld: bool,
+        /// Only the best move and its margin: the other moves need only be shown worse
+        #[arg(long, conflicts_with = "wld")]
+        best_only: bool,
     },
 }
 
@@ -146,15 +150,27 @@ fn run(cli: Cli) -> Result<()> {
             board,
             variant,
             wld,
+            best_only,
         } => {
             let game = read_position(&position, board, variant.into())?;
-            solve(game.position(), wld);
+            let mode = match (wld, best_only) {
+                (true, _) => SolveMode::WinLossDraw,
+                (_, true) => SolveMode::BestOnly,
+                _ => SolveMode::AllMoves,
+            };
+            solve(game.position(), mode);
         }
     }
     Ok(())
 }
 
-fn solve(pos: &Position, wld: bool) {
+enum SolveMode {
+    AllMoves,
+    BestOnly,
+    WinLossDraw,
+}
+
+fn solve(pos: &Position, mode: SolveMode) {
     println!("{pos}");
     if pos.is_game_over() {
         println!("the game is over");
@@ -169,22 +185,34 @@ fn solve(pos: &Position, wld: bool) {
     let mut solver = Solver::new();
     let side = pos.side_to_move();
     let clock = Instant::now();
-    if wld {
-        let (result, best, _) = solver.win_loss_draw(pos);
-        let result = match result {
-            WinLossDraw::Win => "win",
-            WinLossDraw::Draw => "draw",
-            WinLossDraw::Loss => "loss",
-        };
-        let best = best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
-        println!("{side} to move: {result}, best move {best}");
-    } else {
-        let scores = solver.score_moves(pos);
-        for (mv, margin) in &scores {
-            println!("  {mv:<4} {margin:+}");
+    let show =
+        |best: Option<othello::Move>| best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
+    match mode {
+        SolveMode::WinLossDraw => {
+            let (result, best, _) = solver.win_loss_draw(pos);
+            let result = match result {
+                WinLossDraw::Win => "win",
+                WinLossDraw::Draw => "draw",
+                WinLossDraw::Loss => "loss",
+            };
+            println!("{side} to move: {result}, best move {}", show(best));
         }
-        if let Some((mv, margin)) = scores.first() {
-            println!("{side} to move: best move {mv}, margin {margin:+}");
+        SolveMode::BestOnly => {
+            let solution = solver.solve(pos);
+            println!(
+                "{side} to move: best move {}, margin {:+}",
+                show(solution.best),
+                solution.margin
+            );
+        }
+        SolveMode::AllMoves => {
+            let scores = solver.score_moves(pos);
+            for (mv, margin) in &scores {
+                println!("  {mv:<4} {margin:+}");
+            }
+            if let Some((mv, margin)) = scores.first() {
+                println!("{side} to move: best move {mv}, margin {margin:+}");
+            }
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
