@@ -16,10 +16,10 @@ const INF: i32 = 127;
 
 /// At or below this many empties the shallow search takes over: move generation and
 /// sorting cost more than they save there.
-const SHALLOW_EMPTIES: u32 = 6;
+const SHALLOW_EMPTIES: u32 = 5;
 
 /// Below this many empties positions are not stored: a store costs more than re-solving.
-const TT_MIN_EMPTIES: u32 = 9;
+const TT_MIN_EMPTIES: u32 = 8;
 
 /// The exact result of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,32 @@ struct Entry {
     best: u8,
 }
 
+/// Squares next to each square (8x8 layout). A move can flip only if an opponent disc
+/// touches it: one AND rules most empty squares out before `flips` runs.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut bits = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (c, r) = (col + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    bits |= 1 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        table[sq] = bits;
+        sq += 1;
+    }
+    table
+};
+
 /// The quadrants used for parity ordering: a region with an odd number of empties is
 /// where the last move (an extra disc for the mover) usually falls.
 fn quadrants(size: BoardSize) -> [u64; 4] {
@@ -72,6 +98,41 @@ fn quadrants(size: BoardSize) -> [u64; 4] {
         q[index] |= sq.bit();
     }
     q
+}
+
+/// Every line of the board in the four directions (rows, columns, both diagonals),
+/// for finding the lines that are full: a disc on a full line cannot flip along it.
+fn lines(size: BoardSize) -> [Vec<u64>; 4] {
+    let n = i32::from(size.n());
+    let bit = |c: i32, r: i32| {
+        if (0..n).contains(&c) && (0..n).contains(&r) {
+            1u64 << (r * 8 + c)
+        } else {
+            0
+        }
+    };
+    let walk = |mut c: i32, mut r: i32, dc: i32, dr: i32| {
+        let mut line = 0;
+        for _ in 0..n {
+            line |= bit(c, r);
+            c += dc;
+            r += dr;
+        }
+        line
+    };
+    let rows = (0..n).map(|r| walk(0, r, 1, 0)).collect();
+    let cols = (0..n).map(|c| walk(c, 0, 0, 1)).collect();
+    // Diagonals start on the top row or the left column; anti-diagonals on the top row
+    // or the right column.
+    let diags = (0..n)
+        .map(|c| walk(c, 0, 1, 1))
+        .chain((1..n).map(|r| walk(0, r, 1, 1)))
+        .collect();
+    let antis = (0..n)
+        .map(|c| walk(c, 0, -1, 1))
+        .chain((1..n).map(|r| walk(n - 1, r, -1, 1)))
+        .collect();
+    [rows, cols, diags, antis]
 }
 
 fn corners(size: BoardSize) -> u64 {
@@ -92,6 +153,8 @@ pub struct Solver {
     variant: Variant,
     quadrants: [u64; 4],
     corners: u64,
+    lines: [Vec<u64>; 4],
+    squares: i32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
 }
@@ -120,6 +183,8 @@ impl Solver {
             variant: Variant::Standard,
             quadrants: quadrants(BoardSize::Eight),
             corners: corners(BoardSize::Eight),
+            lines: lines(BoardSize::Eight),
+            squares: 64,
             table_for: None,
         }
     }
@@ -144,6 +209,71 @@ impl Solver {
         self.variant = pos.variant();
         self.quadrants = quadrants(pos.size());
         self.corners = corners(pos.size());
+        self.lines = lines(pos.size());
+        self.squares = pos.size().squares() as i32;
+    }
+
+    /// Discs of `own` that no sequence of moves can flip: on every line through them
+    /// the line is full or a neighbour along it is the board's edge or another such
+    /// disc. Conservative (misses some stable discs), never wrong.
+    fn stable(&self, own: u64, opponent: u64) -> u64 {
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        const FILE_H: u64 = 0x8080_8080_8080_8080;
+        const RANK_1: u64 = 0xff;
+        const RANK_8: u64 = 0xff << 56;
+        let filled = own | opponent;
+        let mut full = [0u64; 4];
+        for (dir, lines) in self.lines.iter().enumerate() {
+            for &line in lines {
+                if filled & line == line {
+                    full[dir] |= line;
+                }
+            }
+        }
+        let off = !self.mask;
+        let mut stable = 0u64;
+        loop {
+            let s = stable | off;
+            let h = full[0] | (s << 1) & !FILE_A | FILE_A | (s >> 1) & !FILE_H | FILE_H;
+            let v = full[1] | (s << 8) | RANK_1 | (s >> 8) | RANK_8;
+            let d = full[2]
+                | (s << 9) & !FILE_A
+                | FILE_A
+                | RANK_1
+                | (s >> 9) & !FILE_H
+                | FILE_H
+                | RANK_8;
+            let a = full[3]
+                | (s << 7) & !FILE_H
+                | FILE_H
+                | RANK_1
+                | (s >> 7) & !FILE_A
+                | FILE_A
+                | RANK_8;
+            let next = own & h & v & d & a;
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+
+    /// An upper bound on `p`'s final margin from stable discs, when it can fail low at
+    /// `alpha`. Standard: the opponent keeps its stable discs, so at best
+    /// `squares - 2 * stable(o)`. Reversed: `p` keeps its own, the same bound with
+    /// `stable(p)` (a win by `o - p + empties` is `squares - 2 * p` at the end).
+    #[inline]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+        let (keeper, other) = match self.variant {
+            Variant::Standard => (o, p),
+            Variant::Reversed => (p, o),
+        };
+        // Even if every disc of `keeper` were stable the bound could not reach alpha.
+        if self.squares - 2 * keeper.count_ones() as i32 > alpha {
+            return None;
+        }
+        let bound = self.squares - 2 * self.stable(keeper, other).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
     }
 
     /// The exact final margin for the side to move and a move that achieves it.
@@ -266,6 +396,9 @@ impl Solver {
             return -self.search(o, p, -beta, -alpha, n, true);
         }
 
+        if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+            return bound;
+        }
         let use_table = n >= TT_MIN_EMPTIES;
         let mut alpha = alpha;
         let mut beta = beta;
@@ -389,12 +522,19 @@ impl Solver {
     fn last1(&mut self, p: u64, o: u64, x: u64) -> i32 {
         self.nodes += 1;
         let sq = x.trailing_zeros() as u8;
-        let f = flips(p, o, sq).count_ones();
+        let near = NEIGHBOURS[usize::from(sq)];
         let (own, other) = (p.count_ones(), o.count_ones());
-        if f != 0 {
-            return self.variant.margin(own + f + 1, other - f, 0);
+        if near & o != 0 {
+            let f = flips(p, o, sq).count_ones();
+            if f != 0 {
+                return self.variant.margin(own + f + 1, other - f, 0);
+            }
         }
-        let f = flips(o, p, sq).count_ones();
+        let f = if near & p != 0 {
+            flips(o, p, sq).count_ones()
+        } else {
+            0
+        };
         if f != 0 {
             return self.variant.margin(own - f, other + f + 1, 0);
         }
@@ -418,6 +558,9 @@ impl Solver {
             while rest != 0 {
                 let sq = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
+                if NEIGHBOURS[usize::from(sq)] & o == 0 {
+                    continue;
+                }
                 let f = flips(p, o, sq);
                 if f == 0 {
                     continue;
@@ -504,5 +647,56 @@ impl Ordered {
             self.squares[..=i].rotate_right(1);
             self.flips[..=i].rotate_right(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rng;
+    use othello::Color;
+
+    #[test]
+    fn stable_discs_never_change_colour_in_any_continuation() {
+        let mut rng = Rng::new(17);
+        let mut solver = Solver::new();
+        let mut found = 0;
+        for game in 0..400 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][game % 3];
+            let mut pos = Position::start(size, Variant::Standard);
+            solver.prepare(&pos);
+            let plies = rng.below(size.squares() as usize);
+            for _ in 0..plies {
+                let moves = pos.legal_move_list();
+                let Some(mv) = rng.choose(&moves) else { break };
+                pos = pos.play(*mv).expect("legal");
+            }
+            let black = solver.stable(pos.black().0, pos.white().0);
+            let white = solver.stable(pos.white().0, pos.black().0);
+            found += (black | white).count_ones();
+            // Several random continuations: a stable disc keeps its colour in all.
+            for _ in 0..5 {
+                let mut next = pos;
+                while !next.is_game_over() {
+                    let moves = next.legal_move_list();
+                    let mv = *rng.choose(&moves).expect("not over");
+                    next = next.play(mv).expect("legal");
+                    assert_eq!(next.discs(Color::Black).0 & black, black);
+                    assert_eq!(next.discs(Color::White).0 & white, white);
+                }
+            }
+        }
+        assert!(found > 500, "only {found} stable discs seen");
+    }
+
+    #[test]
+    fn a_full_board_is_all_stable() {
+        let mut solver = Solver::new();
+        let pos = Position::start(BoardSize::Four, Variant::Standard);
+        solver.prepare(&pos);
+        let black = 0x0000_0000_0f0f_0303u64;
+        let white = 0x0000_0000_0000_0c0cu64;
+        assert_eq!(solver.stable(black, white), black);
+        assert_eq!(solver.stable(white, black), white);
     }
 }
