@@ -18,6 +18,12 @@ const INF: i32 = 127;
 /// sorting cost more than they save there.
 const SHALLOW_EMPTIES: u32 = 5;
 
+/// At or below this many empties, moves into odd regions go first among equals.
+const PARITY_EMPTIES: u32 = 12;
+
+/// Above this many empties the children are looked up in the table before searching.
+const ETC_EMPTIES: u32 = 11;
+
 /// Below this many empties positions are not stored: a store costs more than re-solving.
 const TT_MIN_EMPTIES: u32 = 8;
 
@@ -425,6 +431,21 @@ impl Solver {
         let alpha_in = alpha;
 
         let mut ordered = self.order(p, o, moves, n);
+        if n > ETC_EMPTIES {
+            // Enhanced transposition cutoff: a child the table already proves bad
+            // enough for the opponent settles this node without a search.
+            for i in 0..ordered.len {
+                let (sq, f) = (ordered.squares[i], ordered.flips[i]);
+                let (np, no) = (o & !f, p | f | (1 << sq));
+                let e = self.table[self.slot(np, no)];
+                if e.player == np && e.opponent == no && e.best != 0 {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
         if tt_move != 0 {
             ordered.promote(tt_move - 1);
         }
@@ -494,10 +515,12 @@ impl Solver {
             let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | (1 << sq));
             let replies = legal_moves_unmasked(np, no) & self.mask;
+            // Fewest replies first, a corner reply counting double. (Potential mobility
+            // as a second key helped FFO #40 and hurt #41 more; parity helps below 13.)
             let mut key =
-                4 * replies.count_ones() as i32 + 4 * (replies & self.corners).count_ones() as i32;
-            if n <= 12 && odd & (1 << sq) != 0 {
-                key -= 2;
+                64 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+            if n <= PARITY_EMPTIES && odd & (1 << sq) != 0 {
+                key -= 32;
             }
             ordered.push(key, sq, f);
         }
