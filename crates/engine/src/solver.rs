@@ -21,6 +21,9 @@ const SHALLOW_EMPTIES: u32 = 5;
 /// At or below this many empties, moves into odd regions go first among equals.
 const PARITY_EMPTIES: u32 = 12;
 
+/// From this many empties on, the shallow search tries the stability cutoff too.
+const SHALLOW_STABILITY_EMPTIES: u32 = 4;
+
 /// Above this many empties the children are looked up in the table before searching.
 const ETC_EMPTIES: u32 = 11;
 
@@ -68,6 +71,11 @@ struct Entry {
     best: u8,
 }
 
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: u64 = 0xff;
+const RANK_8: u64 = 0xff << 56;
+
 /// Squares next to each square (8x8 layout). A move can flip only if an opponent disc
 /// touches it: one AND rules most empty squares out before `flips` runs.
 const NEIGHBOURS: [u64; 64] = {
@@ -106,41 +114,6 @@ fn quadrants(size: BoardSize) -> [u64; 4] {
     q
 }
 
-/// Every line of the board in the four directions (rows, columns, both diagonals),
-/// for finding the lines that are full: a disc on a full line cannot flip along it.
-fn lines(size: BoardSize) -> [Vec<u64>; 4] {
-    let n = i32::from(size.n());
-    let bit = |c: i32, r: i32| {
-        if (0..n).contains(&c) && (0..n).contains(&r) {
-            1u64 << (r * 8 + c)
-        } else {
-            0
-        }
-    };
-    let walk = |mut c: i32, mut r: i32, dc: i32, dr: i32| {
-        let mut line = 0;
-        for _ in 0..n {
-            line |= bit(c, r);
-            c += dc;
-            r += dr;
-        }
-        line
-    };
-    let rows = (0..n).map(|r| walk(0, r, 1, 0)).collect();
-    let cols = (0..n).map(|c| walk(c, 0, 0, 1)).collect();
-    // Diagonals start on the top row or the left column; anti-diagonals on the top row
-    // or the right column.
-    let diags = (0..n)
-        .map(|c| walk(c, 0, 1, 1))
-        .chain((1..n).map(|r| walk(0, r, 1, 1)))
-        .collect();
-    let antis = (0..n)
-        .map(|c| walk(c, 0, -1, 1))
-        .chain((1..n).map(|r| walk(n - 1, r, -1, 1)))
-        .collect();
-    [rows, cols, diags, antis]
-}
-
 fn corners(size: BoardSize) -> u64 {
     let m = size.n() - 1;
     [(0, 0), (m, 0), (0, m), (m, m)]
@@ -159,7 +132,6 @@ pub struct Solver {
     variant: Variant,
     quadrants: [u64; 4],
     corners: u64,
-    lines: [Vec<u64>; 4],
     squares: i32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
@@ -189,7 +161,6 @@ impl Solver {
             variant: Variant::Standard,
             quadrants: quadrants(BoardSize::Eight),
             corners: corners(BoardSize::Eight),
-            lines: lines(BoardSize::Eight),
             squares: 64,
             table_for: None,
         }
@@ -215,7 +186,6 @@ impl Solver {
         self.variant = pos.variant();
         self.quadrants = quadrants(pos.size());
         self.corners = corners(pos.size());
-        self.lines = lines(pos.size());
         self.squares = pos.size().squares() as i32;
     }
 
@@ -223,19 +193,15 @@ impl Solver {
     /// the line is full or a neighbour along it is the board's edge or another such
     /// disc. Conservative (misses some stable discs), never wrong.
     fn stable(&self, own: u64, opponent: u64) -> u64 {
-        const FILE_A: u64 = 0x0101_0101_0101_0101;
-        const FILE_H: u64 = 0x8080_8080_8080_8080;
-        const RANK_1: u64 = 0xff;
-        const RANK_8: u64 = 0xff << 56;
-        let filled = own | opponent;
-        let mut full = [0u64; 4];
-        for (dir, lines) in self.lines.iter().enumerate() {
-            for &line in lines {
-                if filled & line == line {
-                    full[dir] |= line;
-                }
-            }
-        }
+        // Squares off a smaller board count as filled: the 8x8 line through a square
+        // is then full exactly when the board's own line is.
+        let filled = own | opponent | !self.mask;
+        let full = [
+            full_lines(filled, 1, FILE_H, FILE_A),
+            full_lines(filled, 8, RANK_8, RANK_1),
+            full_lines(filled, 9, FILE_H | RANK_8, FILE_A | RANK_1),
+            full_lines(filled, 7, FILE_A | RANK_8, FILE_H | RANK_1),
+        ];
         let off = !self.mask;
         let mut stable = 0u64;
         loop {
@@ -342,10 +308,10 @@ impl Solver {
         let ordered = self.order(p, o, moves, n);
         let mut alpha = alpha;
         let mut best = -INF;
-        let mut best_sq = ordered.squares[0];
+        let mut best_sq = ordered.square(0);
         for i in 0..ordered.len {
-            let sq = ordered.squares[i];
-            let f = ordered.flips[i];
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | (1 << sq));
             let v = if i == 0 {
                 -self.search(np, no, -beta, -alpha, n - 1, false)
@@ -435,7 +401,8 @@ impl Solver {
             // Enhanced transposition cutoff: a child the table already proves bad
             // enough for the opponent settles this node without a search.
             for i in 0..ordered.len {
-                let (sq, f) = (ordered.squares[i], ordered.flips[i]);
+                let sq = ordered.square(i);
+                let f = flips(p, o, sq);
                 let (np, no) = (o & !f, p | f | (1 << sq));
                 let e = self.table[self.slot(np, no)];
                 if e.player == np && e.opponent == no && e.best != 0 {
@@ -450,10 +417,10 @@ impl Solver {
             ordered.promote(tt_move - 1);
         }
         let mut best = -INF;
-        let mut best_sq = ordered.squares[0];
+        let mut best_sq = ordered.square(0);
         for i in 0..ordered.len {
-            let sq = ordered.squares[i];
-            let f = ordered.flips[i];
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | (1 << sq));
             let v = if i == 0 {
                 -self.search(np, no, -beta, -alpha, n - 1, false)
@@ -518,11 +485,11 @@ impl Solver {
             // Fewest replies first, a corner reply counting double. (Potential mobility
             // as a second key helped FFO #40 and hurt #41 more; parity helps below 13.)
             let mut key =
-                64 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+                64 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32 + 32;
             if n <= PARITY_EMPTIES && odd & (1 << sq) != 0 {
                 key -= 32;
             }
-            ordered.push(key, sq, f);
+            ordered.push(key, sq);
         }
         ordered.sort();
         ordered
@@ -568,6 +535,11 @@ impl Solver {
     /// tells whether it is legal.
     fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
         self.nodes += 1;
+        if n >= SHALLOW_STABILITY_EMPTIES {
+            if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+                return bound;
+            }
+        }
         let empty = self.mask & !(p | o);
         let odd = if n >= 3 {
             self.odd_quadrants(empty)
@@ -616,59 +588,71 @@ impl Solver {
     }
 }
 
+/// Squares whose whole line in one direction is filled: `shift` steps to the next
+/// square up the line, `last_up` and `last_down` are the squares with no neighbour
+/// that way. Seven rounds reach the far end of any line.
+#[inline(always)]
+fn full_lines(filled: u64, shift: u32, last_up: u64, last_down: u64) -> u64 {
+    let mut full = filled;
+    for _ in 0..7 {
+        full &= ((full >> shift) | last_up) & ((full << shift) | last_down);
+    }
+    full
+}
+
 fn place(sq: u8) -> Move {
     // Squares come from bitboards of the 8x8 layout, so the index is always below 64.
     Square::from_index(sq).map_or(Move::Pass, Move::Place)
 }
 
-/// Moves with their flips and sort keys, in fixed arrays: no allocation in the search.
+/// Moves packed with their sort keys (key << 8 | square) in a fixed array: no
+/// allocation, a small block to clear, and integer sorting. Flips are recomputed for
+/// the moves actually searched, which after a cutoff is often only the first.
 struct Ordered {
-    keys: [i32; 64],
-    squares: [u8; 64],
-    flips: [u64; 64],
+    moves: [u32; 64],
     len: usize,
 }
 
 impl Default for Ordered {
     fn default() -> Self {
         Ordered {
-            keys: [0; 64],
-            squares: [0; 64],
-            flips: [0; 64],
+            moves: [0; 64],
             len: 0,
         }
     }
 }
 
 impl Ordered {
+    /// `key` must be non-negative; smaller goes first. A move list is a subset of 64
+    /// squares, so `len` stays below 64.
     #[inline(always)]
-    fn push(&mut self, key: i32, sq: u8, f: u64) {
-        // A move list is a subset of 64 squares, so `len` stays below 64.
-        self.keys[self.len] = key;
-        self.squares[self.len] = sq;
-        self.flips[self.len] = f;
+    fn push(&mut self, key: i32, sq: u8) {
+        self.moves[self.len] = (key.max(0) as u32) << 8 | u32::from(sq);
         self.len += 1;
     }
 
-    /// Insertion sort by key: lists are short.
+    #[inline(always)]
+    fn square(&self, i: usize) -> u8 {
+        self.moves[i] as u8
+    }
+
+    /// Insertion sort: lists are short.
     fn sort(&mut self) {
         for i in 1..self.len {
+            let item = self.moves[i];
             let mut j = i;
-            while j > 0 && self.keys[j - 1] > self.keys[j] {
-                self.keys.swap(j - 1, j);
-                self.squares.swap(j - 1, j);
-                self.flips.swap(j - 1, j);
+            while j > 0 && self.moves[j - 1] > item {
+                self.moves[j] = self.moves[j - 1];
                 j -= 1;
             }
+            self.moves[j] = item;
         }
     }
 
     /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
     fn promote(&mut self, sq: u8) {
-        if let Some(i) = self.squares[..self.len].iter().position(|&s| s == sq) {
-            self.keys[..=i].rotate_right(1);
-            self.squares[..=i].rotate_right(1);
-            self.flips[..=i].rotate_right(1);
+        if let Some(i) = self.moves[..self.len].iter().position(|&m| m as u8 == sq) {
+            self.moves[..=i].rotate_right(1);
         }
     }
 }
