@@ -69,6 +69,8 @@ struct Entry {
     upper: i8,
     /// Best move's square index + 1 (0: none).
     best: u8,
+    /// Empty squares when stored: deeper searches are worth more to keep.
+    empties: u8,
 }
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -375,10 +377,8 @@ impl Solver {
         let mut alpha = alpha;
         let mut beta = beta;
         let mut tt_move = 0u8;
-        let slot = self.slot(p, o);
         if use_table {
-            let e = self.table[slot];
-            if e.player == p && e.opponent == o && e.best != 0 {
+            if let Some(e) = self.probe(p, o) {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta {
                     return lower;
@@ -404,8 +404,7 @@ impl Solver {
                 let sq = ordered.square(i);
                 let f = flips(p, o, sq);
                 let (np, no) = (o & !f, p | f | (1 << sq));
-                let e = self.table[self.slot(np, no)];
-                if e.player == np && e.opponent == no && e.best != 0 {
+                if let Some(e) = self.probe(np, no) {
                     let v = -i32::from(e.upper);
                     if v >= beta {
                         return v;
@@ -451,22 +450,56 @@ impl Solver {
             } else {
                 (best, best)
             };
-            self.table[slot] = Entry {
+            self.store(Entry {
                 player: p,
                 opponent: o,
                 lower: lower as i8,
                 upper: upper as i8,
                 best: best_sq + 1,
-            };
+                empties: n as u8,
+            });
         }
         best
     }
 
+    /// The two slots a position may live in.
     #[inline(always)]
-    fn slot(&self, p: u64, o: u64) -> usize {
+    fn slots(&self, p: u64, o: u64) -> (usize, usize) {
         let h = (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> self.table_shift) as usize
+        let slot = (h >> self.table_shift) as usize;
+        (slot, slot ^ 1)
+    }
+
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let (a, b) = self.slots(p, o);
+        [self.table[a], self.table[b]]
+            .into_iter()
+            .find(|e| e.player == p && e.opponent == o && e.best != 0)
+    }
+
+    /// Keeps the new bounds with any old ones for the same position (both hold, so
+    /// their intersection does); otherwise evicts the slot holding the smaller search.
+    fn store(&mut self, mut entry: Entry) {
+        let (a, b) = self.slots(entry.player, entry.opponent);
+        let same =
+            |e: &Entry| e.player == entry.player && e.opponent == entry.opponent && e.best != 0;
+        let slot = if same(&self.table[a]) {
+            a
+        } else if same(&self.table[b]) {
+            b
+        } else if self.table[a].empties <= self.table[b].empties {
+            a
+        } else {
+            b
+        };
+        let old = self.table[slot];
+        if same(&old) {
+            entry.lower = entry.lower.max(old.lower);
+            entry.upper = entry.upper.min(old.upper);
+        }
+        self.table[slot] = entry;
     }
 
     /// Legal moves sorted fastest first: the fewest replies (corners count double) for
