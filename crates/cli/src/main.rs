@@ -176,7 +176,8 @@ fn solve(pos: &Position, mode: SolveMode) {
         println!("the game is over");
         return;
     }
-    if pos.empty_count() > 30 {
+    // Past about 30 empties an 8x8 solve grows from minutes to hours.
+    if pos.size() == BoardSize::Eight && pos.empty_count() > 30 {
         println!(
             "warning: {} empties; an exact solve may take hours",
             pos.empty_count()
