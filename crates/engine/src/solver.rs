@@ -254,7 +254,15 @@ impl Solver {
     pub fn solve(&mut self, pos: &Position) -> Solution {
         self.prepare(pos);
         let start = self.nodes;
-        let (margin, best) = self.root(pos.player().0, pos.opponent().0, -INF, INF);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        // Win/loss/draw first: it is cheap, fills the table with good moves, and its
+        // sign halves the window of the exact search (a draw is already exact).
+        let (sign, wld_best) = self.root(p, o, -1, 1);
+        let (margin, best) = match sign {
+            v if v >= 1 => self.root(p, o, 0, INF),
+            v if v <= -1 => self.root(p, o, -INF, 0),
+            v => (v, wld_best),
+        };
         Solution {
             margin,
             best,
