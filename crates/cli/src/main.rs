@@ -13,7 +13,7 @@ use engine::arena::{self, ArenaConfig};
 use engine::mcts::Mcts;
 use engine::onnx::OnnxEvaluator;
 use engine::selfplay::SelfPlayConfig;
-use engine::{Budget, HeuristicEvaluator};
+use engine::{Budget, HeuristicEvaluator, Solver, WinLossDraw};
 use indicatif::{ProgressBar, ProgressStyle};
 use othello::{BoardSize, Color, Game, Position, Variant};
 use std::path::{Path, PathBuf};
@@ -80,6 +80,23 @@ enum Command {
         search: SearchBudget,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Solve a position exactly: the final margin of every legal move with perfect play
+    Solve {
+        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// Board side length for a transcript
+        #[arg(long, default_value = "8", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// Only win, loss or draw (a null-window search, much faster than exact scores)
+        #[arg(long)]
+        wld: bool,
+        /// Only the best move and its margin: the other moves need only be shown worse
+        #[arg(long, conflicts_with = "wld")]
+        best_only: bool,
     },
     /// Work with networks
     #[command(subcommand)]
@@ -335,6 +352,21 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
+        Command::Solve {
+            position,
+            board,
+            variant,
+            wld,
+            best_only,
+        } => {
+            let game = read_position(&position, board, variant.into())?;
+            let mode = match (wld, best_only) {
+                (true, _) => SolveMode::WinLossDraw,
+                (_, true) => SolveMode::BestOnly,
+                _ => SolveMode::AllMoves,
+            };
+            solve(game.position(), mode);
+        }
         Command::Bench(BenchCommand::Mcts {
             model,
             board,
@@ -447,6 +479,66 @@ fn default_threads() -> usize {
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+enum SolveMode {
+    AllMoves,
+    BestOnly,
+    WinLossDraw,
+}
+
+fn solve(pos: &Position, mode: SolveMode) {
+    println!("{pos}");
+    if pos.is_game_over() {
+        println!("the game is over");
+        return;
+    }
+    // Past about 30 empties an 8x8 solve grows from minutes to hours.
+    if pos.size() == BoardSize::Eight && pos.empty_count() > 30 {
+        println!(
+            "warning: {} empties; an exact solve may take hours",
+            pos.empty_count()
+        );
+    }
+    let mut solver = Solver::new();
+    let side = pos.side_to_move();
+    let clock = Instant::now();
+    let show =
+        |best: Option<othello::Move>| best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
+    match mode {
+        SolveMode::WinLossDraw => {
+            let (result, best, _) = solver.win_loss_draw(pos);
+            let result = match result {
+                WinLossDraw::Win => "win",
+                WinLossDraw::Draw => "draw",
+                WinLossDraw::Loss => "loss",
+            };
+            println!("{side} to move: {result}, best move {}", show(best));
+        }
+        SolveMode::BestOnly => {
+            let solution = solver.solve(pos);
+            println!(
+                "{side} to move: best move {}, margin {:+}",
+                show(solution.best),
+                solution.margin
+            );
+        }
+        SolveMode::AllMoves => {
+            let scores = solver.score_moves(pos);
+            for (mv, margin) in &scores {
+                println!("  {mv:<4} {margin:+}");
+            }
+            if let Some((mv, margin)) = scores.first() {
+                println!("{side} to move: best move {mv}, margin {margin:+}");
+            }
+        }
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let nodes = solver.nodes();
+    println!(
+        "{nodes} nodes in {seconds:.3} s, {:.1} M nodes/s",
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
 }
 
 fn main() -> ExitCode {

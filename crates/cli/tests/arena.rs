@@ -44,7 +44,6 @@ fn a_bad_player_list_fails_with_one_line_and_exit_code_2() {
     for (players, message) in [
         ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, mcts"),
         ("random,greedy:depth=2", "player 'greedy' has no option 'depth'; it takes: seed"),
-        ("random,heuristic", "player 'heuristic' is not built into this version"),
     ] {
         let out = out_dir("bad");
         let assert = Command::cargo_bin("othello")

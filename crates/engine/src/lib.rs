@@ -14,9 +14,11 @@ pub mod players;
 pub mod rng;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod selfplay;
+pub mod solver;
 
 pub use agent::{Agent, Budget};
 pub use evaluator::{EvalError, Evaluation, Evaluator, HeuristicEvaluator};
 pub use mcts::{Mcts, MctsConfig, SearchInfo};
 pub use othello;
 pub use rng::Rng;
+pub use solver::{Solution, Solver, WinLossDraw};

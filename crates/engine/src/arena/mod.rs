@@ -534,11 +534,7 @@ mod tests {
         let c = config("random", 2, BoardSize::Six);
         assert!(matches!(c.check(), Err(ArenaError::TooFewPlayers)));
         let c = config("random,alphabeta:depth=4", 2, BoardSize::Six);
-        let error = c.check().expect_err("not built");
-        assert_eq!(
-            error.to_string(),
-            "player 'alphabeta' is not built into this version"
-        );
+        assert!(c.check().is_ok());
     }
 
     #[test]

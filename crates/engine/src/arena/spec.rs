@@ -202,10 +202,13 @@ impl PlayerSpec {
     }
 }
 
-/// Builds the classic searching players. They live on another branch for now; once they
-/// are merged, each arm becomes `Ok(Box::new(HeuristicPlayer::new(seed)))` and so on.
-fn build_classic(kind: PlayerKind, _seed: u64) -> Result<Box<dyn Agent>, SpecError> {
-    Err(SpecError::NotBuilt(kind.name().to_owned()))
+/// Builds the classic searching players.
+fn build_classic(kind: PlayerKind, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
+    match kind {
+        PlayerKind::Heuristic => Ok(Box::new(crate::players::HeuristicPlayer::new(seed))),
+        PlayerKind::AlphaBeta => Ok(Box::new(crate::players::AlphaBetaPlayer::new(seed))),
+        other => Err(SpecError::NotBuilt(other.name().to_owned())),
+    }
 }
 
 /// SplitMix64's finaliser: spreads related seeds (1, 2, 3..) far apart.
@@ -456,17 +459,10 @@ mod tests {
     }
 
     #[test]
-    fn players_not_yet_merged_parse_but_do_not_build() {
-        for text in ["heuristic", "alphabeta:depth=4", "alphabeta:time=100"] {
-            let spec = parse(text);
-            let error = spec.build(1).err().expect("not built yet");
-            assert_eq!(
-                error.to_string(),
-                format!(
-                    "player '{}' is not built into this version",
-                    spec.kind.name()
-                )
-            );
+    fn heuristic_and_alphabeta_build_with_their_budgets() {
+        for (text, depth) in [("heuristic", None), ("alphabeta:depth=4", Some(4))] {
+            let (_, budget) = parse(text).build(1).expect("builds");
+            assert_eq!(budget.depth, depth);
         }
     }
 

@@ -1,7 +1,11 @@
 //! The classic players: the yardsticks every learned agent is measured against.
 
+mod alphabeta;
+mod heuristic;
 mod rollout_mcts;
 mod simple;
 
+pub use alphabeta::{solver_empties, AlphaBetaPlayer, DEFAULT_DEPTH};
+pub use heuristic::HeuristicPlayer;
 pub use rollout_mcts::{RolloutMcts, DEFAULT_SIMULATIONS as MCTS_DEFAULT_SIMULATIONS};
 pub use simple::{GreedyPlayer, NovicePlayer, RandomPlayer};

@@ -1,0 +1,750 @@
+//! Exact endgame solver: negamax alpha-beta on raw bitboards, scored by the final margin
+//! under the WOF rule (empties go to the winner, exactly [`Variant::margin`]).
+//!
+//! The layout follows Edax's endgame: a deep search with move generation, fastest-first
+//! ordering (fewest replies for the opponent), a transposition table and principal
+//! variation search; a shallow search for the last few empties that walks the empty
+//! squares in parity order and lets `flips` decide legality (no move generation); and a
+//! last-empty routine that only counts flips. Nothing here depends on the variant except
+//! the final margin, so every shortcut is valid for the reversed game too.
+
+use othello::raw::{flips, legal_moves_unmasked};
+use othello::{BoardSize, Move, Position, Square, Variant};
+
+/// Scores lie in -64..=64; this is beyond any of them.
+const INF: i32 = 127;
+
+/// At or below this many empties the shallow search takes over: move generation and
+/// sorting cost more than they save there.
+const SHALLOW_EMPTIES: u32 = 5;
+
+/// At or below this many empties, moves into odd regions go first among equals.
+const PARITY_EMPTIES: u32 = 12;
+
+/// From this many empties on, the shallow search tries the stability cutoff too.
+const SHALLOW_STABILITY_EMPTIES: u32 = 4;
+
+/// Above this many empties the children are looked up in the table before searching.
+const ETC_EMPTIES: u32 = 11;
+
+/// Below this many empties positions are not stored: a store costs more than re-solving.
+const TT_MIN_EMPTIES: u32 = 8;
+
+/// The exact result of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final margin for the side to move with perfect play (positive: a win).
+    pub margin: i32,
+    /// A move that achieves it; `None` when the game is over.
+    pub best: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Game-theoretic result for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinLossDraw {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl WinLossDraw {
+    fn from_margin(margin: i32) -> WinLossDraw {
+        match margin {
+            m if m > 0 => WinLossDraw::Win,
+            m if m < 0 => WinLossDraw::Loss,
+            _ => WinLossDraw::Draw,
+        }
+    }
+}
+
+/// One transposition-table slot. The full position is the key, so a hit is never a
+/// collision; bounds are fail-soft results, true whatever window produced them.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    /// Best move's square index + 1 (0: none).
+    best: u8,
+    /// Empty squares when stored: deeper searches are worth more to keep.
+    empties: u8,
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: u64 = 0xff;
+const RANK_8: u64 = 0xff << 56;
+
+/// Squares next to each square (8x8 layout). A move can flip only if an opponent disc
+/// touches it: one AND rules most empty squares out before `flips` runs.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut bits = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (c, r) = (col + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    bits |= 1 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        table[sq] = bits;
+        sq += 1;
+    }
+    table
+};
+
+/// The quadrants used for parity ordering: a region with an odd number of empties is
+/// where the last move (an extra disc for the mover) usually falls.
+fn quadrants(size: BoardSize) -> [u64; 4] {
+    let half = size.n() / 2;
+    let mut q = [0u64; 4];
+    for sq in othello::Square::all(size) {
+        let index = usize::from(sq.row() >= half) * 2 + usize::from(sq.column() >= half);
+        q[index] |= sq.bit();
+    }
+    q
+}
+
+fn corners(size: BoardSize) -> u64 {
+    let m = size.n() - 1;
+    [(0, 0), (m, 0), (0, m), (m, m)]
+        .into_iter()
+        .filter_map(|(c, r)| Square::new(c, r))
+        .fold(0, |acc, sq| acc | sq.bit())
+}
+
+/// The exact solver. Owns its transposition table, so reusing one solver across the
+/// positions of a game keeps what it learnt.
+pub struct Solver {
+    table: Vec<Entry>,
+    table_shift: u32,
+    nodes: u64,
+    mask: u64,
+    variant: Variant,
+    quadrants: [u64; 4],
+    corners: u64,
+    squares: i32,
+    /// Board the table's contents belong to; values differ between boards and variants.
+    table_for: Option<(BoardSize, Variant)>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32.
+    pub fn new() -> Solver {
+        let bits = if cfg!(target_arch = "wasm32") { 17 } else { 20 };
+        Solver::with_table_bits(bits)
+    }
+
+    /// A solver with a table of `2^bits` entries (`bits` clamped to 4..=28).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        let bits = bits.clamp(4, 28);
+        Solver {
+            table: vec![Entry::default(); 1 << bits],
+            table_shift: 64 - bits,
+            nodes: 0,
+            mask: u64::MAX,
+            variant: Variant::Standard,
+            quadrants: quadrants(BoardSize::Eight),
+            corners: corners(BoardSize::Eight),
+            squares: 64,
+            table_for: None,
+        }
+    }
+
+    /// Positions visited since the solver was made (all searches together).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    fn prepare(&mut self, pos: &Position) {
+        let key = (pos.size(), pos.variant());
+        if self.table_for != Some(key) {
+            self.clear();
+            self.table_for = Some(key);
+        }
+        self.mask = pos.size().mask();
+        self.variant = pos.variant();
+        self.quadrants = quadrants(pos.size());
+        self.corners = corners(pos.size());
+        self.squares = pos.size().squares() as i32;
+    }
+
+    /// Discs of `own` that no sequence of moves can flip: on every line through them
+    /// the line is full or a neighbour along it is the board's edge or another such
+    /// disc. Conservative (misses some stable discs), never wrong.
+    fn stable(&self, own: u64, opponent: u64) -> u64 {
+        // Squares off a smaller board count as filled: the 8x8 line through a square
+        // is then full exactly when the board's own line is.
+        let filled = own | opponent | !self.mask;
+        let full = [
+            full_lines(filled, 1, FILE_H, FILE_A),
+            full_lines(filled, 8, RANK_8, RANK_1),
+            full_lines(filled, 9, FILE_H | RANK_8, FILE_A | RANK_1),
+            full_lines(filled, 7, FILE_A | RANK_8, FILE_H | RANK_1),
+        ];
+        let off = !self.mask;
+        let mut stable = 0u64;
+        loop {
+            let s = stable | off;
+            let h = full[0] | (s << 1) & !FILE_A | FILE_A | (s >> 1) & !FILE_H | FILE_H;
+            let v = full[1] | (s << 8) | RANK_1 | (s >> 8) | RANK_8;
+            let d = full[2]
+                | (s << 9) & !FILE_A
+                | FILE_A
+                | RANK_1
+                | (s >> 9) & !FILE_H
+                | FILE_H
+                | RANK_8;
+            let a = full[3]
+                | (s << 7) & !FILE_H
+                | FILE_H
+                | RANK_1
+                | (s >> 7) & !FILE_A
+                | FILE_A
+                | RANK_8;
+            let next = own & h & v & d & a;
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+
+    /// An upper bound on `p`'s final margin from stable discs, when it can fail low at
+    /// `alpha`. Standard: the opponent keeps its stable discs, so at best
+    /// `squares - 2 * stable(o)`. Reversed: `p` keeps its own, the same bound with
+    /// `stable(p)` (a win by `o - p + empties` is `squares - 2 * p` at the end).
+    #[inline]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+        let (keeper, other) = match self.variant {
+            Variant::Standard => (o, p),
+            Variant::Reversed => (p, o),
+        };
+        // Even if every disc of `keeper` were stable the bound could not reach alpha.
+        if self.squares - 2 * keeper.count_ones() as i32 > alpha {
+            return None;
+        }
+        let bound = self.squares - 2 * self.stable(keeper, other).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
+    }
+
+    /// The exact final margin for the side to move and a move that achieves it.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.prepare(pos);
+        let start = self.nodes;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        // Win/loss/draw first: it is cheap, fills the table with good moves, and its
+        // sign halves the window of the exact search (a draw is already exact).
+        let (sign, wld_best) = self.root(p, o, -1, 1);
+        let (margin, best) = match sign {
+            v if v >= 1 => self.root(p, o, 0, INF),
+            v if v <= -1 => self.root(p, o, -INF, 0),
+            v => (v, wld_best),
+        };
+        Solution {
+            margin,
+            best,
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// Win, loss or draw for the side to move, with a move that achieves it: a search
+    /// with the window (-1, 1), which cuts far more than the exact score needs.
+    pub fn win_loss_draw(&mut self, pos: &Position) -> (WinLossDraw, Option<Move>, u64) {
+        self.prepare(pos);
+        let start = self.nodes;
+        let (value, best) = self.root(pos.player().0, pos.opponent().0, -1, 1);
+        (WinLossDraw::from_margin(value), best, self.nodes - start)
+    }
+
+    /// The exact margin (for the side to move) of every legal move, best first; a lone
+    /// pass when that is the only move; empty when the game is over.
+    pub fn score_moves(&mut self, pos: &Position) -> Vec<(Move, i32)> {
+        self.prepare(pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let n = pos.empty_count();
+        let mut moves = legal_moves_unmasked(p, o) & self.mask;
+        let mut scores = Vec::new();
+        if moves == 0 {
+            if legal_moves_unmasked(o, p) & self.mask != 0 {
+                scores.push((Move::Pass, -self.search(o, p, -INF, INF, n, false)));
+            }
+            return scores;
+        }
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let f = flips(p, o, sq);
+            let v = -self.search(o & !f, p | f | (1 << sq), -INF, INF, n - 1, false);
+            scores.push((place(sq), v));
+        }
+        // Stable sort: equal scores keep square order, so the listing is reproducible.
+        scores.sort_by_key(|(_, v)| -v);
+        scores
+    }
+
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        let n = (self.mask & !(p | o)).count_ones();
+        let moves = legal_moves_unmasked(p, o) & self.mask;
+        if moves == 0 {
+            if legal_moves_unmasked(o, p) & self.mask == 0 {
+                return (self.final_score(p, o), None);
+            }
+            let v = -self.search(o, p, -beta, -alpha, n, false);
+            return (v, Some(Move::Pass));
+        }
+        let ordered = self.order(p, o, moves, n);
+        let mut alpha = alpha;
+        let mut best = -INF;
+        let mut best_sq = ordered.square(0);
+        for i in 0..ordered.len {
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1, false)
+            } else {
+                // Null window first: most moves only need to be shown no better.
+                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v, n - 1, false);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        (best, Some(place(best_sq)))
+    }
+
+    /// Final margin for `p` when the game ends with these discs.
+    #[inline(always)]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let own = p.count_ones();
+        let other = o.count_ones();
+        let empties = (self.mask & !(p | o)).count_ones();
+        self.variant.margin(own, other, empties)
+    }
+
+    /// Negamax value for `p` to move with `n` empties, fail-soft within (alpha, beta).
+    /// `passed`: the opponent has just passed, so a second pass ends the game.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        if n <= SHALLOW_EMPTIES {
+            return match n {
+                0 => {
+                    self.nodes += 1;
+                    self.final_score(p, o)
+                }
+                1 => self.last1(p, o, self.mask & !(p | o)),
+                _ => self.shallow(p, o, alpha, beta, n, passed),
+            };
+        }
+        self.nodes += 1;
+        let moves = legal_moves_unmasked(p, o) & self.mask;
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha, n, true);
+        }
+
+        if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+            return bound;
+        }
+        let use_table = n >= TT_MIN_EMPTIES;
+        let mut alpha = alpha;
+        let mut beta = beta;
+        let mut tt_move = 0u8;
+        if use_table {
+            if let Some(e) = self.probe(p, o) {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                tt_move = e.best;
+            }
+        }
+        let alpha_in = alpha;
+
+        let mut ordered = self.order(p, o, moves, n);
+        if n > ETC_EMPTIES {
+            // Enhanced transposition cutoff: a child the table already proves bad
+            // enough for the opponent settles this node without a search.
+            for i in 0..ordered.len {
+                let sq = ordered.square(i);
+                let f = flips(p, o, sq);
+                let (np, no) = (o & !f, p | f | (1 << sq));
+                if let Some(e) = self.probe(np, no) {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        if tt_move != 0 {
+            ordered.promote(tt_move - 1);
+        }
+        let mut best = -INF;
+        let mut best_sq = ordered.square(0);
+        for i in 0..ordered.len {
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1, false)
+            } else {
+                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v, n - 1, false);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v >= beta {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+
+        if use_table {
+            let (lower, upper) = if best <= alpha_in {
+                (-64, best)
+            } else if best >= beta {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            self.store(Entry {
+                player: p,
+                opponent: o,
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_sq + 1,
+                empties: n as u8,
+            });
+        }
+        best
+    }
+
+    /// The two slots a position may live in.
+    #[inline(always)]
+    fn slots(&self, p: u64, o: u64) -> (usize, usize) {
+        let h = (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = (h >> self.table_shift) as usize;
+        (slot, slot ^ 1)
+    }
+
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let (a, b) = self.slots(p, o);
+        [self.table[a], self.table[b]]
+            .into_iter()
+            .find(|e| e.player == p && e.opponent == o && e.best != 0)
+    }
+
+    /// Keeps the new bounds with any old ones for the same position (both hold, so
+    /// their intersection does); otherwise evicts the slot holding the smaller search.
+    fn store(&mut self, mut entry: Entry) {
+        let (a, b) = self.slots(entry.player, entry.opponent);
+        let same =
+            |e: &Entry| e.player == entry.player && e.opponent == entry.opponent && e.best != 0;
+        let slot = if same(&self.table[a]) {
+            a
+        } else if same(&self.table[b]) {
+            b
+        } else if self.table[a].empties <= self.table[b].empties {
+            a
+        } else {
+            b
+        };
+        let old = self.table[slot];
+        if same(&old) {
+            entry.lower = entry.lower.max(old.lower);
+            entry.upper = entry.upper.min(old.upper);
+        }
+        self.table[slot] = entry;
+    }
+
+    /// Legal moves sorted fastest first: the fewest replies (corners count double) for
+    /// the opponent, which finds cutoffs early and keeps the tree narrow.
+    fn order(&self, p: u64, o: u64, moves: u64, n: u32) -> Ordered {
+        let mut ordered = Ordered::default();
+        let empty = self.mask & !(p | o);
+        let odd = self.odd_quadrants(empty);
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let replies = legal_moves_unmasked(np, no) & self.mask;
+            // Fewest replies first, a corner reply counting double. (Potential mobility
+            // as a second key helped FFO #40 and hurt #41 more; parity helps below 13.)
+            let mut key =
+                64 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32 + 32;
+            if n <= PARITY_EMPTIES && odd & (1 << sq) != 0 {
+                key -= 32;
+            }
+            ordered.push(key, sq);
+        }
+        ordered.sort();
+        ordered
+    }
+
+    #[inline(always)]
+    fn odd_quadrants(&self, empty: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        odd
+    }
+
+    /// The last empty square `x`: whoever can play there does (the side to move first),
+    /// and the margin follows from the flip count alone.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, x: u64) -> i32 {
+        self.nodes += 1;
+        let sq = x.trailing_zeros() as u8;
+        let near = NEIGHBOURS[usize::from(sq)];
+        let (own, other) = (p.count_ones(), o.count_ones());
+        if near & o != 0 {
+            let f = flips(p, o, sq).count_ones();
+            if f != 0 {
+                return self.variant.margin(own + f + 1, other - f, 0);
+            }
+        }
+        let f = if near & p != 0 {
+            flips(o, p, sq).count_ones()
+        } else {
+            0
+        };
+        if f != 0 {
+            return self.variant.margin(own - f, other + f + 1, 0);
+        }
+        self.variant.margin(own, other, 1)
+    }
+
+    /// 2..=SHALLOW_EMPTIES empties: try each empty square in parity order; `flips`
+    /// tells whether it is legal.
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if n >= SHALLOW_STABILITY_EMPTIES {
+            if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+                return bound;
+            }
+        }
+        let empty = self.mask & !(p | o);
+        let odd = if n >= 3 {
+            self.odd_quadrants(empty)
+        } else {
+            empty
+        };
+        let mut alpha = alpha;
+        let mut best = -INF;
+        for part in [empty & odd, empty & !odd] {
+            let mut rest = part;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                if NEIGHBOURS[usize::from(sq)] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let (np, no) = (o & !f, p | f | bit);
+                let v = if n == 2 {
+                    -self.last1(np, no, empty & !bit)
+                } else {
+                    -self.shallow(np, no, -beta, -alpha, n - 1, false)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, n, true);
+        }
+        best
+    }
+}
+
+/// Squares whose whole line in one direction is filled: `shift` steps to the next
+/// square up the line, `last_up` and `last_down` are the squares with no neighbour
+/// that way. Seven rounds reach the far end of any line.
+#[inline(always)]
+fn full_lines(filled: u64, shift: u32, last_up: u64, last_down: u64) -> u64 {
+    let mut full = filled;
+    for _ in 0..7 {
+        full &= ((full >> shift) | last_up) & ((full << shift) | last_down);
+    }
+    full
+}
+
+fn place(sq: u8) -> Move {
+    // Squares come from bitboards of the 8x8 layout, so the index is always below 64.
+    Square::from_index(sq).map_or(Move::Pass, Move::Place)
+}
+
+/// Moves packed with their sort keys (key << 8 | square) in a fixed array: no
+/// allocation, a small block to clear, and integer sorting. Flips are recomputed for
+/// the moves actually searched, which after a cutoff is often only the first.
+struct Ordered {
+    moves: [u32; 64],
+    len: usize,
+}
+
+impl Default for Ordered {
+    fn default() -> Self {
+        Ordered {
+            moves: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl Ordered {
+    /// `key` must be non-negative; smaller goes first. A move list is a subset of 64
+    /// squares, so `len` stays below 64.
+    #[inline(always)]
+    fn push(&mut self, key: i32, sq: u8) {
+        self.moves[self.len] = (key.max(0) as u32) << 8 | u32::from(sq);
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn square(&self, i: usize) -> u8 {
+        self.moves[i] as u8
+    }
+
+    /// Insertion sort: lists are short.
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let item = self.moves[i];
+            let mut j = i;
+            while j > 0 && self.moves[j - 1] > item {
+                self.moves[j] = self.moves[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = item;
+        }
+    }
+
+    /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
+    fn promote(&mut self, sq: u8) {
+        if let Some(i) = self.moves[..self.len].iter().position(|&m| m as u8 == sq) {
+            self.moves[..=i].rotate_right(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rng;
+    use othello::Color;
+
+    #[test]
+    fn stable_discs_never_change_colour_in_any_continuation() {
+        let mut rng = Rng::new(17);
+        let mut solver = Solver::new();
+        let mut found = 0;
+        for game in 0..400 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][game % 3];
+            let mut pos = Position::start(size, Variant::Standard);
+            solver.prepare(&pos);
+            let plies = rng.below(size.squares() as usize);
+            for _ in 0..plies {
+                let moves = pos.legal_move_list();
+                let Some(mv) = rng.choose(&moves) else { break };
+                pos = pos.play(*mv).expect("legal");
+            }
+            let black = solver.stable(pos.black().0, pos.white().0);
+            let white = solver.stable(pos.white().0, pos.black().0);
+            found += (black | white).count_ones();
+            // Several random continuations: a stable disc keeps its colour in all.
+            for _ in 0..5 {
+                let mut next = pos;
+                while !next.is_game_over() {
+                    let moves = next.legal_move_list();
+                    let mv = *rng.choose(&moves).expect("not over");
+                    next = next.play(mv).expect("legal");
+                    assert_eq!(next.discs(Color::Black).0 & black, black);
+                    assert_eq!(next.discs(Color::White).0 & white, white);
+                }
+            }
+        }
+        assert!(found > 500, "only {found} stable discs seen");
+    }
+
+    #[test]
+    fn a_full_board_is_all_stable() {
+        let mut solver = Solver::new();
+        let pos = Position::start(BoardSize::Four, Variant::Standard);
+        solver.prepare(&pos);
+        let black = 0x0000_0000_0f0f_0303u64;
+        let white = 0x0000_0000_0000_0c0cu64;
+        assert_eq!(solver.stable(black, white), black);
+        assert_eq!(solver.stable(white, black), white);
+    }
+}
