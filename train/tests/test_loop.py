@@ -1,6 +1,7 @@
 import csv
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +166,35 @@ def test_the_cli_reports_errors_in_one_line(
     code = loop.main([*args, "--othello", str(tmp_path / "missing"), "--generations", "1"])
     assert code == 1
     assert "othello binary not found" in capsys.readouterr().err
+
+
+FAKE_OTHELLO = """#!{python}
+# A stand-in for the Rust binary: `othello selfplay` per the interface, nothing else.
+import argparse, sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from train.tests.rules import write_batch
+p = argparse.ArgumentParser()
+p.add_argument("command")
+for flag in ("--board", "--games", "--sims", "--seed", "--threads"):
+    p.add_argument(flag, type=int)
+p.add_argument("--model")
+p.add_argument("--out", type=Path)
+a = p.parse_args()
+assert a.command == "selfplay"
+write_batch(a.out / "selfplay-{{}}.npz".format(a.seed), a.board, 4 * a.games, a.seed)
+"""
+
+
+def test_the_cli_runs_generations_through_the_othello_binary(tmp_path: Path) -> None:
+    binary = tmp_path / "othello"
+    root = Path(__file__).resolve().parents[2]
+    binary.write_text(FAKE_OTHELLO.format(python=sys.executable, root=str(root)))
+    binary.chmod(0o755)
+    run_dir = tmp_path / "r"
+    args = ["--run", str(run_dir), "--othello", str(binary), "--generations", "2"]
+    tiny = ["--board", "6", "--blocks", "1", "--channels", "4", "--steps", "2", "--games", "3"]
+    assert loop.main([*args, *tiny]) == 0
+    assert [r["positions"] for r in rows(run_dir)] == ["12", "24"]
+    card = json.loads((run_dir / "models" / "gen-0001.json").read_text())
+    assert card["training"] == {"run": "r", "generation": 1}
