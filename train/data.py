@@ -91,10 +91,20 @@ def load_npz(path: Path, board: int) -> Samples:
         raise DataError(f"{path}: arrays have mismatched lengths: {shapes}")
     if planes.size and planes.max() > 1:
         raise DataError(f"{path}: planes must hold 0 or 1, found {int(planes.max())}")
+    policy = policy.astype(np.float32)
+    if not np.all(np.isfinite(policy)) or (policy < 0).any():
+        raise DataError(f"{path}: policy has negative or non-finite entries")
+    totals = policy.sum(axis=1, keepdims=True)
+    if (totals <= 0).any():
+        raise DataError(f"{path}: policy row {int(np.argmin(totals))} is all zeros")
+    if not (np.abs(value) <= 1).all():
+        raise DataError(f"{path}: value outside [-1, 1] (it is the game outcome)")
     check_sidecar(path, board)
     return Samples(
         planes.astype(np.uint8, copy=False),
-        policy.astype(np.float32, copy=False),
+        # Visit counts and distributions both become distributions: the cross-entropy
+        # target must sum to one.
+        policy / totals,
         value.astype(np.float32, copy=False),
         score.astype(np.float32, copy=False),
     )

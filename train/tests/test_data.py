@@ -51,8 +51,29 @@ def test_arrays_of_different_lengths_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_policy_of_the_wrong_width_is_refused(tmp_path: Path) -> None:
-    path = write_batch(tmp_path / "a.npz", 6, 4, seed=1, policy=np.zeros((4, 36), np.float32))
+    path = write_batch(tmp_path / "a.npz", 6, 4, seed=1, policy=np.ones((4, 36), np.float32))
     with pytest.raises(DataError, match=r"policy must be \[n, 37\]"):
+        load_npz(path, board=6)
+
+
+def test_visit_counts_become_a_distribution(tmp_path: Path) -> None:
+    counts = np.zeros((2, 37), np.float32)
+    counts[0, [3, 5]] = [30, 10]
+    counts[1, 36] = 7  # a forced pass
+    path = write_batch(tmp_path / "a.npz", 6, 2, seed=1, policy=counts)
+    policy = load_npz(path, board=6).policy
+    assert policy[0, 3] == 0.75 and policy[0, 5] == 0.25 and policy[1, 36] == 1.0
+
+
+def test_a_policy_row_without_visits_is_refused(tmp_path: Path) -> None:
+    path = write_batch(tmp_path / "a.npz", 6, 2, seed=1, policy=np.zeros((2, 37), np.float32))
+    with pytest.raises(DataError, match="policy row 0 is all zeros"):
+        load_npz(path, board=6)
+
+
+def test_a_value_outside_the_outcome_range_is_refused(tmp_path: Path) -> None:
+    path = write_batch(tmp_path / "a.npz", 6, 2, seed=1, value=np.array([1.0, 36.0], np.float32))
+    with pytest.raises(DataError, match=r"value outside \[-1, 1\]"):
         load_npz(path, board=6)
 
 
