@@ -13,6 +13,7 @@ must reproduce them within 1e-4.
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
 import json
 import sys
@@ -182,6 +183,9 @@ def export_model(
 ) -> tuple[Path, Path, Path]:
     """Writes `<out>.onnx`, the card `<out>.json` and `<out>.samples.npz`, and checks the
     ONNX file against PyTorch on the samples."""
+    # A copy on the CPU: the network may live on a GPU mid-run, and export and the
+    # parity samples must not disturb it.
+    net = copy.deepcopy(net).cpu().eval()
     out = Path(out)
     onnx_path, card_path = out.with_suffix(".onnx"), out.with_suffix(".json")
     samples_path = out.with_name(out.name + ".samples.npz")
