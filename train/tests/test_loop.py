@@ -198,3 +198,28 @@ def test_the_cli_runs_generations_through_the_othello_binary(tmp_path: Path) -> 
     assert [r["positions"] for r in rows(run_dir)] == ["12", "24"]
     card = json.loads((run_dir / "models" / "gen-0001.json").read_text())
     assert card["training"] == {"run": "r", "generation": 1}
+
+
+def test_the_gate_reads_the_candidates_score_from_arena_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def fake_arena(cmd: list[str], check: bool) -> Any:
+        calls.append(cmd)
+        tally = {"games": 4, "wins": 2, "draws": 1, "losses": 1, "score": 0.625}
+        pairings = [
+            {"player": 1, "opponent": 0, "total": {**tally, "score": 0.375}},
+            {"player": 0, "opponent": 1, "total": tally},
+        ]
+        (tmp_path / "arena.json").write_text(json.dumps({"pairings": pairings}))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(loop.subprocess, "run", fake_arena)
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    gate = loop.othello_gate(str(binary), "az:model={model},sims={sims}")
+    job = GateJob(8, Path("new.onnx"), Path("old.onnx"), 4, 100, tmp_path, seed=3, threads=2)
+    assert gate(job) == 0.625
+    assert calls[0][1:5] == ["arena", "--board", "8", "--players"]
+    assert calls[0][5] == "az:model=new.onnx,sims=100,az:model=old.onnx,sims=100"
