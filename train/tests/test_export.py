@@ -1,4 +1,6 @@
 import json
+import re
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 from train.data import Samples
 from train.export import check_parity, export_model, main, run_onnx, torch_outputs
 from train.net import NetConfig, OthelloNet
+from train.tests.rules import planes, start
 from train.train import TrainConfig, Trainer
 
 
@@ -108,3 +111,32 @@ def test_the_cli_reports_a_corrupt_checkpoint(
     (tmp_path / "c.pt").write_bytes(b"junk")
     assert main(["--checkpoint", str(tmp_path / "c.pt"), "--out", str(tmp_path / "m")]) == 1
     assert "corrupt or not a checkpoint" in capsys.readouterr().err
+
+
+OTHELLO = Path(__file__).resolve().parents[2] / "target" / "release" / "othello"
+
+
+@pytest.mark.skipif(not OTHELLO.exists(), reason="needs `cargo build --release -p cli`")
+def test_the_rust_engine_reads_the_exported_model_like_pytorch(tmp_path: Path) -> None:
+    """End to end through tract and the engine's own plane encoding: the start position's
+    priors and value printed by `othello model check` equal PyTorch's."""
+    net = trained_net(NetConfig(board=6, blocks=1, channels=8))
+    onnx_path, _, _ = export_model(net, tmp_path / "m")
+    text = subprocess.run(
+        [str(OTHELLO), "model", "check", str(onnx_path)], capture_output=True, text=True
+    ).stdout
+    line = next(x for x in text.splitlines() if x.startswith("start position:"))
+    value = float(re.search(r"value ([-+][\d.]+) for Black", line).group(1))
+    priors = {m: float(p) for m, p in re.findall(r"([a-f]\d) ([\d.]+)%", line)}
+
+    p = planes(*start(6)).astype(np.float32)[None]
+    out = torch_outputs(net, p)
+    legal = np.flatnonzero(p[0, 2].reshape(-1))
+    logits = out["policy"][0, legal]
+    soft = np.exp(logits - logits.max())
+    soft /= soft.sum()
+    want = {f"{'abcdef'[i % 6]}{i // 6 + 1}": 100 * s for i, s in zip(legal, soft, strict=True)}
+    assert priors.keys() == want.keys()
+    for move, percent in want.items():
+        assert priors[move] == pytest.approx(percent, abs=0.06)
+    assert value == pytest.approx(float(out["value"][0]), abs=6e-4)
