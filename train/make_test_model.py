@@ -50,7 +50,11 @@ def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
     graph = helper.make_graph(
         nodes,
         f"tiny-random-{board}x{board}",
-        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", PLANES, board, board])],
+        [
+            helper.make_tensor_value_info(
+                "planes", TensorProto.FLOAT, ["batch", PLANES, board, board]
+            )
+        ],
         [
             helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
             helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
@@ -175,7 +179,12 @@ def card(board: int, parameters: int, seed: int, name: str, network: dict) -> di
         "outputs": {"policy": ["batch", squares + 1], "value": ["batch", 1]},
         "network": network,
         "parameters": parameters,
-        "training": {"run": None, "generation": 0, "seed": seed, "note": "untrained random weights"},
+        "training": {
+            "run": None,
+            "generation": 0,
+            "seed": seed,
+            "note": "untrained random weights",
+        },
         "date": datetime.date.today().isoformat(),
         "strength": "untrained: a test fixture for the ONNX plumbing, not a player",
     }

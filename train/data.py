@@ -1,0 +1,200 @@
+"""Self-play data: reading the `.npz` batches the Rust `othello selfplay` writes, the replay
+window over the last generations, and the eight board symmetries used for augmentation.
+
+File format (DESIGN.md, "Self-play data"): `planes` uint8 [n, 4, N, N], `policy` float32
+[n, N*N+1] (root visit distribution, pass last), `value` float32 [n], `score` float32 [n],
+plus a JSON sidecar with the same stem (model, settings, seed, board).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from train.net import PLANES
+
+REQUIRED_ARRAYS = ("planes", "policy", "value", "score")
+GENERATION_DIR = re.compile(r"^gen-(\d+)$")
+
+
+class DataError(ValueError):
+    """Self-play data that cannot be used; the message names the file and what is wrong."""
+
+
+@dataclass
+class Samples:
+    planes: np.ndarray  # uint8 [n, C, N, N]
+    policy: np.ndarray  # float32 [n, N*N+1]
+    value: np.ndarray  # float32 [n]
+    score: np.ndarray  # float32 [n]
+
+    def __len__(self) -> int:
+        return int(self.planes.shape[0])
+
+    @property
+    def board(self) -> int:
+        return int(self.planes.shape[-1])
+
+    def take(self, index: np.ndarray) -> Samples:
+        return Samples(self.planes[index], self.policy[index], self.value[index], self.score[index])
+
+    @staticmethod
+    def concat(parts: list[Samples]) -> Samples:
+        return Samples(
+            np.concatenate([p.planes for p in parts]),
+            np.concatenate([p.policy for p in parts]),
+            np.concatenate([p.value for p in parts]),
+            np.concatenate([p.score for p in parts]),
+        )
+
+
+def sidecar_path(npz: Path) -> Path:
+    return npz.with_suffix(".json")
+
+
+def load_npz(path: Path, board: int) -> Samples:
+    """One self-play file, checked against the expected board size."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: no such self-play file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {name: z[name] for name in z.files}
+    except Exception as e:  # zipfile, pickle and format errors all mean the same here
+        raise DataError(f"{path}: not a readable .npz file ({e})") from e
+    missing = [a for a in REQUIRED_ARRAYS if a not in arrays]
+    if missing:
+        raise DataError(f"{path}: missing arrays {missing} (has {sorted(arrays)})")
+    planes, policy = arrays["planes"], arrays["policy"]
+    value, score = arrays["value"], arrays["score"]
+    if planes.ndim != 4 or planes.shape[2] != planes.shape[3]:
+        raise DataError(f"{path}: planes must be [n, {PLANES}, N, N], got {list(planes.shape)}")
+    if planes.shape[1] != PLANES:
+        raise DataError(f"{path}: planes have {planes.shape[1]} channels, expected {PLANES}")
+    if planes.shape[2] != board:
+        raise DataError(f"{path}: board size {planes.shape[2]}, expected {board}")
+    moves = board * board + 1
+    if policy.ndim != 2 or policy.shape[1] != moves:
+        raise DataError(
+            f"{path}: policy must be [n, {moves}] for board {board}, got {list(policy.shape)}"
+        )
+    n = planes.shape[0]
+    lengths = {"planes": n, "policy": policy.shape[0], "value": len(value), "score": len(score)}
+    if len(set(lengths.values())) != 1 or value.ndim != 1 or score.ndim != 1:
+        shapes = {k: list(arrays[k].shape) for k in REQUIRED_ARRAYS}
+        raise DataError(f"{path}: arrays have mismatched lengths: {shapes}")
+    if planes.size and planes.max() > 1:
+        raise DataError(f"{path}: planes must hold 0 or 1, found {int(planes.max())}")
+    policy = policy.astype(np.float32)
+    if not np.all(np.isfinite(policy)) or (policy < 0).any():
+        raise DataError(f"{path}: policy has negative or non-finite entries")
+    totals = policy.sum(axis=1, keepdims=True)
+    if (totals <= 0).any():
+        raise DataError(f"{path}: policy row {int(np.argmin(totals))} is all zeros")
+    if not (np.abs(value) <= 1).all():
+        raise DataError(f"{path}: value outside [-1, 1] (it is the game outcome)")
+    check_sidecar(path, board)
+    return Samples(
+        planes.astype(np.uint8, copy=False),
+        # Visit counts and distributions both become distributions: the cross-entropy
+        # target must sum to one.
+        policy / totals,
+        value.astype(np.float32, copy=False),
+        score.astype(np.float32, copy=False),
+    )
+
+
+def check_sidecar(npz: Path, board: int) -> dict | None:
+    side = sidecar_path(npz)
+    if not side.is_file():
+        # The arrays are self-describing enough to train on; the sidecar is provenance.
+        warnings.warn(f"{npz}: no sidecar {side.name}", stacklevel=3)
+        return None
+    try:
+        meta = json.loads(side.read_text())
+    except json.JSONDecodeError as e:
+        raise DataError(f"{side}: sidecar is not valid JSON ({e})") from e
+    if isinstance(meta, dict) and "board" in meta and int(meta["board"]) != board:
+        raise DataError(f"{side}: sidecar says board {meta['board']}, expected {board}")
+    return meta
+
+
+def generation_dirs(data_dir: Path) -> list[tuple[int, Path]]:
+    """`gen-XXXX` folders under `data_dir`, oldest first."""
+    data_dir = Path(data_dir)
+    if not data_dir.is_dir():
+        raise DataError(f"{data_dir}: no self-play data directory")
+    found = []
+    for child in data_dir.iterdir():
+        m = GENERATION_DIR.match(child.name)
+        if m and child.is_dir():
+            found.append((int(m.group(1)), child))
+    return sorted(found)
+
+
+def generation_dir(data_dir: Path, generation: int) -> Path:
+    return Path(data_dir) / f"gen-{generation:04d}"
+
+
+def load_window(data_dir: Path, board: int, window: int, upto: int | None = None) -> Samples:
+    """All samples of the last `window` generations (up to and including `upto`)."""
+    if window < 1:
+        raise ValueError(f"replay window must be at least 1 generation, got {window}")
+    gens = [(g, d) for g, d in generation_dirs(data_dir) if upto is None or g <= upto]
+    files = [f for _, d in gens[-window:] for f in sorted(d.glob("*.npz"))]
+    if not files:
+        raise DataError(f"{data_dir}: no .npz self-play files in the last {window} generations")
+    parts = [load_npz(f, board) for f in files]
+    return Samples.concat([p for p in parts if len(p)] or parts[:1])
+
+
+# The eight symmetries of the square: k quarter turns, after a left-right mirror if
+# `flip`. They act on the last two axes (rows, columns).
+SYMMETRIES: tuple[tuple[int, bool], ...] = tuple((k, f) for f in (False, True) for k in range(4))
+
+
+def transform_grid(grid: np.ndarray, sym: int) -> np.ndarray:
+    k, flip = SYMMETRIES[sym]
+    if flip:
+        grid = np.flip(grid, axis=-1)
+    return np.rot90(grid, k, axes=(-2, -1))
+
+
+def inverse(sym: int) -> int:
+    k, flip = SYMMETRIES[sym]
+    # A mirror followed by a turn is a reflection, its own inverse; a pure turn undoes
+    # with the opposite turn.
+    return sym if flip else SYMMETRIES.index(((4 - k) % 4, False))
+
+
+def transform_policy(policy: np.ndarray, sym: int) -> np.ndarray:
+    """Moves the square entries [..., N*N] like the board; the pass entry stays last."""
+    squares = policy.shape[-1] - 1
+    n = math.isqrt(squares)
+    grid = policy[..., :squares].reshape(*policy.shape[:-1], n, n)
+    moved = transform_grid(grid, sym).reshape(*policy.shape[:-1], squares)
+    return np.concatenate([moved, policy[..., squares:]], axis=-1)
+
+
+def transform(planes: np.ndarray, policy: np.ndarray, sym: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.ascontiguousarray(transform_grid(planes, sym)), transform_policy(policy, sym)
+
+
+def augment(
+    planes: np.ndarray, policy: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A symmetry drawn at random for each sample of a batch."""
+    syms = rng.integers(0, len(SYMMETRIES), size=planes.shape[0])
+    out_planes = np.empty_like(planes)
+    out_policy = np.empty_like(policy)
+    for s in range(len(SYMMETRIES)):
+        idx = np.flatnonzero(syms == s)
+        if idx.size:
+            out_planes[idx], out_policy[idx] = transform(planes[idx], policy[idx], s)
+    return out_planes, out_policy

@@ -1,0 +1,246 @@
+"""ONNX export with a model card, parity samples, and the parity check.
+
+    python -m train.export --checkpoint runs/6x6-a/checkpoints/gen-0003.pt --out models/az-6x6
+    python -m train.export --check models/az-6x6.onnx models/az-6x6.samples.npz
+
+The samples file (`<name>.samples.npz`) holds `planes` float32 [n, 4, N, N] and the
+PyTorch outputs for them: `policy` float32 [n, N*N+1] (logits) and `value` float32 [n]
+(plus `score` float32 [n] when the network has a score head). Any runtime that loads the
+ONNX file (the onnx reference evaluator here, tract in `othello model check --compare`)
+must reproduce them within 1e-4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import datetime
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+import torch
+from torch import Tensor, nn
+
+from train.net import NetConfig, OthelloNet, parameter_count
+
+OPSET = 17
+TOLERANCE = 1e-4
+
+
+class ExportError(RuntimeError):
+    pass
+
+
+class ContractWrapper(nn.Module):
+    """The network's outputs as a tuple in contract order: policy, value[, score]."""
+
+    def __init__(self, net: OthelloNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, planes: Tensor) -> tuple[Tensor, ...]:
+        out = self.net(planes)
+        if out.score is None:
+            return out.policy, out.value
+        return out.policy, out.value, out.score
+
+
+def output_names(config: NetConfig) -> list[str]:
+    return ["policy", "value", "score"] if config.score_head else ["policy", "value"]
+
+
+def export_onnx(net: OthelloNet, path: Path) -> None:
+    config = net.config
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wrapper = ContractWrapper(net).eval()
+    dummy = torch.zeros(1, config.planes, config.board, config.board)
+    names = output_names(config)
+    axes = {name: {0: "batch"} for name in ["planes", *names]}
+    # The TorchScript exporter: it needs no onnxscript and writes plain opset-17 graphs
+    # that tract and the reference evaluator both run. It is deprecated (torch >= 2.9)
+    # but still shipped; moving to dynamo=True is a separate, checked change.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            wrapper,
+            (dummy,),
+            str(path),
+            input_names=["planes"],
+            output_names=names,
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
+        )
+    onnx.checker.check_model(onnx.load(str(path)))
+
+
+def model_card(
+    name: str,
+    net: OthelloNet,
+    run: str | None,
+    generation: int | None,
+    strength: str,
+    variant: str = "standard",
+) -> dict[str, Any]:
+    c = net.config
+    outputs: dict[str, list[Any]] = {"policy": ["batch", c.moves], "value": ["batch", 1]}
+    if c.score_head:
+        outputs["score"] = ["batch", 1]
+    return {
+        "name": name,
+        "board_size": c.board,
+        "variant": variant,
+        "planes": c.planes,
+        "inputs": {"planes": ["batch", c.planes, c.board, c.board]},
+        "outputs": outputs,
+        "network": {
+            "kind": "residual tower (conv3x3-BN-ReLU stem, residual blocks), "
+            "policy and value heads" + (", disc-difference head 'score'" if c.score_head else ""),
+            "blocks": c.blocks,
+            "channels": c.channels,
+        },
+        "parameters": parameter_count(net),
+        "training": {"run": run, "generation": generation},
+        "date": datetime.date.today().isoformat(),
+        "strength": strength,
+    }
+
+
+@torch.no_grad()
+def torch_outputs(net: OthelloNet, planes: np.ndarray) -> dict[str, np.ndarray]:
+    net.eval()
+    out = net(torch.from_numpy(planes))
+    result = {"policy": out.policy.numpy(), "value": out.value.squeeze(1).numpy()}
+    if out.score is not None:
+        result["score"] = out.score.squeeze(1).numpy()
+    return result
+
+
+def sample_planes(board: int, n: int, seed: int) -> np.ndarray:
+    """Inputs for the parity samples. Random 0/1 planes, not game positions: parity is
+    about arithmetic, and random planes reach every weight."""
+    rng = np.random.default_rng(seed)
+    planes = (rng.random((n, 4, board, board)) < 0.4).astype(np.float32)
+    planes[:, 1] *= 1 - planes[:, 0]  # a square holds at most one disc
+    planes[:, 3] = 1.0
+    return planes
+
+
+def write_samples(net: OthelloNet, path: Path, planes: np.ndarray) -> None:
+    planes = np.ascontiguousarray(planes, dtype=np.float32)
+    outputs = torch_outputs(net, planes)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, planes=planes, **outputs)
+
+
+def run_onnx(model_path: Path, planes: np.ndarray) -> dict[str, np.ndarray]:
+    from onnx.reference import ReferenceEvaluator
+
+    model = onnx.load(str(model_path))
+    names = [o.name for o in model.graph.output]
+    results = ReferenceEvaluator(model).run(None, {"planes": planes.astype(np.float32)})
+    return dict(zip(names, results, strict=True))
+
+
+def check_parity(model_path: Path, samples_path: Path, tol: float = TOLERANCE) -> float:
+    """The largest difference between the ONNX outputs and the samples' expected outputs;
+    raises ExportError above `tol`."""
+    with np.load(samples_path) as z:
+        expected = {k: z[k] for k in z.files}
+    for key in ("planes", "policy", "value"):
+        if key not in expected:
+            raise ExportError(f"{samples_path}: missing array {key!r}")
+    got = run_onnx(model_path, expected["planes"])
+    worst = 0.0
+    for key, want in expected.items():
+        if key == "planes":
+            continue
+        if key not in got:
+            raise ExportError(f"{model_path}: has no output {key!r} that the samples expect")
+        have = got[key].reshape(want.shape)
+        diff = float(np.max(np.abs(have - want))) if want.size else 0.0
+        if not diff <= tol:  # also catches NaN
+            raise ExportError(f"{model_path}: output {key!r} differs by {diff:.3g} > {tol}")
+        worst = max(worst, diff)
+    return worst
+
+
+def export_model(
+    net: OthelloNet,
+    out: Path,
+    run: str | None = None,
+    generation: int | None = None,
+    strength: str = "not yet measured",
+    samples: int = 8,
+    seed: int = 0,
+) -> tuple[Path, Path, Path]:
+    """Writes `<out>.onnx`, the card `<out>.json` and `<out>.samples.npz`, and checks the
+    ONNX file against PyTorch on the samples."""
+    # A copy on the CPU: the network may live on a GPU mid-run, and export and the
+    # parity samples must not disturb it.
+    net = copy.deepcopy(net).cpu().eval()
+    out = Path(out)
+    onnx_path, card_path = out.with_suffix(".onnx"), out.with_suffix(".json")
+    samples_path = out.with_name(out.name + ".samples.npz")
+    export_onnx(net, onnx_path)
+    write_samples(net, samples_path, sample_planes(net.config.board, samples, seed))
+    check_parity(onnx_path, samples_path)
+    card = model_card(out.name, net, run, generation, strength)
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    return onnx_path, card_path, samples_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m train.export", description="Export a checkpoint to ONNX, or check one."
+    )
+    parser.add_argument(
+        "--check",
+        nargs=2,
+        metavar=("MODEL_ONNX", "SAMPLES_NPZ"),
+        type=Path,
+        help="compare the ONNX outputs with the samples' expected outputs",
+    )
+    parser.add_argument("--checkpoint", type=Path, help="a trainer checkpoint (.pt)")
+    parser.add_argument("--out", type=Path, help="output path without extension")
+    parser.add_argument("--run", help="training run name for the card")
+    parser.add_argument("--generation", type=int, help="generation for the card")
+    parser.add_argument("--strength", default="not yet measured")
+    parser.add_argument("--samples", type=int, default=8, help="parity samples to write")
+    parser.add_argument("--tolerance", type=float, default=TOLERANCE)
+    args = parser.parse_args(argv)
+
+    if args.check:
+        model_path, samples_path = args.check
+        try:
+            worst = check_parity(model_path, samples_path, args.tolerance)
+        except (ExportError, OSError, ValueError) as e:
+            print(f"parity check failed: {e}", file=sys.stderr)
+            return 1
+        print(f"parity ok: max difference {worst:.3g} <= {args.tolerance}")
+        return 0
+    if not (args.checkpoint and args.out):
+        parser.error("give --checkpoint and --out to export, or --check MODEL SAMPLES")
+    from train.train import CheckpointError, Trainer
+
+    try:
+        trainer = Trainer.load(args.checkpoint)
+    except CheckpointError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    paths = export_model(
+        trainer.net, args.out, args.run, args.generation, args.strength, args.samples
+    )
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,447 @@
+"""The training loop: self-play -> train -> export -> gate, one generation at a time, in a
+run directory that a killed run resumes from.
+
+    python -m train.loop --run runs/6x6-a --board 6 --generations 20 --games 200 --sims 200
+
+Run directory:
+    config.json     settings; the network shape and board are fixed at creation
+    state.json      finished generations, the current best model, the step count
+    data/gen-XXXX/  self-play batches (.npz + .json) from `othello selfplay`
+    checkpoints/    gen-XXXX.pt after each generation's training (latest.pt = newest)
+    models/         gen-XXXX.onnx + .json card + .samples.npz
+    gating/         gen-XXXX/ arena output when gating is on
+    metrics.csv     one row per generation
+    plots/loss.png  loss curves
+    log.txt         what each step did
+
+Each phase of a generation leaves a mark (data/gen-XXXX/DONE, the checkpoint, the model)
+and is skipped when its mark is there, so a resumed run repeats at most the phase it was
+killed in. Generation 0 plays with no model (`--model none`: the engine's playout
+evaluator) and trains the first network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from train.data import generation_dir, load_window
+from train.export import export_model
+from train.net import NetConfig
+from train.train import TrainConfig, Trainer
+
+# Settings that define what the run is; changing them mid-run would mix incompatible
+# networks or data, so a resume with different values is refused.
+FIXED_KEYS = ("board", "blocks", "channels", "score_head")
+
+DEFAULTS: dict[str, Any] = {
+    "board": 8,
+    "blocks": 6,
+    "channels": 64,
+    "score_head": False,
+    "generations": 10,
+    "games": 100,
+    "sims": 200,
+    "threads": 1,
+    "seed": 1,
+    "window": 4,
+    "steps": 500,
+    "batch_size": 256,
+    "optimizer": "sgd",
+    "lr": 0.02,
+    "momentum": 0.9,
+    "weight_decay": 1e-4,
+    "score_weight": 0.0,
+    "device": "cpu",
+    "othello": "target/release/othello",
+    "gate_games": 0,
+    "gate_threshold": 0.55,
+    "gate_player": "az:model={model},sims={sims}",
+}
+
+METRICS_FIELDS = [
+    "generation",
+    "step",
+    "positions",
+    "loss",
+    "policy_loss",
+    "value_loss",
+    "score_loss",
+    "gate_score",
+    "promoted",
+    "selfplay_seconds",
+    "train_seconds",
+]
+
+
+class RunError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class SelfPlayJob:
+    board: int
+    model: Path | None  # None: no network yet
+    games: int
+    sims: int
+    out: Path
+    seed: int
+    threads: int
+
+
+@dataclass(frozen=True)
+class GateJob:
+    board: int
+    candidate: Path
+    best: Path
+    games: int
+    sims: int
+    out: Path
+    seed: int
+    threads: int
+
+
+SelfPlay = Callable[[SelfPlayJob], None]
+Gate = Callable[[GateJob], float]  # the candidate's score against the best, in [0, 1]
+
+
+def othello_selfplay(binary: str) -> SelfPlay:
+    def run(job: SelfPlayJob) -> None:
+        cmd = [
+            binary, "selfplay",
+            "--board", str(job.board),
+            "--model", str(job.model) if job.model else "none",
+            "--games", str(job.games),
+            "--sims", str(job.sims),
+            "--out", str(job.out),
+            "--seed", str(job.seed),
+            "--threads", str(job.threads),
+        ]  # fmt: skip
+        call(cmd)
+
+    return run
+
+
+def othello_gate(binary: str, player: str) -> Gate:
+    """Candidate against best with `othello arena`; `player` is the arena spec template
+    for a network player, with {model} and {sims} filled in."""
+
+    def run(job: GateJob) -> float:
+        players = [player.format(model=m, sims=job.sims) for m in (job.candidate, job.best)]
+        cmd = [
+            binary, "arena",
+            "--board", str(job.board),
+            "--players", ",".join(players),
+            "--games", str(job.games),
+            "--seed", str(job.seed),
+            "--threads", str(job.threads),
+            "--out", str(job.out),
+        ]  # fmt: skip
+        call(cmd)
+        report = json.loads((job.out / "arena.json").read_text())
+        for pairing in report["pairings"]:
+            if pairing["player"] == 0 and pairing["opponent"] == 1:
+                return float(pairing["total"]["score"])
+        raise RunError(f"{job.out / 'arena.json'}: no candidate-vs-best pairing")
+
+    return run
+
+
+def call(cmd: list[str]) -> None:
+    if not Path(cmd[0]).exists() and shutil.which(cmd[0]) is None:
+        raise RunError(
+            f"othello binary not found: {cmd[0]} (build it with `cargo build --release -p cli`"
+            " or pass --othello PATH)"
+        )
+    result = subprocess.run(cmd, check=False)
+    if result.returncode != 0:
+        raise RunError(f"`{' '.join(cmd)}` failed with exit code {result.returncode}")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+class Run:
+    def __init__(self, root: Path, config: dict[str, Any]) -> None:
+        self.root = Path(root)
+        self.config = config
+
+    # ---- directory and bookkeeping ----
+
+    @classmethod
+    def open(cls, root: Path, overrides: dict[str, Any]) -> Run:
+        """Creates the run, or resumes it; `overrides` are the settings given on the
+        command line (None for those not given)."""
+        root = Path(root)
+        given = {k: v for k, v in overrides.items() if v is not None}
+        config_path = root / "config.json"
+        if config_path.exists():
+            config = json.loads(config_path.read_text())
+            for key in FIXED_KEYS:
+                if key in given and given[key] != config[key]:
+                    raise RunError(
+                        f"{root}: the run was created with {key}={config[key]}, "
+                        f"not {given[key]}; start a new run to change it"
+                    )
+            config.update(given)
+        else:
+            config = {**DEFAULTS, **given}
+        NetConfig(board=config["board"], blocks=config["blocks"], channels=config["channels"])
+        for sub in ("data", "checkpoints", "models", "plots"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+        write_json_atomic(config_path, config)
+        return cls(root, config)
+
+    @property
+    def state_path(self) -> Path:
+        return self.root / "state.json"
+
+    def state(self) -> dict[str, Any]:
+        if self.state_path.exists():
+            return json.loads(self.state_path.read_text())
+        return {"generation": 0, "best": None, "step": 0}
+
+    def save_state(self, state: dict[str, Any]) -> None:
+        write_json_atomic(self.state_path, state)
+
+    def log(self, message: str) -> None:
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
+        print(line, flush=True)
+        with open(self.root / "log.txt", "a") as f:
+            f.write(line + "\n")
+
+    def checkpoint(self, gen: int) -> Path:
+        return self.root / "checkpoints" / f"gen-{gen:04d}.pt"
+
+    def model(self, gen: int) -> Path:
+        return self.root / "models" / f"gen-{gen:04d}.onnx"
+
+    def net_config(self) -> NetConfig:
+        c = self.config
+        return NetConfig(
+            board=c["board"], blocks=c["blocks"], channels=c["channels"],
+            score_head=c["score_head"],
+        )  # fmt: skip
+
+    def train_config(self) -> TrainConfig:
+        c = self.config
+        return TrainConfig(
+            optimizer=c["optimizer"], lr=c["lr"], momentum=c["momentum"],
+            weight_decay=c["weight_decay"], batch_size=c["batch_size"],
+            score_weight=c["score_weight"], seed=c["seed"],
+        )  # fmt: skip
+
+    # ---- one generation ----
+
+    def generation(self, gen: int, selfplay: SelfPlay, gate: Gate | None) -> dict[str, Any]:
+        state = self.state()
+        c = self.config
+        row: dict[str, Any] = {"generation": gen}
+
+        data = generation_dir(self.root / "data", gen)
+        done = data / "DONE"
+        if not done.exists():
+            # A half-written generation from a killed run is played again from scratch,
+            # so the window never mixes a partial batch with its replacement.
+            shutil.rmtree(data, ignore_errors=True)
+            data.mkdir(parents=True)
+            best = self.root / state["best"] if state["best"] else None
+            self.log(f"gen {gen}: self-play {c['games']} games with {best or 'no model'}")
+            t0 = time.monotonic()
+            selfplay(
+                SelfPlayJob(
+                    c["board"], best, c["games"], c["sims"], data,
+                    seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                )
+            )  # fmt: skip
+            done.write_text(json.dumps({"seconds": time.monotonic() - t0}) + "\n")
+        row["selfplay_seconds"] = round(json.loads(done.read_text())["seconds"], 2)
+
+        checkpoint = self.checkpoint(gen)
+        if not checkpoint.exists():
+            previous = self.checkpoint(gen - 1)
+            if previous.exists():
+                trainer = Trainer.load(previous, c["device"], self.train_config())
+            else:
+                trainer = Trainer(self.net_config(), self.train_config(), c["device"])
+            samples = load_window(self.root / "data", c["board"], c["window"], upto=gen)
+            self.log(f"gen {gen}: training {c['steps']} steps on {len(samples)} positions")
+            t0 = time.monotonic()
+            losses = trainer.train(samples, c["steps"])
+            seconds = time.monotonic() - t0
+            n = max(1, len(losses) // 10)  # the mean of the last tenth: less noisy
+            tail = losses[-n:]
+            summary = {
+                "positions": len(samples),
+                "loss": sum(x.total for x in tail) / n,
+                "policy_loss": sum(x.policy for x in tail) / n,
+                "value_loss": sum(x.value for x in tail) / n,
+                "score_loss": sum(x.score for x in tail) / n,
+                "train_seconds": round(seconds, 2),
+            }
+            write_json_atomic(checkpoint.with_suffix(".json"), summary)
+            trainer.save(checkpoint)
+            shutil.copyfile(checkpoint, self.root / "checkpoints" / "latest.pt")
+        summary = json.loads(checkpoint.with_suffix(".json").read_text())
+        row.update(summary)
+        trainer = Trainer.load(checkpoint)
+        row["step"] = trainer.step
+
+        model = self.model(gen)
+        if not model.exists():
+            export_model(
+                trainer.net, model.with_suffix(""), run=self.root.name, generation=gen,
+                seed=c["seed"],
+            )  # fmt: skip
+
+        promoted, score = True, None
+        if gate is not None and state["best"] is not None and c["gate_games"] > 0:
+            out = self.root / "gating" / f"gen-{gen:04d}"
+            out.mkdir(parents=True, exist_ok=True)
+            score = gate(
+                GateJob(
+                    c["board"], model, self.root / state["best"], c["gate_games"], c["sims"],
+                    out, seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                )
+            )  # fmt: skip
+            promoted = score >= c["gate_threshold"]
+            self.log(f"gen {gen}: gate score {score:.3f}, promoted: {promoted}")
+        row["gate_score"] = "" if score is None else round(score, 4)
+        row["promoted"] = int(promoted)
+
+        self.write_metrics(row)
+        state.update(
+            generation=gen + 1,
+            step=trainer.step,
+            best=str(model.relative_to(self.root)) if promoted else state["best"],
+        )
+        self.save_state(state)
+        self.plot()
+        return row
+
+    def write_metrics(self, row: dict[str, Any]) -> None:
+        """Replaces the row of the same generation, so a generation redone after a kill
+        between this write and the state save is not counted twice."""
+        path = self.root / "metrics.csv"
+        rows = self.metrics()
+        rows = [r for r in rows if int(r["generation"]) != row["generation"]] + [row]
+        rows.sort(key=lambda r: int(r["generation"]))
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=METRICS_FIELDS, extrasaction="ignore")
+            writer.writeheader()
+            for r in rows:
+                writer.writerow({k: fmt(r.get(k, "")) for k in METRICS_FIELDS})
+        os.replace(tmp, path)
+
+    def metrics(self) -> list[dict[str, str]]:
+        path = self.root / "metrics.csv"
+        if not path.exists():
+            return []
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+
+    def plot(self) -> None:
+        rows = self.metrics()
+        if not rows:
+            return
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: no display on a training box
+        import matplotlib.pyplot as plt
+
+        gens = [int(r["generation"]) for r in rows]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for key in ("loss", "policy_loss", "value_loss", "score_loss"):
+            values = [float(r[key]) for r in rows if r[key] != ""]
+            if any(values) and len(values) == len(gens):
+                ax.plot(gens, values, marker="o", label=key.replace("_", " "))
+        ax.set_xlabel("generation")
+        ax.set_ylabel("training loss (last tenth of the generation's steps)")
+        ax.set_title(self.root.name)
+        ax.grid(alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(self.root / "plots" / "loss.png", dpi=100)
+        plt.close(fig)
+
+    def run(self, selfplay: SelfPlay, gate: Gate | None = None) -> None:
+        start = self.state()["generation"]
+        if start > 0:
+            self.log(f"resuming at generation {start}")
+        for gen in range(start, self.config["generations"]):
+            self.generation(gen, selfplay, gate)
+        self.log(f"done: {self.config['generations']} generations")
+
+
+def fmt(value: Any) -> Any:
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m train.loop",
+        description="AlphaZero-style training loop over a resumable run directory. "
+        "Options left out keep the run's saved value (or the default for a new run).",
+    )
+    p.add_argument("--run", type=Path, required=True, help="run directory, e.g. runs/6x6-a")
+    p.add_argument("--board", type=int, choices=[6, 8])
+    p.add_argument("--blocks", type=int)
+    p.add_argument("--channels", type=int)
+    p.add_argument("--score-head", action="store_true", default=None)
+    p.add_argument("--generations", type=int, help="total generations to reach")
+    p.add_argument("--games", type=int, help="self-play games per generation")
+    p.add_argument("--sims", type=int, help="MCTS simulations per move")
+    p.add_argument("--threads", type=int, help="threads for self-play and arena")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--window", type=int, help="replay window in generations")
+    p.add_argument("--steps", type=int, help="training steps per generation")
+    p.add_argument("--batch-size", type=int)
+    p.add_argument("--optimizer", choices=["sgd", "adamw"])
+    p.add_argument("--lr", type=float)
+    p.add_argument("--momentum", type=float)
+    p.add_argument("--weight-decay", type=float)
+    p.add_argument("--score-weight", type=float, help="weight of the score-head loss")
+    p.add_argument("--device", help="torch device: cpu, cuda, cuda:1 ...")
+    p.add_argument("--othello", help="path to the othello binary")
+    p.add_argument("--gate-games", type=int, help="arena games per gate (0: always promote)")
+    p.add_argument("--gate-threshold", type=float, help="score needed to replace the best")
+    p.add_argument("--gate-player", help="arena spec template with {model} and {sims}")
+    p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
+    overrides = {k: v for k, v in vars(args).items() if k not in ("run", "torch_threads")}
+    try:
+        run = Run.open(args.run, overrides)
+        if run.config["device"].startswith("cuda") and not torch.cuda.is_available():
+            raise RunError("--device cuda asked for, but torch sees no CUDA device")
+        binary = run.config["othello"]
+        run.run(othello_selfplay(binary), othello_gate(binary, run.config["gate_player"]))
+    except (RunError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The network: an AlphaZero residual tower with policy, value and optional score heads.
+
+Input `planes` [B, 4, N, N] as in DESIGN.md (own, opponent, legal moves, ones). Outputs
+policy logits [B, N*N + 1] (row-major from a1, pass last), value [B, 1] in [-1, 1] and,
+when the config asks for it, `score` [B, 1]: the predicted final disc difference for the
+side to move, in discs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
+
+import torch
+from torch import Tensor, nn
+
+BOARD_SIZES = (6, 8)
+PLANES = 4
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    board: int = 8
+    blocks: int = 6
+    channels: int = 64
+    planes: int = PLANES
+    policy_channels: int = 2
+    value_channels: int = 1
+    value_hidden: int = 64
+    score_head: bool = False
+
+    def __post_init__(self) -> None:
+        if self.board not in BOARD_SIZES:
+            raise ValueError(f"board size {self.board} is not supported (use 6 or 8)")
+        if self.blocks < 0 or self.channels < 1:
+            raise ValueError(f"bad tower shape: {self.blocks} blocks x {self.channels} channels")
+
+    @property
+    def squares(self) -> int:
+        return self.board * self.board
+
+    @property
+    def moves(self) -> int:
+        return self.squares + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> NetConfig:
+        known = set(cls.__dataclass_fields__)
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown network config keys: {sorted(unknown)}")
+        return cls(**d)
+
+
+class NetOutput(NamedTuple):
+    policy: Tensor
+    value: Tensor
+    score: Tensor | None
+
+
+def conv_bn(cin: int, cout: int, kernel: int) -> nn.Sequential:
+    # No conv bias: the batch norm that follows has its own shift.
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, kernel, padding=kernel // 2, bias=False), nn.BatchNorm2d(cout)
+    )
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.a = conv_bn(channels, channels, 3)
+        self.b = conv_bn(channels, channels, 3)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return torch.relu(x + self.b(torch.relu(self.a(x))))
+
+
+class OthelloNet(nn.Module):
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__()
+        self.config = config
+        c, sq = config.channels, config.squares
+        self.stem = conv_bn(config.planes, c, 3)
+        self.tower = nn.Sequential(*(ResidualBlock(c) for _ in range(config.blocks)))
+        self.policy_conv = conv_bn(c, config.policy_channels, 1)
+        self.policy_fc = nn.Linear(config.policy_channels * sq, config.moves)
+        self.value_conv = conv_bn(c, config.value_channels, 1)
+        self.value_fc1 = nn.Linear(config.value_channels * sq, config.value_hidden)
+        self.value_fc2 = nn.Linear(config.value_hidden, 1)
+        self.score_fc: nn.Linear | None = None
+        if config.score_head:
+            # Shares the value head's features: the disc difference and the outcome are
+            # two readings of the same end position.
+            self.score_fc = nn.Linear(config.value_hidden, 1)
+
+    def forward(self, planes: Tensor) -> NetOutput:
+        x = self.tower(torch.relu(self.stem(planes)))
+        p = torch.relu(self.policy_conv(x)).flatten(1)
+        policy = self.policy_fc(p)
+        v = torch.relu(self.value_conv(x)).flatten(1)
+        hidden = torch.relu(self.value_fc1(v))
+        value = torch.tanh(self.value_fc2(hidden))
+        score = None
+        if self.score_fc is not None:
+            # Learned on the [-1, 1] scale (difference / squares), reported in discs.
+            score = self.score_fc(hidden) * self.config.squares
+        return NetOutput(policy, value, score)
+
+
+def parameter_count(net: nn.Module) -> int:
+    return sum(p.numel() for p in net.parameters())

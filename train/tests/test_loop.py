@@ -1,0 +1,225 @@
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from train import loop
+from train.loop import GateJob, Run, RunError, SelfPlayJob
+from train.tests.rules import write_batch
+from train.train import Trainer
+
+TINY = {
+    "board": 6, "blocks": 1, "channels": 4, "generations": 3, "games": 2, "sims": 4,
+    "steps": 3, "batch_size": 8, "window": 2,
+}  # fmt: skip
+
+
+class FakeSelfPlay:
+    """Stands in for `othello selfplay`: writes random-but-valid batches, and can be told
+    to die at a given generation, part way through its output."""
+
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.jobs: list[SelfPlayJob] = []
+        self.fail_at = fail_at
+
+    def __call__(self, job: SelfPlayJob) -> None:
+        self.jobs.append(job)
+        gen = int(job.out.name.split("-")[1])
+        write_batch(job.out / "batch-0.npz", job.board, 10, seed=job.seed)
+        if gen == self.fail_at:
+            raise KeyboardInterrupt  # killed after the first file
+        write_batch(job.out / "batch-1.npz", job.board, 6, seed=job.seed + 1)
+
+
+def rows(run_dir: Path) -> list[dict[str, str]]:
+    with open(run_dir / "metrics.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_run_writes_its_directory(tmp_path: Path) -> None:
+    run = Run.open(tmp_path / "r", TINY)
+    selfplay = FakeSelfPlay()
+    run.run(selfplay)
+    root = tmp_path / "r"
+    assert json.loads((root / "config.json").read_text())["board"] == 6
+    for gen in range(3):
+        assert (root / "data" / f"gen-{gen:04d}" / "DONE").exists()
+        assert (root / "checkpoints" / f"gen-{gen:04d}.pt").exists()
+        assert (root / "models" / f"gen-{gen:04d}.onnx").exists()
+        assert (root / "models" / f"gen-{gen:04d}.json").exists()
+    assert (root / "checkpoints" / "latest.pt").exists()
+    assert (root / "plots" / "loss.png").stat().st_size > 1000
+    metrics = rows(root)
+    assert [r["generation"] for r in metrics] == ["0", "1", "2"]
+    assert [r["step"] for r in metrics] == ["3", "6", "9"]
+    assert [r["positions"] for r in metrics] == ["16", "32", "32"]  # window of 2
+    assert all(float(r["loss"]) > 0 for r in metrics)
+    # the first generation plays without a network, later ones with the newest model
+    assert selfplay.jobs[0].model is None
+    assert selfplay.jobs[2].model == root / "models" / "gen-0001.onnx"
+    assert len({j.seed for j in selfplay.jobs}) == 3
+    assert json.loads((root / "state.json").read_text())["generation"] == 3
+
+
+def test_a_killed_run_resumes_without_losing_or_redoing_work(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    with pytest.raises(KeyboardInterrupt):
+        Run.open(root, TINY).run(FakeSelfPlay(fail_at=1))
+    assert [r["generation"] for r in rows(root)] == ["0"]
+    trained_at = (root / "checkpoints" / "gen-0000.pt").stat().st_mtime_ns
+
+    selfplay = FakeSelfPlay()
+    Run.open(root, {}).run(selfplay)  # nothing given: the saved config is used
+    assert [j.out.name for j in selfplay.jobs] == ["gen-0001", "gen-0002"]
+    assert [r["generation"] for r in rows(root)] == ["0", "1", "2"]
+    assert [r["step"] for r in rows(root)] == ["3", "6", "9"]
+    # the half-written generation was replayed whole, not mixed with its first attempt
+    assert sorted(p.name for p in (root / "data" / "gen-0001").glob("*.npz")) == [
+        "batch-0.npz",
+        "batch-1.npz",
+    ]
+    assert (root / "checkpoints" / "gen-0000.pt").stat().st_mtime_ns == trained_at
+
+
+def test_an_interrupted_run_matches_an_uninterrupted_one(tmp_path: Path) -> None:
+    Run.open(tmp_path / "a", TINY).run(FakeSelfPlay())
+    with pytest.raises(KeyboardInterrupt):
+        Run.open(tmp_path / "b", TINY).run(FakeSelfPlay(fail_at=2))
+    Run.open(tmp_path / "b", {}).run(FakeSelfPlay())
+    a = Trainer.load(tmp_path / "a" / "checkpoints" / "latest.pt")
+    b = Trainer.load(tmp_path / "b" / "checkpoints" / "latest.pt")
+    assert a.step == b.step == 9
+    sa, sb = a.net.state_dict(), b.net.state_dict()
+    assert all((sa[k] == sb[k]).all() for k in sa)
+
+
+def test_more_generations_can_be_asked_of_a_finished_run(tmp_path: Path) -> None:
+    Run.open(tmp_path / "r", TINY).run(FakeSelfPlay())
+    selfplay = FakeSelfPlay()
+    Run.open(tmp_path / "r", {"generations": 4}).run(selfplay)
+    assert [j.out.name for j in selfplay.jobs] == ["gen-0003"]
+    assert len(rows(tmp_path / "r")) == 4
+
+
+def test_a_resume_with_another_board_size_is_refused(tmp_path: Path) -> None:
+    Run.open(tmp_path / "r", TINY)
+    with pytest.raises(RunError, match="created with board=6, not 8"):
+        Run.open(tmp_path / "r", {"board": 8})
+
+
+def test_a_losing_candidate_does_not_replace_the_best(tmp_path: Path) -> None:
+    scores = iter([0.3, 0.7])
+    gates: list[GateJob] = []
+
+    def gate(job: GateJob) -> float:
+        gates.append(job)
+        return next(scores)
+
+    Run.open(tmp_path / "r", {**TINY, "gate_games": 4}).run(FakeSelfPlay(), gate)
+    root = tmp_path / "r"
+    # gen 0 has nothing to meet; gen 1 loses to gen 0; gen 2 beats gen 0
+    assert [(j.candidate.name, j.best.name) for j in gates] == [
+        ("gen-0001.onnx", "gen-0000.onnx"),
+        ("gen-0002.onnx", "gen-0000.onnx"),
+    ]
+    assert [r["promoted"] for r in rows(root)] == ["1", "0", "1"]
+    assert [r["gate_score"] for r in rows(root)] == ["", "0.3", "0.7"]
+    assert json.loads((root / "state.json").read_text())["best"] == "models/gen-0002.onnx"
+
+
+def test_selfplay_calls_the_othello_binary_with_its_interface(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def fake_run(cmd: list[str], check: bool) -> Any:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(loop.subprocess, "run", fake_run)
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    job = SelfPlayJob(6, None, 10, 50, tmp_path / "out", seed=7, threads=2)
+    loop.othello_selfplay(str(binary))(job)
+    assert calls == [
+        [
+            str(binary), "selfplay", "--board", "6", "--model", "none", "--games", "10",
+            "--sims", "50", "--out", str(tmp_path / "out"), "--seed", "7", "--threads", "2",
+        ]
+    ]  # fmt: skip
+
+
+def test_a_missing_othello_binary_is_reported(tmp_path: Path) -> None:
+    job = SelfPlayJob(6, None, 1, 1, tmp_path, seed=1, threads=1)
+    with pytest.raises(RunError, match="othello binary not found"):
+        loop.othello_selfplay(str(tmp_path / "no-such-othello"))(job)
+
+
+def test_the_cli_reports_errors_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--run", str(tmp_path / "r"), "--board", "6", "--blocks", "1", "--channels", "4"]
+    code = loop.main([*args, "--othello", str(tmp_path / "missing"), "--generations", "1"])
+    assert code == 1
+    assert "othello binary not found" in capsys.readouterr().err
+
+
+FAKE_OTHELLO = """#!{python}
+# A stand-in for the Rust binary: `othello selfplay` per the interface, nothing else.
+import argparse, sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from train.tests.rules import write_batch
+p = argparse.ArgumentParser()
+p.add_argument("command")
+for flag in ("--board", "--games", "--sims", "--seed", "--threads"):
+    p.add_argument(flag, type=int)
+p.add_argument("--model")
+p.add_argument("--out", type=Path)
+a = p.parse_args()
+assert a.command == "selfplay"
+write_batch(a.out / "selfplay-{{}}.npz".format(a.seed), a.board, 4 * a.games, a.seed)
+"""
+
+
+def test_the_cli_runs_generations_through_the_othello_binary(tmp_path: Path) -> None:
+    binary = tmp_path / "othello"
+    root = Path(__file__).resolve().parents[2]
+    binary.write_text(FAKE_OTHELLO.format(python=sys.executable, root=str(root)))
+    binary.chmod(0o755)
+    run_dir = tmp_path / "r"
+    args = ["--run", str(run_dir), "--othello", str(binary), "--generations", "2"]
+    tiny = ["--board", "6", "--blocks", "1", "--channels", "4", "--steps", "2", "--games", "3"]
+    assert loop.main([*args, *tiny]) == 0
+    assert [r["positions"] for r in rows(run_dir)] == ["12", "24"]
+    card = json.loads((run_dir / "models" / "gen-0001.json").read_text())
+    assert card["training"] == {"run": "r", "generation": 1}
+
+
+def test_the_gate_reads_the_candidates_score_from_arena_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def fake_arena(cmd: list[str], check: bool) -> Any:
+        calls.append(cmd)
+        tally = {"games": 4, "wins": 2, "draws": 1, "losses": 1, "score": 0.625}
+        pairings = [
+            {"player": 1, "opponent": 0, "total": {**tally, "score": 0.375}},
+            {"player": 0, "opponent": 1, "total": tally},
+        ]
+        (tmp_path / "arena.json").write_text(json.dumps({"pairings": pairings}))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(loop.subprocess, "run", fake_arena)
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    gate = loop.othello_gate(str(binary), "az:model={model},sims={sims}")
+    job = GateJob(8, Path("new.onnx"), Path("old.onnx"), 4, 100, tmp_path, seed=3, threads=2)
+    assert gate(job) == 0.625
+    assert calls[0][1:5] == ["arena", "--board", "8", "--players"]
+    assert calls[0][5] == "az:model=new.onnx,sims=100,az:model=old.onnx,sims=100"
