@@ -81,7 +81,8 @@ def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx
         fan_in = cin * k * k
         initializers.append(
             numpy_helper.from_array(
-                (rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32), w
+                (rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32),
+                w,
             )
         )
         initializers.append(numpy_helper.from_array(np.zeros(cout, np.float32), b))
@@ -91,7 +92,9 @@ def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx
     def dense(inp: str, out: str, fin: int, fout: int) -> None:
         w, b = f"{out}_w", f"{out}_b"
         initializers.append(
-            numpy_helper.from_array((rng.standard_normal((fin, fout)) / np.sqrt(fin)).astype(np.float32), w)
+            numpy_helper.from_array(
+                (rng.standard_normal((fin, fout)) / np.sqrt(fin)).astype(np.float32), w
+            )
         )
         initializers.append(numpy_helper.from_array(np.zeros(fout, np.float32), b))
         nodes.append(helper.make_node("Gemm", [inp, w, b], [out]))
@@ -120,7 +123,11 @@ def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx
     graph = helper.make_graph(
         nodes,
         f"random-{blocks}x{channels}-{board}x{board}",
-        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", PLANES, board, board])],
+        [
+            helper.make_tensor_value_info(
+                "planes", TensorProto.FLOAT, ["batch", PLANES, board, board]
+            )
+        ],
         [
             helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
             helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
@@ -205,7 +212,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.blocks > 0:
         model, parameters = build_tower(args.board, args.blocks, args.channels, args.seed)
-        network = {"kind": "residual tower, random weights", "blocks": args.blocks, "channels": args.channels}
+        network = {
+            "kind": "residual tower, random weights",
+            "blocks": args.blocks,
+            "channels": args.channels,
+        }
     else:
         model, parameters = build(args.board, args.seed)
         network = {
