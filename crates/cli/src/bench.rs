@@ -18,7 +18,7 @@ fn positions(size: BoardSize) -> Vec<Position> {
             "",
             "f5d6c3d3c4",
             "f5f6e6f4e3c5c4e7",
-            "f5d6c5f4e3f6d3f3g5e6e7c4",
+            "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7",
         ],
         _ => &["", "c2b4c5d2e4", "c2b4c5d2e4e3d1c1b1d5"],
     };
