@@ -1000,13 +1000,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut pos = Position::start(BoardSize::Four, Variant::Standard);
             while !pos.is_game_over() {
-                let me = pos.side_to_move();
-                let wins = |mv: Move| {
-                    pos.play(mv)
-                        .ok()
-                        .and_then(|n| n.outcome())
-                        .is_some_and(|o| o.winner() == Some(me))
-                };
+                let wins = |mv: Move| crate::players::wins_at_once(&pos, mv);
                 let moves = pos.legal_move_list();
                 if moves.iter().any(|m| wins(*m)) && moves.len() > 1 {
                     let info = mcts(seed)

@@ -8,4 +8,6 @@ mod simple;
 pub use alphabeta::{solver_empties, AlphaBetaPlayer, DEFAULT_DEPTH};
 pub use heuristic::HeuristicPlayer;
 pub use rollout_mcts::{RolloutMcts, DEFAULT_SIMULATIONS as MCTS_DEFAULT_SIMULATIONS};
+#[cfg(test)]
+pub(crate) use simple::wins_at_once;
 pub use simple::{GreedyPlayer, NovicePlayer, RandomPlayer};

@@ -394,12 +394,7 @@ mod tests {
         let winning: Vec<Move> = pos
             .legal_move_list()
             .into_iter()
-            .filter(|mv| {
-                pos.play(*mv)
-                    .ok()
-                    .and_then(|n| n.outcome())
-                    .is_some_and(|o| o.winner() == Some(Color::Black))
-            })
+            .filter(|mv| crate::players::wins_at_once(&pos, *mv))
             .collect();
         assert_eq!(winning, vec![a1], "the set-up has one winning move");
         assert!(pos.legal_moves().count() >= 2, "and a real choice");

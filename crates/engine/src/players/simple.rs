@@ -14,6 +14,14 @@ pub(crate) fn forced_move(pos: &Position) -> Option<Move> {
     }
 }
 
+/// True when `mv` ends the game at once with a win for the side that plays it.
+pub(crate) fn wins_at_once(pos: &Position, mv: Move) -> bool {
+    pos.play(mv)
+        .ok()
+        .and_then(|next| next.outcome())
+        .is_some_and(|outcome| outcome.winner() == Some(pos.side_to_move()))
+}
+
 /// Picks uniformly among the legal moves.
 pub struct RandomPlayer {
     rng: Rng,
@@ -107,16 +115,10 @@ impl Agent for NovicePlayer {
         if let Some(mv) = forced_move(pos) {
             return mv;
         }
-        let me = pos.side_to_move();
         let winning: Vec<Move> = pos
             .legal_move_list()
             .into_iter()
-            .filter(|mv| {
-                pos.play(*mv)
-                    .ok()
-                    .and_then(|next| next.outcome())
-                    .is_some_and(|outcome| outcome.winner() == Some(me))
-            })
+            .filter(|mv| wins_at_once(pos, *mv))
             .collect();
         if let Some(mv) = self.rng.choose(&winning) {
             return *mv;
@@ -188,13 +190,7 @@ mod tests {
             let mut random = RandomPlayer::new(seed);
             let mut pos = Position::start(BoardSize::Four, Variant::Standard);
             while !pos.is_game_over() {
-                let me = pos.side_to_move();
-                let wins = |mv: Move| {
-                    pos.play(mv)
-                        .ok()
-                        .and_then(|n| n.outcome())
-                        .is_some_and(|o| o.winner() == Some(me))
-                };
+                let wins = |mv: Move| wins_at_once(&pos, mv);
                 let moves = pos.legal_move_list();
                 let winning = moves.iter().filter(|m| wins(**m)).count();
                 if winning > 0 && winning < moves.len() {
