@@ -10,8 +10,9 @@ Run directory:
     checkpoints/    gen-XXXX.pt after each generation's training (latest.pt = newest)
     models/         gen-XXXX.onnx + .json card + .samples.npz
     gating/         gen-XXXX/ arena output when gating is on
+    eval/           gen-XXXX/ arena output of the evaluation against classic players
     metrics.csv     one row per generation
-    plots/loss.png  loss curves
+    plots/loss.png  loss curves; plots/elo.png: Elo against the classic players
     log.txt         what each step did
 
 Each phase of a generation leaves a mark (data/gen-XXXX/DONE, the checkpoint, the model)
@@ -68,7 +69,11 @@ DEFAULTS: dict[str, Any] = {
     "othello": "target/release/othello",
     "gate_games": 0,
     "gate_threshold": 0.55,
-    "gate_player": "az:model={model},sims={sims}",
+    "gate_player": "mcts:model={model},sims={sims}",
+    # Evaluation of each generation's network against fixed classic players (0: off):
+    # games per pairing, and the opponents as an `othello arena` player list.
+    "eval_games": 0,
+    "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
 }
 
 METRICS_FIELDS = [
@@ -81,6 +86,9 @@ METRICS_FIELDS = [
     "score_loss",
     "gate_score",
     "promoted",
+    "elo",
+    "elo_low",
+    "elo_high",
     "selfplay_seconds",
     "train_seconds",
 ]
@@ -113,8 +121,22 @@ class GateJob:
     threads: int
 
 
+@dataclass(frozen=True)
+class EvalJob:
+    board: int
+    model: Path
+    opponents: str
+    games: int
+    sims: int
+    out: Path
+    seed: int
+    threads: int
+
+
 SelfPlay = Callable[[SelfPlayJob], None]
 Gate = Callable[[GateJob], float]  # the candidate's score against the best, in [0, 1]
+# The network's rating against the classic players: (elo, low, high), random = 0.
+Evaluate = Callable[[EvalJob], tuple[float, float, float]]
 
 
 def othello_selfplay(binary: str) -> SelfPlay:
@@ -155,6 +177,31 @@ def othello_gate(binary: str, player: str) -> Gate:
             if pairing["player"] == 0 and pairing["opponent"] == 1:
                 return float(pairing["total"]["score"])
         raise RunError(f"{job.out / 'arena.json'}: no candidate-vs-best pairing")
+
+    return run
+
+
+def othello_evaluate(binary: str, player: str) -> Evaluate:
+    """The network (as the arena spec template `player`) in a round robin with the classic
+    players; returns its Elo with the 95% interval, anchored at random = 0."""
+
+    def run(job: EvalJob) -> tuple[float, float, float]:
+        network = player.format(model=job.model, sims=job.sims)
+        cmd = [
+            binary, "arena",
+            "--board", str(job.board),
+            "--players", f"{network},{job.opponents}",
+            "--games", str(job.games),
+            "--seed", str(job.seed),
+            "--threads", str(job.threads),
+            "--out", str(job.out),
+        ]  # fmt: skip
+        call(cmd)
+        report = json.loads((job.out / "arena.json").read_text())
+        for rating in report["ratings"]:
+            if rating["player"] == report["players"][0]:
+                return float(rating["elo"]), float(rating["low"]), float(rating["high"])
+        raise RunError(f"{job.out / 'arena.json'}: no rating for {network}")
 
     return run
 
@@ -248,7 +295,13 @@ class Run:
 
     # ---- one generation ----
 
-    def generation(self, gen: int, selfplay: SelfPlay, gate: Gate | None) -> dict[str, Any]:
+    def generation(
+        self,
+        gen: int,
+        selfplay: SelfPlay,
+        gate: Gate | None,
+        evaluate: Evaluate | None = None,
+    ) -> dict[str, Any]:
         state = self.state()
         c = self.config
         row: dict[str, Any] = {"generation": gen}
@@ -324,6 +377,18 @@ class Run:
         row["gate_score"] = "" if score is None else round(score, 4)
         row["promoted"] = int(promoted)
 
+        if evaluate is not None and c["eval_games"] > 0:
+            out = self.root / "eval" / f"gen-{gen:04d}"
+            out.mkdir(parents=True, exist_ok=True)
+            elo, low, high = evaluate(
+                EvalJob(
+                    c["board"], model, c["eval_players"], c["eval_games"], c["sims"], out,
+                    seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                )
+            )  # fmt: skip
+            self.log(f"gen {gen}: Elo {elo:.0f} [{low:.0f}, {high:.0f}] against classic players")
+            row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
+
         self.write_metrics(row)
         state.update(
             generation=gen + 1,
@@ -380,12 +445,32 @@ class Run:
         fig.savefig(self.root / "plots" / "loss.png", dpi=100)
         plt.close(fig)
 
-    def run(self, selfplay: SelfPlay, gate: Gate | None = None) -> None:
+        rated = [(int(r["generation"]), r) for r in rows if r.get("elo", "") != ""]
+        if rated:
+            fig, ax = plt.subplots(figsize=(7, 4))
+            xs = [g for g, _ in rated]
+            elo = [float(r["elo"]) for _, r in rated]
+            low = [float(r["elo_low"]) for _, r in rated]
+            high = [float(r["elo_high"]) for _, r in rated]
+            ax.fill_between(xs, low, high, alpha=0.2, label="95% interval")
+            ax.plot(xs, elo, marker="o", label="network")
+            ax.set_xlabel("generation")
+            ax.set_ylabel(f"Elo (random = 0) vs {self.config['eval_players']}")
+            ax.set_title(self.root.name)
+            ax.grid(alpha=0.3)
+            ax.legend()
+            fig.tight_layout()
+            fig.savefig(self.root / "plots" / "elo.png", dpi=100)
+            plt.close(fig)
+
+    def run(
+        self, selfplay: SelfPlay, gate: Gate | None = None, evaluate: Evaluate | None = None
+    ) -> None:
         start = self.state()["generation"]
         if start > 0:
             self.log(f"resuming at generation {start}")
         for gen in range(start, self.config["generations"]):
-            self.generation(gen, selfplay, gate)
+            self.generation(gen, selfplay, gate, evaluate)
         self.log(f"done: {self.config['generations']} generations")
 
 
@@ -422,6 +507,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--gate-games", type=int, help="arena games per gate (0: always promote)")
     p.add_argument("--gate-threshold", type=float, help="score needed to replace the best")
     p.add_argument("--gate-player", help="arena spec template with {model} and {sims}")
+    p.add_argument("--eval-games", type=int, help="games per pairing against classic players")
+    p.add_argument("--eval-players", help="classic opponents, as an arena player list")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
     return p.parse_args(argv)
 
@@ -436,7 +523,12 @@ def main(argv: list[str] | None = None) -> int:
         if run.config["device"].startswith("cuda") and not torch.cuda.is_available():
             raise RunError("--device cuda asked for, but torch sees no CUDA device")
         binary = run.config["othello"]
-        run.run(othello_selfplay(binary), othello_gate(binary, run.config["gate_player"]))
+        player = run.config["gate_player"]
+        run.run(
+            othello_selfplay(binary),
+            othello_gate(binary, player),
+            othello_evaluate(binary, player),
+        )
     except (RunError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -218,8 +218,42 @@ def test_the_gate_reads_the_candidates_score_from_arena_json(
     monkeypatch.setattr(loop.subprocess, "run", fake_arena)
     binary = tmp_path / "othello"
     binary.write_text("")
-    gate = loop.othello_gate(str(binary), "az:model={model},sims={sims}")
+    gate = loop.othello_gate(str(binary), loop.DEFAULTS["gate_player"])
     job = GateJob(8, Path("new.onnx"), Path("old.onnx"), 4, 100, tmp_path, seed=3, threads=2)
     assert gate(job) == 0.625
     assert calls[0][1:5] == ["arena", "--board", "8", "--players"]
-    assert calls[0][5] == "az:model=new.onnx,sims=100,az:model=old.onnx,sims=100"
+    assert calls[0][5] == "mcts:model=new.onnx,sims=100,mcts:model=old.onnx,sims=100"
+
+
+def test_the_evaluation_reads_the_networks_elo_and_the_run_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+
+    def fake_arena(cmd: list[str], check: bool) -> Any:
+        calls.append(cmd)
+        out = Path(cmd[cmd.index("--out") + 1])
+        players = cmd[cmd.index("--players") + 1]
+        network = players.split(",random")[0]
+        ratings = [
+            {"player": "random", "elo": 0.0, "low": 0.0, "high": 0.0},
+            {"player": network, "elo": 250.0 + len(calls), "low": 200.0, "high": 300.0},
+        ]
+        report = {"players": [network, "random"], "ratings": ratings}
+        (out / "arena.json").write_text(json.dumps(report))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(loop.subprocess, "run", fake_arena)
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"])
+    run = Run.open(tmp_path / "r", {**TINY, "generations": 2, "eval_games": 4})
+    run.run(FakeSelfPlay(), evaluate=evaluate)
+    assert len(calls) == 2
+    players = calls[0][calls[0].index("--players") + 1]
+    model = tmp_path / "r" / "models" / "gen-0000.onnx"
+    assert players == f"mcts:model={model},sims=4,random,greedy,heuristic,alphabeta:depth=2"
+    metrics = rows(tmp_path / "r")
+    assert [r["elo"] for r in metrics] == ["251", "252"]
+    assert [r["elo_low"] for r in metrics] == ["200", "200"]
+    assert (tmp_path / "r" / "plots" / "elo.png").stat().st_size > 1000

@@ -1,7 +1,7 @@
 //! `othello bench`: speed figures for the notes and docs.
 
 use crate::model::load_model;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
 use engine::onnx::OnnxEvaluator;
@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Openings the searches start from: the start and a few midgame positions.
-fn positions(size: BoardSize) -> Vec<Position> {
+fn positions(size: BoardSize) -> Result<Vec<Position>> {
     let start = Position::start(size, Variant::Standard);
     let lines: &[&str] = match size {
         BoardSize::Eight => &[
@@ -20,14 +20,27 @@ fn positions(size: BoardSize) -> Vec<Position> {
             "f5f6e6f4e3c5c4e7",
             "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7",
         ],
-        _ => &["", "c2b4c5d2e4", "c2b4c5d2e4e3d1c1b1d5"],
+        BoardSize::Six => &["", "c2b4c5d2e4", "c2b4c5d2e4e3d1c1b1d5"],
+        // Too small for named openings: the start and the lines of first legal moves.
+        BoardSize::Four => {
+            let mut positions = vec![start];
+            let mut pos = start;
+            for _ in 0..2 {
+                for _ in 0..2 {
+                    let first = pos.legal_move_list().first().copied();
+                    pos = pos.play(first.context("no move on 4x4")?)?;
+                }
+                positions.push(pos);
+            }
+            return Ok(positions);
+        }
     };
     lines
         .iter()
-        .filter_map(|line| {
+        .map(|line| {
             Game::from_transcript(line, start)
-                .ok()
                 .map(|g| *g.position())
+                .with_context(|| format!("bench line '{line}'"))
         })
         .collect()
 }
@@ -47,7 +60,7 @@ pub fn mcts(model: Option<&Path>, size: BoardSize, sims: u64, batches: &[usize])
                 .card()
                 .name
                 .clone()),
-        positions(size).len()
+        positions(size)?.len()
     );
     println!("batch    sims/s   evals/s  evaluator  search  search share");
     for &batch in batches {
@@ -83,7 +96,7 @@ fn run<E: Evaluator>(
     let mut mcts = Mcts::new(evaluator, config);
     let mut total_sims = 0;
     let clock = Instant::now();
-    for pos in positions(size) {
+    for pos in positions(size)? {
         mcts.clear();
         let info = mcts.search(&pos, &Budget::simulations(sims), &mut |_| true)?;
         total_sims += info.simulations;
@@ -99,4 +112,18 @@ fn run<E: Evaluator>(
         search.as_secs_f64(),
         100.0 * search.as_secs_f64() / elapsed.as_secs_f64()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bench_line_replays_on_every_board() {
+        for size in [BoardSize::Four, BoardSize::Six, BoardSize::Eight] {
+            let positions = positions(size).expect("legal lines");
+            assert!(positions.len() >= 3, "{size}");
+            assert!(positions.iter().all(|p| !p.is_game_over()));
+        }
+    }
 }

@@ -186,6 +186,14 @@ enum ModelCommand {
     Check {
         /// The .onnx file (its card is the .json beside it)
         model: PathBuf,
+        /// Also run the model on the inputs of this .npz (`planes`, as written by
+        /// `python -m train.export`) and compare with its expected outputs (`policy`,
+        /// `value`): fails when any output differs by more than --tolerance
+        #[arg(long, value_name = "SAMPLES.npz")]
+        compare: Option<PathBuf>,
+        /// Largest difference --compare accepts
+        #[arg(long, default_value_t = 1e-4)]
+        tolerance: f32,
     },
 }
 
@@ -351,7 +359,16 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Model(ModelCommand::Check { model }) => model::check(&model)?,
+        Command::Model(ModelCommand::Check {
+            model,
+            compare,
+            tolerance,
+        }) => {
+            model::check(&model)?;
+            if let Some(samples) = compare {
+                model::compare(&model, &samples, tolerance)?;
+            }
+        }
         Command::Solve {
             position,
             board,

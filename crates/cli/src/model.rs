@@ -2,33 +2,14 @@
 
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{encode_planes, Evaluator};
-use engine::model_card::ModelCard;
 use engine::onnx::{OnnxEvaluator, OnnxModel};
 use othello::Position;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The card of `model.onnx` is `model.json` beside it.
-pub fn card_path(model: &Path) -> PathBuf {
-    model.with_extension("json")
-}
-
 pub fn load_model(path: &Path) -> Result<Arc<OnnxModel>> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read model {}", path.display()))?;
-    let card_file = card_path(path);
-    let card_text = std::fs::read_to_string(&card_file).with_context(|| {
-        format!(
-            "cannot read the model card {} (every model needs one)",
-            card_file.display()
-        )
-    })?;
-    let card =
-        ModelCard::from_json(&card_text).with_context(|| format!("in {}", card_file.display()))?;
-    let model =
-        OnnxModel::from_bytes(&bytes, card).with_context(|| format!("in {}", path.display()))?;
-    Ok(Arc::new(model))
+    Ok(Arc::new(OnnxModel::load(path)?))
 }
 
 pub fn check(path: &Path) -> Result<()> {
@@ -88,5 +69,66 @@ pub fn check(path: &Path) -> Result<()> {
         let per_second = (runs as usize * batch) as f64 / clock.elapsed().as_secs_f64();
         println!("batch {batch:>2}: {per_second:>9.0} evals/s");
     }
+    Ok(())
+}
+
+/// Runs the model on the samples' `planes` and compares every output the samples hold
+/// (`policy` logits, `value`, and any other named output) with what Rust computes.
+pub fn compare(path: &Path, samples: &Path, tolerance: f32) -> Result<()> {
+    let model = load_model(path)?;
+    let bytes = std::fs::read(samples)
+        .with_context(|| format!("cannot read samples {}", samples.display()))?;
+    let arrays =
+        engine::npz::read_npz(&bytes).with_context(|| format!("in {}", samples.display()))?;
+    let find = |name: &str| arrays.iter().find(|a| a.name == name);
+    let Some(planes) = find("planes") else {
+        bail!("{}: no 'planes' array", samples.display());
+    };
+    let n = model.board_size().n() as usize;
+    let want_shape = [model.card().planes, n, n];
+    if planes.shape.len() != 4 || planes.shape[1..] != want_shape {
+        bail!(
+            "{}: planes have shape {:?}, but this model needs [batch, {}, {n}, {n}]",
+            samples.display(),
+            planes.shape,
+            model.card().planes
+        );
+    }
+    let batch = planes.shape[0];
+    let (policy, value) = model.run_planes(&planes.data, batch)?;
+    let mut worst = 0f32;
+    let mut compared = 0;
+    for (name, got) in [("policy", &policy), ("value", &value)] {
+        let Some(expected) = find(name) else {
+            bail!("{}: no '{name}' array to compare with", samples.display());
+        };
+        if expected.data.len() != got.len() {
+            bail!(
+                "{}: '{name}' has {} values; the model gives {}",
+                samples.display(),
+                expected.data.len(),
+                got.len()
+            );
+        }
+        let diff = expected
+            .data
+            .iter()
+            .zip(got.iter())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, |m, d| {
+                if d.is_nan() || m.is_nan() {
+                    f32::NAN
+                } else {
+                    m.max(d)
+                }
+            });
+        println!("compare {name}: largest difference {diff:.2e} over {batch} samples");
+        if diff.is_nan() || diff > tolerance {
+            bail!("output '{name}' differs from the samples by {diff:.3e} > {tolerance:e}");
+        }
+        worst = worst.max(diff);
+        compared += 1;
+    }
+    println!("parity: ok ({compared} outputs within {worst:.2e}, tolerance {tolerance:e})");
     Ok(())
 }

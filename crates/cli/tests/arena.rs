@@ -57,3 +57,36 @@ fn a_bad_player_list_fails_with_one_line_and_exit_code_2() {
         assert!(!out.exists(), "nothing written for a bad list");
     }
 }
+
+#[test]
+fn a_network_agent_plays_in_the_arena_and_a_model_for_another_board_is_refused() {
+    let model = format!(
+        "{}/../../models/tiny-random-6x6.onnx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = out_dir("network");
+    let players = format!("random,mcts:model={model},sims=16");
+    let assert = Command::cargo_bin("othello")
+        .expect("binary")
+        .args(["arena", "--board", "6", "--players", &players])
+        .args(["--games", "2", "--seed", "1", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("sims=16"), "{stdout}");
+    let json = std::fs::read_to_string(out.join("arena.json")).expect("json");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("valid json");
+    assert_eq!(report["games"].as_array().map(Vec::len), Some(2));
+    let _ = std::fs::remove_dir_all(&out);
+
+    let failure = Command::cargo_bin("othello")
+        .expect("binary")
+        .args(["arena", "--board", "8", "--players", &players])
+        .args(["--games", "2", "--out"])
+        .arg(out_dir("network-wrong-board"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&failure.get_output().stderr).into_owned();
+    assert!(stderr.contains("the model plays 6x6"), "{stderr}");
+}

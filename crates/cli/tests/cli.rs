@@ -206,3 +206,50 @@ fn play_in_the_terminal_explains_bad_input_and_keeps_the_game() {
     // After undo the game is back at the start, so the transcript is empty.
     assert!(text.trim_end().ends_with("The game so far:"), "{text}");
 }
+
+fn samples_path(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn model_check_compare_matches_numpy_outputs_and_fails_past_the_tolerance() {
+    for board in ["6x6", "8x8"] {
+        let model = model_path(&format!("tiny-random-{board}.onnx"));
+        let samples = samples_path(&format!("tiny-random-{board}.samples.npz"));
+        let out = stdout_of(&["model", "check", &model, "--compare", &samples]);
+        assert!(out.contains("compare policy: largest difference"), "{out}");
+        assert!(out.contains("parity: ok (2 outputs"), "{out}");
+        // The same samples cannot pass a tolerance of zero unless tract were bit-exact
+        // with numpy's float64 reference; it is not, and that is the check that bites.
+        let err = error_of(&[
+            "model",
+            "check",
+            &model,
+            "--compare",
+            &samples,
+            "--tolerance",
+            "0",
+        ]);
+        assert!(err.contains("differs from the samples by"), "{err}");
+    }
+}
+
+#[test]
+fn model_check_compare_refuses_samples_for_another_board() {
+    let err = error_of(&[
+        "model",
+        "check",
+        &model_path("tiny-random-8x8.onnx"),
+        "--compare",
+        &samples_path("tiny-random-6x6.samples.npz"),
+    ]);
+    assert!(err.contains("planes have shape [5, 4, 6, 6]"), "{err}");
+    let err = error_of(&[
+        "model",
+        "check",
+        &model_path("tiny-random-8x8.onnx"),
+        "--compare",
+        &model_path("tiny-random-8x8.onnx"),
+    ]);
+    assert!(err.contains("not an .npz file"), "{err}");
+}

@@ -4,12 +4,13 @@
 //! store); the children of a node are contiguous. Leaves are collected in batches with
 //! virtual loss so a network evaluates many positions per call, evaluations are cached by
 //! position hash, and finished games are scored exactly. Proven results (from finished
-//! games, or from an exact solver hooked in through [`MctsConfig::exact_empties`]) propagate
+//! games, or from an exact solver hooked in through [`MctsConfig::solver_empties`]) propagate
 //! up the tree (MCTS-solver), so the search never misplays an ending it has solved.
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use crate::solver::{Solver, WinLossDraw};
 use crate::{Budget, Rng};
-use othello::{Move, Position};
+use othello::{BoardSize, Move, Position};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,6 +35,11 @@ pub struct MctsConfig {
     pub default_simulations: u64,
     /// How often the progress callback runs.
     pub progress_interval: Duration,
+    /// Positions with at most this many empty squares are solved exactly (win, loss or
+    /// draw) and count as proven. `None` takes the board's default
+    /// ([`default_solver_empties`]); `Some(0)` turns the solver off. Read when the tree
+    /// is made.
+    pub solver_empties: Option<u32>,
     pub seed: u64,
 }
 
@@ -48,6 +54,7 @@ impl Default for MctsConfig {
             cache_capacity: 1 << 18,
             default_simulations: 800,
             progress_interval: Duration::from_millis(100),
+            solver_empties: None,
             seed: 0,
         }
     }
@@ -227,6 +234,38 @@ impl SearchInfo {
     }
 }
 
+/// How many empties the exact solver takes on by default: where a win/loss/draw solve
+/// costs about as much as a few network evaluations (milliseconds), so the agent never
+/// misplays a solved ending and pays little for it.
+pub fn default_solver_empties(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Four => 16,
+        BoardSize::Six => 14,
+        BoardSize::Eight => 12,
+    }
+}
+
+/// The exact endgame solver as an [`ExactSolver`] hook: the win/loss/draw result (as a
+/// margin of -1, 0 or 1) of positions with at most `empties` empty squares (`None`: the
+/// board's default). The solver's table is made on first use, so a search that never
+/// reaches the endgame pays nothing for it.
+pub fn endgame_solver(empties: Option<u32>) -> ExactSolver {
+    let mut solver: Option<Solver> = None;
+    Box::new(move |pos: &Position| {
+        let limit = empties.unwrap_or_else(|| default_solver_empties(pos.size()));
+        if pos.empty_count() > limit {
+            return None;
+        }
+        // 2^16 entries (1.5 MiB) is plenty for win/loss/draw solves of this size.
+        let solver = solver.get_or_insert_with(|| Solver::with_table_bits(16));
+        Some(match solver.win_loss_draw(pos).0 {
+            WinLossDraw::Win => 1,
+            WinLossDraw::Draw => 0,
+            WinLossDraw::Loss => -1,
+        })
+    })
+}
+
 /// A hook for exact values near the end of the game: the final margin for the side to
 /// move, or `None` to let the search evaluate the position as usual.
 pub type ExactSolver = Box<dyn FnMut(&Position) -> Option<i32> + Send>;
@@ -255,12 +294,17 @@ pub struct LeafBatch {
 impl SearchTree {
     pub fn new(config: MctsConfig) -> SearchTree {
         let rng = Rng::new(config.seed);
+        let exact = match config.solver_empties {
+            Some(0) => None,
+            // The hook applies the board's own limit.
+            empties => Some((u32::MAX, endgame_solver(empties))),
+        };
         SearchTree {
             config,
             nodes: Vec::new(),
             cache: HashMap::new(),
             rng,
-            exact: None,
+            exact,
         }
     }
 
@@ -326,6 +370,13 @@ impl SearchTree {
             None => {
                 self.nodes.clear();
                 self.nodes.push(Node::new(*pos, Move::Pass, 1.0));
+            }
+        }
+        // A leaf the solver proved has no moves to choose from: as the root it must be
+        // expanded, and its children will prove it again.
+        if let Some(root) = self.nodes.first_mut() {
+            if root.expansion == Expansion::Leaf {
+                root.proof = None;
             }
         }
     }
@@ -460,7 +511,8 @@ impl SearchTree {
             self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
             return Some(margin.signum() as f32);
         }
-        if let Some((empties, solver)) = self.exact.as_mut() {
+        // The root is always expanded, so that a solved root still has moves to choose from.
+        if let Some((empties, solver)) = self.exact.as_mut().filter(|_| leaf != 0) {
             if pos.empty_count() <= *empties {
                 if let Some(margin) = solver(&pos) {
                     self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
@@ -995,6 +1047,7 @@ mod tests {
     #[test]
     fn an_immediate_win_is_proven_and_played() {
         // Random 4x4 games often reach positions where one move ends the game with a win.
+        // The solver is off: it would prove slower wins too, and this is about finished games.
         let mut checked = 0;
         for seed in 0..300 {
             let mut rng = Rng::new(seed);
@@ -1003,7 +1056,12 @@ mod tests {
                 let wins = |mv: Move| crate::players::wins_at_once(&pos, mv);
                 let moves = pos.legal_move_list();
                 if moves.iter().any(|m| wins(*m)) && moves.len() > 1 {
-                    let info = mcts(seed)
+                    let config = MctsConfig {
+                        seed,
+                        solver_empties: Some(0),
+                        ..MctsConfig::default()
+                    };
+                    let info = Mcts::new(HeuristicEvaluator::new(seed, 2), config)
                         .search(&pos, &Budget::simulations(200), &mut quiet())
                         .expect("search");
                     let best = info.best_move().expect("a move");
@@ -1048,6 +1106,91 @@ mod tests {
             let after = -minimax(&pos.play(best).expect("legal"));
             assert_eq!(after.signum(), exact.signum(), "{}", pos.to_board_text());
         }
+    }
+
+    /// A random 8x8 position with `empties` empty squares that is not over.
+    fn random_endgame(rng: &mut Rng, empties: u32) -> Option<Position> {
+        let mut pos = start8();
+        while pos.empty_count() > empties {
+            let moves = pos.legal_move_list();
+            pos = pos.play(*rng.choose(&moves)?).expect("legal");
+        }
+        (!pos.is_game_over()).then_some(pos)
+    }
+
+    #[test]
+    fn by_default_the_search_solves_8x8_endings_and_picks_a_move_that_keeps_the_result() {
+        let mut rng = Rng::new(21);
+        let mut solver = Solver::new();
+        let mut checked = 0;
+        while checked < 12 {
+            let empties = 10 + rng.below(4) as u32;
+            let Some(pos) = random_endgame(&mut rng, empties) else {
+                continue;
+            };
+            checked += 1;
+            // Uniform priors and a value of 0: only the solver can tell the moves apart.
+            let mut search = Mcts::new(counting(), MctsConfig::default());
+            let info = search
+                .search(&pos, &Budget::simulations(400), &mut quiet())
+                .expect("search");
+            let scores = solver.score_moves(&pos);
+            let exact = scores[0].1;
+            assert_eq!(
+                info.proof,
+                Some(Proof::from_margin(exact)),
+                "{}",
+                pos.to_board_text()
+            );
+            let best = info.best_move().expect("a move");
+            let best_score = scores.iter().find(|(mv, _)| *mv == best).expect("legal").1;
+            assert_eq!(
+                best_score.signum(),
+                exact.signum(),
+                "{}",
+                pos.to_board_text()
+            );
+        }
+    }
+
+    #[test]
+    fn a_reused_tree_whose_new_root_was_proven_as_a_leaf_still_offers_moves() {
+        let mut rng = Rng::new(8);
+        for _ in 0..6 {
+            let Some(mut pos) = random_endgame(&mut rng, 16) else {
+                continue;
+            };
+            // One search for both sides, so each root comes from the tree of the last one.
+            let mut search = Mcts::new(counting(), MctsConfig::default());
+            while !pos.is_game_over() {
+                let info = search
+                    .search(&pos, &Budget::simulations(60), &mut quiet())
+                    .expect("search");
+                let best = info.best_move().expect("every searched root offers a move");
+                pos = pos.play(best).expect("legal");
+            }
+        }
+    }
+
+    #[test]
+    fn with_the_solver_off_an_ending_is_searched_not_proven() {
+        let mut rng = Rng::new(5);
+        let pos = loop {
+            if let Some(pos) = random_endgame(&mut rng, 11) {
+                if pos.legal_move_list().len() > 1 {
+                    break pos;
+                }
+            }
+        };
+        let config = MctsConfig {
+            solver_empties: Some(0),
+            ..MctsConfig::default()
+        };
+        let info = Mcts::new(counting(), config)
+            .search(&pos, &Budget::simulations(20), &mut quiet())
+            .expect("search");
+        assert_eq!(info.proof, None);
+        assert_eq!(info.simulations, 20);
     }
 
     #[test]

@@ -18,6 +18,18 @@ pub enum ModelError {
     Contract(String),
     #[error("running the model failed: {0}")]
     Run(String),
+    #[error("cannot read {what} {path}: {message}")]
+    Read {
+        what: &'static str,
+        path: String,
+        message: String,
+    },
+    #[error("{path}: {source}")]
+    InFile {
+        path: String,
+        #[source]
+        source: Box<ModelError>,
+    },
 }
 
 type Plan = std::sync::Arc<TypedSimplePlan>;
@@ -114,6 +126,29 @@ impl OnnxModel {
         })
     }
 
+    /// Loads `model.onnx` and its card `model.json` from beside it.
+    pub fn load(path: &std::path::Path) -> Result<OnnxModel, ModelError> {
+        let bytes = std::fs::read(path).map_err(|e| ModelError::Read {
+            what: "model",
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let card_file = card_path(path);
+        let card_text = std::fs::read_to_string(&card_file).map_err(|e| ModelError::Read {
+            what: "the model card",
+            path: card_file.display().to_string(),
+            message: format!("{e} (every model needs its card beside it)"),
+        })?;
+        let card = ModelCard::from_json(&card_text).map_err(|e| ModelError::InFile {
+            path: card_file.display().to_string(),
+            source: Box::new(e.into()),
+        })?;
+        OnnxModel::from_bytes(&bytes, card).map_err(|e| ModelError::InFile {
+            path: path.display().to_string(),
+            source: Box::new(e),
+        })
+    }
+
     pub fn card(&self) -> &ModelCard {
         &self.card
     }
@@ -160,6 +195,11 @@ impl OnnxModel {
             read(self.value_output, 1, "value")?,
         ))
     }
+}
+
+/// The card of `model.onnx` is `model.json` beside it.
+pub fn card_path(model: &std::path::Path) -> std::path::PathBuf {
+    model.with_extension("json")
 }
 
 fn shape_of(model: &TypedModel, outlet: OutletId) -> Result<Vec<Option<usize>>, ModelError> {

@@ -68,7 +68,7 @@ impl ArenaConfig {
         }
         // Refuse a player that cannot be built before playing any game.
         for spec in &self.players {
-            spec.build(0)?;
+            spec.check_game(self.size, self.variant)?;
         }
         Ok(())
     }

@@ -1,8 +1,11 @@
-//! Player specs: `random`, `alphabeta:depth=4`, `mcts:sims=800,c=1.2,seed=3`, parsed into
-//! a typed [`PlayerSpec`] that builds an agent and its budget.
+//! Player specs: `random`, `alphabeta:depth=4`, `mcts:sims=800,c=1.2,seed=3`,
+//! `mcts:model=models/az-8x8.onnx,sims=800`, parsed into a typed [`PlayerSpec`] that builds
+//! an agent and its budget. `mcts` without a model is rollout MCTS (UCT); with a model it is
+//! the AlphaZero agent: PUCT over the network, with the exact solver in the endgame.
 
 use crate::players::{GreedyPlayer, NovicePlayer, RandomPlayer, RolloutMcts};
 use crate::{Agent, Budget};
+use othello::{BoardSize, Variant};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -50,7 +53,7 @@ impl PlayerKind {
             | PlayerKind::Novice
             | PlayerKind::Heuristic => &["seed"],
             PlayerKind::AlphaBeta => &["depth", "time", "seed"],
-            PlayerKind::Mcts => &["sims", "time", "c", "seed"],
+            PlayerKind::Mcts => &["model", "sims", "time", "c", "solver", "seed"],
         }
     }
 
@@ -71,6 +74,12 @@ pub struct PlayerSpec {
     pub sims: Option<u64>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
+    /// The network of the AlphaZero agent: an `.onnx` file with its card beside it. The
+    /// path may not hold a comma.
+    pub model: Option<String>,
+    /// The AlphaZero agent solves positions with at most this many empties exactly
+    /// (0: never; unset: the board's default).
+    pub solver: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
     /// (`random:seed=1,random:seed=2`) play different games.
     pub seed: Option<u64>,
@@ -105,6 +114,12 @@ pub enum SpecError {
     Repeated(String),
     #[error("player '{0}' is not built into this version")]
     NotBuilt(String),
+    #[error("option '{option}' of '{player}' needs a model (model=path.onnx)")]
+    NeedsModel { player: String, option: String },
+    #[error("model {path}: {message}")]
+    Model { path: String, message: String },
+    #[error("cannot use the model: {0}")]
+    LoadModel(String),
 }
 
 impl PlayerSpec {
@@ -115,6 +130,8 @@ impl PlayerSpec {
             time_ms: None,
             sims: None,
             c: None,
+            model: None,
+            solver: None,
             seed: None,
         }
     }
@@ -139,7 +156,14 @@ impl PlayerSpec {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerKind::Novice => Box::new(NovicePlayer::new(seed)),
+            PlayerKind::Mcts if self.model.is_some() => self.build_network_agent(seed)?,
             PlayerKind::Mcts => {
+                if self.solver.is_some() {
+                    return Err(SpecError::NeedsModel {
+                        player: self.kind.name().to_owned(),
+                        option: "solver".to_owned(),
+                    });
+                }
                 let mut mcts = RolloutMcts::new(seed);
                 if let Some(c) = self.c {
                     mcts = mcts.with_exploration(c);
@@ -149,6 +173,48 @@ impl PlayerSpec {
             PlayerKind::Heuristic | PlayerKind::AlphaBeta => build_classic(self.kind, seed)?,
         };
         Ok((agent, self.budget()))
+    }
+
+    /// Checks, before any game, that the player can play this board: a model must exist,
+    /// load, and be made for the board and variant.
+    pub fn check_game(&self, size: BoardSize, variant: Variant) -> Result<(), SpecError> {
+        self.build(0)?;
+        #[cfg(feature = "onnx")]
+        if let Some(path) = &self.model {
+            let model = load_model(path)?;
+            model
+                .card()
+                .check_game(size, variant)
+                .map_err(|e| SpecError::Model {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+        let _ = (size, variant);
+        Ok(())
+    }
+
+    #[cfg(feature = "onnx")]
+    fn build_network_agent(&self, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
+        use crate::mcts::{Mcts, MctsConfig, MctsPlayer};
+        use crate::onnx::OnnxEvaluator;
+        let path = self.model.as_deref().unwrap_or_default();
+        let defaults = MctsConfig::default();
+        let config = MctsConfig {
+            c_puct: self.c.map_or(defaults.c_puct, |c| c as f32),
+            solver_empties: self.solver,
+            seed,
+            ..defaults
+        };
+        let evaluator = OnnxEvaluator::new(load_model(path)?);
+        Ok(Box::new(MctsPlayer::new(Mcts::new(evaluator, config))))
+    }
+
+    #[cfg(not(feature = "onnx"))]
+    fn build_network_agent(&self, _seed: u64) -> Result<Box<dyn Agent>, SpecError> {
+        Err(SpecError::NotBuilt(
+            "mcts with a model (the engine was built without its 'onnx' feature)".to_owned(),
+        ))
     }
 
     fn set(&mut self, option: &str, value: &str) -> Result<(), SpecError> {
@@ -171,6 +237,8 @@ impl PlayerSpec {
             "time" => self.time_ms.is_some(),
             "sims" => self.sims.is_some(),
             "c" => self.c.is_some(),
+            "model" => self.model.is_some(),
+            "solver" => self.solver.is_some(),
             _ => self.seed.is_some(),
         };
         if duplicate {
@@ -193,6 +261,12 @@ impl PlayerSpec {
                 Ok(c) if c.is_finite() && c >= 0.0 => self.c = Some(c),
                 _ => return Err(bad("expected a number of 0 or more")),
             },
+            "model" if value.is_empty() => return Err(bad("expected the path of an .onnx file")),
+            "model" => self.model = Some(value.to_owned()),
+            "solver" => match value.parse::<u32>() {
+                Ok(n) if n <= 64 => self.solver = Some(n),
+                _ => return Err(bad("expected a number of empty squares from 0 to 64")),
+            },
             _ => match value.parse::<u64>() {
                 Ok(seed) => self.seed = Some(seed),
                 Err(_) => return Err(bad("expected a whole number")),
@@ -209,6 +283,26 @@ fn build_classic(kind: PlayerKind, seed: u64) -> Result<Box<dyn Agent>, SpecErro
         PlayerKind::AlphaBeta => Ok(Box::new(crate::players::AlphaBetaPlayer::new(seed))),
         other => Err(SpecError::NotBuilt(other.name().to_owned())),
     }
+}
+
+/// Each model file is loaded and optimised once per process and shared by every game and
+/// thread: tract's plans are immutable and cost far more to build than to run.
+#[cfg(feature = "onnx")]
+fn load_model(path: &str) -> Result<std::sync::Arc<crate::onnx::OnnxModel>, SpecError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Models = Mutex<HashMap<String, Arc<crate::onnx::OnnxModel>>>;
+    static MODELS: OnceLock<Models> = OnceLock::new();
+    let models = MODELS.get_or_init(Default::default);
+    let mut models = models.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(model) = models.get(path) {
+        return Ok(model.clone());
+    }
+    let model = crate::onnx::OnnxModel::load(std::path::Path::new(path))
+        .map_err(|e| SpecError::LoadModel(e.to_string()))?;
+    let model = Arc::new(model);
+    models.insert(path.to_owned(), model.clone());
+    Ok(model)
 }
 
 /// SplitMix64's finaliser: spreads related seeds (1, 2, 3..) far apart.
@@ -261,6 +355,8 @@ impl fmt::Display for PlayerSpec {
                 "time" => self.time_ms.map(|v| v.to_string()),
                 "sims" => self.sims.map(|v| v.to_string()),
                 "c" => self.c.map(|v| v.to_string()),
+                "model" => self.model.clone(),
+                "solver" => self.solver.map(|v| v.to_string()),
                 _ => self.seed.map(|v| v.to_string()),
             };
             if let Some(value) = value {
@@ -333,6 +429,8 @@ mod tests {
             "mcts:sims=1000",
             "mcts:time=500",
             "mcts:sims=800,time=50,c=1.2,seed=9",
+            "mcts:model=models/az-8x8.onnx,sims=800,solver=10",
+            "mcts:model=net.onnx,time=100,c=2,solver=0,seed=1",
         ] {
             let spec = parse(text);
             assert_eq!(spec.to_string(), text);
@@ -464,6 +562,33 @@ mod tests {
             let (_, budget) = parse(text).build(1).expect("builds");
             assert_eq!(budget.depth, depth);
         }
+    }
+
+    #[test]
+    fn the_solver_option_needs_a_model_and_a_missing_model_is_named() {
+        let error = parse("mcts:solver=8").build(1).err().expect("no model");
+        assert_eq!(
+            error.to_string(),
+            "option 'solver' of 'mcts' needs a model (model=path.onnx)"
+        );
+        let spec = parse_player_list("mcts:model=/nonexistent/net.onnx,sims=5")
+            .expect("parses")
+            .remove(0);
+        assert_eq!(spec.model.as_deref(), Some("/nonexistent/net.onnx"));
+        assert_eq!(spec.sims, Some(5));
+        let error = spec
+            .check_game(BoardSize::Eight, Variant::Standard)
+            .expect_err("no such file");
+        let message = error.to_string();
+        // Without the onnx feature the agent is not built at all; with it, the file is named.
+        assert!(
+            message.contains("/nonexistent/net.onnx") || message.contains("onnx"),
+            "{message}"
+        );
+        assert!(matches!(
+            "mcts:model=".parse::<PlayerSpec>(),
+            Err(SpecError::BadValue { .. })
+        ));
     }
 
     #[test]
