@@ -137,6 +137,8 @@ SelfPlay = Callable[[SelfPlayJob], None]
 Gate = Callable[[GateJob], float]  # the candidate's score against the best, in [0, 1]
 # The network's rating against the classic players: (elo, low, high), random = 0.
 Evaluate = Callable[[EvalJob], tuple[float, float, float]]
+# Checks an exported model against its samples with the engine that will run it.
+Parity = Callable[[Path], None]
 
 
 def othello_selfplay(binary: str) -> SelfPlay:
@@ -177,6 +179,17 @@ def othello_gate(binary: str, player: str) -> Gate:
             if pairing["player"] == 0 and pairing["opponent"] == 1:
                 return float(pairing["total"]["score"])
         raise RunError(f"{job.out / 'arena.json'}: no candidate-vs-best pairing")
+
+    return run
+
+
+def othello_parity(binary: str) -> Parity:
+    """`othello model check --compare`: the Rust evaluator (tract) must reproduce the
+    PyTorch outputs saved beside the model, or the generation stops here."""
+
+    def run(model: Path) -> None:
+        samples = model.with_name(model.stem + ".samples.npz")
+        call([binary, "model", "check", str(model), "--compare", str(samples)])
 
     return run
 
@@ -301,6 +314,7 @@ class Run:
         selfplay: SelfPlay,
         gate: Gate | None,
         evaluate: Evaluate | None = None,
+        parity: Parity | None = None,
     ) -> dict[str, Any]:
         state = self.state()
         c = self.config
@@ -361,6 +375,14 @@ class Run:
                 trainer.net, model.with_suffix(""), run=self.root.name, generation=gen,
                 seed=c["seed"],
             )  # fmt: skip
+            if parity is not None:
+                try:
+                    parity(model)
+                except RunError:
+                    # A model the engine cannot reproduce must not be used or resumed from.
+                    for path in model.parent.glob(model.stem + ".*"):
+                        path.unlink()
+                    raise
 
         promoted, score = True, None
         if gate is not None and state["best"] is not None and c["gate_games"] > 0:
@@ -464,13 +486,17 @@ class Run:
             plt.close(fig)
 
     def run(
-        self, selfplay: SelfPlay, gate: Gate | None = None, evaluate: Evaluate | None = None
+        self,
+        selfplay: SelfPlay,
+        gate: Gate | None = None,
+        evaluate: Evaluate | None = None,
+        parity: Parity | None = None,
     ) -> None:
         start = self.state()["generation"]
         if start > 0:
             self.log(f"resuming at generation {start}")
         for gen in range(start, self.config["generations"]):
-            self.generation(gen, selfplay, gate, evaluate)
+            self.generation(gen, selfplay, gate, evaluate, parity)
         self.log(f"done: {self.config['generations']} generations")
 
 
@@ -528,6 +554,7 @@ def main(argv: list[str] | None = None) -> int:
             othello_selfplay(binary),
             othello_gate(binary, player),
             othello_evaluate(binary, player),
+            othello_parity(binary),
         )
     except (RunError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -169,11 +169,14 @@ def test_the_cli_reports_errors_in_one_line(
 
 
 FAKE_OTHELLO = """#!{python}
-# A stand-in for the Rust binary: `othello selfplay` per the interface, nothing else.
+# A stand-in for the Rust binary: `othello selfplay` per the interface, and a
+# `model check` that passes.
 import argparse, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from train.tests.rules import write_batch
+if sys.argv[1:3] == ["model", "check"]:
+    sys.exit({parity_exit})
 p = argparse.ArgumentParser()
 p.add_argument("command")
 for flag in ("--board", "--games", "--sims", "--seed", "--threads"):
@@ -189,7 +192,7 @@ write_batch(a.out / "selfplay-{{}}.npz".format(a.seed), a.board, 4 * a.games, a.
 def test_the_cli_runs_generations_through_the_othello_binary(tmp_path: Path) -> None:
     binary = tmp_path / "othello"
     root = Path(__file__).resolve().parents[2]
-    binary.write_text(FAKE_OTHELLO.format(python=sys.executable, root=str(root)))
+    binary.write_text(FAKE_OTHELLO.format(python=sys.executable, root=str(root), parity_exit=0))
     binary.chmod(0o755)
     run_dir = tmp_path / "r"
     args = ["--run", str(run_dir), "--othello", str(binary), "--generations", "2"]
@@ -257,3 +260,53 @@ def test_the_evaluation_reads_the_networks_elo_and_the_run_records_it(
     assert [r["elo"] for r in metrics] == ["251", "252"]
     assert [r["elo_low"] for r in metrics] == ["200", "200"]
     assert (tmp_path / "r" / "plots" / "elo.png").stat().st_size > 1000
+
+
+def test_a_model_that_fails_the_engines_parity_check_is_not_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "othello"
+    root = Path(__file__).resolve().parents[2]
+    binary.write_text(FAKE_OTHELLO.format(python=sys.executable, root=str(root), parity_exit=1))
+    binary.chmod(0o755)
+    run_dir = tmp_path / "r"
+    args = ["--run", str(run_dir), "--othello", str(binary), "--generations", "1"]
+    tiny = ["--board", "6", "--blocks", "1", "--channels", "4", "--steps", "2", "--games", "3"]
+    assert loop.main([*args, *tiny]) == 1
+    assert "model check" in capsys.readouterr().err
+    assert not list((run_dir / "models").glob("gen-0000.*"))
+    assert Run.open(run_dir, {}).state()["generation"] == 0
+
+
+def real_othello() -> Path | None:
+    """The newest engine binary that `cargo test` (debug) or `cargo build --release` left."""
+    root = Path(__file__).resolve().parents[2] / "target"
+    built = [root / b / "othello" for b in ("release", "debug") if (root / b / "othello").exists()]
+    return max(built, key=lambda p: p.stat().st_mtime, default=None)
+
+
+@pytest.mark.skipif(real_othello() is None, reason="needs the othello binary: cargo build -p cli")
+def test_two_generations_run_end_to_end_through_the_real_engine(tmp_path: Path) -> None:
+    """Self-play, training, export, Rust parity check, gating and evaluation, for real."""
+    run_dir = tmp_path / "r"
+    args = [
+        "--run", str(run_dir), "--othello", str(real_othello()), "--generations", "2",
+        "--board", "6", "--blocks", "1", "--channels", "8", "--steps", "4", "--games", "4",
+        "--sims", "8", "--threads", "2", "--gate-games", "2", "--gate-threshold", "0",
+        "--eval-games", "2", "--eval-players", "random,greedy",
+    ]  # fmt: skip
+    assert loop.main(args) == 0
+    metrics = rows(run_dir)
+    assert [r["generation"] for r in metrics] == ["0", "1"]
+    assert metrics[0]["gate_score"] == ""  # nothing to gate against yet
+    assert 0 <= float(metrics[1]["gate_score"]) <= 1
+    assert [r["promoted"] for r in metrics] == ["1", "1"]
+    assert all(r["elo"] != "" for r in metrics)
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["best"] == "models/gen-0001.onnx"
+    arena = json.loads((run_dir / "gating" / "gen-0001" / "arena.json").read_text())
+    assert len(arena["games"]) == 2
+    assert (run_dir / "plots" / "elo.png").exists()
+    # Self-play of generation 1 used the network of generation 0.
+    sidecars = list((run_dir / "data" / "gen-0001").glob("*.json"))
+    assert sidecars and "gen-0000" in sidecars[0].read_text()

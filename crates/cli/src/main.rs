@@ -160,6 +160,30 @@ enum Command {
         #[arg(long, default_value = "arena-out")]
         out: PathBuf,
     },
+    /// Share of a player's endgame moves that are optimal, checked with the exact solver
+    Accuracy {
+        #[arg(long, default_value = "6", value_parser = parse_board)]
+        board: BoardSize,
+        #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+        variant: VariantArg,
+        /// The player to check, as an arena spec, e.g. mcts:model=models/az-6x6.onnx,sims=800
+        #[arg(long)]
+        player: String,
+        /// Its opponent in the games that produce the positions
+        #[arg(long, default_value = "alphabeta:depth=2")]
+        against: String,
+        /// Moves to check
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        /// Only positions with at most this many empty squares
+        #[arg(long, default_value_t = 26)]
+        max_empties: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write every checked move as JSON here
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -433,6 +457,35 @@ fn run(cli: Cli) -> Result<()> {
             variant: variant.into(),
             out,
         })?,
+        Command::Accuracy {
+            board,
+            variant,
+            player,
+            against,
+            positions,
+            max_empties,
+            seed,
+            json,
+        } => {
+            let config = engine::accuracy::AccuracyConfig {
+                size: board,
+                variant: variant.into(),
+                player: player.parse()?,
+                sparring: against.parse()?,
+                positions,
+                max_empties,
+                seed,
+            };
+            let bar = indicatif::ProgressBar::new(positions as u64);
+            let report = engine::accuracy::measure_accuracy(&config, &|done, _| {
+                bar.set_position(done as u64)
+            })?;
+            bar.finish_and_clear();
+            println!("{}", report.summary());
+            if let Some(path) = json {
+                write_file(&path, &serde_json::to_string_pretty(&report)?)?;
+            }
+        }
     }
     Ok(())
 }

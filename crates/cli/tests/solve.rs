@@ -68,3 +68,37 @@ fn a_bad_position_is_one_line_of_error_and_exit_code_2() {
     assert!(err.starts_with("error:"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
+    let out = Command::cargo_bin("othello")
+        .expect("binary")
+        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+        .args([
+            "--against",
+            "random",
+            "--positions",
+            "30",
+            "--max-empties",
+            "8",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%)"),
+        "{stdout}"
+    );
+    let out = Command::cargo_bin("othello")
+        .expect("binary")
+        .args(["accuracy", "--board", "4", "--player", "oracle"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown player 'oracle'"));
+}

@@ -2,6 +2,7 @@
 //! solver, MCTS and its evaluators, and the arena. Compiles to wasm32 (no threads or
 //! `std::time::Instant` outside the native-only arena).
 
+pub mod accuracy;
 pub mod agent;
 pub mod arena;
 pub mod evaluator;

@@ -19,7 +19,7 @@ pub use spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
 use crate::Agent;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 use serde::Serialize;
-use spec::mix;
+pub(crate) use spec::mix;
 use thiserror::Error;
 use web_time::Instant;
 
