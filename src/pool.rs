@@ -458,9 +458,10 @@ impl Pool {
                     }
                     // What the dead worker found is lost with its tree.
                     part.report = None;
+                    let noise = part.noise;
                     self.slots[index]
                         .bridge
-                        .send(Input::Search(request(job, budget, part.noise)));
+                        .send(Input::Search(request(job, budget, noise)));
                 }
             }
             events.push(PoolEvent::WorkerRestarted { index });

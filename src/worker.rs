@@ -53,6 +53,7 @@ pub struct SearchWorker {
     alphabeta: AlphaBetaPlayer,
     job: Option<Job>,
     /// Differs between workers, so root-parallel trees draw different noise.
+    #[cfg_attr(not(feature = "worker"), allow(dead_code))]
     seed: u64,
 }
 
