@@ -145,8 +145,18 @@ impl Reducible for View {
                     }
                     next.show(purpose, position, merged, true);
                 }
-                PoolEvent::Failed { error, .. } => {
+                PoolEvent::Failed {
+                    size,
+                    variant,
+                    error,
+                    ..
+                } => {
                     next.searching = None;
+                    // A network that fails to search is retired for its board: alpha-beta
+                    // takes over and the game goes on.
+                    if matches!(next.model(size, variant), Some(ModelStatus::Ready(_))) {
+                        next.set_model(size, variant, ModelStatus::Failed(error.clone()));
+                    }
                     next.message = Some(format!("The search failed: {error}"));
                 }
                 PoolEvent::ModelLoaded {
@@ -283,14 +293,16 @@ pub fn app() -> Html {
                 } = &event
                 {
                     match purpose {
-                        Purpose::Move => {
-                            if let Some(mv) = merged.best_move() {
-                                game_dispatch.dispatch(Action::AgentMove {
-                                    position: *position,
-                                    mv,
-                                });
-                            }
-                        }
+                        Purpose::Move => match merged.best_move() {
+                            Some(mv) => game_dispatch.dispatch(Action::AgentMove {
+                                position: *position,
+                                mv,
+                            }),
+                            None => view_dispatch.dispatch(ViewAction::Message(Some(
+                                "The agent's search named no move; undo or start a new game"
+                                    .to_owned(),
+                            ))),
+                        },
                         Purpose::Hint | Purpose::Analysis => {}
                     }
                     view_dispatch.dispatch(ViewAction::Pool(event.clone()));

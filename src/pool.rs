@@ -43,9 +43,13 @@ pub enum PoolEvent {
         position: u64,
         merged: Merged,
     },
+    /// The search could not run; `size` and `variant` name the board, so the view can
+    /// retire a network that fails.
     Failed {
         purpose: Purpose,
         position: u64,
+        size: BoardSize,
+        variant: Variant,
         error: String,
     },
     ModelLoaded {
@@ -322,16 +326,17 @@ impl Pool {
             Output::Done { id, report } => self.on_report(index, id, report, true),
             Output::Failed { id, error } => match self.job.take() {
                 Some(job) if job.id == id => {
-                    let purpose = job.purpose;
-                    let position = job.hash;
+                    let event = PoolEvent::Failed {
+                        purpose: job.purpose,
+                        position: job.hash,
+                        size: job.position.size(),
+                        variant: job.position.variant(),
+                        error,
+                    };
                     // The other parts would fail alike; stop them.
                     self.job = Some(job);
                     self.stop();
-                    vec![PoolEvent::Failed {
-                        purpose,
-                        position,
-                        error,
-                    }]
+                    vec![event]
                 }
                 other => {
                     self.job = other;

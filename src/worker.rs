@@ -171,6 +171,7 @@ impl SearchWorker {
                     Ok((Report::single(mv, elapsed), true))
                 }
                 EngineKind::Network => {
+                    let alphabeta = &mut self.alphabeta;
                     let Some(network) = self.networks.iter_mut().find(|n| {
                         n.size == job.position.size() && n.variant == job.position.variant()
                     }) else {
@@ -216,11 +217,18 @@ impl SearchWorker {
                                 || budget
                                     .millis
                                     .is_some_and(|ms| elapsed >= Duration::from_millis(ms));
-                            let report = Report::from_info(
-                                &info,
-                                job.simulations,
-                                elapsed.as_secs_f64() * 1000.0,
-                            );
+                            let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+                            if info.moves.is_empty() {
+                                // The exact solver proved the root before it was expanded,
+                                // so the tree names no move: the alpha-beta player (which
+                                // solves such endings exactly) picks it.
+                                let mv = alphabeta.select_move(
+                                    &job.position,
+                                    &Budget::time(Duration::from_millis(200)),
+                                );
+                                return (Report::single(mv, elapsed_ms), true);
+                            }
+                            let report = Report::from_info(&info, job.simulations, elapsed_ms);
                             (report, finished)
                         })
                         .map_err(|e| e.to_string())

@@ -7,19 +7,17 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
 const URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS;
 const numbers = {};
+// launch() gives every run a fresh temporary profile (its own --user-data-dir).
 let browser;
-let userDataDir;
 
 before(async () => {
   assert.ok(URL, "set E2E_URL to the served site");
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "othello-e2e-"));
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
@@ -27,14 +25,12 @@ before(async () => {
       "--no-sandbox",
       "--disable-gpu",
       "--disable-background-networking",
-      `--user-data-dir=${userDataDir}`,
     ],
   });
 });
 
 after(async () => {
   await browser?.close();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   if (process.env.E2E_REPORT) {
     fs.writeFileSync(process.env.E2E_REPORT, JSON.stringify(numbers, null, 2) + "\n");
   }
@@ -85,11 +81,16 @@ const moveCount = async (page) =>
 
 /** Waits until it is the person's turn or the game is over; returns the status text. */
 async function waitForTurn(page, timeout = 30_000) {
-  await page.waitForFunction(
-    () => /your turn|Game over/.test(document.querySelector("#status").textContent),
-    null,
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      () => /your turn|Game over/.test(document.querySelector("#status").textContent),
+      null,
+      { timeout },
+    );
+  } catch (e) {
+    const transcript = await page.locator("#transcript").innerText();
+    throw new Error(`still "${await status(page)}" after ${transcript}: ${e.message}`);
+  }
   return status(page);
 }
 
@@ -210,7 +211,7 @@ test("a corrupt model upload is rejected with a message and play goes on", async
   assert.equal(await moveCount(page), 2);
   await shot(page, "model-error");
   // A real network for another board is accepted (and used for that board).
-  const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../models");
+  const dir = path.resolve(import.meta.dirname, "../../models");
   await page.setInputFiles("#model-file", [
     path.join(dir, "tiny-random-6x6.onnx"),
     path.join(dir, "tiny-random-6x6.json"),
