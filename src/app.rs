@@ -389,10 +389,15 @@ pub fn app() -> Html {
                     // Alpha-beta cannot be stopped halfway, so its analysis is short.
                     (false, true, Some(EngineKind::AlphaBeta)) => Some((
                         Purpose::Analysis,
-                        WireBudget { simulations: None, millis: Some(2000) },
+                        WireBudget {
+                            simulations: None,
+                            millis: Some(2000),
+                        },
                         EngineKind::AlphaBeta,
                     )),
-                    (false, true, Some(engine)) => Some((Purpose::Analysis, ANALYSIS_BUDGET, engine)),
+                    (false, true, Some(engine)) => {
+                        Some((Purpose::Analysis, ANALYSIS_BUDGET, engine))
+                    }
                     _ => None,
                 };
                 match wanted {
@@ -402,7 +407,10 @@ pub fn app() -> Html {
                     }
                     None => {
                         // A hint for this position may keep running.
-                        if pool.searching().is_some_and(|(p, h)| !(p == Purpose::Hint && h == hash)) {
+                        if pool
+                            .searching()
+                            .is_some_and(|(p, h)| !(p == Purpose::Hint && h == hash))
+                        {
                             pool.stop();
                             view.dispatch(ViewAction::Stopped);
                         }
@@ -550,7 +558,10 @@ pub fn app() -> Html {
         }
         None => {
             let mover = side_name(pos.side_to_move());
-            let pass = game.pass_notice().map(|p| format!("{p}. ")).unwrap_or_default();
+            let pass = game
+                .pass_notice()
+                .map(|p| format!("{p}. "))
+                .unwrap_or_default();
             if agent_turn && engine_choice.is_none() {
                 format!("{pass}Loading the network…")
             } else if agent_turn {
@@ -648,7 +659,11 @@ pub fn app() -> Html {
         Callback::from(move |_| {
             if let (Some(p), Some(engine)) = (pool.borrow().as_ref(), engine_choice) {
                 p.borrow_mut().search(Purpose::Hint, &pos, budget, engine);
-                view.dispatch(ViewAction::Started(Purpose::Hint, pos.hash(), pos.side_to_move()));
+                view.dispatch(ViewAction::Started(
+                    Purpose::Hint,
+                    pos.hash(),
+                    pos.side_to_move(),
+                ));
             }
         })
     };
@@ -757,7 +772,8 @@ pub fn app() -> Html {
                 return;
             };
             let Some(files) = input.files() else { return };
-            let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            let files: Vec<web_sys::File> =
+                (0..files.length()).filter_map(|i| files.get(i)).collect();
             let pool = pool.clone();
             let dispatch = view.dispatcher();
             spawn_local(async move {
@@ -766,7 +782,9 @@ pub fn app() -> Html {
                         .iter()
                         .find(|f| f.name().to_lowercase().ends_with(".onnx"))
                         .ok_or("pick an .onnx file (and, optionally, its .json card)")?;
-                    let card_file = files.iter().find(|f| f.name().to_lowercase().ends_with(".json"));
+                    let card_file = files
+                        .iter()
+                        .find(|f| f.name().to_lowercase().ends_with(".json"));
                     let name = format!("{} (yours)", onnx_file.name().trim_end_matches(".onnx"));
                     let onnx = read_file(onnx_file).await?;
                     let card = match card_file {
@@ -783,7 +801,13 @@ pub fn app() -> Html {
                     Ok((name, board, model_variant, onnx, card)) => {
                         dispatch.dispatch(ViewAction::Message(Some(format!("Checking {name}…"))));
                         if let Some(p) = pool.borrow().as_ref() {
-                            p.borrow_mut().load_model(name, board, model_variant, Rc::new(onnx), card);
+                            p.borrow_mut().load_model(
+                                name,
+                                board,
+                                model_variant,
+                                Rc::new(onnx),
+                                card,
+                            );
                         }
                     }
                     Err(error) => dispatch.dispatch(ViewAction::Message(Some(format!(
@@ -799,12 +823,15 @@ pub fn app() -> Html {
         let builtin_bytes = builtin_bytes.clone();
         let view = view.clone();
         Callback::from(move |_| {
-            let Some(model) = builtin_for(size, variant) else { return };
+            let Some(model) = builtin_for(size, variant) else {
+                return;
+            };
             let bytes = builtin_bytes.borrow().get(model.name()).cloned();
             let card = default_card(model.name(), size, variant);
             if let (Some(p), Some(bytes)) = (pool.borrow().as_ref(), bytes) {
                 view.dispatch(ViewAction::Message(None));
-                p.borrow_mut().load_model(model.name().to_owned(), size, variant, bytes, card);
+                p.borrow_mut()
+                    .load_model(model.name().to_owned(), size, variant, bytes, card);
             }
         })
     };
@@ -832,7 +859,7 @@ pub fn app() -> Html {
         .enumerate()
         .map(|(i, pair)| {
             let text: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
-            html! { <li>{ format!("{}. {}", i + 1, text.join(" ")) }</li> }
+            html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ format!(" {}", text.join(" ")) }</li> }
         })
         .collect();
     let builtin_active = matches!(
@@ -912,7 +939,7 @@ pub fn app() -> Html {
                     </fieldset>
                     <fieldset>
                         <legend>{ "Moves" }</legend>
-                        <ol class="moves" id="moves">{ for moves_text }</ol>
+                        <ol class="moves" id="moves" aria-label="Move list">{ for moves_text }</ol>
                         <p class="small">{ "Transcript: " }<code id="transcript">{ game.game.transcript(false) }</code></p>
                         <textarea ref={transcript_ref} id="transcript-input" rows="2" aria-label="Transcript to load" placeholder="paste a transcript, e.g. f5d6c3d3c4" />
                         <button id="load-transcript" onclick={on_load_transcript}>{ "Load transcript" }</button>
@@ -940,7 +967,9 @@ pub fn app() -> Html {
 
 fn install_test_hooks(pool: Shared<Option<Rc<RefCell<Pool>>>>) {
     use wasm_bindgen::closure::Closure;
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let crash = Closure::<dyn Fn(u32)>::new(move |index: u32| {
         if let Some(p) = pool.borrow().as_ref() {
             p.borrow_mut().crash_worker(index as usize);

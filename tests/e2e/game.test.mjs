@@ -38,7 +38,9 @@ after(async () => {
 });
 
 async function shot(page, name) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`) });
+  if (!SHOTS) return;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`) });
 }
 
 /** A fresh page (empty localStorage) that has loaded its network. */
