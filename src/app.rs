@@ -868,7 +868,7 @@ pub fn app() -> Html {
     );
 
     html! {
-        <main data-ready={ready.to_string()} data-workers={pool.borrow().as_ref().map_or(0, |p| p.borrow().worker_count()).to_string()}>
+        <main data-ready={ready.to_string()} data-restarts={view.restarts.to_string()} data-workers={pool.borrow().as_ref().map_or(0, |p| p.borrow().worker_count()).to_string()}>
             <header>
                 <h1>{ "Othello Zero" }</h1>
                 <p class="model" id="model-status" aria-live="polite">{ model_line }</p>
