@@ -598,7 +598,7 @@ pub fn app() -> Html {
                  data-rate={format!("{rate:.0}")}
                  data-workers={workers.to_string()}
                  data-elapsed={format!("{:.0}", h.merged.elapsed_ms)}>
-                <p>{ format!("Win estimate for {who} (to move): {:.0}%", h.merged.win_probability() * 100.0) }</p>
+                <p>{ format!("Win estimate for {who}{}: {:.0}%", if h.done { "" } else { " (to move)" }, h.merged.win_probability() * 100.0) }</p>
                 <p>{ format!("Principal variation: {}", if pv.is_empty() { "—".to_owned() } else { pv.join(" ") }) }</p>
                 <p class="small">{ format!("{} simulations, {:.0}/s on {} worker{}", h.merged.simulations, rate, workers, if workers == 1 { "" } else { "s" }) }</p>
             </div>
