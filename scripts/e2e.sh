@@ -18,7 +18,7 @@ python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist" >/dev/n
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null' EXIT
 for _ in $(seq 50); do
-  curl -fs "http://127.0.0.1:$PORT/" >/dev/null && break
+  (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
   sleep 0.1
 done
 

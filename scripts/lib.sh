@@ -60,8 +60,8 @@ ensure_web_tools() {
 # The browser tests: Node (20 or newer), playwright-core from tests/e2e/package-lock.json,
 # and a Chromium on the machine (Debian's `chromium` package; Playwright downloads none).
 ensure_e2e_tools() {
-  if ! command -v node >/dev/null || ! node -e 'process.exit(+process.versions.node.split(".")[0] < 20)'; then
-    echo "error: the browser tests need Node 20 or newer (apt-get install nodejs)" >&2
+  if ! command -v node >/dev/null || ! node -e 'process.exit(+!(+process.versions.node.split(".")[0] > 20 || +process.versions.node.split(".")[1] >= 11))'; then
+    echo "error: the browser tests need Node 20.11 or newer (apt-get install nodejs)" >&2
     return 1
   fi
   local chromium="${CHROMIUM:-/usr/bin/chromium}"

@@ -369,3 +369,22 @@ test("root-parallel search: several workers' visits are merged into one heat map
   assert.ok(Number(await info.getAttribute("data-simulations")) <= 20);
   await context.close();
 });
+
+test("a hint marks the agent's suggestion; agent vs agent plays on by itself", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page, { size: "8" });
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 10_000 });
+  const suggested = await page.locator(".cell.hint").getAttribute("data-square");
+  assert.ok(await page.locator(`#sq-${suggested}.legal`).count(), `${suggested} is legal`);
+  assert.equal(await moveCount(page), 0);
+  await newGame(page, { size: "6", players: "watch" });
+  await page.waitForFunction(
+    () => (document.querySelector("#transcript").textContent.match(/[a-f][1-6]/g) || []).length >= 6,
+    null,
+    { timeout: 20_000 },
+  );
+  assert.equal(await page.locator(".cell.legal").count(), 0);
+  await context.close();
+});
