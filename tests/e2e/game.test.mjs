@@ -388,3 +388,46 @@ test("a hint marks the agent's suggestion; agent vs agent plays on by itself", a
   assert.equal(await page.locator(".cell.legal").count(), 0);
   await context.close();
 });
+
+test("a corrupt or missing shipped network leaves the board to alpha-beta, with a message", async () => {
+  for (const [label, reply] of [
+    ["corrupt", { status: 200, body: "garbage, not a protobuf".repeat(10) }],
+    ["missing", { status: 404, body: "not found" }],
+  ]) {
+    const context = await browser.newContext();
+    await context.route("**/models/tiny-random-8x8.onnx", (route) => route.fulfill(reply));
+    const page = await context.newPage();
+    await page.goto(URL);
+    await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector("#model-status:has-text('alpha-beta')", { timeout: 30_000 });
+    await setLevel(page, "beginner");
+    await page.click("#sq-f5");
+    await waitForTurn(page);
+    assert.equal(await moveCount(page), 2, label);
+    if (label === "corrupt") {
+      assert.match(await page.locator("#message").innerText(), /tiny-random-8x8 was rejected/);
+    }
+    await context.close();
+  }
+});
+
+test("a network whose card names another board than its shapes is rejected", async () => {
+  const { page, context } = await openGame();
+  const dir = path.resolve(import.meta.dirname, "../../models");
+  await page.setInputFiles("#model-file", [
+    {
+      name: "mislabelled.onnx",
+      mimeType: "application/octet-stream",
+      buffer: fs.readFileSync(path.join(dir, "tiny-random-6x6.onnx")),
+    },
+    {
+      name: "mislabelled.json",
+      mimeType: "application/json",
+      buffer: fs.readFileSync(path.join(dir, "tiny-random-8x8.json")),
+    },
+  ]);
+  await page.waitForSelector("#message:has-text('rejected')", { timeout: 30_000 });
+  assert.match(await page.locator("#message").innerText(), /8x8|shape/);
+  assert.match(await page.locator("#model-status").innerText(), /Network: tiny-random-8x8/);
+  await context.close();
+});
