@@ -485,6 +485,14 @@ pub fn app() -> Html {
                 </span>
             }
         });
+        // Column letters along the top row and row numbers down the left edge, so the
+        // notation in the move list and the principal variation can be read off the board.
+        let text = sq.to_string();
+        let (letter, number) = text.split_at(1);
+        let coords = [
+            (sq.index() / 8 == 0).then(|| html! { <span class="coord top" aria-hidden="true">{ letter.to_owned() }</span> }),
+            (sq.index() % 8 == 0).then(|| html! { <span class="coord left" aria-hidden="true">{ number.to_owned() }</span> }),
+        ];
         let mut label = format!("{sq}: ");
         label.push_str(match color {
             Some(Color::Black) => "black",
@@ -517,7 +525,7 @@ pub fn app() -> Html {
                 data-square={sq.to_string()}
                 {onclick}
                 {onfocus}
-            >{ for disc }{ for heat_overlay }</button>
+            >{ for coords.into_iter().flatten() }{ for disc }{ for heat_overlay }</button>
         }
     });
 
