@@ -34,6 +34,7 @@ type NetSearch = engine::Mcts<engine::HeuristicEvaluator>;
 struct Network {
     size: BoardSize,
     variant: Variant,
+    parameters: Option<u64>,
     mcts: NetSearch,
 }
 
@@ -73,7 +74,7 @@ impl SearchWorker {
                     name,
                     board_size: network.size.n(),
                     variant: network.variant,
-                    parameters: None,
+                    parameters: network.parameters,
                 };
                 self.networks
                     .retain(|n| !(n.size == network.size && n.variant == network.variant));
@@ -89,6 +90,7 @@ impl SearchWorker {
         use engine::model_card::ModelCard;
         use engine::onnx::{OnnxEvaluator, OnnxModel};
         let card = ModelCard::from_json(card).map_err(|e| e.to_string())?;
+        let parameters = card.parameters;
         let model = OnnxModel::from_bytes(onnx, card).map_err(|e| e.to_string())?;
         let (size, variant) = (
             model.board_size(),
@@ -109,6 +111,7 @@ impl SearchWorker {
         Ok(Network {
             size,
             variant,
+            parameters,
             mcts,
         })
     }
