@@ -129,12 +129,16 @@ pub fn worker_count(hardware_concurrency: f64) -> usize {
     cores.saturating_sub(1).clamp(1, 4)
 }
 
+/// The longest the alpha-beta fallback thinks: it cannot be stopped halfway, so a new game
+/// or an undo waits for it.
+pub const ALPHABETA_MAX_MILLIS: u64 = 5000;
+
 /// Budget for the alpha-beta fallback, which knows depth and time but not simulations.
 pub fn alphabeta_millis(budget: WireBudget) -> u64 {
     match (budget.millis, budget.simulations) {
-        (Some(ms), _) => ms,
+        (Some(ms), _) => ms.min(ALPHABETA_MAX_MILLIS),
         // About what the network search would take for these simulations here.
-        (None, Some(n)) => (n * 2).clamp(50, 5000),
+        (None, Some(n)) => n.saturating_mul(2).clamp(50, ALPHABETA_MAX_MILLIS),
         (None, None) => 1000,
     }
 }
@@ -193,6 +197,14 @@ mod tests {
     #[test]
     fn a_time_budget_runs_on_every_worker_for_the_same_time() {
         assert_eq!(split(millis(1000), 3), vec![millis(1000); 3]);
+    }
+
+    #[test]
+    fn the_alpha_beta_fallback_never_thinks_longer_than_its_cap() {
+        assert_eq!(alphabeta_millis(millis(1000)), 1000);
+        assert_eq!(alphabeta_millis(millis(60_000)), ALPHABETA_MAX_MILLIS);
+        assert_eq!(alphabeta_millis(sims(20)), 50);
+        assert_eq!(alphabeta_millis(sims(u64::MAX)), ALPHABETA_MAX_MILLIS);
     }
 
     #[test]

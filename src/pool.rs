@@ -4,7 +4,7 @@
 //! Worker messages arrive as browser events; the pool turns them into [`PoolEvent`]s for
 //! the view, always after releasing its own borrow (the view may call back into it).
 
-use crate::levels::split;
+use crate::levels::{alphabeta_millis, split};
 use crate::merge::{merge, Merged};
 use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
 use crate::worker::SearchWorker;
@@ -422,9 +422,19 @@ impl Pool {
                 .job
                 .as_ref()
                 .is_some_and(|j| j.parts.iter().any(|p| p.slot == index && !p.done));
-            let stale_search = searching
-                && slot.loading_since.is_none()
-                && t - slot.last_heard > SEARCH_TIMEOUT_MS;
+            // Alpha-beta says nothing until it has its move.
+            let timeout = match &self.job {
+                Some(job) if job.engine == EngineKind::AlphaBeta => {
+                    let budget = job
+                        .parts
+                        .first()
+                        .map_or(WireBudget::default(), |p| p.budget);
+                    SEARCH_TIMEOUT_MS + alphabeta_millis(budget) as f64
+                }
+                _ => SEARCH_TIMEOUT_MS,
+            };
+            let stale_search =
+                searching && slot.loading_since.is_none() && t - slot.last_heard > timeout;
             let stale_load = slot
                 .loading_since
                 .is_some_and(|since| t - since.max(slot.last_heard) > LOAD_TIMEOUT_MS);
