@@ -56,3 +56,31 @@ ensure_web_tools() {
     cargo install wasm-bindgen-cli --version "$want"
   fi
 }
+
+# The browser tests: Node (20 or newer), playwright-core from tests/e2e/package-lock.json,
+# and a Chromium on the machine (Debian's `chromium` package; Playwright downloads none).
+ensure_e2e_tools() {
+  if ! command -v node >/dev/null || ! node -e 'process.exit(+!(+process.versions.node.split(".")[0] > 20 || +process.versions.node.split(".")[1] >= 11))'; then
+    echo "error: the browser tests need Node 20.11 or newer (apt-get install nodejs)" >&2
+    return 1
+  fi
+  local chromium="${CHROMIUM:-/usr/bin/chromium}"
+  if [[ ! -x "$chromium" ]]; then
+    if command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+      log "installing Debian's chromium for the browser tests"
+      apt-get install -y -q chromium >/dev/null
+    else
+      echo "error: no Chromium at $chromium (install Debian's chromium or set CHROMIUM)" >&2
+      return 1
+    fi
+  fi
+  local e2e="$ROOT/tests/e2e"
+  local stamp="$e2e/node_modules/.package-lock.sha256"
+  local want
+  want="$(sha256sum "$e2e/package-lock.json" | cut -d' ' -f1)"
+  if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    log "installing playwright-core (npm ci in tests/e2e)"
+    (cd "$e2e" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+  fi
+}

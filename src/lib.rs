@@ -1,7 +1,27 @@
-//! The web game. Built for wasm32 by Trunk (`trunk serve`); the browser front end lives in
-//! `app`, and the game state in `state` so that it can be tested natively.
+//! The web game. Built for wasm32 by Trunk (`trunk serve`): the page (`app`, `pool`) and
+//! the search worker (`worker`, its own binary). Everything that can be tested without a
+//! browser lives in plain modules: the game reducer, the worker protocol, merging the
+//! workers' searches, difficulty levels and the saved-game format.
 
+pub mod levels;
+pub mod merge;
+pub mod models;
+pub mod persist;
+pub mod protocol;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod pool;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+/// Sends panic messages to the browser console: without it a wasm panic says only
+/// "unreachable executed".
+#[cfg(target_arch = "wasm32")]
+pub fn panic_to_console() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
+}

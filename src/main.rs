@@ -1,5 +1,6 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    othello_web::panic_to_console();
     yew::Renderer::<othello_web::app::App>::new().render();
 }
 

@@ -1,0 +1,218 @@
+//! Difficulty as a search budget, and how a budget is shared among the workers.
+
+use crate::protocol::WireBudget;
+use serde::{Deserialize, Serialize};
+
+/// A named level: a budget in simulations or in milliseconds per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub budget: WireBudget,
+}
+
+const fn sims(n: u64) -> WireBudget {
+    WireBudget {
+        simulations: Some(n),
+        millis: None,
+    }
+}
+
+const fn millis(ms: u64) -> WireBudget {
+    WireBudget {
+        simulations: None,
+        millis: Some(ms),
+    }
+}
+
+pub const LEVELS: &[Level] = &[
+    Level {
+        id: "beginner",
+        label: "Beginner: 20 simulations",
+        budget: sims(20),
+    },
+    Level {
+        id: "casual",
+        label: "Casual: 100 simulations",
+        budget: sims(100),
+    },
+    Level {
+        id: "club",
+        label: "Club: 400 simulations",
+        budget: sims(400),
+    },
+    Level {
+        id: "strong",
+        label: "Strong: 1 s per move",
+        budget: millis(1000),
+    },
+    Level {
+        id: "strongest",
+        label: "Strongest: 5 s per move",
+        budget: millis(5000),
+    },
+];
+
+pub const DEFAULT_LEVEL: &str = "casual";
+
+/// The player's choice: a named level or a budget of their own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Difficulty {
+    Level(String),
+    Simulations(u64),
+    Millis(u64),
+}
+
+impl Default for Difficulty {
+    fn default() -> Difficulty {
+        Difficulty::Level(DEFAULT_LEVEL.to_owned())
+    }
+}
+
+/// Custom budgets are clamped to what a browser tab can sensibly spend on one move.
+pub const MAX_SIMULATIONS: u64 = 1_000_000;
+pub const MAX_MILLIS: u64 = 60_000;
+
+impl Difficulty {
+    pub fn budget(&self) -> WireBudget {
+        match self {
+            Difficulty::Level(id) => LEVELS
+                .iter()
+                .find(|l| l.id == id)
+                .or_else(|| LEVELS.iter().find(|l| l.id == DEFAULT_LEVEL))
+                .map_or(sims(100), |l| l.budget),
+            Difficulty::Simulations(n) => sims((*n).clamp(1, MAX_SIMULATIONS)),
+            Difficulty::Millis(ms) => millis((*ms).clamp(10, MAX_MILLIS)),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let budget = self.budget();
+        match (budget.simulations, budget.millis) {
+            (Some(n), _) => format!("{n} simulations per move"),
+            (None, Some(ms)) => format!("{:.1} s per move", ms as f64 / 1000.0),
+            (None, None) => "unlimited".to_owned(),
+        }
+    }
+}
+
+/// Below this many simulations per tree, several small trees see less than one big one,
+/// so small budgets use fewer workers.
+pub const MIN_SIMULATIONS_PER_WORKER: u64 = 100;
+
+/// Shares `budget` among up to `workers` workers: a time budget runs on all of them for the
+/// same time; a simulation budget is split so that the total stays within it. Returns one
+/// budget per worker that takes part (at least one).
+pub fn split(budget: WireBudget, workers: usize) -> Vec<WireBudget> {
+    let workers = workers.max(1) as u64;
+    match budget.simulations {
+        None => vec![budget; workers as usize],
+        Some(total) => {
+            let used = (total / MIN_SIMULATIONS_PER_WORKER).clamp(1, workers);
+            (0..used)
+                .map(|i| WireBudget {
+                    simulations: Some(total / used + u64::from(i < total % used)),
+                    millis: budget.millis,
+                })
+                .collect()
+        }
+    }
+}
+
+/// How many workers to start: one per core, leaving one for the page, at most four.
+pub fn worker_count(hardware_concurrency: f64) -> usize {
+    let cores = if hardware_concurrency.is_finite() && hardware_concurrency >= 1.0 {
+        hardware_concurrency as usize
+    } else {
+        1
+    };
+    cores.saturating_sub(1).clamp(1, 4)
+}
+
+/// The longest the alpha-beta fallback thinks: it cannot be stopped halfway, so a new game
+/// or an undo waits for it.
+pub const ALPHABETA_MAX_MILLIS: u64 = 5000;
+
+/// Budget for the alpha-beta fallback, which knows depth and time but not simulations.
+pub fn alphabeta_millis(budget: WireBudget) -> u64 {
+    match (budget.millis, budget.simulations) {
+        (Some(ms), _) => ms.min(ALPHABETA_MAX_MILLIS),
+        // About what the network search would take for these simulations here.
+        (None, Some(n)) => n.saturating_mul(2).clamp(50, ALPHABETA_MAX_MILLIS),
+        (None, None) => 1000,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_levels_run_from_twenty_simulations_to_five_seconds() {
+        assert_eq!(
+            Difficulty::Level("beginner".into()).budget().simulations,
+            Some(20)
+        );
+        assert_eq!(
+            Difficulty::Level("strongest".into()).budget().millis,
+            Some(5000)
+        );
+        // An unknown level (say from an older save) falls back to the default.
+        assert_eq!(
+            Difficulty::Level("grandmaster".into()).budget(),
+            Difficulty::default().budget()
+        );
+    }
+
+    #[test]
+    fn custom_budgets_are_clamped() {
+        assert_eq!(Difficulty::Simulations(0).budget().simulations, Some(1));
+        assert_eq!(
+            Difficulty::Millis(10_000_000).budget().millis,
+            Some(MAX_MILLIS)
+        );
+        assert_eq!(Difficulty::Millis(250).describe(), "0.2 s per move");
+        assert_eq!(
+            Difficulty::Simulations(300).describe(),
+            "300 simulations per move"
+        );
+    }
+
+    #[test]
+    fn a_simulation_budget_is_split_without_exceeding_it() {
+        for total in [1, 20, 99, 100, 250, 401, 1600, 10_001] {
+            for workers in 1..=4 {
+                let parts = split(sims(total), workers);
+                let sum: u64 = parts.iter().map(|b| b.simulations.unwrap_or(0)).sum();
+                assert_eq!(sum, total, "{total} over {workers}");
+                assert!(!parts.is_empty() && parts.len() <= workers);
+                assert!(parts.iter().all(|b| b.simulations.unwrap_or(0) > 0));
+            }
+        }
+        // Small budgets stay on one tree.
+        assert_eq!(split(sims(20), 4).len(), 1);
+        assert_eq!(split(sims(400), 4).len(), 4);
+    }
+
+    #[test]
+    fn a_time_budget_runs_on_every_worker_for_the_same_time() {
+        assert_eq!(split(millis(1000), 3), vec![millis(1000); 3]);
+    }
+
+    #[test]
+    fn the_alpha_beta_fallback_never_thinks_longer_than_its_cap() {
+        assert_eq!(alphabeta_millis(millis(1000)), 1000);
+        assert_eq!(alphabeta_millis(millis(60_000)), ALPHABETA_MAX_MILLIS);
+        assert_eq!(alphabeta_millis(sims(20)), 50);
+        assert_eq!(alphabeta_millis(sims(u64::MAX)), ALPHABETA_MAX_MILLIS);
+    }
+
+    #[test]
+    fn worker_count_leaves_a_core_for_the_page_and_caps_at_four() {
+        assert_eq!(worker_count(1.0), 1);
+        assert_eq!(worker_count(2.0), 1);
+        assert_eq!(worker_count(4.0), 3);
+        assert_eq!(worker_count(16.0), 4);
+        assert_eq!(worker_count(f64::NAN), 1);
+    }
+}

@@ -1,0 +1,226 @@
+//! Root-parallel search: each worker grows its own tree; the page adds their root visits
+//! move by move to choose the move and to draw the heat map.
+
+use crate::protocol::{EngineKind, Report};
+use othello::Move;
+
+/// One move of the merged search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergedMove {
+    pub mv: Move,
+    pub visits: u64,
+    /// Share of all root visits, in [0, 1]: what the heat map shows.
+    pub share: f32,
+    /// Visit-weighted mean value for the side to move.
+    pub q: f32,
+    pub proof: Option<i8>,
+}
+
+/// The search of all workers as one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    pub engine: EngineKind,
+    /// Most visited first.
+    pub moves: Vec<MergedMove>,
+    pub pv: Vec<Move>,
+    /// Root value for the side to move, in [-1, 1].
+    pub value: f32,
+    pub simulations: u64,
+    pub elapsed_ms: f64,
+    /// Simulations per second of each worker that reported.
+    pub per_worker_rate: Vec<f64>,
+}
+
+impl Merged {
+    /// Chance of winning for the side to move.
+    pub fn win_probability(&self) -> f32 {
+        (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
+    }
+
+    /// A proven win first, then the most visited move that is not a proven loss.
+    pub fn best_move(&self) -> Option<Move> {
+        self.moves
+            .iter()
+            .find(|m| m.proof == Some(1))
+            .or_else(|| self.moves.iter().find(|m| m.proof != Some(-1)))
+            .or(self.moves.first())
+            .map(|m| m.mv)
+    }
+
+    pub fn simulations_per_second(&self) -> f64 {
+        self.per_worker_rate.iter().sum()
+    }
+
+    pub fn share_of(&self, mv: Move) -> Option<f32> {
+        self.moves.iter().find(|m| m.mv == mv).map(|m| m.share)
+    }
+}
+
+/// Merges the latest report of each worker; `None` when there is none.
+pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged> {
+    let reports: Vec<&Report> = reports.into_iter().collect();
+    let first = reports.first()?;
+    let mut moves: Vec<MergedMove> = Vec::new();
+    // Sums of q * visits, to turn into means at the end.
+    let mut q_sums: Vec<f64> = Vec::new();
+    for report in &reports {
+        for stat in &report.moves {
+            let index = match moves.iter().position(|m| m.mv == stat.mv) {
+                Some(i) => i,
+                None => {
+                    moves.push(MergedMove {
+                        mv: stat.mv,
+                        visits: 0,
+                        share: 0.0,
+                        q: 0.0,
+                        proof: None,
+                    });
+                    q_sums.push(0.0);
+                    moves.len() - 1
+                }
+            };
+            moves[index].visits += stat.visits as u64;
+            q_sums[index] += stat.q as f64 * stat.visits as f64;
+            // A proof from any tree is a fact about the position.
+            if stat.proof.is_some() {
+                moves[index].proof = stat.proof;
+            }
+        }
+    }
+    let total: u64 = moves.iter().map(|m| m.visits).sum();
+    for (m, q_sum) in moves.iter_mut().zip(&q_sums) {
+        if m.visits > 0 {
+            m.q = (q_sum / m.visits as f64) as f32;
+        }
+        m.share = if total > 0 {
+            m.visits as f32 / total as f32
+        } else {
+            0.0
+        };
+    }
+    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.q.total_cmp(&a.q)));
+    let weight = |r: &Report| r.root_visits().max(1) as f64;
+    let weights: f64 = reports.iter().map(|r| weight(r)).sum();
+    let value = reports
+        .iter()
+        .map(|r| r.value as f64 * weight(r))
+        .sum::<f64>()
+        / weights;
+    // The PV of the tree that agrees with the merged choice and searched it most.
+    let best = moves.first().map(|m| m.mv);
+    let pv = reports
+        .iter()
+        .filter(|r| r.pv.first().copied() == best)
+        .max_by_key(|r| r.root_visits())
+        .or_else(|| reports.iter().max_by_key(|r| r.root_visits()))
+        .map(|r| r.pv.clone())
+        .unwrap_or_default();
+    Some(Merged {
+        engine: first.engine,
+        moves,
+        pv,
+        value: value as f32,
+        simulations: reports.iter().map(|r| r.simulations).sum(),
+        elapsed_ms: reports.iter().map(|r| r.elapsed_ms).fold(0.0, f64::max),
+        per_worker_rate: reports
+            .iter()
+            .filter(|r| r.elapsed_ms > 0.0)
+            .map(|r| r.simulations as f64 * 1000.0 / r.elapsed_ms)
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::MoveStat;
+    use othello::{BoardSize, Square};
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text, BoardSize::Eight).expect("valid move")
+    }
+
+    fn stat(text: &str, visits: u32, q: f32) -> MoveStat {
+        MoveStat {
+            mv: mv(text),
+            visits,
+            prior: 0.25,
+            q,
+            proof: None,
+        }
+    }
+
+    fn report(moves: Vec<MoveStat>, value: f32, pv: &[&str]) -> Report {
+        let simulations = moves.iter().map(|m| m.visits as u64).sum();
+        Report {
+            engine: EngineKind::Network,
+            best: moves.first().map(|m| m.mv),
+            moves,
+            pv: pv.iter().map(|t| mv(t)).collect(),
+            value,
+            simulations,
+            elapsed_ms: 100.0,
+        }
+    }
+
+    #[test]
+    fn visits_add_up_across_workers_and_shares_sum_to_one() {
+        let a = report(vec![stat("d3", 30, 0.1), stat("c4", 10, 0.0)], 0.1, &["d3"]);
+        let b = report(vec![stat("c4", 35, 0.2), stat("d3", 25, 0.3)], 0.2, &["c4"]);
+        let merged = merge([&a, &b]).expect("two reports");
+        assert_eq!(merged.moves[0].mv, mv("d3"));
+        assert_eq!(merged.moves[0].visits, 55);
+        assert_eq!(merged.moves[1].visits, 45);
+        let total: f32 = merged.moves.iter().map(|m| m.share).sum();
+        assert!((total - 1.0).abs() < 1e-6);
+        assert!((merged.share_of(mv("d3")).expect("searched") - 0.55).abs() < 1e-6);
+        assert_eq!(merged.best_move(), Some(mv("d3")));
+        // Visit-weighted q: (0.1*30 + 0.3*25) / 55.
+        assert!((merged.moves[0].q - 10.5 / 55.0).abs() < 1e-6);
+        // The PV comes from the tree whose first move is the merged choice.
+        assert_eq!(merged.pv, vec![mv("d3")]);
+        assert_eq!(merged.simulations, 100);
+        assert_eq!(merged.per_worker_rate.len(), 2);
+        assert!((merged.simulations_per_second() - 1000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_value_is_weighted_by_how_much_each_tree_searched() {
+        let a = report(vec![stat("d3", 90, 0.0)], 0.5, &["d3"]);
+        let b = report(vec![stat("d3", 10, 0.0)], -0.5, &["d3"]);
+        let merged = merge([&a, &b]).expect("two reports");
+        assert!((merged.value - 0.4).abs() < 1e-6);
+        assert!((merged.win_probability() - 0.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_proven_win_beats_more_visits_and_a_proven_loss_is_avoided() {
+        let mut win = stat("c4", 1, 1.0);
+        win.proof = Some(1);
+        let merged = merge([&report(vec![stat("d3", 50, 0.0), win], 0.0, &[])]).expect("one");
+        assert_eq!(merged.best_move(), Some(mv("c4")));
+
+        let mut loss = stat("d3", 80, -1.0);
+        loss.proof = Some(-1);
+        let merged = merge([&report(vec![loss, stat("c4", 5, 0.0)], 0.0, &[])]).expect("one");
+        assert_eq!(merged.best_move(), Some(mv("c4")));
+    }
+
+    #[test]
+    fn no_reports_merge_to_nothing() {
+        assert!(merge(std::iter::empty::<&Report>()).is_none());
+    }
+
+    #[test]
+    fn a_move_only_one_tree_tried_still_counts() {
+        let a = report(vec![stat("d3", 10, 0.0)], 0.0, &["d3"]);
+        let b = report(vec![stat("f5", 30, 0.0)], 0.0, &["f5"]);
+        let merged = merge([&a, &b]).expect("two");
+        assert_eq!(merged.moves.len(), 2);
+        assert_eq!(merged.best_move(), Some(mv("f5")));
+        assert_eq!(
+            merged.moves[0].mv,
+            Move::Place(Square::parse("f5", BoardSize::Eight).expect("valid"))
+        );
+    }
+}
