@@ -68,6 +68,13 @@ impl AccuracyReport {
         self.moves.iter().filter(|m| m.keeps_result()).count()
     }
 
+    /// Moves from positions that are not lost (a win or a draw is there to keep), and how
+    /// many of them keep it: the moves where a mistake can change the result.
+    pub fn not_lost(&self) -> (usize, usize) {
+        let open: Vec<&CheckedMove> = self.moves.iter().filter(|m| m.best_margin >= 0).collect();
+        (open.iter().filter(|m| m.keeps_result()).count(), open.len())
+    }
+
     /// Mean discs lost to the best move, per checked move.
     pub fn mean_loss(&self) -> f64 {
         let lost: i64 = self
@@ -80,14 +87,17 @@ impl AccuracyReport {
 
     pub fn summary(&self) -> String {
         let n = self.moves.len().max(1) as f64;
+        let (kept, open) = self.not_lost();
         format!(
-            "{}: {} of {} moves optimal ({:.1}%), {} keep the result ({:.1}%), {:.2} discs lost per move; positions with <= {} empties from {} games against {}",
+            "{}: {} of {} moves optimal ({:.1}%), {} keep the result ({:.1}%; {} of {} from won or drawn positions), {:.2} discs lost per move; positions with <= {} empties from {} games against {}",
             self.player,
             self.optimal(),
             self.moves.len(),
             100.0 * self.optimal() as f64 / n,
             self.keeps_result(),
             100.0 * self.keeps_result() as f64 / n,
+            kept,
+            open,
             self.mean_loss(),
             self.max_empties,
             self.games,
@@ -196,6 +206,8 @@ mod tests {
         assert_eq!(report.moves.len(), 60);
         assert!(report.optimal() < 60, "{}", report.summary());
         assert!(report.mean_loss() > 0.0);
+        let (kept, open) = report.not_lost();
+        assert!(kept <= open && open <= 60);
         for checked in &report.moves {
             let pos = Position::from_board_text(&checked.position, Variant::Standard)
                 .expect("board text");
