@@ -10,6 +10,7 @@ import pytest
 from train.data import Samples
 from train.export import check_parity, export_model, main, run_onnx, torch_outputs
 from train.net import NetConfig, OthelloNet
+from train.tests.engine import real_othello
 from train.tests.rules import planes, start
 from train.train import TrainConfig, Trainer
 
@@ -113,10 +114,10 @@ def test_the_cli_reports_a_corrupt_checkpoint(
     assert "corrupt or not a checkpoint" in capsys.readouterr().err
 
 
-OTHELLO = Path(__file__).resolve().parents[2] / "target" / "release" / "othello"
+OTHELLO = real_othello()
 
 
-@pytest.mark.skipif(not OTHELLO.exists(), reason="needs `cargo build --release -p cli`")
+@pytest.mark.skipif(OTHELLO is None, reason="needs the othello binary: cargo build -p cli")
 def test_the_rust_engine_reads_the_exported_model_like_pytorch(tmp_path: Path) -> None:
     """End to end through tract and the engine's own plane encoding: the start position's
     priors and value printed by `othello model check` equal PyTorch's."""

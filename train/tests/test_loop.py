@@ -9,6 +9,7 @@ import pytest
 
 from train import loop
 from train.loop import GateJob, Run, RunError, SelfPlayJob
+from train.tests.engine import real_othello
 from train.tests.rules import write_batch
 from train.train import Trainer
 
@@ -174,6 +175,7 @@ FAKE_OTHELLO = """#!{python}
 import argparse, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
+from train.tests.engine import real_othello
 from train.tests.rules import write_batch
 if sys.argv[1:3] == ["model", "check"]:
     sys.exit({parity_exit})
@@ -276,13 +278,6 @@ def test_a_model_that_fails_the_engines_parity_check_is_not_kept(
     assert "model check" in capsys.readouterr().err
     assert not list((run_dir / "models").glob("gen-0000.*"))
     assert Run.open(run_dir, {}).state()["generation"] == 0
-
-
-def real_othello() -> Path | None:
-    """The newest engine binary that `cargo test` (debug) or `cargo build --release` left."""
-    root = Path(__file__).resolve().parents[2] / "target"
-    built = [root / b / "othello" for b in ("release", "debug") if (root / b / "othello").exists()]
-    return max(built, key=lambda p: p.stat().st_mtime, default=None)
 
 
 @pytest.mark.skipif(real_othello() is None, reason="needs the othello binary: cargo build -p cli")

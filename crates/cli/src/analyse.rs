@@ -3,7 +3,6 @@
 use crate::model::load_model;
 use anyhow::{bail, Result};
 use engine::mcts::{Mcts, MctsConfig, SearchInfo};
-use engine::onnx::OnnxEvaluator;
 use engine::{Budget, Evaluator, HeuristicEvaluator};
 use othello::{Move, Position, Square};
 use std::path::Path;
@@ -17,7 +16,7 @@ pub fn analyse(pos: &Position, model: Option<&Path>, budget: &Budget) -> Result<
         Some(path) => {
             let model = load_model(path)?;
             model.card().check_game(pos.size(), pos.variant())?;
-            search(Mcts::new(OnnxEvaluator::new(model), config), pos, budget)?
+            search(Mcts::new(model.evaluator()?, config), pos, budget)?
         }
         None => search(
             Mcts::new(HeuristicEvaluator::new(1, 4), config),

@@ -4,7 +4,6 @@ use crate::model::load_model;
 use anyhow::{Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::onnx::OnnxEvaluator;
 use engine::{Budget, HeuristicEvaluator};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
@@ -56,10 +55,11 @@ pub fn mcts(model: Option<&Path>, size: BoardSize, sims: u64, batches: &[usize])
         "evaluator: {}; {sims} simulations from each of {} positions",
         network
             .as_ref()
-            .map_or("random playouts (no model)".to_string(), |n| n
-                .card()
-                .name
-                .clone()),
+            .map_or("random playouts (no model)".to_string(), |n| format!(
+                "{} on {}",
+                n.card().name,
+                n.runtime_name()
+            )),
         positions(size)?.len()
     );
     println!("batch    sims/s   evals/s  evaluator  search  search share");
@@ -69,12 +69,7 @@ pub fn mcts(model: Option<&Path>, size: BoardSize, sims: u64, batches: &[usize])
             ..MctsConfig::default()
         };
         let line = match &network {
-            Some(net) => run(
-                TimedEvaluator::new(OnnxEvaluator::new(net.clone())),
-                config,
-                size,
-                sims,
-            )?,
+            Some(net) => run(TimedEvaluator::new(net.evaluator()?), config, size, sims)?,
             None => run(
                 TimedEvaluator::new(HeuristicEvaluator::new(1, 1)),
                 config,

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use engine::arena::{self, ArenaConfig};
 use engine::mcts::Mcts;
-use engine::onnx::OnnxEvaluator;
+use engine::network::Runtime;
 use engine::selfplay::SelfPlayConfig;
 use engine::{Budget, HeuristicEvaluator, Solver, WinLossDraw};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -29,6 +29,10 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// What runs networks: `ort` (ONNX Runtime, fastest natively; its library is found
+    /// through ORT_DYLIB_PATH or the trainer's venv), `tract`, or `auto` (ort when found)
+    #[arg(long, global = true, default_value = "auto", value_parser = parse_runtime)]
+    runtime: Runtime,
 }
 
 #[derive(Subcommand)]
@@ -266,6 +270,10 @@ impl From<VariantArg> for Variant {
     }
 }
 
+fn parse_runtime(text: &str) -> Result<Runtime, String> {
+    text.parse()
+}
+
 fn parse_board(text: &str) -> Result<BoardSize, String> {
     text.parse::<u8>()
         .ok()
@@ -297,6 +305,7 @@ fn read_position(text: &str, size: BoardSize, variant: Variant) -> Result<Game> 
 }
 
 fn run(cli: Cli) -> Result<()> {
+    Runtime::set_preferred(cli.runtime);
     match cli.command {
         Command::Perft { depth, board, from } => {
             if depth > 20 {
@@ -374,7 +383,7 @@ fn run(cli: Cli) -> Result<()> {
                 Some(path) => {
                     let model = model::load_model(path)?;
                     model.card().check_game(board, variant.into())?;
-                    let mcts = Mcts::new(OnnxEvaluator::new(model), config);
+                    let mcts = Mcts::new(model.evaluator()?, config);
                     play::play(mcts, start, human, budget, &mut input, &mut stdout)?;
                 }
                 None => {

@@ -1,15 +1,15 @@
 //! Loading networks for the CLI, and `othello model check`.
 
 use anyhow::{bail, Context, Result};
-use engine::evaluator::{encode_planes, Evaluator};
-use engine::onnx::{OnnxEvaluator, OnnxModel};
+use engine::evaluator::encode_planes;
+use engine::network::{Network, Runtime};
 use othello::Position;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub fn load_model(path: &Path) -> Result<Arc<OnnxModel>> {
-    Ok(Arc::new(OnnxModel::load(path)?))
+/// Loads a network on the runtime the command line asked for (`--runtime`).
+pub fn load_model(path: &Path) -> Result<Network> {
+    Ok(Network::load(path, Runtime::preferred())?)
 }
 
 pub fn check(path: &Path) -> Result<()> {
@@ -18,6 +18,7 @@ pub fn check(path: &Path) -> Result<()> {
     let size = model.board_size();
     let n = size.n();
     println!("model: {} ({})", card.name, path.display());
+    println!("runtime: {}", model.runtime_name());
     println!("board: {size} {}", card.variant);
     println!(
         "input: planes [batch, {}, {n}, {n}]; outputs: policy [batch, {}], value [batch, 1]",
@@ -38,7 +39,7 @@ pub fn check(path: &Path) -> Result<()> {
     }
 
     let start = Position::start(size, card.variant()?);
-    let mut eval = OnnxEvaluator::new(model.clone());
+    let mut eval = model.evaluator()?;
     let sample = eval.evaluate(&[start])?;
     let Some(sample) = sample.first() else {
         bail!("the model returned no evaluation")
@@ -55,6 +56,7 @@ pub fn check(path: &Path) -> Result<()> {
         priors.join(", ")
     );
 
+    let mut runner = model.runner()?;
     for batch in [1usize, 8, 32] {
         let mut planes = Vec::new();
         for _ in 0..batch {
@@ -63,7 +65,7 @@ pub fn check(path: &Path) -> Result<()> {
         let clock = Instant::now();
         let mut runs = 0u32;
         while clock.elapsed() < Duration::from_millis(700) || runs < 3 {
-            model.run_planes(&planes, batch)?;
+            runner.run_planes(&planes, batch)?;
             runs += 1;
         }
         let per_second = (runs as usize * batch) as f64 / clock.elapsed().as_secs_f64();
@@ -72,10 +74,27 @@ pub fn check(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs the model on the samples' `planes` and compares every output the samples hold
-/// (`policy` logits, `value`, and any other named output) with what Rust computes.
+/// Runs the model on the samples' `planes` and compares the `policy` logits and `value`
+/// the samples hold with what Rust computes: on the runtime asked for, or with `auto` on
+/// tract and on ONNX Runtime when its library is there, since either may run the model.
 pub fn compare(path: &Path, samples: &Path, tolerance: f32) -> Result<()> {
-    let model = load_model(path)?;
+    let runtimes = match Runtime::preferred() {
+        Runtime::Auto => {
+            let mut all = vec![Runtime::Tract];
+            if engine::onnxruntime::environment().is_ok() {
+                all.push(Runtime::OnnxRuntime);
+            }
+            all
+        }
+        one => vec![one],
+    };
+    for runtime in runtimes {
+        compare_on(&Network::load(path, runtime)?, samples, tolerance)?;
+    }
+    Ok(())
+}
+
+fn compare_on(model: &Network, samples: &Path, tolerance: f32) -> Result<()> {
     let bytes = std::fs::read(samples)
         .with_context(|| format!("cannot read samples {}", samples.display()))?;
     let arrays =
@@ -95,7 +114,7 @@ pub fn compare(path: &Path, samples: &Path, tolerance: f32) -> Result<()> {
         );
     }
     let batch = planes.shape[0];
-    let (policy, value) = model.run_planes(&planes.data, batch)?;
+    let (policy, value) = model.runner()?.run_planes(&planes.data, batch)?;
     let mut worst = 0f32;
     let mut compared = 0;
     for (name, got) in [("policy", &policy), ("value", &value)] {
@@ -122,13 +141,19 @@ pub fn compare(path: &Path, samples: &Path, tolerance: f32) -> Result<()> {
                     m.max(d)
                 }
             });
-        println!("compare {name}: largest difference {diff:.2e} over {batch} samples");
+        println!(
+            "compare {name} ({}): largest difference {diff:.2e} over {batch} samples",
+            model.runtime_name()
+        );
         if diff.is_nan() || diff > tolerance {
             bail!("output '{name}' differs from the samples by {diff:.3e} > {tolerance:e}");
         }
         worst = worst.max(diff);
         compared += 1;
     }
-    println!("parity: ok ({compared} outputs within {worst:.2e}, tolerance {tolerance:e})");
+    println!(
+        "parity on {}: ok ({compared} outputs within {worst:.2e}, tolerance {tolerance:e})",
+        model.runtime_name()
+    );
     Ok(())
 }

@@ -3,7 +3,6 @@
 use crate::model::load_model;
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{EvalError, Evaluator};
-use engine::onnx::OnnxEvaluator;
 use engine::selfplay::{run_selfplay, tally, write_selfplay, SelfPlayConfig};
 use engine::HeuristicEvaluator;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,7 +36,9 @@ pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>)
     let seed = config.seed;
     let make = move || -> Result<Box<dyn Evaluator>, EvalError> {
         Ok(match &network {
-            Some(net) => Box::new(OnnxEvaluator::new(net.clone())),
+            Some(net) => net
+                .evaluator()
+                .map_err(|e| EvalError::Failed(e.to_string()))?,
             // Generation 0: no network yet, so values come from random playouts.
             None => Box::new(HeuristicEvaluator::new(seed, 4)),
         })

@@ -30,6 +30,57 @@ pub trait Evaluator {
     fn describe(&self) -> String;
 }
 
+/// A boxed evaluator is one too, so callers can pick the runtime at run time
+/// (`Mcts<Box<dyn Evaluator + Send>>`).
+impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        (**self).evaluate(positions)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+}
+
+/// Refuses a batch that holds a position of another board or variant than the network's.
+pub fn check_batch_board(
+    positions: &[Position],
+    size: othello::BoardSize,
+    variant: othello::Variant,
+) -> Result<(), EvalError> {
+    match positions
+        .iter()
+        .find(|p| p.size() != size || p.variant() != variant)
+    {
+        Some(pos) => Err(EvalError::WrongBoard {
+            expected: format!("{size} {variant}"),
+            found: format!("{} {}", pos.size(), pos.variant()),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A network's raw outputs for a batch (`N*N + 1` logits and one value per position) as
+/// evaluations: legal-masked softmax priors and values clamped to [-1, 1].
+pub fn evaluations_from_outputs(
+    positions: &[Position],
+    logits: &[f32],
+    values: &[f32],
+) -> Vec<Evaluation> {
+    let Some(first) = positions.first() else {
+        return Vec::new();
+    };
+    let width = first.size().squares() as usize + 1;
+    positions
+        .iter()
+        .zip(logits.chunks(width).zip(values))
+        .map(|(pos, (logits, value))| Evaluation {
+            priors: legal_priors(pos, logits),
+            value: value.clamp(-1.0, 1.0),
+        })
+        .collect()
+}
+
 /// The network input of the model contract: planes `[C, N, N]` from the side to move's
 /// view (own discs, opponent discs, legal moves, all ones), row-major from a1, appended
 /// to `out`.

@@ -8,9 +8,13 @@ pub mod arena;
 pub mod evaluator;
 pub mod mcts;
 pub mod model_card;
+#[cfg(feature = "onnx")]
+pub mod network;
 pub mod npz;
 #[cfg(feature = "onnx")]
 pub mod onnx;
+#[cfg(feature = "ort")]
+pub mod onnxruntime;
 pub mod players;
 pub mod rng;
 #[cfg(not(target_arch = "wasm32"))]

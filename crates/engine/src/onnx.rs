@@ -2,35 +2,15 @@
 //! tract. Built once from bytes (so a web page can pass a fetched file), optimised for a
 //! symbolic batch size, then reused for every batch.
 
-use crate::evaluator::{encode_planes, legal_priors, EvalError, Evaluation, Evaluator};
-use crate::model_card::{CardError, ModelCard};
+use crate::evaluator::{
+    check_batch_board, encode_planes, evaluations_from_outputs, EvalError, Evaluation, Evaluator,
+};
+use crate::model_card::ModelCard;
+pub use crate::network::{card_path, ModelError};
+use crate::network::{check_contract, read_model_files};
 use othello::{BoardSize, Position, Variant};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
-
-#[derive(Debug, thiserror::Error)]
-pub enum ModelError {
-    #[error("cannot read the ONNX model: {0}")]
-    Load(String),
-    #[error(transparent)]
-    Card(#[from] CardError),
-    #[error("the model does not follow the contract: {0}")]
-    Contract(String),
-    #[error("running the model failed: {0}")]
-    Run(String),
-    #[error("cannot read {what} {path}: {message}")]
-    Read {
-        what: &'static str,
-        path: String,
-        message: String,
-    },
-    #[error("{path}: {source}")]
-    InFile {
-        path: String,
-        #[source]
-        source: Box<ModelError>,
-    },
-}
 
 type Plan = std::sync::Arc<TypedSimplePlan>;
 
@@ -51,7 +31,6 @@ impl OnnxModel {
     pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<OnnxModel, ModelError> {
         let size = card.board()?;
         let variant = card.variant()?;
-        let n = size.n() as usize;
         let planes = card.planes;
         let model = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))
@@ -66,14 +45,6 @@ impl OnnxModel {
             return Err(ModelError::Contract(format!(
                 "expected one input (planes), found {}",
                 inputs.len()
-            )));
-        }
-        let input_shape = shape_of(&model, inputs[0])?;
-        let expected = [None, Some(planes), Some(n), Some(n)];
-        if input_shape.len() != 4 || input_shape[1..] != expected[1..] {
-            return Err(ModelError::Contract(format!(
-                "input shape is {}, but a {size} board with {planes} planes needs [batch, {planes}, {n}, {n}]",
-                describe_shape(&input_shape)
             )));
         }
         let outputs = model
@@ -96,21 +67,10 @@ impl OnnxModel {
                 "the model needs outputs named 'policy' and 'value'".into(),
             ));
         };
+        let input_shape = shape_of(&model, inputs[0])?;
         let policy_shape = shape_of(&model, outputs[policy_output])?;
-        if policy_shape.len() != 2 || policy_shape[1] != Some(n * n + 1) {
-            return Err(ModelError::Contract(format!(
-                "policy shape is {}, but a {size} board needs [batch, {}]",
-                describe_shape(&policy_shape),
-                n * n + 1
-            )));
-        }
         let value_shape = shape_of(&model, outputs[value_output])?;
-        if value_shape.len() != 2 || value_shape[1] != Some(1) {
-            return Err(ModelError::Contract(format!(
-                "value shape is {}, expected [batch, 1]",
-                describe_shape(&value_shape)
-            )));
-        }
+        check_contract(size, planes, &input_shape, &policy_shape, &value_shape)?;
         let plan = model
             .into_optimized()
             .and_then(|m| m.into_runnable())
@@ -128,25 +88,8 @@ impl OnnxModel {
 
     /// Loads `model.onnx` and its card `model.json` from beside it.
     pub fn load(path: &std::path::Path) -> Result<OnnxModel, ModelError> {
-        let bytes = std::fs::read(path).map_err(|e| ModelError::Read {
-            what: "model",
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let card_file = card_path(path);
-        let card_text = std::fs::read_to_string(&card_file).map_err(|e| ModelError::Read {
-            what: "the model card",
-            path: card_file.display().to_string(),
-            message: format!("{e} (every model needs its card beside it)"),
-        })?;
-        let card = ModelCard::from_json(&card_text).map_err(|e| ModelError::InFile {
-            path: card_file.display().to_string(),
-            source: Box::new(e.into()),
-        })?;
-        OnnxModel::from_bytes(&bytes, card).map_err(|e| ModelError::InFile {
-            path: path.display().to_string(),
-            source: Box::new(e),
-        })
+        let (bytes, card) = read_model_files(path)?;
+        OnnxModel::from_bytes(&bytes, card).map_err(|e| e.in_file(path))
     }
 
     pub fn card(&self) -> &ModelCard {
@@ -197,24 +140,11 @@ impl OnnxModel {
     }
 }
 
-/// The card of `model.onnx` is `model.json` beside it.
-pub fn card_path(model: &std::path::Path) -> std::path::PathBuf {
-    model.with_extension("json")
-}
-
 fn shape_of(model: &TypedModel, outlet: OutletId) -> Result<Vec<Option<usize>>, ModelError> {
     let fact = model
         .outlet_fact(outlet)
         .map_err(|e| ModelError::Load(e.to_string()))?;
     Ok(fact.shape.iter().map(|d| d.to_usize().ok()).collect())
-}
-
-fn describe_shape(shape: &[Option<usize>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or("batch".to_string(), |d| d.to_string()))
-        .collect();
-    format!("[{}]", dims.join(", "))
 }
 
 /// [`Evaluator`] over an [`OnnxModel`].
@@ -239,15 +169,7 @@ impl OnnxEvaluator {
 impl Evaluator for OnnxEvaluator {
     fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
         let model = &self.model;
-        if let Some(pos) = positions
-            .iter()
-            .find(|p| p.size() != model.size || p.variant() != model.variant)
-        {
-            return Err(EvalError::WrongBoard {
-                expected: format!("{} {}", model.size, model.variant),
-                found: format!("{} {}", pos.size(), pos.variant()),
-            });
-        }
+        check_batch_board(positions, model.size, model.variant)?;
         self.planes.clear();
         for pos in positions {
             encode_planes(pos, &mut self.planes);
@@ -255,15 +177,7 @@ impl Evaluator for OnnxEvaluator {
         let (logits, values) = model
             .run_planes(&self.planes, positions.len())
             .map_err(|e| EvalError::Failed(e.to_string()))?;
-        let width = model.size.squares() as usize + 1;
-        Ok(positions
-            .iter()
-            .enumerate()
-            .map(|(i, pos)| Evaluation {
-                priors: legal_priors(pos, &logits[i * width..(i + 1) * width]),
-                value: values[i].clamp(-1.0, 1.0),
-            })
-            .collect())
+        Ok(evaluations_from_outputs(positions, &logits, &values))
     }
 
     fn describe(&self) -> String {

@@ -197,7 +197,6 @@ impl PlayerSpec {
     #[cfg(feature = "onnx")]
     fn build_network_agent(&self, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
         use crate::mcts::{Mcts, MctsConfig, MctsPlayer};
-        use crate::onnx::OnnxEvaluator;
         let path = self.model.as_deref().unwrap_or_default();
         let defaults = MctsConfig::default();
         let config = MctsConfig {
@@ -206,7 +205,9 @@ impl PlayerSpec {
             seed,
             ..defaults
         };
-        let evaluator = OnnxEvaluator::new(load_model(path)?);
+        let evaluator = load_model(path)?
+            .evaluator()
+            .map_err(|e| SpecError::LoadModel(e.to_string()))?;
         Ok(Box::new(MctsPlayer::new(Mcts::new(evaluator, config))))
     }
 
@@ -285,22 +286,23 @@ fn build_classic(kind: PlayerKind, seed: u64) -> Result<Box<dyn Agent>, SpecErro
     }
 }
 
-/// Each model file is loaded and optimised once per process and shared by every game and
-/// thread: tract's plans are immutable and cost far more to build than to run.
+/// Each model file is loaded and checked once per process (on the preferred runtime) and
+/// shared by every game and thread: tract's plans are immutable and cost far more to
+/// build than to run.
 #[cfg(feature = "onnx")]
-fn load_model(path: &str) -> Result<std::sync::Arc<crate::onnx::OnnxModel>, SpecError> {
+fn load_model(path: &str) -> Result<crate::network::Network, SpecError> {
+    use crate::network::{Network, Runtime};
     use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Models = Mutex<HashMap<String, Arc<crate::onnx::OnnxModel>>>;
+    use std::sync::{Mutex, OnceLock};
+    type Models = Mutex<HashMap<String, Network>>;
     static MODELS: OnceLock<Models> = OnceLock::new();
     let models = MODELS.get_or_init(Default::default);
     let mut models = models.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(model) = models.get(path) {
         return Ok(model.clone());
     }
-    let model = crate::onnx::OnnxModel::load(std::path::Path::new(path))
+    let model = Network::load(std::path::Path::new(path), Runtime::preferred())
         .map_err(|e| SpecError::LoadModel(e.to_string()))?;
-    let model = Arc::new(model);
     models.insert(path.to_owned(), model.clone());
     Ok(model)
 }

@@ -1,0 +1,143 @@
+//! The ONNX Runtime evaluator against tract, the reference runtime, on the real ONNX files
+//! in models/. ONNX Runtime is a shared library found at run time: without it these tests
+//! say so and pass, unless `OTHELLO_REQUIRE_ORT` is set (scripts/test.sh sets it after
+//! installing the trainer's venv, which ships the library), when its absence fails them.
+#![cfg(feature = "ort")]
+
+use engine::evaluator::Evaluator;
+use engine::model_card::ModelCard;
+use engine::network::{Network, Runtime};
+use engine::onnxruntime::environment;
+use engine::Rng;
+use othello::{BoardSize, Position, Variant};
+use std::path::PathBuf;
+
+fn repo_file(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+/// False (with a note) when the library is missing and not required.
+fn ort_available() -> bool {
+    match environment() {
+        Ok(_) => true,
+        Err(e) if std::env::var_os("OTHELLO_REQUIRE_ORT").is_some() => {
+            panic!("OTHELLO_REQUIRE_ORT is set but {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            false
+        }
+    }
+}
+
+fn load(name: &str, runtime: Runtime) -> Network {
+    Network::load(&repo_file(&format!("models/{name}.onnx")), runtime).expect("loads")
+}
+
+fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(size, Variant::Standard);
+        for _ in 0..rng.below(50) {
+            let moves = pos.legal_move_list();
+            match rng.choose(&moves) {
+                Some(mv) => pos = pos.play(*mv).expect("legal"),
+                None => break,
+            }
+        }
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[test]
+fn onnx_runtime_evaluates_every_position_as_tract_does() {
+    if !ort_available() {
+        return;
+    }
+    for (name, size) in [
+        ("tiny-random-8x8", BoardSize::Eight),
+        ("tiny-random-6x6", BoardSize::Six),
+    ] {
+        let ort = load(name, Runtime::OnnxRuntime);
+        assert_eq!(ort.runtime_name(), "onnxruntime");
+        let mut fast = ort.evaluator().expect("session");
+        let mut reference = load(name, Runtime::Tract).evaluator().expect("plan");
+        let positions = random_positions(size, 40, 7);
+        let got = fast.evaluate(&positions).expect("evaluates");
+        let want = reference.evaluate(&positions).expect("evaluates");
+        assert_eq!(got.len(), positions.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert!(
+                (g.value - w.value).abs() < 1e-4,
+                "{} vs {}",
+                g.value,
+                w.value
+            );
+            assert_eq!(g.priors.len(), w.priors.len());
+            for (a, b) in g.priors.iter().zip(&w.priors) {
+                assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn auto_picks_onnx_runtime_when_its_library_is_there() {
+    if !ort_available() {
+        return;
+    }
+    assert_eq!(
+        load("tiny-random-6x6", Runtime::Auto).runtime_name(),
+        "onnxruntime"
+    );
+}
+
+#[test]
+fn onnx_runtime_refuses_bad_models_with_the_reason() {
+    if !ort_available() {
+        return;
+    }
+    let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
+    let card = |n: u8| {
+        ModelCard::from_json(&format!(
+            r#"{{"name": "x", "board_size": {n}, "variant": "standard"}}"#
+        ))
+        .expect("card")
+    };
+    let wrong_board = Network::from_bytes(bytes.clone(), card(6), Runtime::OnnxRuntime)
+        .err()
+        .expect("an 8x8 network on a 6x6 card is refused");
+    assert!(
+        wrong_board.to_string().contains("[batch, 4, 6, 6]"),
+        "{wrong_board}"
+    );
+    let corrupt = Network::from_bytes(
+        bytes[..bytes.len() / 2].to_vec(),
+        card(8),
+        Runtime::OnnxRuntime,
+    )
+    .err()
+    .expect("half a file is refused");
+    assert!(corrupt.to_string().contains("cannot read"), "{corrupt}");
+}
+
+#[test]
+fn positions_of_another_board_are_refused_not_misread() {
+    if !ort_available() {
+        return;
+    }
+    let mut eval = load("tiny-random-8x8", Runtime::OnnxRuntime)
+        .evaluator()
+        .expect("session");
+    let six = Position::start(BoardSize::Six, Variant::Standard);
+    let err = eval
+        .evaluate(&[six])
+        .expect_err("6x6 position on an 8x8 net");
+    assert!(err.to_string().contains("8x8"), "{err}");
+}
