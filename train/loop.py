@@ -55,6 +55,11 @@ DEFAULTS: dict[str, Any] = {
     "generations": 10,
     "games": 100,
     "sims": 200,
+    # Playout cap randomisation: 0 gives every move a full search of `sims`; N > 0 gives a
+    # `full_share` of the moves a full search (recorded for training) and the rest N
+    # simulations (played, not recorded).
+    "fast_sims": 0,
+    "full_share": 0.25,
     "threads": 1,
     "seed": 1,
     "window": 4,
@@ -73,6 +78,8 @@ DEFAULTS: dict[str, Any] = {
     # Evaluation of each generation's network against fixed classic players (0: off):
     # games per pairing, and the opponents as an `othello arena` player list.
     "eval_games": 0,
+    # Simulations of the network player in evaluation games (0: the self-play `sims`).
+    "eval_sims": 0,
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
 }
 
@@ -107,6 +114,8 @@ class SelfPlayJob:
     out: Path
     seed: int
     threads: int
+    fast_sims: int = 0
+    full_share: float = 0.25
 
 
 @dataclass(frozen=True)
@@ -153,6 +162,8 @@ def othello_selfplay(binary: str) -> SelfPlay:
             "--seed", str(job.seed),
             "--threads", str(job.threads),
         ]  # fmt: skip
+        if job.fast_sims > 0:
+            cmd += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
         call(cmd)
 
     return run
@@ -219,12 +230,27 @@ def othello_evaluate(binary: str, player: str) -> Evaluate:
     return run
 
 
+def onnxruntime_library() -> str | None:
+    """The ONNX Runtime shared library of this Python's `onnxruntime` package, which the
+    engine loads to run networks several times faster than with tract."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return None
+    capi = Path(onnxruntime.__file__).parent / "capi"
+    found = sorted(capi.glob("libonnxruntime.so*")) + sorted(capi.glob("onnxruntime.dll"))
+    return str(found[-1]) if found else None
+
+
 def call(cmd: list[str]) -> None:
     if not Path(cmd[0]).exists() and shutil.which(cmd[0]) is None:
         raise RunError(
             f"othello binary not found: {cmd[0]} (build it with `cargo build --release -p cli`"
             " or pass --othello PATH)"
         )
+    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
+    if library and "ORT_DYLIB_PATH" not in os.environ:
+        os.environ["ORT_DYLIB_PATH"] = library
     result = subprocess.run(cmd, check=False)
     if result.returncode != 0:
         raise RunError(f"`{' '.join(cmd)}` failed with exit code {result.returncode}")
@@ -251,7 +277,8 @@ class Run:
         given = {k: v for k, v in overrides.items() if v is not None}
         config_path = root / "config.json"
         if config_path.exists():
-            config = json.loads(config_path.read_text())
+            # Settings added since the run began take their defaults.
+            config = {**DEFAULTS, **json.loads(config_path.read_text())}
             for key in FIXED_KEYS:
                 if key in given and given[key] != config[key]:
                     raise RunError(
@@ -334,6 +361,7 @@ class Run:
                 SelfPlayJob(
                     c["board"], best, c["games"], c["sims"], data,
                     seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                    fast_sims=c["fast_sims"], full_share=c["full_share"],
                 )
             )  # fmt: skip
             done.write_text(json.dumps({"seconds": time.monotonic() - t0}) + "\n")
@@ -404,7 +432,8 @@ class Run:
             out.mkdir(parents=True, exist_ok=True)
             elo, low, high = evaluate(
                 EvalJob(
-                    c["board"], model, c["eval_players"], c["eval_games"], c["sims"], out,
+                    c["board"], model, c["eval_players"], c["eval_games"],
+                    c["eval_sims"] or c["sims"], out,
                     seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
                 )
             )  # fmt: skip
@@ -517,7 +546,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--score-head", action="store_true", default=None)
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")
-    p.add_argument("--sims", type=int, help="MCTS simulations per move")
+    p.add_argument("--sims", type=int, help="MCTS simulations of a full search")
+    p.add_argument(
+        "--fast-sims", type=int, help="playout cap randomisation: simulations of a fast search"
+    )
+    p.add_argument("--full-share", type=float, help="share of moves with a full search")
     p.add_argument("--threads", type=int, help="threads for self-play and arena")
     p.add_argument("--seed", type=int)
     p.add_argument("--window", type=int, help="replay window in generations")
@@ -535,6 +568,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--gate-player", help="arena spec template with {model} and {sims}")
     p.add_argument("--eval-games", type=int, help="games per pairing against classic players")
     p.add_argument("--eval-players", help="classic opponents, as an arena player list")
+    p.add_argument("--eval-sims", type=int, help="network simulations in evaluation games")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
     return p.parse_args(argv)
 

@@ -305,3 +305,28 @@ def test_two_generations_run_end_to_end_through_the_real_engine(tmp_path: Path) 
     # Self-play of generation 1 used the network of generation 0.
     sidecars = list((run_dir / "data" / "gen-0001").glob("*.json"))
     assert sidecars and "gen-0000" in sidecars[0].read_text()
+
+
+def test_playout_caps_reach_the_othello_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+    monkeypatch.setattr(
+        loop.subprocess,
+        "run",
+        lambda cmd, check: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0),
+    )
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    job = SelfPlayJob(8, None, 4, 400, tmp_path, seed=1, threads=1, fast_sims=80, full_share=0.3)
+    loop.othello_selfplay(str(binary))(job)
+    assert calls[0][-4:] == ["--fast-sims", "80", "--full-share", "0.3"]
+
+
+def test_a_run_made_before_a_setting_existed_resumes_with_its_default(tmp_path: Path) -> None:
+    run_dir = tmp_path / "old"
+    Run.open(run_dir, {"board": 6})
+    config = json.loads((run_dir / "config.json").read_text())
+    del config["fast_sims"]
+    (run_dir / "config.json").write_text(json.dumps(config))
+    assert Run.open(run_dir, {}).config["fast_sims"] == 0

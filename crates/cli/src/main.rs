@@ -139,6 +139,13 @@ enum Command {
         /// Plies played in proportion to visits before playing the best move
         #[arg(long)]
         temperature_plies: Option<u32>,
+        /// Playout cap randomisation: moves without a full search get this many simulations
+        /// and are not recorded (default: every move gets a full search)
+        #[arg(long)]
+        fast_sims: Option<u64>,
+        /// With --fast-sims: the share of moves that get a full search and are recorded
+        #[arg(long, default_value_t = 0.25)]
+        full_share: f32,
     },
     /// Play a round-robin tournament and rate the players (Elo)
     Arena {
@@ -440,10 +447,20 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             games_per_thread,
             temperature_plies,
+            fast_sims,
+            full_share,
         } => {
             let mut config = SelfPlayConfig::new(board, variant.into(), games, sims, seed);
             config.threads = threads.unwrap_or_else(default_threads);
             config.games_per_thread = games_per_thread;
+            if !(full_share > 0.0 && full_share <= 1.0) {
+                bail!("--full-share must be above 0 and at most 1");
+            }
+            if fast_sims == Some(0) {
+                bail!("--fast-sims must be at least 1");
+            }
+            config.fast_simulations = fast_sims;
+            config.full_search_share = full_share;
             if let Some(plies) = temperature_plies {
                 config.temperature_plies = plies;
             }

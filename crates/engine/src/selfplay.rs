@@ -19,8 +19,15 @@ pub struct SelfPlayConfig {
     #[serde(skip)]
     pub variant: Variant,
     pub games: usize,
-    /// Simulations per move.
+    /// Simulations of a full search: the searches whose visits become policy targets.
     pub simulations: u64,
+    /// Playout cap randomisation (KataGo): when set, a move gets a full search only with
+    /// probability `full_search_share` and otherwise a fast one of this many simulations,
+    /// without root noise and not recorded. Games get cheaper, so more results reach the
+    /// value head for the same compute, while every policy target still comes from a full
+    /// search.
+    pub fast_simulations: Option<u64>,
+    pub full_search_share: f32,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -46,6 +53,8 @@ impl SelfPlayConfig {
             variant,
             games,
             simulations,
+            fast_simulations: None,
+            full_search_share: 0.25,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -87,6 +96,9 @@ struct GameInProgress {
     tree: SearchTree,
     rng: Rng,
     sims_this_move: u64,
+    /// The budget of the search for the current move, and whether it is a full one.
+    budget: u64,
+    full_search: bool,
     noised: bool,
 }
 
@@ -99,7 +111,7 @@ impl GameInProgress {
             ..config.mcts.clone()
         });
         tree.set_root(&start);
-        GameInProgress {
+        let mut game = GameInProgress {
             index,
             start,
             pos: start,
@@ -108,29 +120,42 @@ impl GameInProgress {
             tree,
             rng: Rng::new(seed.rotate_left(17)),
             sims_this_move: 0,
+            budget: config.simulations,
+            full_search: true,
             noised: false,
-        }
+        };
+        game.choose_search(config);
+        game
+    }
+
+    /// Draws whether the next move gets a full search or a fast one.
+    fn choose_search(&mut self, config: &SelfPlayConfig) {
+        (self.full_search, self.budget) = match config.fast_simulations {
+            Some(fast) if self.rng.unit() >= config.full_search_share as f64 => (false, fast),
+            _ => (true, config.simulations),
+        };
     }
 
     /// Plays moves that need no search (passes, single replies), then reports whether the
     /// game is over.
-    fn skip_forced(&mut self) -> bool {
+    fn skip_forced(&mut self, config: &SelfPlayConfig) -> bool {
         while !self.pos.is_game_over() {
             let moves = self.pos.legal_move_list();
             if moves.len() > 1 {
                 return false;
             }
-            self.play(moves[0]);
+            self.play(moves[0], config);
         }
         true
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
         self.pos = self.pos.play_unchecked(mv);
         self.moves.push(mv);
         self.tree.set_root(&self.pos);
         self.sims_this_move = 0;
         self.noised = false;
+        self.choose_search(config);
     }
 
     /// After a search round: records the position and plays a move once the budget is spent.
@@ -139,10 +164,13 @@ impl GameInProgress {
             return;
         }
         if !self.noised {
-            self.tree.add_root_noise();
+            // Fast searches play their best move: noise would only weaken them.
+            if self.full_search {
+                self.tree.add_root_noise();
+            }
             self.noised = true;
         }
-        if self.sims_this_move < config.simulations && !self.tree.root_is_proven() {
+        if self.sims_this_move < self.budget && !self.tree.root_is_proven() {
             return;
         }
         let info = self.tree.info(self.sims_this_move, Duration::ZERO);
@@ -158,13 +186,15 @@ impl GameInProgress {
                 policy[best.policy_index(size)] = 1.0;
             }
         }
-        let mut planes = Vec::new();
-        encode_planes(&self.pos, &mut planes);
-        self.samples.push(Sample {
-            planes: planes.into_iter().map(|x| x as u8).collect(),
-            policy,
-            side: self.pos.side_to_move(),
-        });
+        if self.full_search {
+            let mut planes = Vec::new();
+            encode_planes(&self.pos, &mut planes);
+            self.samples.push(Sample {
+                planes: planes.into_iter().map(|x| x as u8).collect(),
+                policy,
+                side: self.pos.side_to_move(),
+            });
+        }
         let temperature = if (self.moves.len() as u32) < config.temperature_plies {
             1.0
         } else {
@@ -174,7 +204,7 @@ impl GameInProgress {
             .sample_move(temperature, &mut self.rng)
             .or_else(|| self.pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
-        self.play(mv);
+        self.play(mv, config);
     }
 
     fn finish(self) -> GameRecord {
@@ -216,7 +246,7 @@ pub fn run_selfplay(
                         // Finished games leave; the rest each contribute leaves to one batch.
                         let mut still_playing = Vec::with_capacity(games.len());
                         for mut game in games.drain(..) {
-                            if game.skip_forced() {
+                            if game.skip_forced(config) {
                                 let record = game.finish();
                                 if let Ok(mut all) = records.lock() {
                                     all.push(record);
@@ -236,9 +266,8 @@ pub fn run_selfplay(
                         let batches: Vec<_> = games
                             .iter_mut()
                             .map(|g| {
-                                let want = (config.simulations
-                                    - g.sims_this_move.min(config.simulations))
-                                .clamp(1, config.mcts.batch_size as u64);
+                                let want = (g.budget - g.sims_this_move.min(g.budget))
+                                    .clamp(1, config.mcts.batch_size as u64);
                                 g.tree.collect(want as usize)
                             })
                             .collect();
@@ -446,6 +475,43 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Positions of a game where the side to move had a choice: the ones that get a search.
+    fn decisions(record: &GameRecord) -> usize {
+        let mut pos = record.start;
+        let mut count = 0;
+        for mv in &record.moves {
+            count += usize::from(pos.legal_move_list().len() > 1);
+            pos = pos.play(*mv).expect("legal");
+        }
+        count
+    }
+
+    #[test]
+    fn every_searched_position_is_a_sample_without_playout_caps() {
+        let records = run_selfplay(&small(4, 1), &heuristic, &|_| {}).expect("plays");
+        for record in &records {
+            assert_eq!(record.samples.len(), decisions(record));
+        }
+    }
+
+    #[test]
+    fn with_playout_caps_only_the_full_searches_become_samples() {
+        let mut config = small(8, 2);
+        config.fast_simulations = Some(4);
+        config.full_search_share = 0.25;
+        let records = run_selfplay(&config, &heuristic, &|_| {}).expect("plays");
+        let samples: usize = records.iter().map(|r| r.samples.len()).sum();
+        let searched: usize = records.iter().map(decisions).sum();
+        let share = samples as f64 / searched as f64;
+        // About a quarter of some 150 decisions: far from both 0 and 1.
+        assert!((0.12..0.40).contains(&share), "{samples} of {searched}");
+        for record in &records {
+            let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+            let game = Game::from_transcript(&transcript, record.start).expect("legal");
+            assert!(game.position().is_game_over());
         }
     }
 

@@ -53,7 +53,7 @@ impl PlayerKind {
             | PlayerKind::Novice
             | PlayerKind::Heuristic => &["seed"],
             PlayerKind::AlphaBeta => &["depth", "time", "seed"],
-            PlayerKind::Mcts => &["model", "sims", "time", "c", "solver", "seed"],
+            PlayerKind::Mcts => &["model", "sims", "time", "c", "solver", "exact", "seed"],
         }
     }
 
@@ -80,6 +80,9 @@ pub struct PlayerSpec {
     /// The AlphaZero agent solves positions with at most this many empties exactly
     /// (0: never; unset: the board's default).
     pub solver: Option<u32>,
+    /// The AlphaZero agent plays the exact solver's best move (largest margin) in positions
+    /// with at most this many empties (0: never; unset: the board's default).
+    pub exact: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
     /// (`random:seed=1,random:seed=2`) play different games.
     pub seed: Option<u64>,
@@ -132,6 +135,7 @@ impl PlayerSpec {
             c: None,
             model: None,
             solver: None,
+            exact: None,
             seed: None,
         }
     }
@@ -158,11 +162,13 @@ impl PlayerSpec {
             PlayerKind::Novice => Box::new(NovicePlayer::new(seed)),
             PlayerKind::Mcts if self.model.is_some() => self.build_network_agent(seed)?,
             PlayerKind::Mcts => {
-                if self.solver.is_some() {
-                    return Err(SpecError::NeedsModel {
-                        player: self.kind.name().to_owned(),
-                        option: "solver".to_owned(),
-                    });
+                for (option, value) in [("solver", self.solver), ("exact", self.exact)] {
+                    if value.is_some() {
+                        return Err(SpecError::NeedsModel {
+                            player: self.kind.name().to_owned(),
+                            option: option.to_owned(),
+                        });
+                    }
                 }
                 let mut mcts = RolloutMcts::new(seed);
                 if let Some(c) = self.c {
@@ -208,7 +214,11 @@ impl PlayerSpec {
         let evaluator = load_model(path)?
             .evaluator()
             .map_err(|e| SpecError::LoadModel(e.to_string()))?;
-        Ok(Box::new(MctsPlayer::new(Mcts::new(evaluator, config))))
+        let mut player = MctsPlayer::new(Mcts::new(evaluator, config));
+        if let Some(empties) = self.exact {
+            player = player.with_exact_root(empties);
+        }
+        Ok(Box::new(player))
     }
 
     #[cfg(not(feature = "onnx"))]
@@ -240,6 +250,7 @@ impl PlayerSpec {
             "c" => self.c.is_some(),
             "model" => self.model.is_some(),
             "solver" => self.solver.is_some(),
+            "exact" => self.exact.is_some(),
             _ => self.seed.is_some(),
         };
         if duplicate {
@@ -264,8 +275,9 @@ impl PlayerSpec {
             },
             "model" if value.is_empty() => return Err(bad("expected the path of an .onnx file")),
             "model" => self.model = Some(value.to_owned()),
-            "solver" => match value.parse::<u32>() {
-                Ok(n) if n <= 64 => self.solver = Some(n),
+            "solver" | "exact" => match value.parse::<u32>() {
+                Ok(n) if n <= 64 && option == "solver" => self.solver = Some(n),
+                Ok(n) if n <= 64 => self.exact = Some(n),
                 _ => return Err(bad("expected a number of empty squares from 0 to 64")),
             },
             _ => match value.parse::<u64>() {
@@ -359,6 +371,7 @@ impl fmt::Display for PlayerSpec {
                 "c" => self.c.map(|v| v.to_string()),
                 "model" => self.model.clone(),
                 "solver" => self.solver.map(|v| v.to_string()),
+                "exact" => self.exact.map(|v| v.to_string()),
                 _ => self.seed.map(|v| v.to_string()),
             };
             if let Some(value) = value {
@@ -433,6 +446,7 @@ mod tests {
             "mcts:sims=800,time=50,c=1.2,seed=9",
             "mcts:model=models/az-8x8.onnx,sims=800,solver=10",
             "mcts:model=net.onnx,time=100,c=2,solver=0,seed=1",
+            "mcts:model=net.onnx,sims=10,exact=20",
         ] {
             let spec = parse(text);
             assert_eq!(spec.to_string(), text);
