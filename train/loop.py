@@ -27,12 +27,13 @@ import argparse
 import csv
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,12 @@ DEFAULTS: dict[str, Any] = {
     "eval_games": 0,
     # Simulations of the network player in evaluation games (0: the self-play `sims`).
     "eval_sims": 0,
+    # Milestones: the best network of every `milestone_every`-th generation is kept, and an
+    # `opponent_share` of each generation's games pit the current best against one of them
+    # drawn at random (only the current best's moves are recorded), so the network keeps
+    # beating what it once beat. 0 turns either off.
+    "milestone_every": 0,
+    "opponent_share": 0.0,
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
 }
 
@@ -116,6 +123,7 @@ class SelfPlayJob:
     threads: int
     fast_sims: int = 0
     full_share: float = 0.25
+    opponent: Path | None = None  # a milestone network to play instead of self
 
 
 @dataclass(frozen=True)
@@ -164,6 +172,8 @@ def othello_selfplay(binary: str) -> SelfPlay:
         ]  # fmt: skip
         if job.fast_sims > 0:
             cmd += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
+        if job.opponent is not None:
+            cmd += ["--opponent", str(job.opponent)]
         call(cmd)
 
     return run
@@ -355,15 +365,20 @@ class Run:
             shutil.rmtree(data, ignore_errors=True)
             data.mkdir(parents=True)
             best = self.root / state["best"] if state["best"] else None
-            self.log(f"gen {gen}: self-play {c['games']} games with {best or 'no model'}")
+            milestones = state.get("milestones", [])
+            against = round(c["games"] * c["opponent_share"]) if best and milestones else 0
+            seed = c["seed"] * 1_000_003 + gen
+            self.log(f"gen {gen}: self-play {c['games'] - against} games with {best or 'no model'}")
             t0 = time.monotonic()
-            selfplay(
-                SelfPlayJob(
-                    c["board"], best, c["games"], c["sims"], data,
-                    seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
-                    fast_sims=c["fast_sims"], full_share=c["full_share"],
-                )
+            job = SelfPlayJob(
+                c["board"], best, c["games"] - against, c["sims"], data, seed=seed,
+                threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
             )  # fmt: skip
+            selfplay(job)
+            if against > 0:
+                milestone = self.root / milestones[random.Random(seed).randrange(len(milestones))]
+                self.log(f"gen {gen}: {against} games of {best} against milestone {milestone}")
+                selfplay(replace(job, games=against, seed=seed + 500_000, opponent=milestone))
             done.write_text(json.dumps({"seconds": time.monotonic() - t0}) + "\n")
         row["selfplay_seconds"] = round(json.loads(done.read_text())["seconds"], 2)
 
@@ -446,6 +461,12 @@ class Run:
             step=trainer.step,
             best=str(model.relative_to(self.root)) if promoted else state["best"],
         )
+        every = c["milestone_every"]
+        if every > 0 and gen % every == 0 and state["best"] is not None:
+            milestones = state.setdefault("milestones", [])
+            if state["best"] not in milestones:
+                milestones.append(state["best"])
+                self.log(f"gen {gen}: {state['best']} kept as a milestone")
         self.save_state(state)
         self.plot()
         return row
@@ -569,6 +590,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--eval-games", type=int, help="games per pairing against classic players")
     p.add_argument("--eval-players", help="classic opponents, as an arena player list")
     p.add_argument("--eval-sims", type=int, help="network simulations in evaluation games")
+    p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
+    p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
     return p.parse_args(argv)
 

@@ -30,10 +30,11 @@ class FakeSelfPlay:
     def __call__(self, job: SelfPlayJob) -> None:
         self.jobs.append(job)
         gen = int(job.out.name.split("-")[1])
-        write_batch(job.out / "batch-0.npz", job.board, 10, seed=job.seed)
+        prefix = "vs-" if job.opponent else ""
+        write_batch(job.out / f"{prefix}batch-0.npz", job.board, 10, seed=job.seed)
         if gen == self.fail_at:
             raise KeyboardInterrupt  # killed after the first file
-        write_batch(job.out / "batch-1.npz", job.board, 6, seed=job.seed + 1)
+        write_batch(job.out / f"{prefix}batch-1.npz", job.board, 6, seed=job.seed + 1)
 
 
 def rows(run_dir: Path) -> list[dict[str, str]]:
@@ -330,3 +331,22 @@ def test_a_run_made_before_a_setting_existed_resumes_with_its_default(tmp_path: 
     del config["fast_sims"]
     (run_dir / "config.json").write_text(json.dumps(config))
     assert Run.open(run_dir, {}).config["fast_sims"] == 0
+
+
+def test_milestones_are_kept_and_played_against(tmp_path: Path) -> None:
+    selfplay = FakeSelfPlay()
+    config = {**TINY, "generations": 4, "games": 10, "milestone_every": 2, "opponent_share": 0.3}
+    Run.open(tmp_path / "r", config).run(selfplay)
+    root = tmp_path / "r"
+    state = json.loads((root / "state.json").read_text())
+    assert state["milestones"] == ["models/gen-0000.onnx", "models/gen-0002.onnx"]
+    by_gen = [[j for j in selfplay.jobs if j.out.name == f"gen-{g:04d}"] for g in range(4)]
+    # No milestone before generation 0 is trained: generation 0 plays itself only.
+    assert [(j.games, j.opponent) for j in by_gen[0]] == [(10, None)]
+    for gen in (1, 2, 3):
+        main, against = by_gen[gen]
+        assert (main.games, against.games) == (7, 3)
+        assert main.model == against.model == root / f"models/gen-{gen - 1:04d}.onnx"
+        assert against.opponent is not None
+        assert against.opponent.relative_to(root).as_posix() in state["milestones"]
+        assert against.seed != main.seed

@@ -146,6 +146,11 @@ enum Command {
         /// With --fast-sims: the share of moves that get a full search and are recorded
         #[arg(long, default_value_t = 0.25)]
         full_share: f32,
+        /// An older network (.onnx with its card) to play against instead of self: the
+        /// model plays Black in even-numbered games, White in odd ones, and only its moves
+        /// are recorded
+        #[arg(long)]
+        opponent: Option<String>,
     },
     /// Play a round-robin tournament and rate the players (Elo)
     Arena {
@@ -449,6 +454,7 @@ fn run(cli: Cli) -> Result<()> {
             temperature_plies,
             fast_sims,
             full_share,
+            opponent,
         } => {
             let mut config = SelfPlayConfig::new(board, variant.into(), games, sims, seed);
             config.threads = threads.unwrap_or_else(default_threads);
@@ -461,6 +467,10 @@ fn run(cli: Cli) -> Result<()> {
             }
             config.fast_simulations = fast_sims;
             config.full_search_share = full_share;
+            if opponent.is_some() && model == "none" {
+                bail!("--opponent needs a --model to play it");
+            }
+            config.opponent = opponent;
             if let Some(plies) = temperature_plies {
                 config.temperature_plies = plies;
             }

@@ -3,7 +3,7 @@
 use crate::model::load_model;
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{EvalError, Evaluator};
-use engine::selfplay::{run_selfplay, tally, write_selfplay, SelfPlayConfig};
+use engine::selfplay::{run_selfplay, tally, write_selfplay, MakeEvaluator, SelfPlayConfig};
 use engine::HeuristicEvaluator;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -43,13 +43,37 @@ pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>)
             None => Box::new(HeuristicEvaluator::new(seed, 4)),
         })
     };
+    let opponent = match &config.opponent {
+        Some(path) => {
+            let network = load_model(Path::new(path))?;
+            network.card().check_game(config.size, config.variant)?;
+            Some(network)
+        }
+        None => None,
+    };
+    let make_opponent = move || -> Result<Box<dyn Evaluator>, EvalError> {
+        match &opponent {
+            Some(net) => Ok(net
+                .evaluator()
+                .map_err(|e| EvalError::Failed(e.to_string()))?),
+            None => Err(EvalError::Failed("no opponent network".into())),
+        }
+    };
     let bar = ProgressBar::new(config.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let clock = Instant::now();
-    let records = run_selfplay(config, &make, &|done| bar.set_position(done as u64));
+    let records = run_selfplay(
+        config,
+        &make,
+        config
+            .opponent
+            .is_some()
+            .then_some(&make_opponent as MakeEvaluator),
+        &|done| bar.set_position(done as u64),
+    );
     bar.finish_and_clear();
     let records = records?;
     let seconds = clock.elapsed().as_secs_f64();

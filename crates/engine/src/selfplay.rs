@@ -28,6 +28,10 @@ pub struct SelfPlayConfig {
     /// search.
     pub fast_simulations: Option<u64>,
     pub full_search_share: f32,
+    /// Set when the games are against an older network (a milestone), named here for the
+    /// sidecar: the learner plays Black in even-numbered games and White in odd ones, and
+    /// only its moves become samples. The opponent searches with the full budget, no noise.
+    pub opponent: Option<String>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -55,6 +59,7 @@ impl SelfPlayConfig {
             simulations,
             fast_simulations: None,
             full_search_share: 0.25,
+            opponent: None,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -93,7 +98,10 @@ struct GameInProgress {
     pos: Position,
     moves: Vec<Move>,
     samples: Vec<Sample>,
+    /// The learner's tree.
     tree: SearchTree,
+    /// The milestone opponent's colour and tree, in games against one.
+    opponent: Option<(Color, SearchTree)>,
     rng: Rng,
     sims_this_move: u64,
     /// The budget of the search for the current move, and whether it is a full one.
@@ -103,7 +111,7 @@ struct GameInProgress {
 }
 
 impl GameInProgress {
-    fn new(index: usize, config: &SelfPlayConfig) -> GameInProgress {
+    fn new(index: usize, config: &SelfPlayConfig, against_opponent: bool) -> GameInProgress {
         let seed = config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let start = Position::start(config.size, config.variant);
         let mut tree = SearchTree::new(MctsConfig {
@@ -111,6 +119,20 @@ impl GameInProgress {
             ..config.mcts.clone()
         });
         tree.set_root(&start);
+        let opponent = against_opponent.then(|| {
+            let mut tree = SearchTree::new(MctsConfig {
+                seed: seed.rotate_left(29),
+                dirichlet_alpha: 0.0,
+                ..config.mcts.clone()
+            });
+            tree.set_root(&start);
+            let learner = if index % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (learner.opposite(), tree)
+        });
         let mut game = GameInProgress {
             index,
             start,
@@ -118,6 +140,7 @@ impl GameInProgress {
             moves: Vec::new(),
             samples: Vec::new(),
             tree,
+            opponent,
             rng: Rng::new(seed.rotate_left(17)),
             sims_this_move: 0,
             budget: config.simulations,
@@ -128,12 +151,29 @@ impl GameInProgress {
         game
     }
 
-    /// Draws whether the next move gets a full search or a fast one.
+    /// Draws whether the next move gets a full search or a fast one. The opponent's moves
+    /// are never recorded and always get the full budget.
     fn choose_search(&mut self, config: &SelfPlayConfig) {
         (self.full_search, self.budget) = match config.fast_simulations {
+            _ if self.opponent_to_move() => (false, config.simulations),
             Some(fast) if self.rng.unit() >= config.full_search_share as f64 => (false, fast),
             _ => (true, config.simulations),
         };
+    }
+
+    fn opponent_to_move(&self) -> bool {
+        self.opponent
+            .as_ref()
+            .is_some_and(|(color, _)| *color == self.pos.side_to_move())
+    }
+
+    /// The tree of whoever is to move.
+    fn active_tree(&mut self) -> &mut SearchTree {
+        let opponent_moves = self.opponent_to_move();
+        match &mut self.opponent {
+            Some((_, tree)) if opponent_moves => tree,
+            _ => &mut self.tree,
+        }
     }
 
     /// Plays moves that need no search (passes, single replies), then reports whether the
@@ -153,6 +193,9 @@ impl GameInProgress {
         self.pos = self.pos.play_unchecked(mv);
         self.moves.push(mv);
         self.tree.set_root(&self.pos);
+        if let Some((_, tree)) = &mut self.opponent {
+            tree.set_root(&self.pos);
+        }
         self.sims_this_move = 0;
         self.noised = false;
         self.choose_search(config);
@@ -160,7 +203,7 @@ impl GameInProgress {
 
     /// After a search round: records the position and plays a move once the budget is spent.
     fn maybe_move(&mut self, config: &SelfPlayConfig) {
-        if self.tree.root_is_leaf() {
+        if self.active_tree().root_is_leaf() {
             return;
         }
         if !self.noised {
@@ -170,10 +213,11 @@ impl GameInProgress {
             }
             self.noised = true;
         }
-        if self.sims_this_move < self.budget && !self.tree.root_is_proven() {
+        let sims = self.sims_this_move;
+        if sims < self.budget && !self.active_tree().root_is_proven() {
             return;
         }
-        let info = self.tree.info(self.sims_this_move, Duration::ZERO);
+        let info = self.active_tree().info(sims, Duration::ZERO);
         let size = self.pos.size();
         let mut policy = vec![0.0f32; size.squares() as usize + 1];
         let total: u32 = info.moves.iter().map(|m| m.visits).sum();
@@ -186,7 +230,7 @@ impl GameInProgress {
                 policy[best.policy_index(size)] = 1.0;
             }
         }
-        if self.full_search {
+        if self.full_search && !self.opponent_to_move() {
             let mut planes = Vec::new();
             encode_planes(&self.pos, &mut planes);
             self.samples.push(Sample {
@@ -218,11 +262,16 @@ impl GameInProgress {
     }
 }
 
-/// Plays `config.games` games. `make_evaluator` builds one evaluator per thread;
+/// Builds one evaluator for a self-play thread.
+pub type MakeEvaluator<'a> = &'a (dyn Fn() -> Result<Box<dyn Evaluator>, EvalError> + Sync);
+
+/// Plays `config.games` games. `make_evaluator` builds one evaluator per thread, and
+/// `make_opponent` one for the milestone opponent when the games are against one;
 /// `progress` hears the number of finished games after each one.
 pub fn run_selfplay(
     config: &SelfPlayConfig,
-    make_evaluator: &(dyn Fn() -> Result<Box<dyn Evaluator>, EvalError> + Sync),
+    make_evaluator: MakeEvaluator,
+    make_opponent: Option<MakeEvaluator>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<GameRecord>, EvalError> {
     let next = AtomicUsize::new(0);
@@ -234,6 +283,7 @@ pub fn run_selfplay(
             .map(|_| {
                 scope.spawn(|| -> Result<(), EvalError> {
                     let mut evaluator = make_evaluator()?;
+                    let mut opponent = make_opponent.map(|make| make()).transpose()?;
                     let mut games: Vec<GameInProgress> = Vec::new();
                     loop {
                         while games.len() < config.games_per_thread.max(1) {
@@ -241,7 +291,7 @@ pub fn run_selfplay(
                             if index >= config.games {
                                 break;
                             }
-                            games.push(GameInProgress::new(index, config));
+                            games.push(GameInProgress::new(index, config, opponent.is_some()));
                         }
                         // Finished games leave; the rest each contribute leaves to one batch.
                         let mut still_playing = Vec::with_capacity(games.len());
@@ -263,27 +313,46 @@ pub fn run_selfplay(
                             }
                             continue;
                         }
+                        // Each game's side to move contributes leaves; the learner's and the
+                        // opponent's go to their own evaluator in one call each.
                         let batches: Vec<_> = games
                             .iter_mut()
                             .map(|g| {
                                 let want = (g.budget - g.sims_this_move.min(g.budget))
                                     .clamp(1, config.mcts.batch_size as u64);
-                                g.tree.collect(want as usize)
+                                (g.opponent_to_move(), g.active_tree().collect(want as usize))
                             })
                             .collect();
-                        let positions: Vec<Position> = batches
-                            .iter()
-                            .flat_map(|b| b.positions.iter().copied())
-                            .collect();
-                        let mut evaluations = if positions.is_empty() {
-                            Vec::new()
-                        } else {
-                            evaluator.evaluate(&positions)?
+                        let positions = |of_opponent: bool| -> Vec<Position> {
+                            batches
+                                .iter()
+                                .filter(|(o, _)| *o == of_opponent)
+                                .flat_map(|(_, b)| b.positions.iter().copied())
+                                .collect()
                         };
-                        for (game, batch) in games.iter_mut().zip(batches).rev() {
-                            let mine =
-                                evaluations.split_off(evaluations.len() - batch.positions.len());
-                            game.sims_this_move += game.tree.complete(batch, Ok(mine))?;
+                        let evaluate = |evaluator: &mut dyn Evaluator, positions: Vec<Position>| {
+                            if positions.is_empty() {
+                                Ok(Vec::new())
+                            } else {
+                                evaluator.evaluate(&positions)
+                            }
+                        };
+                        let mut learner_evals =
+                            evaluate(evaluator.as_mut(), positions(false))?.into_iter();
+                        let mut opponent_evals = match opponent.as_mut() {
+                            Some(o) => evaluate(o.as_mut(), positions(true))?,
+                            None => Vec::new(),
+                        }
+                        .into_iter();
+                        for (game, (of_opponent, batch)) in games.iter_mut().zip(batches) {
+                            let source = if of_opponent {
+                                &mut opponent_evals
+                            } else {
+                                &mut learner_evals
+                            };
+                            let mine: Vec<_> =
+                                source.by_ref().take(batch.positions.len()).collect();
+                            game.sims_this_move += game.active_tree().complete(batch, Ok(mine))?;
                         }
                         for game in games.iter_mut() {
                             game.maybe_move(config);
@@ -438,7 +507,7 @@ pub fn write_selfplay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::HeuristicEvaluator;
+    use crate::{Evaluation, HeuristicEvaluator};
     use othello::Game;
 
     fn heuristic() -> Result<Box<dyn Evaluator>, EvalError> {
@@ -455,7 +524,7 @@ mod tests {
     #[test]
     fn self_play_games_are_legal_complete_and_carry_valid_targets() {
         let config = small(5, 2);
-        let records = run_selfplay(&config, &heuristic, &|_| {}).expect("plays");
+        let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
         assert_eq!(records.len(), 5);
         let indices: Vec<usize> = records.iter().map(|r| r.index).collect();
         assert_eq!(indices, [0, 1, 2, 3, 4]);
@@ -491,7 +560,7 @@ mod tests {
 
     #[test]
     fn every_searched_position_is_a_sample_without_playout_caps() {
-        let records = run_selfplay(&small(4, 1), &heuristic, &|_| {}).expect("plays");
+        let records = run_selfplay(&small(4, 1), &heuristic, None, &|_| {}).expect("plays");
         for record in &records {
             assert_eq!(record.samples.len(), decisions(record));
         }
@@ -502,7 +571,7 @@ mod tests {
         let mut config = small(8, 2);
         config.fast_simulations = Some(4);
         config.full_search_share = 0.25;
-        let records = run_selfplay(&config, &heuristic, &|_| {}).expect("plays");
+        let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
         let samples: usize = records.iter().map(|r| r.samples.len()).sum();
         let searched: usize = records.iter().map(decisions).sum();
         let share = samples as f64 / searched as f64;
@@ -515,9 +584,76 @@ mod tests {
         }
     }
 
+    /// Uniform priors, even values, and a count of the positions it was asked about.
+    struct Counting(std::sync::Arc<AtomicUsize>);
+
+    impl Evaluator for Counting {
+        fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+            self.0.fetch_add(positions.len(), Ordering::Relaxed);
+            Ok(positions
+                .iter()
+                .map(|p| {
+                    let n = p.legal_move_list().len();
+                    Evaluation {
+                        priors: vec![1.0 / n as f32; n],
+                        value: 0.0,
+                    }
+                })
+                .collect())
+        }
+
+        fn describe(&self) -> String {
+            "counting".into()
+        }
+    }
+
+    #[test]
+    fn against_a_milestone_only_the_learner_s_moves_become_samples() {
+        let learner_calls = std::sync::Arc::new(AtomicUsize::new(0));
+        let opponent_calls = std::sync::Arc::new(AtomicUsize::new(0));
+        let learner = |count: &std::sync::Arc<AtomicUsize>| {
+            let count = count.clone();
+            move || -> Result<Box<dyn Evaluator>, EvalError> {
+                Ok(Box::new(Counting(count.clone())))
+            }
+        };
+        let make_learner = learner(&learner_calls);
+        let make_opponent = learner(&opponent_calls);
+        let mut config = small(4, 2);
+        config.opponent = Some("older.onnx".into());
+        let records =
+            run_selfplay(&config, &make_learner, Some(&make_opponent), &|_| {}).expect("plays");
+        assert_eq!(records.len(), 4);
+        for record in &records {
+            let learner = if record.index % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert!(!record.samples.is_empty());
+            assert!(
+                record.samples.iter().all(|s| s.side == learner),
+                "game {}",
+                record.index
+            );
+            let game = Game::from_transcript(
+                &record
+                    .moves
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<String>(),
+                record.start,
+            )
+            .expect("legal");
+            assert!(game.position().is_game_over());
+        }
+        assert!(learner_calls.load(Ordering::Relaxed) > 0);
+        assert!(opponent_calls.load(Ordering::Relaxed) > 0);
+    }
+
     #[test]
     fn the_first_plies_vary_between_games() {
-        let records = run_selfplay(&small(6, 1), &heuristic, &|_| {}).expect("plays");
+        let records = run_selfplay(&small(6, 1), &heuristic, None, &|_| {}).expect("plays");
         let openings: std::collections::HashSet<Vec<Move>> =
             records.iter().map(|r| r.moves[..4].to_vec()).collect();
         assert!(openings.len() > 1);
@@ -526,7 +662,7 @@ mod tests {
     #[test]
     fn the_files_hold_one_row_per_sample_and_never_overwrite() {
         let config = small(2, 1);
-        let records = run_selfplay(&config, &heuristic, &|_| {}).expect("plays");
+        let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
         let dir = std::env::temp_dir().join(format!("selfplay-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = write_selfplay(&dir, "batch", &config, "none", &records).expect("writes");
@@ -547,7 +683,7 @@ mod tests {
         let broken = || -> Result<Box<dyn Evaluator>, EvalError> {
             Err(EvalError::Failed("no model".into()))
         };
-        let err = run_selfplay(&small(2, 2), &broken, &|_| {}).expect_err("fails");
+        let err = run_selfplay(&small(2, 2), &broken, None, &|_| {}).expect_err("fails");
         assert!(err.to_string().contains("no model"));
     }
 }

@@ -234,3 +234,32 @@ fn a_time_budget_is_respected_and_still_gives_a_legal_move() {
         clock.elapsed()
     );
 }
+
+/// The AlphaZero search over random-playout values (no network) on the hand-made
+/// positions above: it must find what alpha-beta finds.
+fn mcts_move(pos: &Position, sims: u64, seed: u64) -> Move {
+    let config = engine::MctsConfig {
+        seed,
+        ..engine::MctsConfig::default()
+    };
+    let mut mcts = engine::Mcts::new(engine::HeuristicEvaluator::new(seed, 4), config);
+    let info = mcts
+        .search(pos, &Budget::simulations(sims), &mut |_| true)
+        .expect("search");
+    info.best_move().expect("a move")
+}
+
+#[test]
+fn mcts_finds_the_wipeout_win_and_proves_it() {
+    let mut board = vec!['-'; 64];
+    for (text, c) in [("e3", 'X'), ("d4", 'X'), ("e4", 'O'), ("e5", 'O')] {
+        let sq = Square::parse(text, BoardSize::Eight).expect("square");
+        board[usize::from(sq.index())] = c;
+    }
+    let text: String = board.into_iter().collect();
+    let pos = Position::from_board_text(&format!("{text} X"), Variant::Standard).expect("board");
+    let e6 = Move::Place(Square::parse("e6", BoardSize::Eight).expect("square"));
+    for seed in 0..5 {
+        assert_eq!(mcts_move(&pos, 50, seed), e6);
+    }
+}
