@@ -126,7 +126,7 @@ impl GameInProgress {
                 ..config.mcts.clone()
             });
             tree.set_root(&start);
-            let learner = if index % 2 == 0 {
+            let learner = if index.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
@@ -625,7 +625,7 @@ mod tests {
             run_selfplay(&config, &make_learner, Some(&make_opponent), &|_| {}).expect("plays");
         assert_eq!(records.len(), 4);
         for record in &records {
-            let learner = if record.index % 2 == 0 {
+            let learner = if record.index.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
