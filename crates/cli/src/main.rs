@@ -518,6 +518,18 @@ fn run(cli: Cli) -> Result<()> {
             })?;
             bar.finish_and_clear();
             println!("{}", report.summary());
+            println!("empties   moves  optimal  keeps the result");
+            for b in report.by_empties(4) {
+                let share = |n: usize| 100.0 * n as f64 / b.moves.max(1) as f64;
+                println!(
+                    "{:>2}-{:<2}    {:>5}  {:>6.1}%  {:>6.1}%",
+                    b.low,
+                    b.high,
+                    b.moves,
+                    share(b.optimal),
+                    share(b.keeps_result)
+                );
+            }
             if let Some(path) = json {
                 write_file(&path, &serde_json::to_string_pretty(&report)?)?;
             }

@@ -27,6 +27,7 @@ pub struct AccuracyConfig {
 pub struct CheckedMove {
     /// The position, as board text.
     pub position: String,
+    pub empties: u32,
     #[serde(serialize_with = "as_notation")]
     pub played: Move,
     /// The exact final margin after the played move, for the player.
@@ -85,6 +86,31 @@ impl AccuracyReport {
         lost as f64 / self.moves.len().max(1) as f64
     }
 
+    /// The moves grouped by empty squares, `width` counts to a group, fewest empties
+    /// first: where in the endgame the mistakes are.
+    pub fn by_empties(&self, width: u32) -> Vec<EmptiesBucket> {
+        let width = width.max(1);
+        let mut buckets: Vec<EmptiesBucket> = Vec::new();
+        let mut moves: Vec<&CheckedMove> = self.moves.iter().collect();
+        moves.sort_by_key(|m| m.empties);
+        for m in moves {
+            let low = m.empties / width * width;
+            if buckets.last().is_none_or(|b| b.low != low) {
+                buckets.push(EmptiesBucket {
+                    low,
+                    high: low + width - 1,
+                    ..EmptiesBucket::default()
+                });
+            }
+            if let Some(b) = buckets.last_mut() {
+                b.moves += 1;
+                b.optimal += usize::from(m.optimal());
+                b.keeps_result += usize::from(m.keeps_result());
+            }
+        }
+        buckets
+    }
+
     pub fn summary(&self) -> String {
         let n = self.moves.len().max(1) as f64;
         let (kept, open) = self.not_lost();
@@ -104,6 +130,16 @@ impl AccuracyReport {
             self.sparring,
         )
     }
+}
+
+/// Checked moves from positions with `low..=high` empty squares.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EmptiesBucket {
+    pub low: u32,
+    pub high: u32,
+    pub moves: usize,
+    pub optimal: usize,
+    pub keeps_result: usize,
 }
 
 /// Plays games until `config.positions` of the player's moves are checked. `progress`
@@ -160,6 +196,7 @@ pub fn measure_accuracy(
             if ours && pos.empty_count() <= config.max_empties && pos.legal_move_list().len() > 1 {
                 report.moves.push(CheckedMove {
                     position: pos.to_board_text(),
+                    empties: pos.empty_count(),
                     played: mv,
                     played_margin: -solver.solve(&after).margin,
                     best_margin: solver.solve(&pos).margin,
@@ -208,6 +245,13 @@ mod tests {
         assert!(report.mean_loss() > 0.0);
         let (kept, open) = report.not_lost();
         assert!(kept <= open && open <= 60);
+        let buckets = report.by_empties(4);
+        assert_eq!(buckets.iter().map(|b| b.moves).sum::<usize>(), 60);
+        assert_eq!(
+            buckets.iter().map(|b| b.optimal).sum::<usize>(),
+            report.optimal()
+        );
+        assert!(buckets.windows(2).all(|w| w[0].high < w[1].low));
         for checked in &report.moves {
             let pos = Position::from_board_text(&checked.position, Variant::Standard)
                 .expect("board text");
