@@ -1,0 +1,157 @@
+"""Ships a run's network: copies it to models/ under its release name, with a card that
+says what it was measured against (from `othello arena --out` and `othello accuracy --json`
+output) and where it came from.
+
+    python -m train.ship --model runs/6x6-b/models/gen-0030.onnx --name az-6x6 \\
+        --arena runs/6x6-b/ship/arena/arena.json --accuracy runs/6x6-b/ship/accuracy.json
+
+The card keeps everything the export wrote (shapes, network, training run and generation)
+and replaces `name`, `date` and `strength`. The engine refuses a model without its card, so
+the pair is written together, the card last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+
+class ShipError(RuntimeError):
+    pass
+
+
+def read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ShipError(f"cannot read {what} {path}: {e}") from e
+
+
+def spec_model(spec: str) -> Path | None:
+    """The `model=` path of an arena player spec such as `mcts:model=x.onnx,sims=800`."""
+    _, _, options = spec.partition(":")
+    for option in options.split(","):
+        key, _, value = option.partition("=")
+        if key.strip() == "model":
+            return Path(value.strip())
+    return None
+
+
+def arena_strength(report: dict[str, Any], model: Path) -> list[dict[str, Any]]:
+    """The model's results against each opponent of an `othello arena` report: the player
+    whose spec names the model's file is the one measured."""
+    players: list[str] = report["players"]
+    target = Path(model).resolve()
+    ours = [
+        i for i, p in enumerate(players)
+        if (m := spec_model(p)) is not None and m.resolve() == target
+    ]  # fmt: skip
+    if len(ours) != 1:
+        raise ShipError(f"the arena report has {len(ours)} players using {model}, expected 1")
+    me = ours[0]
+    results = []
+    for pairing in report["pairings"]:
+        if me not in (pairing["player"], pairing["opponent"]):
+            continue
+        flip = pairing["opponent"] == me
+        other = pairing["player"] if flip else pairing["opponent"]
+        total = pairing["total"]
+        wins, losses = (
+            (total["losses"], total["wins"]) if flip else (total["wins"], total["losses"])
+        )
+        results.append(
+            {
+                "opponent": players[other],
+                "games": total["games"],
+                "wins": wins,
+                "draws": total["draws"],
+                "losses": losses,
+                "score": round(1 - total["score"] if flip else total["score"], 4),
+                "mean_margin": round(-total["mean_margin"] if flip else total["mean_margin"], 2),
+            }
+        )
+    elo = next((r for r in report["ratings"] if r["player"] == players[me]), None)
+    return [
+        {
+            "as": players[me],
+            "board": report.get("board"),
+            "elo": None if elo is None else round(elo["elo"], 1),
+            "elo_anchor": report.get("anchor"),
+            "results": results,
+        }
+    ]
+
+
+def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:
+    moves = report["moves"]
+    if not moves:
+        raise ShipError("the accuracy report has no checked moves")
+    optimal = sum(m["played_margin"] == m["best_margin"] for m in moves)
+    kept = sum((m["played_margin"] > 0) - (m["played_margin"] < 0)
+               == (m["best_margin"] > 0) - (m["best_margin"] < 0) for m in moves)  # fmt: skip
+    return {
+        "as": report["player"],
+        "positions": len(moves),
+        "max_empties": report["max_empties"],
+        "sparring": report["sparring"],
+        "optimal": round(optimal / len(moves), 4),
+        "keeps_result": round(kept / len(moves), 4),
+    }
+
+
+def ship(
+    model: Path,
+    name: str,
+    out_dir: Path,
+    arena: list[Path],
+    accuracy: Path | None,
+) -> Path:
+    model = Path(model)
+    card_path = model.with_suffix(".json")
+    if not model.is_file():
+        raise ShipError(f"no model {model}")
+    card = read_json(card_path, "the model card")
+    strength: dict[str, Any] = {"measured": datetime.date.today().isoformat()}
+    rel = model.as_posix()
+    if arena:
+        strength["arena"] = [
+            entry for path in arena for entry in arena_strength(read_json(path, "arena"), model)
+        ]
+    if accuracy is not None:
+        strength["accuracy"] = accuracy_strength(read_json(accuracy, "accuracy report"))
+    card.update(name=name, date=datetime.date.today().isoformat(), strength=strength)
+    card.setdefault("training", {})["source"] = rel
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{name}.onnx"
+    shutil.copyfile(model, target)
+    (out_dir / f"{name}.json").write_text(json.dumps(card, indent=2) + "\n")
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m train.ship", description=__doc__.split("\n")[0])
+    p.add_argument("--model", type=Path, required=True, help="the run's .onnx (card beside it)")
+    p.add_argument("--name", required=True, help="release name, e.g. az-8x8")
+    p.add_argument("--out", type=Path, default=Path("models"))
+    p.add_argument("--arena", type=Path, action="append", default=[], help="arena.json")
+    p.add_argument("--accuracy", type=Path, help="othello accuracy --json output")
+    args = p.parse_args(argv)
+    try:
+        target = ship(args.model, args.name, args.out, args.arena, args.accuracy)
+    except ShipError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyError as e:
+        print(f"error: a report lacks the field {e}", file=sys.stderr)
+        return 1
+    print(f"shipped {target} and its card")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

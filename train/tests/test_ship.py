@@ -1,0 +1,72 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from train.ship import main, ship
+
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data))
+    return path
+
+
+def model_files(tmp_path: Path) -> Path:
+    run = tmp_path / "run" / "models"
+    run.mkdir(parents=True)
+    (run / "gen-0007.onnx").write_bytes(b"onnx bytes")
+    write(run / "gen-0007.json", {"name": "gen-0007", "board_size": 6, "variant": "standard",
+                                  "training": {"run": "r", "generation": 7}})  # fmt: skip
+    return run / "gen-0007.onnx"
+
+
+def arena_report(model: Path) -> dict:
+    total = {"games": 20, "wins": 15, "draws": 1, "losses": 4, "score": 0.775, "mean_margin": 6.5}
+    return {
+        "board": "6x6",
+        "anchor": "random",
+        "players": ["heuristic", f"mcts:model={model},sims=800"],
+        "ratings": [{"player": f"mcts:model={model},sims=800", "elo": 900.04}],
+        # the network is the second player: its results are the flipped ones
+        "pairings": [{"player": 0, "opponent": 1, "total": total}],
+    }
+
+
+def test_a_shipped_model_carries_what_it_was_measured_against(tmp_path: Path) -> None:
+    model = model_files(tmp_path)
+    arena = write(tmp_path / "arena.json", arena_report(model))
+    moves = [
+        {"played_margin": 4, "best_margin": 4},
+        {"played_margin": 2, "best_margin": 4},
+        {"played_margin": -2, "best_margin": 0},
+        {"played_margin": -6, "best_margin": -2},
+    ]
+    accuracy = write(tmp_path / "acc.json", {"player": "p", "sparring": "s", "max_empties": 26,
+                                              "moves": moves})  # fmt: skip
+    out = tmp_path / "models"
+    target = ship(model, "az-6x6", out, [arena], accuracy)
+    assert target.read_bytes() == b"onnx bytes"
+    card = json.loads((out / "az-6x6.json").read_text())
+    assert card["name"] == "az-6x6"
+    assert card["board_size"] == 6 and card["training"]["generation"] == 7
+    result = card["strength"]["arena"][0]["results"][0]
+    assert result["opponent"] == "heuristic"
+    assert (result["wins"], result["draws"], result["losses"]) == (4, 1, 15)
+    assert result["score"] == 0.225 and result["mean_margin"] == -6.5
+    assert card["strength"]["arena"][0]["elo"] == 900.0
+    assert card["strength"]["accuracy"]["optimal"] == 0.25
+    assert card["strength"]["accuracy"]["keeps_result"] == 0.75
+
+
+def test_an_arena_report_without_the_model_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = model_files(tmp_path)
+    arena = write(tmp_path / "arena.json", arena_report(tmp_path / "other.onnx"))
+    args = ["--model", str(model), "--name", "x", "--out", str(tmp_path / "m")]
+    assert main([*args, "--arena", str(arena)]) == 1
+    assert "0 players using" in capsys.readouterr().err
+    assert not (tmp_path / "m" / "x.json").exists()
+    (tmp_path / "bad.json").write_text("{")
+    assert main([*args, "--accuracy", str(tmp_path / "bad.json")]) == 1
+    assert "cannot read accuracy report" in capsys.readouterr().err
