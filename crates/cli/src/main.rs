@@ -175,6 +175,10 @@ enum Command {
         /// Folder for arena.json, arena.csv and arena.svg
         #[arg(long, default_value = "arena-out")]
         out: PathBuf,
+        /// Start every game from the initial position, not from random openings (the
+        /// players' seeds still change from game to game)
+        #[arg(long)]
+        from_start: bool,
     },
     /// Share of a player's endgame moves that are optimal, checked with the exact solver
     Accuracy {
@@ -484,6 +488,7 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             variant,
             out,
+            from_start,
         } => run_arena(ArenaArgs {
             board,
             players,
@@ -492,6 +497,7 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             variant: variant.into(),
             out,
+            from_start,
         })?,
         Command::Accuracy {
             board,
@@ -546,6 +552,7 @@ struct ArenaArgs {
     seed: u64,
     variant: Variant,
     out: PathBuf,
+    from_start: bool,
 }
 
 fn run_arena(args: ArenaArgs) -> Result<()> {
@@ -555,6 +562,7 @@ fn run_arena(args: ArenaArgs) -> Result<()> {
         players: arena::parse_player_list(&args.players)?,
         games_per_pairing: args.games,
         seed: args.seed,
+        from_start: args.from_start,
     };
     // Check before the games so that a bad player list fails at once, not after an hour.
     config.check()?;

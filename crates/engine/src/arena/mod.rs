@@ -56,6 +56,10 @@ pub struct ArenaConfig {
     /// Games per pairing: half as many openings, each played with both colours.
     pub games_per_pairing: usize,
     pub seed: u64,
+    /// Every game starts from the initial position instead of a random opening (the
+    /// players' seeds still differ from game to game): for a solved board, where a random
+    /// opening may already be lost for one side.
+    pub from_start: bool,
 }
 
 impl ArenaConfig {
@@ -371,12 +375,20 @@ pub fn run_arena(
     use std::sync::Mutex;
 
     config.check()?;
-    let openings = generate_openings(
-        config.size,
-        config.variant,
-        config.openings_needed(),
-        mix(config.seed ^ 0x6f70_656e),
-    )?;
+    let openings = if config.from_start {
+        let start = Opening {
+            moves: Vec::new(),
+            position: Position::start(config.size, config.variant),
+        };
+        vec![start; config.openings_needed()]
+    } else {
+        generate_openings(
+            config.size,
+            config.variant,
+            config.openings_needed(),
+            mix(config.seed ^ 0x6f70_656e),
+        )?
+    };
     let jobs = config.schedule();
     let total = jobs.len();
     let next = AtomicUsize::new(0);
@@ -423,7 +435,32 @@ mod tests {
             players: parse_player_list(players).expect("valid players"),
             games_per_pairing: games,
             seed: 11,
+            from_start: false,
         }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn from_the_start_every_game_begins_at_the_initial_position_and_games_still_differ() {
+        let c = ArenaConfig {
+            from_start: true,
+            ..config("random,greedy", 8, BoardSize::Six)
+        };
+        let report = run_arena(&c, 2, &|_, _| {}).expect("runs");
+        // Openings are reported as transcripts from the initial position: all empty here.
+        assert_eq!(report.openings.len(), 4);
+        assert!(
+            report.openings.iter().all(String::is_empty),
+            "{:?}",
+            report.openings
+        );
+        let transcripts: std::collections::HashSet<&String> =
+            report.games.iter().map(|g| &g.transcript).collect();
+        assert!(
+            transcripts.len() > 4,
+            "{} distinct games",
+            transcripts.len()
+        );
     }
 
     /// The reproducible part of a report: everything but thinking times.
