@@ -16,12 +16,12 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
-        path: "models/tiny-random-8x8",
+        path: "models/az-8x8",
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
-        path: "models/tiny-random-6x6",
+        path: "models/az-6x6",
     },
 ];
 
@@ -82,7 +82,7 @@ mod tests {
         assert!(builtin_for(BoardSize::Six, Variant::Reversed).is_none());
         assert_eq!(
             builtin_for(BoardSize::Eight, Variant::Standard).map(|m| m.name()),
-            Some("tiny-random-8x8")
+            Some("az-8x8")
         );
     }
 

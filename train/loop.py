@@ -42,7 +42,7 @@ import torch
 from train.data import generation_dir, load_window
 from train.export import export_model
 from train.net import NetConfig
-from train.train import TrainConfig, Trainer
+from train.train import CheckpointError, TrainConfig, Trainer
 
 # Settings that define what the run is; changing them mid-run would mix incompatible
 # networks or data, so a resume with different values is refused.
@@ -71,6 +71,8 @@ DEFAULTS: dict[str, Any] = {
     "momentum": 0.9,
     "weight_decay": 1e-4,
     "score_weight": 0.0,
+    # The value target mixes the outcome with the final disc difference (see train.py).
+    "margin_weight": 0.0,
     "device": "cpu",
     "othello": "target/release/othello",
     "gate_games": 0,
@@ -85,6 +87,9 @@ DEFAULTS: dict[str, Any] = {
     # `opponent_share` of each generation's games pit the current best against one of them
     # drawn at random (only the current best's moves are recorded), so the network keeps
     # beating what it once beat. 0 turns either off.
+    # A checkpoint to start from (a warm start from another run with the same network
+    # shape): generation 0 plays with it and trains on from it. None: from scratch.
+    "init": None,
     "milestone_every": 0,
     "opponent_share": 0.0,
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
@@ -340,7 +345,7 @@ class Run:
         return TrainConfig(
             optimizer=c["optimizer"], lr=c["lr"], momentum=c["momentum"],
             weight_decay=c["weight_decay"], batch_size=c["batch_size"],
-            score_weight=c["score_weight"], seed=c["seed"],
+            score_weight=c["score_weight"], margin_weight=c["margin_weight"], seed=c["seed"],
         )  # fmt: skip
 
     # ---- one generation ----
@@ -384,7 +389,7 @@ class Run:
 
         checkpoint = self.checkpoint(gen)
         if not checkpoint.exists():
-            previous = self.checkpoint(gen - 1)
+            previous = self.checkpoint(gen - 1) if gen > 0 else self.init_checkpoint
             if previous.exists():
                 trainer = Trainer.load(previous, c["device"], self.train_config())
             else:
@@ -535,6 +540,34 @@ class Run:
             fig.savefig(self.root / "plots" / "elo.png", dpi=100)
             plt.close(fig)
 
+    @property
+    def init_checkpoint(self) -> Path:
+        return self.root / "checkpoints" / "init.pt"
+
+    def warm_start(self, parity: Parity | None) -> None:
+        """Copies the `init` checkpoint into the run and makes its network the first best,
+        once, before generation 0."""
+        state = self.state()
+        source = self.config.get("init")
+        if not source or state["generation"] > 0 or state["best"] is not None:
+            return
+        trainer = Trainer.load(Path(source), self.config["device"], self.train_config())
+        if trainer.net_config != self.net_config():
+            raise RunError(
+                f"--init {source} is a {trainer.net_config}, but this run trains a "
+                f"{self.net_config()}"
+            )
+        trainer.save(self.init_checkpoint)
+        model = self.root / "models" / "init.onnx"
+        export_model(
+            trainer.net, model.with_suffix(""), run=self.root.name, seed=self.config["seed"]
+        )
+        if parity is not None:
+            parity(model)
+        self.log(f"warm start from {source}")
+        state["best"] = str(model.relative_to(self.root))
+        self.save_state(state)
+
     def run(
         self,
         selfplay: SelfPlay,
@@ -542,6 +575,7 @@ class Run:
         evaluate: Evaluate | None = None,
         parity: Parity | None = None,
     ) -> None:
+        self.warm_start(parity)
         start = self.state()["generation"]
         if start > 0:
             self.log(f"resuming at generation {start}")
@@ -582,6 +616,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--momentum", type=float)
     p.add_argument("--weight-decay", type=float)
     p.add_argument("--score-weight", type=float, help="weight of the score-head loss")
+    p.add_argument(
+        "--margin-weight", type=float, help="share of the disc difference in the value target"
+    )
     p.add_argument("--device", help="torch device: cpu, cuda, cuda:1 ...")
     p.add_argument("--othello", help="path to the othello binary")
     p.add_argument("--gate-games", type=int, help="arena games per gate (0: always promote)")
@@ -590,6 +627,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--eval-games", type=int, help="games per pairing against classic players")
     p.add_argument("--eval-players", help="classic opponents, as an arena player list")
     p.add_argument("--eval-sims", type=int, help="network simulations in evaluation games")
+    p.add_argument("--init", help="checkpoint to start from (same network shape)")
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
@@ -613,7 +651,7 @@ def main(argv: list[str] | None = None) -> int:
             othello_evaluate(binary, player),
             othello_parity(binary),
         )
-    except (RunError, ValueError) as e:
+    except (RunError, CheckpointError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0

@@ -55,36 +55,31 @@ def arena_strength(report: dict[str, Any], model: Path) -> list[dict[str, Any]]:
         raise ShipError(f"the arena report has {len(ours)} players using {model}, expected 1")
     me = ours[0]
     results = []
+    # The report lists every pairing from both sides; ours are those it plays first.
     for pairing in report["pairings"]:
-        if me not in (pairing["player"], pairing["opponent"]):
+        if pairing["player"] != me:
             continue
-        flip = pairing["opponent"] == me
-        other = pairing["player"] if flip else pairing["opponent"]
         total = pairing["total"]
-        wins, losses = (
-            (total["losses"], total["wins"]) if flip else (total["wins"], total["losses"])
-        )
         results.append(
             {
-                "opponent": players[other],
-                "games": total["games"],
-                "wins": wins,
-                "draws": total["draws"],
-                "losses": losses,
-                "score": round(1 - total["score"] if flip else total["score"], 4),
-                "mean_margin": round(-total["mean_margin"] if flip else total["mean_margin"], 2),
+                "opponent": players[pairing["opponent"]],
+                **{k: total[k] for k in ("games", "wins", "draws", "losses")},
+                "score": round(total["score"], 4),
+                "mean_margin": round(total["mean_margin"], 2),
             }
         )
+    from_start = all(o == "" for o in report.get("openings", [""]))
+    entry: dict[str, Any] = {
+        "as": players[me],
+        "board": report.get("board"),
+        "openings": "the initial position" if from_start else "random 4-8 ply openings",
+        "results": results,
+    }
+    # An Elo is only a measurement against an anchor other than the model itself.
     elo = next((r for r in report["ratings"] if r["player"] == players[me]), None)
-    return [
-        {
-            "as": players[me],
-            "board": report.get("board"),
-            "elo": None if elo is None else round(elo["elo"], 1),
-            "elo_anchor": report.get("anchor"),
-            "results": results,
-        }
-    ]
+    if elo is not None and report.get("anchor") != players[me]:
+        entry.update(elo=round(elo["elo"], 1), elo_anchor=report.get("anchor"))
+    return [entry]
 
 
 def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:

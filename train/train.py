@@ -1,7 +1,10 @@
 """Training steps and checkpoints.
 
-loss = cross-entropy(policy logits, visit distribution) + MSE(value, outcome)
+loss = cross-entropy(policy logits, visit distribution) + MSE(value, target)
        + score_weight * MSE(score / squares, final difference / squares)
+target = (1 - margin_weight) * outcome + margin_weight * final difference / squares: with a
+margin weight the value is a utility that also prefers larger wins (and smaller losses),
+which the search then maximises, as KataGo's score utility does; 0 is AlphaZero's value.
 L2 regularisation is the optimiser's weight decay on conv and linear weights (not on
 biases or batch-norm parameters, which it would only pull towards a worse fit).
 """
@@ -37,12 +40,15 @@ class TrainConfig:
     weight_decay: float = 1e-4
     batch_size: int = 256
     score_weight: float = 0.0
+    margin_weight: float = 0.0
     augment: bool = True
     seed: int = 0
 
     def __post_init__(self) -> None:
         if self.optimizer not in ("sgd", "adamw"):
             raise ValueError(f"optimizer must be 'sgd' or 'adamw', got {self.optimizer!r}")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError(f"margin_weight must be within [0, 1], got {self.margin_weight}")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
@@ -116,9 +122,18 @@ class Trainer:
         return (
             torch.from_numpy(planes.astype(np.float32)).to(d),
             torch.from_numpy(np.ascontiguousarray(policy, dtype=np.float32)).to(d),
-            torch.from_numpy(np.asarray(batch.value, dtype=np.float32)).to(d),
+            torch.from_numpy(self.value_target(batch)).to(d),
             torch.from_numpy(np.asarray(batch.score, dtype=np.float32)).to(d),
         )
+
+    def value_target(self, batch: Samples) -> np.ndarray:
+        """The outcome, mixed with the final disc difference by the margin weight."""
+        w = self.config.margin_weight
+        value = np.asarray(batch.value, dtype=np.float32)
+        if w == 0.0:
+            return value
+        margin = np.asarray(batch.score, dtype=np.float32) / self.net_config.squares
+        return ((1.0 - w) * value + w * margin).astype(np.float32)
 
     def train_step(self, batch: Samples) -> Losses:
         self.net.train()
@@ -145,7 +160,7 @@ class Trainer:
         t = (
             torch.from_numpy(data.planes.astype(np.float32)).to(self.device),
             torch.from_numpy(data.policy).to(self.device),
-            torch.from_numpy(data.value).to(self.device),
+            torch.from_numpy(self.value_target(data)).to(self.device),
             torch.from_numpy(data.score).to(self.device),
         )
         return compute_losses(self.net, *t, self.config.score_weight)[1]

@@ -216,7 +216,7 @@ test("a corrupt model upload is rejected with a message and play goes on", async
   });
   await page.waitForSelector("#message:has-text('rejected')", { timeout: 30_000 });
   assert.match(await page.locator("#message").innerText(), /broken \(yours\) was rejected/);
-  assert.match(await page.locator("#model-status").innerText(), /Network: tiny-random-8x8/);
+  assert.match(await page.locator("#model-status").innerText(), /Network: az-8x8/);
   await page.click("#sq-f5");
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
@@ -395,7 +395,7 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     ["missing", { status: 404, body: "not found" }],
   ]) {
     const context = await browser.newContext();
-    await context.route("**/models/tiny-random-8x8.onnx", (route) => route.fulfill(reply));
+    await context.route("**/models/az-8x8.onnx", (route) => route.fulfill(reply));
     const page = await context.newPage();
     await page.goto(URL);
     await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
@@ -405,7 +405,7 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     await waitForTurn(page);
     assert.equal(await moveCount(page), 2, label);
     if (label === "corrupt") {
-      assert.match(await page.locator("#message").innerText(), /tiny-random-8x8 was rejected/);
+      assert.match(await page.locator("#message").innerText(), /az-8x8 was rejected/);
     }
     await context.close();
   }
@@ -428,6 +428,6 @@ test("a network whose card names another board than its shapes is rejected", asy
   ]);
   await page.waitForSelector("#message:has-text('rejected')", { timeout: 30_000 });
   assert.match(await page.locator("#message").innerText(), /8x8|shape/);
-  assert.match(await page.locator("#model-status").innerText(), /Network: tiny-random-8x8/);
+  assert.match(await page.locator("#model-status").innerText(), /Network: az-8x8/);
   await context.close();
 });

@@ -350,3 +350,25 @@ def test_milestones_are_kept_and_played_against(tmp_path: Path) -> None:
         assert against.opponent is not None
         assert against.opponent.relative_to(root).as_posix() in state["milestones"]
         assert against.seed != main.seed
+
+
+def test_a_warm_start_plays_and_trains_on_from_another_run_s_checkpoint(tmp_path: Path) -> None:
+    Run.open(tmp_path / "a", {**TINY, "generations": 1}).run(FakeSelfPlay())
+    source = tmp_path / "a" / "checkpoints" / "gen-0000.pt"
+    selfplay = FakeSelfPlay()
+    Run.open(tmp_path / "b", {**TINY, "generations": 1, "init": str(source)}).run(selfplay)
+    root = tmp_path / "b"
+    assert selfplay.jobs[0].model == root / "models" / "init.onnx"
+    assert (root / "models" / "init.json").exists()
+    # Training went on from the source's weights and step count.
+    assert Trainer.load(root / "checkpoints" / "gen-0000.pt").step == 2 * TINY["steps"]
+    with pytest.raises(RunError, match="this run trains"):
+        Run.open(tmp_path / "c", {**TINY, "channels": 16, "init": str(source)}).run(FakeSelfPlay())
+
+
+def test_a_missing_init_checkpoint_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--run", str(tmp_path / "r"), "--board", "6", "--init", str(tmp_path / "none.pt")]
+    assert loop.main(args) == 1
+    assert "no such checkpoint" in capsys.readouterr().err

@@ -21,14 +21,20 @@ def model_files(tmp_path: Path) -> Path:
 
 
 def arena_report(model: Path) -> dict:
-    total = {"games": 20, "wins": 15, "draws": 1, "losses": 4, "score": 0.775, "mean_margin": 6.5}
+    theirs = {"games": 20, "wins": 15, "draws": 1, "losses": 4, "score": 0.775, "mean_margin": 6.5}
+    ours = {"games": 20, "wins": 4, "draws": 1, "losses": 15, "score": 0.225, "mean_margin": -6.5}
     return {
         "board": "6x6",
         "anchor": "random",
-        "players": ["heuristic", f"mcts:model={model},sims=800"],
+        "openings": ["d3c5", "c4e3"],
+        "players": ["heuristic", f"mcts:model={model},sims=800", "random"],
         "ratings": [{"player": f"mcts:model={model},sims=800", "elo": 900.04}],
-        # the network is the second player: its results are the flipped ones
-        "pairings": [{"player": 0, "opponent": 1, "total": total}],
+        # every pairing from both sides, as othello arena writes them
+        "pairings": [
+            {"player": 0, "opponent": 1, "total": theirs},
+            {"player": 1, "opponent": 0, "total": ours},
+            {"player": 0, "opponent": 2, "total": theirs},
+        ],
     }
 
 
@@ -49,11 +55,12 @@ def test_a_shipped_model_carries_what_it_was_measured_against(tmp_path: Path) ->
     card = json.loads((out / "az-6x6.json").read_text())
     assert card["name"] == "az-6x6"
     assert card["board_size"] == 6 and card["training"]["generation"] == 7
-    result = card["strength"]["arena"][0]["results"][0]
+    [result] = card["strength"]["arena"][0]["results"]
     assert result["opponent"] == "heuristic"
     assert (result["wins"], result["draws"], result["losses"]) == (4, 1, 15)
     assert result["score"] == 0.225 and result["mean_margin"] == -6.5
     assert card["strength"]["arena"][0]["elo"] == 900.0
+    assert card["strength"]["arena"][0]["openings"] == "random 4-8 ply openings"
     assert card["strength"]["accuracy"]["optimal"] == 0.25
     assert card["strength"]["accuracy"]["keeps_result"] == 0.75
 

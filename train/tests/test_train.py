@@ -47,6 +47,18 @@ def test_the_score_loss_counts_only_when_weighted() -> None:
     assert unweighted.total == pytest.approx(unweighted.policy + unweighted.value)
 
 
+def test_the_margin_weight_mixes_the_disc_difference_into_the_value_target() -> None:
+    batch = samples(16, seed=3)
+    plain = Trainer(NET, TrainConfig()).value_target(batch)
+    np.testing.assert_array_equal(plain, batch.value)
+    mixed = Trainer(NET, TrainConfig(margin_weight=0.25)).value_target(batch)
+    np.testing.assert_allclose(mixed, 0.75 * batch.value + 0.25 * batch.score / 36, rtol=1e-6)
+    # A bigger win is worth more, and every target stays a value in [-1, 1].
+    assert np.all(np.abs(mixed) <= 1.0)
+    with pytest.raises(ValueError, match="margin_weight"):
+        TrainConfig(margin_weight=1.5)
+
+
 def test_weight_decay_skips_biases_and_batch_norm() -> None:
     trainer = Trainer(NET, TrainConfig(weight_decay=0.1))
     decayed, plain = trainer.optimizer.param_groups

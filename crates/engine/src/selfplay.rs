@@ -2,8 +2,9 @@
 //! the network calls of all its games into one, writing the `.npz` format of DESIGN.md.
 
 use crate::evaluator::{encode_planes, EvalError, Evaluator};
-use crate::mcts::{MctsConfig, SearchTree};
+use crate::mcts::{default_solver_empties, MctsConfig, SearchTree};
 use crate::npz::{write_npz, NpyArray, NpyData};
+use crate::solver::Solver;
 use crate::Rng;
 use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
 use serde::Serialize;
@@ -32,6 +33,11 @@ pub struct SelfPlayConfig {
     /// sidecar: the learner plays Black in even-numbered games and White in odd ones, and
     /// only its moves become samples. The opponent searches with the full budget, no noise.
     pub opponent: Option<String>,
+    /// Positions with at most this many empties are played by the exact solver (the
+    /// largest margin) instead of searched, so every game's result, and so every value and
+    /// score target, is exact from there on. `None`: where the search's own solver starts
+    /// ([`default_solver_empties`]); `Some(0)`: never.
+    pub exact_empties: Option<u32>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -60,6 +66,7 @@ impl SelfPlayConfig {
             fast_simulations: None,
             full_search_share: 0.25,
             opponent: None,
+            exact_empties: None,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -102,6 +109,8 @@ struct GameInProgress {
     tree: SearchTree,
     /// The milestone opponent's colour and tree, in games against one.
     opponent: Option<(Color, SearchTree)>,
+    /// Made on the first exact move.
+    solver: Option<Solver>,
     rng: Rng,
     sims_this_move: u64,
     /// The budget of the search for the current move, and whether it is a full one.
@@ -141,6 +150,7 @@ impl GameInProgress {
             samples: Vec::new(),
             tree,
             opponent,
+            solver: None,
             rng: Rng::new(seed.rotate_left(17)),
             sims_this_move: 0,
             budget: config.simulations,
@@ -176,17 +186,46 @@ impl GameInProgress {
         }
     }
 
-    /// Plays moves that need no search (passes, single replies), then reports whether the
-    /// game is over.
+    /// Plays moves that need no search (passes, single replies, and the exact solver's
+    /// moves near the end), then reports whether the game is over.
     fn skip_forced(&mut self, config: &SelfPlayConfig) -> bool {
+        let exact = config
+            .exact_empties
+            .unwrap_or_else(|| default_solver_empties(config.size));
         while !self.pos.is_game_over() {
             let moves = self.pos.legal_move_list();
-            if moves.len() > 1 {
+            if moves.len() == 1 {
+                self.play(moves[0], config);
+                continue;
+            }
+            if self.pos.empty_count() > exact {
                 return false;
             }
-            self.play(moves[0], config);
+            // 2^16 entries: solves this small revisit few positions, and one solver
+            // serves the rest of the game.
+            let solver = self
+                .solver
+                .get_or_insert_with(|| Solver::with_table_bits(16));
+            let best = solver.solve(&self.pos).best.unwrap_or(moves[0]);
+            if self.full_search && !self.opponent_to_move() {
+                let mut policy = vec![0.0f32; self.pos.size().squares() as usize + 1];
+                policy[best.policy_index(self.pos.size())] = 1.0;
+                self.record(policy);
+            }
+            self.play(best, config);
         }
         true
+    }
+
+    /// Keeps the position to move as a training sample with this policy target.
+    fn record(&mut self, policy: Vec<f32>) {
+        let mut planes = Vec::new();
+        encode_planes(&self.pos, &mut planes);
+        self.samples.push(Sample {
+            planes: planes.into_iter().map(|x| x as u8).collect(),
+            policy,
+            side: self.pos.side_to_move(),
+        });
     }
 
     fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
@@ -231,13 +270,7 @@ impl GameInProgress {
             }
         }
         if self.full_search && !self.opponent_to_move() {
-            let mut planes = Vec::new();
-            encode_planes(&self.pos, &mut planes);
-            self.samples.push(Sample {
-                planes: planes.into_iter().map(|x| x as u8).collect(),
-                policy,
-                side: self.pos.side_to_move(),
-            });
+            self.record(policy);
         }
         let temperature = if (self.moves.len() as u32) < config.temperature_plies {
             1.0
@@ -556,6 +589,34 @@ mod tests {
             pos = pos.play(*mv).expect("legal");
         }
         count
+    }
+
+    #[test]
+    fn near_the_end_both_sides_play_the_exact_solver_s_moves() {
+        let records = run_selfplay(&small(4, 2), &heuristic, None, &|_| {}).expect("plays");
+        let exact = default_solver_empties(BoardSize::Six);
+        let mut solver = Solver::new();
+        for record in &records {
+            let mut pos = record.start;
+            let mut samples = record.samples.iter();
+            let mut solved_margin = None;
+            for mv in &record.moves {
+                let choice = pos.legal_move_list().len() > 1;
+                if choice && pos.empty_count() <= exact {
+                    // From here on the result is exact: the final margin is the solver's.
+                    solved_margin
+                        .get_or_insert_with(|| (pos.side_to_move(), solver.solve(&pos).margin));
+                    let sample = samples.clone().next().expect("recorded");
+                    assert_eq!(sample.policy[mv.policy_index(pos.size())], 1.0);
+                }
+                if choice {
+                    samples.next();
+                }
+                pos = pos.play(*mv).expect("legal");
+            }
+            let (side, margin) = solved_margin.expect("every 6x6 game reaches 14 empties");
+            assert_eq!(record.outcome.margin_for(side), margin);
+        }
     }
 
     #[test]
