@@ -137,6 +137,11 @@ pub struct Solver {
     squares: i32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
+    /// A budgeted solve gives up when `nodes` reaches this (`u64::MAX`: never).
+    node_limit: u64,
+    /// Set when the budget ran out: every value since is meaningless, so nothing more is
+    /// searched or stored and the search unwinds.
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -165,6 +170,8 @@ impl Solver {
             corners: corners(BoardSize::Eight),
             squares: 64,
             table_for: None,
+            node_limit: u64::MAX,
+            aborted: false,
         }
     }
 
@@ -259,6 +266,7 @@ impl Solver {
         // sign halves the window of the exact search (a draw is already exact).
         let (sign, wld_best) = self.root(p, o, -1, 1);
         let (margin, best) = match sign {
+            _ if self.aborted => (0, None),
             v if v >= 1 => self.root(p, o, 0, INF),
             v if v <= -1 => self.root(p, o, -INF, 0),
             v => (v, wld_best),
@@ -268,6 +276,17 @@ impl Solver {
             best,
             nodes: self.nodes - start,
         }
+    }
+
+    /// [`Solver::solve`] within `max_nodes` visited positions, or `None` when that is not
+    /// enough. What the table learnt before giving up stays (only complete searches are
+    /// stored), so a later solve of the same game starts ahead.
+    pub fn solve_within(&mut self, pos: &Position, max_nodes: u64) -> Option<Solution> {
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let solution = self.solve(pos);
+        self.node_limit = u64::MAX;
+        let aborted = std::mem::take(&mut self.aborted);
+        (!aborted).then_some(solution)
     }
 
     /// Win, loss or draw for the side to move, with a move that achieves it: a search
@@ -328,11 +347,14 @@ impl Solver {
             } else {
                 // Null window first: most moves only need to be shown no better.
                 let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
-                if v > alpha && v < beta {
+                if v > alpha && v < beta && !self.aborted {
                     v = -self.search(np, no, -beta, -v, n - 1, false);
                 }
                 v
             };
+            if self.aborted {
+                return (0, None);
+            }
             if v > best {
                 best = v;
                 best_sq = sq;
@@ -370,6 +392,11 @@ impl Solver {
             };
         }
         self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            // Callers check `aborted` before using or storing what this returns.
+            self.aborted = true;
+            return 0;
+        }
         let moves = legal_moves_unmasked(p, o) & self.mask;
         if moves == 0 {
             if passed {
@@ -433,11 +460,14 @@ impl Solver {
                 -self.search(np, no, -beta, -alpha, n - 1, false)
             } else {
                 let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
-                if v > alpha && v < beta {
+                if v > alpha && v < beta && !self.aborted {
                     v = -self.search(np, no, -beta, -v, n - 1, false);
                 }
                 v
             };
+            if self.aborted {
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_sq = sq;

@@ -202,3 +202,41 @@ fn a_reused_solver_gives_the_same_answers_across_boards_and_variants() {
         );
     }
 }
+
+#[test]
+fn a_budgeted_solve_gives_up_when_short_and_leaves_the_table_sound() {
+    let mut rng = Rng::new(23);
+    let mut budgeted = Solver::with_table_bits(14);
+    let (mut gave_up, mut finished) = (0, 0);
+    for i in 0..60 {
+        let size = [BoardSize::Eight, BoardSize::Six][i % 2];
+        let pos = random_position(size, Variant::Standard, 16, &mut rng);
+        if pos.is_game_over() {
+            continue;
+        }
+        let exact = Solver::new().solve(&pos);
+        // Too few nodes for a 16-empty solve: it must say so rather than guess.
+        if budgeted.solve_within(&pos, 200).is_none() {
+            gave_up += 1;
+        }
+        // With room to spare it is the plain solve, even after abandoned searches left
+        // their partial work behind: only complete results may have been stored.
+        let solution = budgeted
+            .solve_within(&pos, u64::MAX / 2)
+            .expect("an unlimited budget finishes");
+        assert_eq!(solution.margin, exact.margin, "{}", pos.to_board_text());
+        let best = solution.best.expect("not over");
+        let after = pos.play(best).expect("the best move is legal");
+        assert_eq!(-Solver::new().solve(&after).margin, exact.margin);
+        // A budget that the solve fits in (its own node count, fresh) finishes too.
+        let fits = Solver::new()
+            .solve_within(&pos, exact.nodes + 1)
+            .expect("its own node count is enough");
+        assert_eq!(fits.margin, exact.margin);
+        finished += 1;
+    }
+    assert!(
+        gave_up > 20 && finished > 40,
+        "{gave_up} gave up, {finished} finished"
+    );
+}
