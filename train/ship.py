@@ -6,7 +6,8 @@ output) and where it came from.
         --arena runs/6x6-b/ship/arena/arena.json --accuracy runs/6x6-b/ship/accuracy.json
 
 The card keeps everything the export wrote (shapes, network, training run and generation)
-and replaces `name`, `date` and `strength`. The engine refuses a model without its card, so
+and replaces `name`, `date` and `strength`. Given a model already in models/ under that name,
+it re-measures it: only `strength` changes. The engine refuses a model without its card, so
 the pair is written together, the card last.
 """
 
@@ -119,11 +120,16 @@ def ship(
         ]
     if accuracy is not None:
         strength["accuracy"] = accuracy_strength(read_json(accuracy, "accuracy report"))
-    card.update(name=name, date=datetime.date.today().isoformat(), strength=strength)
-    card.setdefault("training", {})["source"] = rel
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{name}.onnx"
-    shutil.copyfile(model, target)
+    # Re-measuring a shipped model: the file stays, and so does the run it came from.
+    remeasure = target.exists() and target.resolve() == model.resolve()
+    if remeasure:
+        card.update(strength=strength)
+    else:
+        card.update(name=name, date=datetime.date.today().isoformat(), strength=strength)
+        card.setdefault("training", {})["source"] = rel
+        shutil.copyfile(model, target)
     (out_dir / f"{name}.json").write_text(json.dumps(card, indent=2) + "\n")
     return target
 

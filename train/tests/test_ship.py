@@ -77,3 +77,16 @@ def test_an_arena_report_without_the_model_is_refused(
     (tmp_path / "bad.json").write_text("{")
     assert main([*args, "--accuracy", str(tmp_path / "bad.json")]) == 1
     assert "cannot read accuracy report" in capsys.readouterr().err
+
+
+def test_shipping_a_shipped_model_again_only_replaces_its_strength(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    shipped = ship(model_files(tmp_path), "az-6x6", out, [], None)
+    card_before = json.loads((out / "az-6x6.json").read_text())
+    arena = write(tmp_path / "arena.json", arena_report(shipped))
+    assert ship(shipped, "az-6x6", out, [arena], None) == shipped
+    assert shipped.read_bytes() == b"onnx bytes"
+    card = json.loads((out / "az-6x6.json").read_text())
+    assert card["training"] == card_before["training"]
+    assert card["training"]["source"].endswith("run/models/gen-0007.onnx")
+    assert card["strength"]["arena"][0]["results"][0]["wins"] == 4
