@@ -1371,24 +1371,36 @@ mod tests {
         assert_eq!(info.sample_move(0.0, &mut rng), info.best_move());
     }
 
+    /// A 6x6 position from random play down to `empties` empty squares, or `None` when the
+    /// game ended there or left only one move (nothing to choose).
+    fn random_6x6_choice(rng: &mut Rng, empties: u32) -> Option<Position> {
+        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+        }
+        (!pos.is_game_over() && pos.legal_move_list().len() >= 2).then_some(pos)
+    }
+
+    /// The best exact final margin in `pos`, and every move's margin.
+    fn exact_margins(pos: &Position) -> (i32, impl Fn(Move) -> i32) {
+        let scores = Solver::new().score_moves(pos);
+        let best = scores.iter().map(|&(_, m)| m).max().expect("moves");
+        let margin_of = move |mv: Move| scores.iter().find(|&&(m, _)| m == mv).expect("scored").1;
+        (best, margin_of)
+    }
+
     #[test]
     fn near_the_end_the_agent_plays_the_largest_margin_not_just_a_win() {
         let mut rng = Rng::new(17);
         let (mut checked, mut searched_worse) = (0, 0);
         while checked < 40 {
-            let mut pos = Position::start(BoardSize::Six, Variant::Standard);
-            while pos.empty_count() > 12 && !pos.is_game_over() {
-                let moves = pos.legal_move_list();
-                pos = pos
-                    .play(*rng.choose(&moves).expect("a move"))
-                    .expect("legal");
-            }
-            if pos.is_game_over() || pos.legal_move_list().len() < 2 {
+            let Some(pos) = random_6x6_choice(&mut rng, 12) else {
                 continue;
-            }
-            let scores = Solver::new().score_moves(&pos);
-            let best = scores.iter().map(|&(_, m)| m).max().expect("moves");
-            let margin_of = |mv: Move| scores.iter().find(|&&(m, _)| m == mv).expect("scored").1;
+            };
+            let (best, margin_of) = exact_margins(&pos);
             let budget = Budget::simulations(50);
             let mv = MctsPlayer::new(mcts(checked)).select_move(&pos, &budget);
             assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
@@ -1409,23 +1421,14 @@ mod tests {
         let sims = 800;
         let (mut solved, mut searched_worse) = (0, 0);
         for game in 0..16 {
-            let mut pos = Position::start(BoardSize::Six, Variant::Standard);
-            while pos.empty_count() > limit + 1 && !pos.is_game_over() {
-                let moves = pos.legal_move_list();
-                pos = pos
-                    .play(*rng.choose(&moves).expect("a move"))
-                    .expect("legal");
-            }
-            if pos.is_game_over() || pos.legal_move_list().len() < 2 {
+            let Some(pos) = random_6x6_choice(&mut rng, limit + 1) else {
                 continue;
-            }
+            };
             // Whether the agent's own solver (same table size) fits in the budget.
             let fits = Solver::with_table_bits(18)
                 .solve_within(&pos, sims * EXACT_NODES_PER_SIMULATION)
                 .is_some();
-            let scores = Solver::new().score_moves(&pos);
-            let best = scores.iter().map(|&(_, m)| m).max().expect("moves");
-            let margin_of = |mv: Move| scores.iter().find(|&&(m, _)| m == mv).expect("scored").1;
+            let (best, margin_of) = exact_margins(&pos);
             let mv = MctsPlayer::new(mcts(game)).select_move(&pos, &Budget::simulations(sims));
             if fits {
                 assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
