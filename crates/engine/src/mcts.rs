@@ -895,16 +895,14 @@ impl<E: Evaluator> MctsPlayer<E> {
         if empties <= limit {
             return solver.solve(pos).best;
         }
+        // The tighter of the two shares when the budget has both; none without either.
         let by_sims = budget
             .simulations
             .map(|s| s.saturating_mul(EXACT_NODES_PER_SIMULATION));
         let by_time = budget
             .time
             .map(|t| (t.as_millis() as u64).saturating_mul(EXACT_NODES_PER_MS));
-        let nodes = match (by_sims, by_time) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
+        let nodes = by_sims.into_iter().chain(by_time).min()?;
         solver.solve_within(pos, nodes)?.best
     }
 

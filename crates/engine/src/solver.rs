@@ -137,11 +137,10 @@ pub struct Solver {
     squares: i32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
-    /// A budgeted solve gives up when `nodes` reaches this (`u64::MAX`: never).
+    /// A budgeted solve gives up when `nodes` reaches this (`u64::MAX`: never). From then
+    /// on every value is meaningless, so nothing more is searched or stored and the search
+    /// unwinds.
     node_limit: u64,
-    /// Set when the budget ran out: every value since is meaningless, so nothing more is
-    /// searched or stored and the search unwinds.
-    aborted: bool,
 }
 
 impl Default for Solver {
@@ -171,7 +170,6 @@ impl Solver {
             squares: 64,
             table_for: None,
             node_limit: u64::MAX,
-            aborted: false,
         }
     }
 
@@ -266,7 +264,7 @@ impl Solver {
         // sign halves the window of the exact search (a draw is already exact).
         let (sign, wld_best) = self.root(p, o, -1, 1);
         let (margin, best) = match sign {
-            _ if self.aborted => (0, None),
+            _ if self.out_of_nodes() => (0, None),
             v if v >= 1 => self.root(p, o, 0, INF),
             v if v <= -1 => self.root(p, o, -INF, 0),
             v => (v, wld_best),
@@ -284,9 +282,15 @@ impl Solver {
     pub fn solve_within(&mut self, pos: &Position, max_nodes: u64) -> Option<Solution> {
         self.node_limit = self.nodes.saturating_add(max_nodes);
         let solution = self.solve(pos);
+        let finished = !self.out_of_nodes();
         self.node_limit = u64::MAX;
-        let aborted = std::mem::take(&mut self.aborted);
-        (!aborted).then_some(solution)
+        finished.then_some(solution)
+    }
+
+    /// Whether a budgeted solve has run out: what the search returns since is not a value.
+    #[inline(always)]
+    fn out_of_nodes(&self) -> bool {
+        self.nodes >= self.node_limit
     }
 
     /// Win, loss or draw for the side to move, with a move that achieves it: a search
@@ -347,12 +351,12 @@ impl Solver {
             } else {
                 // Null window first: most moves only need to be shown no better.
                 let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
-                if v > alpha && v < beta && !self.aborted {
+                if v > alpha && v < beta && !self.out_of_nodes() {
                     v = -self.search(np, no, -beta, -v, n - 1, false);
                 }
                 v
             };
-            if self.aborted {
+            if self.out_of_nodes() {
                 return (0, None);
             }
             if v > best {
@@ -392,9 +396,8 @@ impl Solver {
             };
         }
         self.nodes += 1;
-        if self.nodes >= self.node_limit {
-            // Callers check `aborted` before using or storing what this returns.
-            self.aborted = true;
+        if self.out_of_nodes() {
+            // Callers check `out_of_nodes` before using or storing what this returns.
             return 0;
         }
         let moves = legal_moves_unmasked(p, o) & self.mask;
@@ -460,12 +463,12 @@ impl Solver {
                 -self.search(np, no, -beta, -alpha, n - 1, false)
             } else {
                 let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
-                if v > alpha && v < beta && !self.aborted {
+                if v > alpha && v < beta && !self.out_of_nodes() {
                     v = -self.search(np, no, -beta, -v, n - 1, false);
                 }
                 v
             };
-            if self.aborted {
+            if self.out_of_nodes() {
                 return 0;
             }
             if v > best {
