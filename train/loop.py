@@ -5,7 +5,11 @@ run directory that a killed run resumes from.
 
 Run directory:
     config.json     settings; the network shape and board are fixed at creation
-    state.json      finished generations, the current best model, the step count
+    state.json      finished generations, the current best model, the step count, the
+                    CPU-hours spent so far
+    best.onnx       the current best network with its card (best.json): committed with
+                    checkpoints/latest.pt and state.json, so the run goes on in a later
+                    session on another machine
     data/gen-XXXX/  self-play batches (.npz + .json) from `othello selfplay`
     checkpoints/    gen-XXXX.pt after each generation's training (latest.pt = newest)
     models/         gen-XXXX.onnx + .json card + .samples.npz
@@ -28,12 +32,11 @@ import csv
 import json
 import os
 import random
+import resource
 import shutil
-import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,21 @@ import torch
 from train.data import generation_dir, load_window
 from train.export import export_model
 from train.net import NetConfig
+from train.othello_cli import (
+    Evaluate,
+    EvalJob,
+    Gate,
+    GateJob,
+    Parity,
+    RunError,
+    SelfPlay,
+    SelfPlayJob,
+    othello_evaluate,
+    othello_gate,
+    othello_parity,
+    othello_selfplay,
+)
+from train.plots import plot_run
 from train.train import CheckpointError, TrainConfig, Trainer
 
 # Settings that define what the run is; changing them mid-run would mix incompatible
@@ -90,6 +108,13 @@ DEFAULTS: dict[str, Any] = {
     # A checkpoint to start from (a warm start from another run with the same network
     # shape): generation 0 plays with it and trains on from it. None: from scratch.
     "init": None,
+    # A network (.onnx with its card) that plays the self-play of the first
+    # `teacher_generations` generations: a new run (a bigger network, say) learns from a
+    # strong player's games before it plays its own.
+    "teacher": None,
+    "teacher_generations": 0,
+    # Evaluate every N-th generation (and the last one).
+    "eval_every": 1,
     "milestone_every": 0,
     "opponent_share": 0.0,
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
@@ -110,165 +135,19 @@ METRICS_FIELDS = [
     "elo_high",
     "selfplay_seconds",
     "train_seconds",
+    "cpu_seconds",
+    "cpu_hours",
 ]
 
 
-class RunError(RuntimeError):
-    pass
-
-
-@dataclass(frozen=True)
-class SelfPlayJob:
-    board: int
-    model: Path | None  # None: no network yet
-    games: int
-    sims: int
-    out: Path
-    seed: int
-    threads: int
-    fast_sims: int = 0
-    full_share: float = 0.25
-    opponent: Path | None = None  # a milestone network to play instead of self
-
-
-@dataclass(frozen=True)
-class GateJob:
-    board: int
-    candidate: Path
-    best: Path
-    games: int
-    sims: int
-    out: Path
-    seed: int
-    threads: int
-
-
-@dataclass(frozen=True)
-class EvalJob:
-    board: int
-    model: Path
-    opponents: str
-    games: int
-    sims: int
-    out: Path
-    seed: int
-    threads: int
-
-
-SelfPlay = Callable[[SelfPlayJob], None]
-Gate = Callable[[GateJob], float]  # the candidate's score against the best, in [0, 1]
-# The network's rating against the classic players: (elo, low, high), random = 0.
-Evaluate = Callable[[EvalJob], tuple[float, float, float]]
-# Checks an exported model against its samples with the engine that will run it.
-Parity = Callable[[Path], None]
-
-
-def othello_selfplay(binary: str) -> SelfPlay:
-    def run(job: SelfPlayJob) -> None:
-        cmd = [
-            binary, "selfplay",
-            "--board", str(job.board),
-            "--model", str(job.model) if job.model else "none",
-            "--games", str(job.games),
-            "--sims", str(job.sims),
-            "--out", str(job.out),
-            "--seed", str(job.seed),
-            "--threads", str(job.threads),
-        ]  # fmt: skip
-        if job.fast_sims > 0:
-            cmd += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
-        if job.opponent is not None:
-            cmd += ["--opponent", str(job.opponent)]
-        call(cmd)
-
-    return run
-
-
-def othello_gate(binary: str, player: str) -> Gate:
-    """Candidate against best with `othello arena`; `player` is the arena spec template
-    for a network player, with {model} and {sims} filled in."""
-
-    def run(job: GateJob) -> float:
-        players = [player.format(model=m, sims=job.sims) for m in (job.candidate, job.best)]
-        cmd = [
-            binary, "arena",
-            "--board", str(job.board),
-            "--players", ",".join(players),
-            "--games", str(job.games),
-            "--seed", str(job.seed),
-            "--threads", str(job.threads),
-            "--out", str(job.out),
-        ]  # fmt: skip
-        call(cmd)
-        report = json.loads((job.out / "arena.json").read_text())
-        for pairing in report["pairings"]:
-            if pairing["player"] == 0 and pairing["opponent"] == 1:
-                return float(pairing["total"]["score"])
-        raise RunError(f"{job.out / 'arena.json'}: no candidate-vs-best pairing")
-
-    return run
-
-
-def othello_parity(binary: str) -> Parity:
-    """`othello model check --compare`: the Rust evaluator (tract) must reproduce the
-    PyTorch outputs saved beside the model, or the generation stops here."""
-
-    def run(model: Path) -> None:
-        samples = model.with_name(model.stem + ".samples.npz")
-        call([binary, "model", "check", str(model), "--compare", str(samples)])
-
-    return run
-
-
-def othello_evaluate(binary: str, player: str) -> Evaluate:
-    """The network (as the arena spec template `player`) in a round robin with the classic
-    players; returns its Elo with the 95% interval, anchored at random = 0."""
-
-    def run(job: EvalJob) -> tuple[float, float, float]:
-        network = player.format(model=job.model, sims=job.sims)
-        cmd = [
-            binary, "arena",
-            "--board", str(job.board),
-            "--players", f"{network},{job.opponents}",
-            "--games", str(job.games),
-            "--seed", str(job.seed),
-            "--threads", str(job.threads),
-            "--out", str(job.out),
-        ]  # fmt: skip
-        call(cmd)
-        report = json.loads((job.out / "arena.json").read_text())
-        for rating in report["ratings"]:
-            if rating["player"] == report["players"][0]:
-                return float(rating["elo"]), float(rating["low"]), float(rating["high"])
-        raise RunError(f"{job.out / 'arena.json'}: no rating for {network}")
-
-    return run
-
-
-def onnxruntime_library() -> str | None:
-    """The ONNX Runtime shared library of this Python's `onnxruntime` package, which the
-    engine loads to run networks several times faster than with tract."""
-    try:
-        import onnxruntime
-    except ImportError:
-        return None
-    capi = Path(onnxruntime.__file__).parent / "capi"
-    found = sorted(capi.glob("libonnxruntime.so*")) + sorted(capi.glob("onnxruntime.dll"))
-    return str(found[-1]) if found else None
-
-
-def call(cmd: list[str]) -> None:
-    if not Path(cmd[0]).exists() and shutil.which(cmd[0]) is None:
-        raise RunError(
-            f"othello binary not found: {cmd[0]} (build it with `cargo build --release -p cli`"
-            " or pass --othello PATH)"
-        )
-    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
-    if library and "ORT_DYLIB_PATH" not in os.environ:
-        os.environ["ORT_DYLIB_PATH"] = library
-    result = subprocess.run(cmd, check=False)
-    if result.returncode != 0:
-        raise RunError(f"`{' '.join(cmd)}` failed with exit code {result.returncode}")
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and of its finished children (the
+    `othello` runs): what a generation costs, whatever the number of cores."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -304,6 +183,12 @@ class Run:
         else:
             config = {**DEFAULTS, **given}
         NetConfig(board=config["board"], blocks=config["blocks"], channels=config["channels"])
+        if config["teacher_generations"] > 0 and not config["teacher"]:
+            raise RunError("--teacher-generations needs a --teacher network")
+        if config["teacher"] and not Path(config["teacher"]).is_file():
+            raise RunError(f"teacher network {config['teacher']} not found")
+        if config["eval_every"] < 1:
+            raise RunError("--eval-every must be at least 1")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)
@@ -361,6 +246,7 @@ class Run:
         state = self.state()
         c = self.config
         row: dict[str, Any] = {"generation": gen}
+        cpu_start = cpu_seconds()
 
         data = generation_dir(self.root / "data", gen)
         done = data / "DONE"
@@ -369,7 +255,9 @@ class Run:
             # so the window never mixes a partial batch with its replacement.
             shutil.rmtree(data, ignore_errors=True)
             data.mkdir(parents=True)
-            best = self.root / state["best"] if state["best"] else None
+            best = self.best_model(state)
+            if c["teacher"] and gen < c["teacher_generations"]:
+                best = Path(c["teacher"])
             milestones = state.get("milestones", [])
             against = round(c["games"] * c["opponent_share"]) if best and milestones else 0
             seed = c["seed"] * 1_000_003 + gen
@@ -390,6 +278,10 @@ class Run:
         checkpoint = self.checkpoint(gen)
         if not checkpoint.exists():
             previous = self.checkpoint(gen - 1) if gen > 0 else self.init_checkpoint
+            if gen > 0 and not previous.exists():
+                # A run resumed on another machine has only its committed latest.pt, which
+                # is the previous generation's checkpoint.
+                previous = self.latest_checkpoint
             if previous.exists():
                 trainer = Trainer.load(previous, c["device"], self.train_config())
             else:
@@ -411,7 +303,7 @@ class Run:
             }
             write_json_atomic(checkpoint.with_suffix(".json"), summary)
             trainer.save(checkpoint)
-            shutil.copyfile(checkpoint, self.root / "checkpoints" / "latest.pt")
+            shutil.copyfile(checkpoint, self.latest_checkpoint)
         summary = json.loads(checkpoint.with_suffix(".json").read_text())
         row.update(summary)
         trainer = Trainer.load(checkpoint)
@@ -438,8 +330,8 @@ class Run:
             out.mkdir(parents=True, exist_ok=True)
             score = gate(
                 GateJob(
-                    c["board"], model, self.root / state["best"], c["gate_games"], c["sims"],
-                    out, seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                    c["board"], model, self.best_model(state) or model, c["gate_games"],
+                    c["sims"], out, seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
                 )
             )  # fmt: skip
             promoted = score >= c["gate_threshold"]
@@ -447,7 +339,8 @@ class Run:
         row["gate_score"] = "" if score is None else round(score, 4)
         row["promoted"] = int(promoted)
 
-        if evaluate is not None and c["eval_games"] > 0:
+        last = gen == c["generations"] - 1
+        if evaluate is not None and c["eval_games"] > 0 and (gen % c["eval_every"] == 0 or last):
             out = self.root / "eval" / f"gen-{gen:04d}"
             out.mkdir(parents=True, exist_ok=True)
             elo, low, high = evaluate(
@@ -460,11 +353,25 @@ class Run:
             self.log(f"gen {gen}: Elo {elo:.0f} [{low:.0f}, {high:.0f}] against classic players")
             row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
 
+        # Only what ran in this process counts: a phase skipped on resume cost nothing now.
+        row["cpu_seconds"] = round(cpu_seconds() - cpu_start, 1)
+        cpu_hours = state.get("cpu_hours", 0.0) + row["cpu_seconds"] / 3600
+        row["cpu_hours"] = round(cpu_hours, 6)
         self.write_metrics(row)
+        if promoted:
+            for suffix in (".onnx", ".json"):
+                shutil.copyfile(model.with_suffix(suffix), self.portable_best.with_suffix(suffix))
         state.update(
             generation=gen + 1,
             step=trainer.step,
             best=str(model.relative_to(self.root)) if promoted else state["best"],
+            best_generation=gen if promoted else state.get("best_generation"),
+            cpu_hours=round(cpu_hours, 6),
+        )
+        self.log(
+            f"gen {gen}: done in {row['cpu_seconds'] / 3600:.2f} CPU-hours; "
+            f"the run holds {cpu_hours:.2f} CPU-hours, best network: generation "
+            f"{state['best_generation']}"
         )
         every = c["milestone_every"]
         if every > 0 and gen % every == 0 and state["best"] is not None:
@@ -499,46 +406,26 @@ class Run:
             return list(csv.DictReader(f))
 
     def plot(self) -> None:
-        rows = self.metrics()
-        if not rows:
-            return
-        import matplotlib
+        plot_run(self.root, self.metrics(), self.config["eval_players"])
 
-        matplotlib.use("Agg")  # files only: no display on a training box
-        import matplotlib.pyplot as plt
+    @property
+    def latest_checkpoint(self) -> Path:
+        return self.root / "checkpoints" / "latest.pt"
 
-        gens = [int(r["generation"]) for r in rows]
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for key in ("loss", "policy_loss", "value_loss", "score_loss"):
-            values = [float(r[key]) for r in rows if r[key] != ""]
-            if any(values) and len(values) == len(gens):
-                ax.plot(gens, values, marker="o", label=key.replace("_", " "))
-        ax.set_xlabel("generation")
-        ax.set_ylabel("training loss (last tenth of the generation's steps)")
-        ax.set_title(self.root.name)
-        ax.grid(alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(self.root / "plots" / "loss.png", dpi=100)
-        plt.close(fig)
+    @property
+    def portable_best(self) -> Path:
+        """The best network's copy in the run's root, which is committed."""
+        return self.root / "best.onnx"
 
-        rated = [(int(r["generation"]), r) for r in rows if r.get("elo", "") != ""]
-        if rated:
-            fig, ax = plt.subplots(figsize=(7, 4))
-            xs = [g for g, _ in rated]
-            elo = [float(r["elo"]) for _, r in rated]
-            low = [float(r["elo_low"]) for _, r in rated]
-            high = [float(r["elo_high"]) for _, r in rated]
-            ax.fill_between(xs, low, high, alpha=0.2, label="95% interval")
-            ax.plot(xs, elo, marker="o", label="network")
-            ax.set_xlabel("generation")
-            ax.set_ylabel(f"Elo (random = 0) vs {self.config['eval_players']}")
-            ax.set_title(self.root.name)
-            ax.grid(alpha=0.3)
-            ax.legend()
-            fig.tight_layout()
-            fig.savefig(self.root / "plots" / "elo.png", dpi=100)
-            plt.close(fig)
+    def best_model(self, state: dict[str, Any]) -> Path | None:
+        """The current best network: its file under models/, or the committed copy when
+        the run resumes on a machine that never had models/."""
+        if not state["best"]:
+            return None
+        path = self.root / state["best"]
+        if not path.exists() and self.portable_best.exists():
+            return self.portable_best
+        return path
 
     @property
     def init_checkpoint(self) -> Path:
@@ -628,6 +515,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--eval-players", help="classic opponents, as an arena player list")
     p.add_argument("--eval-sims", type=int, help="network simulations in evaluation games")
     p.add_argument("--init", help="checkpoint to start from (same network shape)")
+    p.add_argument("--teacher", help="network (.onnx) whose games the first generations learn")
+    p.add_argument("--teacher-generations", type=int, help="generations the teacher plays")
+    p.add_argument("--eval-every", type=int, help="evaluate every N-th generation")
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")

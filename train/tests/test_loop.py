@@ -1,5 +1,6 @@
 import csv
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -7,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from train import loop
+from train import loop, othello_cli
 from train.loop import GateJob, Run, RunError, SelfPlayJob
 from train.tests.engine import real_othello
 from train.tests.rules import write_batch
@@ -142,7 +143,7 @@ def test_selfplay_calls_the_othello_binary_with_its_interface(
         calls.append(cmd)
         return subprocess.CompletedProcess(cmd, 0)
 
-    monkeypatch.setattr(loop.subprocess, "run", fake_run)
+    monkeypatch.setattr(othello_cli.subprocess, "run", fake_run)
     binary = tmp_path / "othello"
     binary.write_text("")
     job = SelfPlayJob(6, None, 10, 50, tmp_path / "out", seed=7, threads=2)
@@ -221,7 +222,7 @@ def test_the_gate_reads_the_candidates_score_from_arena_json(
         (tmp_path / "arena.json").write_text(json.dumps({"pairings": pairings}))
         return subprocess.CompletedProcess(cmd, 0)
 
-    monkeypatch.setattr(loop.subprocess, "run", fake_arena)
+    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
     binary = tmp_path / "othello"
     binary.write_text("")
     gate = loop.othello_gate(str(binary), loop.DEFAULTS["gate_player"])
@@ -249,7 +250,7 @@ def test_the_evaluation_reads_the_networks_elo_and_the_run_records_it(
         (out / "arena.json").write_text(json.dumps(report))
         return subprocess.CompletedProcess(cmd, 0)
 
-    monkeypatch.setattr(loop.subprocess, "run", fake_arena)
+    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
     binary = tmp_path / "othello"
     binary.write_text("")
     evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"])
@@ -313,7 +314,7 @@ def test_playout_caps_reach_the_othello_binary(
 ) -> None:
     calls: list[list[str]] = []
     monkeypatch.setattr(
-        loop.subprocess,
+        othello_cli.subprocess,
         "run",
         lambda cmd, check: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0),
     )
@@ -372,3 +373,85 @@ def test_a_missing_init_checkpoint_is_a_clear_error(
     args = ["--run", str(tmp_path / "r"), "--board", "6", "--init", str(tmp_path / "none.pt")]
     assert loop.main(args) == 1
     assert "no such checkpoint" in capsys.readouterr().err
+
+
+def test_a_run_resumes_on_a_fresh_machine_from_what_is_committed(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    Run.open(root, TINY).run(FakeSelfPlay())
+    best = json.loads((root / "state.json").read_text())["best"]
+    assert (root / "best.onnx").read_bytes() == (root / best).read_bytes()
+    assert (root / "best.json").exists()
+    trained = Trainer.load(root / "checkpoints" / "latest.pt")
+    # What a clone has: config, state, metrics, best.onnx and checkpoints/latest.pt.
+    for sub in ("data", "models"):
+        shutil.rmtree(root / sub)
+    for old in (root / "checkpoints").glob("gen-*"):
+        old.unlink()
+    selfplay = FakeSelfPlay()
+    Run.open(root, {"generations": 4}).run(selfplay)
+    assert selfplay.jobs[0].model == root / "best.onnx"
+    resumed = Trainer.load(root / "checkpoints" / "latest.pt")
+    assert resumed.step == trained.step + TINY["steps"]
+    assert [r["generation"] for r in rows(root)] == ["0", "1", "2", "3"]
+
+
+def test_a_teacher_plays_the_first_generations_and_cpu_hours_add_up(tmp_path: Path) -> None:
+    Run.open(tmp_path / "a", {**TINY, "generations": 1}).run(FakeSelfPlay())
+    teacher = tmp_path / "a" / "models" / "gen-0000.onnx"
+    selfplay = FakeSelfPlay()
+    config = {**TINY, "generations": 3, "teacher": str(teacher), "teacher_generations": 2}
+    Run.open(tmp_path / "b", config).run(selfplay)
+    root = tmp_path / "b"
+    assert [j.model for j in selfplay.jobs] == [teacher, teacher, root / "models/gen-0001.onnx"]
+    metrics = rows(root)
+    hours = [float(r["cpu_hours"]) for r in metrics]
+    assert all(float(r["cpu_seconds"]) > 0 for r in metrics)
+    seconds = sum(float(r["cpu_seconds"]) for r in metrics)
+    assert hours == sorted(hours) and abs(hours[-1] - seconds / 3600) < 1e-4
+    state = json.loads((root / "state.json").read_text())
+    assert abs(state["cpu_hours"] - hours[-1]) < 1e-5
+    assert state["best_generation"] == 2
+    with pytest.raises(RunError, match="needs a --teacher"):
+        Run.open(tmp_path / "c", {**TINY, "teacher_generations": 2})
+
+
+def test_evaluation_runs_every_n_th_generation_and_at_the_end(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def evaluate(job: loop.EvalJob) -> tuple[float, float, float]:
+        seen.append(int(job.out.name.split("-")[1]))
+        return 100.0, 50.0, 150.0
+
+    config = {**TINY, "generations": 5, "eval_games": 2, "eval_every": 3}
+    Run.open(tmp_path / "r", config).run(FakeSelfPlay(), evaluate=evaluate)
+    assert seen == [0, 3, 4]
+    assert [r["elo"] != "" for r in rows(tmp_path / "r")] == [True, False, False, True, True]
+    assert (tmp_path / "r" / "plots" / "elo-cpu.png").stat().st_size > 1000
+
+
+def test_without_random_the_evaluation_is_the_score_against_the_first_opponent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fake_arena(cmd: list[str], check: bool) -> Any:
+        out = Path(cmd[cmd.index("--out") + 1])
+        players = cmd[cmd.index("--players") + 1].split(",mcts:model=ref")
+        tally = {"games": 40, "wins": 30, "draws": 0, "losses": 10, "score": 0.75}
+        report = {
+            "players": [players[0], "mcts:model=ref"],
+            "anchor": players[0],
+            "pairings": [{"player": 0, "opponent": 1, "total": tally}],
+            "ratings": [],
+        }
+        (out / "arena.json").write_text(json.dumps(report))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"])
+    job = loop.EvalJob(8, Path("net.onnx"), "mcts:model=ref", 40, 100, tmp_path, 1, 1)
+    elo, low, high = evaluate(job)
+    # 30.5 of 41 with the virtual draw: +185 Elo, the interval well above even.
+    assert 180 < elo < 190
+    assert 60 < low < elo < high < 350
+    assert othello_cli.elo_from_score(0, 4, 0)[0] == 0.0
