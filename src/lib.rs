@@ -1,17 +1,25 @@
-//! The web game. Built for wasm32 by Trunk (`trunk serve`): the page (`app`, `pool`) and
-//! the search worker (`worker`, its own binary). Everything that can be tested without a
-//! browser lives in plain modules: the game reducer, the worker protocol, merging the
-//! workers' searches, difficulty levels and the saved-game format.
+//! The web game. Built for wasm32 by Trunk (`trunk serve`): the page (`app`, its
+//! `components` and `hooks`, the worker `pool`) and the search worker (`worker`, its own
+//! binary). Everything that can be tested without a browser lives in plain modules: the
+//! game reducer (`state`), the view reducer (`view`), the worker's search (`search`), the
+//! worker protocol, merging the workers' searches, difficulty levels and the saved-game
+//! format.
 
 pub mod levels;
 pub mod merge;
 pub mod models;
 pub mod persist;
 pub mod protocol;
+pub mod search;
 pub mod state;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod pool;
 #[cfg(target_arch = "wasm32")]

@@ -1,7 +1,7 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::protocol::{EngineKind, Report};
+use crate::protocol::{EngineKind, Report, SolvedStat};
 use othello::Move;
 
 /// One move of the merged search.
@@ -29,6 +29,8 @@ pub struct Merged {
     pub elapsed_ms: f64,
     /// Simulations per second of each worker that reported.
     pub per_worker_rate: Vec<f64>,
+    /// The exact solver's verdict when a worker solved the root.
+    pub solved: Option<SolvedStat>,
 }
 
 impl Merged {
@@ -37,8 +39,12 @@ impl Merged {
         (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
     }
 
-    /// A proven win first, then the most visited move that is not a proven loss.
+    /// The solver's move when the root is solved; else a proven win, then the most visited
+    /// move that is not a proven loss.
     pub fn best_move(&self) -> Option<Move> {
+        if let Some(solved) = self.solved {
+            return Some(solved.best);
+        }
         self.moves
             .iter()
             .find(|m| m.proof == Some(1))
@@ -127,6 +133,8 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
             .filter(|r| r.elapsed_ms > 0.0)
             .map(|r| r.simulations as f64 * 1000.0 / r.elapsed_ms)
             .collect(),
+        // Every worker's solver finds the same margin; any of them names a best move.
+        solved: reports.iter().find_map(|r| r.solved),
     })
 }
 
@@ -160,6 +168,7 @@ mod tests {
             value,
             simulations,
             elapsed_ms: 100.0,
+            solved: None,
         }
     }
 
@@ -204,6 +213,21 @@ mod tests {
         loss.proof = Some(-1);
         let merged = merge([&report(vec![loss, stat("c4", 5, 0.0)], 0.0, &[])]).expect("one");
         assert_eq!(merged.best_move(), Some(mv("c4")));
+    }
+
+    #[test]
+    fn a_solved_root_plays_the_solvers_move_whatever_the_visits() {
+        let searched = report(vec![stat("d3", 90, 0.5), stat("c4", 10, 0.4)], 0.5, &["d3"]);
+        let mut solved = report(vec![stat("c4", 0, 1.0)], 1.0, &["c4"]);
+        solved.solved = Some(SolvedStat {
+            best: mv("c4"),
+            margin: 12,
+            nodes: 5000,
+            micros: 900,
+        });
+        let merged = merge([&searched, &solved]).expect("two reports");
+        assert_eq!(merged.best_move(), Some(mv("c4")));
+        assert_eq!(merged.solved.map(|s| s.margin), Some(12));
     }
 
     #[test]

@@ -75,7 +75,7 @@ mod tests {
         for model in BUILTIN_MODELS {
             assert!(root.join(model.onnx_path()).is_file(), "{}", model.path);
             let card = std::fs::read_to_string(root.join(model.card_path())).expect("card");
-            let card = engine::model_card::ModelCard::from_json(&card).expect("valid card");
+            let card = engine::network::ModelCard::from_json(&card).expect("valid card");
             card.check_game(model.size, model.variant)
                 .expect("the card names the board the page uses it for");
         }
@@ -89,7 +89,7 @@ mod tests {
     #[test]
     fn a_default_card_describes_the_current_board() {
         let card = default_card("mine", BoardSize::Six, Variant::Reversed);
-        let card = engine::model_card::ModelCard::from_json(&card).expect("valid card");
+        let card = engine::network::ModelCard::from_json(&card).expect("valid card");
         assert_eq!(card.board(), Ok(BoardSize::Six));
         assert_eq!(card.variant(), Ok(Variant::Reversed));
     }

@@ -2,7 +2,7 @@
 //! so a saved game is readable and outlives changes to the structs) and the settings.
 
 use crate::levels::Difficulty;
-use crate::state::{GameState, Players};
+use crate::state::{GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +35,8 @@ struct Saved {
     moves: String,
     /// Moves taken back (for redo), in the order they would be replayed.
     redo: String,
-    players: Players,
+    /// Who plays which colour (named `players` in saves since version 1).
+    players: Seats,
     settings: Settings,
 }
 
@@ -46,7 +47,7 @@ pub fn save(state: &GameState, settings: &Settings) -> String {
         variant: state.game.start().variant(),
         moves: state.game.transcript(true),
         redo: state.undone.iter().rev().map(|m| m.to_string()).collect(),
-        players: state.players,
+        players: state.seats,
         settings: settings.clone(),
     };
     // Plain data: serialising cannot fail.
@@ -81,7 +82,7 @@ pub fn load(text: &str) -> Result<(GameState, Settings), LoadError> {
     Ok((
         GameState {
             game,
-            players: saved.players,
+            seats: saved.players,
             undone,
         },
         saved.settings,
@@ -91,20 +92,28 @@ pub fn load(text: &str) -> Result<(GameState, Settings), LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Action;
+    use crate::state::{apply, Action};
     use othello::{BoardSize, Color};
 
     fn mv(text: &str, size: BoardSize) -> Action {
         Action::Play(Move::parse(text, size).expect("valid"))
     }
 
+    fn new_game(size: BoardSize, variant: Variant, seats: Seats) -> GameState {
+        GameState::new(Position::start(size, variant), seats)
+    }
+
     #[test]
     fn a_game_with_redo_moves_and_settings_round_trips() {
-        let s = GameState::new(BoardSize::Eight, Variant::Standard, Players::Analysis)
-            .apply(mv("f5", BoardSize::Eight))
-            .apply(mv("d6", BoardSize::Eight))
-            .apply(mv("c3", BoardSize::Eight))
-            .apply(Action::Undo);
+        let mut s = new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis);
+        for action in [
+            mv("f5", BoardSize::Eight),
+            mv("d6", BoardSize::Eight),
+            mv("c3", BoardSize::Eight),
+            Action::Undo,
+        ] {
+            s = apply(&s, action);
+        }
         let settings = Settings {
             difficulty: Difficulty::Millis(750),
             heat_map: false,
@@ -114,17 +123,13 @@ mod tests {
         let (back, back_settings) = load(&text).expect("loads");
         assert_eq!(back, s);
         assert_eq!(back_settings, settings);
-        assert_eq!(back.apply(Action::Redo).game.transcript(true), "f5d6c3");
+        assert_eq!(apply(&back, Action::Redo).game.transcript(true), "f5d6c3");
     }
 
     #[test]
     fn a_reversed_game_from_a_set_up_position_round_trips() {
         let start = Position::start(BoardSize::Six, Variant::Reversed);
-        let state = GameState {
-            game: Game::new(start),
-            players: Players::Human(Color::White),
-            undone: vec![],
-        };
+        let state = GameState::new(start, Seats::Human(Color::White));
         let (back, _) = load(&save(&state, &Settings::default())).expect("loads");
         assert_eq!(back, state);
         assert_eq!(back.position().variant(), Variant::Reversed);
@@ -134,7 +139,7 @@ mod tests {
     fn broken_saves_are_rejected_with_a_reason() {
         assert!(matches!(load("{"), Err(LoadError::Syntax(_))));
         let good = save(
-            &GameState::new(BoardSize::Eight, Variant::Standard, Players::AgentVsAgent),
+            &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
             &Settings::default(),
         );
         let future = good.replace("\"version\":1", "\"version\":9");

@@ -5,9 +5,13 @@
 //! the view, always after releasing its own borrow (the view may call back into it).
 
 use crate::levels::{alphabeta_millis, split};
-use crate::merge::{merge, Merged};
+use crate::merge::merge;
 use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
+use crate::view::{PoolEvent, Purpose};
 use crate::worker::SearchWorker;
+use engine::mcts::self_play_noise;
+use engine::rng::splitmix64;
+use engine::PlayerSpec;
 use gloo_worker::{Spawnable, WorkerBridge};
 use othello::{BoardSize, Position, Variant};
 use std::cell::RefCell;
@@ -20,51 +24,6 @@ const LOAD_TIMEOUT_MS: f64 = 30000.0;
 /// The view is redrawn at most this often while workers report.
 const EMIT_INTERVAL_MS: f64 = 90.0;
 const WORKER_SCRIPT: &str = "worker.js";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// The agent's move: played when the search ends.
-    Move,
-    /// A suggestion for the person.
-    Hint,
-    /// Analysis mode: shown, never played.
-    Analysis,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum PoolEvent {
-    Progress {
-        purpose: Purpose,
-        position: u64,
-        merged: Merged,
-    },
-    Done {
-        purpose: Purpose,
-        position: u64,
-        merged: Merged,
-    },
-    /// The search could not run; `size` and `variant` name the board, so the view can
-    /// retire a network that fails.
-    Failed {
-        purpose: Purpose,
-        position: u64,
-        size: BoardSize,
-        variant: Variant,
-        error: String,
-    },
-    ModelLoaded {
-        name: String,
-        size: BoardSize,
-        variant: Variant,
-    },
-    ModelRejected {
-        name: String,
-        error: String,
-    },
-    WorkerRestarted {
-        index: usize,
-    },
-}
 
 struct Slot {
     bridge: WorkerBridge<SearchWorker>,
@@ -93,7 +52,8 @@ struct PendingLoad {
 struct Part {
     slot: usize,
     budget: WireBudget,
-    noise: bool,
+    player: PlayerSpec,
+    seed: u64,
     report: Option<Report>,
     done: bool,
 }
@@ -225,30 +185,47 @@ impl Pool {
         });
     }
 
-    /// Starts a search of `position`, replacing any running one.
+    /// Starts a search of `position` by `player` (a spec the engine's builder builds in
+    /// each worker), replacing any running one.
     pub fn search(
         &mut self,
         purpose: Purpose,
         position: &Position,
         budget: WireBudget,
-        engine: EngineKind,
+        player: PlayerSpec,
     ) {
         self.stop();
         let id = self.next_id;
         self.next_id += 1;
-        // The fallback is one alpha-beta search: more workers would only repeat it.
+        let engine = EngineKind::of(&player);
+        // The fallback is one alpha-beta search: more workers would only repeat it, and it
+        // cannot be stopped halfway, so its time is capped.
         let budgets = match engine {
             EngineKind::Network => split(budget, self.slots.len()),
-            EngineKind::AlphaBeta => vec![budget],
+            EngineKind::AlphaBeta => vec![WireBudget {
+                simulations: None,
+                millis: Some(alphabeta_millis(budget)),
+            }],
         };
         let t = now();
+        let search_seed = random_seed();
         let parts: Vec<Part> = budgets
             .into_iter()
             .enumerate()
             .map(|(slot, budget)| Part {
                 slot,
                 budget,
-                noise: slot > 0,
+                // Root-parallel trees must differ: every worker but the first mixes noise
+                // into its root, as self-play does.
+                player: if slot == 0 {
+                    player.clone()
+                } else {
+                    PlayerSpec {
+                        noise: Some(self_play_noise(position.size()) as f64),
+                        ..player.clone()
+                    }
+                },
+                seed: splitmix64(search_seed ^ slot as u64),
                 report: None,
                 done: false,
             })
@@ -267,8 +244,7 @@ impl Pool {
         for part in &job.parts {
             let slot = &mut self.slots[part.slot];
             slot.last_heard = slot.last_heard.max(t);
-            slot.bridge
-                .send(Input::Search(request(&job, part.budget, part.noise)));
+            slot.bridge.send(Input::Search(request(&job, part)));
         }
         self.job = Some(job);
     }
@@ -466,17 +442,16 @@ impl Pool {
             self.slots[index] = fresh;
             if let Some(job) = self.job.as_mut() {
                 let elapsed = t - job.started;
-                if let Some(part) = job.parts.iter_mut().find(|p| p.slot == index && !p.done) {
-                    let mut budget = part.budget;
-                    if let Some(ms) = job.millis {
-                        budget.millis = Some((ms as f64 - elapsed).max(50.0) as u64);
+                let millis = job.millis;
+                if let Some(i) = job.parts.iter().position(|p| p.slot == index && !p.done) {
+                    let part = &mut job.parts[i];
+                    if let Some(ms) = millis {
+                        part.budget.millis = Some((ms as f64 - elapsed).max(50.0) as u64);
                     }
                     // What the dead worker found is lost with its tree.
                     part.report = None;
-                    let noise = part.noise;
-                    self.slots[index]
-                        .bridge
-                        .send(Input::Search(request(job, budget, noise)));
+                    let request = request(job, &job.parts[i]);
+                    self.slots[index].bridge.send(Input::Search(request));
                 }
             }
             events.push(PoolEvent::WorkerRestarted { index });
@@ -485,14 +460,22 @@ impl Pool {
     }
 }
 
-fn request(job: &Job, budget: WireBudget, noise: bool) -> SearchRequest {
+fn request(job: &Job, part: &Part) -> SearchRequest {
     SearchRequest {
         id: job.id,
         board: job.position.to_board_text(),
         variant: job.position.variant(),
-        budget,
-        engine: job.engine,
-        seed: job.id,
-        noise,
+        player: part.player.clone(),
+        budget: part.budget,
+        seed: part.seed,
     }
+}
+
+/// A seed from the browser's random source (`crypto.getRandomValues`, via getrandom), so
+/// that two searches of one position grow different noisy trees.
+fn random_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    // Without a random source the searches are merely repeatable.
+    let _ = getrandom::fill(&mut bytes);
+    u64::from_le_bytes(bytes)
 }

@@ -2,16 +2,27 @@
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
 use engine::mcts::{Proof, SearchInfo};
+use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
-/// What a worker should search with.
+/// What kind of search a report comes from: the page draws a heat map only for a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EngineKind {
     /// MCTS guided by the network loaded for the board.
     Network,
     /// The classic alpha-beta player: the fallback when no network is available.
     AlphaBeta,
+}
+
+impl EngineKind {
+    /// The kind of search a player spec runs.
+    pub fn of(spec: &PlayerSpec) -> EngineKind {
+        match spec.kind {
+            PlayerKind::Mcts => EngineKind::Network,
+            _ => EngineKind::AlphaBeta,
+        }
+    }
 }
 
 /// A search budget as it travels: simulations, milliseconds, or both (first reached wins).
@@ -38,11 +49,13 @@ pub struct SearchRequest {
     /// The position in board text (OBF).
     pub board: String,
     pub variant: Variant,
+    /// Who thinks, as a player spec built by the engine's builder, as everywhere else; its
+    /// `model` is the name of a network the worker has loaded. Root-parallel workers get
+    /// one with root noise, so their trees differ.
+    pub player: PlayerSpec,
+    /// How long; it replaces the budget in the spec.
     pub budget: WireBudget,
-    pub engine: EngineKind,
     pub seed: u64,
-    /// Root noise, so root-parallel workers grow different trees from the same position.
-    pub noise: bool,
 }
 
 impl SearchRequest {
@@ -108,6 +121,16 @@ pub struct MoveStat {
     pub proof: Option<i8>,
 }
 
+/// The exact solver's verdict on the root, as it travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolvedStat {
+    pub best: Move,
+    /// Final disc margin for the side to move with perfect play.
+    pub margin: i32,
+    pub nodes: u64,
+    pub micros: u64,
+}
+
 /// A snapshot of one worker's search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -121,6 +144,8 @@ pub struct Report {
     pub elapsed_ms: f64,
     /// The move this worker would play now.
     pub best: Option<Move>,
+    /// Set when the exact solver settled the root: its move is the one to play.
+    pub solved: Option<SolvedStat>,
 }
 
 fn proof_code(proof: Option<Proof>) -> Option<i8> {
@@ -132,11 +157,10 @@ fn proof_code(proof: Option<Proof>) -> Option<i8> {
 }
 
 impl Report {
-    /// `simulations` and `elapsed_ms` are the totals of the whole search, which the worker
-    /// runs in slices (each a call to `Mcts::search`).
-    pub fn from_info(info: &SearchInfo, simulations: u64, elapsed_ms: f64) -> Report {
+    /// What an agent's thinking shows so far (totals over all its slices).
+    pub fn from_info(info: &SearchInfo, engine: EngineKind) -> Report {
         Report {
-            engine: EngineKind::Network,
+            engine,
             moves: info
                 .moves
                 .iter()
@@ -150,28 +174,15 @@ impl Report {
                 .collect(),
             pv: info.pv.clone(),
             value: info.value,
-            simulations,
-            elapsed_ms,
+            simulations: info.simulations,
+            elapsed_ms: info.elapsed.as_secs_f64() * 1000.0,
             best: info.best_move(),
-        }
-    }
-
-    /// A report for a move chosen without a tree (alpha-beta): one move, no shares.
-    pub fn single(mv: Move, elapsed_ms: f64) -> Report {
-        Report {
-            engine: EngineKind::AlphaBeta,
-            moves: vec![MoveStat {
-                mv,
-                visits: 1,
-                prior: 1.0,
-                q: 0.0,
-                proof: None,
-            }],
-            pv: vec![mv],
-            value: 0.0,
-            simulations: 0,
-            elapsed_ms,
-            best: Some(mv),
+            solved: info.solved.map(|s| SolvedStat {
+                best: s.best,
+                margin: s.margin,
+                nodes: s.nodes,
+                micros: s.micros,
+            }),
         }
     }
 
@@ -183,18 +194,18 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::mcts::{MctsConfig, MoveInfo};
-    use engine::{HeuristicEvaluator, Mcts};
+    use engine::mcts::{MctsConfig, MoveInfo, Solved};
+    use engine::{Mcts, PlayoutEvaluator};
     use othello::BoardSize;
 
     #[test]
     fn a_report_keeps_the_search_visits_and_the_best_move() {
         let pos = Position::start(BoardSize::Six, Variant::Standard);
-        let mut mcts = Mcts::new(HeuristicEvaluator::new(3, 1), MctsConfig::default());
+        let mut mcts = Mcts::new(PlayoutEvaluator::new(3, 1), MctsConfig::default());
         let info = mcts
             .search(&pos, &engine::Budget::simulations(60), &mut |_| true)
-            .expect("the heuristic evaluator does not fail");
-        let report = Report::from_info(&info, 60, 12.0);
+            .expect("the playout evaluator does not fail");
+        let report = Report::from_info(&info, EngineKind::Network);
         assert_eq!(report.moves.len(), 4);
         assert_eq!(report.best, info.best_move());
         assert_eq!(
@@ -202,41 +213,50 @@ mod tests {
             info.moves.iter().map(|m| m.visits as u64).sum::<u64>()
         );
         assert_eq!(report.simulations, 60);
+        assert_eq!(report.solved, None);
     }
 
     #[test]
-    fn proofs_keep_their_sign() {
-        let info = SearchInfo {
-            moves: vec![MoveInfo {
-                mv: Move::Pass,
-                visits: 3,
-                prior: 1.0,
-                q: 1.0,
-                proof: Some(Proof::Loss),
-            }],
-            pv: vec![],
-            value: -1.0,
-            proof: None,
-            simulations: 3,
-            root_visits: 3,
-            elapsed: std::time::Duration::ZERO,
-        };
-        assert_eq!(Report::from_info(&info, 3, 0.0).moves[0].proof, Some(-1));
+    fn proofs_and_solves_keep_their_sign() {
+        let mv = Move::parse("c4", BoardSize::Six).expect("a square");
+        let mut info = SearchInfo::from_solved(
+            Solved {
+                best: mv,
+                margin: -6,
+                nodes: 1000,
+                micros: 50,
+            },
+            std::time::Duration::ZERO,
+        );
+        let report = Report::from_info(&info, EngineKind::Network);
+        assert_eq!(report.moves[0].proof, Some(-1));
+        assert_eq!(report.solved.map(|s| s.margin), Some(-6));
+        assert_eq!(report.best, Some(mv));
+        info.moves = vec![MoveInfo {
+            mv: Move::Pass,
+            visits: 3,
+            prior: 1.0,
+            q: 1.0,
+            proof: Some(Proof::Win),
+        }];
+        assert_eq!(
+            Report::from_info(&info, EngineKind::Network).moves[0].proof,
+            Some(1)
+        );
     }
 
     #[test]
-    fn messages_survive_bincode_like_round_trips_through_json() {
+    fn messages_survive_round_trips_through_json() {
         let req = Input::Search(SearchRequest {
             id: 7,
             board: Position::start(BoardSize::Eight, Variant::Reversed).to_board_text(),
             variant: Variant::Reversed,
+            player: "mcts:model=az-8x8,noise=0.3".parse().expect("a spec"),
             budget: WireBudget {
                 simulations: Some(100),
                 millis: None,
             },
-            engine: EngineKind::Network,
             seed: 1,
-            noise: true,
         });
         let text = serde_json::to_string(&req).expect("serialisable");
         let back: Input = serde_json::from_str(&text).expect("deserialisable");
@@ -248,5 +268,6 @@ mod tests {
             r.position().expect("valid board"),
             Position::start(BoardSize::Eight, Variant::Reversed)
         );
+        assert_eq!(EngineKind::of(&r.player), EngineKind::Network);
     }
 }

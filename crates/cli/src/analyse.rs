@@ -1,38 +1,30 @@
-//! `othello analyse`: search a position and print what the search sees.
+//! `othello analyse`: the agent a spec names thinks about a position, as it would in a
+//! game, and says what it sees.
 
-use crate::model::load_model;
+use crate::args::AgentArgs;
 use anyhow::{bail, Result};
-use engine::mcts::{Mcts, MctsConfig, SearchInfo};
-use engine::{Budget, Evaluator, HeuristicEvaluator};
+use engine::mcts::SearchInfo;
+use engine::{Budget, ModelSource};
 use othello::{Move, Position, Square};
-use std::path::Path;
 
-pub fn analyse(pos: &Position, model: Option<&Path>, budget: &Budget) -> Result<()> {
+pub fn analyse(
+    pos: &Position,
+    agent: &AgentArgs,
+    budget: &Budget,
+    models: &dyn ModelSource,
+) -> Result<()> {
     if pos.is_game_over() {
         bail!("the game is over: nothing to analyse");
     }
-    let config = MctsConfig::default();
-    let info = match model {
-        Some(path) => {
-            let model = load_model(path)?;
-            model.card().check_game(pos.size(), pos.variant())?;
-            search(Mcts::new(model.evaluator()?, config), pos, budget)?
-        }
-        None => search(
-            Mcts::new(HeuristicEvaluator::new(1, 4), config),
-            pos,
-            budget,
-        )?,
-    };
+    agent.player.check_game(pos.size(), pos.variant(), models)?;
+    let (mut player, _) = agent.player.build(agent.seed, models)?;
+    let info = player.think(pos, budget, &mut |_| true)?;
     print!("{}", render(pos, &info));
     Ok(())
 }
 
-fn search<E: Evaluator>(mut mcts: Mcts<E>, pos: &Position, budget: &Budget) -> Result<SearchInfo> {
-    Ok(mcts.search(pos, budget, &mut |_| true)?)
-}
-
-/// The board with each legal move's share of the visits, then the move table.
+/// The board with each move's share of the visits (or the solver's move), then the move
+/// table, the principal variation and the speed.
 pub fn render(pos: &Position, info: &SearchInfo) -> String {
     let n = pos.size().n();
     let total: u32 = info.moves.iter().map(|m| m.visits).sum::<u32>().max(1);
@@ -47,25 +39,37 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
             let Some(sq) = Square::new(col, row) else {
                 continue;
             };
-            let cell = match pos.color_at(sq) {
-                Some(color) => format!("  {} ", color.symbol()),
-                None => match info.moves.iter().find(|m| m.mv == Move::Place(sq)) {
-                    Some(m) => format!("{:>3}%", (100 * m.visits + total / 2) / total),
-                    None => "  . ".to_string(),
-                },
+            let here = info.moves.iter().find(|m| m.mv == Move::Place(sq));
+            let cell = match (pos.color_at(sq), here) {
+                (Some(color), _) => format!("  {} ", color.symbol()),
+                (None, Some(_)) if info.solved.is_some() => "  * ".to_string(),
+                (None, Some(m)) => format!("{:>3}%", (100 * m.visits + total / 2) / total),
+                (None, None) => "  . ".to_string(),
             };
             out.push_str(&cell);
         }
         out.push('\n');
     }
+    let side = pos.side_to_move();
+    if let Some(solved) = info.solved {
+        out.push_str(&format!(
+            "{side} to move: exact solve: best move {}, margin {:+} ({} nodes in {:.3} s)\n",
+            solved.best,
+            solved.margin,
+            solved.nodes,
+            solved.micros as f64 / 1e6
+        ));
+        return out;
+    }
     out.push_str(&format!(
-        "{} to move; win estimate {:.1}%{}\n",
-        pos.side_to_move(),
+        "{side} to move; win estimate {:.1}%{}; best move {}\n",
         info.win_probability() * 100.0,
         match info.proof {
             Some(p) => format!(" (proven {p:?})"),
             None => String::new(),
-        }
+        },
+        info.best_move()
+            .map_or_else(|| "none".to_owned(), |mv| mv.to_string())
     ));
     out.push_str("move  visits  share   prior      q\n");
     for m in &info.moves {

@@ -1,13 +1,12 @@
 //! `othello bench`: speed figures for the notes and docs.
 
-use crate::model::load_model;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::{Budget, HeuristicEvaluator};
+use engine::{Budget, PlayerKind, PlayerSpec};
 use othello::{BoardSize, Game, Position, Variant};
-use std::path::Path;
 use std::time::{Duration, Instant};
+use tools::models::ModelFiles;
 
 /// Openings the searches start from: the start and a few midgame positions.
 fn positions(size: BoardSize) -> Result<Vec<Position>> {
@@ -44,45 +43,72 @@ fn positions(size: BoardSize) -> Result<Vec<Position>> {
         .collect()
 }
 
-/// MCTS speed at each batch size: simulations per second, and how the time divides
-/// between the evaluator and the search itself.
-pub fn mcts(model: Option<&Path>, size: BoardSize, sims: u64, batches: &[usize]) -> Result<()> {
-    let network = model.map(load_model).transpose()?;
-    if let Some(net) = &network {
-        net.card().check_game(size, Variant::Standard)?;
+#[derive(clap::Subcommand)]
+pub enum BenchCommand {
+    /// MCTS simulations per second at several batch sizes, and the search's own share of the time
+    Mcts {
+        /// The agent as a player spec (an `mcts` spec; without a model the search uses
+        /// random playouts)
+        #[arg(long, default_value = "mcts:playouts=1")]
+        player: PlayerSpec,
+        #[arg(long, default_value = "8")]
+        board: BoardSize,
+        /// Simulations per searched position
+        #[arg(long, default_value_t = 2000)]
+        sims: u64,
+        /// Batch sizes to try
+        #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
+        batch: Vec<usize>,
+    },
+}
+
+pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
+    match command {
+        BenchCommand::Mcts {
+            player,
+            board,
+            sims,
+            batch,
+        } => mcts(&player, board, sims, &batch, models),
     }
+}
+
+/// MCTS speed at each batch size: simulations per second, and how the time divides
+/// between the evaluator and the search itself. The search is the spec's, built by the
+/// engine's builder, with its evaluator timed.
+pub fn mcts(
+    player: &PlayerSpec,
+    size: BoardSize,
+    sims: u64,
+    batches: &[usize],
+    models: &ModelFiles,
+) -> Result<()> {
+    if player.kind != PlayerKind::Mcts {
+        bail!("bench mcts measures an mcts player, not '{player}'");
+    }
+    if batches.contains(&0) {
+        bail!("batch sizes must be at least 1");
+    }
+    player.check_game(size, Variant::Standard, models)?;
+    let evaluator = player.evaluator(1, models)?;
     println!(
         "evaluator: {}; {sims} simulations from each of {} positions",
-        network
-            .as_ref()
-            .map_or("random playouts (no model)".to_string(), |n| format!(
-                "{} on {}",
-                n.card().name,
-                n.runtime_name()
-            )),
+        evaluator.describe(),
         positions(size)?.len()
     );
     println!("batch    sims/s   evals/s  evaluator  search  search share");
     for &batch in batches {
         let config = MctsConfig {
             batch_size: batch,
-            ..MctsConfig::default()
+            ..player.mcts_config(1)
         };
-        let line = match &network {
-            Some(net) => run(TimedEvaluator::new(net.evaluator()?), config, size, sims)?,
-            None => run(
-                TimedEvaluator::new(HeuristicEvaluator::new(1, 1)),
-                config,
-                size,
-                sims,
-            )?,
-        };
-        println!("{batch:>5} {line}");
+        let timed = TimedEvaluator::new(player.evaluator(1, models)?);
+        println!("{batch:>5} {}", run_positions(timed, config, size, sims)?);
     }
     Ok(())
 }
 
-fn run<E: Evaluator>(
+fn run_positions<E: Evaluator>(
     evaluator: TimedEvaluator<E>,
     config: MctsConfig,
     size: BoardSize,

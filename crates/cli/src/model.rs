@@ -1,21 +1,50 @@
-//! Loading networks for the CLI, and `othello model check`.
+//! `othello model check`: a network's card, shapes, a sample evaluation, its speed, and
+//! its parity with the outputs PyTorch saved beside it.
 
-use anyhow::{bail, Context, Result};
-use engine::evaluator::encode_planes;
-use engine::network::{Network, Runtime};
+use anyhow::{bail, Result};
+use engine::network::{encode_planes, load_file, Network, NetworkEvaluator};
+use engine::onnx::Tract;
+use engine::Evaluator;
 use othello::Position;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tools::models::{ModelFiles, RuntimeChoice};
+use tools::npz::NpzFile;
+use tools::onnxruntime::{environment, OnnxRuntime};
 
-/// Loads a network on the runtime the command line asked for (`--runtime`).
-pub fn load_model(path: &Path) -> Result<Network> {
-    Ok(Network::load(path, Runtime::preferred())?)
+#[derive(clap::Subcommand)]
+pub enum ModelCommand {
+    /// Print a model's card and shapes, a sample evaluation and evals/s at batch 1, 8, 32
+    Check {
+        /// The .onnx file (its card is the .json beside it)
+        model: PathBuf,
+        /// Also run the model on the inputs of this .npz (`planes`, as written by
+        /// `python -m train.export`) and compare with its expected outputs (`policy`,
+        /// `value`): fails when any output differs by more than --tolerance
+        #[arg(long, value_name = "SAMPLES.npz")]
+        compare: Option<PathBuf>,
+        /// Largest difference --compare accepts
+        #[arg(long, default_value_t = 1e-4)]
+        tolerance: f32,
+    },
 }
 
-pub fn check(path: &Path) -> Result<()> {
-    let model = load_model(path)?;
+pub fn run(command: ModelCommand, runtime: RuntimeChoice) -> Result<()> {
+    let ModelCommand::Check {
+        model,
+        compare: samples,
+        tolerance,
+    } = command;
+    check(&ModelFiles::new(runtime).load(&model)?, &model)?;
+    if let Some(samples) = samples {
+        compare(&model, &samples, tolerance, runtime)?;
+    }
+    Ok(())
+}
+
+fn check(model: &Network, path: &Path) -> Result<()> {
     let card = model.card();
-    let size = model.board_size();
+    let size = card.board()?;
     let n = size.n();
     println!("model: {} ({})", card.name, path.display());
     println!("runtime: {}", model.runtime_name());
@@ -39,7 +68,7 @@ pub fn check(path: &Path) -> Result<()> {
     }
 
     let start = Position::start(size, card.variant()?);
-    let mut eval = model.evaluator()?;
+    let mut eval = NetworkEvaluator::new(model)?;
     let sample = eval.evaluate(&[start])?;
     let Some(sample) = sample.first() else {
         bail!("the model returned no evaluation")
@@ -77,60 +106,52 @@ pub fn check(path: &Path) -> Result<()> {
 /// Runs the model on the samples' `planes` and compares the `policy` logits and `value`
 /// the samples hold with what Rust computes: on the runtime asked for, or with `auto` on
 /// tract and on ONNX Runtime when its library is there, since either may run the model.
-pub fn compare(path: &Path, samples: &Path, tolerance: f32) -> Result<()> {
-    let runtimes = match Runtime::preferred() {
-        Runtime::Auto => {
-            let mut all = vec![Runtime::Tract];
-            if engine::onnxruntime::environment().is_ok() {
-                all.push(Runtime::OnnxRuntime);
+fn compare(path: &Path, samples: &Path, tolerance: f32, choice: RuntimeChoice) -> Result<()> {
+    let networks = match choice {
+        RuntimeChoice::Auto => {
+            let mut all = vec![load_file(&Tract, path)?];
+            if environment().is_ok() {
+                all.push(load_file(&OnnxRuntime, path)?);
             }
             all
         }
-        one => vec![one],
+        one => vec![ModelFiles::new(one).load(path)?],
     };
-    for runtime in runtimes {
-        compare_on(&Network::load(path, runtime)?, samples, tolerance)?;
+    for network in &networks {
+        compare_on(network, samples, tolerance)?;
     }
     Ok(())
 }
 
 fn compare_on(model: &Network, samples: &Path, tolerance: f32) -> Result<()> {
-    let bytes = std::fs::read(samples)
-        .with_context(|| format!("cannot read samples {}", samples.display()))?;
-    let arrays =
-        engine::npz::read_npz(&bytes).with_context(|| format!("in {}", samples.display()))?;
-    let find = |name: &str| arrays.iter().find(|a| a.name == name);
-    let Some(planes) = find("planes") else {
-        bail!("{}: no 'planes' array", samples.display());
-    };
-    let n = model.board_size().n() as usize;
+    let mut npz = NpzFile::open(samples)?;
+    let planes = npz.array::<f32>("planes")?;
+    let n = model.card().board()?.n() as usize;
     let want_shape = [model.card().planes, n, n];
-    if planes.shape.len() != 4 || planes.shape[1..] != want_shape {
+    if planes.ndim() != 4 || planes.shape()[1..] != want_shape {
         bail!(
             "{}: planes have shape {:?}, but this model needs [batch, {}, {n}, {n}]",
             samples.display(),
-            planes.shape,
+            planes.shape(),
             model.card().planes
         );
     }
-    let batch = planes.shape[0];
-    let (policy, value) = model.runner()?.run_planes(&planes.data, batch)?;
+    let batch = planes.shape()[0];
+    let planes: Vec<f32> = planes.iter().copied().collect();
+    let outputs = model.runner()?.run_planes(&planes, batch)?;
     let mut worst = 0f32;
     let mut compared = 0;
-    for (name, got) in [("policy", &policy), ("value", &value)] {
-        let Some(expected) = find(name) else {
-            bail!("{}: no '{name}' array to compare with", samples.display());
-        };
-        if expected.data.len() != got.len() {
+    for (name, got) in [("policy", &outputs.policy), ("value", &outputs.value)] {
+        let expected: Vec<f32> = npz.array::<f32>(name)?.iter().copied().collect();
+        if expected.len() != got.len() {
             bail!(
                 "{}: '{name}' has {} values; the model gives {}",
                 samples.display(),
-                expected.data.len(),
+                expected.len(),
                 got.len()
             );
         }
         let diff = expected
-            .data
             .iter()
             .zip(got.iter())
             .map(|(a, b)| (a - b).abs())

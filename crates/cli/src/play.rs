@@ -1,10 +1,11 @@
-//! `othello play`: a person against the agent in the terminal.
+//! `othello play`: a person against the agent in the terminal, on the same game state the
+//! web page plays on (forced passes, undo back to the person's turn).
 
 use crate::analyse::render;
+use crate::args::AgentArgs;
 use anyhow::Result;
-use engine::mcts::{Mcts, MctsConfig};
-use engine::{Budget, Evaluator};
-use othello::{Color, Game, Move, Position};
+use engine::{Budget, ModelSource};
+use othello::{Color, GameState, Move, Position, Seats};
 use std::io::{BufRead, Write};
 
 const HELP: &str =
@@ -12,94 +13,94 @@ const HELP: &str =
 
 /// Plays until the game ends or the person quits. Bad input is explained and asked again;
 /// it never changes the game.
-pub fn play<E: Evaluator>(
-    mut mcts: Mcts<E>,
+pub fn play(
+    agent: &AgentArgs,
+    models: &dyn ModelSource,
     start: Position,
     human: Color,
     budget: Budget,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<Game> {
-    let mut game = Game::new(start);
+) -> Result<GameState> {
+    agent
+        .player
+        .check_game(start.size(), start.variant(), models)?;
+    let (mut player, _) = agent.player.build(agent.seed, models)?;
+    let mut state = GameState::new(start, Seats::Human(human));
     writeln!(out, "You play {human}. {HELP}.")?;
+    let mut announced = state.game.moves().len();
     loop {
-        let pos = *game.position();
+        if state.game.moves().len() != announced {
+            announced = state.game.moves().len();
+            if let Some(notice) = state.pass_notice() {
+                writeln!(out, "{notice}.")?;
+            }
+        }
+        let pos = *state.position();
         writeln!(out, "\n{pos}")?;
         if pos.is_game_over() {
             break;
         }
-        if pos.must_pass() {
-            writeln!(out, "{} has no move and passes.", pos.side_to_move())?;
-            game.push(Move::Pass)?;
-            continue;
-        }
-        if pos.side_to_move() != human {
-            let info = mcts.search(&pos, &budget, &mut |_| true)?;
+        if state.agent_to_move() {
+            let info = player.think(&pos, &budget, &mut |_| true)?;
             let mv = info.best_move().unwrap_or(Move::Pass);
-            writeln!(
-                out,
-                "Agent plays {mv} (win estimate {:.0}%, {} simulations).",
-                info.win_probability() * 100.0,
-                info.simulations
-            )?;
-            game.push(mv)?;
+            let why = match info.solved {
+                Some(s) => format!("exact solve: margin {:+}", s.margin),
+                None => format!(
+                    "win estimate {:.0}%, {} simulations",
+                    info.win_probability() * 100.0,
+                    info.simulations
+                ),
+            };
+            writeln!(out, "Agent plays {mv} ({why}).")?;
+            state.play_agent(mv)?;
             continue;
         }
         write!(out, "Your move: ")?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            writeln!(out, "\nGoodbye. The game so far: {}", game.transcript(true))?;
-            return Ok(game);
+            writeln!(
+                out,
+                "\nGoodbye. The game so far: {}",
+                state.game.transcript(true)
+            )?;
+            return Ok(state);
         }
         let text = line.trim();
         match text {
             "quit" | "exit" => {
-                writeln!(out, "The game so far: {}", game.transcript(true))?;
-                return Ok(game);
+                writeln!(out, "The game so far: {}", state.game.transcript(true))?;
+                return Ok(state);
             }
             "help" | "?" => writeln!(out, "{HELP}.")?,
             "hint" => {
-                let info = mcts.search(&pos, &budget, &mut |_| true)?;
+                let info = player.think(&pos, &budget, &mut |_| true)?;
                 write!(out, "{}", render(&pos, &info))?;
             }
             "undo" => {
-                // Back to the person's previous turn: their move and the agent's replies.
-                let mut undone = false;
-                while let Some(_mv) = game.pop() {
-                    undone = true;
-                    if game.position().side_to_move() == human && !game.position().must_pass() {
-                        break;
-                    }
-                }
-                if !undone {
+                if state.undo() {
+                    announced = state.game.moves().len();
+                } else {
                     writeln!(out, "Nothing to undo.")?;
                 }
             }
             _ => match Move::parse(text, pos.size()) {
                 Err(e) => writeln!(out, "{e}. {HELP}.")?,
                 Ok(mv) => {
-                    if let Err(e) = game.push(mv) {
+                    if let Err(e) = state.play_human(mv) {
                         writeln!(out, "{e}.")?;
                     }
                 }
             },
         }
     }
-    let outcome = game.position().outcome();
-    if let Some(outcome) = outcome {
+    if let Some(outcome) = state.position().outcome() {
         writeln!(
             out,
             "Game over: {outcome}. Transcript: {}",
-            game.transcript(true)
+            state.game.transcript(true)
         )?;
     }
-    Ok(game)
-}
-
-pub fn default_config(seed: u64) -> MctsConfig {
-    MctsConfig {
-        seed,
-        ..MctsConfig::default()
-    }
+    Ok(state)
 }

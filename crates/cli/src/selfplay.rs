@@ -1,24 +1,109 @@
-//! `othello selfplay`: training games, written as `.npz` + `.json`.
+//! `othello selfplay`: training games, written as `.npz` + `.json`. The learner and the
+//! milestone opponent are `mcts` player specs, built by the engine's builder.
 
-use crate::model::load_model;
+use crate::args::{BoardArgs, ThreadsArg};
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use engine::evaluator::{EvalError, Evaluator};
-use engine::selfplay::{run_selfplay, tally, write_selfplay, MakeEvaluator, SelfPlayConfig};
-use engine::HeuristicEvaluator;
+use engine::{PlayerKind, PlayerSpec};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
+use tools::models::ModelFiles;
+use tools::selfplay::{run_selfplay, tally, write_selfplay, MakeEvaluator, SelfPlayConfig};
 
-pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>) -> Result<()> {
-    if config.threads == 0 {
-        bail!("--threads must be at least 1");
+#[derive(Args)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The network (.onnx with its card), or `none` for MCTS with random playouts
+    #[arg(long, default_value = "none")]
+    model: String,
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Simulations per move
+    #[arg(long, default_value_t = 200)]
+    sims: u64,
+    /// Folder for the output files
+    #[arg(long)]
+    out: PathBuf,
+    /// File name (without extension); default selfplay-<seed>
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    /// Games each thread plays at once (their positions share network calls)
+    #[arg(long, default_value_t = 16)]
+    games_per_thread: usize,
+    /// Plies played in proportion to visits before playing the best move
+    #[arg(long)]
+    temperature_plies: Option<u32>,
+    /// Playout cap randomisation: moves without a full search get this many simulations
+    /// and are not recorded (default: every move gets a full search)
+    #[arg(long)]
+    fast_sims: Option<u64>,
+    /// With --fast-sims: the share of moves that get a full search and are recorded
+    #[arg(long, default_value_t = 0.25)]
+    full_share: f32,
+    /// An older network (.onnx with its card) to play against instead of self: the
+    /// model plays Black in even-numbered games, White in odd ones, and only its moves
+    /// are recorded
+    #[arg(long)]
+    opponent: Option<String>,
+}
+
+/// The `mcts` spec of a network file, or of the playout search for `none`.
+fn spec_for(model: &str) -> PlayerSpec {
+    PlayerSpec {
+        model: (model != "none").then(|| model.to_owned()),
+        ..PlayerSpec::new(PlayerKind::Mcts)
     }
-    if config.simulations == 0 {
+}
+
+pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
+    let threads = args.threads.get()?;
+    if args.sims == 0 {
         bail!("--sims must be at least 1");
     }
-    let name = name.map_or_else(|| format!("selfplay-{}", config.seed), str::to_owned);
+    if !(args.full_share > 0.0 && args.full_share <= 1.0) {
+        bail!("--full-share must be above 0 and at most 1");
+    }
+    if args.fast_sims == Some(0) {
+        bail!("--fast-sims must be at least 1");
+    }
+    if args.opponent.is_some() && args.model == "none" {
+        bail!("--opponent needs a --model to play it");
+    }
+    let (size, variant) = (args.board.board, args.board.variant);
+    let learner = spec_for(&args.model);
+    learner.check_game(size, variant, models)?;
+    let opponent = args.opponent.as_deref().map(spec_for);
+    if let Some(spec) = &opponent {
+        spec.check_game(size, variant, models)?;
+    }
+    let mut config = SelfPlayConfig::new(
+        size,
+        variant,
+        args.games,
+        args.sims,
+        learner.mcts_config(args.seed),
+        args.seed,
+    );
+    config.threads = threads;
+    config.games_per_thread = args.games_per_thread;
+    config.fast_simulations = args.fast_sims;
+    config.full_search_share = args.full_share;
+    config.opponent = args.opponent.clone();
+    if let Some(plies) = args.temperature_plies {
+        config.temperature_plies = plies;
+    }
+    let name = args
+        .name
+        .unwrap_or_else(|| format!("selfplay-{}", args.seed));
     for ext in ["npz", "json"] {
-        let path = out.join(format!("{name}.{ext}"));
+        let path = args.out.join(format!("{name}.{ext}"));
         if path.exists() {
             bail!(
                 "{} exists; self-play never overwrites data (use --name or another --out)",
@@ -26,38 +111,17 @@ pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>)
             );
         }
     }
-    let network = if model == "none" {
-        None
-    } else {
-        let network = load_model(Path::new(model))?;
-        network.card().check_game(config.size, config.variant)?;
-        Some(network)
+    let seed = args.seed;
+    let evaluator_of = |spec: &PlayerSpec| -> Result<Box<dyn Evaluator>, EvalError> {
+        let evaluator = spec
+            .evaluator(seed, models)
+            .map_err(|e| EvalError::Failed(e.to_string()))?;
+        Ok(evaluator)
     };
-    let seed = config.seed;
-    let make = move || -> Result<Box<dyn Evaluator>, EvalError> {
-        Ok(match &network {
-            Some(net) => net
-                .evaluator()
-                .map_err(|e| EvalError::Failed(e.to_string()))?,
-            // Generation 0: no network yet, so values come from random playouts.
-            None => Box::new(HeuristicEvaluator::new(seed, 4)),
-        })
-    };
-    let opponent = match &config.opponent {
-        Some(path) => {
-            let network = load_model(Path::new(path))?;
-            network.card().check_game(config.size, config.variant)?;
-            Some(network)
-        }
-        None => None,
-    };
-    let make_opponent = move || -> Result<Box<dyn Evaluator>, EvalError> {
-        match &opponent {
-            Some(net) => Ok(net
-                .evaluator()
-                .map_err(|e| EvalError::Failed(e.to_string()))?),
-            None => Err(EvalError::Failed("no opponent network".into())),
-        }
+    let make = || evaluator_of(&learner);
+    let make_opponent = || match &opponent {
+        Some(spec) => evaluator_of(spec),
+        None => Err(EvalError::Failed("no opponent network".into())),
     };
     let bar = ProgressBar::new(config.games as u64);
     bar.set_style(
@@ -66,10 +130,9 @@ pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>)
     );
     let clock = Instant::now();
     let records = run_selfplay(
-        config,
+        &config,
         &make,
-        config
-            .opponent
+        opponent
             .is_some()
             .then_some(&make_opponent as MakeEvaluator),
         &|done| bar.set_position(done as u64),
@@ -77,8 +140,8 @@ pub fn run(config: &SelfPlayConfig, model: &str, out: &Path, name: Option<&str>)
     bar.finish_and_clear();
     let records = records?;
     let seconds = clock.elapsed().as_secs_f64();
-    let path = write_selfplay(out, &name, config, model, &records)
-        .with_context(|| format!("cannot write self-play data to {}", out.display()))?;
+    let path = write_selfplay(&args.out, &name, &config, &args.model, &records)
+        .with_context(|| format!("cannot write self-play data to {}", args.out.display()))?;
     let positions: usize = records.iter().map(|r| r.samples.len()).sum();
     let t = tally(&records);
     println!(

@@ -42,7 +42,7 @@ fn an_arena_writes_json_csv_and_svg_and_prints_the_table() {
 #[test]
 fn a_bad_player_list_fails_with_one_line_and_exit_code_2() {
     for (players, message) in [
-        ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, mcts"),
+        ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, uct, mcts"),
         ("random,greedy:depth=2", "player 'greedy' has no option 'depth'; it takes: seed"),
     ] {
         let out = out_dir("bad");

@@ -168,8 +168,8 @@ fn analyse_with_a_model_for_another_board_says_so() {
     let err = error_of(&[
         "analyse",
         "f5",
-        "--model",
-        &model_path("tiny-random-6x6.onnx"),
+        "--player",
+        &format!("mcts:model={}", model_path("tiny-random-6x6.onnx")),
         "--sims",
         "10",
     ]);
@@ -188,8 +188,8 @@ fn play_in_the_terminal_explains_bad_input_and_keeps_the_game() {
             "6",
             "--sims",
             "20",
-            "--model",
-            &model_path("tiny-random-6x6.onnx"),
+            "--player",
+            &format!("mcts:model={}", model_path("tiny-random-6x6.onnx")),
         ])
         .write_stdin("z9\na1\nc2\nundo\nquit\n")
         .output()
@@ -265,5 +265,5 @@ fn model_check_compare_refuses_samples_for_another_board() {
         "--compare",
         &model_path("tiny-random-8x8.onnx"),
     ]);
-    assert!(err.contains("not an .npz file"), "{err}");
+    assert!(err.contains("not a readable .npz archive"), "{err}");
 }

@@ -102,3 +102,57 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown player 'oracle'"));
 }
+
+/// A position with `empties` empty squares and a choice of moves, from a fixed random game.
+fn endgame(empties: u32, seed: u64) -> othello::Position {
+    use othello::{BoardSize, Position, Variant};
+    let mut state = seed;
+    let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
+    loop {
+        if pos.is_game_over() {
+            pos = Position::start(BoardSize::Eight, Variant::Standard);
+        }
+        let moves = pos.legal_move_list();
+        if pos.empty_count() <= empties && moves.len() >= 2 {
+            return pos;
+        }
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        pos = pos
+            .play(moves[(state >> 33) as usize % moves.len()])
+            .expect("legal");
+    }
+}
+
+#[test]
+fn analyse_prints_the_exact_margin_that_solve_prints_near_the_end() {
+    for seed in [1, 2] {
+        let board = endgame(14, seed).to_board_text();
+        let solve = othello()
+            .args(["solve", "--best-only", &board])
+            .output()
+            .expect("runs");
+        let solve = String::from_utf8_lossy(&solve.stdout).into_owned();
+        let margin = solve
+            .lines()
+            .find_map(|l| l.split("margin ").nth(1))
+            .unwrap_or_else(|| panic!("no margin in {solve}"))
+            .to_owned();
+        let analyse = othello()
+            .args(["analyse", &board, "--player", "mcts", "--sims", "50"])
+            .output()
+            .expect("runs");
+        assert!(
+            analyse.status.success(),
+            "{}",
+            String::from_utf8_lossy(&analyse.stderr)
+        );
+        let analyse = String::from_utf8_lossy(&analyse.stdout).into_owned();
+        assert!(
+            analyse.contains("exact solve: best move ")
+                && analyse.contains(&format!("margin {margin} (")),
+            "solve says {margin}; analyse says {analyse}"
+        );
+    }
+}

@@ -1,7 +1,11 @@
-//! The one interface every player implements, from random to MCTS.
+//! The one interface every player implements, from random to MCTS, and the one way every
+//! front end asks for a move: `think` (with progress reports) or `select_move`.
 
+use crate::evaluator::EvalError;
+use crate::mcts::SearchInfo;
 use othello::{Move, Position};
 use std::time::Duration;
+use web_time::Instant;
 
 /// How much a player may think about one move. Each limit is optional; a player stops at
 /// the first one it reaches and ignores those that mean nothing to it (a random player
@@ -41,6 +45,61 @@ impl Budget {
     }
 }
 
+/// One move's thinking in progress: the position, the budget, the clock and the
+/// simulations so far. An agent advances it slice by slice ([`Agent::think_more`]), so a
+/// caller that must look at its messages between slices (the page's worker) runs the same
+/// search as one that does not.
+#[derive(Clone, Debug)]
+pub struct Thinking {
+    pub position: Position,
+    pub budget: Budget,
+    clock: Instant,
+    pub simulations: u64,
+    started: bool,
+    done: bool,
+}
+
+impl Thinking {
+    pub fn new(position: Position, budget: Budget) -> Thinking {
+        Thinking {
+            position,
+            budget,
+            clock: Instant::now(),
+            simulations: 0,
+            started: false,
+            done: false,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.clock.elapsed()
+    }
+
+    /// When a time budget runs out.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.budget.time.map(|t| self.clock + t)
+    }
+
+    /// What is left of a time budget.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.budget.time.map(|t| t.saturating_sub(self.elapsed()))
+    }
+
+    /// True before the first slice; marks the thinking started.
+    pub fn start(&mut self) -> bool {
+        !std::mem::replace(&mut self.started, true)
+    }
+
+    pub fn finish(&mut self) {
+        self.done = true;
+    }
+
+    /// The agent has decided: further slices change nothing.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+}
+
 /// A player: given a position and a budget, returns a move.
 pub trait Agent: Send {
     /// A short name for tables, e.g. `greedy` or `alphabeta:depth=4`.
@@ -52,4 +111,41 @@ pub trait Agent: Send {
 
     /// Forget anything kept from an earlier game (search trees, caches).
     fn new_game(&mut self) {}
+
+    /// Thinks for about `slice` more (a searcher stops at the end of a batch) and reports
+    /// what it found; `thinking.is_done()` once the move is decided. Players that choose in
+    /// one go (the default) decide in the first slice.
+    fn think_more(
+        &mut self,
+        thinking: &mut Thinking,
+        _slice: Duration,
+    ) -> Result<SearchInfo, EvalError> {
+        let mv = self.select_move(&thinking.position, &thinking.budget);
+        thinking.finish();
+        Ok(SearchInfo::decided(mv, thinking.elapsed()))
+    }
+
+    /// How long [`Agent::think`] lets a slice run between two progress reports.
+    fn report_interval(&self) -> Duration {
+        Duration::from_millis(100)
+    }
+
+    /// Thinks about `pos` within `budget`, calling `progress` with a snapshot after each
+    /// slice (it may return `false` to stop early), and returns the last one: its
+    /// [`SearchInfo::best_move`] is the move to play.
+    fn think(
+        &mut self,
+        pos: &Position,
+        budget: &Budget,
+        progress: &mut dyn FnMut(&SearchInfo) -> bool,
+    ) -> Result<SearchInfo, EvalError> {
+        let mut thinking = Thinking::new(*pos, *budget);
+        let slice = self.report_interval();
+        loop {
+            let info = self.think_more(&mut thinking, slice)?;
+            if thinking.is_done() || !progress(&info) {
+                return Ok(info);
+            }
+        }
+    }
 }

@@ -42,95 +42,18 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     }
 }
 
-/// Refuses a batch that holds a position of another board or variant than the network's.
-pub fn check_batch_board(
-    positions: &[Position],
-    size: othello::BoardSize,
-    variant: othello::Variant,
-) -> Result<(), EvalError> {
-    match positions
-        .iter()
-        .find(|p| p.size() != size || p.variant() != variant)
-    {
-        Some(pos) => Err(EvalError::WrongBoard {
-            expected: format!("{size} {variant}"),
-            found: format!("{} {}", pos.size(), pos.variant()),
-        }),
-        None => Ok(()),
-    }
-}
-
-/// A network's raw outputs for a batch (`N*N + 1` logits and one value per position) as
-/// evaluations: legal-masked softmax priors and values clamped to [-1, 1].
-pub fn evaluations_from_outputs(
-    positions: &[Position],
-    logits: &[f32],
-    values: &[f32],
-) -> Vec<Evaluation> {
-    let Some(first) = positions.first() else {
-        return Vec::new();
-    };
-    let width = first.size().squares() as usize + 1;
-    positions
-        .iter()
-        .zip(logits.chunks(width).zip(values))
-        .map(|(pos, (logits, value))| Evaluation {
-            priors: legal_priors(pos, logits),
-            value: value.clamp(-1.0, 1.0),
-        })
-        .collect()
-}
-
-/// The network input of the model contract: planes `[C, N, N]` from the side to move's
-/// view (own discs, opponent discs, legal moves, all ones), row-major from a1, appended
-/// to `out`.
-pub fn encode_planes(pos: &Position, out: &mut Vec<f32>) {
-    let size = pos.size();
-    let planes = [
-        pos.player().0,
-        pos.opponent().0,
-        pos.legal_moves().0,
-        size.mask(),
-    ];
-    for plane in planes {
-        out.extend(othello::Square::all(size).map(|sq| ((plane >> sq.index()) & 1) as f32));
-    }
-}
-
-/// Masks illegal moves out of the `N*N + 1` logits of the model contract and softmaxes the
-/// rest, in `legal_move_list()` order.
-pub fn legal_priors(pos: &Position, logits: &[f32]) -> Vec<f32> {
-    let size = pos.size();
-    let moves = pos.legal_move_list();
-    let picked: Vec<f32> = moves
-        .iter()
-        .map(|mv| logits.get(mv.policy_index(size)).copied().unwrap_or(0.0))
-        .collect();
-    softmax(&picked)
-}
-
-pub fn softmax(logits: &[f32]) -> Vec<f32> {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
-    let sum: f32 = exps.iter().sum();
-    if sum > 0.0 && sum.is_finite() {
-        exps.iter().map(|e| e / sum).collect()
-    } else {
-        vec![1.0 / logits.len().max(1) as f32; logits.len()]
-    }
-}
-
 /// Judges positions with no network, so MCTS works with no model at all: uniform priors,
-/// value from a few random playouts to the end.
-pub struct HeuristicEvaluator {
+/// value from a few random playouts to the end (the Monte Carlo evaluation that predates
+/// value networks).
+pub struct PlayoutEvaluator {
     rng: Rng,
     playouts: u32,
 }
 
-impl HeuristicEvaluator {
+impl PlayoutEvaluator {
     /// `playouts` random games per evaluation; 0 values every position as even.
-    pub fn new(seed: u64, playouts: u32) -> HeuristicEvaluator {
-        HeuristicEvaluator {
+    pub fn new(seed: u64, playouts: u32) -> PlayoutEvaluator {
+        PlayoutEvaluator {
             rng: Rng::new(seed),
             playouts,
         }
@@ -153,13 +76,16 @@ impl HeuristicEvaluator {
     }
 }
 
-impl Evaluator for HeuristicEvaluator {
+impl Evaluator for PlayoutEvaluator {
     fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
         Ok(positions.iter().map(|p| self.evaluate_one(p)).collect())
     }
 
     fn describe(&self) -> String {
-        format!("heuristic (uniform priors, {} playouts)", self.playouts)
+        format!(
+            "random playouts ({} a position, uniform priors)",
+            self.playouts
+        )
     }
 }
 

@@ -1,29 +1,25 @@
-//! Search and agents over the `othello` rules: classic players, the exact endgame
-//! solver, MCTS and its evaluators, and the arena. Compiles to wasm32 (no threads or
-//! `std::time::Instant` outside the native-only arena).
+//! Search and agents over the `othello` rules: the classic players, the exact endgame
+//! solver, MCTS and its evaluators, the network contract with the tract runtime (feature
+//! `onnx`), and the one builder every front end gets its agent from ([`spec`]). This is
+//! the crate the web page links, and it builds for wasm32 as it is: no threads, no clock
+//! but `web-time`, no files but the few helpers that read a model from a path. The native
+//! tooling (arena, self-play, `.npz` files, ONNX Runtime) lives in the `tools` crate.
 
-pub mod accuracy;
 pub mod agent;
-pub mod arena;
 pub mod evaluator;
 pub mod mcts;
-pub mod model_card;
-#[cfg(feature = "onnx")]
 pub mod network;
-pub mod npz;
 #[cfg(feature = "onnx")]
 pub mod onnx;
-#[cfg(feature = "ort")]
-pub mod onnxruntime;
 pub mod players;
 pub mod rng;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod selfplay;
 pub mod solver;
+pub mod spec;
 
-pub use agent::{Agent, Budget};
-pub use evaluator::{EvalError, Evaluation, Evaluator, HeuristicEvaluator};
-pub use mcts::{Mcts, MctsConfig, SearchInfo};
+pub use agent::{Agent, Budget, Thinking};
+pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
+pub use mcts::{Mcts, MctsConfig, MctsPlayer, SearchInfo};
 pub use othello;
 pub use rng::Rng;
 pub use solver::{Solution, Solver, WinLossDraw};
+pub use spec::{parse_player_list, ModelSource, NoModels, PlayerKind, PlayerSpec, SpecError};

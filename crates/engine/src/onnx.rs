@@ -1,186 +1,163 @@
-//! The network evaluator: an ONNX model following the model contract (DESIGN.md), run by
-//! tract. Built once from bytes (so a web page can pass a fetched file), optimised for a
-//! symbolic batch size, then reused for every batch.
+//! The tract runtime: runs contract networks everywhere, the browser's wasm included.
+//! Following tract's own advice, a model is loaded, optimised for a symbolic batch size
+//! and made runnable once (`into_optimized().into_runnable()`); every batch reuses the plan.
 
-use crate::evaluator::{
-    check_batch_board, encode_planes, evaluations_from_outputs, EvalError, Evaluation, Evaluator,
+use crate::network::{
+    check_contract, check_output_sizes, Model, ModelCard, ModelError, Network, Outputs,
+    PlaneRunner, Runtime,
 };
-use crate::model_card::ModelCard;
-pub use crate::network::{card_path, ModelError};
-use crate::network::{check_contract, read_model_files};
-use othello::{BoardSize, Position, Variant};
+use othello::BoardSize;
+use std::sync::Arc;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
 
-type Plan = std::sync::Arc<TypedSimplePlan>;
+type Plan = Arc<TypedSimplePlan>;
+
+/// The tract [`Runtime`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tract;
+
+impl Runtime for Tract {
+    fn name(&self) -> &'static str {
+        "tract"
+    }
+
+    fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
+        Ok(Arc::new(TractModel::from_bytes(onnx, card)?))
+    }
+}
 
 /// A loaded, optimised network for one board size.
-pub struct OnnxModel {
-    plan: Plan,
+pub struct TractModel {
+    compiled: Arc<Compiled>,
     card: ModelCard,
+}
+
+/// The plan and what reading its outputs needs; shared by every thread's runner, since
+/// tract plans are immutable and run from many threads at once.
+struct Compiled {
+    plan: Plan,
     size: BoardSize,
-    variant: Variant,
     planes: usize,
     policy_output: usize,
     value_output: usize,
 }
 
-impl OnnxModel {
+fn load_error(e: impl std::fmt::Display) -> ModelError {
+    ModelError::Load(format!("{e:#}"))
+}
+
+impl TractModel {
     /// Loads `onnx` bytes described by `card`, checking that the network's inputs and
     /// outputs have the shapes the card's board needs.
-    pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<OnnxModel, ModelError> {
+    pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<TractModel, ModelError> {
         let size = card.board()?;
-        let variant = card.variant()?;
+        card.variant()?;
         let planes = card.planes;
         let model = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))
-            .map_err(|e| ModelError::Load(format!("{e:#}")))?;
-        let model = model
+            .map_err(load_error)?
             .into_typed()
-            .map_err(|e| ModelError::Load(format!("{e:#}")))?;
-        let inputs = model
-            .input_outlets()
-            .map_err(|e| ModelError::Load(e.to_string()))?;
+            .map_err(load_error)?;
+        let inputs = model.input_outlets().map_err(load_error)?;
         if inputs.len() != 1 {
             return Err(ModelError::Contract(format!(
                 "expected one input (planes), found {}",
                 inputs.len()
             )));
         }
-        let outputs = model
-            .output_outlets()
-            .map_err(|e| ModelError::Load(e.to_string()))?
-            .to_vec();
-        let mut policy_output = None;
-        let mut value_output = None;
-        for (i, outlet) in outputs.iter().enumerate() {
-            let name = model.node(outlet.node).name.as_str();
-            let label = model.outlet_label(*outlet).unwrap_or(name);
-            if label == "policy" || name == "policy" {
-                policy_output = Some(i);
-            } else if label == "value" || name == "value" {
-                value_output = Some(i);
-            }
-        }
-        let (Some(policy_output), Some(value_output)) = (policy_output, value_output) else {
+        let outputs = model.output_outlets().map_err(load_error)?.to_vec();
+        let find = |wanted: &str| {
+            outputs.iter().position(|outlet| {
+                let name = model.node(outlet.node).name.as_str();
+                model.outlet_label(*outlet).unwrap_or(name) == wanted || name == wanted
+            })
+        };
+        let (Some(policy_output), Some(value_output)) = (find("policy"), find("value")) else {
             return Err(ModelError::Contract(
                 "the model needs outputs named 'policy' and 'value'".into(),
             ));
         };
-        let input_shape = shape_of(&model, inputs[0])?;
-        let policy_shape = shape_of(&model, outputs[policy_output])?;
-        let value_shape = shape_of(&model, outputs[value_output])?;
-        check_contract(size, planes, &input_shape, &policy_shape, &value_shape)?;
+        check_contract(
+            size,
+            planes,
+            &shape_of(&model, inputs[0])?,
+            &shape_of(&model, outputs[policy_output])?,
+            &shape_of(&model, outputs[value_output])?,
+        )?;
         let plan = model
             .into_optimized()
             .and_then(|m| m.into_runnable())
-            .map_err(|e| ModelError::Load(format!("{e:#}")))?;
-        Ok(OnnxModel {
-            plan,
+            .map_err(load_error)?;
+        Ok(TractModel {
+            compiled: Arc::new(Compiled {
+                plan,
+                size,
+                planes,
+                policy_output,
+                value_output,
+            }),
             card,
-            size,
-            variant,
-            planes,
-            policy_output,
-            value_output,
         })
     }
 
-    /// Loads `model.onnx` and its card `model.json` from beside it.
-    pub fn load(path: &std::path::Path) -> Result<OnnxModel, ModelError> {
-        let (bytes, card) = read_model_files(path)?;
-        OnnxModel::from_bytes(&bytes, card).map_err(|e| e.in_file(path))
+    /// Runs the network on `batch` encoded positions.
+    pub fn run_planes(&self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
+        self.compiled.run(planes, batch)
     }
+}
 
-    pub fn card(&self) -> &ModelCard {
-        &self.card
-    }
-
-    pub fn board_size(&self) -> BoardSize {
-        self.size
-    }
-
-    /// Runs the network on `batch` encoded positions (`planes` holds `batch * C * N * N`
-    /// values) and returns the raw policy logits (`batch * (N*N + 1)`) and values.
-    pub fn run_planes(
-        &self,
-        planes: &[f32],
-        batch: usize,
-    ) -> Result<(Vec<f32>, Vec<f32>), ModelError> {
+impl Compiled {
+    fn run(&self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
         let n = self.size.n() as usize;
         let input =
             tract_ndarray::Array4::from_shape_vec((batch, self.planes, n, n), planes.to_vec())
                 .map_err(|e| ModelError::Run(e.to_string()))?;
-        let outputs = self
+        let results = self
             .plan
             .run(tvec!(input.into_tensor().into_tvalue()))
             .map_err(|e| ModelError::Run(format!("{e:#}")))?;
-        let read = |index: usize, width: usize, what: &str| -> Result<Vec<f32>, ModelError> {
-            let tensor = outputs
+        let read = |index: usize, what: &str| -> Result<Vec<f32>, ModelError> {
+            let tensor = results
                 .get(index)
                 .ok_or_else(|| ModelError::Run(format!("no {what} output")))?;
-            let values: Vec<f32> = tensor
+            Ok(tensor
                 .to_plain_array_view::<f32>()
                 .map_err(|e| ModelError::Run(e.to_string()))?
                 .iter()
                 .copied()
-                .collect();
-            if values.len() != batch * width {
-                return Err(ModelError::Run(format!(
-                    "{what} output has {} values for a batch of {batch}",
-                    values.len()
-                )));
-            }
-            Ok(values)
+                .collect())
         };
-        Ok((
-            read(self.policy_output, n * n + 1, "policy")?,
-            read(self.value_output, 1, "value")?,
-        ))
+        let outputs = Outputs {
+            policy: read(self.policy_output, "policy")?,
+            value: read(self.value_output, "value")?,
+        };
+        check_output_sizes(&outputs, batch, self.size)?;
+        Ok(outputs)
+    }
+}
+
+impl PlaneRunner for Arc<Compiled> {
+    fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
+        self.run(planes, batch)
+    }
+}
+
+impl Model for TractModel {
+    fn card(&self) -> &ModelCard {
+        &self.card
+    }
+
+    fn runtime_name(&self) -> &'static str {
+        "tract"
+    }
+
+    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
+        Ok(Box::new(self.compiled.clone()))
     }
 }
 
 fn shape_of(model: &TypedModel, outlet: OutletId) -> Result<Vec<Option<usize>>, ModelError> {
-    let fact = model
-        .outlet_fact(outlet)
-        .map_err(|e| ModelError::Load(e.to_string()))?;
+    let fact = model.outlet_fact(outlet).map_err(load_error)?;
     Ok(fact.shape.iter().map(|d| d.to_usize().ok()).collect())
-}
-
-/// [`Evaluator`] over an [`OnnxModel`].
-pub struct OnnxEvaluator {
-    model: std::sync::Arc<OnnxModel>,
-    planes: Vec<f32>,
-}
-
-impl OnnxEvaluator {
-    pub fn new(model: std::sync::Arc<OnnxModel>) -> OnnxEvaluator {
-        OnnxEvaluator {
-            model,
-            planes: Vec::new(),
-        }
-    }
-
-    pub fn model(&self) -> &OnnxModel {
-        &self.model
-    }
-}
-
-impl Evaluator for OnnxEvaluator {
-    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
-        let model = &self.model;
-        check_batch_board(positions, model.size, model.variant)?;
-        self.planes.clear();
-        for pos in positions {
-            encode_planes(pos, &mut self.planes);
-        }
-        let (logits, values) = model
-            .run_planes(&self.planes, positions.len())
-            .map_err(|e| EvalError::Failed(e.to_string()))?;
-        Ok(evaluations_from_outputs(positions, &logits, &values))
-    }
-
-    fn describe(&self) -> String {
-        format!("network {}", self.model.card.name)
-    }
 }

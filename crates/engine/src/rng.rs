@@ -1,38 +1,28 @@
-//! A small seeded random number generator (xoshiro256++), so that every stochastic player
-//! plays the same games from the same seed on every platform and crate version.
+//! Seeded randomness, the same on every platform: xoshiro256++ from `rand_xoshiro` (the
+//! rust-random project's portable generators, whose streams never change between
+//! versions, unlike `rand`'s `SmallRng`), seeded through SplitMix64, with the few draws the
+//! players and the search need. Every stochastic player plays the same games from the same
+//! seed natively and in the browser.
 
-#[derive(Clone, Debug)]
-pub struct Rng {
-    state: [u64; 4],
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
+
+/// SplitMix64's output for state `x`: spreads related seeds (1, 2, 3..) far apart.
+pub fn splitmix64(x: u64) -> u64 {
+    SplitMix64::seed_from_u64(x).next_u64()
 }
 
+#[derive(Clone, Debug)]
+pub struct Rng(Xoshiro256PlusPlus);
+
 impl Rng {
+    /// Any seed, 0 included, spread over the whole state by SplitMix64.
     pub fn new(seed: u64) -> Rng {
-        // SplitMix64 spreads any seed, 0 included, over the whole state.
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        Rng {
-            state: [next(), next(), next(), next()],
-        }
+        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.state;
-        let result = (s[0].wrapping_add(s[3])).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (`n` > 0), without modulo bias worth speaking of (Lemire's method).
@@ -113,6 +103,41 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stream_is_xoshiro256_plus_plus_seeded_by_splitmix64() {
+        // The reference algorithms (Blackman and Vigna; Steele, Lea and Flood), written out
+        // plainly: the crate must give exactly these numbers, or every seeded game and
+        // test result would change under our feet.
+        let mut x = 42u64;
+        let mut splitmix = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut s = [splitmix(), splitmix(), splitmix(), splitmix()];
+        let mut rng = Rng::new(42);
+        for _ in 0..100 {
+            let want = (s[0].wrapping_add(s[3])).rotate_left(23).wrapping_add(s[0]);
+            let t = s[1] << 17;
+            s[2] ^= s[0];
+            s[3] ^= s[1];
+            s[1] ^= s[2];
+            s[0] ^= s[3];
+            s[2] ^= t;
+            s[3] = s[3].rotate_left(45);
+            assert_eq!(rng.next_u64(), want);
+        }
+        assert_eq!(splitmix64(41), {
+            let mut y = 41u64;
+            y = y.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            y = (y ^ (y >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            y = (y ^ (y >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            y ^ (y >> 31)
+        });
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_stream_and_different_seeds_differ() {

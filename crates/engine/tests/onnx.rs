@@ -1,10 +1,10 @@
 //! The ONNX evaluator on real ONNX files: the tiny contract-following models in models/.
 #![cfg(feature = "onnx")]
 
-use engine::evaluator::{encode_planes, Evaluator};
+use engine::evaluator::Evaluator;
 use engine::mcts::{Mcts, MctsConfig, MctsPlayer};
-use engine::model_card::ModelCard;
-use engine::onnx::{ModelError, OnnxEvaluator, OnnxModel};
+use engine::network::{encode_planes, ModelCard, ModelError, Network, NetworkEvaluator};
+use engine::onnx::TractModel;
 use engine::{Agent, Budget, Rng};
 use othello::{BoardSize, Position, Variant};
 use std::path::PathBuf;
@@ -16,10 +16,15 @@ fn repo_file(path: &str) -> PathBuf {
         .join(path)
 }
 
-fn load(name: &str) -> OnnxModel {
+fn load(name: &str) -> TractModel {
     let bytes = std::fs::read(repo_file(&format!("models/{name}.onnx"))).expect("model file");
     let card = std::fs::read_to_string(repo_file(&format!("models/{name}.json"))).expect("card");
-    OnnxModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("valid card")).expect("loads")
+    TractModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("valid card")).expect("loads")
+}
+
+fn evaluator(name: &str) -> NetworkEvaluator {
+    let network: Network = Arc::new(load(name));
+    NetworkEvaluator::new(&network).expect("an evaluator")
 }
 
 #[derive(serde::Deserialize)]
@@ -39,9 +44,10 @@ fn the_network_computes_what_numpy_computes() {
         )))
         .expect("samples");
         let samples: Samples = serde_json::from_str(&text).expect("valid samples");
-        let (policy, value) = model
+        let outputs = model
             .run_planes(&samples.planes, samples.batch)
             .expect("runs");
+        let (policy, value) = (outputs.policy, outputs.value);
         assert_eq!(policy.len(), samples.policy.len());
         for (got, want) in policy
             .iter()
@@ -74,7 +80,7 @@ fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
 
 #[test]
 fn a_batch_evaluates_as_its_positions_do_one_by_one() {
-    let mut eval = OnnxEvaluator::new(Arc::new(load("tiny-random-8x8")));
+    let mut eval = evaluator("tiny-random-8x8");
     let positions = random_positions(BoardSize::Eight, 32, 1);
     let batched = eval.evaluate(&positions).expect("evaluates");
     for (pos, together) in positions.iter().zip(&batched) {
@@ -88,7 +94,7 @@ fn a_batch_evaluates_as_its_positions_do_one_by_one() {
 
 #[test]
 fn priors_cover_exactly_the_legal_moves_and_sum_to_one() {
-    let mut eval = OnnxEvaluator::new(Arc::new(load("tiny-random-6x6")));
+    let mut eval = evaluator("tiny-random-6x6");
     let positions = random_positions(BoardSize::Six, 50, 2);
     for (pos, e) in positions
         .iter()
@@ -120,7 +126,7 @@ fn the_input_planes_follow_the_contract() {
 fn a_model_for_another_board_is_refused_with_the_reason() {
     let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
     let card = std::fs::read_to_string(repo_file("models/tiny-random-6x6.json")).expect("card");
-    let err = OnnxModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("card"))
+    let err = TractModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("card"))
         .err()
         .expect("refused");
     assert!(matches!(err, ModelError::Contract(_)), "{err}");
@@ -128,8 +134,7 @@ fn a_model_for_another_board_is_refused_with_the_reason() {
         err.to_string().contains("input shape is [batch, 4, 8, 8]"),
         "{err}"
     );
-    let model = Arc::new(load("tiny-random-6x6"));
-    let mut eval = OnnxEvaluator::new(model);
+    let mut eval = evaluator("tiny-random-6x6");
     let err = eval
         .evaluate(&[Position::start(BoardSize::Eight, Variant::Standard)])
         .unwrap_err();
@@ -142,7 +147,7 @@ fn a_corrupt_model_file_is_an_error_not_a_crash() {
     let card = ModelCard::from_json(&card).expect("card");
     let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
     for corrupt in [&b"not an onnx file"[..], &bytes[..bytes.len() / 2], &[]] {
-        let err = OnnxModel::from_bytes(corrupt, card.clone())
+        let err = TractModel::from_bytes(corrupt, card.clone())
             .err()
             .expect("refused");
         assert!(matches!(err, ModelError::Load(_)), "{err}");
@@ -151,8 +156,10 @@ fn a_corrupt_model_file_is_an_error_not_a_crash() {
 
 #[test]
 fn mcts_with_the_network_plays_legal_moves_to_the_end() {
-    let model = Arc::new(load("tiny-random-6x6"));
-    let mut player = MctsPlayer::new(Mcts::new(OnnxEvaluator::new(model), MctsConfig::default()));
+    let mut player = MctsPlayer::new(Mcts::new(
+        evaluator("tiny-random-6x6"),
+        MctsConfig::default(),
+    ));
     let mut pos = Position::start(BoardSize::Six, Variant::Standard);
     while !pos.is_game_over() {
         let mv = player.select_move(&pos, &Budget::simulations(40));

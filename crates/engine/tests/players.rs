@@ -242,7 +242,7 @@ fn mcts_move(pos: &Position, sims: u64, seed: u64) -> Move {
         seed,
         ..engine::MctsConfig::default()
     };
-    let mut mcts = engine::Mcts::new(engine::HeuristicEvaluator::new(seed, 4), config);
+    let mut mcts = engine::Mcts::new(engine::PlayoutEvaluator::new(seed, 4), config);
     let info = mcts
         .search(pos, &Budget::simulations(sims), &mut |_| true)
         .expect("search");

@@ -2,6 +2,7 @@
 //! (bit = row * 8 + column), so one move generator serves them all.
 
 use std::fmt;
+use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -53,5 +54,43 @@ impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.n();
         write!(f, "{n}x{n}")
+    }
+}
+
+/// A board size that is not 8x8, 6x6 or 4x4.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseBoardSizeError(pub String);
+
+impl fmt::Display for ParseBoardSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a board size; use 8, 6 or 4 (or 8x8, 6x6, 4x4)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseBoardSizeError {}
+
+impl FromStr for BoardSize {
+    type Err = ParseBoardSizeError;
+
+    /// `8x8` (what `Display` writes) or the side length alone, `8`.
+    fn from_str(text: &str) -> Result<BoardSize, ParseBoardSizeError> {
+        let bad = || ParseBoardSizeError(text.to_owned());
+        let side = match text.trim().split_once(['x', 'X']) {
+            Some((a, b)) if a == b => a,
+            Some(_) => return Err(bad()),
+            None => text.trim(),
+        };
+        // `08` or `+8` are not how anyone writes a board size.
+        if side.len() != 1 {
+            return Err(bad());
+        }
+        side.parse::<u8>()
+            .ok()
+            .and_then(BoardSize::from_n)
+            .ok_or_else(bad)
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! 8x8, 6x6 and 4x4 boards from one implementation, standard and reversed
 //! ("fewest discs wins") variants, Othello notation (squares, transcripts, OBF board
-//! text), the eight board symmetries, and perft.
+//! text), the eight board symmetries, perft, and the game state a front end plays
+//! (seats, forced passes, undo and redo).
 //!
 //! ```
 //! use othello::{BoardSize, Game, Position, Variant};
@@ -13,6 +14,7 @@
 
 mod bitboard;
 mod board_size;
+mod game_state;
 mod notation;
 mod perft;
 mod position;
@@ -25,9 +27,12 @@ pub mod raw {
 }
 
 pub use bitboard::Bitboard;
-pub use board_size::BoardSize;
+pub use board_size::{BoardSize, ParseBoardSizeError};
+pub use game_state::{GameState, PlayError, Seats};
 pub use notation::{BoardTextError, Game, TranscriptError, TranscriptErrorKind};
 pub use perft::perft;
-pub use position::{Color, IllegalMove, IllegalReason, Outcome, Position, PositionError, Variant};
+pub use position::{
+    Color, IllegalMove, IllegalReason, Outcome, ParseVariantError, Position, PositionError, Variant,
+};
 pub use square::{Move, ParseSquareError, Square};
 pub use symmetry::Symmetry;

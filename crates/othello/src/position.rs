@@ -84,6 +84,30 @@ impl fmt::Display for Variant {
     }
 }
 
+/// A variant name that is neither `standard` nor `reversed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseVariantError(pub String);
+
+impl fmt::Display for ParseVariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a variant; use standard or reversed", self.0)
+    }
+}
+
+impl std::error::Error for ParseVariantError {}
+
+impl std::str::FromStr for Variant {
+    type Err = ParseVariantError;
+
+    /// The names `Display` writes: `standard` or `reversed` (any case).
+    fn from_str(text: &str) -> Result<Variant, ParseVariantError> {
+        [Variant::Standard, Variant::Reversed]
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseVariantError(text.to_owned()))
+    }
+}
+
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

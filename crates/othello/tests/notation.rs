@@ -210,3 +210,28 @@ fn undoing_a_move_restores_the_previous_position() {
     assert_eq!(*game.position(), before);
     assert_eq!(game.moves().len(), 2);
 }
+
+#[test]
+fn board_sizes_and_variants_print_as_they_parse() {
+    for size in BoardSize::ALL {
+        assert_eq!(size.to_string().parse::<BoardSize>(), Ok(size));
+        assert_eq!(size.n().to_string().parse::<BoardSize>(), Ok(size));
+    }
+    for variant in [Variant::Standard, Variant::Reversed] {
+        assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
+    }
+    assert_eq!("REVERSED".parse::<Variant>(), Ok(Variant::Reversed));
+}
+
+#[test]
+fn board_sizes_and_variants_that_do_not_exist_are_refused_by_name() {
+    for bad in ["5", "10", "8x6", "08", "", "eight", "x8"] {
+        let error = bad.parse::<BoardSize>().expect_err(bad);
+        assert!(error.to_string().contains(&format!("'{bad}'")), "{error}");
+    }
+    let error = "anti".parse::<Variant>().expect_err("no such variant");
+    assert_eq!(
+        error.to_string(),
+        "'anti' is not a variant; use standard or reversed"
+    );
+}

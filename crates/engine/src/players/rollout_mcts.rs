@@ -288,7 +288,7 @@ fn playout(rng: &mut Rng, mut player: u64, mut opponent: u64, mask: u64, variant
 
 impl Agent for RolloutMcts {
     fn name(&self) -> String {
-        "mcts".into()
+        "uct".into()
     }
 
     fn select_move(&mut self, pos: &Position, budget: &Budget) -> Move {

@@ -1,11 +1,16 @@
 //! Self-play for training: many games at once on several threads, each thread batching
 //! the network calls of all its games into one, writing the `.npz` format of DESIGN.md.
+//! The search settings come from the caller's player spec ([`PlayerSpec::mcts_config`]),
+//! with self-play's root noise added, so self-play searches as the arena's agent does.
+//!
+//! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
-use crate::evaluator::{encode_planes, EvalError, Evaluator};
-use crate::mcts::{default_solver_empties, MctsConfig, SearchTree};
-use crate::npz::{write_npz, NpyArray, NpyData};
-use crate::solver::Solver;
-use crate::Rng;
+use crate::npz::{write_npz, Column};
+use engine::evaluator::{EvalError, Evaluator};
+use engine::mcts::{default_solver_empties, MctsConfig, SearchTree};
+use engine::network::encode_planes;
+use engine::{Rng, Solver};
+use ndarray::{ArrayViewD, IxDyn};
 use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -50,12 +55,14 @@ pub struct SelfPlayConfig {
 }
 
 impl SelfPlayConfig {
-    /// AlphaZero-like defaults for a board: root noise on, temperature for the opening.
+    /// AlphaZero-like defaults for a board: the search of `mcts` with self-play's root
+    /// noise, temperature for the opening.
     pub fn new(
         size: BoardSize,
         variant: Variant,
         games: usize,
         simulations: u64,
+        mcts: MctsConfig,
         seed: u64,
     ) -> Self {
         SelfPlayConfig {
@@ -70,12 +77,7 @@ impl SelfPlayConfig {
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
-            mcts: MctsConfig {
-                dirichlet_alpha: if size == BoardSize::Eight { 0.3 } else { 0.5 },
-                dirichlet_fraction: 0.25,
-                batch_size: 8,
-                ..MctsConfig::default()
-            },
+            mcts: mcts.with_self_play_noise(size),
             seed,
         }
     }
@@ -449,6 +451,10 @@ struct Sidecar<'a> {
     created_by: String,
 }
 
+fn view<'a, T>(data: &'a [T], shape: &[usize]) -> Result<ArrayViewD<'a, T>, ndarray::ShapeError> {
+    ArrayViewD::from_shape(IxDyn(shape), data)
+}
+
 /// Writes `<dir>/<name>.npz` and `<dir>/<name>.json`; refuses to overwrite either.
 pub fn write_selfplay(
     dir: &Path,
@@ -483,35 +489,28 @@ pub fn write_selfplay(
         }
     }
     let count = value.len();
+    let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
     let arrays = [
-        NpyArray {
-            name: "planes",
-            shape: vec![count, 4, n, n],
-            data: NpyData::U8(&planes),
-        },
-        NpyArray {
-            name: "policy",
-            shape: vec![count, n * n + 1],
-            data: NpyData::F32(&policy),
-        },
-        NpyArray {
-            name: "value",
-            shape: vec![count],
-            data: NpyData::F32(&value),
-        },
-        NpyArray {
-            name: "score",
-            shape: vec![count],
-            data: NpyData::F32(&score),
-        },
+        (
+            "planes",
+            Column::U8(view(&planes, &[count, 4, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "policy",
+            Column::F32(view(&policy, &[count, n * n + 1]).map_err(shape_error)?),
+        ),
+        (
+            "value",
+            Column::F32(view(&value, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "score",
+            Column::F32(view(&score, &[count]).map_err(shape_error)?),
+        ),
     ];
     // Write to a temporary name and rename, so a killed run never leaves half a file.
     let tmp = dir.join(format!(".{name}.npz.partial"));
-    {
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        write_npz(&mut file, &arrays)?;
-        std::io::Write::flush(&mut file)?;
-    }
+    write_npz(&tmp, &arrays).map_err(std::io::Error::other)?;
     let sidecar = Sidecar {
         model,
         board_size: config.size.n(),
@@ -540,15 +539,22 @@ pub fn write_selfplay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Evaluation, HeuristicEvaluator};
+    use engine::{Evaluation, PlayoutEvaluator};
     use othello::Game;
 
     fn heuristic() -> Result<Box<dyn Evaluator>, EvalError> {
-        Ok(Box::new(HeuristicEvaluator::new(1, 1)))
+        Ok(Box::new(PlayoutEvaluator::new(1, 1)))
     }
 
     fn small(games: usize, threads: usize) -> SelfPlayConfig {
-        let mut config = SelfPlayConfig::new(BoardSize::Six, Variant::Standard, games, 24, 3);
+        let mut config = SelfPlayConfig::new(
+            BoardSize::Six,
+            Variant::Standard,
+            games,
+            24,
+            MctsConfig::default(),
+            3,
+        );
         config.threads = threads;
         config.games_per_thread = 3;
         config
@@ -727,13 +733,23 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("selfplay-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = write_selfplay(&dir, "batch", &config, "none", &records).expect("writes");
-        let bytes = std::fs::read(&path).expect("reads");
         let samples: usize = records.iter().map(|r| r.samples.len()).sum();
         let text = std::fs::read_to_string(dir.join("batch.json")).expect("sidecar");
         let sidecar: serde_json::Value = serde_json::from_str(&text).expect("json");
         assert_eq!(sidecar["positions"], samples);
         assert_eq!(sidecar["games"], 2);
-        assert!(String::from_utf8_lossy(&bytes).contains(&format!("'shape': ({samples}, 4, 6, 6)")));
+        let mut npz = crate::npz::NpzFile::open(&path).expect("opens");
+        assert_eq!(
+            npz.array::<u8>("planes").expect("planes").shape(),
+            [samples, 4, 6, 6]
+        );
+        assert_eq!(
+            npz.array::<f32>("policy").expect("policy").shape(),
+            [samples, 37]
+        );
+        for name in ["value", "score"] {
+            assert_eq!(npz.array::<f32>(name).expect(name).shape(), [samples]);
+        }
         let again = write_selfplay(&dir, "batch", &config, "none", &records);
         assert!(again.is_err());
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,7 +1,7 @@
 //! Arena openings: short random starts, so that deterministic players do not play one
 //! game over and over, and every pairing meets the same positions.
 
-use crate::Rng;
+use engine::Rng;
 use othello::{BoardSize, Game, Move, Position, Symmetry, Variant};
 use std::collections::HashSet;
 use thiserror::Error;

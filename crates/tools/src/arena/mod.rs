@@ -4,22 +4,21 @@
 //! Every pairing plays every opening twice, colours swapped. Each game's agents are
 //! seeded from (global seed, pairing, opening, colour) alone, so results do not depend on
 //! the number of threads or the order games finish in. The pure parts (specs, openings,
-//! Elo, reports) build everywhere; running games on threads is native only.
+//! Elo, reports) are plain functions; `run_arena` plays the games on threads.
 
 mod elo;
 mod openings;
 mod report;
-mod spec;
 
 pub use elo::{fit_elo, EloError, HeadToHead, Rating, ELO_PER_NAT};
+pub use engine::spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
 pub use openings::{generate_openings, Opening, OpeningsError, MAX_PLIES, MIN_PLIES};
 pub use report::{csv, format_table, heat_map_svg};
-pub use spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
 
-use crate::Agent;
+use engine::rng::splitmix64 as mix;
+use engine::{Agent, ModelSource};
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 use serde::Serialize;
-pub(crate) use spec::mix;
 use thiserror::Error;
 use web_time::Instant;
 
@@ -63,7 +62,7 @@ pub struct ArenaConfig {
 }
 
 impl ArenaConfig {
-    pub fn check(&self) -> Result<(), ArenaError> {
+    pub fn check(&self, models: &dyn ModelSource) -> Result<(), ArenaError> {
         if self.players.len() < 2 {
             return Err(ArenaError::TooFewPlayers);
         }
@@ -72,7 +71,7 @@ impl ArenaConfig {
         }
         // Refuse a player that cannot be built before playing any game.
         for spec in &self.players {
-            spec.check_game(self.size, self.variant)?;
+            spec.check_game(self.size, self.variant, models)?;
         }
         Ok(())
     }
@@ -141,10 +140,11 @@ pub fn play_game(
     config: &ArenaConfig,
     openings: &[Opening],
     job: &GameJob,
+    models: &dyn ModelSource,
 ) -> Result<GameRecord, ArenaError> {
     let (black_seed, white_seed) = config.agent_seeds(job);
-    let (mut black, black_budget) = config.players[job.black].build(black_seed)?;
-    let (mut white, white_budget) = config.players[job.white].build(white_seed)?;
+    let (mut black, black_budget) = config.players[job.black].build(black_seed, models)?;
+    let (mut white, white_budget) = config.players[job.white].build(white_seed, models)?;
     black.new_game();
     white.new_game();
     let opening = &openings[job.opening];
@@ -365,16 +365,16 @@ impl ArenaReport {
 
 /// Plays the whole tournament on `threads` threads (at least one), calling `progress`
 /// with (games done, total) after each game. The result is the same for any thread count.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn run_arena(
     config: &ArenaConfig,
     threads: usize,
+    models: &dyn ModelSource,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<ArenaReport, ArenaError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
 
-    config.check()?;
+    config.check(models)?;
     let openings = if config.from_start {
         let start = Opening {
             moves: Vec::new(),
@@ -404,7 +404,7 @@ pub fn run_arena(
                 }
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(index) else { break };
-                let record = play_game(config, &openings, job);
+                let record = play_game(config, &openings, job, models);
                 if record.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -427,6 +427,7 @@ pub fn run_arena(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::NoModels;
 
     fn config(players: &str, games: usize, size: BoardSize) -> ArenaConfig {
         ArenaConfig {
@@ -439,14 +440,13 @@ mod tests {
         }
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn from_the_start_every_game_begins_at_the_initial_position_and_games_still_differ() {
         let c = ArenaConfig {
             from_start: true,
             ..config("random,greedy", 8, BoardSize::Six)
         };
-        let report = run_arena(&c, 2, &|_, _| {}).expect("runs");
+        let report = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
         // Openings are reported as transcripts from the initial position: all empty here.
         assert_eq!(report.openings.len(), 4);
         assert!(
@@ -480,27 +480,26 @@ mod tests {
             .collect()
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn results_are_the_same_on_one_thread_and_on_two() {
-        let c = config("random,novice,greedy,mcts:sims=30", 6, BoardSize::Six);
-        let one = run_arena(&c, 1, &|_, _| {}).expect("runs");
-        let two = run_arena(&c, 2, &|_, _| {}).expect("runs");
+        let c = config("random,novice,greedy,uct:sims=30", 6, BoardSize::Six);
+        let one = run_arena(&c, 1, &NoModels, &|_, _| {}).expect("runs");
+        let two = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
         assert_eq!(one.games.len(), 6 * 6);
         assert_eq!(outcomes(&one), outcomes(&two));
         assert_eq!(one.pairings, two.pairings);
         let elo = |r: &ArenaReport| r.ratings.iter().map(|p| p.elo).collect::<Vec<_>>();
         assert_eq!(elo(&one), elo(&two));
         // A different seed gives different games.
-        let other = run_arena(&ArenaConfig { seed: 12, ..c }, 2, &|_, _| {}).expect("runs");
+        let other =
+            run_arena(&ArenaConfig { seed: 12, ..c }, 2, &NoModels, &|_, _| {}).expect("runs");
         assert_ne!(outcomes(&one), outcomes(&other));
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn every_opening_is_played_twice_per_pairing_with_colours_swapped() {
         let c = config("random,greedy,novice", 8, BoardSize::Four);
-        let report = run_arena(&c, 2, &|_, _| {}).expect("runs");
+        let report = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
         assert_eq!(report.openings.len(), 4);
         for a in 0..3 {
             for b in 0..3 {
@@ -522,13 +521,12 @@ mod tests {
         }
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn progress_counts_every_game_up_to_the_total() {
         use std::sync::Mutex;
         let seen = Mutex::new(Vec::new());
         let c = config("random,greedy", 4, BoardSize::Four);
-        run_arena(&c, 2, &|done, total| {
+        run_arena(&c, 2, &NoModels, &|done, total| {
             if let Ok(mut s) = seen.lock() {
                 s.push((done, total));
             }
@@ -541,12 +539,12 @@ mod tests {
 
     #[test]
     fn tallies_add_up_from_both_sides() {
-        let c = config("random,greedy,mcts:sims=20", 4, BoardSize::Four);
+        let c = config("random,greedy,uct:sims=20", 4, BoardSize::Four);
         let openings = generate_openings(c.size, c.variant, 2, 5).expect("openings");
         let games: Vec<GameRecord> = c
             .schedule()
             .iter()
-            .map(|job| play_game(&c, &openings, job).expect("plays"))
+            .map(|job| play_game(&c, &openings, job, &NoModels).expect("plays"))
             .collect();
         let report = ArenaReport::new(&c, &openings, games).expect("report");
         assert_eq!(report.anchor, "random");
@@ -565,13 +563,13 @@ mod tests {
     #[test]
     fn configurations_that_cannot_run_are_refused() {
         let mut c = config("random,greedy", 3, BoardSize::Six);
-        assert!(matches!(c.check(), Err(ArenaError::OddGames(3))));
+        assert!(matches!(c.check(&NoModels), Err(ArenaError::OddGames(3))));
         c.games_per_pairing = 0;
-        assert!(matches!(c.check(), Err(ArenaError::OddGames(0))));
+        assert!(matches!(c.check(&NoModels), Err(ArenaError::OddGames(0))));
         let c = config("random", 2, BoardSize::Six);
-        assert!(matches!(c.check(), Err(ArenaError::TooFewPlayers)));
+        assert!(matches!(c.check(&NoModels), Err(ArenaError::TooFewPlayers)));
         let c = config("random,alphabeta:depth=4", 2, BoardSize::Six);
-        assert!(c.check().is_ok());
+        assert!(c.check(&NoModels).is_ok());
     }
 
     #[test]

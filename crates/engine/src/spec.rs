@@ -1,19 +1,29 @@
-//! Player specs: `random`, `alphabeta:depth=4`, `mcts:sims=800,c=1.2,seed=3`,
-//! `mcts:model=models/az-8x8.onnx,sims=800`, parsed into a typed [`PlayerSpec`] that builds
-//! an agent and its budget. `mcts` without a model is rollout MCTS (UCT); with a model it is
-//! the AlphaZero agent: PUCT over the network, with the exact solver in the endgame.
+//! The one builder every front end gets its agent from: player specs such as `random`,
+//! `alphabeta:depth=4`, `uct:sims=1000` or `mcts:model=models/az-8x8.onnx,sims=800`,
+//! parsed into a typed [`PlayerSpec`] that builds an agent and its budget. The arena,
+//! `othello play`, `analyse`, `bench`, self-play and the page's worker all build through it,
+//! as every Edax front end calls one `play_go`, so a spec means the same player everywhere.
+//!
+//! `mcts` is always the AlphaZero agent ([`MctsPlayer`]: PUCT search, the exact solver in
+//! the endgame): over the network `model=` names, or over random playouts without one.
+//! `uct` is the classic rollout MCTS. Networks come from a [`ModelSource`], which the caller
+//! passes in: files on the runtime the command line chose, or what the worker has loaded.
 
+use crate::evaluator::{Evaluator, PlayoutEvaluator};
+use crate::mcts::{Mcts, MctsConfig, MctsPlayer};
+use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::players::{GreedyPlayer, NovicePlayer, RandomPlayer, RolloutMcts};
+use crate::rng::splitmix64;
 use crate::{Agent, Budget};
 use othello::{BoardSize, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 use thiserror::Error;
 
-/// The kinds of player the arena knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// The kinds of player there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PlayerKind {
     Random,
@@ -21,16 +31,18 @@ pub enum PlayerKind {
     Novice,
     Heuristic,
     AlphaBeta,
+    Uct,
     Mcts,
 }
 
 impl PlayerKind {
-    pub const ALL: [PlayerKind; 6] = [
+    pub const ALL: [PlayerKind; 7] = [
         PlayerKind::Random,
         PlayerKind::Greedy,
         PlayerKind::Novice,
         PlayerKind::Heuristic,
         PlayerKind::AlphaBeta,
+        PlayerKind::Uct,
         PlayerKind::Mcts,
     ];
 
@@ -41,6 +53,7 @@ impl PlayerKind {
             PlayerKind::Novice => "novice",
             PlayerKind::Heuristic => "heuristic",
             PlayerKind::AlphaBeta => "alphabeta",
+            PlayerKind::Uct => "uct",
             PlayerKind::Mcts => "mcts",
         }
     }
@@ -53,7 +66,10 @@ impl PlayerKind {
             | PlayerKind::Novice
             | PlayerKind::Heuristic => &["seed"],
             PlayerKind::AlphaBeta => &["depth", "time", "seed"],
-            PlayerKind::Mcts => &["model", "sims", "time", "c", "solver", "exact", "seed"],
+            PlayerKind::Uct => &["sims", "time", "c", "seed"],
+            PlayerKind::Mcts => &[
+                "model", "sims", "time", "c", "solver", "exact", "noise", "playouts", "seed",
+            ],
         }
     }
 
@@ -63,7 +79,7 @@ impl PlayerKind {
 }
 
 /// A player and its settings. Options a kind does not take are always `None`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerSpec {
     pub kind: PlayerKind,
     /// Alpha-beta search depth in plies.
@@ -74,19 +90,28 @@ pub struct PlayerSpec {
     pub sims: Option<u64>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
-    /// The network of the AlphaZero agent: an `.onnx` file with its card beside it. The
-    /// path may not hold a comma.
+    /// The network of the AlphaZero agent, as its [`ModelSource`] names it (a path to an
+    /// `.onnx` file with its card beside it, for files). May not hold a comma.
     pub model: Option<String>,
-    /// The AlphaZero agent solves positions with at most this many empties exactly
-    /// (0: never; unset: the board's default).
+    /// Positions with at most this many empties are solved (win, loss or draw) inside the
+    /// tree (0: never; unset: the board's default).
     pub solver: Option<u32>,
-    /// The AlphaZero agent plays the exact solver's best move (largest margin) in positions
-    /// with at most this many empties (0: never; unset: the board's default).
+    /// Root positions with at most this many empties get the exact solver's move (the
+    /// largest margin), and a few more within a node budget (0: never; unset: the
+    /// board's default).
     pub exact: Option<u32>,
+    /// Dirichlet noise at the root (its concentration; unset: none).
+    pub noise: Option<f64>,
+    /// Random playouts per evaluation when there is no model (unset: 4).
+    pub playouts: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
     /// (`random:seed=1,random:seed=2`) play different games.
     pub seed: Option<u64>,
 }
+
+/// Playouts per evaluation of the network-less `mcts`: enough for a value that is not all
+/// noise, few enough to keep hundreds of thousands of simulations a second.
+pub const DEFAULT_PLAYOUTS: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
@@ -115,14 +140,25 @@ pub enum SpecError {
     },
     #[error("player '{0}' is listed twice; give one copy another seed (seed=N)")]
     Repeated(String),
-    #[error("player '{0}' is not built into this version")]
-    NotBuilt(String),
-    #[error("option '{option}' of '{player}' needs a model (model=path.onnx)")]
-    NeedsModel { player: String, option: String },
+    #[error("option 'playouts' of 'mcts' is for the search without a model")]
+    PlayoutsWithModel,
     #[error("model {path}: {message}")]
     Model { path: String, message: String },
-    #[error("cannot use the model: {0}")]
-    LoadModel(String),
+}
+
+/// Where the networks a spec names come from. The caller decides: the CLI reads files on
+/// the runtime its `--runtime` chose, the page's worker hands out what it has loaded.
+pub trait ModelSource: Sync {
+    fn network(&self, model: &str) -> Result<Network, ModelError>;
+}
+
+/// A source with no networks, for callers that have none to offer.
+pub struct NoModels;
+
+impl ModelSource for NoModels {
+    fn network(&self, model: &str) -> Result<Network, ModelError> {
+        Err(ModelError::NotLoaded(model.to_owned()))
+    }
 }
 
 impl PlayerSpec {
@@ -136,6 +172,8 @@ impl PlayerSpec {
             model: None,
             solver: None,
             exact: None,
+            noise: None,
+            playouts: None,
             seed: None,
         }
     }
@@ -149,83 +187,119 @@ impl PlayerSpec {
         }
     }
 
+    /// The seed the player's randomness starts from: the caller's, salted with the spec's.
+    pub fn player_seed(&self, seed: u64) -> u64 {
+        match self.seed {
+            Some(salt) => splitmix64(seed ^ splitmix64(salt)),
+            None => seed,
+        }
+    }
+
+    /// The search settings of an `mcts` spec: the defaults, with what the spec sets.
+    pub fn mcts_config(&self, seed: u64) -> MctsConfig {
+        let mut config = MctsConfig {
+            seed: self.player_seed(seed),
+            ..MctsConfig::default()
+        };
+        if let Some(c) = self.c {
+            config.c_puct = c as f32;
+        }
+        if let Some(alpha) = self.noise {
+            config.dirichlet_alpha = alpha as f32;
+        }
+        config.solver_empties = self.solver.or(config.solver_empties);
+        config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
+        config
+    }
+
+    /// What judges positions in an `mcts` spec's search: the network, or random playouts.
+    pub fn evaluator(
+        &self,
+        seed: u64,
+        models: &dyn ModelSource,
+    ) -> Result<Box<dyn Evaluator + Send>, SpecError> {
+        match &self.model {
+            Some(model) => {
+                let network = self.network(model, models)?;
+                let evaluator =
+                    NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
+                Ok(Box::new(evaluator))
+            }
+            None => Ok(Box::new(PlayoutEvaluator::new(
+                self.player_seed(seed),
+                self.playouts.unwrap_or(DEFAULT_PLAYOUTS),
+            ))),
+        }
+    }
+
+    fn network(&self, model: &str, models: &dyn ModelSource) -> Result<Network, SpecError> {
+        models.network(model).map_err(|e| model_error(model, e))
+    }
+
+    /// The AlphaZero agent of an `mcts` spec, as a concrete type: for callers that drive
+    /// its search themselves.
+    pub fn mcts_player(
+        &self,
+        seed: u64,
+        models: &dyn ModelSource,
+    ) -> Result<MctsPlayer<Box<dyn Evaluator + Send>>, SpecError> {
+        let evaluator = self.evaluator(seed, models)?;
+        Ok(MctsPlayer::new(Mcts::new(
+            evaluator,
+            self.mcts_config(seed),
+        )))
+    }
+
     /// The agent for one game, seeded with `seed` (salted with the spec's own seed), and
     /// the budget to give it for every move.
-    pub fn build(&self, seed: u64) -> Result<(Box<dyn Agent>, Budget), SpecError> {
-        let seed = match self.seed {
-            Some(salt) => mix(seed ^ mix(salt)),
-            None => seed,
-        };
+    pub fn build(
+        &self,
+        seed: u64,
+        models: &dyn ModelSource,
+    ) -> Result<(Box<dyn Agent>, Budget), SpecError> {
+        let seed = self.player_seed(seed);
         let agent: Box<dyn Agent> = match self.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerKind::Novice => Box::new(NovicePlayer::new(seed)),
-            PlayerKind::Mcts if self.model.is_some() => self.build_network_agent(seed)?,
-            PlayerKind::Mcts => {
-                for (option, value) in [("solver", self.solver), ("exact", self.exact)] {
-                    if value.is_some() {
-                        return Err(SpecError::NeedsModel {
-                            player: self.kind.name().to_owned(),
-                            option: option.to_owned(),
-                        });
-                    }
-                }
-                let mut mcts = RolloutMcts::new(seed);
+            PlayerKind::Heuristic => Box::new(crate::players::HeuristicPlayer::new(seed)),
+            PlayerKind::AlphaBeta => Box::new(crate::players::AlphaBetaPlayer::new(seed)),
+            PlayerKind::Uct => {
+                let mut uct = RolloutMcts::new(seed);
                 if let Some(c) = self.c {
-                    mcts = mcts.with_exploration(c);
+                    uct = uct.with_exploration(c);
                 }
-                Box::new(mcts)
+                Box::new(uct)
             }
-            PlayerKind::Heuristic | PlayerKind::AlphaBeta => build_classic(self.kind, seed)?,
+            // `mcts_player` salts the seed itself.
+            PlayerKind::Mcts => Box::new(self.without_seed().mcts_player(seed, models)?),
         };
         Ok((agent, self.budget()))
     }
 
+    fn without_seed(&self) -> PlayerSpec {
+        PlayerSpec {
+            seed: None,
+            ..self.clone()
+        }
+    }
+
     /// Checks, before any game, that the player can play this board: a model must exist,
     /// load, and be made for the board and variant.
-    pub fn check_game(&self, size: BoardSize, variant: Variant) -> Result<(), SpecError> {
-        self.build(0)?;
-        #[cfg(feature = "onnx")]
-        if let Some(path) = &self.model {
-            let model = load_model(path)?;
-            model
+    pub fn check_game(
+        &self,
+        size: BoardSize,
+        variant: Variant,
+        models: &dyn ModelSource,
+    ) -> Result<(), SpecError> {
+        if let Some(model) = &self.model {
+            self.network(model, models)?
                 .card()
                 .check_game(size, variant)
-                .map_err(|e| SpecError::Model {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?;
+                .map_err(|e| model_error(model, e.into()))?;
         }
-        let _ = (size, variant);
+        self.build(0, models)?;
         Ok(())
-    }
-
-    #[cfg(feature = "onnx")]
-    fn build_network_agent(&self, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
-        use crate::mcts::{Mcts, MctsConfig, MctsPlayer};
-        let path = self.model.as_deref().unwrap_or_default();
-        let defaults = MctsConfig::default();
-        let config = MctsConfig {
-            c_puct: self.c.map_or(defaults.c_puct, |c| c as f32),
-            solver_empties: self.solver,
-            seed,
-            ..defaults
-        };
-        let evaluator = load_model(path)?
-            .evaluator()
-            .map_err(|e| SpecError::LoadModel(e.to_string()))?;
-        let mut player = MctsPlayer::new(Mcts::new(evaluator, config));
-        if let Some(empties) = self.exact {
-            player = player.with_exact_root(empties);
-        }
-        Ok(Box::new(player))
-    }
-
-    #[cfg(not(feature = "onnx"))]
-    fn build_network_agent(&self, _seed: u64) -> Result<Box<dyn Agent>, SpecError> {
-        Err(SpecError::NotBuilt(
-            "mcts with a model (the engine was built without its 'onnx' feature)".to_owned(),
-        ))
     }
 
     fn set(&mut self, option: &str, value: &str) -> Result<(), SpecError> {
@@ -243,17 +317,7 @@ impl PlayerSpec {
                 known: self.kind.options().join(", "),
             });
         }
-        let duplicate = match option {
-            "depth" => self.depth.is_some(),
-            "time" => self.time_ms.is_some(),
-            "sims" => self.sims.is_some(),
-            "c" => self.c.is_some(),
-            "model" => self.model.is_some(),
-            "solver" => self.solver.is_some(),
-            "exact" => self.exact.is_some(),
-            _ => self.seed.is_some(),
-        };
-        if duplicate {
+        if self.option_text(option).is_some() {
             return Err(SpecError::Duplicate {
                 player: player.to_owned(),
                 option: option.to_owned(),
@@ -265,66 +329,62 @@ impl PlayerSpec {
                 _ => Err(bad(&format!("expected a whole number from 1 to {max}"))),
             }
         };
+        let empties = || -> Result<u32, SpecError> {
+            match value.parse::<u32>() {
+                Ok(n) if n <= 64 => Ok(n),
+                _ => Err(bad("expected a number of empty squares from 0 to 64")),
+            }
+        };
+        let non_negative = || -> Result<f64, SpecError> {
+            match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(bad("expected a number of 0 or more")),
+            }
+        };
         match option {
             "depth" => self.depth = Some(positive(60)? as u32),
             "time" => self.time_ms = Some(positive(3_600_000)?),
             "sims" => self.sims = Some(positive(100_000_000)?),
-            "c" => match value.parse::<f64>() {
-                Ok(c) if c.is_finite() && c >= 0.0 => self.c = Some(c),
-                _ => return Err(bad("expected a number of 0 or more")),
-            },
-            "model" if value.is_empty() => return Err(bad("expected the path of an .onnx file")),
+            "c" => self.c = Some(non_negative()?),
+            "noise" => self.noise = Some(non_negative()?),
+            "model" if value.is_empty() => return Err(bad("expected the name of a network")),
             "model" => self.model = Some(value.to_owned()),
-            "solver" | "exact" => match value.parse::<u32>() {
-                Ok(n) if n <= 64 && option == "solver" => self.solver = Some(n),
-                Ok(n) if n <= 64 => self.exact = Some(n),
-                _ => return Err(bad("expected a number of empty squares from 0 to 64")),
-            },
+            "solver" => self.solver = Some(empties()?),
+            "exact" => self.exact = Some(empties()?),
+            "playouts" => self.playouts = Some(positive(1000)? as u32),
             _ => match value.parse::<u64>() {
                 Ok(seed) => self.seed = Some(seed),
                 Err(_) => return Err(bad("expected a whole number")),
             },
         }
+        if self.model.is_some() && self.playouts.is_some() {
+            return Err(SpecError::PlayoutsWithModel);
+        }
         Ok(())
     }
-}
 
-/// Builds the classic searching players.
-fn build_classic(kind: PlayerKind, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
-    match kind {
-        PlayerKind::Heuristic => Ok(Box::new(crate::players::HeuristicPlayer::new(seed))),
-        PlayerKind::AlphaBeta => Ok(Box::new(crate::players::AlphaBetaPlayer::new(seed))),
-        other => Err(SpecError::NotBuilt(other.name().to_owned())),
+    /// An option's value as a spec writes it, `None` when unset.
+    fn option_text(&self, option: &str) -> Option<String> {
+        match option {
+            "depth" => self.depth.map(|v| v.to_string()),
+            "time" => self.time_ms.map(|v| v.to_string()),
+            "sims" => self.sims.map(|v| v.to_string()),
+            "c" => self.c.map(|v| v.to_string()),
+            "model" => self.model.clone(),
+            "solver" => self.solver.map(|v| v.to_string()),
+            "exact" => self.exact.map(|v| v.to_string()),
+            "noise" => self.noise.map(|v| v.to_string()),
+            "playouts" => self.playouts.map(|v| v.to_string()),
+            _ => self.seed.map(|v| v.to_string()),
+        }
     }
 }
 
-/// Each model file is loaded and checked once per process (on the preferred runtime) and
-/// shared by every game and thread: tract's plans are immutable and cost far more to
-/// build than to run.
-#[cfg(feature = "onnx")]
-fn load_model(path: &str) -> Result<crate::network::Network, SpecError> {
-    use crate::network::{Network, Runtime};
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    type Models = Mutex<HashMap<String, Network>>;
-    static MODELS: OnceLock<Models> = OnceLock::new();
-    let models = MODELS.get_or_init(Default::default);
-    let mut models = models.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(model) = models.get(path) {
-        return Ok(model.clone());
+fn model_error(model: &str, error: ModelError) -> SpecError {
+    SpecError::Model {
+        path: model.to_owned(),
+        message: error.to_string(),
     }
-    let model = Network::load(std::path::Path::new(path), Runtime::preferred())
-        .map_err(|e| SpecError::LoadModel(e.to_string()))?;
-    models.insert(path.to_owned(), model.clone());
-    Ok(model)
-}
-
-/// SplitMix64's finaliser: spreads related seeds (1, 2, 3..) far apart.
-pub(crate) const fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl FromStr for PlayerSpec {
@@ -362,22 +422,12 @@ impl fmt::Display for PlayerSpec {
     /// The canonical spec text, which parses back to the same spec.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;
-        let mut options = Vec::new();
-        for option in self.kind.options() {
-            let value = match *option {
-                "depth" => self.depth.map(|v| v.to_string()),
-                "time" => self.time_ms.map(|v| v.to_string()),
-                "sims" => self.sims.map(|v| v.to_string()),
-                "c" => self.c.map(|v| v.to_string()),
-                "model" => self.model.clone(),
-                "solver" => self.solver.map(|v| v.to_string()),
-                "exact" => self.exact.map(|v| v.to_string()),
-                _ => self.seed.map(|v| v.to_string()),
-            };
-            if let Some(value) = value {
-                options.push(format!("{option}={value}"));
-            }
-        }
+        let options: Vec<String> = self
+            .kind
+            .options()
+            .iter()
+            .filter_map(|option| Some(format!("{option}={}", self.option_text(option)?)))
+            .collect();
         if !options.is_empty() {
             write!(f, ":{}", options.join(","))?;
         }
@@ -447,6 +497,8 @@ mod tests {
             "mcts:model=models/az-8x8.onnx,sims=800,solver=10",
             "mcts:model=net.onnx,time=100,c=2,solver=0,seed=1",
             "mcts:model=net.onnx,sims=10,exact=20",
+            "mcts:sims=400,noise=0.3,playouts=1",
+            "uct:sims=1000,c=1.4",
         ] {
             let spec = parse(text);
             assert_eq!(spec.to_string(), text);
@@ -495,7 +547,7 @@ mod tests {
         let error = parse_player_list("random,stockfish").expect_err("unknown");
         let message = error.to_string();
         assert!(message.contains("'stockfish'"), "{message}");
-        assert!(message.contains("random, greedy, novice, heuristic, alphabeta, mcts"));
+        assert!(message.contains("random, greedy, novice, heuristic, alphabeta, uct, mcts"));
     }
 
     #[test]
@@ -524,6 +576,9 @@ mod tests {
             "mcts:sims=lots",
             "mcts:c=-1",
             "mcts:c=nan",
+            "mcts:noise=-0.3",
+            "mcts:playouts=0",
+            "mcts:exact=65",
             "alphabeta:depth=0",
             "alphabeta:depth=99",
             "alphabeta:time=1.5",
@@ -575,44 +630,61 @@ mod tests {
     #[test]
     fn heuristic_and_alphabeta_build_with_their_budgets() {
         for (text, depth) in [("heuristic", None), ("alphabeta:depth=4", Some(4))] {
-            let (_, budget) = parse(text).build(1).expect("builds");
+            let (_, budget) = parse(text).build(1, &NoModels).expect("builds");
             assert_eq!(budget.depth, depth);
         }
     }
 
     #[test]
-    fn the_solver_option_needs_a_model_and_a_missing_model_is_named() {
-        let error = parse("mcts:solver=8").build(1).err().expect("no model");
-        assert_eq!(
-            error.to_string(),
-            "option 'solver' of 'mcts' needs a model (model=path.onnx)"
-        );
+    fn a_model_the_source_does_not_have_is_named_and_playouts_need_no_model() {
         let spec = parse_player_list("mcts:model=/nonexistent/net.onnx,sims=5")
             .expect("parses")
             .remove(0);
         assert_eq!(spec.model.as_deref(), Some("/nonexistent/net.onnx"));
         assert_eq!(spec.sims, Some(5));
         let error = spec
-            .check_game(BoardSize::Eight, Variant::Standard)
-            .expect_err("no such file");
-        let message = error.to_string();
-        // Without the onnx feature the agent is not built at all; with it, the file is named.
-        assert!(
-            message.contains("/nonexistent/net.onnx") || message.contains("onnx"),
-            "{message}"
+            .check_game(BoardSize::Eight, Variant::Standard, &NoModels)
+            .expect_err("no such network");
+        assert_eq!(
+            error.to_string(),
+            "model /nonexistent/net.onnx: no network named '/nonexistent/net.onnx' is loaded"
         );
         assert!(matches!(
             "mcts:model=".parse::<PlayerSpec>(),
             Err(SpecError::BadValue { .. })
         ));
+        assert_eq!(
+            "mcts:model=a.onnx,playouts=2".parse::<PlayerSpec>(),
+            Err(SpecError::PlayoutsWithModel)
+        );
+    }
+
+    #[test]
+    fn mcts_settings_come_from_the_spec_and_the_seed_is_salted() {
+        let spec = parse("mcts:c=2.5,solver=10,exact=14,noise=0.3,seed=4");
+        let config = spec.mcts_config(9);
+        assert_eq!(config.c_puct, 2.5);
+        assert_eq!(config.solver_empties, Some(10));
+        assert_eq!(config.root_solve.exact_empties, Some(14));
+        assert_eq!(config.dirichlet_alpha, 0.3);
+        assert_eq!(config.seed, spec.player_seed(9));
+        assert_ne!(spec.player_seed(9), 9);
+        assert_eq!(parse("mcts").mcts_config(9).seed, 9);
+        assert_eq!(parse("mcts").mcts_config(9).dirichlet_alpha, 0.0);
     }
 
     #[test]
     fn built_players_carry_the_spec_budget() {
-        let (agent, budget) = parse("mcts:sims=50").build(7).expect("builds");
-        assert_eq!(agent.name(), "mcts");
+        let (agent, budget) = parse("mcts:sims=50").build(7, &NoModels).expect("builds");
+        assert!(
+            agent.name().starts_with("mcts (random playouts"),
+            "{}",
+            agent.name()
+        );
         assert_eq!(budget, Budget::simulations(50));
-        let (agent, _) = parse("novice").build(7).expect("builds");
+        let (agent, _) = parse("uct:sims=50").build(7, &NoModels).expect("builds");
+        assert_eq!(agent.name(), "uct");
+        let (agent, _) = parse("novice").build(7, &NoModels).expect("builds");
         assert_eq!(agent.name(), "novice");
     }
 }

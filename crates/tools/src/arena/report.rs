@@ -262,7 +262,7 @@ mod tests {
         let games = config
             .schedule()
             .iter()
-            .map(|job| play_game(&config, &openings, job).expect("plays"))
+            .map(|job| play_game(&config, &openings, job, &engine::NoModels).expect("plays"))
             .collect();
         ArenaReport::new(&config, &openings, games).expect("report")
     }

@@ -54,11 +54,9 @@ impl ModelCard {
     }
 
     pub fn variant(&self) -> Result<Variant, CardError> {
-        match self.variant.as_str() {
-            "standard" => Ok(Variant::Standard),
-            "reversed" => Ok(Variant::Reversed),
-            other => Err(CardError::Variant(other.to_owned())),
-        }
+        self.variant
+            .parse()
+            .map_err(|_| CardError::Variant(self.variant.clone()))
     }
 
     /// Fails with a message naming both sides when the model is for another game.

@@ -2,15 +2,15 @@
 //! in models/. ONNX Runtime is a shared library found at run time: without it these tests
 //! say so and pass, unless `OTHELLO_REQUIRE_ORT` is set (scripts/test.sh sets it after
 //! installing the trainer's venv, which ships the library), when its absence fails them.
-#![cfg(feature = "ort")]
 
 use engine::evaluator::Evaluator;
-use engine::model_card::ModelCard;
-use engine::network::{Network, Runtime};
-use engine::onnxruntime::environment;
+use engine::network::{load_file, ModelCard, Network, NetworkEvaluator, Runtime};
+use engine::onnx::Tract;
 use engine::Rng;
 use othello::{BoardSize, Position, Variant};
 use std::path::PathBuf;
+use tools::models::RuntimeChoice;
+use tools::onnxruntime::{environment, OnnxRuntime};
 
 fn repo_file(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -32,8 +32,12 @@ fn ort_available() -> bool {
     }
 }
 
-fn load(name: &str, runtime: Runtime) -> Network {
-    Network::load(&repo_file(&format!("models/{name}.onnx")), runtime).expect("loads")
+fn load(name: &str, runtime: &dyn Runtime) -> Network {
+    load_file(runtime, &repo_file(&format!("models/{name}.onnx"))).expect("loads")
+}
+
+fn evaluator(network: &Network) -> NetworkEvaluator {
+    NetworkEvaluator::new(network).expect("an evaluator")
 }
 
 fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
@@ -64,10 +68,10 @@ fn onnx_runtime_evaluates_every_position_as_tract_does() {
         ("tiny-random-8x8", BoardSize::Eight),
         ("tiny-random-6x6", BoardSize::Six),
     ] {
-        let ort = load(name, Runtime::OnnxRuntime);
+        let ort = load(name, &OnnxRuntime);
         assert_eq!(ort.runtime_name(), "onnxruntime");
-        let mut fast = ort.evaluator().expect("session");
-        let mut reference = load(name, Runtime::Tract).evaluator().expect("plan");
+        let mut fast = evaluator(&ort);
+        let mut reference = evaluator(&load(name, &Tract));
         let positions = random_positions(size, 40, 7);
         let got = fast.evaluate(&positions).expect("evaluates");
         let want = reference.evaluate(&positions).expect("evaluates");
@@ -92,10 +96,7 @@ fn auto_picks_onnx_runtime_when_its_library_is_there() {
     if !ort_available() {
         return;
     }
-    assert_eq!(
-        load("tiny-random-6x6", Runtime::Auto).runtime_name(),
-        "onnxruntime"
-    );
+    assert_eq!(RuntimeChoice::Auto.runtime().name(), "onnxruntime");
 }
 
 #[test]
@@ -110,20 +111,18 @@ fn onnx_runtime_refuses_bad_models_with_the_reason() {
         ))
         .expect("card")
     };
-    let wrong_board = Network::from_bytes(bytes.clone(), card(6), Runtime::OnnxRuntime)
+    let wrong_board = OnnxRuntime
+        .load(&bytes, card(6))
         .err()
         .expect("an 8x8 network on a 6x6 card is refused");
     assert!(
         wrong_board.to_string().contains("[batch, 4, 6, 6]"),
         "{wrong_board}"
     );
-    let corrupt = Network::from_bytes(
-        bytes[..bytes.len() / 2].to_vec(),
-        card(8),
-        Runtime::OnnxRuntime,
-    )
-    .err()
-    .expect("half a file is refused");
+    let corrupt = OnnxRuntime
+        .load(&bytes[..bytes.len() / 2], card(8))
+        .err()
+        .expect("half a file is refused");
     assert!(corrupt.to_string().contains("cannot read"), "{corrupt}");
 }
 
@@ -132,9 +131,7 @@ fn positions_of_another_board_are_refused_not_misread() {
     if !ort_available() {
         return;
     }
-    let mut eval = load("tiny-random-8x8", Runtime::OnnxRuntime)
-        .evaluator()
-        .expect("session");
+    let mut eval = evaluator(&load("tiny-random-8x8", &OnnxRuntime));
     let six = Position::start(BoardSize::Six, Variant::Standard);
     let err = eval
         .evaluate(&[six])

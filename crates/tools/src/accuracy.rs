@@ -3,7 +3,8 @@
 //! move the player makes near the end is checked with the exact solver.
 
 use crate::arena::{generate_openings, ArenaError, PlayerSpec};
-use crate::solver::Solver;
+use engine::rng::splitmix64;
+use engine::{ModelSource, Solver};
 use othello::{Color, Game, Move, Position, Variant};
 use serde::Serialize;
 
@@ -146,10 +147,15 @@ pub struct EmptiesBucket {
 /// hears (moves checked, wanted) after each game.
 pub fn measure_accuracy(
     config: &AccuracyConfig,
+    models: &dyn ModelSource,
     progress: &dyn Fn(usize, usize),
 ) -> Result<AccuracyReport, ArenaError> {
-    config.player.check_game(config.size, config.variant)?;
-    config.sparring.check_game(config.size, config.variant)?;
+    config
+        .player
+        .check_game(config.size, config.variant, models)?;
+    config
+        .sparring
+        .check_game(config.size, config.variant, models)?;
     let mut solver = Solver::new();
     let mut report = AccuracyReport {
         player: config.player.to_string(),
@@ -165,9 +171,9 @@ pub fn measure_accuracy(
         if report.moves.len() >= config.positions {
             break;
         }
-        let seed = crate::arena::mix(config.seed ^ index as u64);
-        let (mut player, player_budget) = config.player.build(seed)?;
-        let (mut sparring, sparring_budget) = config.sparring.build(seed ^ 1)?;
+        let seed = splitmix64(config.seed ^ index as u64);
+        let (mut player, player_budget) = config.player.build(seed, models)?;
+        let (mut sparring, sparring_budget) = config.sparring.build(seed ^ 1, models)?;
         player.new_game();
         sparring.new_game();
         let player_color = if index % 2 == 0 {
@@ -214,6 +220,7 @@ pub fn measure_accuracy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::NoModels;
     use othello::BoardSize;
 
     fn config(player: &str, positions: usize) -> AccuracyConfig {
@@ -231,7 +238,8 @@ mod tests {
     #[test]
     fn a_player_that_solves_the_endgame_plays_only_optimal_moves() {
         // On 4x4 alpha-beta solves every position with 16 or fewer empties exactly.
-        let report = measure_accuracy(&config("alphabeta", 40), &|_, _| {}).expect("runs");
+        let report =
+            measure_accuracy(&config("alphabeta", 40), &NoModels, &|_, _| {}).expect("runs");
         assert_eq!(report.moves.len(), 40);
         assert_eq!(report.optimal(), 40, "{}", report.summary());
         assert_eq!(report.mean_loss(), 0.0);
@@ -239,7 +247,7 @@ mod tests {
 
     #[test]
     fn a_random_player_is_caught_playing_bad_moves_and_each_check_is_exact() {
-        let report = measure_accuracy(&config("random", 60), &|_, _| {}).expect("runs");
+        let report = measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
         assert_eq!(report.moves.len(), 60);
         assert!(report.optimal() < 60, "{}", report.summary());
         assert!(report.mean_loss() > 0.0);

@@ -1,0 +1,98 @@
+//! Arguments several commands share, declared once and flattened into each.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use engine::{Budget, PlayerSpec};
+use othello::{BoardSize, Game, Position, Variant};
+use std::time::Duration;
+
+/// The board and the rules.
+#[derive(Args, Clone, Copy)]
+pub struct BoardArgs {
+    /// Board: 8, 6 or 4 (or 8x8, 6x6, 4x4)
+    #[arg(long, default_value = "8")]
+    pub board: BoardSize,
+    /// Rules: standard, or reversed (fewest discs wins)
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
+}
+
+impl BoardArgs {
+    pub fn start(&self) -> Position {
+        Position::start(self.board, self.variant)
+    }
+}
+
+#[derive(Args, Clone, Copy)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores)
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    pub fn get(&self) -> Result<usize> {
+        match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(n) => Ok(n),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+}
+
+/// The agent, as a player spec, and how long it thinks.
+#[derive(Args, Clone)]
+pub struct AgentArgs {
+    /// The agent as a player spec, e.g. mcts:model=models/az-8x8.onnx (the same specs as
+    /// `othello arena`; `mcts` without a model searches with random playouts)
+    #[arg(long, default_value = "mcts")]
+    pub player: PlayerSpec,
+    /// Simulations per move (overrides the spec's)
+    #[arg(long)]
+    pub sims: Option<u64>,
+    /// Milliseconds per move (overrides the spec's)
+    #[arg(long)]
+    pub time: Option<u64>,
+    /// Seed of the agent's randomness
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl AgentArgs {
+    /// The spec's budget with the flags' overrides, or `default` when neither sets one.
+    pub fn budget(&self, default: Budget) -> Budget {
+        let mut budget = self.player.budget();
+        if self.sims.is_some() || self.time.is_some() {
+            budget.simulations = self.sims;
+            budget.time = self.time.map(Duration::from_millis);
+        }
+        if budget.is_unlimited() {
+            default
+        } else {
+            budget
+        }
+    }
+}
+
+/// Board text is a board-length run of squares followed by the side to move, or a run of
+/// square characters alone; anything else is read as a transcript.
+fn looks_like_board_text(text: &str) -> bool {
+    let mut parts = text.split_whitespace();
+    let board = parts.next().unwrap_or_default();
+    let has_side = parts.next().is_some();
+    let board_length = BoardSize::ALL
+        .iter()
+        .any(|size| size.squares() as usize == board.chars().count());
+    board_length && (has_side || board.chars().all(|c| "XxOo*-.".contains(c)))
+}
+
+/// Reads a position given as board text or as a transcript from the start.
+pub fn read_position(text: &str, board: BoardArgs) -> Result<Game> {
+    if looks_like_board_text(text) {
+        let pos =
+            Position::from_board_text(text, board.variant).context("cannot read board text")?;
+        Ok(Game::new(pos))
+    } else {
+        Ok(Game::from_transcript(text, board.start())?)
+    }
+}

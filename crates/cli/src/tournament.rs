@@ -1,0 +1,139 @@
+//! `othello arena` and `othello accuracy`: players from specs, measured.
+
+use crate::args::{BoardArgs, ThreadsArg};
+use crate::{output_dir, write_file};
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+use tools::accuracy::{measure_accuracy, AccuracyConfig};
+use tools::arena::{self, ArenaConfig};
+use tools::models::ModelFiles;
+
+#[derive(Args)]
+pub struct ArenaArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Comma-separated player specs, e.g. random,greedy,alphabeta:depth=4,uct:sims=1000,
+    /// mcts:model=models/az-8x8.onnx,sims=800 (an `option=value` piece without a colon
+    /// belongs to the spec before it)
+    #[arg(long)]
+    players: String,
+    /// Games per pairing (even: each opening is played with both colours)
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    /// Seed for openings and every player's randomness
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Folder for arena.json, arena.csv and arena.svg
+    #[arg(long, default_value = "arena-out")]
+    out: PathBuf,
+    /// Start every game from the initial position, not from random openings (the
+    /// players' seeds still change from game to game)
+    #[arg(long)]
+    from_start: bool,
+}
+
+pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
+    let config = ArenaConfig {
+        size: args.board.board,
+        variant: args.board.variant,
+        players: arena::parse_player_list(&args.players)?,
+        games_per_pairing: args.games,
+        seed: args.seed,
+        from_start: args.from_start,
+    };
+    // Check before the games so that a bad player list fails at once, not after an hour.
+    config.check(models)?;
+    let threads = args.threads.get()?;
+    output_dir(&args.out)?;
+    let total = config.schedule().len();
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let clock = Instant::now();
+    let report = arena::run_arena(&config, threads, models, &|done, _| {
+        bar.set_position(done as u64)
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    let seconds = clock.elapsed().as_secs_f64();
+    print!("{}", arena::format_table(&report));
+    println!(
+        "\n{total} games on {threads} thread{} in {seconds:.1} s",
+        if threads == 1 { "" } else { "s" }
+    );
+    let json = serde_json::to_string_pretty(&report).context("cannot write the report as JSON")?;
+    write_file(&args.out.join("arena.json"), &json)?;
+    write_file(&args.out.join("arena.csv"), &arena::csv(&report))?;
+    write_file(&args.out.join("arena.svg"), &arena::heat_map_svg(&report))?;
+    println!(
+        "wrote arena.json, arena.csv and arena.svg to {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct AccuracyArgs {
+    /// Board: 8, 6 or 4
+    #[arg(long, default_value = "6")]
+    board: othello::BoardSize,
+    /// Rules: standard or reversed
+    #[arg(long, default_value = "standard")]
+    variant: othello::Variant,
+    /// The player to check, as an arena spec, e.g. mcts:model=models/az-6x6.onnx,sims=800
+    #[arg(long)]
+    player: String,
+    /// Its opponent in the games that produce the positions
+    #[arg(long, default_value = "alphabeta:depth=2")]
+    against: String,
+    /// Moves to check
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+    /// Only positions with at most this many empty squares
+    #[arg(long, default_value_t = 26)]
+    max_empties: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write every checked move as JSON here
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
+    let config = AccuracyConfig {
+        size: args.board,
+        variant: args.variant,
+        player: args.player.parse()?,
+        sparring: args.against.parse()?,
+        positions: args.positions,
+        max_empties: args.max_empties,
+        seed: args.seed,
+    };
+    let bar = ProgressBar::new(args.positions as u64);
+    let report = measure_accuracy(&config, models, &|done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    println!("{}", report.summary());
+    println!("empties   moves  optimal  keeps the result");
+    for b in report.by_empties(4) {
+        let share = |n: usize| 100.0 * n as f64 / b.moves.max(1) as f64;
+        println!(
+            "{:>2}-{:<2}    {:>5}  {:>6.1}%  {:>6.1}%",
+            b.low,
+            b.high,
+            b.moves,
+            share(b.optimal),
+            share(b.keeps_result)
+        );
+    }
+    if let Some(path) = args.json {
+        write_file(&path, &serde_json::to_string_pretty(&report)?)?;
+    }
+    Ok(())
+}

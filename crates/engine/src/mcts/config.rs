@@ -1,0 +1,148 @@
+//! The search's settings, and the board-dependent defaults every caller shares.
+
+use othello::BoardSize;
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Exploration constant of the PUCT formula.
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited move is valued at the parent's value minus this.
+    pub fpu_reduction: f32,
+    /// Leaves collected per evaluator call.
+    pub batch_size: usize,
+    /// Dirichlet noise at the root: concentration (0 turns noise off) and the share of the
+    /// prior it replaces. Self-play uses it to explore, the page's extra root-parallel
+    /// workers to grow trees that differ.
+    pub dirichlet_alpha: f32,
+    pub dirichlet_fraction: f32,
+    /// Evaluations kept in the cache before it is cleared.
+    pub cache_capacity: usize,
+    /// Budget when the caller gives none.
+    pub default_simulations: u64,
+    /// How often a thinking agent reports progress (and how long each slice of its
+    /// search runs).
+    pub progress_interval: Duration,
+    /// Positions with at most this many empty squares are solved exactly (win, loss or
+    /// draw) inside the tree and count as proven. `None` takes the board's default
+    /// ([`default_solver_empties`]); `Some(0)` turns the solver off. Read when the tree
+    /// is made.
+    pub solver_empties: Option<u32>,
+    /// The agent's exact solve of the root position (see [`RootSolve`]).
+    pub root_solve: RootSolve,
+    pub seed: u64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+            batch_size: 8,
+            dirichlet_alpha: 0.0,
+            dirichlet_fraction: 0.25,
+            cache_capacity: 1 << 18,
+            default_simulations: 800,
+            progress_interval: Duration::from_millis(100),
+            solver_empties: None,
+            root_solve: RootSolve::default(),
+            seed: 0,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// Self-play's exploration: AlphaZero's Dirichlet noise at the root, its concentration
+    /// scaled to the number of legal moves a board usually has (0.3 on 8x8 as for chess,
+    /// more on the smaller board).
+    pub fn with_self_play_noise(self, size: BoardSize) -> MctsConfig {
+        MctsConfig {
+            dirichlet_alpha: self_play_noise(size),
+            dirichlet_fraction: 0.25,
+            ..self
+        }
+    }
+}
+
+/// The root noise of self-play, and of the page's extra root-parallel workers.
+pub fn self_play_noise(size: BoardSize) -> f32 {
+    match size {
+        BoardSize::Eight => 0.3,
+        BoardSize::Six | BoardSize::Four => 0.5,
+    }
+}
+
+/// How the agent hands the root to the exact solver, as strong Othello engines hand their
+/// endgames to one: the search judges wins and losses, only the solver knows the largest
+/// margin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootSolve {
+    /// Root positions with at most this many empties are always solved and the solver's
+    /// move (the largest final margin) is played. `None`: the board's default
+    /// ([`default_exact_root_empties`]); `Some(0)`: never, not even within a node budget.
+    pub exact_empties: Option<u32>,
+    /// Up to this many empties beyond, a solve is tried first within a node budget drawn
+    /// from the thinking budget, and the search runs when it does not fit. `None`: the
+    /// board's default ([`default_budgeted_extra_empties`]).
+    pub extra_empties: Option<u32>,
+    /// Solver nodes a budgeted solve may visit per simulation of the budget.
+    pub nodes_per_simulation: u64,
+    /// Solver nodes per millisecond of a time budget.
+    pub nodes_per_ms: u64,
+    /// A cap on a budgeted solve whatever the budget (`None`: none), for a caller that
+    /// cannot be interrupted while the solver runs (the page's worker).
+    pub max_nodes: Option<u64>,
+    /// log2 of the solver's transposition table entries.
+    pub table_bits: u32,
+}
+
+impl Default for RootSolve {
+    fn default() -> RootSolve {
+        RootSolve {
+            exact_empties: None,
+            extra_empties: None,
+            // At 15-20 M nodes/s natively, 800 simulations allow about a second, many times
+            // what the search itself would take, spent only on the few moves a solve can
+            // settle. On 6x6 that settles most positions with 20-23 empties (measured:
+            // 10-15 M nodes at 22 empties).
+            nodes_per_simulation: 25_000,
+            // About half of a time budget at native speed. What a solve that runs out
+            // uses is taken from the search's time.
+            nodes_per_ms: 8_000,
+            max_nodes: None,
+            // 2^18 entries (6 MiB): root solves of this size revisit far fewer positions.
+            table_bits: 18,
+        }
+    }
+}
+
+/// How many empties the exact solver takes on inside the tree by default: where a
+/// win/loss/draw solve costs about as much as a few network evaluations (milliseconds), so
+/// the agent never misplays a solved ending and pays little for it.
+pub fn default_solver_empties(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Four => 16,
+        BoardSize::Six => 14,
+        BoardSize::Eight => 12,
+    }
+}
+
+/// Empties at which the agent stops searching and plays the exact solver's best move: where
+/// that solve takes about a tenth of a second natively.
+pub fn default_exact_root_empties(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Four => 16,
+        BoardSize::Six => 18,
+        BoardSize::Eight => 16,
+    }
+}
+
+/// Beyond the always-solved endgame, root positions up to this many more empties get a
+/// solve with a node budget first: most of them finish in a fraction of a second.
+pub fn default_budgeted_extra_empties(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Four => 0,
+        BoardSize::Six => 6,
+        BoardSize::Eight => 4,
+    }
+}

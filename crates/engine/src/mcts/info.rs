@@ -1,0 +1,179 @@
+//! What an agent reports of its thinking: the heat map's numbers, the move it would play,
+//! and proofs from the solver.
+
+use crate::Rng;
+use othello::Move;
+use std::time::Duration;
+
+/// A proven result. In a tree node it is from the view of the player who made the move
+/// into the node; in [`MoveInfo`] and [`SearchInfo`], from the view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proof {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Proof {
+    pub fn value(self) -> f32 {
+        match self {
+            Proof::Win => 1.0,
+            Proof::Draw => 0.0,
+            Proof::Loss => -1.0,
+        }
+    }
+
+    pub fn flip(self) -> Proof {
+        match self {
+            Proof::Win => Proof::Loss,
+            Proof::Draw => Proof::Draw,
+            Proof::Loss => Proof::Win,
+        }
+    }
+
+    pub fn from_margin(margin: i32) -> Proof {
+        match margin.signum() {
+            1 => Proof::Win,
+            0 => Proof::Draw,
+            _ => Proof::Loss,
+        }
+    }
+}
+
+/// What the search knows about one legal move at the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    pub visits: u32,
+    pub prior: f32,
+    /// Mean value of the move for the side to move, in [-1, 1].
+    pub q: f32,
+    /// Set when the move's result is known exactly.
+    pub proof: Option<Proof>,
+}
+
+/// The exact solver's verdict on the root: the move with the largest final margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub best: Move,
+    /// Final disc margin for the side to move with perfect play (empties to the winner).
+    pub margin: i32,
+    /// Solver nodes the solve took, and how long, for speed reports.
+    pub nodes: u64,
+    pub micros: u64,
+}
+
+/// A snapshot of an agent's thinking: what the page draws as the heat map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Every legal move the search looked at, most visited first.
+    pub moves: Vec<MoveInfo>,
+    /// The principal variation: most visited moves from the root down.
+    pub pv: Vec<Move>,
+    /// Root value for the side to move, in [-1, 1].
+    pub value: f32,
+    /// Set when the root's result is known exactly (for the side to move).
+    pub proof: Option<Proof>,
+    /// Set when the exact solver settled the root: its move is the one to play.
+    pub solved: Option<Solved>,
+    /// Simulations run by this search (the tree may hold more from earlier ones).
+    pub simulations: u64,
+    pub root_visits: u32,
+    pub elapsed: Duration,
+}
+
+impl SearchInfo {
+    /// What a player that chooses without a tree (alpha-beta, greedy) reports: its move.
+    pub fn decided(mv: Move, elapsed: Duration) -> SearchInfo {
+        SearchInfo {
+            moves: vec![MoveInfo {
+                mv,
+                visits: 1,
+                prior: 1.0,
+                q: 0.0,
+                proof: None,
+            }],
+            pv: vec![mv],
+            value: 0.0,
+            proof: None,
+            solved: None,
+            simulations: 0,
+            root_visits: 1,
+            elapsed,
+        }
+    }
+
+    /// The exact solver's verdict as a report: its move, proven.
+    pub fn from_solved(solved: Solved, elapsed: Duration) -> SearchInfo {
+        let proof = Proof::from_margin(solved.margin);
+        SearchInfo {
+            moves: vec![MoveInfo {
+                mv: solved.best,
+                visits: 0,
+                prior: 1.0,
+                q: proof.value(),
+                proof: Some(proof),
+            }],
+            pv: vec![solved.best],
+            value: proof.value(),
+            proof: Some(proof),
+            solved: Some(solved),
+            simulations: 0,
+            root_visits: 0,
+            elapsed,
+        }
+    }
+
+    /// Chance of winning for the side to move, from the root value.
+    pub fn win_probability(&self) -> f32 {
+        (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
+    }
+
+    pub fn simulations_per_second(&self) -> f64 {
+        self.simulations as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The move to play: the solver's when it settled the root, else a proven win if
+    /// there is one, else the most visited move that is not a proven loss.
+    pub fn best_move(&self) -> Option<Move> {
+        if let Some(solved) = self.solved {
+            return Some(solved.best);
+        }
+        self.moves
+            .iter()
+            .find(|m| m.proof == Some(Proof::Win))
+            .or_else(|| {
+                self.moves
+                    .iter()
+                    .filter(|m| m.proof != Some(Proof::Loss))
+                    .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
+            })
+            .or(self.moves.first())
+            .map(|m| m.mv)
+    }
+
+    /// A move drawn with probability proportional to visits^(1/temperature); the best
+    /// move when `temperature` is 0 or the result is already known.
+    pub fn sample_move(&self, temperature: f32, rng: &mut Rng) -> Option<Move> {
+        if temperature <= 0.0 || self.proof.is_some() || self.solved.is_some() {
+            return self.best_move();
+        }
+        let weights: Vec<f64> = self
+            .moves
+            .iter()
+            .map(|m| (m.visits as f64).powf(1.0 / temperature as f64))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return self.best_move();
+        }
+        let mut target = rng.unit() * total;
+        for (m, w) in self.moves.iter().zip(&weights) {
+            if target < *w {
+                return Some(m.mv);
+            }
+            target -= w;
+        }
+        self.best_move()
+    }
+}

@@ -1,0 +1,39 @@
+//! AlphaZero-style Monte Carlo tree search (PUCT) over any [`Evaluator`], and the agent
+//! built on it.
+//!
+//! Split by concern, as KataGo splits its search into helper files:
+//! - [`config`]: the settings and the board-dependent defaults every caller shares;
+//! - `tree`: the node store (children contiguous, referred to by index), the evaluation
+//!   cache and the root's bookkeeping;
+//! - `select`: one simulation's walk down the tree under virtual loss, expansion and the
+//!   backup of values and proofs;
+//! - [`info`]: what a search reports ([`SearchInfo`]), the heat map's numbers;
+//! - `search`: [`Mcts`], the loop that pairs a tree with an evaluator, in slices;
+//! - `player`: [`MctsPlayer`], the agent: the exact root solve, then the search.
+//!
+//! Leaves are collected in batches with virtual loss so a network evaluates many positions
+//! per call, evaluations are cached by position hash, and finished games are scored exactly.
+//! Proven results (from finished games, or from the exact solver below
+//! [`MctsConfig::solver_empties`]) propagate up the tree (MCTS-solver), so the search never
+//! misplays an ending it has solved.
+//!
+//! [`Evaluator`]: crate::evaluator::Evaluator
+
+pub mod config;
+pub mod info;
+mod player;
+mod search;
+mod select;
+mod tree;
+
+pub use config::{
+    default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
+    self_play_noise, MctsConfig, RootSolve,
+};
+pub use info::{MoveInfo, Proof, SearchInfo, Solved};
+pub use player::MctsPlayer;
+pub use search::Mcts;
+pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
+
+#[cfg(test)]
+mod tests;

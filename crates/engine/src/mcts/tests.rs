@@ -1,0 +1,527 @@
+//! The search's tests: budgets, batches, the cache, tree reuse, proofs and the solver
+//! hooks, noise, sampling, and the agent's root solve.
+
+use super::*;
+use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
+use crate::solver::Solver;
+use crate::{Agent, Budget, Rng};
+use othello::{BoardSize, Game, Move, Position, Variant};
+use proptest::prelude::{any, prop, prop_assert, prop_assume, proptest, ProptestConfig};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+fn mcts(seed: u64) -> Mcts<PlayoutEvaluator> {
+    Mcts::new(
+        PlayoutEvaluator::new(seed, 2),
+        MctsConfig {
+            seed,
+            ..MctsConfig::default()
+        },
+    )
+}
+
+fn quiet() -> impl FnMut(&SearchInfo) -> bool {
+    |_| true
+}
+
+/// Counts calls and batch sizes, evaluating every position as even with uniform priors.
+struct CountingEvaluator {
+    calls: usize,
+    positions: usize,
+    largest_batch: usize,
+}
+
+impl Evaluator for CountingEvaluator {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        self.calls += 1;
+        self.positions += positions.len();
+        self.largest_batch = self.largest_batch.max(positions.len());
+        Ok(positions
+            .iter()
+            .map(|p| {
+                let n = p.legal_move_list().len();
+                Evaluation {
+                    priors: vec![1.0 / n as f32; n],
+                    value: 0.0,
+                }
+            })
+            .collect())
+    }
+
+    fn describe(&self) -> String {
+        "counting".into()
+    }
+}
+
+struct FailingEvaluator;
+
+impl Evaluator for FailingEvaluator {
+    fn evaluate(&mut self, _: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        Err(EvalError::Failed("no network".into()))
+    }
+
+    fn describe(&self) -> String {
+        "failing".into()
+    }
+}
+
+/// Exact margin for the side to move by plain minimax (small boards only).
+fn minimax(pos: &Position) -> i32 {
+    match pos.outcome() {
+        Some(outcome) => outcome.margin_for(pos.side_to_move()),
+        None => pos
+            .legal_move_list()
+            .into_iter()
+            .map(|mv| -minimax(&pos.play_unchecked(mv)))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+fn counting() -> CountingEvaluator {
+    CountingEvaluator {
+        calls: 0,
+        positions: 0,
+        largest_batch: 0,
+    }
+}
+
+fn start8() -> Position {
+    Position::start(BoardSize::Eight, Variant::Standard)
+}
+
+#[test]
+fn a_simulation_budget_is_spent_exactly() {
+    for sims in [1, 7, 100, 333] {
+        let info = mcts(1)
+            .search(&start8(), &Budget::simulations(sims), &mut quiet())
+            .expect("search");
+        assert_eq!(info.simulations, sims);
+        assert_eq!(
+            info.moves.iter().map(|m| m.visits as u64).sum::<u64>(),
+            sims - 1
+        );
+    }
+}
+
+#[test]
+fn a_time_budget_ends_the_search_soon_after_it_runs_out() {
+    let budget = Budget::time(Duration::from_millis(150));
+    let info = mcts(2)
+        .search(&start8(), &budget, &mut quiet())
+        .expect("search");
+    assert!(
+        info.elapsed >= Duration::from_millis(150),
+        "{:?}",
+        info.elapsed
+    );
+    // One batch past the deadline at most; generous for a loaded machine.
+    assert!(info.elapsed < Duration::from_secs(3), "{:?}", info.elapsed);
+    assert!(info.simulations > 10);
+}
+
+#[test]
+fn leaves_reach_the_evaluator_in_batches_no_larger_than_configured() {
+    let mut search = Mcts::new(
+        counting(),
+        MctsConfig {
+            batch_size: 16,
+            ..MctsConfig::default()
+        },
+    );
+    search
+        .search(&start8(), &Budget::simulations(400), &mut quiet())
+        .expect("search");
+    let eval = search.evaluator();
+    assert_eq!(eval.largest_batch, 16);
+    assert!(eval.calls < 100, "{} calls", eval.calls);
+}
+
+#[test]
+fn cached_evaluations_are_not_asked_for_again() {
+    let mut search = Mcts::new(counting(), MctsConfig::default());
+    search
+        .search(&start8(), &Budget::simulations(200), &mut quiet())
+        .expect("search");
+    let first = search.evaluator().positions;
+    search.clear();
+    search
+        .search(&start8(), &Budget::simulations(200), &mut quiet())
+        .expect("search");
+    // The same tree again: everything is in the cache.
+    assert_eq!(search.evaluator().positions, first);
+}
+
+#[test]
+fn the_subtree_of_the_moves_played_is_kept() {
+    let mut search = mcts(3);
+    let info = search
+        .search(&start8(), &Budget::simulations(500), &mut quiet())
+        .expect("search");
+    let ours = info.best_move().expect("a move");
+    let after_ours = start8().play(ours).expect("legal");
+    let reply = after_ours.legal_move_list()[0];
+    let after_reply = after_ours.play(reply).expect("legal");
+    // The reply's visits within the old tree survive as the new root's visits.
+    search.set_root(&after_ours);
+    let child_visits = search.tree().nodes[0]
+        .children()
+        .find(|&c| search.tree().nodes[c].mv == reply)
+        .map(|c| search.tree().nodes[c].visits)
+        .expect("reply expanded");
+    search.set_root(&after_reply);
+    assert_eq!(search.tree().nodes[0].visits, child_visits);
+    assert!(child_visits > 0);
+    let info = search
+        .search(&after_reply, &Budget::simulations(10), &mut quiet())
+        .expect("search");
+    assert_eq!(info.root_visits, child_visits + 10);
+}
+
+#[test]
+fn a_pass_is_played_when_it_is_the_only_move() {
+    let pos = Position::from_board_text(&format!("XO{} O", "-".repeat(62)), Variant::Standard)
+        .expect("valid");
+    let mut player = MctsPlayer::new(mcts(4));
+    assert_eq!(
+        player.select_move(&pos, &Budget::simulations(50)),
+        Move::Pass
+    );
+}
+
+#[test]
+fn an_immediate_win_is_proven_and_played() {
+    // Random 4x4 games often reach positions where one move ends the game with a win.
+    // The solver is off: it would prove slower wins too, and this is about finished games.
+    let mut checked = 0;
+    for seed in 0..300 {
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::start(BoardSize::Four, Variant::Standard);
+        while !pos.is_game_over() {
+            let wins = |mv: Move| crate::players::wins_at_once(&pos, mv);
+            let moves = pos.legal_move_list();
+            if moves.iter().any(|m| wins(*m)) && moves.len() > 1 {
+                let config = MctsConfig {
+                    seed,
+                    solver_empties: Some(0),
+                    ..MctsConfig::default()
+                };
+                let info = Mcts::new(PlayoutEvaluator::new(seed, 2), config)
+                    .search(&pos, &Budget::simulations(200), &mut quiet())
+                    .expect("search");
+                let best = info.best_move().expect("a move");
+                assert!(wins(best), "missed a win in {}", pos.to_board_text());
+                assert_eq!(info.proof, Some(Proof::Win));
+                checked += 1;
+            }
+            let mv = *rng.choose(&moves).expect("a move");
+            pos = pos.play(mv).expect("legal");
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions");
+}
+
+#[test]
+fn with_an_exact_solver_the_search_proves_4x4_positions_and_plays_perfectly() {
+    let mut rng = Rng::new(9);
+    for _ in 0..30 {
+        let mut pos = Position::start(BoardSize::Four, Variant::Standard);
+        for _ in 0..rng.below(6) {
+            let moves = pos.legal_move_list();
+            if let Some(mv) = rng.choose(&moves) {
+                pos = pos.play(*mv).expect("legal");
+            }
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        let exact = minimax(&pos);
+        let mut search = Mcts::new(counting(), MctsConfig::default())
+            .with_exact_solver(6, Box::new(|p: &Position| Some(minimax(p))));
+        let info = search
+            .search(&pos, &Budget::simulations(5000), &mut quiet())
+            .expect("search");
+        assert_eq!(
+            info.proof,
+            Some(Proof::from_margin(exact)),
+            "{}",
+            pos.to_board_text()
+        );
+        let best = info.best_move().expect("a move");
+        let after = -minimax(&pos.play(best).expect("legal"));
+        assert_eq!(after.signum(), exact.signum(), "{}", pos.to_board_text());
+    }
+}
+
+/// A random 8x8 position with `empties` empty squares that is not over.
+fn random_endgame(rng: &mut Rng, empties: u32) -> Option<Position> {
+    let mut pos = start8();
+    while pos.empty_count() > empties {
+        let moves = pos.legal_move_list();
+        pos = pos.play(*rng.choose(&moves)?).expect("legal");
+    }
+    (!pos.is_game_over()).then_some(pos)
+}
+
+#[test]
+fn by_default_the_search_solves_8x8_endings_and_picks_a_move_that_keeps_the_result() {
+    let mut rng = Rng::new(21);
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    while checked < 12 {
+        let empties = 10 + rng.below(4) as u32;
+        let Some(pos) = random_endgame(&mut rng, empties) else {
+            continue;
+        };
+        checked += 1;
+        // Uniform priors and a value of 0: only the solver can tell the moves apart.
+        let mut search = Mcts::new(counting(), MctsConfig::default());
+        let info = search
+            .search(&pos, &Budget::simulations(400), &mut quiet())
+            .expect("search");
+        let scores = solver.score_moves(&pos);
+        let exact = scores[0].1;
+        assert_eq!(
+            info.proof,
+            Some(Proof::from_margin(exact)),
+            "{}",
+            pos.to_board_text()
+        );
+        let best = info.best_move().expect("a move");
+        let best_score = scores.iter().find(|(mv, _)| *mv == best).expect("legal").1;
+        assert_eq!(
+            best_score.signum(),
+            exact.signum(),
+            "{}",
+            pos.to_board_text()
+        );
+    }
+}
+
+#[test]
+fn a_reused_tree_whose_new_root_was_proven_as_a_leaf_still_offers_moves() {
+    let mut rng = Rng::new(8);
+    for _ in 0..6 {
+        let Some(mut pos) = random_endgame(&mut rng, 16) else {
+            continue;
+        };
+        // One search for both sides, so each root comes from the tree of the last one.
+        let mut search = Mcts::new(counting(), MctsConfig::default());
+        while !pos.is_game_over() {
+            let info = search
+                .search(&pos, &Budget::simulations(60), &mut quiet())
+                .expect("search");
+            let best = info.best_move().expect("every searched root offers a move");
+            pos = pos.play(best).expect("legal");
+        }
+    }
+}
+
+#[test]
+fn with_the_solver_off_an_ending_is_searched_not_proven() {
+    let mut rng = Rng::new(5);
+    let pos = loop {
+        if let Some(pos) = random_endgame(&mut rng, 11) {
+            if pos.legal_move_list().len() > 1 {
+                break pos;
+            }
+        }
+    };
+    let config = MctsConfig {
+        solver_empties: Some(0),
+        ..MctsConfig::default()
+    };
+    let info = Mcts::new(counting(), config)
+        .search(&pos, &Budget::simulations(20), &mut quiet())
+        .expect("search");
+    assert_eq!(info.proof, None);
+    assert_eq!(info.simulations, 20);
+}
+
+#[test]
+fn the_progress_callback_sees_the_search_and_can_stop_it() {
+    let mut search = mcts(5);
+    search.config_mut().progress_interval = Duration::ZERO;
+    let mut reports = 0;
+    let info = search
+        .search(
+            &start8(),
+            &Budget::simulations(100_000),
+            &mut |info: &SearchInfo| {
+                reports += 1;
+                assert_eq!(info.moves.len(), 4);
+                info.simulations < 64
+            },
+        )
+        .expect("search");
+    assert!(info.simulations < 100, "{}", info.simulations);
+    assert!(reports >= 2);
+}
+
+#[test]
+fn the_stop_flag_ends_a_search() {
+    let mut search = mcts(6);
+    search.stop_flag().store(true, Ordering::Relaxed);
+    // The flag is reset when a search starts, so only a flag set during it stops it.
+    let info = search
+        .search(&start8(), &Budget::simulations(50), &mut quiet())
+        .expect("search");
+    assert_eq!(info.simulations, 50);
+    let flag = search.stop_flag();
+    search.config_mut().progress_interval = Duration::ZERO;
+    let info = search
+        .search(
+            &start8(),
+            &Budget::simulations(1_000_000),
+            &mut |_: &SearchInfo| {
+                flag.store(true, Ordering::Relaxed);
+                true
+            },
+        )
+        .expect("search");
+    assert!(info.simulations < 100, "{}", info.simulations);
+}
+
+#[test]
+fn a_failing_evaluator_is_an_error_for_the_search_and_a_legal_move_for_the_agent() {
+    let mut search = Mcts::new(FailingEvaluator, MctsConfig::default());
+    assert!(search
+        .search(&start8(), &Budget::simulations(10), &mut quiet())
+        .is_err());
+    let mut player = MctsPlayer::new(Mcts::new(FailingEvaluator, MctsConfig::default()));
+    let mv = player.select_move(&start8(), &Budget::simulations(10));
+    assert!(start8().is_legal(mv));
+    assert!(player.last_error.is_some());
+}
+
+#[test]
+fn root_noise_changes_priors_but_not_legality() {
+    let mut search = mcts(7);
+    search.config_mut().dirichlet_alpha = 0.3;
+    let info = search
+        .search(&start8(), &Budget::simulations(50), &mut quiet())
+        .expect("search");
+    let priors: Vec<f32> = info.moves.iter().map(|m| m.prior).collect();
+    assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    assert!(priors.iter().any(|p| (p - 0.25).abs() > 1e-3), "{priors:?}");
+}
+
+#[test]
+fn sampling_with_temperature_follows_visit_counts() {
+    let info = mcts(8)
+        .search(&start8(), &Budget::simulations(400), &mut quiet())
+        .expect("search");
+    let mut rng = Rng::new(1);
+    let mut counts = HashMap::new();
+    for _ in 0..2000 {
+        *counts
+            .entry(info.sample_move(1.0, &mut rng).expect("move"))
+            .or_insert(0u32) += 1;
+    }
+    for m in &info.moves {
+        let expected = 2000.0 * m.visits as f64 / 399.0;
+        let got = *counts.get(&m.mv).unwrap_or(&0) as f64;
+        assert!(
+            (got - expected).abs() < 80.0,
+            "{}: {got} vs {expected}",
+            m.mv
+        );
+    }
+    assert_eq!(info.sample_move(0.0, &mut rng), info.best_move());
+}
+
+/// A 6x6 position from random play down to `empties` empty squares, or `None` when the
+/// game ended there or left only one move (nothing to choose).
+fn random_6x6_choice(rng: &mut Rng, empties: u32) -> Option<Position> {
+    let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+    while pos.empty_count() > empties && !pos.is_game_over() {
+        let moves = pos.legal_move_list();
+        pos = pos
+            .play(*rng.choose(&moves).expect("a move"))
+            .expect("legal");
+    }
+    (!pos.is_game_over() && pos.legal_move_list().len() >= 2).then_some(pos)
+}
+
+/// The best exact final margin in `pos`, and every move's margin.
+fn exact_margins(pos: &Position) -> (i32, impl Fn(Move) -> i32) {
+    let scores = Solver::new().score_moves(pos);
+    let best = scores.iter().map(|&(_, m)| m).max().expect("moves");
+    let margin_of = move |mv: Move| scores.iter().find(|&&(m, _)| m == mv).expect("scored").1;
+    (best, margin_of)
+}
+
+#[test]
+fn near_the_end_the_agent_plays_the_largest_margin_not_just_a_win() {
+    let mut rng = Rng::new(17);
+    let (mut checked, mut searched_worse) = (0, 0);
+    while checked < 40 {
+        let Some(pos) = random_6x6_choice(&mut rng, 12) else {
+            continue;
+        };
+        let (best, margin_of) = exact_margins(&pos);
+        let budget = Budget::simulations(50);
+        let mv = MctsPlayer::new(mcts(checked)).select_move(&pos, &budget);
+        assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
+        // Without the root solve the search only tells wins from losses.
+        let searched = MctsPlayer::new(mcts(checked))
+            .with_exact_root(0)
+            .select_move(&pos, &budget);
+        searched_worse += usize::from(margin_of(searched) < best);
+        checked += 1;
+    }
+    assert!(searched_worse > 0, "the positions never tell the two apart");
+}
+
+#[test]
+fn a_few_empties_beyond_the_exact_depth_the_agent_solves_within_its_budget() {
+    let mut rng = Rng::new(29);
+    let limit = default_exact_root_empties(BoardSize::Six);
+    let sims = 800;
+    let (mut solved, mut searched_worse) = (0, 0);
+    for game in 0..16 {
+        let Some(pos) = random_6x6_choice(&mut rng, limit + 1) else {
+            continue;
+        };
+        // Whether the agent's own solver (same table size) fits in the budget.
+        let fits = Solver::with_table_bits(RootSolve::default().table_bits)
+            .solve_within(&pos, sims * RootSolve::default().nodes_per_simulation)
+            .is_some();
+        let (best, margin_of) = exact_margins(&pos);
+        let mv = MctsPlayer::new(mcts(game)).select_move(&pos, &Budget::simulations(sims));
+        if fits {
+            assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
+            solved += 1;
+        }
+        // Two simulations buy too few nodes, so the search decides, and it only tells
+        // wins from losses.
+        let searched = MctsPlayer::new(mcts(game)).select_move(&pos, &Budget::simulations(2));
+        searched_worse += usize::from(margin_of(searched) < best);
+    }
+    assert!(solved >= 8, "only {solved} positions fit the budget");
+    assert!(
+        searched_worse > 0,
+        "a tiny budget solved every position too"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn the_agent_never_returns_an_illegal_move(choices in prop::collection::vec(any::<u16>(), 0..60), six in any::<bool>()) {
+        let size = if six { BoardSize::Six } else { BoardSize::Eight };
+        let mut game = Game::new(Position::start(size, Variant::Standard));
+        for c in choices {
+            let moves = game.position().legal_move_list();
+            if moves.is_empty() { break; }
+            game.push(moves[c as usize % moves.len()]).expect("legal");
+        }
+        let pos = *game.position();
+        prop_assume!(!pos.is_game_over());
+        let mut player = MctsPlayer::new(mcts(1));
+        let mv = player.select_move(&pos, &Budget::simulations(30));
+        prop_assert!(pos.is_legal(mv), "{} in {}", mv, pos.to_board_text());
+    }
+}

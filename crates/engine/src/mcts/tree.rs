@@ -1,0 +1,314 @@
+//! The node store: one vector of nodes whose children are contiguous and referred to by
+//! index (as in KataGo's search), the evaluation cache, and the root's bookkeeping.
+
+use super::config::{default_solver_empties, MctsConfig};
+use super::info::{MoveInfo, Proof, SearchInfo};
+use crate::evaluator::Evaluation;
+use crate::solver::{Solver, WinLossDraw};
+use crate::Rng;
+use othello::{Move, Position};
+use std::collections::HashMap;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Expansion {
+    Leaf,
+    /// Sent to the evaluator in the batch being collected.
+    Pending,
+    Expanded,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Node {
+    pub(super) pos: Position,
+    /// The move that led here (meaningless at the root).
+    pub(super) mv: Move,
+    pub(super) prior: f32,
+    pub(super) visits: u32,
+    /// Simulations passing through that have not been backed up yet (virtual losses).
+    pub(super) in_flight: u32,
+    /// Sum of backed-up values, from the view of the player who made `mv`.
+    pub(super) value_sum: f64,
+    pub(super) first_child: u32,
+    pub(super) child_count: u16,
+    pub(super) expansion: Expansion,
+    pub(super) proof: Option<Proof>,
+}
+
+impl Node {
+    pub(super) fn new(pos: Position, mv: Move, prior: f32) -> Node {
+        Node {
+            pos,
+            mv,
+            prior,
+            visits: 0,
+            in_flight: 0,
+            value_sum: 0.0,
+            first_child: 0,
+            child_count: 0,
+            expansion: Expansion::Leaf,
+            proof: None,
+        }
+    }
+
+    pub(super) fn children(&self) -> std::ops::Range<usize> {
+        let start = self.first_child as usize;
+        start..start + self.child_count as usize
+    }
+
+    /// Mean value for the player who made `mv`, virtual losses counted as losses.
+    pub(super) fn q(&self) -> f32 {
+        if let Some(proof) = self.proof {
+            return proof.value();
+        }
+        let n = self.visits + self.in_flight;
+        if n == 0 {
+            0.0
+        } else {
+            ((self.value_sum - self.in_flight as f64) / n as f64) as f32
+        }
+    }
+}
+
+/// The exact endgame solver as an [`ExactSolver`] hook: the win/loss/draw result (as a
+/// margin of -1, 0 or 1) of positions with at most `empties` empty squares (`None`: the
+/// board's default). The solver's table is made on first use, so a search that never
+/// reaches the endgame pays nothing for it.
+pub fn endgame_solver(empties: Option<u32>) -> ExactSolver {
+    let mut solver: Option<Solver> = None;
+    Box::new(move |pos: &Position| {
+        let limit = empties.unwrap_or_else(|| default_solver_empties(pos.size()));
+        if pos.empty_count() > limit {
+            return None;
+        }
+        // 2^16 entries (1.5 MiB) is plenty for win/loss/draw solves of this size.
+        let solver = solver.get_or_insert_with(|| Solver::with_table_bits(16));
+        Some(match solver.win_loss_draw(pos).0 {
+            WinLossDraw::Win => 1,
+            WinLossDraw::Draw => 0,
+            WinLossDraw::Loss => -1,
+        })
+    })
+}
+
+/// A hook for exact values near the end of the game: the final margin for the side to
+/// move, or `None` to let the search evaluate the position as usual.
+pub type ExactSolver = Box<dyn FnMut(&Position) -> Option<i32> + Send>;
+
+/// The tree and everything the search keeps between evaluator calls, with no evaluator
+/// of its own: [`super::Mcts`] pairs it with one, and self-play drives many trees with one
+/// shared evaluator, batching leaves across games.
+pub struct SearchTree {
+    pub(super) config: MctsConfig,
+    pub(super) nodes: Vec<Node>,
+    pub(super) cache: HashMap<u64, Evaluation>,
+    pub(super) rng: Rng,
+    pub(super) exact: Option<(u32, ExactSolver)>,
+    /// Whether the root's priors already have their noise: a search that runs in slices
+    /// mixes it in once per root, not once per slice.
+    pub(super) root_noised: bool,
+}
+
+/// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
+/// with their evaluations.
+pub struct LeafBatch {
+    pub(super) paths: Vec<Vec<usize>>,
+    /// The positions to evaluate, in order.
+    pub positions: Vec<Position>,
+    /// Simulations already finished while collecting (finished games, proofs, cache hits).
+    pub(super) resolved: u64,
+}
+
+impl SearchTree {
+    pub fn new(config: MctsConfig) -> SearchTree {
+        let rng = Rng::new(config.seed);
+        let exact = match config.solver_empties {
+            Some(0) => None,
+            // The hook applies the board's own limit.
+            empties => Some((u32::MAX, endgame_solver(empties))),
+        };
+        SearchTree {
+            config,
+            nodes: Vec::new(),
+            cache: HashMap::new(),
+            rng,
+            exact,
+            root_noised: false,
+        }
+    }
+
+    /// Positions with at most `empties` empty squares get their value from `solver` and
+    /// count as proven.
+    pub fn set_exact_solver(&mut self, empties: u32, solver: ExactSolver) {
+        self.exact = Some((empties, solver));
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    pub fn config_mut(&mut self) -> &mut MctsConfig {
+        &mut self.config
+    }
+
+    /// Nodes in the tree (for tests and memory reports).
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Drops the tree (a new game); the evaluation cache stays.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.root_noised = false;
+    }
+
+    /// The root's position, once one is set.
+    pub fn root_position(&self) -> Option<&Position> {
+        self.nodes.first().map(|root| &root.pos)
+    }
+
+    /// True when the root still needs its first evaluation.
+    pub fn root_is_leaf(&self) -> bool {
+        self.nodes
+            .first()
+            .is_none_or(|root| root.expansion == Expansion::Leaf)
+    }
+
+    /// True when the root's result is known exactly: searching further changes nothing.
+    pub fn root_is_proven(&self) -> bool {
+        self.nodes.first().is_some_and(|root| root.proof.is_some())
+    }
+
+    /// Makes `pos` the root, keeping the subtree that leads to it when `pos` is the current
+    /// root, a child or a grandchild (our move and the opponent's reply).
+    pub fn set_root(&mut self, pos: &Position) {
+        if self.nodes.first().is_some_and(|root| root.pos == *pos) {
+            return;
+        }
+        let found = self.nodes.first().and_then(|root| {
+            root.children().find_map(|c| {
+                if self.nodes[c].pos == *pos {
+                    return Some(c);
+                }
+                self.nodes[c]
+                    .children()
+                    .find(|&g| self.nodes[g].pos == *pos)
+            })
+        });
+        self.root_noised = false;
+        match found {
+            Some(index) => self.reroot(index),
+            None => {
+                self.nodes.clear();
+                self.nodes.push(Node::new(*pos, Move::Pass, 1.0));
+            }
+        }
+        // A leaf the solver proved has no moves to choose from: as the root it must be
+        // expanded, and its children will prove it again.
+        if let Some(root) = self.nodes.first_mut() {
+            if root.expansion == Expansion::Leaf {
+                root.proof = None;
+            }
+        }
+    }
+
+    /// Keeps only the subtree under `index`, copied breadth-first so children stay contiguous.
+    fn reroot(&mut self, index: usize) {
+        let mut kept = vec![self.nodes[index].clone()];
+        let mut i = 0;
+        while i < kept.len() {
+            let children = kept[i].children();
+            if !children.is_empty() {
+                kept[i].first_child = kept.len() as u32;
+                kept.extend(self.nodes[children].iter().cloned());
+            }
+            i += 1;
+        }
+        self.nodes = kept;
+    }
+
+    /// Mixes Dirichlet noise into the root's priors, once per root; does nothing when
+    /// `dirichlet_alpha` is 0 or the root is not expanded yet.
+    pub fn add_root_noise(&mut self) {
+        let alpha = self.config.dirichlet_alpha;
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        let children = root.children();
+        if alpha <= 0.0 || children.len() < 2 || self.root_noised {
+            return;
+        }
+        self.root_noised = true;
+        let noise = self.rng.dirichlet(alpha as f64, children.len());
+        let frac = self.config.dirichlet_fraction;
+        for (c, eta) in children.zip(noise) {
+            let node = &mut self.nodes[c];
+            node.prior = (1.0 - frac) * node.prior + frac * eta as f32;
+        }
+    }
+
+    /// A snapshot of the root for the caller (the heat map, the move choice).
+    pub fn info(&self, simulations: u64, elapsed: Duration) -> SearchInfo {
+        let Some(root) = self.nodes.first() else {
+            return SearchInfo {
+                moves: Vec::new(),
+                pv: Vec::new(),
+                value: 0.0,
+                proof: None,
+                solved: None,
+                simulations,
+                root_visits: 0,
+                elapsed,
+            };
+        };
+        let mut moves: Vec<MoveInfo> = root
+            .children()
+            .map(|c| {
+                let child = &self.nodes[c];
+                MoveInfo {
+                    mv: child.mv,
+                    visits: child.visits,
+                    prior: child.prior,
+                    q: if child.visits == 0 && child.proof.is_none() {
+                        0.0
+                    } else {
+                        child.q()
+                    },
+                    proof: child.proof,
+                }
+            })
+            .collect();
+        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        let mut pv = Vec::new();
+        let mut current = 0;
+        while self.nodes[current].child_count > 0 {
+            let Some(next) = self.nodes[current].children().max_by_key(|&c| {
+                (
+                    self.nodes[c].proof == Some(Proof::Win),
+                    self.nodes[c].visits,
+                )
+            }) else {
+                break;
+            };
+            if self.nodes[next].visits == 0 {
+                break;
+            }
+            pv.push(self.nodes[next].mv);
+            current = next;
+        }
+        SearchInfo {
+            moves,
+            pv,
+            value: match root.proof {
+                Some(proof) => -proof.value(),
+                None if root.visits > 0 => -(root.value_sum / root.visits as f64) as f32,
+                None => 0.0,
+            },
+            proof: root.proof.map(Proof::flip),
+            solved: None,
+            simulations,
+            root_visits: root.visits,
+            elapsed,
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! The contract between the search and whatever runs a network (DESIGN.md, "Model
+//! contract"), and nothing of any runtime: as KataGo's `nninterface.h` is to its backends,
+//! this module is what tract (`crate::onnx`) and ONNX Runtime (the tools crate) implement,
+//! and all the search ever sees of them.
+//!
+//! A [`Runtime`] loads an ONNX file with its [`ModelCard`] into a [`Network`], shared by
+//! threads; each thread asks the network for a [`PlaneRunner`] of its own and wraps it in a
+//! [`NetworkEvaluator`], which encodes positions as planes and turns the raw outputs into
+//! legal-move priors and values.
+
+mod card;
+
+pub use card::{CardError, ModelCard};
+
+use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use othello::{BoardSize, Position, Variant};
+use std::path::Path;
+use std::sync::Arc;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("cannot read the ONNX model: {0}")]
+    Load(String),
+    #[error(transparent)]
+    Card(#[from] CardError),
+    #[error("the model does not follow the contract: {0}")]
+    Contract(String),
+    #[error("running the model failed: {0}")]
+    Run(String),
+    #[error("cannot read {what} {path}: {message}")]
+    Read {
+        what: &'static str,
+        path: String,
+        message: String,
+    },
+    #[error("{path}: {source}")]
+    InFile {
+        path: String,
+        #[source]
+        source: Box<ModelError>,
+    },
+    #[error("{0} is not available: {1}")]
+    RuntimeUnavailable(&'static str, String),
+    #[error("no network named '{0}' is loaded")]
+    NotLoaded(String),
+}
+
+impl ModelError {
+    /// The same error, saying which file it is about.
+    pub fn in_file(self, path: &Path) -> ModelError {
+        ModelError::InFile {
+            path: path.display().to_string(),
+            source: Box::new(self),
+        }
+    }
+}
+
+/// What one run of a network returns for a batch of `n` positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outputs {
+    /// `n * (N*N + 1)` policy logits, row-major from a1, the pass last.
+    pub policy: Vec<f32>,
+    /// `n` values in [-1, 1] for the side to move.
+    pub value: Vec<f32>,
+}
+
+/// Runs encoded positions through a network: one per thread, never shared.
+pub trait PlaneRunner: Send {
+    /// `planes` holds `batch * C * N * N` values (see [`encode_planes`]).
+    fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError>;
+}
+
+/// A loaded, checked network that any number of threads use at once.
+pub trait Model: Send + Sync {
+    fn card(&self) -> &ModelCard;
+
+    /// What runs it (`tract`, `onnxruntime`), for logs.
+    fn runtime_name(&self) -> &'static str;
+
+    /// A runner for one thread.
+    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError>;
+}
+
+pub type Network = Arc<dyn Model>;
+
+/// A library that turns ONNX bytes and a card into a [`Network`].
+pub trait Runtime: Send + Sync {
+    fn name(&self) -> &'static str;
+
+    /// Checks the bytes against the card and the contract, and prepares the network.
+    fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError>;
+}
+
+/// The card of `model.onnx` is `model.json` beside it.
+pub fn card_path(model: &Path) -> std::path::PathBuf {
+    model.with_extension("json")
+}
+
+/// Reads `model.onnx` and parses its card `model.json`.
+pub fn read_model_files(path: &Path) -> Result<(Vec<u8>, ModelCard), ModelError> {
+    let bytes = std::fs::read(path).map_err(|e| ModelError::Read {
+        what: "model",
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let card_file = card_path(path);
+    let card_text = std::fs::read_to_string(&card_file).map_err(|e| ModelError::Read {
+        what: "the model card",
+        path: card_file.display().to_string(),
+        message: format!("{e} (every model needs its card beside it)"),
+    })?;
+    let card =
+        ModelCard::from_json(&card_text).map_err(|e| ModelError::from(e).in_file(&card_file))?;
+    Ok((bytes, card))
+}
+
+/// Loads `model.onnx` with its card on `runtime`; errors name the file.
+pub fn load_file(runtime: &dyn Runtime, path: &Path) -> Result<Network, ModelError> {
+    let (bytes, card) = read_model_files(path)?;
+    runtime.load(&bytes, card).map_err(|e| e.in_file(path))
+}
+
+/// Checks a network's tensor shapes (`None`: a symbolic dimension) against the model
+/// contract for `size` boards with `planes` input planes.
+pub fn check_contract(
+    size: BoardSize,
+    planes: usize,
+    input: &[Option<usize>],
+    policy: &[Option<usize>],
+    value: &[Option<usize>],
+) -> Result<(), ModelError> {
+    let n = size.n() as usize;
+    if input.len() != 4 || input[1..] != [Some(planes), Some(n), Some(n)] {
+        return Err(ModelError::Contract(format!(
+            "input shape is {}, but a {size} board with {planes} planes needs [batch, {planes}, {n}, {n}]",
+            describe_shape(input)
+        )));
+    }
+    if policy.len() != 2 || policy[1] != Some(n * n + 1) {
+        return Err(ModelError::Contract(format!(
+            "policy shape is {}, but a {size} board needs [batch, {}]",
+            describe_shape(policy),
+            n * n + 1
+        )));
+    }
+    if value.len() != 2 || value[1] != Some(1) {
+        return Err(ModelError::Contract(format!(
+            "value shape is {}, expected [batch, 1]",
+            describe_shape(value)
+        )));
+    }
+    Ok(())
+}
+
+fn describe_shape(shape: &[Option<usize>]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or("batch".to_string(), |d| d.to_string()))
+        .collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// The network input of the model contract: planes `[C, N, N]` from the side to move's
+/// view (own discs, opponent discs, legal moves, all ones), row-major from a1, appended
+/// to `out`.
+pub fn encode_planes(pos: &Position, out: &mut Vec<f32>) {
+    let size = pos.size();
+    let planes = [
+        pos.player().0,
+        pos.opponent().0,
+        pos.legal_moves().0,
+        size.mask(),
+    ];
+    for plane in planes {
+        out.extend(othello::Square::all(size).map(|sq| ((plane >> sq.index()) & 1) as f32));
+    }
+}
+
+/// Masks illegal moves out of the `N*N + 1` logits of the model contract and softmaxes the
+/// rest, in `legal_move_list()` order.
+pub fn legal_priors(pos: &Position, logits: &[f32]) -> Vec<f32> {
+    let size = pos.size();
+    let moves = pos.legal_move_list();
+    let picked: Vec<f32> = moves
+        .iter()
+        .map(|mv| logits.get(mv.policy_index(size)).copied().unwrap_or(0.0))
+        .collect();
+    softmax(&picked)
+}
+
+pub fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        exps.iter().map(|e| e / sum).collect()
+    } else {
+        vec![1.0 / logits.len().max(1) as f32; logits.len()]
+    }
+}
+
+/// Refuses a batch that holds a position of another board or variant than the network's.
+pub fn check_batch_board(
+    positions: &[Position],
+    size: BoardSize,
+    variant: Variant,
+) -> Result<(), EvalError> {
+    match positions
+        .iter()
+        .find(|p| p.size() != size || p.variant() != variant)
+    {
+        Some(pos) => Err(EvalError::WrongBoard {
+            expected: format!("{size} {variant}"),
+            found: format!("{} {}", pos.size(), pos.variant()),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// [`Evaluator`] over any runtime's network, with a runner of its own.
+pub struct NetworkEvaluator {
+    runner: Box<dyn PlaneRunner>,
+    size: BoardSize,
+    variant: Variant,
+    description: String,
+    planes: Vec<f32>,
+}
+
+impl NetworkEvaluator {
+    pub fn new(network: &Network) -> Result<NetworkEvaluator, ModelError> {
+        let card = network.card();
+        Ok(NetworkEvaluator {
+            runner: network.runner()?,
+            size: card.board()?,
+            variant: card.variant()?,
+            description: format!("network {} ({})", card.name, network.runtime_name()),
+            planes: Vec::new(),
+        })
+    }
+}
+
+impl Evaluator for NetworkEvaluator {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        check_batch_board(positions, self.size, self.variant)?;
+        self.planes.clear();
+        for pos in positions {
+            encode_planes(pos, &mut self.planes);
+        }
+        let outputs = self
+            .runner
+            .run_planes(&self.planes, positions.len())
+            .map_err(|e| EvalError::Failed(e.to_string()))?;
+        let width = self.size.squares() as usize + 1;
+        Ok(positions
+            .iter()
+            .zip(outputs.policy.chunks(width).zip(&outputs.value))
+            .map(|(pos, (logits, value))| Evaluation {
+                priors: legal_priors(pos, logits),
+                value: value.clamp(-1.0, 1.0),
+            })
+            .collect())
+    }
+
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+}
+
+/// Checks that a runner's output for a batch has the contract's sizes.
+pub fn check_output_sizes(
+    outputs: &Outputs,
+    batch: usize,
+    size: BoardSize,
+) -> Result<(), ModelError> {
+    let width = size.squares() as usize + 1;
+    for (what, got, want) in [
+        ("policy", outputs.policy.len(), batch * width),
+        ("value", outputs.value.len(), batch),
+    ] {
+        if got != want {
+            return Err(ModelError::Run(format!(
+                "{what} output has {got} values for a batch of {batch}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(dims: &[usize]) -> Vec<Option<usize>> {
+        std::iter::once(None)
+            .chain(dims.iter().map(|&d| Some(d)))
+            .collect()
+    }
+
+    #[test]
+    fn the_contract_names_the_shape_that_is_wrong() {
+        let six = BoardSize::Six;
+        let ok = check_contract(six, 4, &shape(&[4, 6, 6]), &shape(&[37]), &shape(&[1]));
+        assert!(ok.is_ok());
+        let err = check_contract(six, 4, &shape(&[4, 8, 8]), &shape(&[37]), &shape(&[1]))
+            .expect_err("8x8 input on a 6x6 card");
+        assert!(err.to_string().contains("[batch, 4, 8, 8]"), "{err}");
+        let err = check_contract(six, 4, &shape(&[4, 6, 6]), &shape(&[65]), &shape(&[1]))
+            .expect_err("8x8 policy");
+        assert!(err.to_string().contains("needs [batch, 37]"), "{err}");
+        let err = check_contract(six, 4, &shape(&[4, 6, 6]), &shape(&[37]), &shape(&[2]))
+            .expect_err("two values");
+        assert!(err.to_string().contains("value shape"), "{err}");
+    }
+
+    /// A network that says the same for every position: the highest logit on the last
+    /// square, value 0.25.
+    struct Fixed(ModelCard);
+
+    impl PlaneRunner for BoardSize {
+        fn run_planes(&mut self, _: &[f32], batch: usize) -> Result<Outputs, ModelError> {
+            let width = self.squares() as usize + 1;
+            let mut row = vec![0.0; width];
+            row[width - 2] = 5.0;
+            Ok(Outputs {
+                policy: row.repeat(batch),
+                value: vec![0.25; batch],
+            })
+        }
+    }
+
+    impl Model for Fixed {
+        fn card(&self) -> &ModelCard {
+            &self.0
+        }
+
+        fn runtime_name(&self) -> &'static str {
+            "fixed"
+        }
+
+        fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
+            Ok(Box::new(self.0.board()?))
+        }
+    }
+
+    fn fixed(size: u8) -> Network {
+        let card = format!(r#"{{"name": "fixed", "board_size": {size}, "variant": "standard"}}"#);
+        Arc::new(Fixed(ModelCard::from_json(&card).expect("valid card")))
+    }
+
+    #[test]
+    fn the_evaluator_masks_illegal_moves_and_keeps_values() {
+        let mut eval = NetworkEvaluator::new(&fixed(6)).expect("builds");
+        let start = Position::start(BoardSize::Six, Variant::Standard);
+        let evals = eval.evaluate(&[start, start]).expect("evaluates");
+        assert_eq!(evals.len(), 2);
+        for e in evals {
+            // f6 is not legal at the start, so its high logit counts for nothing.
+            assert_eq!(e.priors, vec![0.25; 4]);
+            assert_eq!(e.value, 0.25);
+        }
+        assert_eq!(eval.describe(), "network fixed (fixed)");
+    }
+
+    #[test]
+    fn the_evaluator_refuses_a_position_of_another_board() {
+        let mut eval = NetworkEvaluator::new(&fixed(8)).expect("builds");
+        let six = Position::start(BoardSize::Six, Variant::Standard);
+        let err = eval.evaluate(&[six]).expect_err("wrong board");
+        assert_eq!(
+            err.to_string(),
+            "the model is for 8x8 standard boards, not 6x6 standard"
+        );
+    }
+}

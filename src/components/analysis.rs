@@ -1,0 +1,35 @@
+//! Set up any position from board text and analyse it.
+
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct AnalysisFormProps {
+    /// The current position's board text.
+    pub board_text: String,
+    pub on_load: Callback<String>,
+}
+
+#[function_component(AnalysisForm)]
+pub fn analysis_form(props: &AnalysisFormProps) -> Html {
+    let input = use_node_ref();
+    let onclick = {
+        let input = input.clone();
+        let on_load = props.on_load.clone();
+        Callback::from(move |_| {
+            let text = input
+                .cast::<HtmlTextAreaElement>()
+                .map(|t| t.value())
+                .unwrap_or_default();
+            on_load.emit(text);
+        })
+    };
+    html! {
+        <fieldset>
+            <legend>{ "Analyse a position" }</legend>
+            <p class="small">{ "Board text: " }<code id="board-text">{ props.board_text.clone() }</code></p>
+            <textarea ref={input} id="board-input" rows="2" aria-label="Board text to analyse" placeholder="64 (or 36) of X O -, a space, X or O to move" />
+            <button id="load-board" {onclick}>{ "Analyse" }</button>
+        </fieldset>
+    }
+}

@@ -1,0 +1,144 @@
+//! The board: discs, legal moves, the last move and its flips, the heat map of the
+//! agent's search and the hint; arrow keys move between squares.
+
+use crate::view::Heat;
+use othello::{Bitboard, Color, Move, Position, Square};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct BoardProps {
+    pub position: Position,
+    /// The squares the person may play now (none on the agent's turn).
+    pub legal: Bitboard,
+    pub last: Option<Square>,
+    pub flips: Bitboard,
+    /// Alternates between moves, so the flip animation restarts.
+    pub flip_class: &'static str,
+    /// The search whose heat map is drawn, if any.
+    pub heat: Option<Heat>,
+    pub hint: Option<Square>,
+    pub on_play: Callback<Square>,
+}
+
+fn focus_square(sq: Square) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&format!("sq-{sq}")))
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+#[function_component(Board)]
+pub fn board(props: &BoardProps) -> Html {
+    let cursor = use_state(|| None::<Square>);
+    let pos = props.position;
+    let size = pos.size();
+    let n = size.n();
+    let focus = cursor
+        .or(props.last)
+        .or_else(|| props.legal.into_iter().next());
+    let heat = props.heat.as_ref();
+    let cells = Square::all(size).map(|sq| {
+        let is_legal = props.legal.contains(sq);
+        let onclick = {
+            let on_play = props.on_play.clone();
+            Callback::from(move |_| on_play.emit(sq))
+        };
+        let onfocus = {
+            let cursor = cursor.clone();
+            Callback::from(move |_| cursor.set(Some(sq)))
+        };
+        let color = pos.color_at(sq);
+        let disc = color.map(|c| {
+            let class = classes!(
+                "disc",
+                if c == Color::Black { "black" } else { "white" },
+                props.flips.contains(sq).then_some(props.flip_class),
+                (props.last == Some(sq)).then_some("placed"),
+            );
+            html! { <span class={class} aria-hidden="true"></span> }
+        });
+        let share = heat.and_then(|h| h.merged.share_of(Move::Place(sq)));
+        let best = heat.and_then(|h| h.merged.best_move()) == Some(Move::Place(sq));
+        let heat_overlay = share.map(|share| {
+            let alpha = 0.15 + 0.75 * share.sqrt();
+            let style = format!("background: rgba(255, 99, 32, {alpha:.2})");
+            html! {
+                <span class={classes!("heat", best.then_some("best"))} style={style} aria-hidden="true">
+                    <span class="pct">{ format!("{:.0}%", share * 100.0) }</span>
+                </span>
+            }
+        });
+        // Column letters along the top row and row numbers down the left edge, so the
+        // notation in the move list and the principal variation can be read off the board.
+        let text = sq.to_string();
+        let (letter, number) = text.split_at(1);
+        let coords = [
+            (sq.index() / 8 == 0).then(|| html! { <span class="coord top" aria-hidden="true">{ letter.to_owned() }</span> }),
+            (sq.index() % 8 == 0).then(|| html! { <span class="coord left" aria-hidden="true">{ number.to_owned() }</span> }),
+        ];
+        let mut label = format!("{sq}: ");
+        label.push_str(match color {
+            Some(Color::Black) => "black",
+            Some(Color::White) => "white",
+            None if is_legal => "empty, legal move",
+            None => "empty",
+        });
+        if props.last == Some(sq) {
+            label.push_str(", last move");
+        }
+        if let Some(share) = share {
+            label.push_str(&format!(", {:.0}% of the agent's visits", share * 100.0));
+        }
+        if props.hint == Some(sq) {
+            label.push_str(", suggested move");
+        }
+        html! {
+            <button
+                id={format!("sq-{sq}")}
+                class={classes!(
+                    "cell",
+                    is_legal.then_some("legal"),
+                    (props.last == Some(sq)).then_some("last"),
+                    (props.hint == Some(sq)).then_some("hint"),
+                )}
+                role="gridcell"
+                aria-label={label}
+                aria-disabled={(!is_legal).to_string()}
+                tabindex={if focus == Some(sq) { "0" } else { "-1" }}
+                data-square={sq.to_string()}
+                {onclick}
+                {onfocus}
+            >{ for coords.into_iter().flatten() }{ for disc }{ for heat_overlay }</button>
+        }
+    });
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        let Some(current) = focus else { return };
+        let (col, row) = (current.index() % 8, current.index() / 8);
+        let (dc, dr): (i32, i32) = match e.key().as_str() {
+            "ArrowLeft" => (-1, 0),
+            "ArrowRight" => (1, 0),
+            "ArrowUp" => (0, -1),
+            "ArrowDown" => (0, 1),
+            _ => return,
+        };
+        e.prevent_default();
+        let (c, r) = (col as i32 + dc, row as i32 + dr);
+        if (0..n as i32).contains(&c) && (0..n as i32).contains(&r) {
+            if let Some(sq) = Square::new(c as u8, r as u8) {
+                focus_square(sq);
+            }
+        }
+    });
+    html! {
+        <div class={classes!("board", format!("n{n}"))} role="grid" aria-label={format!("Othello board, {size}")}
+             id="board" {onkeydown}
+             style={format!("grid-template-columns: repeat({n}, 1fr)")}>
+            { for cells }
+        </div>
+    }
+}

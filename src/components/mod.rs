@@ -1,0 +1,16 @@
+//! The page's parts, as Yew's own examples write them: small function components that
+//! take data and a callback, with the state in the `App` that owns the reducers.
+
+mod analysis;
+mod board;
+mod moves;
+mod network;
+mod search_panel;
+mod settings;
+
+pub use analysis::AnalysisForm;
+pub use board::Board;
+pub use moves::MoveList;
+pub use network::NetworkPanel;
+pub use search_panel::SearchPanel;
+pub use settings::{DifficultyPicker, NewGame};

@@ -1,0 +1,341 @@
+//! The page's side effects, as hooks at the edge of the view: the worker pool, the built-in
+//! networks, the search that follows the game, and the saved game. The components only
+//! draw; these talk to the workers, the network and local storage.
+
+use crate::levels::worker_count;
+use crate::models::{builtin_for, default_card};
+use crate::persist::{self, Settings, STORAGE_KEY};
+use crate::pool::Pool;
+use crate::protocol::{EngineKind, WireBudget};
+use crate::state::{apply, Action, GameState, Seats};
+use crate::view::{ModelStatus, PoolEvent, Purpose, View, ViewAction};
+use engine::network::ModelCard;
+use engine::PlayerSpec;
+use othello::{BoardSize, Color, Position, Variant};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::prelude::*;
+
+/// Analysis keeps searching the position until the person moves (or this runs out).
+const ANALYSIS_BUDGET: WireBudget = WireBudget {
+    simulations: None,
+    millis: Some(60_000),
+};
+
+/// The game as a reducer's state: the rules crate's [`GameState`], changed by [`Action`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameModel(pub GameState);
+
+impl Deref for GameModel {
+    type Target = GameState;
+
+    fn deref(&self) -> &GameState {
+        &self.0
+    }
+}
+
+impl Reducible for GameModel {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = apply(&self.0, action);
+        if next == self.0 {
+            self
+        } else {
+            Rc::new(GameModel(next))
+        }
+    }
+}
+
+impl Reducible for View {
+    type Action = ViewAction;
+
+    fn reduce(self: Rc<Self>, action: ViewAction) -> Rc<Self> {
+        Rc::new(self.apply(action))
+    }
+}
+
+/// The pool once started; empty for the first render.
+pub type PoolHandle = Rc<RefCell<Option<Rc<RefCell<Pool>>>>>;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The saved game and settings, or a new game as Black.
+pub fn load_saved() -> (GameState, Settings) {
+    storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|text| persist::load(&text).ok())
+        .unwrap_or_else(|| {
+            (
+                GameState::new(
+                    Position::start(BoardSize::Eight, Variant::Standard),
+                    Seats::Human(Color::Black),
+                ),
+                Settings::default(),
+            )
+        })
+}
+
+/// Saves the game and the settings after every change.
+#[hook]
+pub fn use_persistence(game: &GameModel, settings: &Settings) {
+    use_effect_with((game.0.clone(), settings.clone()), |(game, settings)| {
+        if let Some(s) = storage() {
+            let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings));
+        }
+    });
+}
+
+/// Starts the worker pool once. Its events update the view; a finished move search plays
+/// its move (the reducer drops it if the game has moved on).
+#[hook]
+pub fn use_pool(
+    view: UseReducerDispatcher<View>,
+    game: UseReducerDispatcher<GameModel>,
+) -> PoolHandle {
+    let pool: PoolHandle = use_mut_ref(|| None);
+    {
+        let pool = pool.clone();
+        use_effect_with((), move |_| {
+            let cores = web_sys::window()
+                .map(|w| w.navigator().hardware_concurrency())
+                .unwrap_or(1.0);
+            let p = Pool::new(worker_count(cores), move |event| {
+                if let PoolEvent::Done {
+                    purpose: Purpose::Move,
+                    position,
+                    merged,
+                } = &event
+                {
+                    match merged.best_move() {
+                        Some(mv) => game.dispatch(Action::AgentMove {
+                            position: *position,
+                            mv,
+                        }),
+                        None => view.dispatch(ViewAction::Message(Some(
+                            "The agent's search named no move; undo or start a new game".to_owned(),
+                        ))),
+                    }
+                }
+                let done = matches!(event, PoolEvent::Done { .. });
+                view.dispatch(ViewAction::Pool(event));
+                if done {
+                    view.dispatch(ViewAction::Stopped);
+                }
+            });
+            *pool.borrow_mut() = Some(p);
+            // Test hooks: the end-to-end tests crash a worker and read the pool size.
+            install_test_hooks(pool.clone());
+        });
+    }
+    pool
+}
+
+/// Fetches the shipped network for the board once and sends it to the workers. Returns
+/// the fetched files, so the person can go back to the built-in network later.
+#[hook]
+pub fn use_builtin_model(
+    pool: PoolHandle,
+    view: UseReducerHandle<View>,
+    size: BoardSize,
+    variant: Variant,
+) -> Rc<RefCell<HashMap<String, Rc<Vec<u8>>>>> {
+    let fetched: Rc<RefCell<HashMap<String, Rc<Vec<u8>>>>> = use_mut_ref(HashMap::new);
+    {
+        let fetched = fetched.clone();
+        use_effect_with((size, variant), move |&(size, variant)| {
+            let Some(model) = builtin_for(size, variant) else {
+                return;
+            };
+            if view.model(size, variant).is_some() {
+                return;
+            }
+            let name = model.name().to_owned();
+            view.dispatch(ViewAction::Model(
+                size,
+                variant,
+                ModelStatus::Loading(name.clone()),
+            ));
+            let dispatch = view.dispatcher();
+            spawn_local(async move {
+                let files = async {
+                    let onnx = fetch_bytes(&model.onnx_path()).await?;
+                    let card = fetch_bytes(&model.card_path()).await?;
+                    let card = String::from_utf8(card)
+                        .map_err(|_| "the model card is not UTF-8".to_owned())?;
+                    Ok::<_, String>((onnx, card))
+                };
+                match files.await {
+                    Ok((onnx, card)) => {
+                        let onnx = Rc::new(onnx);
+                        fetched.borrow_mut().insert(name.clone(), onnx.clone());
+                        if let Some(p) = pool.borrow().as_ref() {
+                            p.borrow_mut().load_model(name, size, variant, onnx, card);
+                        }
+                    }
+                    Err(error) => dispatch.dispatch(ViewAction::Model(
+                        size,
+                        variant,
+                        ModelStatus::Failed(error),
+                    )),
+                }
+            });
+        });
+    }
+    fetched
+}
+
+/// What the page wants searched now.
+#[derive(Clone, PartialEq)]
+pub struct SearchWanted {
+    pub position: Position,
+    pub agent_turn: bool,
+    pub analysing: bool,
+    pub budget: WireBudget,
+    /// Who thinks; `None` while the board's network is still loading.
+    pub player: Option<PlayerSpec>,
+}
+
+/// Starts or stops the search whenever the game, the seats, the budget or the player for
+/// this board change.
+#[hook]
+pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted: SearchWanted) {
+    use_effect_with(wanted, move |wanted| {
+        let Some(pool) = pool.borrow().clone() else {
+            return;
+        };
+        let mut pool = pool.borrow_mut();
+        let pos = wanted.position;
+        let hash = pos.hash();
+        let search = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
+            (true, _, Some(player)) => Some((Purpose::Move, wanted.budget, player.clone())),
+            // Alpha-beta cannot be stopped halfway, so its analysis is short.
+            (false, true, Some(player)) if EngineKind::of(player) == EngineKind::AlphaBeta => {
+                let short = WireBudget {
+                    simulations: None,
+                    millis: Some(2000),
+                };
+                Some((Purpose::Analysis, short, player.clone()))
+            }
+            (false, true, Some(player)) => {
+                Some((Purpose::Analysis, ANALYSIS_BUDGET, player.clone()))
+            }
+            _ => None,
+        };
+        match search {
+            Some((purpose, budget, player)) => {
+                pool.search(purpose, &pos, budget, player);
+                view.dispatch(ViewAction::Started(purpose, hash, pos.side_to_move()));
+            }
+            None => {
+                // A hint for this position may keep running.
+                if pool
+                    .searching()
+                    .is_some_and(|(p, h)| !(p == Purpose::Hint && h == hash))
+                {
+                    pool.stop();
+                    view.dispatch(ViewAction::Stopped);
+                }
+            }
+        }
+    });
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {e:?}"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("cannot fetch {url}"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(
+        response
+            .array_buffer()
+            .map_err(|e| format!("cannot read {url}: {e:?}"))?,
+    )
+    .await
+    .map_err(|e| format!("cannot read {url}: {e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("cannot read {}: {e:?}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Reads a person's network (an `.onnx`, perhaps with its card) and sends it to the
+/// workers, which check it; the answer reaches the view as a pool event.
+pub fn upload_model(
+    files: Vec<web_sys::File>,
+    pool: PoolHandle,
+    view: UseReducerDispatcher<View>,
+    size: BoardSize,
+    variant: Variant,
+) {
+    spawn_local(async move {
+        let result = async {
+            let onnx_file = files
+                .iter()
+                .find(|f| f.name().to_lowercase().ends_with(".onnx"))
+                .ok_or("pick an .onnx file (and, optionally, its .json card)")?;
+            let card_file = files
+                .iter()
+                .find(|f| f.name().to_lowercase().ends_with(".json"));
+            // A player spec names the network: no commas in the name.
+            let stem = onnx_file.name().trim_end_matches(".onnx").replace(',', " ");
+            let name = format!("{stem} (yours)");
+            let onnx = read_file(onnx_file).await?;
+            let card = match card_file {
+                Some(f) => String::from_utf8(read_file(f).await?)
+                    .map_err(|_| "the model card is not UTF-8".to_owned())?,
+                None => default_card(&name, size, variant),
+            };
+            let parsed = ModelCard::from_json(&card).map_err(|e| e.to_string())?;
+            let board = parsed.board().map_err(|e| e.to_string())?;
+            let model_variant = parsed.variant().map_err(|e| e.to_string())?;
+            Ok::<_, String>((name, board, model_variant, onnx, card))
+        };
+        match result.await {
+            Ok((name, board, model_variant, onnx, card)) => {
+                view.dispatch(ViewAction::Message(Some(format!("Checking {name}…"))));
+                if let Some(p) = pool.borrow().as_ref() {
+                    p.borrow_mut()
+                        .load_model(name, board, model_variant, Rc::new(onnx), card);
+                }
+            }
+            Err(error) => view.dispatch(ViewAction::Message(Some(format!(
+                "The model was rejected: {error}"
+            )))),
+        }
+    });
+}
+
+fn install_test_hooks(pool: PoolHandle) {
+    use wasm_bindgen::closure::Closure;
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let crash = Closure::<dyn Fn(u32)>::new(move |index: u32| {
+        if let Some(p) = pool.borrow().as_ref() {
+            p.borrow_mut().crash_worker(index as usize);
+        }
+    });
+    let _ = js_sys::Reflect::set(
+        &window,
+        &"othelloCrashWorker".into(),
+        crash.as_ref().unchecked_ref(),
+    );
+    crash.forget();
+}

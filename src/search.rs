@@ -1,0 +1,337 @@
+//! The worker's search without the browser: networks loaded by name, agents built from the
+//! request's player spec by the engine's builder (as the arena and the CLI build theirs),
+//! and their thinking run slice by slice. The worker binary is a message loop around it;
+//! the tests drive it directly.
+
+use crate::protocol::{EngineKind, Output, Report, SearchRequest};
+use engine::mcts::RootSolve;
+use engine::network::{ModelError, Network};
+use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
+use othello::{BoardSize, Variant};
+use std::time::Duration;
+
+/// A worker cannot be interrupted while the solver runs, and the page replaces a worker
+/// that has been silent for 4 s: a budgeted root solve is capped at about a second and a
+/// half of the solver in wasm (measured at 6-8 M nodes/s in Chromium).
+pub const WORKER_MAX_SOLVE_NODES: u64 = 10_000_000;
+/// The solver's share of a time budget in wasm, where it runs at about half its native
+/// speed: the same share of the time as natively.
+pub const WORKER_SOLVE_NODES_PER_MS: u64 = 4_000;
+/// The root-solve settings of a worker's agent. The rest are the engine's defaults, the
+/// solver's table included: 2^18 entries (6 MiB) suit a worker, and the same table as
+/// natively means the same choice between moves of equal margin.
+pub fn worker_root_solve(settings: RootSolve) -> RootSolve {
+    RootSolve {
+        max_nodes: Some(WORKER_MAX_SOLVE_NODES),
+        nodes_per_ms: WORKER_SOLVE_NODES_PER_MS,
+        ..settings
+    }
+}
+
+/// A network the worker holds, under the name the page gave it.
+pub struct Loaded {
+    pub name: String,
+    pub network: Network,
+    pub size: BoardSize,
+    pub variant: Variant,
+}
+
+/// The worker's networks, as the builder's source: `model=` names one of them.
+#[derive(Default)]
+pub struct Networks(Vec<Loaded>);
+
+impl ModelSource for Networks {
+    fn network(&self, model: &str) -> Result<Network, ModelError> {
+        self.0
+            .iter()
+            .find(|l| l.name == model)
+            .map(|l| l.network.clone())
+            .ok_or_else(|| ModelError::NotLoaded(model.to_owned()))
+    }
+}
+
+struct Job {
+    id: u64,
+    engine: EngineKind,
+    /// Which agent of [`Searcher::agents`] thinks.
+    agent: PlayerSpec,
+    thinking: Thinking,
+    stop: bool,
+    last: Option<Report>,
+}
+
+#[derive(Default)]
+pub struct Searcher {
+    networks: Networks,
+    /// Agents by spec, kept between searches so a tree grown for one move serves the next
+    /// (the arena's agents keep theirs for a whole game).
+    agents: Vec<(PlayerSpec, Box<dyn Agent>)>,
+    job: Option<Job>,
+}
+
+impl Searcher {
+    pub fn new() -> Searcher {
+        Searcher::default()
+    }
+
+    /// Installs a network under `name`, replacing any for the same board and variant (and
+    /// the agents built on it).
+    pub fn add_network(&mut self, name: String, network: Network) -> Result<&Loaded, String> {
+        let card = network.card();
+        let size = card.board().map_err(|e| e.to_string())?;
+        let variant = card.variant().map_err(|e| e.to_string())?;
+        let replaced: Vec<String> = self
+            .networks
+            .0
+            .iter()
+            .filter(|l| (l.size, l.variant) == (size, variant) || l.name == name)
+            .map(|l| l.name.clone())
+            .collect();
+        self.networks.0.retain(|l| !replaced.contains(&l.name));
+        self.agents
+            .retain(|(spec, _)| spec.model.as_ref().is_none_or(|m| !replaced.contains(m)));
+        self.networks.0.push(Loaded {
+            name,
+            network,
+            size,
+            variant,
+        });
+        Ok(&self.networks.0[self.networks.0.len() - 1])
+    }
+
+    /// Checks and installs an ONNX network with its card (tract; the worker's build only).
+    #[cfg(feature = "worker")]
+    pub fn load_model(&mut self, name: String, onnx: &[u8], card: &str) -> Result<&Loaded, String> {
+        use engine::network::{ModelCard, Runtime};
+        let card = ModelCard::from_json(card).map_err(|e| e.to_string())?;
+        let network = engine::onnx::Tract
+            .load(onnx, card)
+            .map_err(|e| e.to_string())?;
+        self.add_network(name, network)
+    }
+
+    /// Starts thinking about the request's position, replacing any search under way.
+    pub fn start(&mut self, request: SearchRequest) -> Result<(), String> {
+        self.job = None;
+        let position = request.position()?;
+        if position.is_game_over() {
+            return Err("the game is over: nothing to search".to_owned());
+        }
+        let spec = PlayerSpec {
+            // The request's budget rules; a budget in the spec would only confuse.
+            sims: None,
+            time_ms: None,
+            depth: None,
+            ..request.player.clone()
+        };
+        spec.check_game(position.size(), position.variant(), &self.networks)
+            .map_err(|e| e.to_string())?;
+        if !self.agents.iter().any(|(s, _)| *s == spec) {
+            let agent = build_agent(&spec, request.seed, &self.networks)?;
+            self.agents.push((spec.clone(), agent));
+        }
+        let budget = request.budget.to_budget();
+        self.job = Some(Job {
+            id: request.id,
+            engine: EngineKind::of(&spec),
+            agent: spec,
+            thinking: Thinking::new(position, budget),
+            stop: false,
+            last: None,
+        });
+        Ok(())
+    }
+
+    /// Asks the search with this id to end; it answers with `Done` at the next step.
+    pub fn stop(&mut self, id: u64) {
+        if let Some(job) = self.job.as_mut().filter(|j| j.id == id) {
+            job.stop = true;
+        }
+    }
+
+    pub fn searching(&self) -> Option<u64> {
+        self.job.as_ref().map(|j| j.id)
+    }
+
+    /// Thinks for about `slice` and says what came of it: `Progress` while the agent
+    /// thinks on, `Done` once it has decided (or was stopped), `Failed` if it could not
+    /// think. `None` when there is no search.
+    pub fn step(&mut self, slice: Duration) -> Option<Output> {
+        let job = self.job.as_mut()?;
+        let id = job.id;
+        if job.stop {
+            if let Some(report) = job.last.take() {
+                self.job = None;
+                return Some(Output::Done { id, report });
+            }
+        }
+        let Some((_, agent)) = self.agents.iter_mut().find(|(s, _)| *s == job.agent) else {
+            self.job = None;
+            return Some(Output::Failed {
+                id,
+                error: "the agent is gone (its network was replaced)".to_owned(),
+            });
+        };
+        match agent.think_more(&mut job.thinking, slice) {
+            Ok(info) => {
+                let report = Report::from_info(&info, job.engine);
+                if job.thinking.is_done() || job.stop {
+                    self.job = None;
+                    Some(Output::Done { id, report })
+                } else {
+                    job.last = Some(report.clone());
+                    Some(Output::Progress { id, report })
+                }
+            }
+            Err(e) => {
+                // A broken network: drop the agent so a retry builds it afresh.
+                let spec = job.agent.clone();
+                self.agents.retain(|(s, _)| *s != spec);
+                self.job = None;
+                Some(Output::Failed {
+                    id,
+                    error: e.to_string(),
+                })
+            }
+        }
+    }
+
+    /// Runs a whole search in slices of `slice` and returns its last report (for tests).
+    pub fn run(&mut self, request: SearchRequest, slice: Duration) -> Result<Report, String> {
+        self.start(request)?;
+        loop {
+            match self.step(slice) {
+                Some(Output::Progress { .. }) => {}
+                Some(Output::Done { report, .. }) => return Ok(report),
+                Some(Output::Failed { error, .. }) => return Err(error),
+                other => return Err(format!("unexpected {other:?}")),
+            }
+        }
+    }
+}
+
+/// The agent for a spec: the engine's builder, with the root solve a worker can afford.
+fn build_agent(
+    spec: &PlayerSpec,
+    seed: u64,
+    networks: &Networks,
+) -> Result<Box<dyn Agent>, String> {
+    if spec.kind == PlayerKind::Mcts {
+        let mut player = spec
+            .mcts_player(seed, networks)
+            .map_err(|e| e.to_string())?;
+        let config = player.mcts().config_mut();
+        config.root_solve = worker_root_solve(config.root_solve.clone());
+        return Ok(Box::new(player));
+    }
+    let (agent, _) = spec.build(seed, networks).map_err(|e| e.to_string())?;
+    Ok(agent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::WireBudget;
+    use engine::{Budget, NoModels, Solver};
+    use othello::{Game, Position};
+
+    fn request(id: u64, pos: &Position, player: &str, sims: u64, seed: u64) -> SearchRequest {
+        SearchRequest {
+            id,
+            board: pos.to_board_text(),
+            variant: pos.variant(),
+            player: player.parse().expect("a spec"),
+            budget: WireBudget {
+                simulations: Some(sims),
+                millis: None,
+            },
+            seed,
+        }
+    }
+
+    fn midgame() -> Position {
+        *Game::from_transcript(
+            "f5d6c3d3c4f4f6f3e6e7",
+            Position::start(BoardSize::Eight, Variant::Standard),
+        )
+        .expect("a legal opening")
+        .position()
+    }
+
+    #[test]
+    fn the_worker_plays_the_move_the_arena_player_of_the_same_spec_plays() {
+        let pos = midgame();
+        for (spec, seed) in [
+            ("mcts:noise=0.3", 1),
+            ("mcts:playouts=2,c=2", 5),
+            ("uct", 9),
+        ] {
+            let mut searcher = Searcher::new();
+            // Slices of a millisecond: many slices, the same search.
+            let report = searcher
+                .run(request(1, &pos, spec, 300, seed), Duration::from_millis(1))
+                .expect("searches");
+            let spec: PlayerSpec = spec.parse().expect("a spec");
+            let (mut agent, _) = spec.build(seed, &NoModels).expect("builds");
+            let mv = agent.select_move(&pos, &Budget::simulations(300));
+            assert_eq!(report.best, Some(mv), "{spec}");
+            if spec.kind == PlayerKind::Mcts {
+                assert_eq!(report.simulations, 300, "{spec}");
+            }
+        }
+    }
+
+    #[test]
+    fn near_the_end_the_worker_plays_the_solvers_move() {
+        let mut rng = engine::Rng::new(4);
+        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+        while pos.empty_count() > 14 || pos.legal_move_list().len() < 2 {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+            assert!(!pos.is_game_over());
+        }
+        let report = Searcher::new()
+            .run(request(2, &pos, "mcts", 20, 1), Duration::from_millis(50))
+            .expect("searches");
+        let solution = Solver::new().solve(&pos);
+        let solved = report.solved.expect("solved at 14 empties");
+        assert_eq!(solved.margin, solution.margin);
+        assert_eq!(report.best, Some(solved.best));
+        let after = pos.play(solved.best).expect("legal");
+        assert_eq!(-Solver::new().solve(&after).margin, solution.margin);
+    }
+
+    #[test]
+    fn a_stopped_search_answers_done_with_what_it_has() {
+        let pos = midgame();
+        let mut searcher = Searcher::new();
+        searcher
+            .start(request(3, &pos, "mcts", 1_000_000, 1))
+            .expect("starts");
+        assert!(matches!(
+            searcher.step(Duration::from_millis(5)),
+            Some(Output::Progress { id: 3, .. })
+        ));
+        searcher.stop(3);
+        match searcher.step(Duration::from_millis(5)) {
+            Some(Output::Done { id: 3, report }) => assert!(report.simulations > 0),
+            other => panic!("expected Done, got {other:?}"),
+        }
+        assert_eq!(searcher.step(Duration::from_millis(5)), None);
+    }
+
+    #[test]
+    fn a_spec_naming_a_network_the_worker_lacks_is_refused_with_its_name() {
+        let error = Searcher::new()
+            .start(request(4, &midgame(), "mcts:model=az-9x9", 10, 1))
+            .expect_err("no such network");
+        assert!(error.contains("az-9x9"), "{error}");
+        let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+            .expect("a full board");
+        assert!(Searcher::new()
+            .start(request(5, &over, "mcts", 10, 1))
+            .is_err());
+    }
+}
