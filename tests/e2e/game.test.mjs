@@ -174,6 +174,54 @@ test("the heat map shows the search while the agent thinks, and stays after its 
   await context.close();
 });
 
+// Random games down to 16, 15 and 14 empties with White to move, and the moves the exact
+// solver finds best (`othello solve TRANSCRIPT`): the only optimal move in each, among
+// 10, 9 and 11 legal ones.
+const ENDGAMES = [
+  {
+    transcript: "e6f6c4e7e8d8g7f8h6h8g5g6g8h4f4g3e3f3b4f7f5d3c3c5d7a3c2h5a4c1d6h7e2c7b1b5a2d2c6a6g2b2h3a1",
+    optimal: ["a5"],
+    margin: -24,
+  },
+  {
+    transcript: "c4c3c2e3f3b2a2d6d3g2c5b1f4c6d7g4b4a5b3a4a3f2c7b8e7b5d2e2f6b7g3f7c8f5e8c1a8b6g5a7h2h6g7h3f8",
+    optimal: ["d8"],
+    margin: 16,
+  },
+  {
+    transcript: "d3c3e6d2d1e1b2c1a3a1b4b3d6b5f4e3f3e2a5g5b6b7f5f6c7g3h3c2e7c5h5d7g6e8f2h7g4g2f7h6g7f8a4c4h8a7",
+    optimal: ["g8"],
+    margin: 12,
+  },
+];
+
+test("at the Strong level the agent plays endings of 16 or fewer empties perfectly", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "strong");
+  const rates = [];
+  for (const { transcript, optimal, margin } of ENDGAMES) {
+    await newGame(page, { size: "8", players: "black" });
+    await page.fill("#transcript-input", transcript);
+    await page.click("#load-transcript");
+    await waitForTurn(page);
+    const played = (await page.locator("#transcript").innerText()).slice(transcript.length, transcript.length + 2);
+    assert.ok(optimal.includes(played), `played ${played}, the solver says ${optimal}`);
+    const solved = page.locator("#solved");
+    assert.equal(await solved.getAttribute("data-best"), played);
+    assert.equal(Number(await solved.getAttribute("data-margin")), margin);
+    const nodes = Number(await solved.getAttribute("data-nodes"));
+    const micros = Number(await solved.getAttribute("data-micros"));
+    assert.ok(nodes > 0 && micros > 0);
+    rates.push({ nodes, ms: micros / 1000 });
+  }
+  numbers.solver_wasm = rates;
+  numbers.solver_wasm_nodes_per_second = Math.round(
+    rates.reduce((s, r) => s + r.nodes, 0) / rates.reduce((s, r) => s + r.ms, 0) * 1000,
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("undo takes back to the person's turn, redo replays, and a reload keeps the game", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "beginner");
