@@ -3,17 +3,18 @@
 //! Yew's `function_memory_game` example is written).
 
 use crate::components::{
-    AnalysisForm, Board, DifficultyPicker, MoveList, NetworkPanel, NewGame, SearchPanel,
+    AnalysisForm, Board, Controls, Counts, DifficultyPicker, MoveList, NetworkPanel, NewGame,
+    SearchPanel,
 };
 use crate::hooks::{
-    load_saved, upload_model, use_builtin_model, use_persistence, use_pool, use_search_driver,
-    GameModel, SearchWanted,
+    load_saved, upload_model, use_builtin_model, use_loaders, use_persistence, use_pool,
+    use_search_driver, GameModel, SearchWanted,
 };
 use crate::levels::Difficulty;
-use crate::models::{builtin_for, default_card};
+use crate::models::builtin_for;
 use crate::persist::Settings;
 use crate::protocol::EngineKind;
-use crate::state::{game_from_board_text, game_from_transcript, heat_visible, Action, Seats};
+use crate::state::{heat_visible, Action, Seats};
 use crate::view::{model_line, status_line, ModelStatus, Purpose, View, ViewAction};
 use othello::{Move, Square};
 use yew::prelude::*;
@@ -33,7 +34,7 @@ pub fn app() -> Html {
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
-    let builtin_files = use_builtin_model(pool.clone(), view.clone(), size, variant);
+    let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
     let player = view.player(size, variant);
     let budget = settings.difficulty.budget();
     use_search_driver(
@@ -51,7 +52,7 @@ pub fn app() -> Html {
 
     let dispatch = |action: Action| {
         let game = game.dispatcher();
-        Callback::from(move |_| game.dispatch(action.clone()))
+        Callback::from(move |()| game.dispatch(action.clone()))
     };
     let message = |view: &UseReducerHandle<View>, text: Option<String>| {
         view.dispatch(ViewAction::Message(text))
@@ -82,7 +83,7 @@ pub fn app() -> Html {
     };
     let on_toggle_heat = {
         let settings = settings.clone();
-        Callback::from(move |_| {
+        Callback::from(move |()| {
             settings.set(Settings {
                 heat_map: !settings.heat_map,
                 ..(*settings).clone()
@@ -91,7 +92,7 @@ pub fn app() -> Html {
     };
     let on_hint = {
         let (pool, view, player) = (pool.clone(), view.clone(), player.clone());
-        Callback::from(move |_| {
+        Callback::from(move |()| {
             if let (Some(p), Some(player)) = (pool.borrow().as_ref(), player.clone()) {
                 p.borrow_mut().search(Purpose::Hint, &pos, budget, player);
                 let started = ViewAction::Started(Purpose::Hint, pos.hash(), pos.side_to_move());
@@ -99,56 +100,12 @@ pub fn app() -> Html {
             }
         })
     };
-    let on_load_transcript = {
-        let (game, view) = (game.clone(), view.clone());
-        Callback::from(
-            move |text: String| match game_from_transcript(&text, size, variant) {
-                Ok(loaded) => {
-                    message(&view, None);
-                    game.dispatch(Action::Load {
-                        game: loaded,
-                        seats: game.seats,
-                    });
-                }
-                Err(e) => message(&view, Some(format!("Cannot load the transcript: {e}"))),
-            },
-        )
-    };
-    let on_load_board = {
-        let (game, view) = (game.dispatcher(), view.clone());
-        Callback::from(
-            move |text: String| match game_from_board_text(&text, variant) {
-                Ok(loaded) => {
-                    message(&view, None);
-                    game.dispatch(Action::Load {
-                        game: loaded,
-                        seats: Seats::Analysis,
-                    });
-                }
-                Err(e) => message(&view, Some(format!("Cannot read the board text: {e}"))),
-            },
-        )
-    };
+    let (on_load_transcript, on_load_board) =
+        use_loaders(game.clone(), view.dispatcher(), size, variant);
     let on_upload = {
         let (pool, view) = (pool.clone(), view.dispatcher());
         Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
     };
-    let on_builtin = {
-        let (pool, view) = (pool.clone(), view.clone());
-        Callback::from(move |()| {
-            let Some(model) = builtin_for(size, variant) else {
-                return;
-            };
-            let bytes = builtin_files.borrow().get(model.name()).cloned();
-            let card = default_card(model.name(), size, variant);
-            if let (Some(p), Some(bytes)) = (pool.borrow().as_ref(), bytes) {
-                message(&view, None);
-                p.borrow_mut()
-                    .load_model(model.name().to_owned(), size, variant, bytes, card);
-            }
-        })
-    };
-
     let heat = view
         .heat
         .clone()
@@ -167,7 +124,6 @@ pub fn app() -> Html {
         (view.model(size, variant), builtin_for(size, variant)),
         (Some(ModelStatus::Ready(name)), Some(m)) if name == m.name()
     );
-    let count = pos.count();
     let workers = pool
         .borrow()
         .as_ref()
@@ -180,10 +136,7 @@ pub fn app() -> Html {
             </header>
             <div class="layout">
                 <section class="play" aria-label="Game">
-                    <p class="counts" id="counts">
-                        <span class="count black"><span class="disc black mini" aria-hidden="true"></span>{ format!("Black {}", count.black_discs) }</span>
-                        <span class="count white"><span class="disc white mini" aria-hidden="true"></span>{ format!("White {}", count.white_discs) }</span>
-                    </p>
+                    <Counts position={pos} />
                     <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
                            flip_class={if game.game.moves().len() % 2 == 0 { "flip-a" } else { "flip-b" }}
                            heat={heat.clone()} {hint} {on_play} />
@@ -194,15 +147,8 @@ pub fn app() -> Html {
                     if let Some(heat) = heat {
                         <SearchPanel {heat} />
                     }
-                    <div class="controls">
-                        <button id="undo" onclick={dispatch(Action::Undo)}>{ "Undo" }</button>
-                        <button id="redo" onclick={dispatch(Action::Redo)}>{ "Redo" }</button>
-                        <button id="hint" onclick={on_hint} disabled={!game.human_to_move() || player.is_none()}>{ "Hint" }</button>
-                        <label class="toggle">
-                            <input id="heatmap" type="checkbox" checked={settings.heat_map} onchange={on_toggle_heat} />
-                            { " Heat map" }
-                        </label>
-                    </div>
+                    <Controls can_hint={game.human_to_move() && player.is_some()} heat_map={settings.heat_map}
+                              on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)} {on_hint} {on_toggle_heat} />
                 </section>
                 <aside class="side">
                     <NewGame {size} {variant} seats={game.seats} {on_new} />

@@ -7,7 +7,7 @@ use crate::models::{builtin_for, default_card};
 use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::Pool;
 use crate::protocol::{EngineKind, WireBudget};
-use crate::state::{apply, Action, GameState, Seats};
+use crate::state::{apply, game_from_board_text, game_from_transcript, Action, GameState, Seats};
 use crate::view::{ModelStatus, PoolEvent, Purpose, View, ViewAction};
 use engine::network::ModelCard;
 use engine::PlayerSpec;
@@ -137,16 +137,31 @@ pub fn use_pool(
     pool
 }
 
-/// Fetches the shipped network for the board once and sends it to the workers. Returns
-/// the fetched files, so the person can go back to the built-in network later.
+/// Fetches the shipped network for the board once and sends it to the workers. Returns a
+/// callback that sends it again, for going back to it after a network of one's own.
 #[hook]
 pub fn use_builtin_model(
     pool: PoolHandle,
     view: UseReducerHandle<View>,
     size: BoardSize,
     variant: Variant,
-) -> Rc<RefCell<HashMap<String, Rc<Vec<u8>>>>> {
+) -> Callback<()> {
     let fetched: Rc<RefCell<HashMap<String, Rc<Vec<u8>>>>> = use_mut_ref(HashMap::new);
+    let reload = {
+        let (pool, fetched, view) = (pool.clone(), fetched.clone(), view.dispatcher());
+        Callback::from(move |()| {
+            let Some(model) = builtin_for(size, variant) else {
+                return;
+            };
+            let bytes = fetched.borrow().get(model.name()).cloned();
+            let card = default_card(model.name(), size, variant);
+            if let (Some(p), Some(bytes)) = (pool.borrow().as_ref(), bytes) {
+                view.dispatch(ViewAction::Message(None));
+                p.borrow_mut()
+                    .load_model(model.name().to_owned(), size, variant, bytes, card);
+            }
+        })
+    };
     {
         let fetched = fetched.clone();
         use_effect_with((size, variant), move |&(size, variant)| {
@@ -188,7 +203,7 @@ pub fn use_builtin_model(
             });
         });
     }
-    fetched
+    reload
 }
 
 /// What the page wants searched now.
@@ -245,6 +260,41 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
             }
         }
     });
+}
+
+/// Callbacks that load a pasted transcript (the seats stay) and a position from board text
+/// (analysis), or say what is wrong with them.
+#[hook]
+pub fn use_loaders(
+    game: UseReducerHandle<GameModel>,
+    view: UseReducerDispatcher<View>,
+    size: BoardSize,
+    variant: Variant,
+) -> (Callback<String>, Callback<String>) {
+    let seats = game.seats;
+    let dispatch = game.dispatcher();
+    let load = move |parsed: Result<(othello::Game, Seats), String>, what: &str| match parsed {
+        Ok((loaded, seats)) => {
+            view.dispatch(ViewAction::Message(None));
+            dispatch.dispatch(Action::Load {
+                game: loaded,
+                seats,
+            });
+        }
+        Err(e) => view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}")))),
+    };
+    let transcript = {
+        let load = load.clone();
+        Callback::from(move |text: String| {
+            let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
+            load(parsed, "load the transcript")
+        })
+    };
+    let board = Callback::from(move |text: String| {
+        let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
+        load(parsed, "read the board text")
+    });
+    (transcript, board)
 }
 
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {

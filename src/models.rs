@@ -52,17 +52,10 @@ pub fn default_card(name: &str, size: BoardSize, variant: Variant) -> String {
     serde_json::json!({
         "name": name,
         "board_size": size.n(),
-        "variant": variant_name(variant),
+        "variant": variant.to_string(),
         "planes": 4,
     })
     .to_string()
-}
-
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Standard => "standard",
-        Variant::Reversed => "reversed",
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod board;
+mod controls;
 mod moves;
 mod network;
 mod search_panel;
@@ -10,6 +11,7 @@ mod settings;
 
 pub use analysis::AnalysisForm;
 pub use board::Board;
+pub use controls::{Controls, Counts};
 pub use moves::MoveList;
 pub use network::NetworkPanel;
 pub use search_panel::SearchPanel;

@@ -176,9 +176,8 @@ impl GameState {
     pub fn can_undo(&self) -> bool {
         let moves = self.game.moves();
         let positions = self.game.positions();
-        (0..moves.len()).any(|i| {
-            !self.agent_plays(positions[i].side_to_move()) && !positions[i].must_pass()
-        })
+        (0..moves.len())
+            .any(|i| !self.agent_plays(positions[i].side_to_move()) && !positions[i].must_pass())
     }
 
     pub fn can_redo(&self) -> bool {
