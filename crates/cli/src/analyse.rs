@@ -17,7 +17,7 @@ pub fn analyse(
         bail!("the game is over: nothing to analyse");
     }
     agent.player.check_game(pos.size(), pos.variant(), models)?;
-    let (mut player, _) = agent.player.build(agent.seed, models)?;
+    let (mut player, _) = agent.player.build(agent.seed.seed, models)?;
     let info = player.think(pos, budget, &mut |_| true)?;
     print!("{}", render(pos, &info));
     Ok(())

@@ -40,6 +40,14 @@ impl ThreadsArg {
     }
 }
 
+/// The seed every random choice starts from: the same seed, the same games.
+#[derive(Args, Clone, Copy)]
+pub struct SeedArg {
+    /// Seed of the players' (and openings') randomness
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
 /// The agent, as a player spec, and how long it thinks.
 #[derive(Args, Clone)]
 pub struct AgentArgs {
@@ -53,9 +61,8 @@ pub struct AgentArgs {
     /// Milliseconds per move (overrides the spec's)
     #[arg(long)]
     pub time: Option<u64>,
-    /// Seed of the agent's randomness
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub seed: SeedArg,
 }
 
 impl AgentArgs {

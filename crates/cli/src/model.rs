@@ -8,8 +8,8 @@ use engine::Evaluator;
 use othello::Position;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tools::arrays::NpzFile;
 use tools::models::{ModelFiles, RuntimeChoice};
-use tools::npz::NpzFile;
 use tools::onnxruntime::{environment, OnnxRuntime};
 
 #[derive(clap::Subcommand)]

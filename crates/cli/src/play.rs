@@ -25,7 +25,7 @@ pub fn play(
     agent
         .player
         .check_game(start.size(), start.variant(), models)?;
-    let (mut player, _) = agent.player.build(agent.seed, models)?;
+    let (mut player, _) = agent.player.build(agent.seed.seed, models)?;
     let mut state = GameState::new(start, Seats::Human(human));
     writeln!(out, "You play {human}. {HELP}.")?;
     let mut announced = state.game.moves().len();

@@ -1,7 +1,7 @@
 //! `othello selfplay`: training games, written as `.npz` + `.json`. The learner and the
 //! milestone opponent are `mcts` player specs, built by the engine's builder.
 
-use crate::args::{BoardArgs, ThreadsArg};
+use crate::args::{BoardArgs, SeedArg, ThreadsArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::evaluator::{EvalError, Evaluator};
@@ -30,8 +30,8 @@ pub struct SelfplayArgs {
     /// File name (without extension); default selfplay-<seed>
     #[arg(long)]
     name: Option<String>,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     #[command(flatten)]
     threads: ThreadsArg,
     /// Games each thread plays at once (their positions share network calls)
@@ -88,8 +88,8 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
         variant,
         args.games,
         args.sims,
-        learner.mcts_config(args.seed),
-        args.seed,
+        learner.mcts_config(args.seed.seed),
+        args.seed.seed,
     );
     config.threads = threads;
     config.games_per_thread = args.games_per_thread;
@@ -101,7 +101,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     }
     let name = args
         .name
-        .unwrap_or_else(|| format!("selfplay-{}", args.seed));
+        .unwrap_or_else(|| format!("selfplay-{}", args.seed.seed));
     for ext in ["npz", "json"] {
         let path = args.out.join(format!("{name}.{ext}"));
         if path.exists() {
@@ -111,7 +111,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
             );
         }
     }
-    let seed = args.seed;
+    let seed = args.seed.seed;
     let evaluator_of = |spec: &PlayerSpec| -> Result<Box<dyn Evaluator>, EvalError> {
         let evaluator = spec
             .evaluator(seed, models)

@@ -1,6 +1,6 @@
 //! `othello arena` and `othello accuracy`: players from specs, measured.
 
-use crate::args::{BoardArgs, ThreadsArg};
+use crate::args::{BoardArgs, SeedArg, ThreadsArg};
 use crate::{output_dir, write_file};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -25,9 +25,8 @@ pub struct ArenaArgs {
     games: usize,
     #[command(flatten)]
     threads: ThreadsArg,
-    /// Seed for openings and every player's randomness
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Folder for arena.json, arena.csv and arena.svg
     #[arg(long, default_value = "arena-out")]
     out: PathBuf,
@@ -43,7 +42,7 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
         variant: args.board.variant,
         players: arena::parse_player_list(&args.players)?,
         games_per_pairing: args.games,
-        seed: args.seed,
+        seed: args.seed.seed,
         from_start: args.from_start,
     };
     // Check before the games so that a bad player list fails at once, not after an hour.
@@ -81,12 +80,8 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
 
 #[derive(Args)]
 pub struct AccuracyArgs {
-    /// Board: 8, 6 or 4
-    #[arg(long, default_value = "6")]
-    board: othello::BoardSize,
-    /// Rules: standard or reversed
-    #[arg(long, default_value = "standard")]
-    variant: othello::Variant,
+    #[command(flatten)]
+    board: BoardArgs,
     /// The player to check, as an arena spec, e.g. mcts:model=models/az-6x6.onnx,sims=800
     #[arg(long)]
     player: String,
@@ -99,8 +94,8 @@ pub struct AccuracyArgs {
     /// Only positions with at most this many empty squares
     #[arg(long, default_value_t = 26)]
     max_empties: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Also write every checked move as JSON here
     #[arg(long)]
     json: Option<PathBuf>,
@@ -108,13 +103,13 @@ pub struct AccuracyArgs {
 
 pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
     let config = AccuracyConfig {
-        size: args.board,
-        variant: args.variant,
+        size: args.board.board,
+        variant: args.board.variant,
         player: args.player.parse()?,
         sparring: args.against.parse()?,
         positions: args.positions,
         max_empties: args.max_empties,
-        seed: args.seed,
+        seed: args.seed.seed,
     };
     let bar = ProgressBar::new(args.positions as u64);
     let report = measure_accuracy(&config, models, &|done, _| bar.set_position(done as u64))?;

@@ -1,11 +1,11 @@
 //! Native tooling over the engine: tournaments with Elo (`arena`), self-play for the
-//! trainer (`selfplay`), solver-checked move accuracy (`accuracy`), `.npz` files (`npz`),
+//! trainer (`selfplay`), solver-checked move accuracy (`accuracy`), `.npz` files (`arrays`),
 //! the ONNX Runtime backend (`onnxruntime`) and networks from files on a chosen runtime
 //! (`models`). Threads and files live here, so the engine the page links has neither.
 
 pub mod accuracy;
 pub mod arena;
+pub mod arrays;
 pub mod models;
-pub mod npz;
 pub mod onnxruntime;
 pub mod selfplay;

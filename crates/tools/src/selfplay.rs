@@ -5,7 +5,7 @@
 //!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
-use crate::npz::{write_npz, Column};
+use crate::arrays::{write_npz, Column};
 use engine::evaluator::{EvalError, Evaluator};
 use engine::mcts::{default_solver_empties, MctsConfig, SearchTree};
 use engine::network::encode_planes;
@@ -738,7 +738,7 @@ mod tests {
         let sidecar: serde_json::Value = serde_json::from_str(&text).expect("json");
         assert_eq!(sidecar["positions"], samples);
         assert_eq!(sidecar["games"], 2);
-        let mut npz = crate::npz::NpzFile::open(&path).expect("opens");
+        let mut npz = crate::arrays::NpzFile::open(&path).expect("opens");
         assert_eq!(
             npz.array::<u8>("planes").expect("planes").shape(),
             [samples, 4, 6, 6]
