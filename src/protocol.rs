@@ -238,6 +238,7 @@ mod tests {
             prior: 1.0,
             q: 1.0,
             proof: Some(Proof::Win),
+            target: 1.0,
         }];
         assert_eq!(
             Report::from_info(&info, EngineKind::Network).moves[0].proof,

@@ -19,6 +19,15 @@ pub struct SelfplayArgs {
     /// The network (.onnx with its card), or `none` for MCTS with random playouts
     #[arg(long, default_value = "none")]
     model: String,
+    /// The search, as an `mcts` player spec without a model or budget (`--model` and
+    /// `--sims` give those), e.g. `mcts:gumbel=16` for a Gumbel root
+    #[arg(long, default_value = "mcts")]
+    player: PlayerSpec,
+    /// From this many empty squares the exact solver plays both sides, so every label is
+    /// exact from there and the rest of the game costs no network call (default: 16 on
+    /// 8x8, 18 on 6x6; 0: never)
+    #[arg(long)]
+    exact_empties: Option<u32>,
     #[arg(long, default_value_t = 100)]
     games: usize,
     /// Simulations per move
@@ -54,11 +63,12 @@ pub struct SelfplayArgs {
     opponent: Option<String>,
 }
 
-/// The `mcts` spec of a network file, or of the playout search for `none`.
-fn spec_for(model: &str) -> PlayerSpec {
+/// The `mcts` spec of a network file (or of the playout search for `none`) with the
+/// search settings of `search`.
+fn spec_for(search: &PlayerSpec, model: &str) -> PlayerSpec {
     PlayerSpec {
         model: (model != "none").then(|| model.to_owned()),
-        ..PlayerSpec::new(PlayerKind::Mcts)
+        ..search.clone()
     }
 }
 
@@ -76,10 +86,16 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     if args.opponent.is_some() && args.model == "none" {
         bail!("--opponent needs a --model to play it");
     }
+    if args.player.kind != PlayerKind::Mcts {
+        bail!("self-play searches with mcts, not '{}'", args.player);
+    }
     let (size, variant) = (args.board.board, args.board.variant);
-    let learner = spec_for(&args.model);
+    let learner = spec_for(&args.player, &args.model);
     learner.check_game(size, variant, models)?;
-    let opponent = args.opponent.as_deref().map(spec_for);
+    let opponent = args
+        .opponent
+        .as_deref()
+        .map(|model| spec_for(&args.player, model));
     if let Some(spec) = &opponent {
         spec.check_game(size, variant, models)?;
     }
@@ -96,6 +112,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     config.fast_simulations = args.fast_sims;
     config.full_search_share = args.full_share;
     config.opponent = args.opponent.clone();
+    config.exact_empties = args.exact_empties;
     if let Some(plies) = args.temperature_plies {
         config.temperature_plies = plies;
     }

@@ -66,6 +66,13 @@ impl Rng {
         (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
     }
 
+    /// A standard Gumbel sample, -ln(-ln U).
+    pub fn gumbel(&mut self) -> f64 {
+        // U in (0, 1): both logarithms stay finite.
+        let u = self.unit().max(f64::MIN_POSITIVE);
+        -(-u.ln()).ln()
+    }
+
     /// A Gamma(shape, 1) sample (Marsaglia and Tsang), `shape` > 0.
     pub fn gamma(&mut self, shape: f64) -> f64 {
         if shape < 1.0 {
@@ -167,6 +174,13 @@ mod tests {
         let sample = rng.dirichlet(0.3, 10);
         assert!((sample.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!(sample.iter().all(|p| *p >= 0.0));
+    }
+
+    #[test]
+    fn gumbel_samples_have_the_euler_mascheroni_mean() {
+        let mut rng = Rng::new(12);
+        let mean: f64 = (0..40_000).map(|_| rng.gumbel()).sum::<f64>() / 40_000.0;
+        assert!((mean - 0.5772).abs() < 0.03, "{mean}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! passes in: files on the runtime the command line chose, or what the worker has loaded.
 
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
-use crate::mcts::{Mcts, MctsConfig, MctsPlayer};
+use crate::mcts::{GumbelRoot, Mcts, MctsConfig, MctsPlayer};
 use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::players::{GreedyPlayer, NovicePlayer, RandomPlayer, RolloutMcts};
 use crate::rng::splitmix64;
@@ -68,7 +68,8 @@ impl PlayerKind {
             PlayerKind::AlphaBeta => &["depth", "time", "seed"],
             PlayerKind::Uct => &["sims", "time", "c", "seed"],
             PlayerKind::Mcts => &[
-                "model", "sims", "time", "c", "solver", "exact", "noise", "playouts", "seed",
+                "model", "sims", "time", "c", "solver", "exact", "noise", "gumbel", "cscale",
+                "playouts", "seed",
             ],
         }
     }
@@ -102,6 +103,11 @@ pub struct PlayerSpec {
     pub exact: Option<u32>,
     /// Dirichlet noise at the root (its concentration; unset: none).
     pub noise: Option<f64>,
+    /// Gumbel AlphaZero at the root with this many moves considered (unset or 0: PUCT);
+    /// used with a budget in simulations.
+    pub gumbel: Option<u32>,
+    /// Gumbel's c_scale (unset: 0.1, as mctx).
+    pub cscale: Option<f64>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
@@ -173,6 +179,8 @@ impl PlayerSpec {
             solver: None,
             exact: None,
             noise: None,
+            gumbel: None,
+            cscale: None,
             playouts: None,
             seed: None,
         }
@@ -206,6 +214,13 @@ impl PlayerSpec {
         }
         if let Some(alpha) = self.noise {
             config.dirichlet_alpha = alpha as f32;
+        }
+        if let Some(m) = self.gumbel.filter(|&m| m > 0) {
+            let mut root = GumbelRoot::new(m as usize);
+            if let Some(c) = self.cscale {
+                root.c_scale = c as f32;
+            }
+            config.gumbel = Some(root);
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
@@ -347,6 +362,11 @@ impl PlayerSpec {
             "sims" => self.sims = Some(positive(100_000_000)?),
             "c" => self.c = Some(non_negative()?),
             "noise" => self.noise = Some(non_negative()?),
+            "cscale" => self.cscale = Some(non_negative()?),
+            "gumbel" => match value.parse::<u32>() {
+                Ok(m) if m <= 64 => self.gumbel = Some(m),
+                _ => return Err(bad("expected a number of moves from 0 to 64")),
+            },
             "model" if value.is_empty() => return Err(bad("expected the name of a network")),
             "model" => self.model = Some(value.to_owned()),
             "solver" => self.solver = Some(empties()?),
@@ -374,6 +394,8 @@ impl PlayerSpec {
             "solver" => self.solver.map(|v| v.to_string()),
             "exact" => self.exact.map(|v| v.to_string()),
             "noise" => self.noise.map(|v| v.to_string()),
+            "gumbel" => self.gumbel.map(|v| v.to_string()),
+            "cscale" => self.cscale.map(|v| v.to_string()),
             "playouts" => self.playouts.map(|v| v.to_string()),
             _ => self.seed.map(|v| v.to_string()),
         }
@@ -498,6 +520,7 @@ mod tests {
             "mcts:model=net.onnx,time=100,c=2,solver=0,seed=1",
             "mcts:model=net.onnx,sims=10,exact=20",
             "mcts:sims=400,noise=0.3,playouts=1",
+            "mcts:model=net.onnx,sims=32,gumbel=16,cscale=1",
             "uct:sims=1000,c=1.4",
         ] {
             let spec = parse(text);
@@ -671,6 +694,9 @@ mod tests {
         assert_ne!(spec.player_seed(9), 9);
         assert_eq!(parse("mcts").mcts_config(9).seed, 9);
         assert_eq!(parse("mcts").mcts_config(9).dirichlet_alpha, 0.0);
+        let gumbel = parse("mcts:gumbel=8,cscale=1").mcts_config(1).gumbel;
+        assert_eq!(gumbel.map(|g| (g.considered, g.c_scale)), Some((8, 1.0)));
+        assert_eq!(parse("mcts:gumbel=0").mcts_config(1).gumbel, None);
     }
 
     #[test]

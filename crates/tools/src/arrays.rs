@@ -90,6 +90,7 @@ impl NpzFile {
 /// One array to write.
 pub enum Column<'a> {
     U8(ArrayViewD<'a, u8>),
+    I8(ArrayViewD<'a, i8>),
     F32(ArrayViewD<'a, f32>),
 }
 
@@ -104,6 +105,7 @@ pub fn write_npz(path: &Path, arrays: &[(&str, Column)]) -> Result<(), NpzError>
     for (name, column) in arrays {
         match column {
             Column::U8(a) => npz.add_array(*name, a),
+            Column::I8(a) => npz.add_array(*name, a),
             Column::F32(a) => npz.add_array(*name, a),
         }
         .map_err(|e| error(&e))?;

@@ -7,7 +7,7 @@
 
 use crate::arrays::{write_npz, Column};
 use engine::evaluator::{EvalError, Evaluator};
-use engine::mcts::{default_solver_empties, MctsConfig, SearchTree};
+use engine::mcts::{default_exact_root_empties, MctsConfig, SearchTree};
 use engine::network::encode_planes;
 use engine::{Rng, Solver};
 use ndarray::{ArrayViewD, IxDyn};
@@ -39,9 +39,10 @@ pub struct SelfPlayConfig {
     /// only its moves become samples. The opponent searches with the full budget, no noise.
     pub opponent: Option<String>,
     /// Positions with at most this many empties are played by the exact solver (the
-    /// largest margin) instead of searched, so every game's result, and so every value and
-    /// score target, is exact from there on. `None`: where the search's own solver starts
-    /// ([`default_solver_empties`]); `Some(0)`: never.
+    /// largest margin) instead of searched, so every game's result, and so every value,
+    /// score and ownership target, is exact from there on, and the rest of the game costs
+    /// no network call. `None`: where the agent's root solve starts
+    /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
     pub exact_empties: Option<u32>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
@@ -96,6 +97,8 @@ pub struct Sample {
 pub struct GameRecord {
     pub index: usize,
     pub start: Position,
+    /// The final position, whose discs are the ownership targets.
+    pub end: Position,
     pub moves: Vec<Move>,
     pub samples: Vec<Sample>,
     pub outcome: Outcome,
@@ -193,7 +196,7 @@ impl GameInProgress {
     fn skip_forced(&mut self, config: &SelfPlayConfig) -> bool {
         let exact = config
             .exact_empties
-            .unwrap_or_else(|| default_solver_empties(config.size));
+            .unwrap_or_else(|| default_exact_root_empties(config.size));
         while !self.pos.is_game_over() {
             let moves = self.pos.legal_move_list();
             if moves.len() == 1 {
@@ -203,11 +206,11 @@ impl GameInProgress {
             if self.pos.empty_count() > exact {
                 return false;
             }
-            // 2^16 entries: solves this small revisit few positions, and one solver
-            // serves the rest of the game.
+            // 2^18 entries, as the agent's root solver: one solver serves the rest of the
+            // game, and its table keeps what the first (largest) solve learnt.
             let solver = self
                 .solver
-                .get_or_insert_with(|| Solver::with_table_bits(16));
+                .get_or_insert_with(|| Solver::with_table_bits(18));
             let best = solver.solve(&self.pos).best.unwrap_or(moves[0]);
             if self.full_search && !self.opponent_to_move() {
                 let mut policy = vec![0.0f32; self.pos.size().squares() as usize + 1];
@@ -233,8 +236,14 @@ impl GameInProgress {
     fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
         self.pos = self.pos.play_unchecked(mv);
         self.moves.push(mv);
-        self.tree.set_root(&self.pos);
-        if let Some((_, tree)) = &mut self.opponent {
+        // A Gumbel root plans its visits from zero (as mctx does); the evaluation cache
+        // keeps the re-expansion free.
+        let gumbel = config.mcts.gumbel.is_some();
+        for tree in std::iter::once(&mut self.tree).chain(self.opponent.as_mut().map(|o| &mut o.1))
+        {
+            if gumbel {
+                tree.clear();
+            }
             tree.set_root(&self.pos);
         }
         self.sims_this_move = 0;
@@ -252,6 +261,8 @@ impl GameInProgress {
             if self.full_search {
                 self.tree.add_root_noise();
             }
+            let left = self.budget.saturating_sub(self.sims_this_move);
+            self.active_tree().plan_root(Some(left));
             self.noised = true;
         }
         let sims = self.sims_this_move;
@@ -261,11 +272,11 @@ impl GameInProgress {
         let info = self.active_tree().info(sims, Duration::ZERO);
         let size = self.pos.size();
         let mut policy = vec![0.0f32; size.squares() as usize + 1];
-        let total: u32 = info.moves.iter().map(|m| m.visits).sum();
+        // The visit distribution, or a Gumbel root's improved policy.
         for m in &info.moves {
-            policy[m.mv.policy_index(size)] = m.visits as f32 / total.max(1) as f32;
+            policy[m.mv.policy_index(size)] = m.target;
         }
-        if total == 0 {
+        if policy.iter().sum::<f32>() <= 0.0 {
             // A proven root before any child visit: the proven move is the target.
             if let Some(best) = info.best_move() {
                 policy[best.policy_index(size)] = 1.0;
@@ -290,6 +301,7 @@ impl GameInProgress {
         GameRecord {
             index: self.index,
             start: self.start,
+            end: self.pos,
             moves: self.moves,
             samples: self.samples,
             outcome: self.pos.count(),
@@ -451,6 +463,16 @@ struct Sidecar<'a> {
     created_by: String,
 }
 
+/// Who owns each square at the end, row-major from a1, from `side`'s view: 1 its disc, -1
+/// the opponent's, 0 empty (KataGo's ownership target).
+fn owners(end: &Position, side: Color) -> impl Iterator<Item = i8> + '_ {
+    othello::Square::all(end.size()).map(move |sq| match end.color_at(sq) {
+        Some(color) if color == side => 1,
+        Some(_) => -1,
+        None => 0,
+    })
+}
+
 fn view<'a, T>(data: &'a [T], shape: &[usize]) -> Result<ArrayViewD<'a, T>, ndarray::ShapeError> {
     ArrayViewD::from_shape(IxDyn(shape), data)
 }
@@ -479,6 +501,7 @@ pub fn write_selfplay(
     let mut policy = Vec::new();
     let mut value = Vec::new();
     let mut score = Vec::new();
+    let mut ownership = Vec::new();
     for record in records {
         for sample in &record.samples {
             planes.extend_from_slice(&sample.planes);
@@ -486,6 +509,7 @@ pub fn write_selfplay(
             let margin = record.outcome.margin_for(sample.side);
             value.push(margin.signum() as f32);
             score.push(margin as f32);
+            ownership.extend(owners(&record.end, sample.side));
         }
     }
     let count = value.len();
@@ -506,6 +530,10 @@ pub fn write_selfplay(
         (
             "score",
             Column::F32(view(&score, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "ownership",
+            Column::I8(view(&ownership, &[count, n, n]).map_err(shape_error)?),
         ),
     ];
     // Write to a temporary name and rename, so a killed run never leaves half a file.
@@ -600,7 +628,7 @@ mod tests {
     #[test]
     fn near_the_end_both_sides_play_the_exact_solver_s_moves() {
         let records = run_selfplay(&small(4, 2), &heuristic, None, &|_| {}).expect("plays");
-        let exact = default_solver_empties(BoardSize::Six);
+        let exact = default_exact_root_empties(BoardSize::Six);
         let mut solver = Solver::new();
         for record in &records {
             let mut pos = record.start;
@@ -623,6 +651,64 @@ mod tests {
             let (side, margin) = solved_margin.expect("every 6x6 game reaches 14 empties");
             assert_eq!(record.outcome.margin_for(side), margin);
         }
+    }
+
+    #[test]
+    fn with_a_gumbel_root_the_targets_are_improved_policies_over_every_legal_move() {
+        let mut config = small(4, 2);
+        config.mcts = MctsConfig {
+            gumbel: Some(engine::mcts::GumbelRoot::new(4)),
+            ..MctsConfig::default()
+        }
+        .with_self_play_noise(BoardSize::Six);
+        assert_eq!(config.mcts.dirichlet_alpha, 0.0);
+        let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+        let exact = default_exact_root_empties(BoardSize::Six);
+        let mut searched = 0;
+        for record in &records {
+            let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+            let game = Game::from_transcript(&transcript, record.start).expect("legal");
+            assert!(game.position().is_game_over());
+            for sample in &record.samples {
+                assert!((sample.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+                let legal = sample.planes[2 * 36..3 * 36]
+                    .iter()
+                    .filter(|&&p| p == 1)
+                    .count();
+                let discs = sample.planes[..72].iter().filter(|&&p| p == 1).count() as u32;
+                let empties = 36 - discs;
+                if empties > exact {
+                    // Searched: every legal move keeps some weight, unlike visit counts.
+                    let weighted = sample.policy[..36].iter().filter(|&&p| p > 0.0).count();
+                    assert_eq!(weighted, legal, "{:?}", sample.policy);
+                    searched += 1;
+                }
+            }
+        }
+        assert!(searched > 20, "{searched}");
+    }
+
+    #[test]
+    fn ownership_targets_are_the_final_discs_from_the_sample_s_side() {
+        let config = small(3, 1);
+        let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+        let dir = std::env::temp_dir().join(format!("selfplay-owners-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = write_selfplay(&dir, "batch", &config, "none", &records).expect("writes");
+        let mut npz = crate::arrays::NpzFile::open(&path).expect("opens");
+        let ownership = npz.array::<i8>("ownership").expect("ownership");
+        let score = npz.array::<f32>("score").expect("score");
+        let samples: usize = records.iter().map(|r| r.samples.len()).sum();
+        assert_eq!(ownership.shape(), [samples, 6, 6]);
+        for (i, margin) in score.iter().enumerate() {
+            let row = ownership.index_axis(ndarray::Axis(0), i);
+            assert!(row.iter().all(|v| (-1..=1).contains(v)));
+            // Standard rules: the disc difference, with the empties to the winner.
+            let diff: i32 = row.iter().map(|&v| v as i32).sum();
+            let empties = row.iter().filter(|&&v| v == 0).count() as i32;
+            assert_eq!(*margin as i32, diff + diff.signum() * empties);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -30,7 +30,34 @@ pub struct MctsConfig {
     pub solver_empties: Option<u32>,
     /// The agent's exact solve of the root position (see [`RootSolve`]).
     pub root_solve: RootSolve,
+    /// Gumbel AlphaZero at the root instead of PUCT (see `gumbel.rs`), for searches with a
+    /// known number of simulations; `None`: PUCT everywhere.
+    pub gumbel: Option<GumbelRoot>,
     pub seed: u64,
+}
+
+/// The settings of Gumbel AlphaZero's root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GumbelRoot {
+    /// Moves sampled for sequential halving (m).
+    pub considered: usize,
+    /// The Gumbel noise's scale: 1 to explore (self-play), 0 to play the best move.
+    pub gumbel_scale: f32,
+    /// sigma(q) = (c_visit + max visits) * c_scale * q, q rescaled to [0, 1].
+    pub c_visit: f32,
+    pub c_scale: f32,
+}
+
+impl GumbelRoot {
+    /// mctx's defaults (c_visit 50, c_scale 0.1), playing rather than exploring.
+    pub fn new(considered: usize) -> GumbelRoot {
+        GumbelRoot {
+            considered,
+            gumbel_scale: 0.0,
+            c_visit: 50.0,
+            c_scale: 0.1,
+        }
+    }
 }
 
 impl Default for MctsConfig {
@@ -46,20 +73,32 @@ impl Default for MctsConfig {
             progress_interval: Duration::from_millis(100),
             solver_empties: None,
             root_solve: RootSolve::default(),
+            gumbel: None,
             seed: 0,
         }
     }
 }
 
 impl MctsConfig {
-    /// Self-play's exploration: AlphaZero's Dirichlet noise at the root, its concentration
-    /// scaled to the number of legal moves a board usually has (0.3 on 8x8 as for chess,
-    /// more on the smaller board).
+    /// Self-play's exploration: with a Gumbel root, its Gumbel noise (the sampling that
+    /// replaces both Dirichlet noise and a temperature); else AlphaZero's Dirichlet noise,
+    /// its concentration scaled to the number of legal moves a board usually has (0.3 on
+    /// 8x8 as for chess, more on the smaller board).
     pub fn with_self_play_noise(self, size: BoardSize) -> MctsConfig {
-        MctsConfig {
-            dirichlet_alpha: self_play_noise(size),
-            dirichlet_fraction: 0.25,
-            ..self
+        match self.gumbel {
+            Some(gumbel) => MctsConfig {
+                gumbel: Some(GumbelRoot {
+                    gumbel_scale: 1.0,
+                    ..gumbel
+                }),
+                dirichlet_alpha: 0.0,
+                ..self
+            },
+            None => MctsConfig {
+                dirichlet_alpha: self_play_noise(size),
+                dirichlet_fraction: 0.25,
+                ..self
+            },
         }
     }
 }

@@ -50,6 +50,9 @@ pub struct MoveInfo {
     pub q: f32,
     /// Set when the move's result is known exactly.
     pub proof: Option<Proof>,
+    /// The policy target for training: the move's share of the visits, or with a Gumbel
+    /// root, its probability in the improved policy softmax(logit + sigma(completed q)).
+    pub target: f32,
 }
 
 /// The exact solver's verdict on the root: the move with the largest final margin.
@@ -76,6 +79,9 @@ pub struct SearchInfo {
     pub proof: Option<Proof>,
     /// Set when the exact solver settled the root: its move is the one to play.
     pub solved: Option<Solved>,
+    /// A Gumbel root's choice (the best survivor of sequential halving), which need not be
+    /// the most visited move.
+    pub chosen: Option<Move>,
     /// Simulations run by this search (the tree may hold more from earlier ones).
     pub simulations: u64,
     pub root_visits: u32,
@@ -92,11 +98,13 @@ impl SearchInfo {
                 prior: 1.0,
                 q: 0.0,
                 proof: None,
+                target: 1.0,
             }],
             pv: vec![mv],
             value: 0.0,
             proof: None,
             solved: None,
+            chosen: None,
             simulations: 0,
             root_visits: 1,
             elapsed,
@@ -113,11 +121,13 @@ impl SearchInfo {
                 prior: 1.0,
                 q: proof.value(),
                 proof: Some(proof),
+                target: 1.0,
             }],
             pv: vec![solved.best],
             value: proof.value(),
             proof: Some(proof),
             solved: Some(solved),
+            chosen: None,
             simulations: 0,
             root_visits: 0,
             elapsed,
@@ -134,11 +144,26 @@ impl SearchInfo {
     }
 
     /// The move to play: the solver's when it settled the root, else a proven win if
-    /// there is one, else the most visited move that is not a proven loss.
+    /// there is one, else a Gumbel root's choice, else the most visited move that is not a
+    /// proven loss.
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
+        let proven_loss = |mv: Move| {
+            self.moves
+                .iter()
+                .any(|m| m.mv == mv && m.proof == Some(Proof::Loss))
+        };
+        self.moves
+            .iter()
+            .find(|m| m.proof == Some(Proof::Win))
+            .map(|m| m.mv)
+            .or(self.chosen.filter(|&mv| !proven_loss(mv)))
+            .or_else(|| self.most_visited())
+    }
+
+    fn most_visited(&self) -> Option<Move> {
         self.moves
             .iter()
             .find(|m| m.proof == Some(Proof::Win))
@@ -153,9 +178,14 @@ impl SearchInfo {
     }
 
     /// A move drawn with probability proportional to visits^(1/temperature); the best
-    /// move when `temperature` is 0 or the result is already known.
+    /// move when `temperature` is 0, the result is already known, or a Gumbel root chose
+    /// (its noise was the sampling).
     pub fn sample_move(&self, temperature: f32, rng: &mut Rng) -> Option<Move> {
-        if temperature <= 0.0 || self.proof.is_some() || self.solved.is_some() {
+        if temperature <= 0.0
+            || self.proof.is_some()
+            || self.solved.is_some()
+            || self.chosen.is_some()
+        {
             return self.best_move();
         }
         let weights: Vec<f64> = self

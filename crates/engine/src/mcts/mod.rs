@@ -7,6 +7,8 @@
 //!   cache and the root's bookkeeping;
 //! - `select`: one simulation's walk down the tree under virtual loss, expansion and the
 //!   backup of values and proofs;
+//! - `gumbel`: Gumbel AlphaZero's root (sequential halving, completed q, the improved
+//!   policy), when the config asks for it; below the root the search stays PUCT;
 //! - [`info`]: what a search reports ([`SearchInfo`]), the heat map's numbers;
 //! - `search`: [`Mcts`], the loop that pairs a tree with an evaluator, in slices;
 //! - `player`: [`MctsPlayer`], the agent: the exact root solve, then the search.
@@ -20,6 +22,7 @@
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
 pub mod config;
+mod gumbel;
 pub mod info;
 mod player;
 mod search;
@@ -28,7 +31,7 @@ mod tree;
 
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
-    self_play_noise, MctsConfig, RootSolve,
+    self_play_noise, GumbelRoot, MctsConfig, RootSolve,
 };
 pub use info::{MoveInfo, Proof, SearchInfo, Solved};
 pub use player::MctsPlayer;

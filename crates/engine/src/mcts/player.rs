@@ -131,7 +131,8 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
             }
             // A budgeted solve that ran out spent part of a time budget: the deadline
             // counts from the start of the thinking, so the search gets what is left.
-            thinking.simulations += self.mcts.begin(&pos)?;
+            let planned = thinking.budget.simulations;
+            thinking.simulations += self.mcts.begin(&pos, planned)?;
         }
         let max_sims = self.mcts.simulation_limit(&thinking.budget);
         let slice_end = Instant::now() + slice;

@@ -80,17 +80,23 @@ impl<E: Evaluator> Mcts<E> {
         }
     }
 
-    /// The start of a search: makes `pos` the root (keeping the subtree that leads to it),
-    /// gives the root its first evaluation and its noise, and clears the stop flag.
+    /// The start of a search of `planned` simulations (`None`: a time budget): makes `pos`
+    /// the root (keeping the subtree that leads to it, except for a Gumbel root, which
+    /// plans its visits from zero as mctx does; the evaluation cache keeps the re-expansion
+    /// free), gives the root its first evaluation and its noise, and clears the stop flag.
     /// Returns the simulations that took (0 or 1).
-    pub fn begin(&mut self, pos: &Position) -> Result<u64, EvalError> {
+    pub fn begin(&mut self, pos: &Position, planned: Option<u64>) -> Result<u64, EvalError> {
         self.stop.store(false, Ordering::Relaxed);
+        if self.tree.config.gumbel.is_some() && planned.is_some() {
+            self.tree.clear();
+        }
         self.tree.set_root(pos);
         let mut sims = 0;
         if self.tree.root_is_leaf() && !pos.is_game_over() {
             sims += self.run_batch(1)?;
         }
         self.tree.add_root_noise();
+        self.tree.plan_root(planned.map(|n| n.saturating_sub(sims)));
         Ok(sims)
     }
 
@@ -134,7 +140,8 @@ impl<E: Evaluator> Mcts<E> {
         let clock = Instant::now();
         let deadline = budget.time.map(|t| clock + t);
         let max_sims = self.simulation_limit(budget);
-        let mut sims = self.begin(pos)?;
+        let planned = (max_sims != u64::MAX).then_some(max_sims);
+        let mut sims = self.begin(pos, planned)?;
         loop {
             let slice_end = Instant::now() + self.tree.config.progress_interval;
             let until = deadline.map_or(slice_end, |d| d.min(slice_end));

@@ -3,6 +3,7 @@
 //! cache), expansion with the evaluator's priors, and the backup of values and proofs
 //! (MCTS-solver).
 
+use super::gumbel;
 use super::info::Proof;
 use super::tree::{Expansion, LeafBatch, Node, SearchTree};
 use crate::evaluator::{EvalError, Evaluation};
@@ -131,6 +132,7 @@ impl SearchTree {
         node.first_child = first as u32;
         node.child_count = moves.len() as u16;
         node.expansion = Expansion::Expanded;
+        node.raw_value = eval.value;
     }
 
     /// Walks from the root to a leaf by PUCT, adding a virtual loss on the way.
@@ -142,11 +144,35 @@ impl SearchTree {
             && self.nodes[current].proof.is_none()
             && self.nodes[current].child_count > 0
         {
-            current = self.best_child(current);
+            current = match current {
+                0 => self.gumbel_child().unwrap_or_else(|| self.best_child(0)),
+                _ => self.best_child(current),
+            };
             self.nodes[current].in_flight += 1;
             path.push(current);
         }
         path
+    }
+
+    /// The root move Gumbel's sequential halving simulates next; `None` when the root
+    /// runs PUCT (no plan, or more simulations than planned).
+    fn gumbel_child(&self) -> Option<usize> {
+        if !self.gumbel_root() {
+            return None;
+        }
+        let root = &self.nodes[0];
+        // A proven win is played, not explored.
+        if let Some(win) = root
+            .children()
+            .find(|&c| self.nodes[c].proof == Some(Proof::Win))
+        {
+            return Some(win);
+        }
+        let moves = self.root_moves(true);
+        let simulation: u32 = moves.iter().map(|m| m.visits).sum();
+        let considered = *self.halving.get(simulation as usize)?;
+        let sigma = self.root_sigma(&moves);
+        gumbel::select(&moves, &sigma, considered).map(|i| root.first_child as usize + i)
     }
 
     fn best_child(&self, parent: usize) -> usize {

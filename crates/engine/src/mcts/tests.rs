@@ -525,3 +525,104 @@ proptest! {
         prop_assert!(pos.is_legal(mv), "{} in {}", mv, pos.to_board_text());
     }
 }
+
+fn gumbel(considered: usize, seed: u64) -> MctsConfig {
+    MctsConfig {
+        gumbel: Some(GumbelRoot::new(considered)),
+        seed,
+        ..MctsConfig::default()
+    }
+}
+
+#[test]
+fn a_gumbel_root_spends_its_simulations_by_sequential_halving() {
+    // Uniform priors and even values: only the schedule decides the visits. One
+    // simulation expands the root, then 17 follow mctx's table for 4 moves: two rounds
+    // over all four, then the two survivors.
+    let info = Mcts::new(counting(), gumbel(4, 1))
+        .search(&start8(), &Budget::simulations(18), &mut quiet())
+        .expect("search");
+    let mut visits: Vec<u32> = info.moves.iter().map(|m| m.visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(visits, [7, 6, 2, 2]);
+    // With 8 moves considered out of 12, four are never visited.
+    let pos = *Game::from_transcript("f5d6c3d3c4f4", start8())
+        .expect("legal")
+        .position();
+    let moves = pos.legal_move_list().len();
+    assert!(moves > 8, "{moves}");
+    let info = Mcts::new(counting(), gumbel(8, 2))
+        .search(&pos, &Budget::simulations(64), &mut quiet())
+        .expect("search");
+    assert_eq!(
+        info.moves.iter().filter(|m| m.visits == 0).count(),
+        moves - 8
+    );
+}
+
+#[test]
+fn the_gumbel_target_covers_every_move_and_favours_the_ones_that_searched_well() {
+    let pos = *Game::from_transcript("f5d6c3d3c4f4f6", start8())
+        .expect("legal")
+        .position();
+    let info = Mcts::new(PlayoutEvaluator::new(3, 8), gumbel(16, 3))
+        .search(&pos, &Budget::simulations(200), &mut quiet())
+        .expect("search");
+    let total: f32 = info.moves.iter().map(|m| m.target).sum();
+    assert!((total - 1.0).abs() < 1e-4, "{total}");
+    assert!(info.moves.iter().all(|m| m.target > 0.0));
+    // The move played is the best by the improved policy among the most visited.
+    let chosen = info.chosen.expect("a Gumbel choice");
+    assert_eq!(info.best_move(), Some(chosen));
+    let most = info.moves.iter().map(|m| m.visits).max().expect("moves");
+    let best_q = info
+        .moves
+        .iter()
+        .filter(|m| m.visits == most)
+        .map(|m| m.q)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let chosen_q = info.moves.iter().find(|m| m.mv == chosen).expect("legal").q;
+    assert_eq!(
+        chosen_q, best_q,
+        "uniform priors and no noise: the best q wins"
+    );
+}
+
+#[test]
+fn gumbel_noise_varies_the_choice_and_without_it_the_search_repeats_itself() {
+    let pos = *Game::from_transcript("f5d6c3", start8())
+        .expect("legal")
+        .position();
+    let choose = |seed: u64, scale: f32| {
+        let config = MctsConfig {
+            gumbel: Some(GumbelRoot {
+                gumbel_scale: scale,
+                ..GumbelRoot::new(4)
+            }),
+            seed,
+            ..MctsConfig::default()
+        };
+        let mut search = Mcts::new(counting(), config);
+        search
+            .search(&pos, &Budget::simulations(16), &mut quiet())
+            .expect("search")
+            .best_move()
+    };
+    let noisy: std::collections::HashSet<_> = (0..20).map(|s| choose(s, 1.0)).collect();
+    assert!(noisy.len() > 1, "{noisy:?}");
+    let plain: std::collections::HashSet<_> = (0..5).map(|s| choose(s, 0.0)).collect();
+    assert_eq!(plain.len(), 1);
+}
+
+#[test]
+fn with_a_time_budget_a_gumbel_root_falls_back_to_puct() {
+    let info = Mcts::new(counting(), gumbel(4, 1))
+        .search(
+            &start8(),
+            &Budget::time(Duration::from_millis(30)),
+            &mut quiet(),
+        )
+        .expect("search");
+    assert!(info.chosen.is_none());
+    assert!(info.simulations > 4);
+}

@@ -2,6 +2,7 @@
 //! index (as in KataGo's search), the evaluation cache, and the root's bookkeeping.
 
 use super::config::{default_solver_empties, MctsConfig};
+use super::gumbel::{self, RootMove};
 use super::info::{MoveInfo, Proof, SearchInfo};
 use crate::evaluator::Evaluation;
 use crate::solver::{Solver, WinLossDraw};
@@ -33,6 +34,9 @@ pub(super) struct Node {
     pub(super) child_count: u16,
     pub(super) expansion: Expansion,
     pub(super) proof: Option<Proof>,
+    /// The evaluator's value for the side to move here, once evaluated (Gumbel's mixed
+    /// value starts from the root's).
+    pub(super) raw_value: f32,
 }
 
 impl Node {
@@ -48,6 +52,7 @@ impl Node {
             child_count: 0,
             expansion: Expansion::Leaf,
             proof: None,
+            raw_value: 0.0,
         }
     }
 
@@ -107,6 +112,11 @@ pub struct SearchTree {
     /// Whether the root's priors already have their noise: a search that runs in slices
     /// mixes it in once per root, not once per slice.
     pub(super) root_noised: bool,
+    /// The Gumbel noise of the root's children (empty: none drawn, all 0).
+    pub(super) root_gumbel: Vec<f32>,
+    /// Gumbel's sequential halving for this root: the visit count a root move must have to
+    /// be simulated next, per simulation; empty when the search runs PUCT at the root.
+    pub(super) halving: Vec<u32>,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
@@ -134,6 +144,8 @@ impl SearchTree {
             rng,
             exact,
             root_noised: false,
+            root_gumbel: Vec::new(),
+            halving: Vec::new(),
         }
     }
 
@@ -159,7 +171,37 @@ impl SearchTree {
     /// Drops the tree (a new game); the evaluation cache stays.
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.forget_root_plan();
+    }
+
+    fn forget_root_plan(&mut self) {
         self.root_noised = false;
+        self.root_gumbel.clear();
+        self.halving.clear();
+    }
+
+    /// Plans the root's Gumbel sequential halving for a search of `simulations` (`None`: a
+    /// budget in time only, which Gumbel cannot plan, so the root runs PUCT). Call it once
+    /// the root is expanded.
+    pub fn plan_root(&mut self, simulations: Option<u64>) {
+        self.halving.clear();
+        let (Some(gumbel), Some(simulations)) = (self.config.gumbel, simulations) else {
+            return;
+        };
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        let children = root.child_count as usize;
+        if children < 2 {
+            return;
+        }
+        // The simulations still to come, beyond what the reused subtree already holds.
+        let done: u32 = root.children().map(|c| self.nodes[c].visits).sum();
+        let planned = done as u64 + simulations;
+        self.halving = super::gumbel::considered_visits(
+            gumbel.considered.min(children),
+            planned.min(1 << 20) as usize,
+        );
     }
 
     /// The root's position, once one is set.
@@ -195,7 +237,7 @@ impl SearchTree {
                     .find(|&g| self.nodes[g].pos == *pos)
             })
         });
-        self.root_noised = false;
+        self.forget_root_plan();
         match found {
             Some(index) => self.reroot(index),
             None => {
@@ -235,16 +277,64 @@ impl SearchTree {
             return;
         };
         let children = root.children();
-        if alpha <= 0.0 || children.len() < 2 || self.root_noised {
+        if children.len() < 2 || self.root_noised {
             return;
         }
         self.root_noised = true;
+        if let Some(gumbel) = self.config.gumbel.filter(|g| g.gumbel_scale > 0.0) {
+            self.root_gumbel = children
+                .clone()
+                .map(|_| gumbel.gumbel_scale * self.rng.gumbel() as f32)
+                .collect();
+        }
+        if alpha <= 0.0 {
+            return;
+        }
         let noise = self.rng.dirichlet(alpha as f64, children.len());
         let frac = self.config.dirichlet_fraction;
         for (c, eta) in children.zip(noise) {
             let node = &mut self.nodes[c];
             node.prior = (1.0 - frac) * node.prior + frac * eta as f32;
         }
+    }
+
+    /// Whether the root runs Gumbel's sequential halving in this search.
+    pub(super) fn gumbel_root(&self) -> bool {
+        !self.halving.is_empty()
+    }
+
+    /// The root's moves as Gumbel's scores see them; `pending` counts in-flight
+    /// simulations as visits (during selection).
+    pub(super) fn root_moves(&self, pending: bool) -> Vec<RootMove> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        root.children()
+            .enumerate()
+            .map(|(i, c)| {
+                let child = &self.nodes[c];
+                RootMove {
+                    logit: child.prior.max(1e-12).ln(),
+                    gumbel: self.root_gumbel.get(i).copied().unwrap_or(0.0),
+                    visits: child.visits + if pending { child.in_flight } else { 0 },
+                    q: match child.proof {
+                        Some(proof) => Some(proof.value()),
+                        None if child.visits > 0 => {
+                            Some((child.value_sum / child.visits as f64) as f32)
+                        }
+                        None => None,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Gumbel's sigma(completed q) for the root's moves.
+    pub(super) fn root_sigma(&self, moves: &[RootMove]) -> Vec<f32> {
+        let (Some(g), Some(root)) = (self.config.gumbel, self.nodes.first()) else {
+            return vec![0.0; moves.len()];
+        };
+        gumbel::sigma_completed_q(moves, root.raw_value, g.c_visit, g.c_scale)
     }
 
     /// A snapshot of the root for the caller (the heat map, the move choice).
@@ -256,14 +346,28 @@ impl SearchTree {
                 value: 0.0,
                 proof: None,
                 solved: None,
+                chosen: None,
                 simulations,
                 root_visits: 0,
                 elapsed,
             };
         };
+        // The policy target: Gumbel's improved policy, or the visit distribution.
+        let total_visits: u32 = root.children().map(|c| self.nodes[c].visits).sum();
+        let (targets, chosen) = if self.gumbel_root() {
+            let root_moves = self.root_moves(false);
+            let sigma = self.root_sigma(&root_moves);
+            let chosen = gumbel::choose(&root_moves, &sigma)
+                .map(|i| self.nodes[root.first_child as usize + i].mv);
+            (gumbel::improved_policy(&root_moves, &sigma), chosen)
+        } else {
+            let share = |c: usize| self.nodes[c].visits as f32 / total_visits.max(1) as f32;
+            (root.children().map(share).collect(), None)
+        };
         let mut moves: Vec<MoveInfo> = root
             .children()
-            .map(|c| {
+            .zip(targets)
+            .map(|(c, target)| {
                 let child = &self.nodes[c];
                 MoveInfo {
                     mv: child.mv,
@@ -275,6 +379,7 @@ impl SearchTree {
                         child.q()
                     },
                     proof: child.proof,
+                    target,
                 }
             })
             .collect();
@@ -306,6 +411,7 @@ impl SearchTree {
             },
             proof: root.proof.map(Proof::flip),
             solved: None,
+            chosen,
             simulations,
             root_visits: root.visits,
             elapsed,
