@@ -2,7 +2,9 @@
 window over the last generations, and the eight board symmetries used for augmentation.
 
 File format (DESIGN.md, "Self-play data"): `planes` uint8 [n, 4, N, N], `policy` float32
-[n, N*N+1] (root visit distribution, pass last), `value` float32 [n], `score` float32 [n],
+[n, N*N+1] (the search's policy target, pass last), `value` float32 [n], `score` float32
+[n], optionally `ownership` int8 [n, N, N] (the final owner of each square from the side
+to move: 1, -1, or 0 empty; files from before it have none),
 plus a JSON sidecar with the same stem (model, settings, seed, board).
 """
 
@@ -33,6 +35,16 @@ class Samples:
     policy: np.ndarray  # float32 [n, N*N+1]
     value: np.ndarray  # float32 [n]
     score: np.ndarray  # float32 [n]
+    ownership: np.ndarray | None = None  # int8 [n, N, N]
+    has_ownership: np.ndarray | None = None  # bool [n]: rows with a real target
+
+    def __post_init__(self) -> None:
+        n, board = len(self), self.board
+        if self.ownership is None:
+            self.ownership = np.zeros((n, board, board), np.int8)
+            self.has_ownership = np.zeros(n, bool)
+        elif self.has_ownership is None:
+            self.has_ownership = np.ones(n, bool)
 
     def __len__(self) -> int:
         return int(self.planes.shape[0])
@@ -42,7 +54,11 @@ class Samples:
         return int(self.planes.shape[-1])
 
     def take(self, index: np.ndarray) -> Samples:
-        return Samples(self.planes[index], self.policy[index], self.value[index], self.score[index])
+        assert self.ownership is not None and self.has_ownership is not None
+        return Samples(
+            self.planes[index], self.policy[index], self.value[index], self.score[index],
+            self.ownership[index], self.has_ownership[index],
+        )  # fmt: skip
 
     @staticmethod
     def concat(parts: list[Samples]) -> Samples:
@@ -51,6 +67,8 @@ class Samples:
             np.concatenate([p.policy for p in parts]),
             np.concatenate([p.value for p in parts]),
             np.concatenate([p.score for p in parts]),
+            np.concatenate([p.ownership for p in parts]),  # type: ignore[misc]
+            np.concatenate([p.has_ownership for p in parts]),  # type: ignore[misc]
         )
 
 
@@ -99,6 +117,15 @@ def load_npz(path: Path, board: int) -> Samples:
         raise DataError(f"{path}: policy row {int(np.argmin(totals))} is all zeros")
     if not (np.abs(value) <= 1).all():
         raise DataError(f"{path}: value outside [-1, 1] (it is the game outcome)")
+    ownership = arrays.get("ownership")
+    if ownership is not None:
+        if ownership.shape != (n, board, board):
+            raise DataError(
+                f"{path}: ownership must be [{n}, {board}, {board}], got {list(ownership.shape)}"
+            )
+        if ownership.size and (np.abs(ownership.astype(np.int16)) > 1).any():
+            raise DataError(f"{path}: ownership must hold -1, 0 or 1")
+        ownership = ownership.astype(np.int8, copy=False)
     check_sidecar(path, board)
     return Samples(
         planes.astype(np.uint8, copy=False),
@@ -107,6 +134,7 @@ def load_npz(path: Path, board: int) -> Samples:
         policy / totals,
         value.astype(np.float32, copy=False),
         score.astype(np.float32, copy=False),
+        ownership,
     )
 
 
@@ -187,14 +215,21 @@ def transform(planes: np.ndarray, policy: np.ndarray, sym: int) -> tuple[np.ndar
 
 
 def augment(
-    planes: np.ndarray, policy: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """A symmetry drawn at random for each sample of a batch."""
+    planes: np.ndarray,
+    policy: np.ndarray,
+    rng: np.random.Generator,
+    ownership: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """A symmetry drawn at random for each sample of a batch, applied to its planes, its
+    policy and its ownership grid alike."""
     syms = rng.integers(0, len(SYMMETRIES), size=planes.shape[0])
     out_planes = np.empty_like(planes)
     out_policy = np.empty_like(policy)
+    out_ownership = None if ownership is None else np.empty_like(ownership)
     for s in range(len(SYMMETRIES)):
         idx = np.flatnonzero(syms == s)
         if idx.size:
             out_planes[idx], out_policy[idx] = transform(planes[idx], policy[idx], s)
-    return out_planes, out_policy
+            if ownership is not None and out_ownership is not None:
+                out_ownership[idx] = transform_grid(ownership[idx], s)
+    return out_planes, out_policy, out_ownership

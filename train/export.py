@@ -37,7 +37,9 @@ class ExportError(RuntimeError):
 
 
 class ContractWrapper(nn.Module):
-    """The network's outputs as a tuple in contract order: policy, value[, score]."""
+    """The network's outputs as a tuple in contract order: policy, value[, score]. The
+    contract's score is the disc difference divided by the number of squares (so in
+    [-1, 1]); ownership is a training target and stays out."""
 
     def __init__(self, net: OthelloNet) -> None:
         super().__init__()
@@ -47,7 +49,7 @@ class ContractWrapper(nn.Module):
         out = self.net(planes)
         if out.score is None:
             return out.policy, out.value
-        return out.policy, out.value, out.score
+        return out.policy, out.value, out.score / self.net.config.squares
 
 
 def output_names(config: NetConfig) -> list[str]:
@@ -102,7 +104,9 @@ def model_card(
         "outputs": outputs,
         "network": {
             "kind": "residual tower (conv3x3-BN-ReLU stem, residual blocks), "
-            "policy and value heads" + (", disc-difference head 'score'" if c.score_head else ""),
+            "policy and value heads"
+            + (", final disc difference / squares 'score'" if c.score_head else "")
+            + (", ownership (training only)" if c.ownership_head else ""),
             "blocks": c.blocks,
             "channels": c.channels,
         },
@@ -119,7 +123,7 @@ def torch_outputs(net: OthelloNet, planes: np.ndarray) -> dict[str, np.ndarray]:
     out = net(torch.from_numpy(planes))
     result = {"policy": out.policy.numpy(), "value": out.value.squeeze(1).numpy()}
     if out.score is not None:
-        result["score"] = out.score.squeeze(1).numpy()
+        result["score"] = out.score.squeeze(1).numpy() / net.config.squares
     return result
 
 
@@ -180,6 +184,7 @@ def export_model(
     strength: str = "not yet measured",
     samples: int = 8,
     seed: int = 0,
+    variant: str = "standard",
 ) -> tuple[Path, Path, Path]:
     """Writes `<out>.onnx`, the card `<out>.json` and `<out>.samples.npz`, and checks the
     ONNX file against PyTorch on the samples."""
@@ -192,7 +197,7 @@ def export_model(
     export_onnx(net, onnx_path)
     write_samples(net, samples_path, sample_planes(net.config.board, samples, seed))
     check_parity(onnx_path, samples_path)
-    card = model_card(out.name, net, run, generation, strength)
+    card = model_card(out.name, net, run, generation, strength, variant)
     card_path.write_text(json.dumps(card, indent=2) + "\n")
     return onnx_path, card_path, samples_path
 

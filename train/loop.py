@@ -46,8 +46,8 @@ from train.data import generation_dir, load_window
 from train.export import export_model
 from train.net import NetConfig
 from train.othello_cli import (
-    Evaluate,
     EvalJob,
+    Evaluate,
     Gate,
     GateJob,
     Parity,
@@ -60,17 +60,27 @@ from train.othello_cli import (
     othello_selfplay,
 )
 from train.plots import plot_run
-from train.train import CheckpointError, TrainConfig, Trainer
+from train.train import CheckpointError, TrainConfig, Trainer, with_heads
 
 # Settings that define what the run is; changing them mid-run would mix incompatible
 # networks or data, so a resume with different values is refused.
-FIXED_KEYS = ("board", "blocks", "channels", "score_head")
+FIXED_KEYS = ("board", "variant", "blocks", "channels")
 
 DEFAULTS: dict[str, Any] = {
     "board": 8,
+    "variant": "standard",
     "blocks": 6,
     "channels": 64,
+    # Output heads may be added to a run later (they start from scratch on its tower),
+    # never taken away.
     "score_head": False,
+    "ownership_head": False,
+    "ownership_weight": 0.0,
+    # Self-play's search as an `mcts` player spec without model or budget, e.g.
+    # "mcts:gumbel=16" for a Gumbel root (None: PUCT with the engine's defaults), and
+    # where the exact solver takes over (None: the engine's default, 16 on 8x8).
+    "search": None,
+    "exact_empties": None,
     "generations": 10,
     "games": 100,
     "sims": 200,
@@ -222,7 +232,7 @@ class Run:
         c = self.config
         return NetConfig(
             board=c["board"], blocks=c["blocks"], channels=c["channels"],
-            score_head=c["score_head"],
+            score_head=c["score_head"], ownership_head=c["ownership_head"],
         )  # fmt: skip
 
     def train_config(self) -> TrainConfig:
@@ -230,7 +240,8 @@ class Run:
         return TrainConfig(
             optimizer=c["optimizer"], lr=c["lr"], momentum=c["momentum"],
             weight_decay=c["weight_decay"], batch_size=c["batch_size"],
-            score_weight=c["score_weight"], margin_weight=c["margin_weight"], seed=c["seed"],
+            score_weight=c["score_weight"], ownership_weight=c["ownership_weight"],
+            margin_weight=c["margin_weight"], seed=c["seed"],
         )  # fmt: skip
 
     # ---- one generation ----
@@ -266,6 +277,7 @@ class Run:
             job = SelfPlayJob(
                 c["board"], best, c["games"] - against, c["sims"], data, seed=seed,
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
+                variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
             )  # fmt: skip
             selfplay(job)
             if against > 0:
@@ -283,7 +295,9 @@ class Run:
                 # is the previous generation's checkpoint.
                 previous = self.latest_checkpoint
             if previous.exists():
-                trainer = Trainer.load(previous, c["device"], self.train_config())
+                trainer = Trainer.load(
+                    previous, c["device"], self.train_config(), heads=self.net_config()
+                )
             else:
                 trainer = Trainer(self.net_config(), self.train_config(), c["device"])
             samples = load_window(self.root / "data", c["board"], c["window"], upto=gen)
@@ -313,7 +327,7 @@ class Run:
         if not model.exists():
             export_model(
                 trainer.net, model.with_suffix(""), run=self.root.name, generation=gen,
-                seed=c["seed"],
+                seed=c["seed"], variant=c["variant"],
             )  # fmt: skip
             if parity is not None:
                 try:
@@ -332,6 +346,7 @@ class Run:
                 GateJob(
                     c["board"], model, self.best_model(state) or model, c["gate_games"],
                     c["sims"], out, seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                    variant=c["variant"],
                 )
             )  # fmt: skip
             promoted = score >= c["gate_threshold"]
@@ -347,10 +362,12 @@ class Run:
                 EvalJob(
                     c["board"], model, c["eval_players"], c["eval_games"],
                     c["eval_sims"] or c["sims"], out,
-                    seed=c["seed"] * 1_000_003 + gen, threads=c["threads"],
+                    seed=c["seed"] * 1_000_003 + gen, threads=c["threads"], variant=c["variant"],
                 )
             )  # fmt: skip
-            self.log(f"gen {gen}: Elo {elo:.0f} [{low:.0f}, {high:.0f}] against classic players")
+            self.log(
+                f"gen {gen}: Elo {elo:.0f} [{low:.0f}, {high:.0f}] against {c['eval_players']}"
+            )
             row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
 
         # Only what ran in this process counts: a phase skipped on resume cost nothing now.
@@ -439,16 +456,23 @@ class Run:
         if not source or state["generation"] > 0 or state["best"] is not None:
             return
         trainer = Trainer.load(Path(source), self.config["device"], self.train_config())
-        if trainer.net_config != self.net_config():
+        try:
+            with_heads(trainer.net_config, self.net_config())
+        except ValueError as e:
             raise RunError(
                 f"--init {source} is a {trainer.net_config}, but this run trains a "
                 f"{self.net_config()}"
+            ) from e
+        if trainer.net_config != self.net_config():
+            trainer = Trainer.load(
+                Path(source), self.config["device"], self.train_config(), heads=self.net_config()
             )
         trainer.save(self.init_checkpoint)
         model = self.root / "models" / "init.onnx"
         export_model(
-            trainer.net, model.with_suffix(""), run=self.root.name, seed=self.config["seed"]
-        )
+            trainer.net, model.with_suffix(""), run=self.root.name, seed=self.config["seed"],
+            variant=self.config["variant"],
+        )  # fmt: skip
         if parity is not None:
             parity(model)
         self.log(f"warm start from {source}")
@@ -483,9 +507,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--run", type=Path, required=True, help="run directory, e.g. runs/6x6-a")
     p.add_argument("--board", type=int, choices=[6, 8])
+    p.add_argument("--variant", choices=["standard", "reversed"])
     p.add_argument("--blocks", type=int)
     p.add_argument("--channels", type=int)
     p.add_argument("--score-head", action="store_true", default=None)
+    p.add_argument("--ownership-head", action="store_true", default=None)
+    p.add_argument("--ownership-weight", type=float, help="weight of the ownership loss")
+    p.add_argument("--search", help="self-play's search as an mcts spec, e.g. mcts:gumbel=16")
+    p.add_argument("--exact-empties", type=int, help="where the solver plays both sides")
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")
     p.add_argument("--sims", type=int, help="MCTS simulations of a full search")

@@ -2,8 +2,11 @@
 
 Input `planes` [B, 4, N, N] as in DESIGN.md (own, opponent, legal moves, ones). Outputs
 policy logits [B, N*N + 1] (row-major from a1, pass last), value [B, 1] in [-1, 1] and,
-when the config asks for it, `score` [B, 1]: the predicted final disc difference for the
-side to move, in discs.
+when the config asks for them, `score` [B, 1]: the predicted final disc difference for the
+side to move, in discs, and `ownership` [B, N, N] in [-1, 1]: who owns each square at the
+end, from the side to move (1 its disc, -1 the opponent's). Ownership is a training target
+only (KataGo's auxiliary target, Wu 2019): it shapes the trunk's features and is not
+exported.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class NetConfig:
     value_channels: int = 1
     value_hidden: int = 64
     score_head: bool = False
+    ownership_head: bool = False
 
     def __post_init__(self) -> None:
         if self.board not in BOARD_SIZES:
@@ -59,6 +63,7 @@ class NetOutput(NamedTuple):
     policy: Tensor
     value: Tensor
     score: Tensor | None
+    ownership: Tensor | None = None
 
 
 def conv_bn(cin: int, cout: int, kernel: int) -> nn.Sequential:
@@ -95,6 +100,10 @@ class OthelloNet(nn.Module):
             # Shares the value head's features: the disc difference and the outcome are
             # two readings of the same end position.
             self.score_fc = nn.Linear(config.value_hidden, 1)
+        self.ownership_conv: nn.Conv2d | None = None
+        if config.ownership_head:
+            # One 1x1 convolution from the trunk: a square's owner is a local reading.
+            self.ownership_conv = nn.Conv2d(c, 1, 1)
 
     def forward(self, planes: Tensor) -> NetOutput:
         x = self.tower(torch.relu(self.stem(planes)))
@@ -107,7 +116,10 @@ class OthelloNet(nn.Module):
         if self.score_fc is not None:
             # Learned on the [-1, 1] scale (difference / squares), reported in discs.
             score = self.score_fc(hidden) * self.config.squares
-        return NetOutput(policy, value, score)
+        ownership = None
+        if self.ownership_conv is not None:
+            ownership = torch.tanh(self.ownership_conv(x)).squeeze(1)
+        return NetOutput(policy, value, score, ownership)
 
 
 def parameter_count(net: nn.Module) -> int:

@@ -31,6 +31,9 @@ class SelfPlayJob:
     fast_sims: int = 0
     full_share: float = 0.25
     opponent: Path | None = None  # a milestone network to play instead of self
+    variant: str = "standard"
+    search: str | None = None  # the search as an `mcts` player spec, e.g. mcts:gumbel=16
+    exact_empties: int | None = None  # where the solver takes over (None: the default)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class GateJob:
     out: Path
     seed: int
     threads: int
+    variant: str = "standard"
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class EvalJob:
     out: Path
     seed: int
     threads: int
+    variant: str = "standard"
 
 
 SelfPlay = Callable[[SelfPlayJob], None]
@@ -81,6 +86,12 @@ def othello_selfplay(binary: str) -> SelfPlay:
             cmd += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
         if job.opponent is not None:
             cmd += ["--opponent", str(job.opponent)]
+        if job.variant != "standard":
+            cmd += ["--variant", job.variant]
+        if job.search:
+            cmd += ["--player", job.search]
+        if job.exact_empties is not None:
+            cmd += ["--exact-empties", str(job.exact_empties)]
         call(cmd)
 
     return run
@@ -100,6 +111,7 @@ def othello_gate(binary: str, player: str) -> Gate:
             "--seed", str(job.seed),
             "--threads", str(job.threads),
             "--out", str(job.out),
+            "--variant", job.variant,
         ]  # fmt: skip
         call(cmd)
         report = json.loads((job.out / "arena.json").read_text())
@@ -153,6 +165,7 @@ def othello_evaluate(binary: str, player: str) -> Evaluate:
             "--seed", str(job.seed),
             "--threads", str(job.threads),
             "--out", str(job.out),
+            "--variant", job.variant,
         ]  # fmt: skip
         call(cmd)
         report = json.loads((job.out / "arena.json").read_text())
@@ -193,5 +206,3 @@ def call(cmd: list[str]) -> None:
     result = subprocess.run(cmd, check=False)
     if result.returncode != 0:
         raise RunError(f"`{' '.join(cmd)}` failed with exit code {result.returncode}")
-
-

@@ -1,7 +1,9 @@
 """Training steps and checkpoints.
 
-loss = cross-entropy(policy logits, visit distribution) + MSE(value, target)
+loss = cross-entropy(policy logits, search policy) + MSE(value, target)
        + score_weight * MSE(score / squares, final difference / squares)
+       + ownership_weight * MSE(ownership, final owners)   (mean over the squares, on the
+         samples whose files carry ownership)
 target = (1 - margin_weight) * outcome + margin_weight * final difference / squares: with a
 margin weight the value is a utility that also prefers larger wins (and smaller losses),
 which the search then maximises, as KataGo's score utility does; 0 is AlphaZero's value.
@@ -40,6 +42,7 @@ class TrainConfig:
     weight_decay: float = 1e-4
     batch_size: int = 256
     score_weight: float = 0.0
+    ownership_weight: float = 0.0
     margin_weight: float = 0.0
     augment: bool = True
     seed: int = 0
@@ -61,28 +64,42 @@ class Losses:
     policy: float
     value: float
     score: float
+    ownership: float = 0.0
 
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
 
 
-def compute_losses(
-    net: OthelloNet,
-    planes: Tensor,
-    policy: Tensor,
-    value: Tensor,
-    score: Tensor,
-    score_weight: float,
-) -> tuple[Tensor, Losses]:
-    out = net(planes)
-    policy_loss = -(policy * F.log_softmax(out.policy, dim=1)).sum(dim=1).mean()
-    value_loss = F.mse_loss(out.value.squeeze(1), value)
-    score_loss = torch.zeros((), device=planes.device)
+@dataclass
+class Batch:
+    planes: Tensor
+    policy: Tensor
+    value: Tensor
+    score: Tensor
+    ownership: Tensor  # [B, N, N]
+    has_ownership: Tensor  # [B] bool
+
+
+def compute_losses(net: OthelloNet, batch: Batch, config: TrainConfig) -> tuple[Tensor, Losses]:
+    out = net(batch.planes)
+    policy_loss = -(batch.policy * F.log_softmax(out.policy, dim=1)).sum(dim=1).mean()
+    value_loss = F.mse_loss(out.value.squeeze(1), batch.value)
+    zero = torch.zeros((), device=batch.planes.device)
+    score_loss = zero
     if out.score is not None:
         squares = net.config.squares
-        score_loss = F.mse_loss(out.score.squeeze(1) / squares, score / squares)
-    total = policy_loss + value_loss + score_weight * score_loss
-    parts = (total, policy_loss, value_loss, score_loss)
+        score_loss = F.mse_loss(out.score.squeeze(1) / squares, batch.score / squares)
+    ownership_loss = zero
+    if out.ownership is not None and bool(batch.has_ownership.any()):
+        rows = batch.has_ownership
+        ownership_loss = F.mse_loss(out.ownership[rows], batch.ownership[rows])
+    total = (
+        policy_loss
+        + value_loss
+        + config.score_weight * score_loss
+        + config.ownership_weight * ownership_loss
+    )
+    parts = (total, policy_loss, value_loss, score_loss, ownership_loss)
     return total, Losses(*(float(t.detach()) for t in parts))
 
 
@@ -114,16 +131,25 @@ class Trainer:
         self.step = 0
         self.rng = np.random.default_rng(config.seed)
 
-    def batch_tensors(self, batch: Samples) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-        planes, policy = batch.planes, batch.policy
-        if self.config.augment:
-            planes, policy = augment(planes, policy, self.rng)
+    def batch_tensors(self, batch: Samples, augmented: bool = True) -> Batch:
+        planes, policy, ownership = batch.planes, batch.policy, batch.ownership
+        assert ownership is not None and batch.has_ownership is not None
+        if self.config.augment and augmented:
+            planes, policy, moved = augment(planes, policy, self.rng, ownership)
+            assert moved is not None
+            ownership = moved
         d = self.device
-        return (
-            torch.from_numpy(planes.astype(np.float32)).to(d),
-            torch.from_numpy(np.ascontiguousarray(policy, dtype=np.float32)).to(d),
-            torch.from_numpy(self.value_target(batch)).to(d),
-            torch.from_numpy(np.asarray(batch.score, dtype=np.float32)).to(d),
+
+        def tensor(a: np.ndarray) -> Tensor:
+            return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32)).to(d)
+
+        return Batch(
+            tensor(planes),
+            tensor(policy),
+            tensor(self.value_target(batch)),
+            tensor(batch.score),
+            tensor(ownership),
+            torch.from_numpy(np.asarray(batch.has_ownership, dtype=bool)).to(d),
         )
 
     def value_target(self, batch: Samples) -> np.ndarray:
@@ -137,8 +163,7 @@ class Trainer:
 
     def train_step(self, batch: Samples) -> Losses:
         self.net.train()
-        tensors = self.batch_tensors(batch)
-        loss, losses = compute_losses(self.net, *tensors, self.config.score_weight)
+        loss, losses = compute_losses(self.net, self.batch_tensors(batch), self.config)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         self.optimizer.step()
@@ -157,13 +182,7 @@ class Trainer:
     @torch.no_grad()
     def evaluate(self, data: Samples) -> Losses:
         self.net.eval()
-        t = (
-            torch.from_numpy(data.planes.astype(np.float32)).to(self.device),
-            torch.from_numpy(data.policy).to(self.device),
-            torch.from_numpy(self.value_target(data)).to(self.device),
-            torch.from_numpy(data.score).to(self.device),
-        )
-        return compute_losses(self.net, *t, self.config.score_weight)[1]
+        return compute_losses(self.net, self.batch_tensors(data, augmented=False), self.config)[1]
 
     def state(self) -> dict[str, Any]:
         return {
@@ -192,16 +211,25 @@ class Trainer:
         path: Path,
         device: str | torch.device = "cpu",
         config: TrainConfig | None = None,
+        heads: NetConfig | None = None,
     ) -> Trainer:
         """Resumes from a checkpoint. `config` replaces the saved training settings (a
-        changed learning rate, say); the network shape always comes from the file."""
+        changed learning rate, say); the tower's shape always comes from the file. `heads`
+        may add output heads the checkpoint lacks (a score or ownership head), which start
+        from scratch on the trained tower; a head is never taken away."""
         state = read_checkpoint(path)
         try:
             net_config = NetConfig.from_dict(state["net_config"])
             saved = TrainConfig.from_dict(state["train_config"])
+            added = heads is not None and heads != net_config
+            if heads is not None and added:
+                net_config = with_heads(net_config, heads)
             trainer = cls(net_config, config or saved, device)
-            trainer.net.load_state_dict(state["model"])
-            if config is None or config.optimizer == saved.optimizer:
+            missing, unexpected = trainer.net.load_state_dict(state["model"], strict=not added)
+            if unexpected or any(not k.startswith(("score_", "ownership_")) for k in missing):
+                raise ValueError(f"weights do not fit: missing {missing}, unexpected {unexpected}")
+            # New heads have no optimiser state: the momentum starts afresh for all.
+            if not added and (config is None or config.optimizer == saved.optimizer):
                 trainer.optimizer.load_state_dict(state["optimizer"])
                 if config is not None:
                     for group in trainer.optimizer.param_groups:
@@ -212,6 +240,24 @@ class Trainer:
         except (KeyError, ValueError, TypeError, RuntimeError) as e:
             raise CheckpointError(f"{path}: checkpoint does not fit this trainer ({e})") from e
         return trainer
+
+
+def with_heads(saved: NetConfig, wanted: NetConfig) -> NetConfig:
+    """The saved network with the heads `wanted` adds; anything else that differs is an
+    error, since the tower's weights would not fit."""
+    tower = {"board", "blocks", "channels", "planes", "policy_channels", "value_channels",
+             "value_hidden"}  # fmt: skip
+    a, b = saved.to_dict(), wanted.to_dict()
+    changed = sorted(k for k in tower if a[k] != b[k])
+    if changed:
+        raise ValueError(f"the checkpoint's tower differs in {changed}: {saved} vs {wanted}")
+    return NetConfig(
+        **{
+            **a,
+            "score_head": saved.score_head or wanted.score_head,
+            "ownership_head": saved.ownership_head or wanted.ownership_head,
+        }
+    )
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:

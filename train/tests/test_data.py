@@ -166,9 +166,37 @@ def test_augmentation_keeps_planes_and_policy_together(positions: np.ndarray) ->
     policy = np.zeros((n, 65), np.float32)
     for i, p in enumerate(positions):
         policy[i, rng.choice(np.flatnonzero(p[2].reshape(-1)))] = 1.0
-    planes, moved = augment(positions, policy, rng)
+    planes, moved, _ = augment(positions, policy, rng)
     changed = sum(not np.array_equal(a, b) for a, b in zip(planes, positions, strict=True))
     assert changed > n // 2  # most samples were actually transformed
     for p, pol in zip(planes, moved, strict=True):
         assert p[2].reshape(-1)[int(np.argmax(pol[:64]))] == 1
         assert np.array_equal(p[2].astype(bool), legal(p[0].astype(bool), p[1].astype(bool)))
+
+
+def test_ownership_is_loaded_checked_and_moved_with_the_board(tmp_path: Path) -> None:
+    # Older files have no ownership: every row says so.
+    old = load_npz(write_batch(tmp_path / "old.npz", 6, 5, seed=1), board=6)
+    assert old.has_ownership is not None and not old.has_ownership.any()
+    rng = np.random.default_rng(2)
+    owners = rng.integers(-1, 2, size=(5, 6, 6)).astype(np.int8)
+    new = load_npz(write_batch(tmp_path / "new.npz", 6, 5, seed=1, ownership=owners), board=6)
+    assert new.has_ownership is not None and new.has_ownership.all()
+    np.testing.assert_array_equal(new.ownership, owners)
+    with pytest.raises(DataError, match="ownership must be"):
+        load_npz(write_batch(tmp_path / "bad.npz", 6, 5, seed=1, ownership=owners[:, :5]), 6)
+    with pytest.raises(DataError, match="-1, 0 or 1"):
+        load_npz(write_batch(tmp_path / "bad2.npz", 6, 5, seed=1, ownership=owners * 2), 6)
+
+
+def test_augmentation_moves_the_ownership_grid_with_the_discs(positions: np.ndarray) -> None:
+    rng = np.random.default_rng(4)
+    n = len(positions)
+    # Ownership that marks the side to move's discs: it must still mark them afterwards.
+    owners = positions[:, 0].astype(np.int8) - positions[:, 1].astype(np.int8)
+    policy = np.zeros((n, 65), np.float32)
+    policy[:, 64] = 1.0
+    planes, _, moved = augment(positions, policy, rng, owners)
+    assert moved is not None
+    expected = planes[:, 0].astype(np.int8) - planes[:, 1].astype(np.int8)
+    np.testing.assert_array_equal(moved, expected)

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+import torch
 
 from train.data import Samples
 from train.export import check_parity, export_model, main, run_onnx, torch_outputs
@@ -36,9 +37,9 @@ def trained_net(config: NetConfig) -> OthelloNet:
     "config",
     [
         NetConfig(board=6, blocks=1, channels=8),
-        NetConfig(board=8, blocks=2, channels=8, score_head=True),
+        NetConfig(board=8, blocks=2, channels=8, score_head=True, ownership_head=True),
     ],
-    ids=["6x6", "8x8-score"],
+    ids=["6x6", "8x8-score-ownership"],
 )
 def test_the_exported_model_matches_pytorch(tmp_path: Path, config: NetConfig) -> None:
     net = trained_net(config)
@@ -60,6 +61,13 @@ def test_the_exported_model_matches_pytorch(tmp_path: Path, config: NetConfig) -
     assert got["value"].shape == (5, 1)
     np.testing.assert_allclose(got["policy"], want["policy"], atol=1e-4)
     np.testing.assert_allclose(got["value"][:, 0], want["value"], atol=1e-4)
+    if config.score_head:
+        # The contract's score is the disc difference over the squares: in [-1, 1].
+        with torch.no_grad():
+            discs = net(torch.from_numpy(planes)).score
+        assert discs is not None
+        squares = config.board * config.board
+        np.testing.assert_allclose(got["score"][:, 0], discs[:, 0].numpy() / squares, atol=1e-5)
 
     card = json.loads(card_path.read_text())
     assert card["board_size"] == config.board

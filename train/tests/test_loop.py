@@ -455,3 +455,37 @@ def test_without_random_the_evaluation_is_the_score_against_the_first_opponent(
     assert 180 < elo < 190
     assert 60 < low < elo < high < 350
     assert othello_cli.elo_from_score(0, 4, 0)[0] == 0.0
+
+
+def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+    monkeypatch.setattr(
+        othello_cli.subprocess,
+        "run",
+        lambda cmd, check: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0),
+    )
+    binary = tmp_path / "othello"
+    binary.write_text("")
+    job = SelfPlayJob(
+        6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
+        search="mcts:gumbel=8", exact_empties=14,
+    )  # fmt: skip
+    loop.othello_selfplay(str(binary))(job)
+    assert calls[0][-6:] == [
+        "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
+    ]  # fmt: skip
+
+
+def test_a_run_grows_heads_mid_way_and_cards_name_its_variant(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    Run.open(root, {**TINY, "generations": 1, "variant": "reversed"}).run(FakeSelfPlay())
+    config = {"generations": 2, "ownership_head": True, "ownership_weight": 1.0}
+    Run.open(root, config).run(FakeSelfPlay())
+    grown = Trainer.load(root / "checkpoints" / "latest.pt")
+    assert grown.net_config.ownership_head and grown.step == 2 * TINY["steps"]
+    card = json.loads((root / "models" / "gen-0001.json").read_text())
+    assert card["variant"] == "reversed"
+    with pytest.raises(RunError, match="created with variant=reversed"):
+        Run.open(root, {"variant": "standard"})

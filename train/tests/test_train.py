@@ -124,3 +124,47 @@ def test_a_missing_checkpoint_is_reported(tmp_path: Path) -> None:
 def test_an_unknown_optimizer_is_refused() -> None:
     with pytest.raises(ValueError, match="optimizer must be"):
         TrainConfig(optimizer="adam")
+
+
+OWNED = NetConfig(board=6, blocks=1, channels=8, score_head=True, ownership_head=True)
+
+
+def owned_samples(count: int, seed: int) -> Samples:
+    data = random_batch(6, count, np.random.default_rng(seed))
+    # The side to move's discs now, as a stand-in for who owns them at the end.
+    owners = data["planes"][:, 0].astype(np.int8) - data["planes"][:, 1].astype(np.int8)
+    return Samples(**data, ownership=owners)
+
+
+def test_the_ownership_head_learns_its_target_and_counts_only_when_weighted() -> None:
+    batch = owned_samples(32, seed=5)
+    trainer = Trainer(OWNED, TrainConfig(lr=0.05, augment=False, ownership_weight=1.0))
+    before = trainer.evaluate(batch)
+    for _ in range(40):
+        trainer.train_step(batch)
+    after = trainer.evaluate(batch)
+    assert after.ownership < 0.7 * before.ownership
+    unweighted = Trainer(OWNED, TrainConfig()).evaluate(batch)
+    assert unweighted.ownership > 0
+    assert unweighted.total == pytest.approx(unweighted.policy + unweighted.value)
+    # Files without ownership add nothing to the loss.
+    plain = Trainer(OWNED, TrainConfig(ownership_weight=1.0)).evaluate(samples(16, seed=6))
+    assert plain.ownership == 0.0
+
+
+def test_heads_can_be_added_to_a_trained_tower_on_resume(tmp_path: Path) -> None:
+    bare = NetConfig(board=6, blocks=1, channels=8)
+    trainer = Trainer(bare, TrainConfig(lr=0.05))
+    trainer.train(samples(32, seed=7), 3)
+    trainer.save(tmp_path / "bare.pt")
+    grown = Trainer.load(tmp_path / "bare.pt", heads=OWNED)
+    assert grown.net_config.score_head and grown.net_config.ownership_head
+    assert grown.step == 3
+    old, new = trainer.net.state_dict(), grown.net.state_dict()
+    assert all(torch.equal(old[k], new[k]) for k in old)
+    grown.train(owned_samples(32, seed=8), 2)
+    # A head is never taken away, and the tower must fit.
+    kept = Trainer.load(tmp_path / "bare.pt", heads=NetConfig(board=6, blocks=1, channels=8))
+    assert not kept.net_config.ownership_head
+    with pytest.raises(CheckpointError, match="tower differs"):
+        Trainer.load(tmp_path / "bare.pt", heads=NetConfig(board=6, blocks=2, channels=8))
