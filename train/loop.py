@@ -125,6 +125,9 @@ DEFAULTS: dict[str, Any] = {
     "teacher_generations": 0,
     # Evaluate every N-th generation (and the last one).
     "eval_every": 1,
+    # Stop once the run has spent this many CPU-hours (None: run to `generations`): for
+    # comparisons at equal compute.
+    "max_cpu_hours": None,
     "milestone_every": 0,
     "opponent_share": 0.0,
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
@@ -490,7 +493,11 @@ class Run:
         start = self.state()["generation"]
         if start > 0:
             self.log(f"resuming at generation {start}")
+        limit = self.config["max_cpu_hours"]
         for gen in range(start, self.config["generations"]):
+            if limit is not None and self.state().get("cpu_hours", 0.0) >= limit:
+                self.log(f"done: {self.state()['cpu_hours']:.2f} CPU-hours spent (limit {limit})")
+                return
             self.generation(gen, selfplay, gate, evaluate, parity)
         self.log(f"done: {self.config['generations']} generations")
 
@@ -547,6 +554,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--teacher", help="network (.onnx) whose games the first generations learn")
     p.add_argument("--teacher-generations", type=int, help="generations the teacher plays")
     p.add_argument("--eval-every", type=int, help="evaluate every N-th generation")
+    p.add_argument("--max-cpu-hours", type=float, help="stop once the run has spent this much")
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")

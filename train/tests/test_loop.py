@@ -489,3 +489,13 @@ def test_a_run_grows_heads_mid_way_and_cards_name_its_variant(tmp_path: Path) ->
     assert card["variant"] == "reversed"
     with pytest.raises(RunError, match="created with variant=reversed"):
         Run.open(root, {"variant": "standard"})
+
+
+def test_a_run_stops_once_it_has_spent_its_cpu_hours(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    Run.open(root, {**TINY, "generations": 2}).run(FakeSelfPlay())
+    spent = json.loads((root / "state.json").read_text())["cpu_hours"]
+    selfplay = FakeSelfPlay()
+    Run.open(root, {"generations": 10, "max_cpu_hours": spent / 2}).run(selfplay)
+    assert selfplay.jobs == []
+    assert "CPU-hours spent" in (root / "log.txt").read_text()
