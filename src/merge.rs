@@ -25,6 +25,9 @@ pub struct Merged {
     pub pv: Vec<Move>,
     /// Root value for the side to move, in [-1, 1].
     pub value: f32,
+    /// Expected final disc difference for the side to move: the solver's margin, or the
+    /// visit-weighted mean of the workers' estimates; `None` without a score head.
+    pub score: Option<f32>,
     pub simulations: u64,
     pub elapsed_ms: f64,
     /// Simulations per second of each worker that reported.
@@ -112,6 +115,19 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         .map(|r| r.value as f64 * weight(r))
         .sum::<f64>()
         / weights;
+    let solved = reports.iter().find_map(|r| r.solved);
+    let scored: Vec<(f64, f64)> = reports
+        .iter()
+        .filter_map(|r| r.score.map(|s| (s as f64, weight(r))))
+        .collect();
+    let score = match solved {
+        Some(s) => Some(s.margin as f32),
+        None if scored.is_empty() => None,
+        None => Some(
+            (scored.iter().map(|(s, w)| s * w).sum::<f64>()
+                / scored.iter().map(|(_, w)| w).sum::<f64>()) as f32,
+        ),
+    };
     // The PV of the tree that agrees with the merged choice and searched it most.
     let best = moves.first().map(|m| m.mv);
     let pv = reports
@@ -126,6 +142,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         moves,
         pv,
         value: value as f32,
+        score,
         simulations: reports.iter().map(|r| r.simulations).sum(),
         elapsed_ms: reports.iter().map(|r| r.elapsed_ms).fold(0.0, f64::max),
         per_worker_rate: reports
@@ -134,7 +151,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
             .map(|r| r.simulations as f64 * 1000.0 / r.elapsed_ms)
             .collect(),
         // Every worker's solver finds the same margin; any of them names a best move.
-        solved: reports.iter().find_map(|r| r.solved),
+        solved,
     })
 }
 
@@ -166,6 +183,7 @@ mod tests {
             moves,
             pv: pv.iter().map(|t| mv(t)).collect(),
             value,
+            score: None,
             simulations,
             elapsed_ms: 100.0,
             solved: None,
@@ -194,12 +212,17 @@ mod tests {
     }
 
     #[test]
-    fn the_value_is_weighted_by_how_much_each_tree_searched() {
-        let a = report(vec![stat("d3", 90, 0.0)], 0.5, &["d3"]);
-        let b = report(vec![stat("d3", 10, 0.0)], -0.5, &["d3"]);
+    fn the_value_and_score_are_weighted_by_how_much_each_tree_searched() {
+        let mut a = report(vec![stat("d3", 90, 0.0)], 0.5, &["d3"]);
+        let mut b = report(vec![stat("d3", 10, 0.0)], -0.5, &["d3"]);
         let merged = merge([&a, &b]).expect("two reports");
         assert!((merged.value - 0.4).abs() < 1e-6);
         assert!((merged.win_probability() - 0.7).abs() < 1e-6);
+        assert_eq!(merged.score, None);
+        a.score = Some(10.0);
+        b.score = Some(-10.0);
+        let merged = merge([&a, &b]).expect("two reports");
+        assert!((merged.score.expect("a score") - 8.0).abs() < 1e-5);
     }
 
     #[test]

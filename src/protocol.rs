@@ -139,6 +139,9 @@ pub struct Report {
     pub pv: Vec<Move>,
     /// Root value for the side to move, in [-1, 1].
     pub value: f32,
+    /// Expected final disc difference for the side to move, when the network has a score
+    /// output (or the solver's exact margin).
+    pub score: Option<f32>,
     /// Simulations this search has run so far (over all its slices).
     pub simulations: u64,
     pub elapsed_ms: f64,
@@ -174,6 +177,7 @@ impl Report {
                 .collect(),
             pv: info.pv.clone(),
             value: info.value,
+            score: info.score,
             simulations: info.simulations,
             elapsed_ms: info.elapsed.as_secs_f64() * 1000.0,
             best: info.best_move(),
@@ -239,6 +243,7 @@ mod tests {
             q: 1.0,
             proof: Some(Proof::Win),
             target: 1.0,
+            score: None,
         }];
         assert_eq!(
             Report::from_info(&info, EngineKind::Network).moves[0].proof,

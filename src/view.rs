@@ -273,6 +273,7 @@ mod tests {
             }],
             pv: vec![mv],
             value: 0.2,
+            score: None,
             simulations: 10,
             elapsed_ms: 5.0,
             per_worker_rate: vec![2000.0],

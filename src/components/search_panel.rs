@@ -47,6 +47,9 @@ pub fn search_panel(props: &SearchPanelProps) -> Html {
                 { solved }
             } else {
                 <p>{ format!("Win estimate for {who}{}: {:.0}%", if h.done { "" } else { " (to move)" }, merged.win_probability() * 100.0) }</p>
+                if let Some(score) = merged.score {
+                    <p id="score-estimate" data-discs={format!("{score:.1}")}>{ format!("Expected result for {who}: {score:+.0} discs") }</p>
+                }
                 <p>{ format!("Principal variation: {}", if pv.is_empty() { "—".to_owned() } else { pv.join(" ") }) }</p>
                 <p class="small">{ format!("{} simulations, {:.0}/s on {} worker{}", merged.simulations, rate, workers, if workers == 1 { "" } else { "s" }) }</p>
             }

@@ -71,6 +71,9 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         info.best_move()
             .map_or_else(|| "none".to_owned(), |mv| mv.to_string())
     ));
+    if let Some(score) = info.score {
+        out.push_str(&format!("expected result for {side}: {score:+.1} discs\n"));
+    }
     out.push_str("move  visits  share   prior      q\n");
     for m in &info.moves {
         out.push_str(&format!(

@@ -49,10 +49,21 @@ fn check(model: &Network, path: &Path) -> Result<()> {
     println!("model: {} ({})", card.name, path.display());
     println!("runtime: {}", model.runtime_name());
     println!("board: {size} {}", card.variant);
+    let mut eval = NetworkEvaluator::new(model)?;
+    let start = Position::start(size, card.variant()?);
+    let sample = eval.evaluate(&[start])?;
+    let Some(sample) = sample.first() else {
+        bail!("the model returned no evaluation")
+    };
     println!(
-        "input: planes [batch, {}, {n}, {n}]; outputs: policy [batch, {}], value [batch, 1]",
+        "input: planes [batch, {}, {n}, {n}]; outputs: policy [batch, {}], value [batch, 1]{}",
         card.planes,
-        size.squares() + 1
+        size.squares() + 1,
+        if sample.score.is_some() {
+            ", score [batch, 1]"
+        } else {
+            ""
+        }
     );
     if let Some(p) = card.parameters {
         println!("parameters: {p}");
@@ -67,12 +78,6 @@ fn check(model: &Network, path: &Path) -> Result<()> {
         println!("strength: {}", card.strength);
     }
 
-    let start = Position::start(size, card.variant()?);
-    let mut eval = NetworkEvaluator::new(model)?;
-    let sample = eval.evaluate(&[start])?;
-    let Some(sample) = sample.first() else {
-        bail!("the model returned no evaluation")
-    };
     let priors: Vec<String> = start
         .legal_move_list()
         .iter()
@@ -80,8 +85,12 @@ fn check(model: &Network, path: &Path) -> Result<()> {
         .map(|(mv, p)| format!("{mv} {:.1}%", p * 100.0))
         .collect();
     println!(
-        "start position: value {:+.3} for Black; priors {}",
+        "start position: value {:+.3} for Black{}; priors {}",
         sample.value,
+        sample.score.map_or(String::new(), |s| format!(
+            ", score {:+.1} discs",
+            s * size.squares() as f32
+        )),
         priors.join(", ")
     );
 
@@ -141,7 +150,18 @@ fn compare_on(model: &Network, samples: &Path, tolerance: f32) -> Result<()> {
     let outputs = model.runner()?.run_planes(&planes, batch)?;
     let mut worst = 0f32;
     let mut compared = 0;
-    for (name, got) in [("policy", &outputs.policy), ("value", &outputs.value)] {
+    let mut compared_outputs = vec![("policy", &outputs.policy), ("value", &outputs.value)];
+    // The optional score output: compared when the samples have it, and then required.
+    if npz.names()?.iter().any(|n| n == "score") {
+        match &outputs.score {
+            Some(score) => compared_outputs.push(("score", score)),
+            None => bail!(
+                "{}: the samples have a score, but the model has no 'score' output",
+                samples.display()
+            ),
+        }
+    }
+    for (name, got) in compared_outputs {
         let expected: Vec<f32> = npz.array::<f32>(name)?.iter().copied().collect();
         if expected.len() != got.len() {
             bail!(

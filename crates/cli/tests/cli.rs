@@ -267,3 +267,27 @@ fn model_check_compare_refuses_samples_for_another_board() {
     ]);
     assert!(err.contains("not a readable .npz archive"), "{err}");
 }
+
+#[test]
+fn a_network_with_a_score_output_is_checked_against_its_samples_score_too() {
+    let data = format!("{}/../engine/tests/data", env!("CARGO_MANIFEST_DIR"));
+    let out = stdout_of(&[
+        "model",
+        "check",
+        &format!("{data}/tiny-score-8x8.onnx"),
+        "--compare",
+        &format!("{data}/tiny-score-8x8.samples.npz"),
+    ]);
+    assert!(out.contains("score [batch, 1]"), "{out}");
+    assert!(out.contains(" discs; priors"), "{out}");
+    assert!(out.contains("compare score (tract)"), "{out}");
+    // A model without a score cannot match samples that have one.
+    let err = error_of(&[
+        "model",
+        "check",
+        &model_path("tiny-random-8x8.onnx"),
+        "--compare",
+        &format!("{data}/tiny-score-8x8.samples.npz"),
+    ]);
+    assert!(err.contains("no 'score' output"), "{err}");
+}

@@ -12,6 +12,9 @@ pub struct Evaluation {
     pub priors: Vec<f32>,
     /// Expected outcome for the side to move, in [-1, 1].
     pub value: f32,
+    /// Expected final disc difference for the side to move over the number of squares
+    /// (so in [-1, 1]), when the evaluator knows one (a network with a score head).
+    pub score: Option<f32>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -61,17 +64,17 @@ impl PlayoutEvaluator {
 
     fn evaluate_one(&mut self, pos: &Position) -> Evaluation {
         let moves = pos.legal_move_list().len();
-        let mut total = 0.0;
+        let (mut wins, mut margins) = (0.0, 0.0);
         for _ in 0..self.playouts {
-            total += random_playout(pos, &mut self.rng);
+            let margin = random_playout(pos, &mut self.rng);
+            wins += margin.signum() as f32;
+            margins += margin as f32;
         }
+        let runs = self.playouts.max(1) as f32;
         Evaluation {
             priors: vec![1.0 / moves as f32; moves],
-            value: if self.playouts == 0 {
-                0.0
-            } else {
-                total / self.playouts as f32
-            },
+            value: wins / runs,
+            score: (self.playouts > 0).then(|| margins / runs / pos.size().squares() as f32),
         }
     }
 }
@@ -89,8 +92,9 @@ impl Evaluator for PlayoutEvaluator {
     }
 }
 
-/// Plays uniformly random moves to the end; the result for the side to move of `pos`.
-pub fn random_playout(pos: &Position, rng: &mut Rng) -> f32 {
+/// Plays uniformly random moves to the end; the final margin for the side to move of
+/// `pos` (empties to the winner).
+pub fn random_playout(pos: &Position, rng: &mut Rng) -> i32 {
     use othello::raw::{flips, legal_moves};
     let mask = pos.size().mask();
     let (mut p, mut o) = (pos.player().0, pos.opponent().0);
@@ -111,10 +115,8 @@ pub fn random_playout(pos: &Position, rng: &mut Rng) -> f32 {
     // `p` belongs to the original side to move when the sides were swapped an even number of times.
     let (own, other) = if flipped_sides { (o, p) } else { (p, o) };
     let empties = (mask & !(own | other)).count_ones();
-    let margin = pos
-        .variant()
-        .margin(own.count_ones(), other.count_ones(), empties);
-    margin.signum() as f32
+    pos.variant()
+        .margin(own.count_ones(), other.count_ones(), empties)
 }
 
 /// Wraps an evaluator and adds up the time spent inside it, so a benchmark can tell the

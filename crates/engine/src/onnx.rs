@@ -3,8 +3,8 @@
 //! and made runnable once (`into_optimized().into_runnable()`); every batch reuses the plan.
 
 use crate::network::{
-    check_contract, check_output_sizes, Model, ModelCard, ModelError, Network, Outputs,
-    PlaneRunner, Runtime,
+    check_contract, check_output_sizes, check_score_shape, Model, ModelCard, ModelError, Network,
+    Outputs, PlaneRunner, Runtime,
 };
 use othello::BoardSize;
 use std::sync::Arc;
@@ -41,6 +41,8 @@ struct Compiled {
     planes: usize,
     policy_output: usize,
     value_output: usize,
+    /// The optional `score` output's index.
+    score_output: Option<usize>,
 }
 
 fn load_error(e: impl std::fmt::Display) -> ModelError {
@@ -85,6 +87,10 @@ impl TractModel {
             &shape_of(&model, outputs[policy_output])?,
             &shape_of(&model, outputs[value_output])?,
         )?;
+        let score_output = find("score");
+        if let Some(score) = score_output {
+            check_score_shape(&shape_of(&model, outputs[score])?)?;
+        }
         let plan = model
             .into_optimized()
             .and_then(|m| m.into_runnable())
@@ -96,6 +102,7 @@ impl TractModel {
                 planes,
                 policy_output,
                 value_output,
+                score_output,
             }),
             card,
         })
@@ -131,6 +138,7 @@ impl Compiled {
         let outputs = Outputs {
             policy: read(self.policy_output, "policy")?,
             value: read(self.value_output, "value")?,
+            score: self.score_output.map(|i| read(i, "score")).transpose()?,
         };
         check_output_sizes(&outputs, batch, self.size)?;
         Ok(outputs)

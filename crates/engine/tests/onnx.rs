@@ -167,3 +167,21 @@ fn mcts_with_the_network_plays_legal_moves_to_the_end() {
     }
     assert!(player.last_error.is_none());
 }
+
+#[test]
+fn a_score_output_reaches_the_evaluations_and_the_search() {
+    let path = repo_file("crates/engine/tests/data/tiny-score-8x8.onnx");
+    let network = engine::network::load_file(&engine::onnx::Tract, &path).expect("loads");
+    let mut eval = NetworkEvaluator::new(&network).expect("an evaluator");
+    let positions = random_positions(BoardSize::Eight, 6, 4);
+    for e in eval.evaluate(&positions).expect("evaluates") {
+        let score = e.score.expect("the network has a score output");
+        assert!((-1.0..=1.0).contains(&score));
+    }
+    let mut search = Mcts::new(eval, MctsConfig::default());
+    let info = search
+        .search(&positions[0], &Budget::simulations(40), &mut |_| true)
+        .expect("searches");
+    let discs = info.score.expect("a score estimate in discs");
+    assert!(discs.abs() <= 64.0);
+}

@@ -6,8 +6,8 @@
 //! found.
 
 use engine::network::{
-    check_contract, check_output_sizes, Model, ModelCard, ModelError, Network, Outputs,
-    PlaneRunner, Runtime,
+    check_contract, check_output_sizes, check_score_shape, Model, ModelCard, ModelError, Network,
+    Outputs, PlaneRunner, Runtime,
 };
 use ort::environment::Environment;
 use ort::session::builder::GraphOptimizationLevel;
@@ -89,16 +89,19 @@ pub struct OrtModel {
     card: ModelCard,
     size: BoardSize,
     planes: usize,
+    /// Whether the network has the optional `score` output.
+    score: bool,
 }
 
 impl OrtModel {
     /// Checks `onnx` against `card` and the model contract by building one session.
     pub fn from_bytes(bytes: Vec<u8>, card: ModelCard) -> Result<OrtModel, ModelError> {
-        let model = OrtModel {
+        let mut model = OrtModel {
             size: card.board()?,
             planes: card.planes,
             bytes,
             card,
+            score: false,
         };
         model.card.variant()?;
         let session = model.session()?;
@@ -134,6 +137,10 @@ impl OrtModel {
             &shape("policy")?,
             &shape("value")?,
         )?;
+        if session.outputs().iter().any(|o| o.name() == "score") {
+            check_score_shape(&shape("score")?)?;
+            model.score = true;
+        }
         Ok(model)
     }
 
@@ -167,6 +174,7 @@ impl Model for OrtModel {
             session: self.session()?,
             size: self.size,
             planes: self.planes,
+            score: self.score,
         }))
     }
 }
@@ -176,6 +184,7 @@ struct OrtRunner {
     session: Session,
     size: BoardSize,
     planes: usize,
+    score: bool,
 }
 
 impl PlaneRunner for OrtRunner {
@@ -195,6 +204,11 @@ impl PlaneRunner for OrtRunner {
         let outputs = Outputs {
             policy: read("policy")?,
             value: read("value")?,
+            score: if self.score {
+                Some(read("score")?)
+            } else {
+                None
+            },
         };
         check_output_sizes(&outputs, batch, self.size)?;
         Ok(outputs)

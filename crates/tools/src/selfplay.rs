@@ -257,8 +257,11 @@ impl GameInProgress {
             return;
         }
         if !self.noised {
-            // Fast searches play their best move: noise would only weaken them.
-            if self.full_search {
+            // Fast searches play their best move: noise would only weaken them, except in
+            // the opening, where every move is drawn to vary the games (for a Gumbel root
+            // its noise is that draw).
+            let opening = (self.moves.len() as u32) < config.temperature_plies;
+            if self.full_search || opening {
                 self.tree.add_root_noise();
             }
             let left = self.budget.saturating_sub(self.sims_this_move);
@@ -750,6 +753,7 @@ mod tests {
                     Evaluation {
                         priors: vec![1.0 / n as f32; n],
                         value: 0.0,
+                        score: None,
                     }
                 })
                 .collect())

@@ -53,6 +53,9 @@ pub struct MoveInfo {
     /// The policy target for training: the move's share of the visits, or with a Gumbel
     /// root, its probability in the improved policy softmax(logit + sigma(completed q)).
     pub target: f32,
+    /// The expected final disc difference after the move, for the side to move, when the
+    /// evaluator estimates one (a network with a score head).
+    pub score: Option<f32>,
 }
 
 /// The exact solver's verdict on the root: the move with the largest final margin.
@@ -77,6 +80,9 @@ pub struct SearchInfo {
     pub value: f32,
     /// Set when the root's result is known exactly (for the side to move).
     pub proof: Option<Proof>,
+    /// The expected final disc difference for the side to move, when known: the search's
+    /// mean over a network's score estimates, or the solver's exact margin.
+    pub score: Option<f32>,
     /// Set when the exact solver settled the root: its move is the one to play.
     pub solved: Option<Solved>,
     /// A Gumbel root's choice (the best survivor of sequential halving), which need not be
@@ -99,10 +105,12 @@ impl SearchInfo {
                 q: 0.0,
                 proof: None,
                 target: 1.0,
+                score: None,
             }],
             pv: vec![mv],
             value: 0.0,
             proof: None,
+            score: None,
             solved: None,
             chosen: None,
             simulations: 0,
@@ -122,10 +130,12 @@ impl SearchInfo {
                 q: proof.value(),
                 proof: Some(proof),
                 target: 1.0,
+                score: Some(solved.margin as f32),
             }],
             pv: vec![solved.best],
             value: proof.value(),
             proof: Some(proof),
+            score: Some(solved.margin as f32),
             solved: Some(solved),
             chosen: None,
             simulations: 0,

@@ -23,8 +23,8 @@ impl SearchTree {
         for _ in 0..want {
             let path = self.select();
             let leaf = *path.last().unwrap_or(&0);
-            if let Some(value) = self.resolve_without_evaluator(leaf) {
-                self.backup(&path, value);
+            if let Some((value, score)) = self.resolve_without_evaluator(leaf) {
+                self.backup(&path, value, score);
                 batch.resolved += 1;
             } else if self.nodes[leaf].expansion == Expansion::Leaf {
                 self.nodes[leaf].expansion = Expansion::Pending;
@@ -67,7 +67,7 @@ impl SearchTree {
             let leaf = *path.last().unwrap_or(&0);
             self.remember(self.nodes[leaf].pos.hash(), &eval);
             self.expand(leaf, &eval);
-            self.backup(path, eval.value);
+            self.backup(path, eval.value, eval.score);
         }
         Ok(done)
     }
@@ -89,12 +89,15 @@ impl SearchTree {
         self.cache.insert(hash, eval.clone());
     }
 
-    /// The value of a leaf for its side to move when no evaluator call is needed: finished
-    /// games, proven nodes, exact-solver territory, cached evaluations.
-    fn resolve_without_evaluator(&mut self, leaf: usize) -> Option<f32> {
+    /// The value (and score, when known) of a leaf for its side to move when no evaluator
+    /// call is needed: finished games, proven nodes, exact-solver territory, cached
+    /// evaluations.
+    fn resolve_without_evaluator(&mut self, leaf: usize) -> Option<(f32, Option<f32>)> {
         let node = &self.nodes[leaf];
         if let Some(proof) = node.proof {
-            return Some(-proof.value());
+            // A finished game's margin is the node's exact score.
+            let score = node.score().filter(|_| node.pos.is_game_over()).map(|s| -s);
+            return Some((-proof.value(), score));
         }
         if node.expansion != Expansion::Leaf {
             return None;
@@ -103,20 +106,22 @@ impl SearchTree {
         if let Some(outcome) = pos.outcome() {
             let margin = outcome.margin_for(pos.side_to_move());
             self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
-            return Some(margin.signum() as f32);
+            let score = margin as f32 / pos.size().squares() as f32;
+            return Some((margin.signum() as f32, Some(score)));
         }
         // The root is always expanded, so that a solved root still has moves to choose from.
         if let Some((empties, solver)) = self.exact.as_mut().filter(|_| leaf != 0) {
             if pos.empty_count() <= *empties {
                 if let Some(margin) = solver(&pos) {
                     self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
-                    return Some(margin.signum() as f32);
+                    // Win, loss or draw only: no margin to back up.
+                    return Some((margin.signum() as f32, None));
                 }
             }
         }
         let eval = self.cache.get(&pos.hash())?.clone();
         self.expand(leaf, &eval);
-        Some(eval.value)
+        Some((eval.value, eval.score))
     }
 
     fn expand(&mut self, leaf: usize, eval: &Evaluation) {
@@ -204,16 +209,22 @@ impl SearchTree {
         best
     }
 
-    /// Adds `value` (for the leaf's side to move) along the path, alternating sides, takes
-    /// the virtual losses back, and updates proofs from the leaf up.
-    fn backup(&mut self, path: &[usize], value: f32) {
+    /// Adds `value` and `score` (for the leaf's side to move) along the path, alternating
+    /// sides, takes the virtual losses back, and updates proofs from the leaf up.
+    fn backup(&mut self, path: &[usize], value: f32, score: Option<f32>) {
         let mut v = -value as f64; // the leaf's mover sees the opposite
+        let mut s = score.map(|s| -s as f64);
         for &index in path.iter().rev() {
             let node = &mut self.nodes[index];
             node.visits += 1;
             node.in_flight = node.in_flight.saturating_sub(1);
             node.value_sum += v;
             v = -v;
+            if let Some(score) = s {
+                node.score_sum += score;
+                node.score_n += 1;
+                s = Some(-score);
+            }
         }
         for &index in path.iter().rev() {
             if !self.update_proof(index) {

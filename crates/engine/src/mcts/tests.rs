@@ -44,6 +44,7 @@ impl Evaluator for CountingEvaluator {
                 Evaluation {
                     priors: vec![1.0 / n as f32; n],
                     value: 0.0,
+                    score: None,
                 }
             })
             .collect())
@@ -625,4 +626,47 @@ fn with_a_time_budget_a_gumbel_root_falls_back_to_puct() {
         .expect("search");
     assert!(info.chosen.is_none());
     assert!(info.simulations > 4);
+}
+
+#[test]
+fn the_search_backs_up_score_estimates_and_exact_margins_of_finished_games() {
+    // Random playouts estimate the disc difference: the root's estimate is their mean.
+    let info = mcts(4)
+        .search(&start8(), &Budget::simulations(300), &mut quiet())
+        .expect("search");
+    let score = info.score.expect("playouts estimate a score");
+    assert!(score.abs() < 64.0);
+    assert!(info.moves.iter().all(|m| m.score.is_some()));
+    // Without scores from the evaluator, only finished games bring one.
+    let info = Mcts::new(counting(), MctsConfig::default())
+        .search(&start8(), &Budget::simulations(50), &mut quiet())
+        .expect("search");
+    assert_eq!(info.score, None);
+    // One move from the end: every move's score is its exact final margin.
+    let mut rng = Rng::new(31);
+    let mut checked = 0;
+    while checked < 10 {
+        let Some(pos) = random_endgame(&mut rng, 1) else {
+            continue;
+        };
+        let config = MctsConfig {
+            solver_empties: Some(0),
+            root_solve: RootSolve {
+                exact_empties: Some(0),
+                ..RootSolve::default()
+            },
+            ..MctsConfig::default()
+        };
+        let info = Mcts::new(counting(), config)
+            .search(&pos, &Budget::simulations(20), &mut quiet())
+            .expect("search");
+        for m in &info.moves {
+            let after = pos.play(m.mv).expect("legal");
+            let margin = -Solver::new().solve(&after).margin;
+            if after.is_game_over() {
+                assert_eq!(m.score, Some(margin as f32), "{}", pos.to_board_text());
+            }
+        }
+        checked += 1;
+    }
 }

@@ -37,6 +37,11 @@ pub(super) struct Node {
     /// The evaluator's value for the side to move here, once evaluated (Gumbel's mixed
     /// value starts from the root's).
     pub(super) raw_value: f32,
+    /// Sum of backed-up final disc differences over the squares, from the view of the
+    /// player who made `mv`, and how many simulations brought one (a leaf solved win,
+    /// loss or draw, or an evaluator without a score, brings none).
+    pub(super) score_sum: f64,
+    pub(super) score_n: u32,
 }
 
 impl Node {
@@ -53,6 +58,8 @@ impl Node {
             expansion: Expansion::Leaf,
             proof: None,
             raw_value: 0.0,
+            score_sum: 0.0,
+            score_n: 0,
         }
     }
 
@@ -62,6 +69,11 @@ impl Node {
     }
 
     /// Mean value for the player who made `mv`, virtual losses counted as losses.
+    /// Mean final disc difference (over the squares) for the player who made `mv`.
+    pub(super) fn score(&self) -> Option<f32> {
+        (self.score_n > 0).then(|| (self.score_sum / self.score_n as f64) as f32)
+    }
+
     pub(super) fn q(&self) -> f32 {
         if let Some(proof) = self.proof {
             return proof.value();
@@ -345,6 +357,7 @@ impl SearchTree {
                 pv: Vec::new(),
                 value: 0.0,
                 proof: None,
+                score: None,
                 solved: None,
                 chosen: None,
                 simulations,
@@ -352,6 +365,7 @@ impl SearchTree {
                 elapsed,
             };
         };
+        let squares = root.pos.size().squares() as f32;
         // The policy target: Gumbel's improved policy, or the visit distribution.
         let total_visits: u32 = root.children().map(|c| self.nodes[c].visits).sum();
         let (targets, chosen) = if self.gumbel_root() {
@@ -380,6 +394,7 @@ impl SearchTree {
                     },
                     proof: child.proof,
                     target,
+                    score: child.score().map(|s| s * squares),
                 }
             })
             .collect();
@@ -410,6 +425,7 @@ impl SearchTree {
                 None => 0.0,
             },
             proof: root.proof.map(Proof::flip),
+            score: root.score().map(|s| -s * squares),
             solved: None,
             chosen,
             simulations,

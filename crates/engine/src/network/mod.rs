@@ -62,6 +62,8 @@ pub struct Outputs {
     pub policy: Vec<f32>,
     /// `n` values in [-1, 1] for the side to move.
     pub value: Vec<f32>,
+    /// `n` final disc differences over the squares, for a network with a `score` output.
+    pub score: Option<Vec<f32>>,
 }
 
 /// Runs encoded positions through a network: one per thread, never shared.
@@ -118,6 +120,17 @@ pub fn read_model_files(path: &Path) -> Result<(Vec<u8>, ModelCard), ModelError>
 pub fn load_file(runtime: &dyn Runtime, path: &Path) -> Result<Network, ModelError> {
     let (bytes, card) = read_model_files(path)?;
     runtime.load(&bytes, card).map_err(|e| e.in_file(path))
+}
+
+/// Checks the optional `score` output's shape: `[batch, 1]`.
+pub fn check_score_shape(score: &[Option<usize>]) -> Result<(), ModelError> {
+    if score.len() != 2 || score[1] != Some(1) {
+        return Err(ModelError::Contract(format!(
+            "score shape is {}, expected [batch, 1]",
+            describe_shape(score)
+        )));
+    }
+    Ok(())
 }
 
 /// Checks a network's tensor shapes (`None`: a symbolic dimension) against the model
@@ -251,12 +264,21 @@ impl Evaluator for NetworkEvaluator {
             .run_planes(&self.planes, positions.len())
             .map_err(|e| EvalError::Failed(e.to_string()))?;
         let width = self.size.squares() as usize + 1;
+        let score = |i: usize| {
+            outputs
+                .score
+                .as_ref()
+                .and_then(|s| s.get(i))
+                .map(|s| s.clamp(-1.0, 1.0))
+        };
         Ok(positions
             .iter()
             .zip(outputs.policy.chunks(width).zip(&outputs.value))
-            .map(|(pos, (logits, value))| Evaluation {
+            .enumerate()
+            .map(|(i, (pos, (logits, value)))| Evaluation {
                 priors: legal_priors(pos, logits),
                 value: value.clamp(-1.0, 1.0),
+                score: score(i),
             })
             .collect())
     }
@@ -273,9 +295,11 @@ pub fn check_output_sizes(
     size: BoardSize,
 ) -> Result<(), ModelError> {
     let width = size.squares() as usize + 1;
+    let score = outputs.score.as_ref().map_or(batch, Vec::len);
     for (what, got, want) in [
         ("policy", outputs.policy.len(), batch * width),
         ("value", outputs.value.len(), batch),
+        ("score", score, batch),
     ] {
         if got != want {
             return Err(ModelError::Run(format!(
@@ -324,6 +348,7 @@ mod tests {
             Ok(Outputs {
                 policy: row.repeat(batch),
                 value: vec![0.25; batch],
+                score: Some(vec![-0.5; batch]),
             })
         }
     }
@@ -357,6 +382,7 @@ mod tests {
             // f6 is not legal at the start, so its high logit counts for nothing.
             assert_eq!(e.priors, vec![0.25; 4]);
             assert_eq!(e.value, 0.25);
+            assert_eq!(e.score, Some(-0.5));
         }
         assert_eq!(eval.describe(), "network fixed (fixed)");
     }
