@@ -42,7 +42,8 @@ fn an_arena_writes_json_csv_and_svg_and_prints_the_table() {
 #[test]
 fn a_bad_player_list_fails_with_one_line_and_exit_code_2() {
     for (players, message) in [
-        ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, uct, mcts"),
+        ("random,stockfish", "unknown player 'stockfish'; known players: random, greedy, novice, heuristic, alphabeta, uct, mcts, policy, value"),
+        ("random,policy", "player 'policy' is a network without search: give it one with model=PATH"),
         ("random,greedy:depth=2", "player 'greedy' has no option 'depth'; it takes: seed"),
     ] {
         let out = out_dir("bad");
@@ -89,4 +90,25 @@ fn a_network_agent_plays_in_the_arena_and_a_model_for_another_board_is_refused()
         .code(2);
     let stderr = String::from_utf8_lossy(&failure.get_output().stderr).into_owned();
     assert!(stderr.contains("the model plays 6x6"), "{stderr}");
+}
+
+#[test]
+fn the_network_without_search_plays_in_the_arena() {
+    let model = format!(
+        "{}/../../models/tiny-random-6x6.onnx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = out_dir("instinct");
+    let players = format!("greedy,policy:model={model},value:model={model}");
+    let assert = Command::cargo_bin("othello")
+        .expect("binary")
+        .args(["arena", "--board", "6", "--players", &players])
+        .args(["--games", "2", "--threads", "2", "--seed", "1", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.contains("6 games on 2 threads"), "{stdout}");
+    assert!(stdout.contains("value:model="), "{stdout}");
+    let _ = std::fs::remove_dir_all(&out);
 }
