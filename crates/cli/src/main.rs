@@ -7,6 +7,7 @@ mod analyse;
 mod args;
 mod bench;
 mod model;
+mod nboard;
 mod play;
 mod selfplay;
 mod solve;
@@ -104,6 +105,8 @@ enum Command {
     Arena(tournament::ArenaArgs),
     /// Share of a player's endgame moves that are optimal, checked with the exact solver
     Accuracy(tournament::AccuracyArgs),
+    /// Be an engine for the NBoard GUI: the NBoard protocol (version 2) on stdin and stdout
+    Nboard(nboard::NboardArgs),
 }
 
 fn parse_color(text: &str) -> Result<Color, String> {
@@ -173,6 +176,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Selfplay(args) => selfplay::run(args, &models())?,
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Accuracy(args) => tournament::accuracy(args, &models())?,
+        Command::Nboard(args) => nboard::run(args, models())?,
     }
     Ok(())
 }
