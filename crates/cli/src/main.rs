@@ -52,7 +52,8 @@ enum Command {
     },
     /// Print a position with its legal moves
     Show {
-        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        /// A transcript such as `f5d6c3`, board text (64 or 36 squares, then X or O), or a
+        /// GGF game: a file (`games.ggf:3` for its third game) or the record itself
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
@@ -61,7 +62,7 @@ enum Command {
     /// Let an agent think about a position: visit shares, values, the principal variation,
     /// and the exact result where the solver settles it
     Analyse {
-        /// A transcript such as `f5d6c3`, or board text
+        /// A transcript such as `f5d6c3`, board text, or a GGF game (file or record)
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
@@ -81,7 +82,8 @@ enum Command {
     },
     /// Solve a position exactly: the final margin of every legal move with perfect play
     Solve {
-        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        /// A transcript such as `f5d6c3`, board text (64 or 36 squares, then X or O), or a
+        /// GGF game: a file (`games.ggf:3` for its third game) or the record itself
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]

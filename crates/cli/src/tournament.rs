@@ -71,8 +71,10 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
     write_file(&args.out.join("arena.json"), &json)?;
     write_file(&args.out.join("arena.csv"), &arena::csv(&report))?;
     write_file(&args.out.join("arena.svg"), &arena::heat_map_svg(&report))?;
+    let records = arena::ggf(&config, &report).context("cannot write the games as GGF")?;
+    write_file(&args.out.join("arena.ggf"), &records)?;
     println!(
-        "wrote arena.json, arena.csv and arena.svg to {}",
+        "wrote arena.json, arena.csv, arena.svg and arena.ggf to {}",
         args.out.display()
     );
     Ok(())

@@ -10,7 +10,7 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 #[test]
-fn an_arena_writes_json_csv_and_svg_and_prints_the_table() {
+fn an_arena_writes_json_csv_svg_and_ggf_and_prints_the_table() {
     let out = out_dir("files");
     let assert = Command::cargo_bin("othello")
         .expect("binary")
@@ -36,6 +36,22 @@ fn an_arena_writes_json_csv_and_svg_and_prints_the_table() {
     assert_eq!(csv.lines().count(), 1 + 6 * 3);
     let svg = std::fs::read_to_string(out.join("arena.svg")).expect("svg");
     assert!(svg.starts_with("<svg"));
+    // The games as GGF, which `othello show` reads back.
+    let ggf = out.join("arena.ggf");
+    let records = std::fs::read_to_string(&ggf).expect("ggf");
+    let games = othello::ggf::read_games(&records).expect("valid GGF");
+    assert_eq!(games.len(), 12);
+    assert!(games
+        .iter()
+        .all(|g| g.result.is_some() && g.black.is_some()));
+    let shown = Command::cargo_bin("othello")
+        .expect("binary")
+        .arg("show")
+        .arg(&ggf)
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(text.contains(&games[0].game().transcript(true)), "{text}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -8,11 +8,13 @@
 
 mod elo;
 mod openings;
+mod records;
 mod report;
 
 pub use elo::{fit_elo, EloError, HeadToHead, Rating, ELO_PER_NAT};
 pub use engine::spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
 pub use openings::{generate_openings, Opening, OpeningsError, MAX_PLIES, MIN_PLIES};
+pub use records::ggf;
 pub use report::{csv, format_table, heat_map_svg};
 
 use engine::rng::splitmix64 as mix;
