@@ -8,6 +8,7 @@ mod args;
 mod bench;
 mod model;
 mod nboard;
+mod openings;
 mod play;
 mod selfplay;
 mod solve;
@@ -107,6 +108,8 @@ enum Command {
     Arena(tournament::ArenaArgs),
     /// Share of a player's endgame moves that are optimal, checked with the exact solver
     Accuracy(tournament::AccuracyArgs),
+    /// Make a list of balanced openings (XOT style) for `othello arena --openings FILE`
+    Openings(openings::OpeningsArgs),
     /// Be an engine for the NBoard GUI: the NBoard protocol (version 2) on stdin and stdout
     Nboard(nboard::NboardArgs),
 }
@@ -179,6 +182,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Accuracy(args) => tournament::accuracy(args, &models())?,
         Command::Nboard(args) => nboard::run(args, models())?,
+        Command::Openings(args) => openings::run(args, &models())?,
     }
     Ok(())
 }

@@ -45,7 +45,7 @@ mod tests {
             players: parse_player_list("random,greedy").expect("valid"),
             games_per_pairing: 4,
             seed: 5,
-            from_start: false,
+            openings: Openings::Random,
         };
         let report = run_arena(&config, 1, &engine::NoModels, &|_, _| {}).expect("runs");
         let text = super::ggf(&config, &report).expect("records");
