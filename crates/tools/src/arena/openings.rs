@@ -86,7 +86,7 @@ pub(super) fn for_arena(config: &ArenaConfig) -> Result<Vec<Opening>, ArenaError
             }
             // Fisher-Yates with the seed, so each seed plays its own sample of the list.
             let mut order: Vec<usize> = (0..list.len()).collect();
-            let mut rng = Rng::new(splitmix64(config.seed ^ 0x786f_74));
+            let mut rng = Rng::new(splitmix64(config.seed ^ 0x0078_6f74));
             for i in (1..order.len()).rev() {
                 order.swap(i, rng.below(i + 1));
             }
