@@ -3,7 +3,9 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::{Budget, PlayerSpec};
+use othello::ggf::read_games;
 use othello::{BoardSize, Game, Position, Variant};
+use std::path::Path;
 use std::time::Duration;
 
 /// The board and the rules.
@@ -93,13 +95,45 @@ fn looks_like_board_text(text: &str) -> bool {
     board_length && (has_side || board.chars().all(|c| "XxOo*-.".contains(c)))
 }
 
-/// Reads a position given as board text or as a transcript from the start.
+/// Reads a position given as a GGF game (a file, or the record itself), board text, or a
+/// transcript from the start. A GGF game brings its own board and rules; from a file of
+/// several games the first is read, `FILE:N` picks the Nth.
 pub fn read_position(text: &str, board: BoardArgs) -> Result<Game> {
-    if looks_like_board_text(text) {
+    if let Some(game) = read_ggf(text)? {
+        Ok(game)
+    } else if looks_like_board_text(text) {
         let pos =
             Position::from_board_text(text, board.variant).context("cannot read board text")?;
         Ok(Game::new(pos))
     } else {
         Ok(Game::from_transcript(text, board.start())?)
+    }
+}
+
+/// The game of a GGF record or file, or `None` when `text` is neither.
+fn read_ggf(text: &str) -> Result<Option<Game>> {
+    let (record, source, number) = if text.trim_start().starts_with("(;") {
+        (text.to_owned(), "the GGF record".to_owned(), 1)
+    } else {
+        // `games.ggf:3` is the third game of games.ggf, unless a file has that very name.
+        let (path, number) = match text.rsplit_once(':') {
+            Some((path, n)) if !Path::new(text).is_file() => match n.parse::<usize>() {
+                Ok(n) => (path, n),
+                Err(_) => (text, 1),
+            },
+            _ => (text, 1),
+        };
+        if !Path::new(path).is_file() {
+            return Ok(None);
+        }
+        let record =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        (record, path.to_owned(), number)
+    };
+    let games = read_games(&record).with_context(|| format!("cannot read {source} as GGF"))?;
+    let count = games.len();
+    match games.into_iter().nth(number.wrapping_sub(1)) {
+        Some(game) => Ok(Some(game.into_game())),
+        None => bail!("{source} holds {count} game(s); there is no game {number}"),
     }
 }

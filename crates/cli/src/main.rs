@@ -7,6 +7,8 @@ mod analyse;
 mod args;
 mod bench;
 mod model;
+mod nboard;
+mod openings;
 mod play;
 mod selfplay;
 mod solve;
@@ -51,7 +53,8 @@ enum Command {
     },
     /// Print a position with its legal moves
     Show {
-        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        /// A transcript such as `f5d6c3`, board text (64 or 36 squares, then X or O), or a
+        /// GGF game: a file (`games.ggf:3` for its third game) or the record itself
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
@@ -60,7 +63,7 @@ enum Command {
     /// Let an agent think about a position: visit shares, values, the principal variation,
     /// and the exact result where the solver settles it
     Analyse {
-        /// A transcript such as `f5d6c3`, or board text
+        /// A transcript such as `f5d6c3`, board text, or a GGF game (file or record)
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
@@ -80,7 +83,8 @@ enum Command {
     },
     /// Solve a position exactly: the final margin of every legal move with perfect play
     Solve {
-        /// A transcript such as `f5d6c3`, or board text (64 or 36 squares, then X or O)
+        /// A transcript such as `f5d6c3`, board text (64 or 36 squares, then X or O), or a
+        /// GGF game: a file (`games.ggf:3` for its third game) or the record itself
         #[arg(allow_hyphen_values = true)]
         position: String,
         #[command(flatten)]
@@ -104,6 +108,10 @@ enum Command {
     Arena(tournament::ArenaArgs),
     /// Share of a player's endgame moves that are optimal, checked with the exact solver
     Accuracy(tournament::AccuracyArgs),
+    /// Make a list of balanced openings (XOT style) for `othello arena --openings FILE`
+    Openings(openings::OpeningsArgs),
+    /// Be an engine for the NBoard GUI: the NBoard protocol (version 2) on stdin and stdout
+    Nboard(nboard::NboardArgs),
 }
 
 fn parse_color(text: &str) -> Result<Color, String> {
@@ -173,6 +181,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Selfplay(args) => selfplay::run(args, &models())?,
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Accuracy(args) => tournament::accuracy(args, &models())?,
+        Command::Nboard(args) => nboard::run(args, models())?,
+        Command::Openings(args) => openings::run(args, &models())?,
     }
     Ok(())
 }

@@ -2,10 +2,10 @@
 
 use crate::args::{BoardArgs, SeedArg, ThreadsArg};
 use crate::{output_dir, write_file};
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tools::accuracy::{measure_accuracy, AccuracyConfig};
 use tools::arena::{self, ArenaConfig};
@@ -31,9 +31,38 @@ pub struct ArenaArgs {
     #[arg(long, default_value = "arena-out")]
     out: PathBuf,
     /// Start every game from the initial position, not from random openings (the
-    /// players' seeds still change from game to game)
-    #[arg(long)]
+    /// players' seeds still change from game to game); the same as --openings start
+    #[arg(long, conflicts_with = "openings")]
     from_start: bool,
+    /// Where games start: `random` (4-8 random plies), `start`, `xot` (the shipped
+    /// balanced 8-ply openings of the board, openings/xot-8x8.txt or xot-6x6.txt), or a
+    /// file of transcripts, one a line (see `othello openings`)
+    #[arg(long, default_value = "random")]
+    openings: String,
+}
+
+/// The openings `--openings` names.
+fn openings(args: &ArenaArgs) -> Result<arena::Openings> {
+    let (size, variant) = (args.board.board, args.board.variant);
+    let path = match args.openings.as_str() {
+        _ if args.from_start => return Ok(arena::Openings::Start),
+        "random" => return Ok(arena::Openings::Random),
+        "start" => return Ok(arena::Openings::Start),
+        "xot" => {
+            let name = format!("openings/xot-{}x{}.txt", size.n(), size.n());
+            let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+            [PathBuf::from(&name), repository.join(&name)]
+                .into_iter()
+                .find(|p| p.is_file())
+                .ok_or_else(|| anyhow!("no balanced openings for {size}: {name} is missing"))?
+        }
+        file => PathBuf::from(file),
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read the openings {}", path.display()))?;
+    let list = arena::read_openings(&text, size, variant)
+        .map_err(|(line, e)| anyhow!("{} line {line}: {e}", path.display()))?;
+    Ok(arena::Openings::List(list))
 }
 
 pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
@@ -43,7 +72,7 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
         players: arena::parse_player_list(&args.players)?,
         games_per_pairing: args.games,
         seed: args.seed.seed,
-        from_start: args.from_start,
+        openings: openings(&args)?,
     };
     // Check before the games so that a bad player list fails at once, not after an hour.
     config.check(models)?;
@@ -71,8 +100,10 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
     write_file(&args.out.join("arena.json"), &json)?;
     write_file(&args.out.join("arena.csv"), &arena::csv(&report))?;
     write_file(&args.out.join("arena.svg"), &arena::heat_map_svg(&report))?;
+    let records = arena::ggf(&config, &report).context("cannot write the games as GGF")?;
+    write_file(&args.out.join("arena.ggf"), &records)?;
     println!(
-        "wrote arena.json, arena.csv and arena.svg to {}",
+        "wrote arena.json, arena.csv, arena.svg and arena.ggf to {}",
         args.out.display()
     );
     Ok(())

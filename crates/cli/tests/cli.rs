@@ -291,3 +291,66 @@ fn a_network_with_a_score_output_is_checked_against_its_samples_score_too() {
     ]);
     assert!(err.contains("no 'score' output"), "{err}");
 }
+
+/// A GGF file of two games: the second starts from a board and has three moves.
+fn ggf_file(name: &str) -> std::path::PathBuf {
+    use othello::{BoardSize, Game, GgfGame, Move, Position, Variant};
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let first = GgfGame::new(Game::from_transcript("f5d6c3", start).expect("legal"));
+    // 14 empties, reached by the rules.
+    let mut pos = start;
+    while pos.empty_count() > 14 {
+        let moves = pos.legal_move_list();
+        pos = pos
+            .play(moves.first().copied().unwrap_or(Move::Pass))
+            .expect("legal");
+    }
+    let second = GgfGame::new(Game::new(pos));
+    let path = std::env::temp_dir().join(format!("othello-{name}-{}.ggf", std::process::id()));
+    std::fs::write(&path, format!("{first}\n{second}\n")).expect("written");
+    path
+}
+
+#[test]
+fn show_solve_and_analyse_read_a_ggf_file() {
+    let path = ggf_file("read");
+    let file = path.to_string_lossy().into_owned();
+    let shown = othello().args(["show", &file]).output().expect("runs");
+    assert!(shown.status.success());
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("moves: f5d6c3"), "{text}");
+    // The same as the transcript gives.
+    let direct = othello().args(["show", "f5d6c3"]).output().expect("runs");
+    assert_eq!(text, String::from_utf8_lossy(&direct.stdout));
+    let solved = othello()
+        .args(["solve", &format!("{file}:2")])
+        .output()
+        .expect("runs");
+    assert!(solved.status.success(), "{solved:?}");
+    assert!(String::from_utf8_lossy(&solved.stdout).contains("best move"));
+    let analysed = othello()
+        .args(["analyse", &file, "--player", "mcts", "--sims", "30"])
+        .output()
+        .expect("runs");
+    assert!(analysed.status.success(), "{analysed:?}");
+    let missing = othello()
+        .args(["show", &format!("{file}:3")])
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("holds 2 game(s)"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_broken_ggf_file_is_one_line_on_stderr() {
+    let path = std::env::temp_dir().join(format!("othello-broken-{}.ggf", std::process::id()));
+    std::fs::write(&path, "(;GM[Othello]TY[8]B[f5]W[a1];)").expect("written");
+    let out = othello().arg("show").arg(&path).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("W[a1]"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}

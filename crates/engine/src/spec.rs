@@ -6,13 +6,17 @@
 //!
 //! `mcts` is always the AlphaZero agent ([`MctsPlayer`]: PUCT search, the exact solver in
 //! the endgame): over the network `model=` names, or over random playouts without one.
-//! `uct` is the classic rollout MCTS. Networks come from a [`ModelSource`], which the caller
-//! passes in: files on the runtime the command line chose, or what the worker has loaded.
+//! `uct` is the classic rollout MCTS. `policy` and `value` are the network without search
+//! (its policy head's favourite move; the move into the position its value head likes
+//! best). Networks come from a [`ModelSource`], which the caller passes in: files on the
+//! runtime the command line chose, or what the worker has loaded.
 
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
 use crate::mcts::{GumbelRoot, Mcts, MctsConfig, MctsPlayer};
 use crate::network::{ModelError, Network, NetworkEvaluator};
-use crate::players::{GreedyPlayer, NovicePlayer, RandomPlayer, RolloutMcts};
+use crate::players::{
+    GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
+};
 use crate::rng::splitmix64;
 use crate::{Agent, Budget};
 use othello::{BoardSize, Variant};
@@ -33,10 +37,12 @@ pub enum PlayerKind {
     AlphaBeta,
     Uct,
     Mcts,
+    Policy,
+    Value,
 }
 
 impl PlayerKind {
-    pub const ALL: [PlayerKind; 7] = [
+    pub const ALL: [PlayerKind; 9] = [
         PlayerKind::Random,
         PlayerKind::Greedy,
         PlayerKind::Novice,
@@ -44,6 +50,8 @@ impl PlayerKind {
         PlayerKind::AlphaBeta,
         PlayerKind::Uct,
         PlayerKind::Mcts,
+        PlayerKind::Policy,
+        PlayerKind::Value,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -55,6 +63,8 @@ impl PlayerKind {
             PlayerKind::AlphaBeta => "alphabeta",
             PlayerKind::Uct => "uct",
             PlayerKind::Mcts => "mcts",
+            PlayerKind::Policy => "policy",
+            PlayerKind::Value => "value",
         }
     }
 
@@ -71,7 +81,13 @@ impl PlayerKind {
                 "model", "sims", "time", "c", "solver", "exact", "noise", "gumbel", "cscale",
                 "playouts", "seed",
             ],
+            PlayerKind::Policy | PlayerKind::Value => &["model", "seed"],
         }
+    }
+
+    /// Whether the player is nothing without a network (`model=` is required).
+    pub const fn needs_model(self) -> bool {
+        matches!(self, PlayerKind::Policy | PlayerKind::Value)
     }
 
     fn from_name(name: &str) -> Option<PlayerKind> {
@@ -148,6 +164,8 @@ pub enum SpecError {
     Repeated(String),
     #[error("option 'playouts' of 'mcts' is for the search without a model")]
     PlayoutsWithModel,
+    #[error("player '{0}' is a network without search: give it one with model=PATH")]
+    NeedsModel(String),
     #[error("model {path}: {message}")]
     Model { path: String, message: String },
 }
@@ -247,6 +265,20 @@ impl PlayerSpec {
         }
     }
 
+    /// The network of a spec that must have one, ready to evaluate.
+    fn network_evaluator(
+        &self,
+        models: &dyn ModelSource,
+    ) -> Result<Box<dyn Evaluator + Send>, SpecError> {
+        let model = self
+            .model
+            .as_deref()
+            .ok_or_else(|| SpecError::NeedsModel(self.kind.name().to_owned()))?;
+        let network = self.network(model, models)?;
+        let evaluator = NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
+        Ok(Box::new(evaluator))
+    }
+
     fn network(&self, model: &str, models: &dyn ModelSource) -> Result<Network, SpecError> {
         models.network(model).map_err(|e| model_error(model, e))
     }
@@ -288,6 +320,10 @@ impl PlayerSpec {
             }
             // `mcts_player` salts the seed itself.
             PlayerKind::Mcts => Box::new(self.without_seed().mcts_player(seed, models)?),
+            PlayerKind::Policy => {
+                Box::new(PolicyPlayer::new(self.network_evaluator(models)?, seed))
+            }
+            PlayerKind::Value => Box::new(ValuePlayer::new(self.network_evaluator(models)?, seed)),
         };
         Ok((agent, self.budget()))
     }
@@ -436,6 +472,9 @@ impl FromStr for PlayerSpec {
             })?;
             spec.set(&option.trim().to_ascii_lowercase(), value.trim())?;
         }
+        if spec.kind.needs_model() && spec.model.is_none() {
+            return Err(SpecError::NeedsModel(name));
+        }
         Ok(spec)
     }
 }
@@ -522,6 +561,8 @@ mod tests {
             "mcts:sims=400,noise=0.3,playouts=1",
             "mcts:model=net.onnx,sims=32,gumbel=16,cscale=1",
             "uct:sims=1000,c=1.4",
+            "policy:model=models/az-8x8.onnx",
+            "value:model=net.onnx,seed=2",
         ] {
             let spec = parse(text);
             assert_eq!(spec.to_string(), text);
@@ -570,7 +611,8 @@ mod tests {
         let error = parse_player_list("random,stockfish").expect_err("unknown");
         let message = error.to_string();
         assert!(message.contains("'stockfish'"), "{message}");
-        assert!(message.contains("random, greedy, novice, heuristic, alphabeta, uct, mcts"));
+        assert!(message
+            .contains("random, greedy, novice, heuristic, alphabeta, uct, mcts, policy, value"));
     }
 
     #[test]
@@ -697,6 +739,33 @@ mod tests {
         let gumbel = parse("mcts:gumbel=8,cscale=1").mcts_config(1).gumbel;
         assert_eq!(gumbel.map(|g| (g.considered, g.c_scale)), Some((8, 1.0)));
         assert_eq!(parse("mcts:gumbel=0").mcts_config(1).gumbel, None);
+    }
+
+    #[test]
+    fn the_network_players_need_a_model_and_take_no_budget() {
+        for kind in ["policy", "value"] {
+            assert_eq!(
+                kind.parse::<PlayerSpec>(),
+                Err(SpecError::NeedsModel(kind.into()))
+            );
+            assert!(matches!(
+                format!("{kind}:model=a.onnx,sims=5").parse::<PlayerSpec>(),
+                Err(SpecError::UnknownOption { .. })
+            ));
+            let spec = parse(&format!("{kind}:model=/nonexistent.onnx"));
+            assert!(spec.budget().is_unlimited());
+            let error = spec.build(1, &NoModels).err().expect("no such network");
+            assert!(matches!(error, SpecError::Model { .. }), "{error}");
+            let bare = PlayerSpec::new(spec.kind);
+            assert!(matches!(
+                bare.build(1, &NoModels),
+                Err(SpecError::NeedsModel(_))
+            ));
+        }
+        assert_eq!(
+            SpecError::NeedsModel("value".into()).to_string(),
+            "player 'value' is a network without search: give it one with model=PATH"
+        );
     }
 
     #[test]

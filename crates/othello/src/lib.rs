@@ -2,7 +2,7 @@
 //!
 //! 8x8, 6x6 and 4x4 boards from one implementation, standard and reversed
 //! ("fewest discs wins") variants, Othello notation (squares, transcripts, OBF board
-//! text), the eight board symmetries, perft, and the game state a front end plays
+//! text, GGF game records), the eight board symmetries, perft, and the game state a front end plays
 //! (seats, forced passes, undo and redo).
 //!
 //! ```
@@ -15,6 +15,7 @@
 mod bitboard;
 mod board_size;
 mod game_state;
+pub mod ggf;
 mod notation;
 mod perft;
 mod position;
@@ -29,6 +30,7 @@ pub mod raw {
 pub use bitboard::Bitboard;
 pub use board_size::{BoardSize, ParseBoardSizeError};
 pub use game_state::{GameState, PlayError, Seats};
+pub use ggf::{GgfError, GgfGame};
 pub use notation::{BoardTextError, Game, TranscriptError, TranscriptErrorKind};
 pub use perft::perft;
 pub use position::{

@@ -155,6 +155,27 @@ fn cached_evaluations_are_not_asked_for_again() {
 }
 
 #[test]
+fn the_line_after_a_root_move_follows_the_most_visited_replies() {
+    let mut search = mcts(4);
+    let info = search
+        .search(&start8(), &Budget::simulations(400), &mut quiet())
+        .expect("search");
+    let best = info.pv[0];
+    assert_eq!(search.tree().line_from(best), info.pv);
+    for m in &info.moves {
+        let line = search.tree().line_from(m.mv);
+        assert_eq!(line.first(), Some(&m.mv));
+        // Every line is a legal sequence from the root.
+        let mut pos = start8();
+        for mv in &line {
+            pos = pos.play(*mv).expect("a legal line");
+        }
+    }
+    let not_a_root_move = Move::parse("a1", BoardSize::Eight).expect("a square");
+    assert!(search.tree().line_from(not_a_root_move).is_empty());
+}
+
+#[test]
 fn the_subtree_of_the_moves_played_is_kept() {
     let mut search = mcts(3);
     let info = search

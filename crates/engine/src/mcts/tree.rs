@@ -349,6 +349,42 @@ impl SearchTree {
         gumbel::sigma_completed_q(moves, root.raw_value, g.c_visit, g.c_scale)
     }
 
+    /// The line the search expects after the root move `mv`: `mv`, then the most visited
+    /// reply (a proven win first) at each level; empty when `mv` is not a root move.
+    pub fn line_from(&self, mv: Move) -> Vec<Move> {
+        let Some(root) = self.nodes.first() else {
+            return Vec::new();
+        };
+        match root.children().find(|&c| self.nodes[c].mv == mv) {
+            Some(child) => std::iter::once(mv)
+                .chain(self.principal_line(child))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The most visited moves down from node `from` (a proven win first at each level).
+    fn principal_line(&self, from: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut current = from;
+        while self.nodes[current].child_count > 0 {
+            let Some(next) = self.nodes[current].children().max_by_key(|&c| {
+                (
+                    self.nodes[c].proof == Some(Proof::Win),
+                    self.nodes[c].visits,
+                )
+            }) else {
+                break;
+            };
+            if self.nodes[next].visits == 0 {
+                break;
+            }
+            line.push(self.nodes[next].mv);
+            current = next;
+        }
+        line
+    }
+
     /// A snapshot of the root for the caller (the heat map, the move choice).
     pub fn info(&self, simulations: u64, elapsed: Duration) -> SearchInfo {
         let Some(root) = self.nodes.first() else {
@@ -399,23 +435,7 @@ impl SearchTree {
             })
             .collect();
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
-        let mut pv = Vec::new();
-        let mut current = 0;
-        while self.nodes[current].child_count > 0 {
-            let Some(next) = self.nodes[current].children().max_by_key(|&c| {
-                (
-                    self.nodes[c].proof == Some(Proof::Win),
-                    self.nodes[c].visits,
-                )
-            }) else {
-                break;
-            };
-            if self.nodes[next].visits == 0 {
-                break;
-            }
-            pv.push(self.nodes[next].mv);
-            current = next;
-        }
+        let pv = self.principal_line(0);
         SearchInfo {
             moves,
             pv,

@@ -8,11 +8,16 @@
 
 mod elo;
 mod openings;
+mod records;
 mod report;
 
 pub use elo::{fit_elo, EloError, HeadToHead, Rating, ELO_PER_NAT};
 pub use engine::spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
-pub use openings::{generate_openings, Opening, OpeningsError, MAX_PLIES, MIN_PLIES};
+pub use openings::{
+    generate_openings, generate_openings_of, read_openings, Opening, Openings, OpeningsError,
+    MAX_PLIES, MIN_PLIES,
+};
+pub use records::ggf;
 pub use report::{csv, format_table, heat_map_svg};
 
 use engine::rng::splitmix64 as mix;
@@ -34,6 +39,10 @@ pub enum ArenaError {
     Openings(#[from] OpeningsError),
     #[error(transparent)]
     Elo(#[from] EloError),
+    #[error("the opening list has {found} openings for {wanted} games a pairing; play at most {max}", max = 2 * found)]
+    TooFewOpenings { wanted: usize, found: usize },
+    #[error("an opening of the list is for another board or rules: {0}")]
+    OpeningMismatch(String),
     #[error("an arena needs at least two players")]
     TooFewPlayers,
     #[error("games per pairing must be a positive even number (each opening is played with both colours), not {0}")]
@@ -55,10 +64,10 @@ pub struct ArenaConfig {
     /// Games per pairing: half as many openings, each played with both colours.
     pub games_per_pairing: usize,
     pub seed: u64,
-    /// Every game starts from the initial position instead of a random opening (the
-    /// players' seeds still differ from game to game): for a solved board, where a random
-    /// opening may already be lost for one side.
-    pub from_start: bool,
+    /// Where games start: random openings, the initial position (for a solved board, where
+    /// a random opening may already be lost for one side), or a list such as the balanced
+    /// XOT-style openings.
+    pub openings: Openings,
 }
 
 impl ArenaConfig {
@@ -375,20 +384,7 @@ pub fn run_arena(
     use std::sync::Mutex;
 
     config.check(models)?;
-    let openings = if config.from_start {
-        let start = Opening {
-            moves: Vec::new(),
-            position: Position::start(config.size, config.variant),
-        };
-        vec![start; config.openings_needed()]
-    } else {
-        generate_openings(
-            config.size,
-            config.variant,
-            config.openings_needed(),
-            mix(config.seed ^ 0x6f70_656e),
-        )?
-    };
+    let openings = openings::for_arena(config)?;
     let jobs = config.schedule();
     let total = jobs.len();
     let next = AtomicUsize::new(0);
@@ -436,14 +432,14 @@ mod tests {
             players: parse_player_list(players).expect("valid players"),
             games_per_pairing: games,
             seed: 11,
-            from_start: false,
+            openings: Openings::Random,
         }
     }
 
     #[test]
     fn from_the_start_every_game_begins_at_the_initial_position_and_games_still_differ() {
         let c = ArenaConfig {
-            from_start: true,
+            openings: Openings::Start,
             ..config("random,greedy", 8, BoardSize::Six)
         };
         let report = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");

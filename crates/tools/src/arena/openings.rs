@@ -1,8 +1,10 @@
 //! Arena openings: short random starts, so that deterministic players do not play one
 //! game over and over, and every pairing meets the same positions.
 
+use super::{ArenaConfig, ArenaError};
+use engine::rng::splitmix64;
 use engine::Rng;
-use othello::{BoardSize, Game, Move, Position, Symmetry, Variant};
+use othello::{BoardSize, Game, Move, Position, Symmetry, TranscriptError, Variant};
 use std::collections::HashSet;
 use thiserror::Error;
 
@@ -41,6 +43,81 @@ impl Opening {
     }
 }
 
+/// Where an arena's games start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// 4-8 random plies, made from the seed.
+    Random,
+    /// The initial position for every game (the players' seeds still differ).
+    Start,
+    /// Drawn from a list, such as the balanced XOT-style openings in `openings/`: the seed
+    /// shuffles the list and the tournament takes as many as it needs from the front.
+    List(Vec<Opening>),
+}
+
+/// The openings a tournament plays, one per pair of games.
+pub(super) fn for_arena(config: &ArenaConfig) -> Result<Vec<Opening>, ArenaError> {
+    let needed = config.openings_needed();
+    match &config.openings {
+        Openings::Random => Ok(generate_openings(
+            config.size,
+            config.variant,
+            needed,
+            splitmix64(config.seed ^ 0x6f70_656e),
+        )?),
+        Openings::Start => {
+            let start = Opening {
+                moves: Vec::new(),
+                position: Position::start(config.size, config.variant),
+            };
+            Ok(vec![start; needed])
+        }
+        Openings::List(list) => {
+            if list.len() < needed {
+                return Err(ArenaError::TooFewOpenings {
+                    wanted: 2 * needed,
+                    found: list.len(),
+                });
+            }
+            if let Some(other) = list.iter().find(|o| {
+                o.position.size() != config.size || o.position.variant() != config.variant
+            }) {
+                return Err(ArenaError::OpeningMismatch(other.transcript()));
+            }
+            // Fisher-Yates with the seed, so each seed plays its own sample of the list.
+            let mut order: Vec<usize> = (0..list.len()).collect();
+            let mut rng = Rng::new(splitmix64(config.seed ^ 0x0078_6f74));
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            Ok(order[..needed].iter().map(|&i| list[i].clone()).collect())
+        }
+    }
+}
+
+/// Reads an opening list: one transcript from the initial position a line; `#` starts a
+/// comment (the generator writes each opening's value there), blank lines are skipped.
+pub fn read_openings(
+    text: &str,
+    size: BoardSize,
+    variant: Variant,
+) -> Result<Vec<Opening>, (usize, TranscriptError)> {
+    let start = Position::start(size, variant);
+    let mut openings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let transcript = line.split('#').next().unwrap_or_default().trim();
+        if transcript.is_empty() {
+            continue;
+        }
+        let game = Game::from_transcript(transcript, start).map_err(|e| (index + 1, e))?;
+        openings.push(Opening {
+            moves: game.moves().to_vec(),
+            position: *game.position(),
+        });
+    }
+    Ok(openings)
+}
+
 /// `count` openings of 4-8 random plies, reproducible from `seed`. No two are the same
 /// position or a mirror image or rotation of one another (those would be the same game for
 /// a player that ignores symmetry), and none is a finished game.
@@ -50,6 +127,19 @@ pub fn generate_openings(
     count: usize,
     seed: u64,
 ) -> Result<Vec<Opening>, OpeningsError> {
+    generate_openings_of(size, variant, count, MIN_PLIES..=MAX_PLIES, seed)
+}
+
+/// `count` distinct openings of `plies` random plies (a number drawn in the range for
+/// each), as [`generate_openings`] makes them: the candidates of the balanced lists.
+pub fn generate_openings_of(
+    size: BoardSize,
+    variant: Variant,
+    count: usize,
+    plies: std::ops::RangeInclusive<usize>,
+    seed: u64,
+) -> Result<Vec<Opening>, OpeningsError> {
+    let (min_plies, max_plies) = (*plies.start(), *plies.end().max(plies.start()));
     let mut rng = Rng::new(seed);
     let mut seen = HashSet::new();
     let mut openings = Vec::with_capacity(count);
@@ -57,7 +147,7 @@ pub fn generate_openings(
     // draws rather than loop for ever.
     let mut misses = 0;
     while openings.len() < count && misses < 10_000 {
-        let plies = MIN_PLIES + rng.below(MAX_PLIES - MIN_PLIES + 1);
+        let plies = min_plies + rng.below(max_plies - min_plies + 1);
         let mut pos = Position::start(size, variant);
         let mut moves = Vec::with_capacity(plies);
         for _ in 0..plies {
@@ -150,5 +240,72 @@ mod tests {
             .expect_err("4x4 has far fewer");
         assert_eq!(error.wanted, 100_000);
         assert!(error.found > 0 && error.found < 100_000);
+    }
+
+    fn listed(text: &str) -> Vec<Opening> {
+        read_openings(text, BoardSize::Eight, Variant::Standard).expect("a valid list")
+    }
+
+    #[test]
+    fn a_list_reads_one_transcript_a_line_with_comments() {
+        let list = listed("# balanced\nf5d6c3d3  # q +0.01\n\nf5f6e6f4\n");
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].transcript(), "f5d6c3d3");
+        assert_eq!(list[1].moves.len(), 4);
+        let (line, _) = read_openings("f5d6\nf5f5\n", BoardSize::Eight, Variant::Standard)
+            .expect_err("f5 twice");
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn a_tournament_takes_a_shuffled_sample_of_the_list_and_refuses_too_short_ones() {
+        let list = listed("f5d6\nf5f6\nf5f4\nd3c3\nd3c5\nd3e3\n");
+        let config = |seed, games| ArenaConfig {
+            size: BoardSize::Eight,
+            variant: Variant::Standard,
+            players: super::super::parse_player_list("random,greedy").expect("valid"),
+            games_per_pairing: games,
+            seed,
+            openings: Openings::List(list.clone()),
+        };
+        let chosen = for_arena(&config(1, 6)).expect("three of six");
+        assert_eq!(chosen.len(), 3);
+        assert!(chosen.iter().all(|o| list.contains(o)));
+        assert_eq!(chosen, for_arena(&config(1, 6)).expect("again"));
+        let all = for_arena(&config(2, 12)).expect("all six");
+        let mut sorted: Vec<String> = all.iter().map(Opening::transcript).collect();
+        sorted.sort();
+        let mut expected: Vec<String> = list.iter().map(Opening::transcript).collect();
+        expected.sort();
+        assert_eq!(sorted, expected, "each once");
+        let samples: HashSet<Vec<String>> = (0..20)
+            .map(|seed| {
+                let o = for_arena(&config(seed, 6)).expect("three");
+                o.iter().map(Opening::transcript).collect()
+            })
+            .collect();
+        assert!(samples.len() > 5, "the seed picks the sample");
+        assert!(matches!(
+            for_arena(&config(1, 14)),
+            Err(ArenaError::TooFewOpenings { found: 6, .. })
+        ));
+        let first = Position::start(BoardSize::Six, Variant::Standard).legal_move_list()[0];
+        let six = read_openings(&first.to_string(), BoardSize::Six, Variant::Standard)
+            .expect("a 6x6 opening");
+        let mismatched = ArenaConfig {
+            openings: Openings::List(six),
+            ..config(1, 2)
+        };
+        assert!(matches!(
+            for_arena(&mismatched),
+            Err(ArenaError::OpeningMismatch(_))
+        ));
+    }
+
+    #[test]
+    fn candidates_of_a_fixed_length_have_exactly_that_many_plies() {
+        let openings =
+            generate_openings_of(BoardSize::Eight, Variant::Standard, 50, 8..=8, 3).expect("50");
+        assert!(openings.iter().all(|o| o.moves.len() == 8));
     }
 }

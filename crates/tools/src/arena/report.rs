@@ -256,7 +256,7 @@ mod tests {
             players: parse_player_list("random,greedy,mcts:sims=20,c=1").expect("valid"),
             games_per_pairing: 2,
             seed: 3,
-            from_start: false,
+            openings: Openings::Random,
         };
         let openings = generate_openings(config.size, config.variant, 1, 1).expect("openings");
         let games = config
