@@ -103,6 +103,18 @@ pub fn opponent_lines(
     }
 }
 
+/// Under the difficulty: what the level means on this board when the network does not
+/// play it (the alpha-beta fallback knows time, not simulations).
+pub fn level_note(player: Option<&PlayerSpec>, budget: WireBudget) -> Option<String> {
+    let alphabeta = player.is_some_and(|p| EngineKind::of(p) == EngineKind::AlphaBeta);
+    alphabeta.then(|| {
+        format!(
+            "On this board the classic alpha-beta player plays instead, up to {} per move.",
+            seconds(alphabeta_millis(budget) as f64)
+        )
+    })
+}
+
 /// What the search panel shows: one heading that says whose search it is, and lines
 /// whose figures agree with each other.
 #[derive(Clone, Debug, PartialEq)]

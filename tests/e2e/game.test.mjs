@@ -4,6 +4,7 @@
 //   CHROMIUM      browser binary (default /usr/bin/chromium)
 //   SHOTS         folder for screenshots (default: none taken)
 //   E2E_REPORT    file to write measured numbers to as JSON (optional)
+//   E2E_COMPRESSED  set when the server sends precompressed files (scripts/e2e.sh)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -12,7 +13,7 @@ import { chromium } from "playwright-core";
 
 const URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS;
-const numbers = {};
+const numbers = { navigation_to_ready_ms: [] };
 // launch() gives every run a fresh temporary profile (its own --user-data-dir).
 let browser;
 
@@ -55,11 +56,20 @@ async function openGame(viewport = { width: 1100, height: 900 }, cores = undefin
   }
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Warnings and errors on the console, the page's and its workers'.
+  const warnings = [];
+  const listen = (m) => {
+    if (["warning", "error"].includes(m.type())) warnings.push(m.text());
+  };
+  page.on("console", listen);
+  page.on("worker", (w) => w.on?.("console", listen));
   const t0 = Date.now();
   await page.goto(URL);
   await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-  await page.waitForSelector("#model-status:has-text('Network: ')", { timeout: 60_000 });
-  return { page, context, readyMs: Date.now() - t0, errors };
+  await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
+  const readyMs = Date.now() - t0;
+  numbers.navigation_to_ready_ms.push(readyMs);
+  return { page, context, readyMs, errors, warnings };
 }
 
 async function setLevel(page, value, custom) {
@@ -77,7 +87,10 @@ async function newGame(page, { size = "8", variant = "standard", players = "blac
   await page.selectOption("#new-size", size);
   await page.selectOption("#new-variant", variant);
   await page.selectOption("#new-players", players);
+  // A game under way is thrown away only once the person confirms.
+  const underWay = (await moveCount(page)) > 0 && !/Game over/.test(await status(page));
   await page.click("#new-game");
+  if (underWay) await page.click("#confirm-new-yes");
 }
 
 const status = (page) => page.locator("#status").innerText();
@@ -102,17 +115,95 @@ async function waitForTurn(page, timeout = 30_000) {
   return status(page);
 }
 
-test("the page loads its network and shows the start position", async () => {
-  const { page, context, readyMs, errors } = await openGame();
-  numbers.navigation_to_ready_ms = readyMs;
+test("the page loads its network and shows the start position, with nothing on the console", async () => {
+  const { page, context, errors, warnings } = await openGame();
   assert.equal(await page.locator(".cell").count(), 64);
   assert.equal(await page.locator(".disc.black:not(.mini)").count(), 2);
   assert.equal(await page.locator(".cell.legal").count(), 4);
   assert.match(await page.locator("#counts").innerText(), /Black 2\s+White 2/);
   assert.match(await status(page), /Black to move: your turn/);
   assert.ok(Number(await page.getAttribute("main", "data-workers")) >= 1);
+  assert.match(await page.locator("#model-status").innerText(), /Opponent: the az-8x8 network, Casual: 100 simulations per move/);
+  assert.match(await page.locator("#model-strength").innerText(), /Measured at 800 simulations per move: .* against alpha-beta \(depth 4\)/);
+  // Nothing to take back or replay yet, and no custom budget to type.
+  assert.ok(await page.locator("#undo").isDisabled());
+  assert.ok(await page.locator("#redo").isDisabled());
+  assert.equal(await page.locator("#custom-budget").count(), 0);
   await shot(page, "start");
+  // Give the workers time to say anything they would say on load.
+  await page.waitForTimeout(1500);
   assert.deepEqual(errors, []);
+  assert.deepEqual(warnings, []);
+  if (process.env.E2E_COMPRESSED) {
+    // The site is served precompressed: the worker's wasm travels as brotli.
+    const reply = await context.request.get(new URL("worker_bg.wasm", URL).href, {
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    assert.equal(reply.headers()["content-encoding"], "br");
+  }
+  await context.close();
+});
+
+// After these 18 moves Black has no legal move (the native tests load the same game).
+const BLACK_PASSES = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";
+
+test("a pass by the person is announced and stays until they act", async () => {
+  for (const [viewport, name] of [[undefined, "pass"], [{ width: 390, height: 844 }, "phone-pass"]]) {
+    const { page, context } = await openGame(viewport);
+    await setLevel(page, "beginner");
+    await page.fill("#transcript-input", BLACK_PASSES);
+    await page.click("#load-transcript");
+    await waitForTurn(page);
+    const notice = page.locator("#pass-notice");
+    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
+    assert.match(await page.locator("#transcript").innerText(), /pass/);
+    // Still there a while later: it is the person's news until they move.
+    await page.waitForTimeout(1500);
+    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
+    assert.match(await status(page), /your turn/);
+    await shot(page, name);
+    await page.locator(".cell.legal").first().click();
+    await page.waitForFunction(
+      () => !/Black \(you\)/.test(document.querySelector("#pass-notice")?.textContent ?? ""),
+      null,
+      { timeout: 2000 },
+    );
+    await context.close();
+  }
+});
+
+test("a new game in the middle of one asks first; an illegal click says why", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "beginner");
+  await page.click("#sq-a1");
+  assert.match(await page.locator("#message").innerText(), /a1 turns no disc: .* Black can play [a-h][1-8](, [a-h][1-8])*\./);
+  await page.click("#sq-d4");
+  assert.match(await page.locator("#message").innerText(), /d4 already holds a white disc/);
+  await page.click("#sq-f5");
+  assert.equal(await page.locator("#message").count(), 0);
+  await waitForTurn(page);
+  await page.click("#new-game");
+  await page.waitForSelector("#confirm-new");
+  assert.match(await page.locator("#confirm-new").innerText(), /Discard the game in progress \(2 moves\)/);
+  await page.click("#confirm-new-no");
+  assert.equal(await page.locator("#confirm-new").count(), 0);
+  assert.equal(await moveCount(page), 2);
+  await page.click("#new-game");
+  await page.click("#confirm-new-yes");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "");
+  assert.equal(await moveCount(page), 0);
+  // A custom budget is checked and its range said.
+  await page.selectOption("#level", "custom-ms");
+  await page.fill("#custom-budget", "0");
+  await page.press("#custom-budget", "Enter");
+  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
+  await page.fill("#custom-budget", "999999999");
+  await page.press("#custom-budget", "Enter");
+  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
+  await page.fill("#custom-budget", "250");
+  await page.press("#custom-budget", "Enter");
+  await page.waitForFunction(() => /0\.25 s per move/.test(document.querySelector("#level-note").textContent));
+  assert.equal(await page.locator("#custom-error").count(), 0);
   await context.close();
 });
 
@@ -143,11 +234,88 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   numbers.slowest_reply_ms_at_150ms_budget = slowest;
   // The budget plus the page's own work (model already loaded, 100 ms reporting slices).
   assert.ok(slowest < budgetMs + 1500, `slowest reply took ${slowest} ms`);
+  // No percentage is left on the board at the end, and the record is offered.
+  assert.equal(await page.locator(".heat .pct").count(), 0);
+  const href = await page.getAttribute("#download-record", "href");
+  const record = decodeURIComponent(href.replace(/^data:text\/plain;charset=utf-8,/, ""));
+  assert.match(record, /Players: Black: you; White: the az-8x8 network/);
+  assert.match(record, /Result: (Black wins|White wins|draw)/);
+  assert.ok(record.includes(await page.locator("#transcript").innerText()));
   await shot(page, "game-over");
+  // A rematch swaps the colours: the agent opens as Black.
+  await page.click("#rematch");
+  await page.waitForFunction(() => /Black \(the agent\) is thinking|White to move: your turn/.test(
+    document.querySelector("#status").textContent));
   await context.close();
 });
 
-test("the heat map shows the search while the agent thinks, and stays after its move", async () => {
+/** Watches every frame for what a heat map must never do: a percentage over a disc, a
+ * percentage on the person's turn that is not a hint, tiles beside a search with no
+ * simulations, a rate that is not simulations / elapsed, buttons that move. */
+async function watchHeatMap(page) {
+  await page.evaluate(() => {
+    const w = { frames: 0, withTiles: 0, violations: [], undoTops: new Set() };
+    window.__heat = w;
+    function check() {
+      w.frames++;
+      const pcts = document.querySelectorAll(".heat .pct");
+      const info = document.querySelector("#search-info");
+      const turn = /your turn/.test(document.querySelector("#status").textContent);
+      const undo = document.querySelector("#undo");
+      if (undo) w.undoTops.add(Math.round(undo.getBoundingClientRect().top));
+      if (pcts.length) {
+        w.withTiles++;
+        if (document.querySelectorAll(".cell .disc ~ .heat .pct").length) w.violations.push("a percentage over a disc");
+        if (turn && info?.dataset.kind !== "hint") w.violations.push(`a percentage on the person's turn (${info?.dataset.kind})`);
+        const sims = Number(info?.dataset.simulations);
+        const rate = Number(info?.dataset.rate);
+        const elapsed = Number(info?.dataset.elapsed);
+        if (!(sims > 0)) w.violations.push(`tiles with ${sims} simulations`);
+        const expected = (sims * 1000) / elapsed;
+        if (elapsed > 0 && Math.abs(rate - expected) > 1 + 0.02 * expected)
+          w.violations.push(`rate ${rate}/s for ${sims} simulations in ${elapsed} ms`);
+        const speed = document.querySelector("#speed")?.textContent ?? "";
+        if (!speed.startsWith(`${sims.toLocaleString("en-US")} simulations in `))
+          w.violations.push(`the panel says "${speed}" for ${sims} simulations`);
+      }
+      if (!w.stop) requestAnimationFrame(check);
+    }
+    requestAnimationFrame(check);
+  });
+  return async () =>
+    page.evaluate(() => {
+      window.__heat.stop = true;
+      return { ...window.__heat, undoTops: [...window.__heat.undoTops] };
+    });
+}
+
+test("the heat map belongs to its search: live while the agent thinks, never on the person's turn unless a hint", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "club"); // 400 simulations
+  await newGame(page, { size: "8" });
+  const stop = await watchHeatMap(page);
+  for (let i = 0; i < 4; i++) {
+    await page.locator(".cell.legal").first().click();
+    await waitForTurn(page);
+    // The agent's search for the move it played is kept in the panel, labelled, dimmed.
+    assert.equal(await page.locator(".heat .pct").count(), 0);
+    assert.equal(await page.getAttribute("#search-info", "data-kind"), "past");
+    assert.match(await page.locator("#search-heading").innerText(), /The agent's last search, before it played [a-h][1-8]/);
+  }
+  // One viewpoint, said once: the person's.
+  assert.match(await page.locator("#estimate").innerText(), /^For Black \(you\): \d+% chance to win/);
+  // A hint is the one search drawn on the person's turn.
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 10_000 });
+  assert.ok((await page.locator(".heat .pct").count()) > 0);
+  assert.equal(await page.getAttribute("#search-info", "data-kind"), "hint");
+  const seen = await stop();
+  assert.deepEqual(seen.violations.slice(0, 5), []);
+  assert.ok(seen.withTiles > 0, `tiles in ${seen.withTiles} of ${seen.frames} frames`);
+  await context.close();
+});
+
+test("the heat map shows the search while the agent thinks, and its figures agree", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "strong"); // 1 s per move
   await newGame(page, { size: "8" });
@@ -155,15 +323,11 @@ test("the heat map shows the search while the agent thinks, and stays after its 
   await page.waitForSelector(".heat .pct", { timeout: 5000 });
   assert.match(await status(page), /thinking/);
   const info = page.locator("#search-info");
-  assert.match(await info.innerText(), /Win estimate for White \(to move\): \d+%/);
+  assert.match(await info.innerText(), /For Black \(you\): \d+% chance to win/);
   assert.match(await info.innerText(), /Principal variation: [a-h][1-8]/);
   await shot(page, "thinking");
   await waitForTurn(page);
-  // After the agent's move the last heat map stays until the person moves.
-  assert.ok((await page.locator(".heat .pct").count()) > 0);
-  const shares = await page.locator(".heat .pct").allInnerTexts();
-  const total = shares.reduce((s, t) => s + Number(t.replace("%", "")), 0);
-  assert.ok(total > 90 && total < 110, `shares add up to ${total}%`);
+  assert.equal(await page.locator(".heat .pct").count(), 0);
   await page.locator(".cell.legal").first().click();
   await page.waitForFunction(() => document.querySelectorAll(".heat").length === 0 ||
     /thinking/.test(document.querySelector("#status").textContent));
@@ -250,6 +414,17 @@ test("undo takes back to the person's turn, redo replays, and a reload keeps the
   // The redo list survived too.
   await page.click("#redo");
   assert.equal(await page.locator("#transcript").innerText(), transcript);
+  assert.ok(await page.locator("#redo").isDisabled());
+  // A move in the list goes to its position; the moves after it stay as redo.
+  await page.click('button.mv[data-ply="2"]');
+  assert.equal(await moveCount(page), 2);
+  assert.equal(await page.locator("button.mv.redo").count(), 4);
+  await page.click('button.mv[data-ply="6"]');
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  // As White, before the person's first move there is nothing to take back.
+  await newGame(page, { size: "8", players: "white" });
+  await waitForTurn(page);
+  assert.ok(await page.locator("#undo").isDisabled());
   await context.close();
 });
 
@@ -262,13 +437,18 @@ test("a corrupt model upload is rejected with a message and play goes on", async
     mimeType: "application/octet-stream",
     buffer: Buffer.from("this is not an onnx file at all, just text".repeat(20)),
   });
-  await page.waitForSelector("#message:has-text('rejected')", { timeout: 30_000 });
-  assert.match(await page.locator("#message").innerText(), /broken \(yours\) was rejected/);
-  assert.match(await page.locator("#model-status").innerText(), /Network: az-8x8/);
+  await page.waitForSelector("#message:has-text('not loaded')", { timeout: 30_000 });
+  assert.match(
+    await page.locator("#message").innerText(),
+    /The network broken \(yours\) was not loaded: this file is not an ONNX network \(details: /,
+  );
+  assert.match(await page.locator("#model-status").innerText(), /the az-8x8 network/);
+  await shot(page, "model-error");
+  // The message goes once the person plays on.
   await page.click("#sq-f5");
+  assert.equal(await page.locator("#message").count(), 0);
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
-  await shot(page, "model-error");
   // A real network for another board is accepted (and used for that board).
   const dir = path.resolve(import.meta.dirname, "../../models");
   await page.setInputFiles("#model-file", [
@@ -286,7 +466,7 @@ test("the page stays responsive during a long search, and reports its speed", as
   await newGame(page, { size: "8" });
   await page.click("#sq-f5");
   await page.waitForSelector(".heat .pct", { timeout: 5000 });
-  // Frame gaps while the workers search and the heat map redraws.
+  const stop = await watchHeatMap(page);
   // Frame gaps while the workers search and the heat map redraws, over two 2 s windows:
   // the test machine is shared, so one window may catch another process's stall.
   const measure = () =>
@@ -327,6 +507,10 @@ test("the page stays responsive during a long search, and reports its speed", as
   assert.ok(numbers.toggle_response_ms < 500);
   assert.ok(numbers.simulations_per_second_total > 0);
   await waitForTurn(page, 20_000);
+  // However long the principal variation grew, the buttons stayed where they were.
+  const seen = await stop();
+  assert.deepEqual(seen.violations.slice(0, 5), []);
+  assert.equal(seen.undoTops.length, 1, `the buttons moved: ${seen.undoTops}`);
   await context.close();
 });
 
@@ -380,13 +564,44 @@ test("analysis from board text, a 6x6 reversed game and a phone-sized screen", a
   await page.waitForTimeout(800);
   assert.equal(await moveCount(page), 0);
   await shot(page, "phone-analysis");
-  // Reversed 6x6 has no network: the alpha-beta player answers.
+  // The board sits in the middle of the screen.
+  const board = await page.locator("#board").boundingBox();
+  const right = 390 - (board.x + board.width);
+  assert.ok(Math.abs(board.x - right) <= 2 && board.x >= 6, `board ${board.x} px from the left, ${right} from the right`);
+  // The moves come before the other forms.
+  const moves = await page.locator(".moves-panel").boundingBox();
+  const forms = await page.locator("#new-game").boundingBox();
+  assert.ok(moves.y < forms.y, "the move list is reachable right after the board");
+  // Reversed 6x6 has no network: the alpha-beta player answers, and the page says so.
   await setLevel(page, "beginner");
   await newGame(page, { size: "6", variant: "reversed" });
-  assert.match(await page.locator("#model-status").innerText(), /alpha-beta/);
+  assert.match(
+    await page.locator("#model-status").innerText(),
+    /Opponent: the classic alpha-beta player, up to 0\.05 s per move \(no network plays 6x6 reversed yet\)/,
+  );
+  assert.match(await page.locator("#level-player").innerText(), /alpha-beta player plays instead, up to 0\.05 s per move/);
   await page.locator(".cell.legal").first().click();
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
+  assert.match(await page.locator("#search-heading").innerText(), /Alpha-beta chose [a-f][1-6] in [\d.]+ s \(up to 0\.05 s per move\)/);
+  await shot(page, "phone-reversed");
+  await context.close();
+});
+
+test("a finished game on a phone offers a rematch and the record", async () => {
+  const { page, context } = await openGame({ width: 390, height: 844 });
+  await setLevel(page, "beginner");
+  await page.fill("#transcript-input", ENDGAMES[2].transcript);
+  await page.click("#load-transcript");
+  for (let i = 0; i < 20; i++) {
+    const text = await waitForTurn(page);
+    if (/Game over/.test(text)) break;
+    await page.locator(".cell.legal").first().click();
+  }
+  assert.match(await status(page), /Game over/);
+  assert.ok(await page.locator("#rematch").isVisible());
+  assert.ok(await page.locator("#download-record").isVisible());
+  await shot(page, "phone-game-over");
   await context.close();
 });
 
@@ -402,13 +617,16 @@ test("root-parallel search: several workers' visits are merged into one heat map
     null,
     { timeout: 5000 },
   );
+  // The shares of one frame, read at once while the four trees search.
+  const total = await (await page.waitForFunction(() => {
+    const pcts = [...document.querySelectorAll(".heat .pct")].map((e) => parseFloat(e.textContent));
+    return pcts.length > 0 && pcts.reduce((a, b) => a + b, 0);
+  }, null, { timeout: 5000 })).jsonValue();
+  assert.ok(total > 90 && total < 110, `shares add up to ${total}%`);
   await waitForTurn(page);
   const info = page.locator("#search-info");
   numbers.four_workers_total_sims_per_second = Number(await info.getAttribute("data-rate"));
   numbers.four_workers_simulations_in_1s = Number(await info.getAttribute("data-simulations"));
-  const shares = await page.locator(".heat .pct").allInnerTexts();
-  const total = shares.reduce((s, t) => s + Number(t.replace("%", "")), 0);
-  assert.ok(total > 90 && total < 110, `shares add up to ${total}%`);
   // A small simulation budget stays on one tree and within the budget.
   await setLevel(page, "beginner");
   await page.locator(".cell.legal").first().click();
@@ -428,12 +646,22 @@ test("a hint marks the agent's suggestion; agent vs agent plays on by itself", a
   assert.ok(await page.locator(`#sq-${suggested}.legal`).count(), `${suggested} is legal`);
   assert.equal(await moveCount(page), 0);
   await newGame(page, { size: "6", players: "watch" });
+  await page.selectOption("#watch-delay", "0");
   await page.waitForFunction(
     () => (document.querySelector("#transcript").textContent.match(/[a-f][1-6]/g) || []).length >= 6,
     null,
     { timeout: 20_000 },
   );
   assert.equal(await page.locator(".cell.legal").count(), 0);
+  // Paused, it plays no more moves until resumed.
+  await page.click("#pause");
+  await page.waitForTimeout(300);
+  const paused = await moveCount(page);
+  await page.waitForTimeout(1500);
+  assert.equal(await moveCount(page), paused);
+  await page.click("#pause");
+  await page.waitForFunction((n) =>
+    (document.querySelector("#transcript").textContent.match(/[a-f][1-6]/g) || []).length > n, paused, { timeout: 10_000 });
   await context.close();
 });
 
@@ -447,13 +675,14 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     const page = await context.newPage();
     await page.goto(URL);
     await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-    await page.waitForSelector("#model-status:has-text('alpha-beta')", { timeout: 30_000 });
+    await page.waitForSelector("#model-status[data-player='alphabeta']", { timeout: 30_000 });
+    assert.match(await page.locator("#model-status").innerText(), /the classic alpha-beta player, up to/);
     await setLevel(page, "beginner");
     await page.click("#sq-f5");
     await waitForTurn(page);
     assert.equal(await moveCount(page), 2, label);
     if (label === "corrupt") {
-      assert.match(await page.locator("#message").innerText(), /az-8x8 was rejected/);
+      assert.match(await page.locator("#message").innerText(), /az-8x8 was not loaded: this file is not an ONNX network/);
     }
     await context.close();
   }
@@ -474,8 +703,8 @@ test("a network whose card names another board than its shapes is rejected", asy
       buffer: fs.readFileSync(path.join(dir, "tiny-random-8x8.json")),
     },
   ]);
-  await page.waitForSelector("#message:has-text('rejected')", { timeout: 30_000 });
-  assert.match(await page.locator("#message").innerText(), /8x8|shape/);
-  assert.match(await page.locator("#model-status").innerText(), /Network: az-8x8/);
+  await page.waitForSelector("#message:has-text('not loaded')", { timeout: 30_000 });
+  assert.match(await page.locator("#message").innerText(), /8x8|shape|inputs and outputs/);
+  assert.match(await page.locator("#model-status").innerText(), /the az-8x8 network/);
   await context.close();
 });
