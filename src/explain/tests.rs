@@ -184,6 +184,18 @@ fn the_alpha_beta_fallback_says_what_plays_and_for_how_long() {
     let player: PlayerSpec = "alphabeta".parse().expect("a spec");
     let s = search_summary(&view, &game, None, Some(&player), casual.budget()).expect("thinking");
     assert_eq!(s.heading, "Alpha-beta is thinking (up to 0.2 s per move)…");
+    // The difficulty says it too, and a custom 250 ms budget reads as 0.25 s.
+    assert_eq!(
+        level_note(Some(&player), casual.budget()).as_deref(),
+        Some("On this board the classic alpha-beta player plays instead, up to 0.2 s per move.")
+    );
+    let quarter = Difficulty::Millis(250).budget();
+    assert_eq!(
+        level_note(Some(&player), quarter).as_deref(),
+        Some("On this board the classic alpha-beta player plays instead, up to 0.25 s per move.")
+    );
+    let network: PlayerSpec = "mcts:model=az-8x8".parse().expect("a spec");
+    assert_eq!(level_note(Some(&network), casual.budget()), None);
 }
 
 #[test]
