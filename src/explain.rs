@@ -198,6 +198,20 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
+    // No simulations and no exact result: a single legal move played at once, or a search
+    // not yet under way. A prior's 50% would read as an estimate, so none is shown.
+    if merged.simulations == 0 && merged.solved.is_none() {
+        let speed = match role {
+            Role::Thinking => "Starting the search…",
+            _ => "No search: it had a single legal move.",
+        };
+        return Some(Summary {
+            kind,
+            heading,
+            speed: Some(speed.to_owned()),
+            ..Summary::empty()
+        });
+    }
     let pv: Vec<String> = merged.pv.iter().map(|m| m.to_string()).collect();
     let rate = merged.simulations_per_second();
     let workers = merged.per_worker_rate.len().max(1);

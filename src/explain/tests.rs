@@ -155,6 +155,24 @@ fn the_agents_past_search_names_the_move_it_played() {
     .expect("a summary");
     assert_eq!(s.heading, "The agent's last search, before it played d6");
     assert_eq!(s.kind, "past");
+    assert!(s.verdict.is_some());
+    // A move played without a search (a single legal move) shows no estimate: the
+    // network's prior of 50% is not one.
+    let none = heat(&game, Purpose::Move, merged(0.0, 0, 0.0));
+    let s = search_summary(
+        &View::default(),
+        &answered,
+        Some((&none, Role::Past)),
+        None,
+        Default::default(),
+    )
+    .expect("a summary");
+    assert_eq!(s.verdict, None);
+    assert_eq!(s.pv, None);
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: it had a single legal move.")
+    );
 }
 
 #[test]
