@@ -114,8 +114,8 @@ pub fn board(props: &BoardProps) -> Html {
                     (props.hint == Some(sq)).then_some("hint"),
                 )}
                 role="gridcell"
+                // No aria-disabled on the squares without a move: a click there says why.
                 aria-label={label}
-                aria-disabled={(!is_legal).to_string()}
                 tabindex={if focus == Some(sq) { "0" } else { "-1" }}
                 data-square={sq.to_string()}
                 {onclick}
