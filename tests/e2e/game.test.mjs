@@ -1,119 +1,16 @@
-// End-to-end tests of the web game: Playwright (playwright-core, no browser download)
-// driving Debian's Chromium against the release build served by scripts/e2e.sh.
-//   E2E_URL       where the built site is served (required)
-//   CHROMIUM      browser binary (default /usr/bin/chromium)
-//   SHOTS         folder for screenshots (default: none taken)
-//   E2E_REPORT    file to write measured numbers to as JSON (optional)
-//   E2E_COMPRESSED  set when the server sends precompressed files (scripts/e2e.sh)
-import { test, before, after } from "node:test";
+// Browser tests of the game itself: loading, whole games, the search and its heat map, the
+// exact endings, undo and reload, networks good and bad, the workers, keyboard, analysis.
+// Run by scripts/e2e.sh; lib.mjs lists the environment they read.
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import {
+  ENDGAMES, SITE, moveCount, newContext, newGame, numbers, openGame, setLevel, shot, status,
+  useBrowser, waitForTurn, watchHeatMap,
+} from "./lib.mjs";
 
-const URL = process.env.E2E_URL;
-const SHOTS = process.env.SHOTS;
-const numbers = { navigation_to_ready_ms: [] };
-// launch() gives every run a fresh temporary profile (its own --user-data-dir).
-let browser;
-
-before(async () => {
-  assert.ok(URL, "set E2E_URL to the served site");
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  if (process.env.E2E_REPORT) {
-    fs.writeFileSync(process.env.E2E_REPORT, JSON.stringify(numbers, null, 2) + "\n");
-  }
-  console.log("measured:", JSON.stringify(numbers));
-});
-
-async function shot(page, name) {
-  if (!SHOTS) return;
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`) });
-}
-
-/** A fresh page (empty localStorage) that has loaded its network. `cores` overrides
- * navigator.hardwareConcurrency, which sets how many workers the page starts. */
-async function openGame(viewport = { width: 1100, height: 900 }, cores = undefined) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  if (cores !== undefined) {
-    await page.addInitScript((n) => {
-      Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => n });
-    }, cores);
-  }
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  // Warnings and errors on the console, the page's and its workers'.
-  const warnings = [];
-  const listen = (m) => {
-    if (["warning", "error"].includes(m.type())) warnings.push(m.text());
-  };
-  page.on("console", listen);
-  page.on("worker", (w) => w.on?.("console", listen));
-  const t0 = Date.now();
-  await page.goto(URL);
-  await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-  await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
-  const readyMs = Date.now() - t0;
-  numbers.navigation_to_ready_ms.push(readyMs);
-  return { page, context, readyMs, errors, warnings };
-}
-
-async function setLevel(page, value, custom) {
-  if (custom !== undefined) {
-    await page.selectOption("#level", value);
-    await page.fill("#custom-budget", String(custom));
-    await page.press("#custom-budget", "Enter");
-    await page.locator("#custom-budget").blur();
-  } else {
-    await page.selectOption("#level", value);
-  }
-}
-
-async function newGame(page, { size = "8", variant = "standard", players = "black" } = {}) {
-  await page.selectOption("#new-size", size);
-  await page.selectOption("#new-variant", variant);
-  await page.selectOption("#new-players", players);
-  // A game under way is thrown away only once the person confirms.
-  const underWay = (await moveCount(page)) > 0 && !/Game over/.test(await status(page));
-  await page.click("#new-game");
-  if (underWay) await page.click("#confirm-new-yes");
-}
-
-const status = (page) => page.locator("#status").innerText();
-const moveCount = async (page) =>
-  page.evaluate(() => {
-    const t = document.querySelector("#transcript").textContent;
-    return (t.match(/[a-h][1-8]/g) || []).length;
-  });
-
-/** Waits until it is the person's turn or the game is over; returns the status text. */
-async function waitForTurn(page, timeout = 30_000) {
-  try {
-    await page.waitForFunction(
-      () => /your turn|Game over/.test(document.querySelector("#status").textContent),
-      null,
-      { timeout },
-    );
-  } catch (e) {
-    const transcript = await page.locator("#transcript").innerText();
-    throw new Error(`still "${await status(page)}" after ${transcript}: ${e.message}`);
-  }
-  return status(page);
-}
+useBrowser();
 
 test("the page loads its network and shows the start position, with nothing on the console", async () => {
   const { page, context, errors, warnings } = await openGame();
@@ -136,74 +33,11 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.deepEqual(warnings, []);
   if (process.env.E2E_COMPRESSED) {
     // The site is served precompressed: the worker's wasm travels as brotli.
-    const reply = await context.request.get(new URL("worker_bg.wasm", URL).href, {
+    const reply = await context.request.get(new URL("worker_bg.wasm", SITE).href, {
       headers: { "accept-encoding": "br, gzip" },
     });
     assert.equal(reply.headers()["content-encoding"], "br");
   }
-  await context.close();
-});
-
-// After these 18 moves Black has no legal move (the native tests load the same game).
-const BLACK_PASSES = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";
-
-test("a pass by the person is announced and stays until they act", async () => {
-  for (const [viewport, name] of [[undefined, "pass"], [{ width: 390, height: 844 }, "phone-pass"]]) {
-    const { page, context } = await openGame(viewport);
-    await setLevel(page, "beginner");
-    await page.fill("#transcript-input", BLACK_PASSES);
-    await page.click("#load-transcript");
-    await waitForTurn(page);
-    const notice = page.locator("#pass-notice");
-    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
-    assert.match(await page.locator("#transcript").innerText(), /pass/);
-    // Still there a while later: it is the person's news until they move.
-    await page.waitForTimeout(1500);
-    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
-    assert.match(await status(page), /your turn/);
-    await shot(page, name);
-    await page.locator(".cell.legal").first().click();
-    await page.waitForFunction(
-      () => !/Black \(you\)/.test(document.querySelector("#pass-notice")?.textContent ?? ""),
-      null,
-      { timeout: 2000 },
-    );
-    await context.close();
-  }
-});
-
-test("a new game in the middle of one asks first; an illegal click says why", async () => {
-  const { page, context } = await openGame();
-  await setLevel(page, "beginner");
-  await page.click("#sq-a1");
-  assert.match(await page.locator("#message").innerText(), /a1 turns no disc: .* Black can play [a-h][1-8](, [a-h][1-8])*\./);
-  await page.click("#sq-d4");
-  assert.match(await page.locator("#message").innerText(), /d4 already holds a white disc/);
-  await page.click("#sq-f5");
-  assert.equal(await page.locator("#message").count(), 0);
-  await waitForTurn(page);
-  await page.click("#new-game");
-  await page.waitForSelector("#confirm-new");
-  assert.match(await page.locator("#confirm-new").innerText(), /Discard the game in progress \(2 moves\)/);
-  await page.click("#confirm-new-no");
-  assert.equal(await page.locator("#confirm-new").count(), 0);
-  assert.equal(await moveCount(page), 2);
-  await page.click("#new-game");
-  await page.click("#confirm-new-yes");
-  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "");
-  assert.equal(await moveCount(page), 0);
-  // A custom budget is checked and its range said.
-  await page.selectOption("#level", "custom-ms");
-  await page.fill("#custom-budget", "0");
-  await page.press("#custom-budget", "Enter");
-  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
-  await page.fill("#custom-budget", "999999999");
-  await page.press("#custom-budget", "Enter");
-  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
-  await page.fill("#custom-budget", "250");
-  await page.press("#custom-budget", "Enter");
-  await page.waitForFunction(() => /0\.25 s per move/.test(document.querySelector("#level-note").textContent));
-  assert.equal(await page.locator("#custom-error").count(), 0);
   await context.close();
 });
 
@@ -249,72 +83,6 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   await context.close();
 });
 
-/** Watches every frame for what a heat map must never do: a percentage over a disc, a
- * percentage on the person's turn that is not a hint, tiles beside a search with no
- * simulations, a rate that is not simulations / elapsed, buttons that move. */
-async function watchHeatMap(page) {
-  await page.evaluate(() => {
-    const w = { frames: 0, withTiles: 0, violations: [], undoTops: new Set() };
-    window.__heat = w;
-    function check() {
-      w.frames++;
-      const pcts = document.querySelectorAll(".heat .pct");
-      const info = document.querySelector("#search-info");
-      const turn = /your turn/.test(document.querySelector("#status").textContent);
-      const undo = document.querySelector("#undo");
-      if (undo) w.undoTops.add(Math.round(undo.getBoundingClientRect().top));
-      if (pcts.length) {
-        w.withTiles++;
-        if (document.querySelectorAll(".cell .disc ~ .heat .pct").length) w.violations.push("a percentage over a disc");
-        if (turn && info?.dataset.kind !== "hint") w.violations.push(`a percentage on the person's turn (${info?.dataset.kind})`);
-        const sims = Number(info?.dataset.simulations);
-        const rate = Number(info?.dataset.rate);
-        const elapsed = Number(info?.dataset.elapsed);
-        if (!(sims > 0)) w.violations.push(`tiles with ${sims} simulations`);
-        const expected = (sims * 1000) / elapsed;
-        if (elapsed > 0 && Math.abs(rate - expected) > 1 + 0.02 * expected)
-          w.violations.push(`rate ${rate}/s for ${sims} simulations in ${elapsed} ms`);
-        const speed = document.querySelector("#speed")?.textContent ?? "";
-        if (!speed.startsWith(`${sims.toLocaleString("en-US")} simulations in `))
-          w.violations.push(`the panel says "${speed}" for ${sims} simulations`);
-      }
-      if (!w.stop) requestAnimationFrame(check);
-    }
-    requestAnimationFrame(check);
-  });
-  return async () =>
-    page.evaluate(() => {
-      window.__heat.stop = true;
-      return { ...window.__heat, undoTops: [...window.__heat.undoTops] };
-    });
-}
-
-test("the heat map belongs to its search: live while the agent thinks, never on the person's turn unless a hint", async () => {
-  const { page, context } = await openGame();
-  await setLevel(page, "club"); // 400 simulations
-  await newGame(page, { size: "8" });
-  const stop = await watchHeatMap(page);
-  for (let i = 0; i < 4; i++) {
-    await page.locator(".cell.legal").first().click();
-    await waitForTurn(page);
-    // The agent's search for the move it played is kept in the panel, labelled, dimmed.
-    assert.equal(await page.locator(".heat .pct").count(), 0);
-    assert.equal(await page.getAttribute("#search-info", "data-kind"), "past");
-    assert.match(await page.locator("#search-heading").innerText(), /The agent's last search, before it played [a-h][1-8]/);
-  }
-  // One viewpoint, said once: the person's.
-  assert.match(await page.locator("#estimate").innerText(), /^For Black \(you\): \d+% chance to win/);
-  // A hint is the one search drawn on the person's turn.
-  await page.click("#hint");
-  await page.waitForSelector(".cell.hint", { timeout: 10_000 });
-  assert.ok((await page.locator(".heat .pct").count()) > 0);
-  assert.equal(await page.getAttribute("#search-info", "data-kind"), "hint");
-  const seen = await stop();
-  assert.deepEqual(seen.violations.slice(0, 5), []);
-  assert.ok(seen.withTiles > 0, `tiles in ${seen.withTiles} of ${seen.frames} frames`);
-  await context.close();
-});
-
 test("the heat map shows the search while the agent thinks, and its figures agree", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "strong"); // 1 s per move
@@ -337,27 +105,6 @@ test("the heat map shows the search while the agent thinks, and its figures agre
   assert.equal(await page.locator(".heat").count(), 0);
   await context.close();
 });
-
-// Random games down to 16, 15 and 14 empties with White to move, and the moves the exact
-// solver finds best (`othello solve TRANSCRIPT`): the only optimal move in each, among
-// 10, 9 and 11 legal ones.
-const ENDGAMES = [
-  {
-    transcript: "e6f6c4e7e8d8g7f8h6h8g5g6g8h4f4g3e3f3b4f7f5d3c3c5d7a3c2h5a4c1d6h7e2c7b1b5a2d2c6a6g2b2h3a1",
-    optimal: ["a5"],
-    margin: -24,
-  },
-  {
-    transcript: "c4c3c2e3f3b2a2d6d3g2c5b1f4c6d7g4b4a5b3a4a3f2c7b8e7b5d2e2f6b7g3f7c8f5e8c1a8b6g5a7h2h6g7h3f8",
-    optimal: ["d8"],
-    margin: 16,
-  },
-  {
-    transcript: "d3c3e6d2d1e1b2c1a3a1b4b3d6b5f4e3f3e2a5g5b6b7f5f6c7g3h3c2e7c5h5d7g6e8f2h7g4g2f7h6g7f8a4c4h8a7",
-    optimal: ["g8"],
-    margin: 12,
-  },
-];
 
 test("at the Strong level the agent plays endings of 16 or fewer empties perfectly", async () => {
   const { page, context, errors } = await openGame();
@@ -588,23 +335,6 @@ test("analysis from board text, a 6x6 reversed game and a phone-sized screen", a
   await context.close();
 });
 
-test("a finished game on a phone offers a rematch and the record", async () => {
-  const { page, context } = await openGame({ width: 390, height: 844 });
-  await setLevel(page, "beginner");
-  await page.fill("#transcript-input", ENDGAMES[2].transcript);
-  await page.click("#load-transcript");
-  for (let i = 0; i < 20; i++) {
-    const text = await waitForTurn(page);
-    if (/Game over/.test(text)) break;
-    await page.locator(".cell.legal").first().click();
-  }
-  assert.match(await status(page), /Game over/);
-  assert.ok(await page.locator("#rematch").isVisible());
-  assert.ok(await page.locator("#download-record").isVisible());
-  await shot(page, "phone-game-over");
-  await context.close();
-});
-
 test("root-parallel search: several workers' visits are merged into one heat map", async () => {
   // Five cores: four workers (one core is left to the page).
   const { page, context } = await openGame(undefined, 5);
@@ -670,20 +400,25 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     ["corrupt", { status: 200, body: "garbage, not a protobuf".repeat(10) }],
     ["missing", { status: 404, body: "not found" }],
   ]) {
-    const context = await browser.newContext();
+    const context = await newContext();
     await context.route("**/models/az-8x8.onnx", (route) => route.fulfill(reply));
     const page = await context.newPage();
-    await page.goto(URL);
+    await page.goto(SITE);
     await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
     await page.waitForSelector("#model-status[data-player='alphabeta']", { timeout: 30_000 });
     assert.match(await page.locator("#model-status").innerText(), /the classic alpha-beta player, up to/);
+    if (label === "corrupt") {
+      await page.waitForSelector("#message", { timeout: 10_000 });
+      assert.match(await page.locator("#message").innerText(), /az-8x8 was not loaded: this file is not an ONNX network/);
+    }
     await setLevel(page, "beginner");
     await page.click("#sq-f5");
     await waitForTurn(page);
     assert.equal(await moveCount(page), 2, label);
-    if (label === "corrupt") {
-      assert.match(await page.locator("#message").innerText(), /az-8x8 was not loaded: this file is not an ONNX network/);
-    }
+    // The message has had its say once the person plays; the line under the title keeps
+    // saying who plays and why.
+    assert.equal(await page.locator("#message").count(), 0, label);
+    assert.match(await page.locator("#model-status").innerText(), /alpha-beta/);
     await context.close();
   }
 });
