@@ -2,6 +2,7 @@
 //! the agent plays against itself, and what a finished game offers.
 
 use othello::Position;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -92,16 +93,25 @@ pub struct GameOverProps {
 /// A rematch, and the record to copy or download.
 #[function_component(GameOver)]
 pub fn game_over(props: &GameOverProps) -> Html {
-    let copied = use_state(|| false);
+    // What the last copy did: None before any, then whether the browser took it.
+    let copied = use_state(|| None::<bool>);
     let on_copy = {
         let (record, copied) = (props.record.clone(), copied.clone());
         Callback::from(move |_| {
-            if let Some(window) = web_sys::window() {
-                // The promise settles later; a refused clipboard leaves the download.
-                let _ = window.navigator().clipboard().write_text(&record);
-                copied.set(true);
-            }
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            // The browser may refuse (no permission, not a secure page): say so, and the
+            // download is still there.
+            let written = JsFuture::from(window.navigator().clipboard().write_text(&record));
+            let copied = copied.clone();
+            spawn_local(async move { copied.set(Some(written.await.is_ok())) });
         })
+    };
+    let copy_label = match *copied {
+        None => "Copy the record",
+        Some(true) => "Copied",
+        Some(false) => "Copy refused by the browser: download it",
     };
     let href = format!(
         "data:text/plain;charset=utf-8,{}",
@@ -112,7 +122,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
             if props.rematch {
                 <button id="rematch" onclick={props.on_rematch.reform(|_| ())}>{ "Rematch (colours swapped)" }</button>
             }
-            <button id="copy-record" onclick={on_copy}>{ if *copied { "Copied" } else { "Copy the record" } }</button>
+            <button id="copy-record" onclick={on_copy}>{ copy_label }</button>
             <a id="download-record" class="button" {href} download="othello-zero-game.txt">{ "Download the record" }</a>
         </div>
     }

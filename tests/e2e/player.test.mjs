@@ -114,5 +114,12 @@ test("a finished game on a phone offers a rematch and the record", async () => {
   assert.ok(await page.locator("#rematch").isVisible());
   assert.ok(await page.locator("#download-record").isVisible());
   await shot(page, "phone-game-over");
+  // Copy puts the record on the clipboard, and the button says it did.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  await page.click("#copy-record");
+  await page.waitForFunction(() => document.querySelector("#copy-record").textContent === "Copied", null, { timeout: 5000 });
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^Othello Zero game, 8x8 standard\n/);
+  assert.match(copied, /^Result: (Black wins|White wins|draw)/m);
   await context.close();
 });
