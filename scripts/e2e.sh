@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the web game (release, as served to players), serves dist/ on a free local port and
 # runs the browser tests in tests/e2e (Playwright's playwright-core from npm, driving
-# Debian's Chromium; no browser download). Installs what is missing, idempotently.
+# Debian's Chromium; no browser download). The site is served as play.sh serves it:
+# precompressed, by sirv-cli. Installs what is missing, idempotently.
 #   SHOTS=docs   also save screenshots of the main states (docs/web-*.png)
 #   CHROMIUM     browser binary (default /usr/bin/chromium)
 source "$(dirname "$0")/lib.sh"
@@ -9,12 +10,15 @@ cd "$ROOT"
 
 ensure_web_tools
 ensure_e2e_tools
+ensure_serve_tools
 
 log "building the site (trunk build --release)"
 trunk build --release
+# Brotli's fastest good setting: the tests check how the site is served, not its last byte.
+BROTLI_QUALITY=5 precompress_dist
 
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist" >/dev/null 2>&1 &
+serve_dist "$PORT" >/dev/null 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null' EXIT
 for _ in $(seq 50); do
@@ -29,4 +33,6 @@ if [[ -n "${SHOTS:-}" ]]; then
 fi
 log "browser tests against http://127.0.0.1:$PORT/"
 cd "$ROOT/tests/e2e"
-E2E_URL="http://127.0.0.1:$PORT/" node --test --test-concurrency=1 game.test.mjs
+# The report gathers both files' numbers: start it empty.
+[[ -n "${E2E_REPORT:-}" ]] && rm -f "$E2E_REPORT"
+E2E_URL="http://127.0.0.1:$PORT/" E2E_COMPRESSED=1 node --test --test-concurrency=1 game.test.mjs player.test.mjs

@@ -84,3 +84,31 @@ ensure_e2e_tools() {
     echo "$want" >"$stamp"
   fi
 }
+
+# The static server for the built site: sirv-cli (npm, 13 small packages, pinned in
+# scripts/serve/package-lock.json) sends the precompressed NAME.br / NAME.gz that
+# scripts/serve/precompress.mjs writes beside each file, so a player downloads about a
+# quarter of the bytes. Needs Node; returns non-zero without it.
+ensure_serve_tools() {
+  command -v node >/dev/null || return 1
+  local dir="$ROOT/scripts/serve"
+  local stamp="$dir/node_modules/.package-lock.sha256"
+  local want
+  want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    log "installing sirv-cli, the static server (npm ci in scripts/serve)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+  fi
+}
+
+# precompress_dist: writes the .br/.gz files beside everything in dist/.
+precompress_dist() {
+  node "$ROOT/scripts/serve/precompress.mjs" "$ROOT/dist"
+}
+
+# serve_dist PORT: serves dist/ compressed on 127.0.0.1:PORT; it replaces the calling
+# shell (run it last, or in a background subshell, whose pid is then the server's).
+serve_dist() {
+  exec "$ROOT/scripts/serve/node_modules/.bin/sirv" "$ROOT/dist" --host 127.0.0.1 --port "$1" --quiet --etag
+}

@@ -1,10 +1,13 @@
 //! The page: a small `App` that owns the game and view reducers and the settings, hands
 //! data and callbacks to the components, and leaves the side effects to the hooks (as
-//! Yew's `function_memory_game` example is written).
+//! Yew's `function_memory_game` example is written) and the words to `explain`.
 
 use crate::components::{
-    AnalysisForm, Board, Controls, Counts, DifficultyPicker, MoveList, NetworkPanel, NewGame,
-    SearchPanel,
+    AnalysisForm, Board, Controls, Counts, DifficultyPicker, GameOver, MoveList, NetworkPanel,
+    NewGame, SearchPanel, WatchControls,
+};
+use crate::explain::{
+    game_record, level_note, opponent_lines, pass_notice, search_summary, status_line,
 };
 use crate::hooks::{
     load_saved, upload_model, use_builtin_model, use_loaders, use_persistence, use_pool,
@@ -13,10 +16,9 @@ use crate::hooks::{
 use crate::levels::Difficulty;
 use crate::models::builtin_for;
 use crate::persist::Settings;
-use crate::protocol::EngineKind;
-use crate::state::{heat_visible, Action, Seats};
-use crate::view::{model_line, status_line, ModelStatus, Purpose, View, ViewAction};
-use othello::{Move, Square};
+use crate::state::{explain_click, in_progress, rematch_seats, Action, Seats};
+use crate::view::{shown, ModelStatus, Purpose, View, ViewAction};
+use othello::{BoardSize, Square, Variant};
 use yew::prelude::*;
 
 #[function_component(App)]
@@ -31,40 +33,58 @@ pub fn app() -> Html {
         move || saved.1.clone()
     });
     let view = use_reducer(View::default);
+    // A new game asked for while one is under way, until the person confirms it.
+    let pending_new = use_state(|| None::<(BoardSize, Variant, Seats)>);
+    // Agent against agent: paused, and the pause between moves (ms).
+    let watch = use_state(|| (false, 1000u32));
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
     let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
     let player = view.player(size, variant);
     let budget = settings.difficulty.budget();
+    let watching = game.seats == Seats::AgentVsAgent;
     use_search_driver(
         pool.clone(),
         view.clone(),
         SearchWanted {
             position: pos,
-            agent_turn: game.agent_to_move(),
+            agent_turn: game.agent_to_move() && !(watching && watch.0),
             analysing: game.seats == Seats::Analysis && !pos.is_game_over(),
             budget,
             player: player.clone(),
+            delay_ms: if watching { watch.1 } else { 0 },
         },
     );
     use_persistence(&game, &settings);
 
-    let dispatch = |action: Action| {
-        let game = game.dispatcher();
-        Callback::from(move |()| game.dispatch(action.clone()))
+    let message = {
+        let view = view.dispatcher();
+        move |text: Option<String>| view.dispatch(ViewAction::Message(text))
     };
-    let message = |view: &UseReducerHandle<View>, text: Option<String>| {
-        view.dispatch(ViewAction::Message(text))
+    let dispatch = |action: Action| {
+        let (game, message) = (game.dispatcher(), message.clone());
+        Callback::from(move |()| {
+            message(None);
+            game.dispatch(action.clone())
+        })
     };
     let on_play = {
-        let game = game.dispatcher();
-        Callback::from(move |sq: Square| game.dispatch(Action::Play(Move::Place(sq))))
+        let (game, message) = (game.clone(), message.clone());
+        Callback::from(move |sq: Square| match explain_click(&game, sq) {
+            Ok(mv) => {
+                message(None);
+                game.dispatch(Action::Play(mv));
+            }
+            Err(why) => message(Some(why)),
+        })
     };
-    let on_new = {
-        let (game, view) = (game.dispatcher(), view.clone());
+    let start = {
+        let (game, message, pending_new) =
+            (game.dispatcher(), message.clone(), pending_new.clone());
         Callback::from(move |(size, variant, seats)| {
-            message(&view, None);
+            message(None);
+            pending_new.set(None);
             game.dispatch(Action::NewGame {
                 size,
                 variant,
@@ -72,33 +92,51 @@ pub fn app() -> Html {
             });
         })
     };
+    let on_new = {
+        let (start, pending_new, busy) = (start.clone(), pending_new.clone(), in_progress(&game));
+        Callback::from(move |choice| match busy {
+            true => pending_new.set(Some(choice)),
+            false => start.emit(choice),
+        })
+    };
+    let on_confirm = {
+        let (start, pending) = (start.clone(), *pending_new);
+        Callback::from(move |()| pending.into_iter().for_each(|p| start.emit(p)))
+    };
+    let on_cancel = {
+        let pending_new = pending_new.clone();
+        Callback::from(move |()| pending_new.set(None))
+    };
+    let set_settings = {
+        let settings = settings.clone();
+        move |change: &dyn Fn(&mut Settings)| {
+            let mut next = (*settings).clone();
+            change(&mut next);
+            settings.set(next);
+        }
+    };
     let on_difficulty = {
-        let settings = settings.clone();
-        Callback::from(move |difficulty: Difficulty| {
-            settings.set(Settings {
-                difficulty,
-                ..(*settings).clone()
-            })
-        })
+        let set = set_settings.clone();
+        Callback::from(move |d: Difficulty| set(&|s: &mut Settings| s.difficulty = d.clone()))
     };
-    let on_toggle_heat = {
-        let settings = settings.clone();
-        Callback::from(move |()| {
-            settings.set(Settings {
-                heat_map: !settings.heat_map,
-                ..(*settings).clone()
-            })
-        })
-    };
+    let on_toggle_heat =
+        Callback::from(move |()| set_settings(&|s: &mut Settings| s.heat_map = !s.heat_map));
     let on_hint = {
         let (pool, view, player) = (pool.clone(), view.clone(), player.clone());
         Callback::from(move |()| {
             if let (Some(p), Some(player)) = (pool.borrow().as_ref(), player.clone()) {
                 p.borrow_mut().search(Purpose::Hint, &pos, budget, player);
-                let started = ViewAction::Started(Purpose::Hint, pos.hash(), pos.side_to_move());
-                view.dispatch(started);
+                view.dispatch(ViewAction::Started(
+                    Purpose::Hint,
+                    pos.hash(),
+                    pos.side_to_move(),
+                ));
             }
         })
+    };
+    let on_watch = {
+        let watch = watch.clone();
+        Callback::from(move |w| watch.set(w))
     };
     let (on_load_transcript, on_load_board) =
         use_loaders(game.clone(), view.dispatcher(), size, variant);
@@ -106,11 +144,10 @@ pub fn app() -> Html {
         let (pool, view) = (pool.clone(), view.dispatcher());
         Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
     };
-    let heat = view
-        .heat
-        .clone()
-        .filter(|h| settings.heat_map && h.merged.engine == EngineKind::Network)
-        .filter(|h| heat_visible(&game, h.position));
+    let (panel, board_heat) = shown(&view, &game, settings.heat_map);
+    let summary = search_summary(&view, &game, panel, player.as_ref(), budget);
+    let solved = panel.and_then(|(h, _)| h.merged.solved);
+    let tiles = board_heat.map(|h| (h.merged.tiles(), h.merged.best_move()));
     let hint = view
         .hint
         .filter(|(h, _)| *h == pos.hash())
@@ -128,32 +165,61 @@ pub fn app() -> Html {
         .borrow()
         .as_ref()
         .map_or(0, |p| p.borrow().worker_count());
+    let (opponent, strength) =
+        opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
+    let record = game_record(
+        &game,
+        opponent.split_once(": ").map_or(&opponent, |(_, o)| o),
+    );
+    let seats = game.seats;
+    let on_goto = {
+        let (game, message) = (game.dispatcher(), message.clone());
+        Callback::from(move |ply| {
+            message(None);
+            game.dispatch(Action::GoTo(ply));
+        })
+    };
+    let spec = player.as_ref().map(|p| p.to_string()).unwrap_or_default();
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()}>
             <header>
                 <h1>{ "Othello Zero" }</h1>
-                <p class="model" id="model-status" aria-live="polite">{ model_line(&view, size, variant) }</p>
+                <p class="model" id="model-status" aria-live="polite" data-player={spec}>{ opponent }</p>
+                if let Some(strength) = strength {
+                    <p class="model small" id="model-strength">{ strength }</p>
+                }
             </header>
             <div class="layout">
                 <section class="play" aria-label="Game">
                     <Counts position={pos} />
                     <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
                            flip_class={if game.game.moves().len() % 2 == 0 { "flip-a" } else { "flip-b" }}
-                           heat={heat.clone()} {hint} {on_play} />
+                           {tiles} {hint} {on_play} />
+                    if let Some(text) = pass_notice(&game) {
+                        <p class="notice" id="pass-notice" role="status">{ text }</p>
+                    }
                     <p class="status" id="status" role="status" aria-live="polite">{ status_line(&game, player.is_some()) }</p>
                     if let Some(text) = view.message.clone() {
                         <p class="message" id="message" role="alert">{ text }</p>
                     }
-                    if let Some(heat) = heat {
-                        <SearchPanel {heat} />
+                    if pos.is_game_over() {
+                        <GameOver {record} rematch={matches!(seats, Seats::Human(_))}
+                                  on_rematch={start.reform(move |()| (size, variant, rematch_seats(seats)))} />
                     }
-                    <Controls can_hint={game.human_to_move() && player.is_some()} heat_map={settings.heat_map}
-                              on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)} {on_hint} {on_toggle_heat} />
+                    <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && player.is_some()}
+                              heat_map={settings.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)} {on_hint} {on_toggle_heat} />
+                    if watching {
+                        <WatchControls paused={watch.0} delay_ms={watch.1} on_change={on_watch} />
+                    }
+                    if let Some(summary) = summary {
+                        <SearchPanel {summary} {solved} />
+                    }
                 </section>
                 <aside class="side">
-                    <NewGame {size} {variant} seats={game.seats} {on_new} />
-                    <DifficultyPicker difficulty={settings.difficulty.clone()} on_change={on_difficulty} />
-                    <MoveList game={game.game.clone()} on_load={on_load_transcript} />
+                    <NewGame {size} {variant} seats={game.seats} {on_new} pending={pending_new.is_some()}
+                             moves={game.game.moves().len()} {on_confirm} {on_cancel} />
+                    <DifficultyPicker difficulty={settings.difficulty.clone()} on_change={on_difficulty} note={level_note(player.as_ref(), budget)} />
+                    <MoveList game={game.game.clone()} undone={game.undone.clone()} {on_goto} on_load={on_load_transcript} />
                     <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
                     <NetworkPanel offer_builtin={builtin_for(size, variant).is_some() && !builtin_active} {on_upload} {on_builtin} />
                 </aside>

@@ -3,7 +3,7 @@
 //! draw; these talk to the workers, the network and local storage.
 
 use crate::levels::worker_count;
-use crate::models::{builtin_for, default_card};
+use crate::models::{builtin_for, default_card, strength_line};
 use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::Pool;
 use crate::protocol::{EngineKind, WireBudget};
@@ -188,6 +188,9 @@ pub fn use_builtin_model(
                 };
                 match files.await {
                     Ok((onnx, card)) => {
+                        if let Some(line) = strength_line(&card) {
+                            dispatch.dispatch(ViewAction::Strength(name.clone(), line));
+                        }
                         let onnx = Rc::new(onnx);
                         fetched.borrow_mut().insert(name.clone(), onnx.clone());
                         if let Some(p) = pool.borrow().as_ref() {
@@ -215,6 +218,8 @@ pub struct SearchWanted {
     pub budget: WireBudget,
     /// Who thinks; `None` while the board's network is still loading.
     pub player: Option<PlayerSpec>,
+    /// A pause before the agent's move starts (agent against agent, to follow the game).
+    pub delay_ms: u32,
 }
 
 /// Starts or stops the search whenever the game, the seats, the budget or the player for
@@ -222,10 +227,10 @@ pub struct SearchWanted {
 #[hook]
 pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted: SearchWanted) {
     use_effect_with(wanted, move |wanted| {
-        let Some(pool) = pool.borrow().clone() else {
-            return;
+        let Some(pool_rc) = pool.borrow().clone() else {
+            return Box::new(|| ()) as Box<dyn FnOnce()>;
         };
-        let mut pool = pool.borrow_mut();
+        let mut pool = pool_rc.borrow_mut();
         let pos = wanted.position;
         let hash = pos.hash();
         let search = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
@@ -244,6 +249,18 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
             _ => None,
         };
         match search {
+            Some((Purpose::Move, budget, player)) if wanted.delay_ms > 0 => {
+                drop(pool);
+                let handle = pool_rc.clone();
+                let timer = gloo_timers::callback::Timeout::new(wanted.delay_ms, move || {
+                    handle
+                        .borrow_mut()
+                        .search(Purpose::Move, &pos, budget, player);
+                    view.dispatch(ViewAction::Started(Purpose::Move, hash, pos.side_to_move()));
+                });
+                // A change (pause, undo, a new game) before it fires cancels it.
+                return Box::new(move || drop(timer)) as Box<dyn FnOnce()>;
+            }
             Some((purpose, budget, player)) => {
                 pool.search(purpose, &pos, budget, player);
                 view.dispatch(ViewAction::Started(purpose, hash, pos.side_to_move()));
@@ -259,6 +276,7 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
                 }
             }
         }
+        Box::new(|| ()) as Box<dyn FnOnce()>
     });
 }
 
@@ -352,21 +370,27 @@ pub fn upload_model(
                     .map_err(|_| "the model card is not UTF-8".to_owned())?,
                 None => default_card(&name, size, variant),
             };
-            let parsed = ModelCard::from_json(&card).map_err(|e| e.to_string())?;
-            let board = parsed.board().map_err(|e| e.to_string())?;
-            let model_variant = parsed.variant().map_err(|e| e.to_string())?;
+            let bad_card = |e: engine::network::CardError| {
+                format!("its model card is not valid (details: {e})")
+            };
+            let parsed = ModelCard::from_json(&card).map_err(bad_card)?;
+            let board = parsed.board().map_err(bad_card)?;
+            let model_variant = parsed.variant().map_err(bad_card)?;
             Ok::<_, String>((name, board, model_variant, onnx, card))
         };
         match result.await {
             Ok((name, board, model_variant, onnx, card)) => {
                 view.dispatch(ViewAction::Message(Some(format!("Checking {name}…"))));
+                if let Some(line) = strength_line(&card) {
+                    view.dispatch(ViewAction::Strength(name.clone(), line));
+                }
                 if let Some(p) = pool.borrow().as_ref() {
                     p.borrow_mut()
                         .load_model(name, board, model_variant, Rc::new(onnx), card);
                 }
             }
             Err(error) => view.dispatch(ViewAction::Message(Some(format!(
-                "The model was rejected: {error}"
+                "The network was not loaded: {error}"
             )))),
         }
     });

@@ -69,31 +69,149 @@ impl Default for Difficulty {
     }
 }
 
-/// Custom budgets are clamped to what a browser tab can sensibly spend on one move.
+/// The custom budgets a browser tab can sensibly spend on one move. Entries outside are
+/// refused with the range; older saves outside it are clamped.
+pub const MIN_SIMULATIONS: u64 = 1;
 pub const MAX_SIMULATIONS: u64 = 1_000_000;
+pub const MIN_MILLIS: u64 = 50;
 pub const MAX_MILLIS: u64 = 60_000;
+
+/// Which custom budget the person types in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CustomKind {
+    Simulations,
+    Millis,
+}
+
+impl CustomKind {
+    pub fn range(self) -> (u64, u64) {
+        match self {
+            CustomKind::Simulations => (MIN_SIMULATIONS, MAX_SIMULATIONS),
+            CustomKind::Millis => (MIN_MILLIS, MAX_MILLIS),
+        }
+    }
+
+    fn unit(self) -> &'static str {
+        match self {
+            CustomKind::Simulations => "simulations",
+            CustomKind::Millis => "milliseconds",
+        }
+    }
+
+    /// What the input asks for, with its range.
+    pub fn prompt(self) -> String {
+        let (lo, hi) = self.range();
+        let mut text = format!(
+            "{} per move, {} to {}",
+            self.unit(),
+            thousands(lo),
+            thousands(hi)
+        );
+        if self == CustomKind::Millis {
+            text.push_str(&format!(
+                " ({} to {})",
+                seconds(lo as f64),
+                seconds(hi as f64)
+            ));
+        }
+        text
+    }
+
+    /// The budget typed in, or why it is refused.
+    pub fn parse(self, text: &str) -> Result<Difficulty, String> {
+        let (lo, hi) = self.range();
+        let refuse = || {
+            format!(
+                "Enter a whole number of {} from {} to {}.",
+                self.unit(),
+                thousands(lo),
+                thousands(hi)
+            )
+        };
+        let n: u64 = text
+            .trim()
+            .replace([',', '_'], "")
+            .parse()
+            .map_err(|_| refuse())?;
+        if !(lo..=hi).contains(&n) {
+            return Err(refuse());
+        }
+        Ok(match self {
+            CustomKind::Simulations => Difficulty::Simulations(n),
+            CustomKind::Millis => Difficulty::Millis(n),
+        })
+    }
+}
 
 impl Difficulty {
     pub fn budget(&self) -> WireBudget {
         match self {
+            Difficulty::Level(_) => self.level().map_or(sims(100), |l| l.budget),
+            Difficulty::Simulations(n) => sims((*n).clamp(MIN_SIMULATIONS, MAX_SIMULATIONS)),
+            Difficulty::Millis(ms) => millis((*ms).clamp(MIN_MILLIS, MAX_MILLIS)),
+        }
+    }
+
+    /// The named level (an unknown one, say from an older save, is the default).
+    fn level(&self) -> Option<&'static Level> {
+        match self {
             Difficulty::Level(id) => LEVELS
                 .iter()
                 .find(|l| l.id == id)
-                .or_else(|| LEVELS.iter().find(|l| l.id == DEFAULT_LEVEL))
-                .map_or(sims(100), |l| l.budget),
-            Difficulty::Simulations(n) => sims((*n).clamp(1, MAX_SIMULATIONS)),
-            Difficulty::Millis(ms) => millis((*ms).clamp(10, MAX_MILLIS)),
+                .or_else(|| LEVELS.iter().find(|l| l.id == DEFAULT_LEVEL)),
+            _ => None,
+        }
+    }
+
+    pub fn custom_kind(&self) -> Option<CustomKind> {
+        match self {
+            Difficulty::Level(_) => None,
+            Difficulty::Simulations(_) => Some(CustomKind::Simulations),
+            Difficulty::Millis(_) => Some(CustomKind::Millis),
+        }
+    }
+
+    /// The level's name ("Casual"), or "Custom".
+    pub fn name(&self) -> &'static str {
+        match self.level() {
+            Some(l) => l.label.split(':').next().unwrap_or(l.label),
+            None => "Custom",
         }
     }
 
     pub fn describe(&self) -> String {
-        let budget = self.budget();
-        match (budget.simulations, budget.millis) {
-            (Some(n), _) => format!("{n} simulations per move"),
-            (None, Some(ms)) => format!("{:.1} s per move", ms as f64 / 1000.0),
-            (None, None) => "unlimited".to_owned(),
-        }
+        describe_budget(self.budget())
     }
+}
+
+/// "100 simulations per move", "0.25 s per move".
+pub fn describe_budget(budget: WireBudget) -> String {
+    match (budget.simulations, budget.millis) {
+        (Some(n), _) => format!("{} simulations per move", thousands(n)),
+        (None, Some(ms)) => format!("{} per move", seconds(ms as f64)),
+        (None, None) => "unlimited".to_owned(),
+    }
+}
+
+/// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
+/// is "1 s", 60000 is "60 s".
+pub fn seconds(ms: f64) -> String {
+    let text = format!("{:.2}", ms / 1000.0);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
+
+/// 36081 as "36,081".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Below this many simulations per tree, several small trees see less than one big one,
@@ -165,13 +283,35 @@ mod tests {
     }
 
     #[test]
-    fn custom_budgets_are_clamped() {
+    fn custom_budgets_are_checked_and_old_saves_clamped() {
         assert_eq!(Difficulty::Simulations(0).budget().simulations, Some(1));
         assert_eq!(
             Difficulty::Millis(10_000_000).budget().millis,
             Some(MAX_MILLIS)
         );
-        assert_eq!(Difficulty::Millis(250).describe(), "0.2 s per move");
+        assert_eq!(Difficulty::Millis(250).describe(), "0.25 s per move");
+        assert_eq!(Difficulty::Millis(1000).describe(), "1 s per move");
+        assert_eq!(Difficulty::Millis(1500).describe(), "1.5 s per move");
+        assert_eq!(
+            CustomKind::Millis.parse(" 250 "),
+            Ok(Difficulty::Millis(250))
+        );
+        let refused = CustomKind::Millis
+            .parse("0")
+            .expect_err("0 ms is no budget");
+        assert_eq!(
+            refused,
+            "Enter a whole number of milliseconds from 50 to 60,000."
+        );
+        assert!(CustomKind::Millis.parse("999999999").is_err());
+        assert!(CustomKind::Simulations.parse("lots").is_err());
+        assert_eq!(
+            CustomKind::Simulations.parse("1,000,000"),
+            Ok(Difficulty::Simulations(1_000_000))
+        );
+        assert!(CustomKind::Millis.prompt().contains("(0.05 s to 60 s)"));
+        assert_eq!(thousands(36081), "36,081");
+        assert_eq!(Difficulty::Level("club".into()).name(), "Club");
         assert_eq!(
             Difficulty::Simulations(300).describe(),
             "300 simulations per move"

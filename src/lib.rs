@@ -5,6 +5,7 @@
 //! worker protocol, merging the workers' searches, difficulty levels and the saved-game
 //! format.
 
+pub mod explain;
 pub mod levels;
 pub mod merge;
 pub mod models;

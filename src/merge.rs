@@ -56,12 +56,28 @@ impl Merged {
             .map(|m| m.mv)
     }
 
+    /// All workers' simulations over the time they have searched (they search side by
+    /// side), so the rate shown is always the count shown over the time shown.
     pub fn simulations_per_second(&self) -> f64 {
-        self.per_worker_rate.iter().sum()
+        if self.elapsed_ms > 0.0 {
+            self.simulations as f64 * 1000.0 / self.elapsed_ms
+        } else {
+            0.0
+        }
     }
 
-    pub fn share_of(&self, mv: Move) -> Option<f32> {
-        self.moves.iter().find(|m| m.mv == mv).map(|m| m.share)
+    /// The heat map's tiles: each visited move's share of the visits. None before this
+    /// search has run a simulation of its own: visits left in a reused tree, or a root the
+    /// solver settled, are no heat map of this search.
+    pub fn tiles(&self) -> Vec<(Move, f32)> {
+        if self.simulations == 0 {
+            return Vec::new();
+        }
+        self.moves
+            .iter()
+            .filter(|m| m.visits > 0)
+            .map(|m| (m.mv, m.share))
+            .collect()
     }
 }
 
@@ -200,7 +216,8 @@ mod tests {
         assert_eq!(merged.moves[1].visits, 45);
         let total: f32 = merged.moves.iter().map(|m| m.share).sum();
         assert!((total - 1.0).abs() < 1e-6);
-        assert!((merged.share_of(mv("d3")).expect("searched") - 0.55).abs() < 1e-6);
+        let d3 = merged.tiles().into_iter().find(|(m, _)| *m == mv("d3"));
+        assert!((d3.expect("searched").1 - 0.55).abs() < 1e-6);
         assert_eq!(merged.best_move(), Some(mv("d3")));
         // Visit-weighted q: (0.1*30 + 0.3*25) / 55.
         assert!((merged.moves[0].q - 10.5 / 55.0).abs() < 1e-6);
@@ -208,7 +225,9 @@ mod tests {
         assert_eq!(merged.pv, vec![mv("d3")]);
         assert_eq!(merged.simulations, 100);
         assert_eq!(merged.per_worker_rate.len(), 2);
+        // 100 simulations in the 100 ms both workers searched.
         assert!((merged.simulations_per_second() - 1000.0).abs() < 1e-6);
+        assert_eq!(merged.tiles().len(), 2);
     }
 
     #[test]
@@ -251,6 +270,18 @@ mod tests {
         let merged = merge([&searched, &solved]).expect("two reports");
         assert_eq!(merged.best_move(), Some(mv("c4")));
         assert_eq!(merged.solved.map(|s| s.margin), Some(12));
+    }
+
+    #[test]
+    fn no_tiles_before_this_search_has_simulated() {
+        let mut reused = report(vec![stat("d3", 30, 0.1), stat("c4", 0, 0.0)], 0.1, &["d3"]);
+        reused.simulations = 0;
+        let merged = merge([&reused]).expect("one report");
+        assert!(merged.tiles().is_empty());
+        assert_eq!(merged.simulations_per_second(), 0.0);
+        reused.simulations = 1;
+        let tiles = merge([&reused]).expect("one report").tiles();
+        assert_eq!(tiles, vec![(mv("d3"), 1.0)]);
     }
 
     #[test]

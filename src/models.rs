@@ -58,6 +58,89 @@ pub fn default_card(name: &str, size: BoardSize, variant: Variant) -> String {
     .to_string()
 }
 
+/// How strong a network is, in a line a player can read, from its model card's
+/// `strength` section: the arena results at the budget they were measured at, and the
+/// share of endgame moves the exact solver agrees with. `None` when the card measured
+/// nothing (or is not JSON).
+pub fn strength_line(card: &str) -> Option<String> {
+    let card: serde_json::Value = serde_json::from_str(card).ok()?;
+    let strength = card.get("strength")?;
+    let mut parts = Vec::new();
+    let mut measured_at = None;
+    for arena in strength.get("arena")?.as_array()? {
+        if let Some(spec) = arena.get("as").and_then(|a| a.as_str()) {
+            measured_at = measured_at.or_else(|| spec_sims(spec));
+        }
+        for result in arena
+            .get("results")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let count = |key: &str| result.get(key).and_then(|v| v.as_u64()).unwrap_or(0);
+            let Some(opponent) = result.get("opponent").and_then(|o| o.as_str()) else {
+                continue;
+            };
+            let (wins, draws, losses) = (count("wins"), count("draws"), count("losses"));
+            let draws = if draws > 0 {
+                format!(", {draws} drawn")
+            } else {
+                String::new()
+            };
+            parts.push(format!(
+                "{wins} won{draws}, {losses} lost against {}",
+                opponent_name(opponent)
+            ));
+        }
+    }
+    let accuracy = strength
+        .get("accuracy")
+        .and_then(|a| a.get("optimal"))
+        .and_then(|o| o.as_f64())
+        .map(|o| format!("; {:.0}% of its endgame moves are perfect", o * 100.0));
+    if parts.is_empty() && accuracy.is_none() {
+        return None;
+    }
+    let at = measured_at.map_or(String::new(), |n| format!(" at {n} simulations per move"));
+    Some(format!(
+        "Measured{at}: {}{}.",
+        parts.join("; "),
+        accuracy.unwrap_or_default()
+    ))
+}
+
+fn spec_sims(spec: &str) -> Option<u64> {
+    spec.split([':', ','])
+        .find_map(|part| part.strip_prefix("sims="))
+        .and_then(|n| n.parse().ok())
+}
+
+/// "alphabeta:depth=4" as "alpha-beta (depth 4)".
+fn opponent_name(spec: &str) -> String {
+    let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
+    let name = match kind {
+        "alphabeta" => "alpha-beta",
+        "heuristic" => "the heuristic player",
+        "random" => "a random player",
+        "greedy" => "the greedy player",
+        "mcts" | "uct" => "rollout MCTS",
+        other => other,
+    };
+    let options: Vec<String> = options
+        .split(',')
+        .filter_map(|o| o.split_once('='))
+        .map(|(k, v)| match k {
+            "sims" => format!("{v} simulations"),
+            k => format!("{k} {v}"),
+        })
+        .collect();
+    if options.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name} ({})", options.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +160,27 @@ mod tests {
             builtin_for(BoardSize::Eight, Variant::Standard).map(|m| m.name()),
             Some("az-8x8")
         );
+    }
+
+    #[test]
+    fn the_shipped_cards_say_how_strong_their_networks_are() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let card = std::fs::read_to_string(root.join("models/az-8x8.json")).expect("card");
+        let line = strength_line(&card).expect("az-8x8 was measured");
+        assert!(
+            line.starts_with("Measured at 800 simulations per move: "),
+            "{line}"
+        );
+        assert!(line.contains("against alpha-beta (depth 4)"), "{line}");
+        let card = std::fs::read_to_string(root.join("models/az-6x6.json")).expect("card");
+        let line = strength_line(&card).expect("az-6x6 was measured");
+        assert!(
+            line.contains("% of its endgame moves are perfect"),
+            "{line}"
+        );
+        let none = default_card("mine", BoardSize::Six, Variant::Standard);
+        assert_eq!(strength_line(&none), None);
+        assert_eq!(strength_line("not json"), None);
     }
 
     #[test]

@@ -23,7 +23,9 @@ const SEARCH_TIMEOUT_MS: f64 = 4000.0;
 const LOAD_TIMEOUT_MS: f64 = 30000.0;
 /// The view is redrawn at most this often while workers report.
 const EMIT_INTERVAL_MS: f64 = 90.0;
-const WORKER_SCRIPT: &str = "worker.js";
+/// Our own loader (www/worker-loader.js): gloo-worker's and Trunk's generated ones call
+/// wasm-bindgen's init with a bare URL, which it warns about as deprecated.
+const WORKER_SCRIPT: &str = "worker-loader.js";
 
 struct Slot {
     bridge: WorkerBridge<SearchWorker>,
@@ -131,6 +133,7 @@ impl Pool {
         let me = self.me.clone();
         let bridge = SearchWorker::spawner()
             .as_module(false)
+            .with_loader(true)
             .callback(move |out| {
                 let Some(pool) = me.upgrade() else {
                     return;

@@ -28,6 +28,39 @@ pub fn worker_root_solve(settings: RootSolve) -> RootSolve {
     }
 }
 
+/// Why a network was refused, first in a player's words, then the runtime's own (which a
+/// bug report needs): a file tract cannot parse is not an ONNX network at all.
+pub fn explain_model_error(error: &ModelError) -> String {
+    match error {
+        ModelError::Load(details) if looks_unparsable(details) => {
+            format!("this file is not an ONNX network (details: {details})")
+        }
+        ModelError::Load(details) => {
+            format!("this ONNX file is not a network the page can run (details: {details})")
+        }
+        ModelError::Contract(details) => format!(
+            "this network does not have the inputs and outputs of an Othello network for \
+             its board (details: {details})"
+        ),
+        ModelError::Card(e) => format!("its model card is not valid (details: {e})"),
+        other => other.to_string(),
+    }
+}
+
+/// Protobuf decoding errors: the bytes are no ONNX model.
+fn looks_unparsable(details: &str) -> bool {
+    [
+        "wire type",
+        "decode",
+        "ModelProto",
+        "protobuf",
+        "unexpected end",
+        "buffer underflow",
+    ]
+    .iter()
+    .any(|needle| details.contains(needle))
+}
+
 /// A network the worker holds, under the name the page gave it.
 pub struct Loaded {
     pub name: String,
@@ -103,10 +136,10 @@ impl Searcher {
     #[cfg(feature = "worker")]
     pub fn load_model(&mut self, name: String, onnx: &[u8], card: &str) -> Result<&Loaded, String> {
         use engine::network::{ModelCard, Runtime};
-        let card = ModelCard::from_json(card).map_err(|e| e.to_string())?;
+        let card = ModelCard::from_json(card).map_err(|e| explain_model_error(&e.into()))?;
         let network = engine::onnx::Tract
             .load(onnx, card)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| explain_model_error(&e))?;
         self.add_network(name, network)
     }
 
@@ -320,6 +353,24 @@ mod tests {
             other => panic!("expected Done, got {other:?}"),
         }
         assert_eq!(searcher.step(Duration::from_millis(5)), None);
+    }
+
+    #[test]
+    fn a_refused_network_is_explained_before_the_runtimes_details() {
+        let garbage = ModelError::Load(
+            "ModelProto.metadata_props: invalid wire type: EndGroup (expected LengthDelimited)"
+                .into(),
+        );
+        let text = explain_model_error(&garbage);
+        assert!(
+            text.starts_with("this file is not an ONNX network (details: ModelProto"),
+            "{text}"
+        );
+        let shapes = explain_model_error(&ModelError::Contract("policy has 37 logits".into()));
+        assert!(
+            shapes.contains("does not have the inputs and outputs"),
+            "{shapes}"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! crate's, which `othello play` uses too), applied by a reducer, so the view is a function
 //! of the state and every change can be tested without a browser.
 
-use othello::{BoardSize, Game, Move, Position, Variant};
+use othello::{BoardSize, Color, Game, Move, Position, Square, Variant};
 pub use othello::{GameState, Seats};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +24,8 @@ pub enum Action {
     Undo,
     Redo,
     SetSeats(Seats),
+    /// Goes to the position after this many moves; the later ones stay as redo.
+    GoTo(usize),
     /// Replaces the game (a pasted transcript, a board set up from text).
     Load {
         game: Game,
@@ -55,6 +57,9 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
             next.redo();
         }
         Action::SetSeats(seats) => next.seats = seats,
+        Action::GoTo(ply) => {
+            next.go_to(ply);
+        }
         Action::Load { game, seats } => return GameState::from_game(game, seats),
     }
     next
@@ -83,6 +88,64 @@ pub fn heat_visible(state: &GameState, searched: u64) -> bool {
         }
     }
     false
+}
+
+/// The move a click on `sq` plays, or why it plays none, in words for the person.
+pub fn explain_click(state: &GameState, sq: Square) -> Result<Move, String> {
+    let pos = state.position();
+    let mover = pos.side_to_move();
+    if pos.is_game_over() {
+        return Err("The game is over: start a new game or a rematch.".to_owned());
+    }
+    if state.seats == Seats::AgentVsAgent {
+        return Err("You are watching: the agent plays both sides.".to_owned());
+    }
+    if state.agent_plays(mover) {
+        return Err(format!("Wait: {mover} (the agent) is to move."));
+    }
+    if let Some(color) = pos.color_at(sq) {
+        return Err(format!(
+            "{sq} already holds a {} disc.",
+            color.name().to_lowercase()
+        ));
+    }
+    let mv = Move::Place(sq);
+    if pos.is_legal(mv) {
+        return Ok(mv);
+    }
+    let legal: Vec<String> = pos
+        .legal_move_list()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    Err(format!(
+        "{sq} turns no disc: a move must close a line of {} discs between the new disc and \
+         one of yours. {mover} can play {}.",
+        mover.opposite().name().to_lowercase(),
+        legal.join(", ")
+    ))
+}
+
+/// Whether starting another game would throw away one a person has played in.
+pub fn in_progress(state: &GameState) -> bool {
+    !state.position().is_game_over() && state.game.moves().iter().any(|m| *m != Move::Pass)
+}
+
+/// The seats of a rematch: the person takes the other colour.
+pub fn rematch_seats(seats: Seats) -> Seats {
+    match seats {
+        Seats::Human(c) => Seats::Human(c.opposite()),
+        other => other,
+    }
+}
+
+/// The person's colour, the viewpoint of every estimate the page shows (Black when the
+/// person plays no colour).
+pub fn viewpoint(seats: Seats) -> Color {
+    match seats {
+        Seats::Human(c) => c,
+        _ => Color::Black,
+    }
 }
 
 /// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board.
@@ -193,6 +256,49 @@ mod tests {
         assert!(heat_visible(&s, searched));
         let s = apply(&s, play("c3"));
         assert!(!heat_visible(&s, searched));
+    }
+
+    #[test]
+    fn a_click_that_plays_nothing_says_why() {
+        let sq = |t: &str| Square::parse(t, BoardSize::Eight).expect("a square");
+        let state = as_black();
+        assert_eq!(explain_click(&state, sq("f5")), Ok(mv("f5")));
+        let taken = explain_click(&state, sq("d4")).expect_err("occupied");
+        assert!(taken.contains("d4 already holds a white disc"), "{taken}");
+        let nothing = explain_click(&state, sq("a1")).expect_err("illegal");
+        assert!(nothing.contains("a1 turns no disc"), "{nothing}");
+        assert!(
+            nothing.contains("c4, d3, e6, f5") || nothing.contains("d3, c4"),
+            "{nothing}"
+        );
+        let waiting =
+            explain_click(&apply(&state, play("f5")), sq("d6")).expect_err("agent's turn");
+        assert!(
+            waiting.contains("White (the agent) is to move"),
+            "{waiting}"
+        );
+    }
+
+    #[test]
+    fn a_game_is_in_progress_once_a_disc_is_placed_until_it_ends() {
+        let state = as_black();
+        assert!(!in_progress(&state));
+        assert!(in_progress(&apply(&state, play("f5"))));
+        assert_eq!(
+            rematch_seats(Seats::Human(Color::Black)),
+            Seats::Human(Color::White)
+        );
+        assert_eq!(viewpoint(Seats::AgentVsAgent), Color::Black);
+    }
+
+    #[test]
+    fn go_to_keeps_the_later_moves_as_redo() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        let back = apply(&s, Action::GoTo(2));
+        assert_eq!(back.game.moves().len(), 2);
+        assert!(back.can_redo());
+        assert_eq!(apply(&back, Action::Redo).game, s.game);
     }
 
     #[test]

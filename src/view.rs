@@ -5,7 +5,7 @@
 
 use crate::merge::Merged;
 use crate::models::builtin_for;
-use crate::state::{GameState, Seats};
+use crate::state::{heat_visible, GameState};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{BoardSize, Color, Move, Variant};
 
@@ -82,6 +82,8 @@ pub struct View {
     pub models: Vec<((BoardSize, Variant), ModelStatus)>,
     pub message: Option<String>,
     pub restarts: u32,
+    /// What each network's card says about its strength, by network name.
+    pub strengths: Vec<(String, String)>,
 }
 
 pub enum ViewAction {
@@ -90,6 +92,8 @@ pub enum ViewAction {
     Pool(PoolEvent),
     Model(BoardSize, Variant, ModelStatus),
     Message(Option<String>),
+    /// A network's measured strength, from its card.
+    Strength(String, String),
 }
 
 impl View {
@@ -98,6 +102,13 @@ impl View {
             .iter()
             .find(|(key, _)| *key == (size, variant))
             .map(|(_, s)| s)
+    }
+
+    pub fn strength(&self, name: &str) -> Option<&str> {
+        self.strengths
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.as_str())
     }
 
     fn set_model(&mut self, size: BoardSize, variant: Variant, status: ModelStatus) {
@@ -154,6 +165,10 @@ impl View {
             ViewAction::Pool(event) => next.hear(event),
             ViewAction::Model(size, variant, status) => next.set_model(size, variant, status),
             ViewAction::Message(message) => next.message = message,
+            ViewAction::Strength(name, line) => {
+                next.strengths.retain(|(n, _)| *n != name);
+                next.strengths.push((name, line));
+            }
         }
         next
     }
@@ -193,9 +208,13 @@ impl View {
                 name,
                 size,
                 variant,
-            } => self.set_model(size, variant, ModelStatus::Ready(name)),
+            } => {
+                // "Checking …" or an older refusal no longer applies.
+                self.message = None;
+                self.set_model(size, variant, ModelStatus::Ready(name));
+            }
             PoolEvent::ModelRejected { name, error } => {
-                self.message = Some(format!("The model {name} was rejected: {error}"));
+                self.message = Some(format!("The network {name} was not loaded: {error}"));
                 // A built-in network that fails leaves its board to alpha-beta.
                 let loading: Vec<(BoardSize, Variant)> = self
                     .models
@@ -212,47 +231,43 @@ impl View {
     }
 }
 
-/// The line under the board: whose turn, a pass, the result.
-pub fn status_line(game: &GameState, player_ready: bool) -> String {
-    let pos = game.position();
-    let you = match game.seats {
-        Seats::Human(c) => Some(c),
-        _ => None,
-    };
-    if let Some(outcome) = pos.outcome() {
-        let who = match (outcome.winner(), you) {
-            (Some(w), Some(y)) if w == y => " You win!",
-            (Some(_), Some(_)) => " The agent wins.",
-            _ => "",
-        };
-        return format!("Game over: {outcome}.{who}");
-    }
-    let mover = pos.side_to_move().name();
-    let pass = game
-        .pass_notice()
-        .map(|p| format!("{p}. "))
-        .unwrap_or_default();
-    if game.agent_to_move() && !player_ready {
-        format!("{pass}Loading the network…")
-    } else if game.agent_to_move() {
-        format!("{pass}{mover} (the agent) is thinking…")
-    } else if game.seats == Seats::Analysis {
-        format!("{pass}Analysis: {mover} to move")
-    } else {
-        format!("{pass}{mover} to move: your turn")
-    }
+/// What a search shown on the page is to the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The agent searching the position on the board for its move.
+    Thinking,
+    /// The agent's search for the move it has played: kept for reading, dimmed, never on
+    /// the board (its squares may hold discs now, and the person's moves are others).
+    Past,
+    /// A search for the person's side, asked for.
+    Hint,
+    /// Analysis mode's search of the position on the board.
+    Analysis,
 }
 
-/// The line under the title: who the agent is on this board.
-pub fn model_line(view: &View, size: BoardSize, variant: Variant) -> String {
-    match view.model(size, variant) {
-        Some(ModelStatus::Loading(name)) => format!("Loading network {name}…"),
-        Some(ModelStatus::Ready(name)) => format!("Network: {name}"),
-        Some(ModelStatus::Failed(error)) => {
-            format!("Network unavailable ({error}); the classic alpha-beta player plays instead")
-        }
-        None => format!("No network for {size} {variant}; the classic alpha-beta player plays"),
-    }
+/// The search the panel shows with its role, and whether its heat map belongs on the
+/// board: only a search of the position on the board (so every tile is an empty square),
+/// with simulations of its own, and never the agent's past search on the person's turn.
+pub fn shown<'a>(
+    view: &'a View,
+    game: &GameState,
+    heat_map: bool,
+) -> (Option<(&'a Heat, Role)>, Option<&'a Heat>) {
+    let here = game.position().hash();
+    let panel = view.heat.as_ref().and_then(|h| {
+        let role = match h.purpose {
+            Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
+            Purpose::Move if heat_visible(game, h.position) => Role::Past,
+            Purpose::Hint if h.position == here => Role::Hint,
+            Purpose::Analysis if h.position == here => Role::Analysis,
+            _ => return None,
+        };
+        Some((h, role))
+    });
+    let board = panel
+        .filter(|(h, role)| heat_map && *role != Role::Past && !h.merged.tiles().is_empty())
+        .map(|(h, _)| h);
+    (panel, board)
 }
 
 #[cfg(test)]
@@ -345,28 +360,63 @@ mod tests {
     }
 
     #[test]
-    fn the_status_says_whose_turn_and_the_result() {
+    fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
+        use crate::state::{apply, Action, Seats};
         let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-        let game = GameState::new(start, Seats::Human(Color::White));
-        assert_eq!(status_line(&game, false), "Loading the network…");
-        assert_eq!(status_line(&game, true), "Black (the agent) is thinking…");
         let game = GameState::new(start, Seats::Human(Color::Black));
-        assert_eq!(status_line(&game, true), "Black to move: your turn");
-        let game = GameState::new(start, Seats::Analysis);
-        assert_eq!(status_line(&game, true), "Analysis: Black to move");
-        let over =
-            othello::Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
-                .expect("a full board");
-        let game = GameState::new(over, Seats::Human(Color::Black));
-        assert!(
-            status_line(&game, true).ends_with("You win!"),
-            "{}",
-            status_line(&game, true)
+        let f5 = apply(
+            &game,
+            Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
         );
+        let searched = f5.position().hash();
+        let view = View::default()
+            .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
+            .apply(ViewAction::Pool(PoolEvent::Progress {
+                purpose: Purpose::Move,
+                position: searched,
+                merged: merged("d6"),
+            }));
+        let (panel, board) = shown(&view, &f5, true);
+        assert_eq!(panel.map(|(_, r)| r), Some(Role::Thinking));
+        assert!(board.is_some());
+        assert!(
+            shown(&view, &f5, false).1.is_none(),
+            "the toggle hides the board's tiles"
+        );
+        let answered = apply(
+            &f5,
+            Action::AgentMove {
+                position: searched,
+                mv: Move::parse("d6", BoardSize::Eight).expect("a move"),
+            },
+        );
+        let (panel, board) = shown(&view, &answered, true);
+        assert_eq!(panel.map(|(_, r)| r), Some(Role::Past));
+        assert!(board.is_none(), "no tiles on the person's turn");
+        let moved_on = apply(
+            &answered,
+            Action::Play(Move::parse("c3", BoardSize::Eight).expect("a move")),
+        );
+        assert_eq!(shown(&view, &moved_on, true), (None, None));
     }
 
     #[test]
-    fn a_rejected_builtin_network_leaves_its_board_to_alpha_beta() {
+    fn a_search_without_simulations_of_its_own_draws_no_tiles() {
+        let mut idle = merged("d3");
+        idle.simulations = 0;
+        let view = View::default()
+            .apply(ViewAction::Started(Purpose::Analysis, 1, Color::Black))
+            .apply(ViewAction::Pool(PoolEvent::Progress {
+                purpose: Purpose::Analysis,
+                position: 1,
+                merged: idle,
+            }));
+        let heat = view.heat.clone().expect("shown in the panel");
+        assert!(heat.merged.tiles().is_empty());
+    }
+
+    #[test]
+    fn a_rejected_builtin_network_leaves_its_board_to_alpha_beta_and_a_load_clears_it() {
         let view = View::default()
             .apply(ViewAction::Model(
                 BoardSize::Eight,
@@ -382,6 +432,10 @@ mod tests {
                 .map(|p| p.kind),
             Some(PlayerKind::AlphaBeta)
         );
-        assert!(view.message.is_some_and(|m| m.contains("not an ONNX file")));
+        assert!(view
+            .message
+            .as_ref()
+            .is_some_and(|m| m.contains("not an ONNX file")));
+        assert_eq!(loaded(&view, "az-8x8").message, None);
     }
 }

@@ -27,7 +27,9 @@ pub fn analysis_form(props: &AnalysisFormProps) -> Html {
     html! {
         <fieldset>
             <legend>{ "Analyse a position" }</legend>
-            <p class="small">{ "Board text: " }<code id="board-text">{ props.board_text.clone() }</code></p>
+            // One line that scrolls: 64 squares that wrapped anywhere were unreadable.
+            <label class="small" for="board-text">{ "This position as board text:" }</label>
+            <input id="board-text" class="board-text" readonly=true value={props.board_text.clone()} />
             <textarea ref={input} id="board-input" rows="2" aria-label="Board text to analyse" placeholder="64 (or 36) of X O -, a space, X or O to move" />
             <button id="load-board" {onclick}>{ "Analyse" }</button>
         </fieldset>

@@ -1,11 +1,13 @@
 //! The board: discs, legal moves, the last move and its flips, the heat map of the
 //! agent's search and the hint; arrow keys move between squares.
 
-use crate::view::Heat;
 use othello::{Bitboard, Color, Move, Position, Square};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
+
+/// Each searched move's share of the visits, and the move the search would play.
+pub type Tiles = (Vec<(Move, f32)>, Option<Move>);
 
 #[derive(Properties, PartialEq)]
 pub struct BoardProps {
@@ -16,8 +18,9 @@ pub struct BoardProps {
     pub flips: Bitboard,
     /// Alternates between moves, so the flip animation restarts.
     pub flip_class: &'static str,
-    /// The search whose heat map is drawn, if any.
-    pub heat: Option<Heat>,
+    /// The heat map to draw, if any: each searched move's share of the visits, and the
+    /// move the search would play (`view::shown` decides when a search belongs here).
+    pub tiles: Option<Tiles>,
     pub hint: Option<Square>,
     pub on_play: Callback<Square>,
 }
@@ -41,7 +44,7 @@ pub fn board(props: &BoardProps) -> Html {
     let focus = cursor
         .or(props.last)
         .or_else(|| props.legal.into_iter().next());
-    let heat = props.heat.as_ref();
+    let tiles = props.tiles.as_ref();
     let cells = Square::all(size).map(|sq| {
         let is_legal = props.legal.contains(sq);
         let onclick = {
@@ -62,8 +65,12 @@ pub fn board(props: &BoardProps) -> Html {
             );
             html! { <span class={class} aria-hidden="true"></span> }
         });
-        let share = heat.and_then(|h| h.merged.share_of(Move::Place(sq)));
-        let best = heat.and_then(|h| h.merged.best_move()) == Some(Move::Place(sq));
+        // Never over a disc: a share belongs to an empty square of the searched position.
+        let share = tiles
+            .filter(|_| color.is_none())
+            .and_then(|(t, _)| t.iter().find(|(m, _)| *m == Move::Place(sq)))
+            .map(|&(_, share)| share);
+        let best = tiles.and_then(|(_, best)| *best) == Some(Move::Place(sq));
         let heat_overlay = share.map(|share| {
             let alpha = 0.15 + 0.75 * share.sqrt();
             let style = format!("background: rgba(255, 99, 32, {alpha:.2})");
@@ -92,7 +99,7 @@ pub fn board(props: &BoardProps) -> Html {
             label.push_str(", last move");
         }
         if let Some(share) = share {
-            label.push_str(&format!(", {:.0}% of the agent's visits", share * 100.0));
+            label.push_str(&format!(", {:.0}% of the search's visits", share * 100.0));
         }
         if props.hint == Some(sq) {
             label.push_str(", suggested move");
@@ -107,8 +114,8 @@ pub fn board(props: &BoardProps) -> Html {
                     (props.hint == Some(sq)).then_some("hint"),
                 )}
                 role="gridcell"
+                // No aria-disabled on the squares without a move: a click there says why.
                 aria-label={label}
-                aria-disabled={(!is_legal).to_string()}
                 tabindex={if focus == Some(sq) { "0" } else { "-1" }}
                 data-square={sq.to_string()}
                 {onclick}

@@ -11,7 +11,7 @@ mod settings;
 
 pub use analysis::AnalysisForm;
 pub use board::Board;
-pub use controls::{Controls, Counts};
+pub use controls::{Controls, Counts, GameOver, WatchControls};
 pub use moves::MoveList;
 pub use network::NetworkPanel;
 pub use search_panel::SearchPanel;

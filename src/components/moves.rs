@@ -1,12 +1,17 @@
-//! The moves so far, the transcript, and a form to load one.
+//! The moves so far (each one a way back to its position) and the moves taken back (a way
+//! forward), the transcript, and a form to load one.
 
-use othello::Game;
+use othello::{Game, Move};
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct MoveListProps {
     pub game: Game,
+    /// Moves taken back, the next to replay last.
+    pub undone: Vec<Move>,
+    /// Go to the position after this many moves.
+    pub on_goto: Callback<usize>,
     /// A pasted transcript to load.
     pub on_load: Callback<String>,
 }
@@ -25,14 +30,36 @@ pub fn move_list(props: &MoveListProps) -> Html {
             on_load.emit(text);
         })
     };
-    let moves = props.game.moves().chunks(2).enumerate().map(|(i, pair)| {
-        let text: Vec<String> = pair.iter().map(|m| m.to_string()).collect();
-        html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ format!(" {}", text.join(" ")) }</li> }
+    let played = props.game.moves().len();
+    let all: Vec<Move> = props
+        .game
+        .moves()
+        .iter()
+        .chain(props.undone.iter().rev())
+        .copied()
+        .collect();
+    let moves = all.chunks(2).enumerate().map(|(i, pair)| {
+        let buttons = pair.iter().enumerate().map(|(j, mv)| {
+            let ply = 2 * i + j + 1;
+            let class = classes!(
+                "mv",
+                (ply > played).then_some("redo"),
+                (ply == played).then_some("current")
+            );
+            html! {
+                <button {class} data-ply={ply.to_string()} title={format!("Go to the position after {mv}")}
+                        onclick={props.on_goto.reform(move |_| ply)}>{ mv.to_string() }</button>
+            }
+        });
+        html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ for buttons }</li> }
     });
     html! {
-        <fieldset>
+        <fieldset class="moves-panel">
             <legend>{ "Moves" }</legend>
-            <ol class="moves" id="moves" aria-label="Move list">{ for moves }</ol>
+            if played > 0 || !props.undone.is_empty() {
+                <button class="mv start" data-ply="0" onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
+            }
+            <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
             <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
             <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript to load" placeholder="paste a transcript, e.g. f5d6c3d3c4" />
             <button id="load-transcript" {onclick}>{ "Load transcript" }</button>

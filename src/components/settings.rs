@@ -11,6 +11,12 @@ pub struct NewGameProps {
     pub variant: Variant,
     pub seats: Seats,
     pub on_new: Callback<(BoardSize, Variant, Seats)>,
+    /// A new game waits for the person to confirm throwing this one away.
+    pub pending: bool,
+    /// Moves in the game that would be thrown away.
+    pub moves: usize,
+    pub on_confirm: Callback<()>,
+    pub on_cancel: Callback<()>,
 }
 
 fn seats_value(seats: Seats) -> &'static str {
@@ -77,6 +83,13 @@ pub fn new_game(props: &NewGameProps) -> Html {
                 </select>
             </label>
             <button id="new-game" {onclick}>{ "New game" }</button>
+            if props.pending {
+                <div class="confirm" id="confirm-new" role="alertdialog" aria-label="Discard the game?">
+                    <p>{ format!("Discard the game in progress ({} moves)? It cannot be got back.", props.moves) }</p>
+                    <button id="confirm-new-yes" onclick={props.on_confirm.reform(|_| ())}>{ "Discard it and start" }</button>
+                    <button id="confirm-new-no" onclick={props.on_cancel.reform(|_| ())}>{ "Keep playing" }</button>
+                </div>
+            }
         </fieldset>
     }
 }
@@ -85,43 +98,39 @@ pub fn new_game(props: &NewGameProps) -> Html {
 pub struct DifficultyProps {
     pub difficulty: Difficulty,
     pub on_change: Callback<Difficulty>,
+    /// What plays this board at this level, when it is not the network (alpha-beta).
+    #[prop_or_default]
+    pub note: Option<String>,
 }
 
 #[function_component(DifficultyPicker)]
 pub fn difficulty_picker(props: &DifficultyProps) -> Html {
-    let custom_ref = use_node_ref();
+    // What the person typed that was refused, and why; cleared by the next valid entry.
+    let refused = use_state(|| None::<String>);
     let on_level = {
-        let custom_ref = custom_ref.clone();
-        let on_change = props.on_change.clone();
+        let (on_change, refused) = (props.on_change.clone(), refused.clone());
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let custom = custom_ref
-                .cast::<HtmlInputElement>()
-                .and_then(|i| i.value().trim().parse::<u64>().ok())
-                .unwrap_or(500);
+            refused.set(None);
             on_change.emit(match value.as_str() {
-                "custom-sims" => Difficulty::Simulations(custom),
-                "custom-ms" => Difficulty::Millis(custom),
+                "custom-sims" => Difficulty::Simulations(500),
+                "custom-ms" => Difficulty::Millis(1000),
                 id => Difficulty::Level(id.to_owned()),
             });
         })
     };
+    let kind = props.difficulty.custom_kind();
     let on_custom = {
-        let on_change = props.on_change.clone();
-        let current = props.difficulty.clone();
+        let (on_change, refused) = (props.on_change.clone(), refused.clone());
         Callback::from(move |e: Event| {
-            let Ok(value) = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .trim()
-                .parse::<u64>()
-            else {
-                return;
-            };
-            match current {
-                Difficulty::Millis(_) => on_change.emit(Difficulty::Millis(value)),
-                Difficulty::Simulations(_) => on_change.emit(Difficulty::Simulations(value)),
-                Difficulty::Level(_) => {}
+            let Some(kind) = kind else { return };
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            match kind.parse(&text) {
+                Ok(d) => {
+                    refused.set(None);
+                    on_change.emit(d);
+                }
+                Err(why) => refused.set(Some(why)),
             }
         })
     };
@@ -130,7 +139,6 @@ pub fn difficulty_picker(props: &DifficultyProps) -> Html {
         Difficulty::Simulations(n) => ("custom-sims".to_owned(), n.to_string()),
         Difficulty::Millis(n) => ("custom-ms".to_owned(), n.to_string()),
     };
-    let custom_active = !matches!(props.difficulty, Difficulty::Level(_));
     html! {
         <fieldset>
             <legend>{ "Difficulty" }</legend>
@@ -141,9 +149,27 @@ pub fn difficulty_picker(props: &DifficultyProps) -> Html {
                 <option value="custom-sims" selected={level_value == "custom-sims"}>{ "Custom: simulations per move" }</option>
                 <option value="custom-ms" selected={level_value == "custom-ms"}>{ "Custom: milliseconds per move" }</option>
             </select>
-            <input ref={custom_ref} id="custom-budget" type="number" min="1" aria-label="Custom budget"
-                   value={custom_value} disabled={!custom_active} onchange={on_custom} />
-            <p class="small">{ props.difficulty.describe() }</p>
+            if let Some(kind) = kind {
+                <label class="custom">{ format!("{}: ", capitalise(&kind.prompt())) }
+                    <input id="custom-budget" type="number" min={kind.range().0.to_string()} max={kind.range().1.to_string()}
+                           value={custom_value} onchange={on_custom} aria-invalid={refused.is_some().to_string()} />
+                </label>
+                if let Some(why) = (*refused).clone() {
+                    <p class="small error" id="custom-error" role="alert">{ why }</p>
+                }
+            }
+            <p class="small" id="level-note">{ props.difficulty.describe() }</p>
+            if let Some(note) = props.note.clone() {
+                <p class="small" id="level-player">{ note }</p>
+            }
         </fieldset>
     }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -184,6 +184,58 @@ impl GameState {
         !self.undone.is_empty()
     }
 
+    /// Goes to the position after `ply` moves: back by moving moves onto the redo list,
+    /// forward by replaying it. Where that is not a person's turn (an agent's, or a forced
+    /// pass), it goes on back to one, as undo does, so nothing is played behind the
+    /// person's back; agent against agent stops exactly there. False when nothing changed.
+    pub fn go_to(&mut self, ply: usize) -> bool {
+        let before = (self.game.moves().len(), self.undone.len());
+        while self.game.moves().len() > ply {
+            match self.game.pop() {
+                Some(mv) => self.undone.push(mv),
+                None => break,
+            }
+        }
+        while self.game.moves().len() < ply {
+            let Some(mv) = self.undone.pop() else { break };
+            if self.game.push(mv).is_err() {
+                self.undone.clear();
+                break;
+            }
+        }
+        let stop_here = |s: &GameState| {
+            let pos = s.position();
+            s.seats == Seats::AgentVsAgent
+                || pos.is_game_over()
+                || (!s.agent_plays(pos.side_to_move()) && !pos.must_pass())
+        };
+        while !stop_here(self) {
+            match self.game.pop() {
+                Some(mv) => self.undone.push(mv),
+                None => break,
+            }
+        }
+        before != (self.game.moves().len(), self.undone.len())
+    }
+
+    /// Who passed since a person last placed a disc (since the last placement when the
+    /// agent plays both sides), oldest first: a pass stays news until the person acts.
+    pub fn recent_passes(&self) -> Vec<Color> {
+        let moves = self.game.moves();
+        let positions = self.game.positions();
+        let mut passes = Vec::new();
+        for i in (0..moves.len()).rev() {
+            let mover = positions[i].side_to_move();
+            if moves[i] == Move::Pass {
+                passes.push(mover);
+            } else if self.seats == Seats::AgentVsAgent || !self.agent_plays(mover) {
+                break;
+            }
+        }
+        passes.reverse();
+        passes
+    }
+
     /// "White has no move and passes" while the last move is a pass.
     pub fn pass_notice(&self) -> Option<String> {
         let moves = self.game.moves();
@@ -326,6 +378,50 @@ mod tests {
         assert_eq!(state.undone, vec![Move::Pass, forcing]);
         state.redo();
         assert_eq!(state.game, after.game);
+    }
+
+    #[test]
+    fn a_pass_stays_news_until_the_person_places_a_disc() {
+        // The agent's pass: news on the person's turn, gone once the person has moved.
+        let (game, forcing) = black_can_force_a_pass();
+        let mut state = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+        assert_eq!(state.recent_passes(), vec![]);
+        state.play_human(forcing).expect("legal");
+        assert_eq!(state.recent_passes(), vec![Color::White]);
+        let reply = state.position().legal_move_list()[0];
+        state.play_human(reply).expect("legal");
+        let after = state.recent_passes();
+        assert!(after.is_empty() || state.game.moves().last() == Some(&Move::Pass));
+        // The person's own pass: still news after the agent's next move.
+        let mut state = GameState::from_game(game, Seats::Human(Color::White));
+        state.play_agent(forcing).expect("legal");
+        assert_eq!(state.recent_passes(), vec![Color::White]);
+        assert!(state.agent_to_move());
+        let next = state.position().legal_move_list()[0];
+        state.play_agent(next).expect("legal");
+        assert_eq!(state.recent_passes()[0], Color::White);
+    }
+
+    #[test]
+    fn go_to_moves_along_the_game_and_keeps_the_rest_as_redo() {
+        let mut state = as_black();
+        for (human, agent) in [("f5", "d6"), ("c3", "d3"), ("c4", "f4")] {
+            state.play_human(mv(human)).expect("legal");
+            state.play_agent(mv(agent)).expect("legal");
+        }
+        let full = state.game.clone();
+        // After the agent's d6: the person's turn, exactly there.
+        assert!(state.go_to(2));
+        assert_eq!(state.game.moves().len(), 2);
+        assert_eq!(state.undone.len(), 4);
+        // After the person's own c3 it would be the agent's turn: back to before c3.
+        assert!(state.go_to(5));
+        assert_eq!(state.game.moves().len(), 4);
+        assert!(state.human_to_move());
+        assert!(state.go_to(6));
+        assert_eq!(state.game, full);
+        assert!(!state.can_redo());
+        assert!(!state.go_to(6));
     }
 
     #[test]

@@ -1,0 +1,334 @@
+//! What the page says to the person, in words: whose turn it is and who passed, who the
+//! opponent is and how strong, what a search found, and the record of a game. Plain
+//! functions of the game and the view, so every sentence is tested without a browser.
+
+use crate::levels::{alphabeta_millis, describe_budget, seconds, thousands, Difficulty};
+use crate::merge::Merged;
+use crate::protocol::{EngineKind, WireBudget};
+use crate::state::{viewpoint, GameState, Seats};
+use crate::view::{Heat, ModelStatus, Purpose, Role, View};
+use engine::PlayerSpec;
+use othello::{BoardSize, Color, Move, Variant};
+
+fn who(game: &GameState, color: Color) -> String {
+    match game.seats {
+        Seats::Human(c) if c == color => format!("{color} (you)"),
+        Seats::Human(_) => format!("{color} (the agent)"),
+        _ => color.name().to_owned(),
+    }
+}
+
+/// The line under the board: whose turn, or the result.
+pub fn status_line(game: &GameState, player_ready: bool) -> String {
+    let pos = game.position();
+    if let Some(outcome) = pos.outcome() {
+        let you = match game.seats {
+            Seats::Human(c) => Some(c),
+            _ => None,
+        };
+        let verdict = match (outcome.winner(), you) {
+            (Some(w), Some(y)) if w == y => " You win!",
+            (Some(_), Some(_)) => " The agent wins.",
+            _ => "",
+        };
+        return format!("Game over: {outcome}.{verdict}");
+    }
+    let mover = pos.side_to_move().name();
+    if game.agent_to_move() && !player_ready {
+        "Loading the network…".to_owned()
+    } else if game.agent_to_move() {
+        format!("{mover} (the agent) is thinking…")
+    } else if game.seats == Seats::Analysis {
+        format!("Analysis: {mover} to move")
+    } else {
+        format!("{mover} to move: your turn")
+    }
+}
+
+/// The passes since the person last placed a disc, announced until they act again.
+pub fn pass_notice(game: &GameState) -> Option<String> {
+    let passes = game.recent_passes();
+    if passes.is_empty() {
+        return None;
+    }
+    let sentences: Vec<String> = passes
+        .iter()
+        .map(|&c| format!("{} had no legal move and passed.", who(game, c)))
+        .collect();
+    Some(sentences.join(" "))
+}
+
+/// Who thinks for the agent on this board and how strong it is: a first line naming the
+/// player and its budget, and the network's measured strength when its card has it.
+pub fn opponent_lines(
+    view: &View,
+    seats: Seats,
+    size: BoardSize,
+    variant: Variant,
+    difficulty: &Difficulty,
+) -> (String, Option<String>) {
+    let role = match seats {
+        Seats::Human(_) => "Opponent",
+        Seats::AgentVsAgent => "Both sides",
+        Seats::Analysis => "Analysis by",
+    };
+    let budget = difficulty.budget();
+    let alphabeta = |why: String| {
+        format!(
+            "{role}: the classic alpha-beta player, up to {} ({why})",
+            describe_budget(WireBudget {
+                simulations: None,
+                millis: Some(alphabeta_millis(budget)),
+            })
+        )
+    };
+    match view.model(size, variant) {
+        Some(ModelStatus::Loading(name)) => (format!("Loading the {name} network…"), None),
+        Some(ModelStatus::Ready(name)) => (
+            format!(
+                "{role}: the {name} network, {}: {}",
+                difficulty.name(),
+                describe_budget(budget)
+            ),
+            view.strength(name).map(str::to_owned),
+        ),
+        Some(ModelStatus::Failed(error)) => (
+            alphabeta(format!("the network could not be used: {error}")),
+            None,
+        ),
+        None => (
+            alphabeta(format!("no network plays {size} {variant} yet")),
+            None,
+        ),
+    }
+}
+
+/// Under the difficulty: what the level means on this board when the network does not
+/// play it (the alpha-beta fallback knows time, not simulations).
+pub fn level_note(player: Option<&PlayerSpec>, budget: WireBudget) -> Option<String> {
+    let alphabeta = player.is_some_and(|p| EngineKind::of(p) == EngineKind::AlphaBeta);
+    alphabeta.then(|| {
+        format!(
+            "On this board the classic alpha-beta player plays instead, up to {} per move.",
+            seconds(alphabeta_millis(budget) as f64)
+        )
+    })
+}
+
+/// What the search panel shows: one heading that says whose search it is, and lines
+/// whose figures agree with each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// "thinking", "past", "hint", "analysis" (for styling and the tests).
+    pub kind: &'static str,
+    pub heading: String,
+    /// The estimate from one fixed viewpoint, or the exact solver's verdict.
+    pub verdict: Option<String>,
+    pub pv: Option<String>,
+    pub speed: Option<String>,
+    pub simulations: u64,
+    pub rate: f64,
+    pub elapsed_ms: f64,
+    pub workers: usize,
+}
+
+/// The summary of the search the panel shows (`shown` from [`crate::view::shown`]), or of
+/// the alpha-beta player thinking, which reports nothing until it has its move.
+pub fn search_summary(
+    view: &View,
+    game: &GameState,
+    shown: Option<(&Heat, Role)>,
+    player: Option<&PlayerSpec>,
+    budget: WireBudget,
+) -> Option<Summary> {
+    let alphabeta = player.is_some_and(|p| EngineKind::of(p) == EngineKind::AlphaBeta);
+    let cap = seconds(alphabeta_millis(budget) as f64);
+    let Some((heat, role)) = shown else {
+        let thinking = view.searching.is_some_and(|(purpose, hash, _)| {
+            purpose == Purpose::Move && hash == game.position().hash()
+        });
+        return (thinking && alphabeta).then(|| Summary {
+            kind: "thinking",
+            heading: format!("Alpha-beta is thinking (up to {cap} per move)…"),
+            ..Summary::empty()
+        });
+    };
+    let merged = &heat.merged;
+    let (kind, heading) = match (role, merged.engine) {
+        (_, EngineKind::AlphaBeta) => {
+            let chose = merged
+                .best_move()
+                .map_or(String::new(), |m| format!(" chose {m}"));
+            let verb = if role == Role::Thinking {
+                " is thinking"
+            } else {
+                ""
+            };
+            (
+                role_kind(role),
+                format!(
+                    "Alpha-beta{verb}{chose} in {} (up to {cap} per move)",
+                    seconds(merged.elapsed_ms)
+                ),
+            )
+        }
+        (Role::Thinking, _) => (
+            "thinking",
+            format!("The agent is thinking ({})", describe_budget(budget)),
+        ),
+        (Role::Past, _) => {
+            let played = played_after(game, heat.position)
+                .map_or(String::new(), |m| format!(", before it played {m}"));
+            ("past", format!("The agent's last search{played}"))
+        }
+        (Role::Hint, _) => (
+            "hint",
+            format!(
+                "Hint for {}: the search suggests {}",
+                heat.side,
+                merged.best_move().map_or("—".to_owned(), |m| m.to_string())
+            ),
+        ),
+        (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
+    };
+    if merged.engine == EngineKind::AlphaBeta {
+        return Some(Summary {
+            kind,
+            heading,
+            ..Summary::empty()
+        });
+    }
+    // No simulations and no exact result: a single legal move played at once, or a search
+    // not yet under way. A prior's 50% would read as an estimate, so none is shown.
+    if merged.simulations == 0 && merged.solved.is_none() {
+        let speed = match role {
+            Role::Thinking => "Starting the search…",
+            _ => "No search: it had a single legal move.",
+        };
+        return Some(Summary {
+            kind,
+            heading,
+            speed: Some(speed.to_owned()),
+            ..Summary::empty()
+        });
+    }
+    let pv: Vec<String> = merged.pv.iter().map(|m| m.to_string()).collect();
+    let rate = merged.simulations_per_second();
+    let workers = merged.per_worker_rate.len().max(1);
+    Some(Summary {
+        kind,
+        heading,
+        verdict: Some(verdict(
+            merged,
+            heat.side,
+            viewpoint(game.seats),
+            game.seats,
+        )),
+        pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
+        speed: Some(format!(
+            "{} simulations in {}: {} per second on {workers} worker{}",
+            thousands(merged.simulations),
+            seconds(merged.elapsed_ms),
+            thousands(rate.round() as u64),
+            if workers == 1 { "" } else { "s" }
+        )),
+        simulations: merged.simulations,
+        rate,
+        elapsed_ms: merged.elapsed_ms,
+        workers,
+    })
+}
+
+fn role_kind(role: Role) -> &'static str {
+    match role {
+        Role::Thinking => "thinking",
+        Role::Past => "past",
+        Role::Hint => "hint",
+        Role::Analysis => "analysis",
+    }
+}
+
+impl Summary {
+    fn empty() -> Summary {
+        Summary {
+            kind: "thinking",
+            heading: String::new(),
+            verdict: None,
+            pv: None,
+            speed: None,
+            simulations: 0,
+            rate: 0.0,
+            elapsed_ms: 0.0,
+            workers: 1,
+        }
+    }
+}
+
+/// The move played from the position with this hash, if the game went through it.
+fn played_after(game: &GameState, hash: u64) -> Option<Move> {
+    let positions = game.game.positions();
+    let moves = game.game.moves();
+    (0..moves.len())
+        .rev()
+        .find(|&i| positions[i].hash() == hash)
+        .map(|i| moves[i])
+}
+
+/// The estimate (or the exact result) for `view`, whichever side is to move, named once.
+fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
+    let me = if seats == Seats::Human(view) {
+        format!("{view} (you)")
+    } else {
+        view.name().to_owned()
+    };
+    let sign = if side == view { 1.0 } else { -1.0 };
+    if let Some(solved) = merged.solved {
+        let margin = solved.margin * sign as i32;
+        let result = match margin {
+            m if m > 0 => format!("{me} wins by {m}"),
+            m if m < 0 => format!("{me} loses by {}", -m),
+            _ => "it is a draw".to_owned(),
+        };
+        return format!(
+            "Solved exactly: {} is {side}'s best move, and with perfect play {result}",
+            solved.best
+        );
+    }
+    let win = if side == view {
+        merged.win_probability()
+    } else {
+        1.0 - merged.win_probability()
+    };
+    let mut text = format!("For {me}: {:.0}% chance to win", win * 100.0);
+    if let Some(score) = merged.score {
+        let discs = score * sign as f32;
+        // No "-0": a rounded zero is even.
+        let discs = if discs.round() == 0.0 { 0.0 } else { discs };
+        text.push_str(&format!(", expected result {discs:+.0} discs"));
+    }
+    text
+}
+
+/// A game's record, to copy or download: the board, who played, the result and the moves.
+pub fn game_record(game: &GameState, opponent: &str) -> String {
+    let start = game.game.start();
+    let players = match game.seats {
+        Seats::Human(c) => format!("{c}: you; {}: {opponent}", c.opposite()),
+        Seats::AgentVsAgent => format!("both sides: {opponent}"),
+        Seats::Analysis => "analysis (one person for both sides)".to_owned(),
+    };
+    let result = game
+        .position()
+        .outcome()
+        .map_or("unfinished".to_owned(), |o| o.to_string());
+    format!(
+        "Othello Zero game, {} {}\nStart: {}\nPlayers: {players}\nResult: {result}\nMoves: {}\n",
+        start.size(),
+        start.variant(),
+        start.to_board_text(),
+        game.game.transcript(true)
+    )
+}
+
+#[cfg(test)]
+mod tests;

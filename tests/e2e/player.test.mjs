@@ -1,0 +1,125 @@
+// Browser tests of what a player meets (issue 17): a pass announced until the person acts,
+// a heat map only for the search under way or a hint, figures that agree, a game that a
+// click cannot lose (New game asks, illegal clicks say why), the custom budget's range,
+// and a finished game's rematch and record on a phone. Run by scripts/e2e.sh.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  ENDGAMES, moveCount, newGame, openGame, setLevel, shot, status, useBrowser, waitForTurn,
+  watchHeatMap,
+} from "./lib.mjs";
+
+useBrowser();
+
+// After these 18 moves Black has no legal move (the native tests load the same game).
+const BLACK_PASSES = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";
+
+test("a pass by the person is announced and stays until they act", async () => {
+  for (const [viewport, name] of [[undefined, "pass"], [{ width: 390, height: 844 }, "phone-pass"]]) {
+    const { page, context } = await openGame(viewport);
+    await setLevel(page, "beginner");
+    await page.fill("#transcript-input", BLACK_PASSES);
+    await page.click("#load-transcript");
+    await waitForTurn(page);
+    const notice = page.locator("#pass-notice");
+    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
+    assert.match(await page.locator("#moves").innerText(), /pass/);
+    // Still there a while later: it is the person's news until they move.
+    await page.waitForTimeout(1500);
+    assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
+    assert.match(await status(page), /your turn/);
+    await shot(page, name);
+    await page.locator(".cell.legal").first().click();
+    await page.waitForFunction(
+      () => !/Black \(you\)/.test(document.querySelector("#pass-notice")?.textContent ?? ""),
+      null,
+      { timeout: 2000 },
+    );
+    await context.close();
+  }
+});
+
+test("a new game in the middle of one asks first; an illegal click says why", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "beginner");
+  await page.click("#sq-a1");
+  assert.match(await page.locator("#message").innerText(), /a1 turns no disc: .* Black can play [a-h][1-8](, [a-h][1-8])*\./);
+  await page.click("#sq-d4");
+  assert.match(await page.locator("#message").innerText(), /d4 already holds a white disc/);
+  await page.click("#sq-f5");
+  assert.equal(await page.locator("#message").count(), 0);
+  await waitForTurn(page);
+  await page.click("#new-game");
+  await page.waitForSelector("#confirm-new");
+  assert.match(await page.locator("#confirm-new").innerText(), /Discard the game in progress \(2 moves\)/);
+  await page.click("#confirm-new-no");
+  assert.equal(await page.locator("#confirm-new").count(), 0);
+  assert.equal(await moveCount(page), 2);
+  await page.click("#new-game");
+  await page.click("#confirm-new-yes");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "");
+  assert.equal(await moveCount(page), 0);
+  // A custom budget is checked and its range said.
+  await page.selectOption("#level", "custom-ms");
+  await page.fill("#custom-budget", "0");
+  await page.press("#custom-budget", "Enter");
+  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
+  await page.fill("#custom-budget", "999999999");
+  await page.press("#custom-budget", "Enter");
+  assert.match(await page.locator("#custom-error").innerText(), /from 50 to 60,000/);
+  await page.fill("#custom-budget", "250");
+  await page.press("#custom-budget", "Enter");
+  await page.waitForFunction(() => /0\.25 s per move/.test(document.querySelector("#level-note").textContent));
+  assert.equal(await page.locator("#custom-error").count(), 0);
+  await context.close();
+});
+
+test("the heat map belongs to its search: live while the agent thinks, never on the person's turn unless a hint", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "club"); // 400 simulations
+  await newGame(page, { size: "8" });
+  const stop = await watchHeatMap(page);
+  for (let i = 0; i < 4; i++) {
+    await page.locator(".cell.legal").first().click();
+    await waitForTurn(page);
+    // The agent's search for the move it played is kept in the panel, labelled, dimmed.
+    assert.equal(await page.locator(".heat .pct").count(), 0);
+    assert.equal(await page.getAttribute("#search-info", "data-kind"), "past");
+    assert.match(await page.locator("#search-heading").innerText(), /The agent's last search, before it played [a-h][1-8]/);
+  }
+  // One viewpoint, said once: the person's.
+  assert.match(await page.locator("#estimate").innerText(), /^For Black \(you\): \d+% chance to win/);
+  // A hint is the one search drawn on the person's turn.
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 10_000 });
+  assert.ok((await page.locator(".heat .pct").count()) > 0);
+  assert.equal(await page.getAttribute("#search-info", "data-kind"), "hint");
+  const seen = await stop();
+  assert.deepEqual(seen.violations.slice(0, 5), []);
+  assert.ok(seen.withTiles > 0, `tiles in ${seen.withTiles} of ${seen.frames} frames`);
+  await context.close();
+});
+
+test("a finished game on a phone offers a rematch and the record", async () => {
+  const { page, context } = await openGame({ width: 390, height: 844 });
+  await setLevel(page, "beginner");
+  await page.fill("#transcript-input", ENDGAMES[2].transcript);
+  await page.click("#load-transcript");
+  for (let i = 0; i < 20; i++) {
+    const text = await waitForTurn(page);
+    if (/Game over/.test(text)) break;
+    await page.locator(".cell.legal").first().click();
+  }
+  assert.match(await status(page), /Game over/);
+  assert.ok(await page.locator("#rematch").isVisible());
+  assert.ok(await page.locator("#download-record").isVisible());
+  await shot(page, "phone-game-over");
+  // Copy puts the record on the clipboard, and the button says it did.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  await page.click("#copy-record");
+  await page.waitForFunction(() => document.querySelector("#copy-record").textContent === "Copied", null, { timeout: 5000 });
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^Othello Zero game, 8x8 standard\n/);
+  assert.match(copied, /^Result: (Black wins|White wins|draw)/m);
+  await context.close();
+});
