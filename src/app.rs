@@ -41,7 +41,9 @@ pub fn app() -> Html {
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
     let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
-    let player = view.player(size, variant);
+    let player = view
+        .player(size, variant)
+        .map(|p| settings.difficulty.tune(p));
     let budget = settings.difficulty.budget();
     let watching = game.seats == Seats::AgentVsAgent;
     use_search_driver(

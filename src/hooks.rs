@@ -243,9 +243,15 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
                 };
                 Some((Purpose::Analysis, short, player.clone()))
             }
-            (false, true, Some(player)) => {
-                Some((Purpose::Analysis, ANALYSIS_BUDGET, player.clone()))
-            }
+            // Analysis is a long search: PUCT's visits, merged across all workers.
+            (false, true, Some(player)) => Some((
+                Purpose::Analysis,
+                ANALYSIS_BUDGET,
+                PlayerSpec {
+                    gumbel: None,
+                    ..player.clone()
+                },
+            )),
             _ => None,
         };
         match search {

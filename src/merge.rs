@@ -34,6 +34,9 @@ pub struct Merged {
     pub per_worker_rate: Vec<f64>,
     /// The exact solver's verdict when a worker solved the root.
     pub solved: Option<SolvedStat>,
+    /// The move a lone worker chose itself: a Gumbel root picks by prior and value, not
+    /// by visits, so its choice cannot be read from the counts.
+    pub chosen: Option<Move>,
 }
 
 impl Merged {
@@ -42,16 +45,22 @@ impl Merged {
         (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
     }
 
-    /// The solver's move when the root is solved; else a proven win, then the most visited
-    /// move that is not a proven loss.
+    /// The solver's move when the root is solved; else a proven win, then the lone
+    /// worker's own choice, then the most visited move that is not a proven loss.
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
+        let proven_loss = |mv: Move| self.moves.iter().any(|m| m.mv == mv && m.proof == Some(-1));
+        if let Some(win) = self.moves.iter().find(|m| m.proof == Some(1)) {
+            return Some(win.mv);
+        }
+        if let Some(mv) = self.chosen.filter(|&mv| !proven_loss(mv)) {
+            return Some(mv);
+        }
         self.moves
             .iter()
-            .find(|m| m.proof == Some(1))
-            .or_else(|| self.moves.iter().find(|m| m.proof != Some(-1)))
+            .find(|m| m.proof != Some(-1))
             .or(self.moves.first())
             .map(|m| m.mv)
     }
@@ -144,8 +153,12 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
                 / scored.iter().map(|(_, w)| w).sum::<f64>()) as f32,
         ),
     };
+    let chosen = match reports.as_slice() {
+        [lone] => lone.best,
+        _ => None,
+    };
     // The PV of the tree that agrees with the merged choice and searched it most.
-    let best = moves.first().map(|m| m.mv);
+    let best = chosen.or(moves.first().map(|m| m.mv));
     let pv = reports
         .iter()
         .filter(|r| r.pv.first().copied() == best)
@@ -158,6 +171,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         moves,
         pv,
         value: value as f32,
+        chosen,
         score,
         simulations: reports.iter().map(|r| r.simulations).sum(),
         elapsed_ms: reports.iter().map(|r| r.elapsed_ms).fold(0.0, f64::max),
@@ -228,6 +242,27 @@ mod tests {
         // 100 simulations in the 100 ms both workers searched.
         assert!((merged.simulations_per_second() - 1000.0).abs() < 1e-6);
         assert_eq!(merged.tiles().len(), 2);
+    }
+
+    #[test]
+    fn a_lone_workers_own_choice_wins_over_the_visit_counts_but_not_over_a_proof() {
+        // A Gumbel root may play a move with fewer visits than another.
+        let mut gumbel = report(vec![stat("d3", 12, 0.1), stat("c4", 8, 0.4)], 0.3, &["c4"]);
+        gumbel.best = Some(mv("c4"));
+        let merged = merge([&gumbel]).expect("one report");
+        assert_eq!(merged.moves[0].mv, mv("d3"));
+        assert_eq!(merged.best_move(), Some(mv("c4")));
+        assert_eq!(merged.pv, vec![mv("c4")]);
+        // A proven loss is never played, whoever chose it.
+        gumbel.moves[1].proof = Some(-1);
+        assert_eq!(merge([&gumbel]).and_then(|m| m.best_move()), Some(mv("d3")));
+        // With several trees the counts decide: each worker's choice is only its own.
+        let mut other = gumbel.clone();
+        other.moves[1].proof = None;
+        gumbel.moves[1].proof = None;
+        let merged = merge([&gumbel, &other]).expect("two reports");
+        assert_eq!(merged.chosen, None);
+        assert_eq!(merged.best_move(), Some(mv("d3")));
     }
 
     #[test]

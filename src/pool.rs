@@ -204,6 +204,9 @@ impl Pool {
         // The fallback is one alpha-beta search: more workers would only repeat it, and it
         // cannot be stopped halfway, so its time is capped.
         let budgets = match engine {
+            // A Gumbel root plans its simulations (sequential halving) for one tree, and
+            // its choice is not a visit count that adds up across trees: one worker.
+            EngineKind::Network if player.gumbel.is_some() => split(budget, 1),
             EngineKind::Network => split(budget, self.slots.len()),
             EngineKind::AlphaBeta => vec![WireBudget {
                 simulations: None,

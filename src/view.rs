@@ -293,6 +293,7 @@ mod tests {
             elapsed_ms: 5.0,
             per_worker_rate: vec![2000.0],
             solved: None,
+            chosen: None,
         }
     }
 

@@ -26,6 +26,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
         elapsed_ms,
         per_worker_rate: vec![1.0],
         solved: None,
+        chosen: None,
     }
 }
 
