@@ -213,10 +213,7 @@ pub fn search_summary(
                 viewpoint(game.seats),
                 game.seats,
             )),
-            speed: Some(format!(
-                "No search: one look by the network, in {}",
-                seconds(merged.elapsed_ms)
-            )),
+            speed: Some("No search: one look by the network.".to_owned()),
             elapsed_ms: merged.elapsed_ms,
             ..Summary::empty()
         });

@@ -1,11 +1,12 @@
 //! The evaluation graph: Black's chance to win (or expected discs) over the move number,
 //! as plain SVG. A point is a way back to its position; hovering one says the move and
-//! its estimate; exact results are squares, estimates circles, the live point hollow.
+//! its estimate under the graph (and it stays there, to be read); exact results are
+//! squares, estimates circles, the live point hollow.
 
 use crate::graph::{describe, height, Point, Scale};
 use yew::prelude::*;
 
-const WIDTH: f32 = 320.0;
+const WIDTH: f32 = 480.0;
 const HEIGHT: f32 = 120.0;
 const PAD: f32 = 8.0;
 
@@ -20,22 +21,18 @@ pub struct GraphProps {
 #[function_component(EvalGraph)]
 pub fn eval_graph(props: &GraphProps) -> Html {
     let hovered = use_state(|| None::<usize>);
-    // A whole game fits without rescaling as it grows; longer ones (passes) squeeze.
-    let span = props.points.len().max(60) as f32;
+    // Early in a game the points spread over the width; a longer game squeezes them.
+    let span = props.points.len().max(20) as f32;
     let x = |ply: usize| PAD + (ply as f32 - 0.5) / span * (WIDTH - 2.0 * PAD);
     let y = |h: f32| HEIGHT - PAD - h * (HEIGHT - 2.0 * PAD);
-    // Lines join neighbouring points with estimates; a move without one leaves a gap.
-    let mut runs: Vec<Vec<(f32, f32)>> = vec![Vec::new()];
-    for p in &props.points {
-        match p.estimate {
-            Some(e) => {
-                if let Some(run) = runs.last_mut() {
-                    run.push((x(p.ply), y(height(&e, props.scale))));
-                }
-            }
-            None => runs.push(Vec::new()),
-        }
-    }
+    // The line joins the points that have an estimate; a move without one (the person's,
+    // with no hint) has no point of its own, so the line runs past it.
+    let run: Vec<(f32, f32)> = props
+        .points
+        .iter()
+        .filter_map(|p| p.estimate.map(|e| (x(p.ply), y(height(&e, props.scale)))))
+        .collect();
+    let runs = [run];
     let lines = runs.iter().filter(|r| r.len() > 1).map(|run| {
         let pts: Vec<String> = run.iter().map(|(a, b)| format!("{a:.1},{b:.1}")).collect();
         html! { <polyline class="eval-line" points={pts.join(" ")} /> }
@@ -85,13 +82,9 @@ pub fn eval_graph(props: &GraphProps) -> Html {
             "Each point: the search before that move. Hover to read it, click to go there."
                 .to_owned()
         });
-    let onmouseleave = {
-        let hovered = hovered.clone();
-        Callback::from(move |_| hovered.set(None))
-    };
     html! {
         <figure class="eval-graph" id="eval-graph">
-            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")} {onmouseleave}>
+            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
                 <rect class="eval-bg" x="0" y="0" width={WIDTH.to_string()} height={(HEIGHT / 2.0).to_string()} />
                 <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
                 <text class="eval-axis" x={PAD.to_string()} y="12">{ top }</text>

@@ -85,7 +85,7 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   await fourth.hover();
   const moves = (await page.locator("#transcript").innerText()).match(/[a-h][1-8]/g);
   assert.match(await page.locator("#graph-caption").innerText(), new RegExp(`^4\\. ${moves[3]} \\(White\\): Black \\d+% to win`));
-  await shot(page, "graph");
+  await shot(page, "graph", "section.play");
   await fourth.click();
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "4");
   assert.equal(await moveCount(page), 4);
