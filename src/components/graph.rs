@@ -27,15 +27,14 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     let y = |h: f32| HEIGHT - PAD - h * (HEIGHT - 2.0 * PAD);
     // The line joins the points that have an estimate; a move without one (the person's,
     // with no hint) has no point of its own, so the line runs past it.
-    let run: Vec<(f32, f32)> = props
+    let line: Vec<String> = props
         .points
         .iter()
         .filter_map(|p| p.estimate.map(|e| (x(p.ply), y(height(&e, props.scale)))))
+        .map(|(a, b)| format!("{a:.1},{b:.1}"))
         .collect();
-    let runs = [run];
-    let lines = runs.iter().filter(|r| r.len() > 1).map(|run| {
-        let pts: Vec<String> = run.iter().map(|(a, b)| format!("{a:.1},{b:.1}")).collect();
-        html! { <polyline class="eval-line" points={pts.join(" ")} /> }
+    let line = (line.len() > 1).then(|| {
+        html! { <polyline class="eval-line" points={line.join(" ")} /> }
     });
     let marks = props.points.iter().filter_map(|p| {
         let e = p.estimate?;
@@ -89,7 +88,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
                 <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
                 <text class="eval-axis" x={PAD.to_string()} y="12">{ top }</text>
                 <text class="eval-axis" x={PAD.to_string()} y={(HEIGHT - 3.0).to_string()}>{ bottom }</text>
-                { for lines }
+                { for line }
                 { for marks }
             </svg>
             <figcaption class="small" id="graph-caption" aria-live="polite">{ caption }</figcaption>

@@ -68,6 +68,8 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   // The person's moves had no search (no hint): only the agent's replies have points.
   assert.equal(await moveCount(page), 6);
   assert.deepEqual(await graphPlies(page), [2, 4, 6]);
+  // One line through them, running past the person's moves.
+  assert.equal(await page.locator("#eval-graph polyline.eval-line").count(), 1);
   // A hint searches the person's position: their next move gets a point too.
   await page.click("#hint");
   await page.waitForSelector(".cell.hint", { timeout: 10_000 });
