@@ -3,21 +3,25 @@
 //! Yew's `function_memory_game` example is written) and the words to `explain`.
 
 use crate::components::{
-    AnalysisForm, Board, Controls, Counts, DifficultyPicker, GameOver, MoveList, NetworkPanel,
-    NewGame, SearchPanel, WatchControls,
+    AnalysisForm, Board, Controls, Counts, DifficultyPicker, EvalGraph, GameOver, MoveList,
+    NetworkPanel, NewGame, SearchPanel, WatchControls,
 };
 use crate::explain::{
     game_record, level_note, opponent_lines, pass_notice, search_summary, status_line,
 };
+use crate::graph::{points, scale};
 use crate::hooks::{
-    load_saved, upload_model, use_builtin_model, use_loaders, use_persistence, use_pool,
-    use_search_driver, GameModel, SearchWanted,
+    load_saved, open_record, upload_model, use_builtin_model, use_loaders, use_persistence,
+    use_pool, use_search_driver, GameModel, SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::models::builtin_for;
+use crate::openings::{xot_game, xot_openings};
 use crate::persist::Settings;
+use crate::pool::random_seed;
+use crate::records::ggf_record;
 use crate::state::{explain_click, in_progress, rematch_seats, Action, Seats};
-use crate::view::{shown, ModelStatus, Purpose, View, ViewAction};
+use crate::view::{live_estimate, shown, ModelStatus, Purpose, View, ViewAction};
 use othello::{BoardSize, Square, Variant};
 use yew::prelude::*;
 
@@ -34,7 +38,7 @@ pub fn app() -> Html {
     });
     let view = use_reducer(View::default);
     // A new game asked for while one is under way, until the person confirms it.
-    let pending_new = use_state(|| None::<(BoardSize, Variant, Seats)>);
+    let pending_new = use_state(|| None::<(BoardSize, Variant, Seats, bool)>);
     // Agent against agent: paused, and the pause between moves (ms).
     let watch = use_state(|| (false, 1000u32));
     let pool = use_pool(view.dispatcher(), game.dispatcher());
@@ -84,15 +88,42 @@ pub fn app() -> Html {
     let start = {
         let (game, message, pending_new) =
             (game.dispatcher(), message.clone(), pending_new.clone());
-        Callback::from(move |(size, variant, seats)| {
-            message(None);
-            pending_new.set(None);
-            game.dispatch(Action::NewGame {
-                size,
-                variant,
-                seats,
-            });
-        })
+        Callback::from(
+            move |(size, variant, seats, xot): (BoardSize, Variant, Seats, bool)| {
+                message(None);
+                pending_new.set(None);
+                if !xot {
+                    game.dispatch(Action::NewGame {
+                        size,
+                        variant,
+                        seats,
+                    });
+                    return;
+                }
+                // The balanced openings were made and checked for standard 8x8 only.
+                if (size, variant) != (BoardSize::Eight, Variant::Standard) {
+                    message(Some(
+                        "Balanced (XOT) openings exist for standard 8x8 Othello only: choose that \
+                     board and rules, or the standard position."
+                            .to_owned(),
+                    ));
+                    return;
+                }
+                match xot_game(random_seed()) {
+                    Ok((number, opening)) => {
+                        game.dispatch(Action::Load {
+                            game: opening,
+                            seats,
+                        });
+                        message(Some(format!(
+                            "Started from balanced opening {number} of {} (XOT).",
+                            xot_openings().len()
+                        )));
+                    }
+                    Err(e) => message(Some(format!("Cannot start from an opening: {e}"))),
+                }
+            },
+        )
     };
     let on_new = {
         let (start, pending_new, busy) = (start.clone(), pending_new.clone(), in_progress(&game));
@@ -149,7 +180,15 @@ pub fn app() -> Html {
     let (panel, board_heat) = shown(&view, &game, settings.heat_map);
     let summary = search_summary(&view, &game, panel, player.as_ref(), budget);
     let solved = panel.and_then(|(h, _)| h.merged.solved);
-    let tiles = board_heat.map(|h| (h.merged.tiles(), h.merged.best_move()));
+    // A hint reads as Othello players read one: every legal move's evaluation; the agent's
+    // search as where its visits go.
+    let tiles = board_heat.map(|h| {
+        let tiles = match h.purpose {
+            Purpose::Hint => h.merged.hint_tiles(&pos.legal_move_list()),
+            _ => h.merged.heat_tiles(),
+        };
+        (tiles, h.merged.best_move())
+    });
     let hint = view
         .hint
         .filter(|(h, _)| *h == pos.hash())
@@ -173,6 +212,14 @@ pub fn app() -> Html {
         &game,
         opponent.split_once(": ").map_or(&opponent, |(_, o)| o),
     );
+    let ggf = ggf_record(
+        &game,
+        opponent.split_once(": ").map_or(&opponent, |(_, o)| o),
+    );
+    let on_open = {
+        let (load, view) = (on_load_transcript.clone(), view.dispatcher());
+        Callback::from(move |file| open_record(file, load.clone(), view.clone()))
+    };
     let seats = game.seats;
     let on_goto = {
         let (game, message) = (game.dispatcher(), message.clone());
@@ -181,6 +228,8 @@ pub fn app() -> Html {
             game.dispatch(Action::GoTo(ply));
         })
     };
+    let graph_points = points(&game.game, &view.estimates, live_estimate(&view, &game));
+    let graph_scale = scale(&graph_points);
     let spec = player.as_ref().map(|p| p.to_string()).unwrap_or_default();
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()}>
@@ -205,8 +254,8 @@ pub fn app() -> Html {
                         <p class="message" id="message" role="alert">{ text }</p>
                     }
                     if pos.is_game_over() {
-                        <GameOver {record} rematch={matches!(seats, Seats::Human(_))}
-                                  on_rematch={start.reform(move |()| (size, variant, rematch_seats(seats)))} />
+                        <GameOver {record} ggf={ggf.clone()} rematch={matches!(seats, Seats::Human(_))}
+                                  on_rematch={start.reform(move |()| (size, variant, rematch_seats(seats), false))} />
                     }
                     <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && player.is_some()}
                               heat_map={settings.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)} {on_hint} {on_toggle_heat} />
@@ -216,12 +265,15 @@ pub fn app() -> Html {
                     if let Some(summary) = summary {
                         <SearchPanel {summary} {solved} />
                     }
+                    if !graph_points.is_empty() {
+                        <EvalGraph points={graph_points} scale={graph_scale} on_goto={on_goto.clone()} />
+                    }
                 </section>
                 <aside class="side">
                     <NewGame {size} {variant} seats={game.seats} {on_new} pending={pending_new.is_some()}
                              moves={game.game.moves().len()} {on_confirm} {on_cancel} />
                     <DifficultyPicker difficulty={settings.difficulty.clone()} on_change={on_difficulty} note={level_note(player.as_ref(), budget)} />
-                    <MoveList game={game.game.clone()} undone={game.undone.clone()} {on_goto} on_load={on_load_transcript} />
+                    <MoveList game={game.game.clone()} undone={game.undone.clone()} {on_goto} on_load={on_load_transcript} {ggf} {on_open} />
                     <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
                     <NetworkPanel offer_builtin={builtin_for(size, variant).is_some() && !builtin_active} {on_upload} {on_builtin} />
                 </aside>

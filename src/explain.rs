@@ -88,7 +88,7 @@ pub fn opponent_lines(
             format!(
                 "{role}: the {name} network, {}: {}",
                 difficulty.name(),
-                describe_budget(budget)
+                difficulty.describe()
             ),
             view.strength(name).map(str::to_owned),
         ),
@@ -191,6 +191,33 @@ pub fn search_summary(
         ),
         (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
     };
+    // The network without search: its choice and its own estimate, no simulations to count.
+    if merged.engine == EngineKind::Instinct {
+        let choice = merged
+            .best_move()
+            .map_or("no move".to_owned(), |m| m.to_string());
+        let heading = match role {
+            Role::Hint => format!(
+                "Hint for {}: the network without search suggests {choice}",
+                heat.side
+            ),
+            Role::Past => format!("The network without search chose {choice}"),
+            _ => format!("The network without search chooses {choice}"),
+        };
+        return Some(Summary {
+            kind,
+            heading,
+            verdict: Some(verdict(
+                merged,
+                heat.side,
+                viewpoint(game.seats),
+                game.seats,
+            )),
+            speed: Some("No search: one look by the network.".to_owned()),
+            elapsed_ms: merged.elapsed_ms,
+            ..Summary::empty()
+        });
+    }
     if merged.engine == EngineKind::AlphaBeta {
         return Some(Summary {
             kind,

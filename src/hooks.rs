@@ -7,6 +7,7 @@ use crate::models::{builtin_for, default_card, strength_line};
 use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::Pool;
 use crate::protocol::{EngineKind, WireBudget};
+use crate::records::{game_from_ggf, is_ggf};
 use crate::state::{apply, game_from_board_text, game_from_transcript, Action, GameState, Seats};
 use crate::view::{ModelStatus, PoolEvent, Purpose, View, ViewAction};
 use engine::network::ModelCard;
@@ -310,8 +311,14 @@ pub fn use_loaders(
     let transcript = {
         let load = load.clone();
         Callback::from(move |text: String| {
-            let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
-            load(parsed, "load the transcript")
+            // One box takes both: a GGF record opens with "(;", a transcript never does.
+            if is_ggf(&text) {
+                let parsed = game_from_ggf(&text).map(|g| (g, seats));
+                load(parsed, "load the game record")
+            } else {
+                let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
+                load(parsed, "load the transcript")
+            }
         })
     };
     let board = Callback::from(move |text: String| {
@@ -340,6 +347,30 @@ async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     .await
     .map_err(|e| format!("cannot read {url}: {e:?}"))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Reads a GGF file a person opened and hands its text to `on_text` (the loader, which
+/// checks it); a file that is not text is refused here.
+pub fn open_record(
+    file: web_sys::File,
+    on_text: Callback<String>,
+    view: UseReducerDispatcher<View>,
+) {
+    spawn_local(async move {
+        let text = read_file(&file).await.and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", file.name()))
+        });
+        match text {
+            Ok(text) if is_ggf(&text) => on_text.emit(text),
+            Ok(_) => view.dispatch(ViewAction::Message(Some(format!(
+                "Cannot load the game record: {} holds no GGF game (a record starts with \"(;\")",
+                file.name()
+            )))),
+            Err(e) => view.dispatch(ViewAction::Message(Some(format!(
+                "Cannot load the game record: {e}"
+            )))),
+        }
+    });
 }
 
 async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {

@@ -15,6 +15,10 @@ pub struct Level {
     /// games, docs/arena.md); at larger budgets the two are alike and PUCT's counts merge
     /// across workers.
     pub gumbel: Option<u32>,
+    /// The network without search: the policy player (the policy head's first choice) or
+    /// the value player (the move into the position the value head likes best), built
+    /// from the same spec builder as the arena's `policy:model=..` and `value:model=..`.
+    pub instinct: Option<PlayerKind>,
 }
 
 const fn sims(n: u64) -> WireBudget {
@@ -32,35 +36,56 @@ const fn millis(ms: u64) -> WireBudget {
 }
 
 pub const LEVELS: &[Level] = &[
+    // The lowest levels: what the network knows before it searches (a budget of one
+    // network call; the players ignore budgets), so a person can see what search adds.
+    Level {
+        id: "instinct-policy",
+        label: "Instinct (policy): the network without search",
+        budget: sims(1),
+        gumbel: None,
+        instinct: Some(PlayerKind::Policy),
+    },
+    Level {
+        id: "instinct-value",
+        label: "Instinct (value): the network without search",
+        budget: sims(1),
+        gumbel: None,
+        instinct: Some(PlayerKind::Value),
+    },
     Level {
         id: "beginner",
         label: "Beginner: 20 simulations",
         budget: sims(20),
         gumbel: Some(16),
+        instinct: None,
     },
     Level {
         id: "casual",
         label: "Casual: 100 simulations",
         budget: sims(100),
         gumbel: Some(16),
+        instinct: None,
     },
     Level {
         id: "club",
         label: "Club: 400 simulations",
         budget: sims(400),
         gumbel: None,
+        instinct: None,
     },
     Level {
         id: "strong",
         label: "Strong: 1 s per move",
         budget: millis(1000),
         gumbel: None,
+        instinct: None,
     },
     Level {
         id: "strongest",
         label: "Strongest: 5 s per move",
         budget: millis(5000),
         gumbel: None,
+        instinct: None,
     },
 ];
 
@@ -180,6 +205,12 @@ impl Difficulty {
         if player.kind != PlayerKind::Mcts {
             return player;
         }
+        if let Some(kind) = self.level().and_then(|l| l.instinct) {
+            return PlayerSpec {
+                model: player.model,
+                ..PlayerSpec::new(kind)
+            };
+        }
         PlayerSpec {
             gumbel: self.level().and_then(|l| l.gumbel),
             ..player
@@ -203,7 +234,15 @@ impl Difficulty {
     }
 
     pub fn describe(&self) -> String {
-        describe_budget(self.budget())
+        match self.level().and_then(|l| l.instinct) {
+            Some(PlayerKind::Policy) => {
+                "no search: the policy head's first choice, one network call per move".to_owned()
+            }
+            Some(_) => "no search: the move into the position the value head likes best, \
+                        one network call per move"
+                .to_owned(),
+            None => describe_budget(self.budget()),
+        }
     }
 }
 
@@ -305,6 +344,26 @@ mod tests {
         // The alpha-beta fallback has no root to choose.
         let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
         assert_eq!(Difficulty::default().tune(alphabeta.clone()), alphabeta);
+    }
+
+    #[test]
+    fn the_instinct_levels_are_the_lowest_and_play_the_network_without_search() {
+        assert_eq!(LEVELS[0].id, "instinct-policy");
+        assert_eq!(LEVELS[1].id, "instinct-value");
+        let network: PlayerSpec = "mcts:model=az-8x8".parse().expect("a spec");
+        let policy = Difficulty::Level("instinct-policy".into()).tune(network.clone());
+        assert_eq!(policy.to_string(), "policy:model=az-8x8");
+        let value = Difficulty::Level("instinct-value".into()).tune(network);
+        assert_eq!(value.to_string(), "value:model=az-8x8");
+        assert!(Difficulty::Level("instinct-value".into())
+            .describe()
+            .starts_with("no search"));
+        // Without a network (alpha-beta's boards) the level changes nothing.
+        let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
+        assert_eq!(
+            Difficulty::Level("instinct-policy".into()).tune(alphabeta.clone()),
+            alphabeta
+        );
     }
 
     #[test]

@@ -6,11 +6,14 @@
 //! format.
 
 pub mod explain;
+pub mod graph;
 pub mod levels;
 pub mod merge;
 pub mod models;
+pub mod openings;
 pub mod persist;
 pub mod protocol;
+pub mod records;
 pub mod search;
 pub mod state;
 pub mod view;

@@ -90,6 +90,83 @@ impl Merged {
     }
 }
 
+/// One tile of the board's overlay: how strongly to colour it, what it says, and what a
+/// screen reader says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tile {
+    pub mv: Move,
+    /// 0 to 1: the colour's strength.
+    pub strength: f32,
+    pub label: String,
+    pub aria: String,
+}
+
+impl Merged {
+    /// The agent's search drawn as a heat map: each move's share of the visits.
+    pub fn heat_tiles(&self) -> Vec<Tile> {
+        self.tiles()
+            .into_iter()
+            .map(|(mv, share)| Tile {
+                mv,
+                strength: share.sqrt(),
+                label: format!("{:.0}%", share * 100.0),
+                aria: format!("{:.0}% of the search's visits", share * 100.0),
+            })
+            .collect()
+    }
+
+    /// A hint as Othello players read one: every legal move with its evaluation for the
+    /// person (their chance to win after it, or the solver's verdict), coloured by it. A
+    /// move the search never tried says so rather than inventing a number.
+    pub fn hint_tiles(&self, legal: &[Move]) -> Vec<Tile> {
+        if self.simulations == 0 && self.solved.is_none() {
+            return Vec::new();
+        }
+        legal
+            .iter()
+            .filter(|mv| **mv != Move::Pass)
+            .map(|&mv| {
+                let stat = self.moves.iter().find(|m| m.mv == mv && m.visits > 0);
+                let solved = self.solved.filter(|s| s.best == mv);
+                let (strength, label, aria) = match (solved, stat.and_then(|m| m.proof), stat) {
+                    (Some(s), _, _) => (
+                        1.0,
+                        format!("{:+}", s.margin),
+                        format!("exact: you finish {:+} discs with perfect play", s.margin),
+                    ),
+                    (None, Some(p), _) => {
+                        let word = match p {
+                            1 => "win",
+                            0 => "draw",
+                            _ => "loss",
+                        };
+                        (
+                            (f32::from(p) + 1.0) / 2.0,
+                            word.to_owned(),
+                            format!("a proven {word}"),
+                        )
+                    }
+                    (None, None, Some(m)) => {
+                        let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
+                        (
+                            win,
+                            format!("{:.0}%", win * 100.0),
+                            format!("{:.0}% chance to win after it", win * 100.0),
+                        )
+                    }
+                    (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
+                };
+                Tile {
+                    mv,
+                    strength,
+                    label,
+                    aria,
+                }
+            })
+            .collect()
+    }
+}
+
 /// Merges the latest report of each worker; `None` when there is none.
 pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged> {
     let reports: Vec<&Report> = reports.into_iter().collect();
@@ -317,6 +394,36 @@ mod tests {
         reused.simulations = 1;
         let tiles = merge([&reused]).expect("one report").tiles();
         assert_eq!(tiles, vec![(mv("d3"), 1.0)]);
+    }
+
+    #[test]
+    fn a_hint_evaluates_every_legal_move_and_says_which_it_never_tried() {
+        let mut a = report(
+            vec![stat("d3", 30, 0.2), stat("c4", 10, -0.5)],
+            0.2,
+            &["d3"],
+        );
+        a.moves[1].proof = Some(-1);
+        let merged = merge([&a]).expect("one report");
+        let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5"), mv("e6")]);
+        let labels: Vec<(String, &str)> = tiles
+            .iter()
+            .map(|t| (t.mv.to_string(), t.label.as_str()))
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                ("d3".to_owned(), "60%"),
+                ("c4".to_owned(), "loss"),
+                ("f5".to_owned(), "?"),
+                ("e6".to_owned(), "?"),
+            ]
+        );
+        assert!((tiles[0].strength - 0.6).abs() < 1e-6);
+        assert_eq!(tiles[2].aria, "not searched");
+        // The heat map of the same search is the visits' shares.
+        let heat = merged.heat_tiles();
+        assert_eq!(heat[0].label, "75%");
     }
 
     #[test]

@@ -208,6 +208,8 @@ impl Pool {
             // its choice is not a visit count that adds up across trees: one worker.
             EngineKind::Network if player.gumbel.is_some() => split(budget, 1),
             EngineKind::Network => split(budget, self.slots.len()),
+            // One network call: another worker would only repeat it.
+            EngineKind::Instinct => split(budget, 1),
             EngineKind::AlphaBeta => vec![WireBudget {
                 simulations: None,
                 millis: Some(alphabeta_millis(budget)),
@@ -479,7 +481,7 @@ fn request(job: &Job, part: &Part) -> SearchRequest {
 
 /// A seed from the browser's random source (`crypto.getRandomValues`, via getrandom), so
 /// that two searches of one position grow different noisy trees.
-fn random_seed() -> u64 {
+pub fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     // Without a random source the searches are merely repeatable.
     let _ = getrandom::fill(&mut bytes);

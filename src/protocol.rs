@@ -13,6 +13,8 @@ pub enum EngineKind {
     Network,
     /// The classic alpha-beta player: the fallback when no network is available.
     AlphaBeta,
+    /// The network without search (the policy or value player): one evaluation, no tree.
+    Instinct,
 }
 
 impl EngineKind {
@@ -20,6 +22,7 @@ impl EngineKind {
     pub fn of(spec: &PlayerSpec) -> EngineKind {
         match spec.kind {
             PlayerKind::Mcts => EngineKind::Network,
+            PlayerKind::Policy | PlayerKind::Value => EngineKind::Instinct,
             _ => EngineKind::AlphaBeta,
         }
     }

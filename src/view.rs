@@ -3,6 +3,7 @@
 //! changed only by [`ViewAction`]s in a reducer, so it is tested without a browser; the
 //! worker pool's events arrive as actions too.
 
+use crate::graph::{Estimate, Estimates};
 use crate::merge::Merged;
 use crate::models::builtin_for;
 use crate::state::{heat_visible, GameState};
@@ -84,6 +85,8 @@ pub struct View {
     pub restarts: u32,
     /// What each network's card says about its strength, by network name.
     pub strengths: Vec<(String, String)>,
+    /// The last search of every position searched, for the evaluation graph.
+    pub estimates: Estimates,
 }
 
 pub enum ViewAction {
@@ -142,6 +145,9 @@ impl View {
         else {
             return;
         };
+        // Every search of a position is the graph's latest word on it, the agent's, a
+        // hint or analysis, and it moves live while the search runs.
+        self.estimates.record(position, Estimate::of(&merged, side));
         self.heat = Some(Heat {
             position,
             purpose,
@@ -229,6 +235,15 @@ impl View {
             PoolEvent::WorkerRestarted { .. } => self.restarts += 1,
         }
     }
+}
+
+/// The estimate of the search of the position on the board while it runs: the graph's
+/// live point.
+pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
+    let here = game.position().hash();
+    view.searching
+        .filter(|&(_, hash, _)| hash == here)
+        .and_then(|_| view.estimates.get(here))
 }
 
 /// What a search shown on the page is to the person.

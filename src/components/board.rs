@@ -1,13 +1,15 @@
 //! The board: discs, legal moves, the last move and its flips, the heat map of the
 //! agent's search and the hint; arrow keys move between squares.
 
+use crate::merge::Tile;
 use othello::{Bitboard, Color, Move, Position, Square};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-/// Each searched move's share of the visits, and the move the search would play.
-pub type Tiles = (Vec<(Move, f32)>, Option<Move>);
+/// The overlay's tiles (a search's visit shares, or a hint's evaluations), and the move
+/// the search would play.
+pub type Tiles = (Vec<Tile>, Option<Move>);
 
 #[derive(Properties, PartialEq)]
 pub struct BoardProps {
@@ -66,17 +68,16 @@ pub fn board(props: &BoardProps) -> Html {
             html! { <span class={class} aria-hidden="true"></span> }
         });
         // Never over a disc: a share belongs to an empty square of the searched position.
-        let share = tiles
+        let tile = tiles
             .filter(|_| color.is_none())
-            .and_then(|(t, _)| t.iter().find(|(m, _)| *m == Move::Place(sq)))
-            .map(|&(_, share)| share);
+            .and_then(|(t, _)| t.iter().find(|t| t.mv == Move::Place(sq)));
         let best = tiles.and_then(|(_, best)| *best) == Some(Move::Place(sq));
-        let heat_overlay = share.map(|share| {
-            let alpha = 0.15 + 0.75 * share.sqrt();
+        let heat_overlay = tile.map(|tile| {
+            let alpha = 0.15 + 0.75 * tile.strength.clamp(0.0, 1.0);
             let style = format!("background: rgba(255, 99, 32, {alpha:.2})");
             html! {
                 <span class={classes!("heat", best.then_some("best"))} style={style} aria-hidden="true">
-                    <span class="pct">{ format!("{:.0}%", share * 100.0) }</span>
+                    <span class="pct">{ tile.label.clone() }</span>
                 </span>
             }
         });
@@ -98,8 +99,8 @@ pub fn board(props: &BoardProps) -> Html {
         if props.last == Some(sq) {
             label.push_str(", last move");
         }
-        if let Some(share) = share {
-            label.push_str(&format!(", {:.0}% of the search's visits", share * 100.0));
+        if let Some(tile) = tile {
+            label.push_str(&format!(", {}", tile.aria));
         }
         if props.hint == Some(sq) {
             label.push_str(", suggested move");

@@ -85,6 +85,8 @@ pub fn watch_controls(props: &WatchProps) -> Html {
 pub struct GameOverProps {
     /// The game's record as text.
     pub record: String,
+    /// The same game as a GGF record.
+    pub ggf: String,
     /// Offer a rematch with the colours swapped (when a person played one colour).
     pub rematch: bool,
     pub on_rematch: Callback<()>,
@@ -113,10 +115,7 @@ pub fn game_over(props: &GameOverProps) -> Html {
         Some(true) => "Copied",
         Some(false) => "Copy refused by the browser: download it",
     };
-    let href = format!(
-        "data:text/plain;charset=utf-8,{}",
-        String::from(js_sys::encode_uri_component(&props.record))
-    );
+    let href = data_href(&props.record);
     html! {
         <div class="controls game-over" id="game-over">
             if props.rematch {
@@ -124,6 +123,16 @@ pub fn game_over(props: &GameOverProps) -> Html {
             }
             <button id="copy-record" onclick={on_copy}>{ copy_label }</button>
             <a id="download-record" class="button" {href} download="othello-zero-game.txt">{ "Download the record" }</a>
+            <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
+               title="The game as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
         </div>
     }
+}
+
+/// A link target that downloads `text` as a file, with no server round trip.
+pub fn data_href(text: &str) -> String {
+    format!(
+        "data:text/plain;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    )
 }

@@ -4,6 +4,7 @@
 mod analysis;
 mod board;
 mod controls;
+mod graph;
 mod moves;
 mod network;
 mod search_panel;
@@ -12,6 +13,7 @@ mod settings;
 pub use analysis::AnalysisForm;
 pub use board::Board;
 pub use controls::{Controls, Counts, GameOver, WatchControls};
+pub use graph::EvalGraph;
 pub use moves::MoveList;
 pub use network::NetworkPanel;
 pub use search_panel::SearchPanel;

@@ -1,8 +1,9 @@
 //! The moves so far (each one a way back to its position) and the moves taken back (a way
-//! forward), the transcript, and a form to load one.
+//! forward), the transcript, the game as a GGF record, and a form to load either.
 
+use super::controls::data_href;
 use othello::{Game, Move};
-use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,8 +13,12 @@ pub struct MoveListProps {
     pub undone: Vec<Move>,
     /// Go to the position after this many moves.
     pub on_goto: Callback<usize>,
-    /// A pasted transcript to load.
+    /// A pasted transcript or GGF record to load.
     pub on_load: Callback<String>,
+    /// The game so far as a GGF record.
+    pub ggf: String,
+    /// A GGF file the person opened.
+    pub on_open: Callback<web_sys::File>,
 }
 
 #[function_component(MoveList)]
@@ -28,6 +33,18 @@ pub fn move_list(props: &MoveListProps) -> Html {
                 .map(|t| t.value())
                 .unwrap_or_default();
             on_load.emit(text);
+        })
+    };
+    let on_open = {
+        let on_open = props.on_open.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let file = input.files().and_then(|files| files.get(0));
+            // The same file may be opened again after a change: clear the picker.
+            input.set_value("");
+            if let Some(file) = file {
+                on_open.emit(file);
+            }
         })
     };
     let played = props.game.moves().len();
@@ -61,8 +78,16 @@ pub fn move_list(props: &MoveListProps) -> Html {
             }
             <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
             <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
-            <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript to load" placeholder="paste a transcript, e.g. f5d6c3d3c4" />
-            <button id="load-transcript" {onclick}>{ "Load transcript" }</button>
+            <p class="small">
+                <a id="download-ggf" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
+                   title="The game so far as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
+            </p>
+            <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript or GGF record to load"
+                      placeholder="paste a transcript (f5d6c3d3c4) or a GGF record ((;GM[Othello]...;))" />
+            <button id="load-transcript" {onclick}>{ "Load" }</button>
+            <label class="file-button">{ "Open a GGF file " }
+                <input id="open-ggf" type="file" accept=".ggf,text/plain" onchange={on_open} />
+            </label>
         </fieldset>
     }
 }

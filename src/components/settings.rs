@@ -10,7 +10,8 @@ pub struct NewGameProps {
     pub size: BoardSize,
     pub variant: Variant,
     pub seats: Seats,
-    pub on_new: Callback<(BoardSize, Variant, Seats)>,
+    /// Board, rules, seats, and whether to start from a random balanced (XOT) opening.
+    pub on_new: Callback<(BoardSize, Variant, Seats, bool)>,
     /// A new game waits for the person to confirm throwing this one away.
     pub pending: bool,
     /// Moves in the game that would be thrown away.
@@ -42,9 +43,14 @@ pub fn new_game(props: &NewGameProps) -> Html {
     let size_ref = use_node_ref();
     let variant_ref = use_node_ref();
     let seats_ref = use_node_ref();
+    let start_ref = use_node_ref();
     let onclick = {
-        let (size_ref, variant_ref, seats_ref) =
-            (size_ref.clone(), variant_ref.clone(), seats_ref.clone());
+        let (size_ref, variant_ref, seats_ref, start_ref) = (
+            size_ref.clone(),
+            variant_ref.clone(),
+            seats_ref.clone(),
+            start_ref.clone(),
+        );
         let on_new = props.on_new.clone();
         Callback::from(move |_| {
             let value = |r: &NodeRef| {
@@ -54,7 +60,8 @@ pub fn new_game(props: &NewGameProps) -> Html {
             };
             let size = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
             let variant = value(&variant_ref).parse().unwrap_or_default();
-            on_new.emit((size, variant, seats_from(&value(&seats_ref))));
+            let xot = value(&start_ref) == "xot";
+            on_new.emit((size, variant, seats_from(&value(&seats_ref)), xot));
         })
     };
     let seats = seats_value(props.seats);
@@ -80,6 +87,12 @@ pub fn new_game(props: &NewGameProps) -> Html {
                     <option value="white" selected={seats == "white"}>{ "play White" }</option>
                     <option value="watch" selected={seats == "watch"}>{ "watch agent vs agent" }</option>
                     <option value="analysis" selected={seats == "analysis"}>{ "analyse (move both sides)" }</option>
+                </select>
+            </label>
+            <label>{ "Start " }
+                <select ref={start_ref} id="new-start">
+                    <option value="standard" selected=true>{ "the standard position" }</option>
+                    <option value="xot">{ "a random balanced opening (XOT, 8x8 standard only)" }</option>
                 </select>
             </label>
             <button id="new-game" {onclick}>{ "New game" }</button>

@@ -257,3 +257,30 @@ fn a_record_has_the_players_the_result_and_the_moves() {
         "{record}"
     );
 }
+
+#[test]
+fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let mut instinct = merged(0.2, 0, 3.0);
+    instinct.engine = EngineKind::Instinct;
+    instinct.chosen = Some(mv("d6"));
+    let h = heat(&game, Purpose::Move, instinct);
+    let s = search_summary(
+        &View::default(),
+        &game,
+        Some((&h, Role::Thinking)),
+        None,
+        Default::default(),
+    )
+    .expect("a summary");
+    assert_eq!(s.heading, "The network without search chooses d6");
+    // White's value of 0.2 is Black's 40%.
+    assert_eq!(
+        s.verdict.as_deref(),
+        Some("For Black (you): 40% chance to win, expected result +4 discs")
+    );
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: one look by the network.")
+    );
+}

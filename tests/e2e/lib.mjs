@@ -51,13 +51,16 @@ export function useBrowser() {
   });
 }
 
-export async function shot(page, name) {
+export async function shot(page, name, part = undefined) {
   if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));
   // Discs as they lie, not caught half-way through a flip (the page's CSS stops its
   // animations for reduced motion).
   await page.emulateMedia({ reducedMotion: "reduce" });
-  await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`) });
+  // `part`, a selector: just that element, however far down the page it lies.
+  const file = path.join(SHOTS, `web-${name}.png`);
+  if (part) await page.locator(part).screenshot({ path: file });
+  else await page.screenshot({ path: file });
   await page.emulateMedia({ reducedMotion: null });
 }
 

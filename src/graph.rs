@@ -1,0 +1,276 @@
+//! The evaluation graph's data: for each move of the game, the estimate for Black of the
+//! search of the position that move was played from (the agent's search before its move, a
+//! hint or analysis before the person's), and a live point for the search running now.
+//! Pure, so the points are tested without a browser; `components::graph` draws them.
+
+use crate::merge::Merged;
+use othello::{Color, Game, Move};
+
+/// How many searched positions the page remembers (a few games' worth).
+const REMEMBERED: usize = 600;
+
+/// A search's estimate of a position, from Black's side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Black's chance to win, in [0, 1] (a draw counts half).
+    pub black_win: f32,
+    /// Black's expected final disc margin, where the network has a score output or the
+    /// solver proved it.
+    pub black_discs: Option<f32>,
+    /// Proved by the exact solver (or a proven win, draw or loss in the tree), not
+    /// estimated.
+    pub exact: bool,
+}
+
+impl Estimate {
+    /// A search of a position with `side` to move, turned to Black's side.
+    pub fn of(merged: &Merged, side: Color) -> Estimate {
+        let sign = if side == Color::Black { 1.0 } else { -1.0 };
+        if let Some(solved) = merged.solved {
+            let margin = solved.margin as f32 * sign;
+            return Estimate {
+                black_win: (margin.signum() + 1.0) / 2.0,
+                black_discs: Some(margin),
+                exact: true,
+            };
+        }
+        let best = merged.best_move();
+        let proof = merged
+            .moves
+            .iter()
+            .find(|m| Some(m.mv) == best)
+            .and_then(|m| m.proof);
+        if let Some(proof) = proof {
+            return Estimate {
+                black_win: (f32::from(proof) * sign + 1.0) / 2.0,
+                black_discs: None,
+                exact: true,
+            };
+        }
+        Estimate {
+            black_win: (merged.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
+            black_discs: merged.score.map(|s| s * sign),
+            exact: false,
+        }
+    }
+}
+
+/// The latest estimate of every position searched, by position hash, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimates(Vec<(u64, Estimate)>);
+
+impl Estimates {
+    /// Keeps `estimate` as the last word on the position `hash`.
+    pub fn record(&mut self, hash: u64, estimate: Estimate) {
+        self.0.retain(|(h, _)| *h != hash);
+        self.0.push((hash, estimate));
+        if self.0.len() > REMEMBERED {
+            self.0.remove(0);
+        }
+    }
+
+    pub fn get(&self, hash: u64) -> Option<Estimate> {
+        self.0.iter().find(|(h, _)| *h == hash).map(|(_, e)| *e)
+    }
+}
+
+/// One point of the graph: move number `ply` (1-based), the move, the side that played
+/// it, and the estimate of the search before it (`None` draws a gap).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub ply: usize,
+    /// `None` for the live point: the search of the position on the board, whose move is
+    /// not played yet.
+    pub mv: Option<Move>,
+    pub mover: Color,
+    pub estimate: Option<Estimate>,
+}
+
+/// The graph's points: one per move of the game, and a live one when `live` (the search of
+/// the position on the board, running now) is given.
+pub fn points(game: &Game, estimates: &Estimates, live: Option<Estimate>) -> Vec<Point> {
+    let positions = game.positions();
+    let mut out: Vec<Point> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, mv)| Point {
+            ply: i + 1,
+            mv: Some(*mv),
+            mover: positions[i].side_to_move(),
+            estimate: estimates.get(positions[i].hash()),
+        })
+        .collect();
+    if let Some(estimate) = live {
+        out.push(Point {
+            ply: game.moves().len() + 1,
+            mv: None,
+            mover: game.position().side_to_move(),
+            estimate: Some(estimate),
+        });
+    }
+    out
+}
+
+/// The graph's vertical scale: discs when every point with an estimate has them (a
+/// network with a score output, or solved), else Black's chance to win.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    Percent,
+    /// Up to this many discs either way.
+    Discs(f32),
+}
+
+pub fn scale(points: &[Point]) -> Scale {
+    let known: Vec<Estimate> = points.iter().filter_map(|p| p.estimate).collect();
+    if known.is_empty() || known.iter().any(|e| e.black_discs.is_none()) {
+        return Scale::Percent;
+    }
+    let widest = known
+        .iter()
+        .filter_map(|e| e.black_discs)
+        .fold(8.0f32, |w, d| w.max(d.abs()));
+    // Round up to a multiple of 8, so the axis labels stay whole.
+    Scale::Discs((widest / 8.0).ceil() * 8.0)
+}
+
+/// Where an estimate lies on the scale, from 0 (White's best) to 1 (Black's best).
+pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
+    match (scale, estimate.black_discs) {
+        (Scale::Discs(range), Some(d)) => ((d / range + 1.0) / 2.0).clamp(0.0, 1.0),
+        _ => estimate.black_win.clamp(0.0, 1.0),
+    }
+}
+
+/// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
+pub fn describe(point: &Point) -> String {
+    let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
+        format!("{mv} ({})", point.mover)
+    });
+    let Some(e) = point.estimate else {
+        return format!(
+            "{}. {mv}: no search of this position (ask for a hint before moving to get one)",
+            point.ply
+        );
+    };
+    let mut text = format!(
+        "{}. {mv}: Black {:.0}% to win",
+        point.ply,
+        e.black_win * 100.0
+    );
+    if let Some(d) = e.black_discs {
+        text.push_str(&format!(", {d:+.0} discs"));
+    }
+    if e.exact {
+        text.push_str(" (exact: proved by the solver)");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::MergedMove;
+    use crate::protocol::{EngineKind, SolvedStat};
+    use othello::{BoardSize, Position, Variant};
+
+    fn merged(value: f32, score: Option<f32>) -> Merged {
+        Merged {
+            engine: EngineKind::Network,
+            moves: vec![MergedMove {
+                mv: Move::Pass,
+                visits: 1,
+                share: 1.0,
+                q: value,
+                proof: None,
+            }],
+            pv: vec![],
+            value,
+            score,
+            simulations: 1,
+            elapsed_ms: 1.0,
+            per_worker_rate: vec![],
+            solved: None,
+            chosen: None,
+        }
+    }
+
+    fn game(transcript: &str) -> Game {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        Game::from_transcript(transcript, start).expect("legal")
+    }
+
+    #[test]
+    fn estimates_are_turned_to_blacks_side() {
+        let white = Estimate::of(&merged(0.5, Some(6.0)), Color::White);
+        assert_eq!(white.black_win, 0.25);
+        assert_eq!(white.black_discs, Some(-6.0));
+        assert!(!white.exact);
+        let mut solved = merged(0.0, None);
+        solved.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: -10,
+            nodes: 1,
+            micros: 1,
+        });
+        let exact = Estimate::of(&solved, Color::White);
+        assert_eq!((exact.black_win, exact.black_discs), (1.0, Some(10.0)));
+        assert!(exact.exact);
+    }
+
+    #[test]
+    fn each_move_gets_the_search_of_the_position_it_was_played_from() {
+        let g = game("f5d6c3");
+        let mut known = Estimates::default();
+        // The agent's search before d6 (White to move after f5).
+        known.record(
+            g.positions()[1].hash(),
+            Estimate::of(&merged(0.2, None), Color::White),
+        );
+        let pts = points(&g, &known, None);
+        assert_eq!(pts.len(), 3);
+        assert_eq!(pts[0].estimate, None, "no search before f5: a gap");
+        assert_eq!(pts[1].mv.map(|m| m.to_string()), Some("d6".into()));
+        assert_eq!(pts[1].mover, Color::White);
+        assert_eq!(pts[1].estimate.map(|e| e.black_win), Some(0.4));
+        assert_eq!(scale(&pts), Scale::Percent);
+        // The search now running adds a live point after the last move.
+        let live = Estimate::of(&merged(0.0, None), Color::White);
+        let pts = points(&g, &known, Some(live));
+        assert_eq!(pts.len(), 4);
+        assert_eq!((pts[3].ply, pts[3].mv), (4, None));
+        assert!(describe(&pts[0]).contains("no search"));
+        assert_eq!(describe(&pts[1]), "2. d6 (White): Black 40% to win");
+    }
+
+    #[test]
+    fn a_later_search_of_a_position_replaces_the_earlier_one() {
+        let mut known = Estimates::default();
+        let side = Color::Black;
+        known.record(1, Estimate::of(&merged(0.0, None), side));
+        known.record(1, Estimate::of(&merged(1.0, None), side));
+        assert_eq!(known.get(1).map(|e| e.black_win), Some(1.0));
+        for h in 0..(REMEMBERED as u64 + 10) {
+            known.record(h + 2, Estimate::of(&merged(0.0, None), side));
+        }
+        assert_eq!(known.get(1), None, "the oldest are forgotten");
+    }
+
+    #[test]
+    fn discs_are_the_scale_when_every_estimate_has_them() {
+        let g = game("f5d6");
+        let mut known = Estimates::default();
+        known.record(
+            g.positions()[0].hash(),
+            Estimate::of(&merged(0.1, Some(13.0)), Color::Black),
+        );
+        let pts = points(&g, &known, None);
+        assert_eq!(scale(&pts), Scale::Discs(16.0));
+        let e = pts[0].estimate.expect("searched");
+        assert!((height(&e, Scale::Discs(16.0)) - (13.0 / 16.0 + 1.0) / 2.0).abs() < 1e-6);
+        assert_eq!(
+            describe(&pts[0]),
+            "1. f5 (Black): Black 55% to win, +13 discs"
+        );
+    }
+}

@@ -1,0 +1,137 @@
+// Browser tests of what Othello players exchange and read: the game as a GGF record
+// (downloaded, opened, pasted), the evaluation graph, a hint's evaluation of every move.
+// Run by scripts/e2e.sh; lib.mjs lists the environment they read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { moveCount, newGame, openGame, setLevel, shot, useBrowser, waitForTurn } from "./lib.mjs";
+
+useBrowser();
+
+/** Plays `moves` of the person's moves (the first legal square each time), with replies. */
+async function playSome(page, moves) {
+  for (let i = 0; i < moves; i++) {
+    const text = await waitForTurn(page);
+    if (/Game over/.test(text)) break;
+    await page.locator(".cell.legal").first().click();
+  }
+  await waitForTurn(page);
+}
+
+test("a GGF download re-imports to the same game; a bad record keeps the game", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page, { size: "8", players: "black" });
+  await playSome(page, 4);
+  const transcript = await page.locator("#transcript").innerText();
+  assert.ok((await moveCount(page)) >= 8, transcript);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf")]);
+  assert.match(download.suggestedFilename(), /\.ggf$/);
+  const file = await download.path();
+  const record = fs.readFileSync(file, "utf8");
+  assert.match(record, /^\(;GM\[Othello\]/);
+  assert.match(record, /PB\[you\]/);
+  assert.match(record, /RE\[\?\]/);
+
+  // A bad record: said in a player's words, and the game stays.
+  await page.fill("#transcript-input", "(;GM[Othello]TY[8]B[a1];)");
+  await page.click("#load-transcript");
+  await page.waitForSelector("#message");
+  assert.match(await page.locator("#message").innerText(), /Cannot load the game record: .*a1/);
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+
+  // Open the downloaded file in a new game: the same moves come back.
+  await newGame(page, { size: "6", players: "analysis" });
+  assert.equal(await moveCount(page), 0);
+  await page.setInputFiles("#open-ggf", file);
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, transcript);
+  assert.equal(await page.locator(".cell").count(), 64);
+
+  // And pasted, the same again.
+  await newGame(page, { size: "8", players: "analysis" });
+  await page.fill("#transcript-input", record);
+  await page.click("#load-transcript");
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, transcript);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The plies of the graph's points, the live one left out. */
+const graphPlies = (page) =>
+  page.$$eval("#eval-graph .pt:not(.live)", (pts) => pts.map((p) => Number(p.dataset.ply)));
+
+test("the evaluation graph: one point per move searched, and a click goes to that move", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page, { size: "8", players: "black" });
+  await playSome(page, 3);
+  // The person's moves had no search (no hint): only the agent's replies have points.
+  assert.equal(await moveCount(page), 6);
+  assert.deepEqual(await graphPlies(page), [2, 4, 6]);
+  // One line through them, running past the person's moves.
+  assert.equal(await page.locator("#eval-graph polyline.eval-line").count(), 1);
+  // A hint searches the person's position: their next move gets a point too.
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 10_000 });
+  // Every legal move has its evaluation on the board, none over a disc.
+  const legal = await page.locator(".cell.legal").count();
+  assert.equal(await page.locator(".cell.legal .heat .pct").count(), legal);
+  assert.equal(await page.locator(".cell .disc ~ .heat").count(), 0);
+  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(\d+%|win|draw|loss|[+-]?\d+|\?)$/);
+  await shot(page, "hint");
+  await page.locator(".cell.hint").click();
+  await waitForTurn(page);
+  assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
+  // Hovering says the move; clicking goes to the position after it, the rest kept as redo.
+  const fourth = page.locator('#eval-graph .pt[data-ply="4"]');
+  await fourth.hover();
+  const moves = (await page.locator("#transcript").innerText()).match(/[a-h][1-8]/g);
+  assert.match(await page.locator("#graph-caption").innerText(), new RegExp(`^4\\. ${moves[3]} \\(White\\): Black \\d+% to win`));
+  await shot(page, "graph", "section.play");
+  await fourth.click();
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "4");
+  assert.equal(await moveCount(page), 4);
+  assert.ok(!(await page.locator("#redo").isDisabled()));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a new game can start from a random balanced opening, on 8x8 standard only", async () => {
+  const { page, context, errors } = await openGame();
+  await page.selectOption("#new-start", "xot");
+  await newGame(page, { size: "8", players: "analysis" });
+  await page.waitForFunction(() => /balanced opening \d+ of 200/.test(document.querySelector("#message")?.textContent ?? ""));
+  assert.equal(await moveCount(page), 8);
+  const opening = await page.locator("#transcript").innerText();
+  // There is no list for 6x6: said, and the game stays as it was.
+  await newGame(page, { size: "6", players: "analysis" });
+  assert.match(await page.locator("#message").innerText(), /standard 8x8 Othello only/);
+  assert.equal(await page.locator("#transcript").innerText(), opening);
+  await page.selectOption("#new-start", "standard");
+  await newGame(page, { size: "6", players: "analysis" });
+  assert.equal(await moveCount(page), 0);
+  assert.equal(await page.locator(".cell").count(), 36);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the Instinct levels play the network without search, and say so", async () => {
+  const { page, context, errors } = await openGame();
+  for (const [level, kind] of [["instinct-policy", "policy"], ["instinct-value", "value"]]) {
+    await setLevel(page, level);
+    await newGame(page, { size: "8", players: "black" });
+    assert.match(await page.locator("#model-status").innerText(), new RegExp(`Instinct \\(${kind}\\): no search`));
+    assert.equal(await page.getAttribute("#model-status", "data-player"), `${kind}:model=az-8x8`);
+    for (let i = 0; i < 3; i++) {
+      await page.locator(".cell.legal").first().click();
+      await waitForTurn(page);
+    }
+    assert.equal(await moveCount(page), 6);
+    assert.match(await page.locator("#search-heading").innerText(), /The network without search chose [a-h][1-8]/);
+    assert.match(await page.locator("#estimate").innerText(), /^For Black \(you\): \d+% chance to win/);
+    // Its moves are on the graph like any search's.
+    assert.deepEqual(await graphPlies(page), [2, 4, 6]);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
