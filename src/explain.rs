@@ -192,6 +192,7 @@ pub fn search_summary(
         (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
     };
     // The network without search: its choice and its own estimate, no simulations to count.
+    let estimate = || verdict(merged, heat.side, viewpoint(game.seats), game.seats);
     if merged.engine == EngineKind::Instinct {
         let choice = merged
             .best_move()
@@ -207,12 +208,7 @@ pub fn search_summary(
         return Some(Summary {
             kind,
             heading,
-            verdict: Some(verdict(
-                merged,
-                heat.side,
-                viewpoint(game.seats),
-                game.seats,
-            )),
+            verdict: Some(estimate()),
             speed: Some("No search: one look by the network.".to_owned()),
             elapsed_ms: merged.elapsed_ms,
             ..Summary::empty()
@@ -245,12 +241,7 @@ pub fn search_summary(
     Some(Summary {
         kind,
         heading,
-        verdict: Some(verdict(
-            merged,
-            heat.side,
-            viewpoint(game.seats),
-            game.seats,
-        )),
+        verdict: Some(estimate()),
         pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
         speed: Some(format!(
             "{} simulations in {}: {} per second on {workers} worker{}",

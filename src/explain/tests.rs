@@ -40,6 +40,11 @@ fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
     }
 }
 
+/// The panel's words for one search shown in `role`, with no fallback player.
+fn summary_of(view: &View, game: &GameState, heat: &Heat, role: Role) -> Option<Summary> {
+    search_summary(view, game, Some((heat, role)), None, Default::default())
+}
+
 fn start(seats: Seats) -> GameState {
     GameState::new(Position::start(BoardSize::Eight, Variant::Standard), seats)
 }
@@ -94,14 +99,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     // White (the agent) to move thinks it stands at 75%, 4 discs down.
     let h = heat(&game, Purpose::Move, merged(0.5, 1200, 1000.0));
     let view = View::default();
-    let s = search_summary(
-        &view,
-        &game,
-        Some((&h, Role::Thinking)),
-        None,
-        Default::default(),
-    )
-    .expect("a summary");
+    let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
         Some("For Black (you): 25% chance to win, expected result +4 discs")
@@ -121,14 +119,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         micros: 30_000,
     });
     let h = heat(&game, Purpose::Move, solved);
-    let s = search_summary(
-        &view,
-        &game,
-        Some((&h, Role::Thinking)),
-        None,
-        Default::default(),
-    )
-    .expect("a summary");
+    let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
         Some("Solved exactly: d6 is White's best move, and with perfect play Black (you) loses by 12")
@@ -146,28 +137,14 @@ fn the_agents_past_search_names_the_move_it_played() {
             mv: mv("d6"),
         },
     );
-    let s = search_summary(
-        &View::default(),
-        &answered,
-        Some((&h, Role::Past)),
-        None,
-        Default::default(),
-    )
-    .expect("a summary");
+    let s = summary_of(&View::default(), &answered, &h, Role::Past).expect("a summary");
     assert_eq!(s.heading, "The agent's last search, before it played d6");
     assert_eq!(s.kind, "past");
     assert!(s.verdict.is_some());
     // A move played without a search (a single legal move) shows no estimate: the
     // network's prior of 50% is not one.
     let none = heat(&game, Purpose::Move, merged(0.0, 0, 0.0));
-    let s = search_summary(
-        &View::default(),
-        &answered,
-        Some((&none, Role::Past)),
-        None,
-        Default::default(),
-    )
-    .expect("a summary");
+    let s = summary_of(&View::default(), &answered, &none, Role::Past).expect("a summary");
     assert_eq!(s.verdict, None);
     assert_eq!(s.pv, None);
     assert_eq!(
@@ -265,14 +242,7 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     instinct.engine = EngineKind::Instinct;
     instinct.chosen = Some(mv("d6"));
     let h = heat(&game, Purpose::Move, instinct);
-    let s = search_summary(
-        &View::default(),
-        &game,
-        Some((&h, Role::Thinking)),
-        None,
-        Default::default(),
-    )
-    .expect("a summary");
+    let s = summary_of(&View::default(), &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(s.heading, "The network without search chooses d6");
     // White's value of 0.2 is Black's 40%.
     assert_eq!(
