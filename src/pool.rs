@@ -203,17 +203,17 @@ impl Pool {
         let engine = EngineKind::of(&player);
         // The fallback is one alpha-beta search: more workers would only repeat it, and it
         // cannot be stopped halfway, so its time is capped.
+        // One worker where more cannot help: the network alone is one call that another
+        // worker would only repeat, and a Gumbel root plans its simulations (sequential
+        // halving) for one tree, its choice not a visit count that adds up across trees.
+        let one_tree = engine == EngineKind::Instinct || player.gumbel.is_some();
         let budgets = match engine {
-            // A Gumbel root plans its simulations (sequential halving) for one tree, and
-            // its choice is not a visit count that adds up across trees: one worker.
-            EngineKind::Network if player.gumbel.is_some() => split(budget, 1),
-            EngineKind::Network => split(budget, self.slots.len()),
-            // One network call: another worker would only repeat it.
-            EngineKind::Instinct => split(budget, 1),
             EngineKind::AlphaBeta => vec![WireBudget {
                 simulations: None,
                 millis: Some(alphabeta_millis(budget)),
             }],
+            _ if one_tree => vec![budget],
+            _ => split(budget, self.slots.len()),
         };
         let t = now();
         let search_seed = random_seed();
