@@ -8,11 +8,8 @@ const XOT_8X8: &str = include_str!("../openings/xot-8x8.txt");
 
 /// The openings' transcripts, in the file's order (comments and blank lines left out).
 pub fn xot_openings() -> Vec<&'static str> {
-    XOT_8X8
-        .lines()
-        .filter_map(|line| line.split('#').next())
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
+    othello::transcript_lines(XOT_8X8)
+        .map(|(_, transcript)| transcript)
         .collect()
 }
 

@@ -31,7 +31,7 @@ pub use bitboard::Bitboard;
 pub use board_size::{BoardSize, ParseBoardSizeError};
 pub use game_state::{GameState, PlayError, Seats};
 pub use ggf::{GgfError, GgfGame};
-pub use notation::{BoardTextError, Game, TranscriptError, TranscriptErrorKind};
+pub use notation::{transcript_lines, BoardTextError, Game, TranscriptError, TranscriptErrorKind};
 pub use perft::perft;
 pub use position::{
     Color, IllegalMove, IllegalReason, Outcome, ParseVariantError, Position, PositionError, Variant,

@@ -155,6 +155,16 @@ pub struct Game {
     positions: Vec<Position>,
 }
 
+/// The transcripts of an opening list, with their 1-based line numbers: one transcript a
+/// line, `#` starting a comment, blank lines skipped (the format of `openings/*.txt`, which
+/// the arena and the page both read).
+pub fn transcript_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(index, line)| {
+        let transcript = line.split('#').next().unwrap_or_default().trim();
+        (!transcript.is_empty()).then_some((index + 1, transcript))
+    })
+}
+
 impl Game {
     pub fn new(start: Position) -> Game {
         Game {

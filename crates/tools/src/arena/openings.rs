@@ -104,12 +104,8 @@ pub fn read_openings(
 ) -> Result<Vec<Opening>, (usize, TranscriptError)> {
     let start = Position::start(size, variant);
     let mut openings = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let transcript = line.split('#').next().unwrap_or_default().trim();
-        if transcript.is_empty() {
-            continue;
-        }
-        let game = Game::from_transcript(transcript, start).map_err(|e| (index + 1, e))?;
+    for (line, transcript) in othello::transcript_lines(text) {
+        let game = Game::from_transcript(transcript, start).map_err(|e| (line, e))?;
         openings.push(Opening {
             moves: game.moves().to_vec(),
             position: *game.position(),
