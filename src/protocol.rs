@@ -245,6 +245,7 @@ mod tests {
             prior: 1.0,
             q: 1.0,
             proof: Some(Proof::Win),
+            bounds: None,
             target: 1.0,
             score: None,
         }];

@@ -79,7 +79,7 @@ impl PlayerKind {
             PlayerKind::Uct => &["sims", "time", "c", "seed"],
             PlayerKind::Mcts => &[
                 "model", "sims", "time", "c", "solver", "exact", "noise", "gumbel", "cscale",
-                "playouts", "seed",
+                "utility", "playouts", "seed",
             ],
             PlayerKind::Policy | PlayerKind::Value => &["model", "seed"],
         }
@@ -124,6 +124,9 @@ pub struct PlayerSpec {
     pub gumbel: Option<u32>,
     /// Gumbel's c_scale (unset: 0.1, as mctx).
     pub cscale: Option<f64>,
+    /// The weight of the expected disc margin in the search's choices, for networks with a
+    /// score head (unset: the engine's default; 0: results only).
+    pub utility: Option<f64>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
@@ -199,6 +202,7 @@ impl PlayerSpec {
             noise: None,
             gumbel: None,
             cscale: None,
+            utility: None,
             playouts: None,
             seed: None,
         }
@@ -239,6 +243,9 @@ impl PlayerSpec {
                 root.c_scale = c as f32;
             }
             config.gumbel = Some(root);
+        }
+        if let Some(weight) = self.utility {
+            config.score_utility = weight as f32;
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
@@ -399,6 +406,7 @@ impl PlayerSpec {
             "c" => self.c = Some(non_negative()?),
             "noise" => self.noise = Some(non_negative()?),
             "cscale" => self.cscale = Some(non_negative()?),
+            "utility" => self.utility = Some(non_negative()?),
             "gumbel" => match value.parse::<u32>() {
                 Ok(m) if m <= 64 => self.gumbel = Some(m),
                 _ => return Err(bad("expected a number of moves from 0 to 64")),
@@ -432,6 +440,7 @@ impl PlayerSpec {
             "noise" => self.noise.map(|v| v.to_string()),
             "gumbel" => self.gumbel.map(|v| v.to_string()),
             "cscale" => self.cscale.map(|v| v.to_string()),
+            "utility" => self.utility.map(|v| v.to_string()),
             "playouts" => self.playouts.map(|v| v.to_string()),
             _ => self.seed.map(|v| v.to_string()),
         }

@@ -119,6 +119,7 @@ mod tests {
             prior: 0.5,
             q: 0.0,
             proof: None,
+            bounds: None,
             target: 0.5,
             score: Some(6.0),
         };

@@ -33,6 +33,12 @@ pub struct MctsConfig {
     /// Gumbel AlphaZero at the root instead of PUCT (see `gumbel.rs`), for searches with a
     /// known number of simulations; `None`: PUCT everywhere.
     pub gumbel: Option<GumbelRoot>,
+    /// With a network that estimates the final disc margin (a score head), a move's worth
+    /// in selection is its value plus this weight times `2/pi * atan((score - centre) /
+    /// scale)`: KataGo's dynamic score utility (Wu 2019; its default weight 0.3, its scale
+    /// 0.75 sqrt(squares) discs), centred on the parent's expected margin. It tells a large
+    /// win from a small one where every move wins. 0: results only.
+    pub score_utility: f32,
     pub seed: u64,
 }
 
@@ -74,6 +80,7 @@ impl Default for MctsConfig {
             solver_empties: None,
             root_solve: RootSolve::default(),
             gumbel: None,
+            score_utility: 0.0,
             seed: 0,
         }
     }

@@ -50,6 +50,9 @@ pub struct MoveInfo {
     pub q: f32,
     /// Set when the move's result is known exactly.
     pub proof: Option<Proof>,
+    /// What is known for certain of the final margin after the move, for the side to move:
+    /// (at least, at most) discs; `None` while nothing is. Equal bounds: the exact margin.
+    pub bounds: Option<(i32, i32)>,
     /// The policy target for training: the move's share of the visits, or with a Gumbel
     /// root, its probability in the improved policy softmax(logit + sigma(completed q)).
     pub target: f32,
@@ -104,6 +107,7 @@ impl SearchInfo {
                 prior: 1.0,
                 q: 0.0,
                 proof: None,
+                bounds: None,
                 target: 1.0,
                 score: None,
             }],
@@ -129,6 +133,7 @@ impl SearchInfo {
                 prior: 1.0,
                 q: proof.value(),
                 proof: Some(proof),
+                bounds: Some((solved.margin, solved.margin)),
                 target: 1.0,
                 score: Some(solved.margin as f32),
             }],
@@ -153,36 +158,41 @@ impl SearchInfo {
         self.simulations as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
-    /// The move to play: the solver's when it settled the root, else a proven win if
-    /// there is one, else a Gumbel root's choice, else the most visited move that is not a
-    /// proven loss.
+    /// The move to play: the solver's when it settled the root, else the proven win with
+    /// the largest assured margin if there is one, else a Gumbel root's choice, else the
+    /// most visited move; never a move whose margin bounds show another to be at least as
+    /// good (a proven loss when something else is left, a smaller win).
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
-        let proven_loss = |mv: Move| {
-            self.moves
-                .iter()
-                .any(|m| m.mv == mv && m.proof == Some(Proof::Loss))
-        };
+        let lower = |m: &MoveInfo| m.bounds.map_or(i32::MIN, |b| b.0);
+        let upper = |m: &MoveInfo| m.bounds.map_or(i32::MAX, |b| b.1);
+        let assured = self.moves.iter().map(lower).max()?;
+        // The moves still in the running: those that might do better than the best
+        // assured margin, and those that reach it.
+        let open = |m: &&MoveInfo| upper(m) > assured || lower(m) == assured;
+        if let Some(win) = self
+            .moves
+            .iter()
+            .filter(|m| m.proof == Some(Proof::Win))
+            .max_by(|a, b| lower(a).cmp(&lower(b)).then(a.visits.cmp(&b.visits)))
+        {
+            return Some(win.mv);
+        }
+        if let Some(chosen) = self
+            .chosen
+            .and_then(|mv| self.moves.iter().find(|m| m.mv == mv))
+            .filter(open)
+        {
+            return Some(chosen.mv);
+        }
         self.moves
             .iter()
-            .find(|m| m.proof == Some(Proof::Win))
-            .map(|m| m.mv)
-            .or(self.chosen.filter(|&mv| !proven_loss(mv)))
-            .or_else(|| self.most_visited())
-    }
-
-    fn most_visited(&self) -> Option<Move> {
-        self.moves
-            .iter()
-            .find(|m| m.proof == Some(Proof::Win))
-            .or_else(|| {
-                self.moves
-                    .iter()
-                    .filter(|m| m.proof != Some(Proof::Loss))
-                    .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
-            })
+            .filter(open)
+            .filter(|m| m.proof != Some(Proof::Loss))
+            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
+            .or_else(|| self.moves.iter().filter(open).max_by_key(|m| lower(m)))
             .or(self.moves.first())
             .map(|m| m.mv)
     }

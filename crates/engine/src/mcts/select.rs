@@ -1,7 +1,7 @@
 //! One simulation's walk: PUCT selection down the tree under virtual loss, leaves
 //! resolved without the evaluator where possible (finished games, solver territory, the
-//! cache), expansion with the evaluator's priors, and the backup of values and proofs
-//! (MCTS-solver).
+//! cache), expansion with the evaluator's priors, and the backup of values and of bounds on
+//! the final margin (score-bounded MCTS, which contains MCTS-Solver's proofs).
 
 use super::gumbel;
 use super::info::Proof;
@@ -65,6 +65,7 @@ impl SearchTree {
         let done = batch.resolved + batch.paths.len() as u64;
         for (path, eval) in batch.paths.iter().zip(evaluations) {
             let leaf = *path.last().unwrap_or(&0);
+            self.scored |= eval.score.is_some();
             self.remember(self.nodes[leaf].pos.hash(), &eval);
             self.expand(leaf, &eval);
             self.backup(path, eval.value, eval.score);
@@ -90,14 +91,15 @@ impl SearchTree {
     }
 
     /// The value (and score, when known) of a leaf for its side to move when no evaluator
-    /// call is needed: finished games, proven nodes, exact-solver territory, cached
-    /// evaluations.
+    /// call is needed: finished games, nodes whose margin is known, exact-solver territory,
+    /// cached evaluations.
     fn resolve_without_evaluator(&mut self, leaf: usize) -> Option<(f32, Option<f32>)> {
         let node = &self.nodes[leaf];
-        if let Some(proof) = node.proof {
-            // A finished game's margin is the node's exact score.
-            let score = node.score().filter(|_| node.pos.is_game_over()).map(|s| -s);
-            return Some((-proof.value(), score));
+        let squares = node.pos.size().squares() as f32;
+        if let Some(margin) = node.exact() {
+            // The bounds are the view of the player who moved here; the leaf's side to
+            // move sees the opposite.
+            return Some((-(margin.signum() as f32), Some(-margin as f32 / squares)));
         }
         if node.expansion != Expansion::Leaf {
             return None;
@@ -105,17 +107,15 @@ impl SearchTree {
         let pos = node.pos;
         if let Some(outcome) = pos.outcome() {
             let margin = outcome.margin_for(pos.side_to_move());
-            self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
-            let score = margin as f32 / pos.size().squares() as f32;
-            return Some((margin.signum() as f32, Some(score)));
+            self.nodes[leaf].set_exact(-margin);
+            return Some((margin.signum() as f32, Some(margin as f32 / squares)));
         }
         // The root is always expanded, so that a solved root still has moves to choose from.
         if let Some((empties, solver)) = self.exact.as_mut().filter(|_| leaf != 0) {
             if pos.empty_count() <= *empties {
                 if let Some(margin) = solver(&pos) {
-                    self.nodes[leaf].proof = Some(Proof::from_margin(margin).flip());
-                    // Win, loss or draw only: no margin to back up.
-                    return Some((margin.signum() as f32, None));
+                    self.nodes[leaf].set_exact(-margin);
+                    return Some((margin.signum() as f32, Some(margin as f32 / squares)));
                 }
             }
         }
@@ -146,7 +146,7 @@ impl SearchTree {
         let mut current = 0;
         self.nodes[0].in_flight += 1;
         while self.nodes[current].expansion == Expansion::Expanded
-            && self.nodes[current].proof.is_none()
+            && self.nodes[current].exact().is_none()
             && self.nodes[current].child_count > 0
         {
             current = match current {
@@ -166,12 +166,13 @@ impl SearchTree {
             return None;
         }
         let root = &self.nodes[0];
-        // A proven win is played, not explored.
-        if let Some(win) = root
+        // Once a move is proven to win, the search is about the margin: PUCT with the
+        // score bounds looks only at the moves that might still win by more.
+        if root
             .children()
-            .find(|&c| self.nodes[c].proof == Some(Proof::Win))
+            .any(|c| self.nodes[c].proof() == Some(Proof::Win))
         {
-            return Some(win);
+            return None;
         }
         let moves = self.root_moves(true);
         let simulation: u32 = moves.iter().map(|m| m.visits).sum();
@@ -180,33 +181,72 @@ impl SearchTree {
         gumbel::select(&moves, &sigma, considered).map(|i| root.first_child as usize + i)
     }
 
-    fn best_child(&self, parent: usize) -> usize {
+    pub(super) fn best_child(&self, parent: usize) -> usize {
         let node = &self.nodes[parent];
         let parent_n = (node.visits + node.in_flight) as f32;
         // The parent's value from its side to move's view, the base of first-play urgency.
         let parent_q = -node.q();
         let fpu = parent_q - self.config.fpu_reduction;
         let explore = self.config.c_puct * parent_n.max(1.0).sqrt();
-        let mut best = node.first_child as usize;
+        let utility = self.score_utility(node);
+        // What the side to move is sure of already: a move whose optimistic bound is no
+        // better cannot change the result or the margin (score-bounded MCTS's cut).
+        let assured = -node.upper;
+        let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
+        let mut fallback = node.first_child as usize;
+        let mut fallback_score = f32::NEG_INFINITY;
         for c in node.children() {
             let child = &self.nodes[c];
             let n = child.visits + child.in_flight;
-            let score = match child.proof {
-                Some(Proof::Win) => f32::INFINITY,
-                // A proven loss is only chosen when nothing else is left.
-                Some(Proof::Loss) => -1e9 + child.prior,
-                _ => {
-                    let q = if n == 0 { fpu } else { child.q() };
-                    q + explore * child.prior / (1.0 + n as f32)
-                }
+            let q = match child.proof() {
+                Some(proof) => proof.value() + utility(child),
+                None if n == 0 => fpu,
+                None => child.q() + utility(child),
             };
+            let score = q + explore * child.prior / (1.0 + n as f32);
+            if score > fallback_score {
+                fallback_score = score;
+                fallback = c;
+            }
+            if child.upper <= assured {
+                continue;
+            }
             if score > best_score {
                 best_score = score;
-                best = c;
+                best = Some(c);
             }
         }
-        best
+        // Every move is cut only when the node's margin is settled, and those are not
+        // descended; the fallback keeps a move in hand regardless.
+        best.unwrap_or(fallback)
+    }
+
+    /// The score utility of the children of `parent` (see [`super::MctsConfig::score_utility`]):
+    /// 0 for every child when it is off or the evaluator gives no scores.
+    fn score_utility(&self, parent: &Node) -> impl Fn(&Node) -> f32 {
+        let squares = parent.pos.size().squares() as f32;
+        let weight = if self.scored {
+            self.config.score_utility
+        } else {
+            0.0
+        };
+        // Scores are kept over the squares; the parent's is from its mover's opponent.
+        let centre = -parent.score().unwrap_or(0.0) * squares;
+        let scale = 0.75 * squares.sqrt();
+        move |child: &Node| {
+            if weight == 0.0 {
+                return 0.0;
+            }
+            let margin = match child.exact() {
+                Some(margin) => margin as f32,
+                None => match child.score() {
+                    Some(score) => score * squares,
+                    None => return 0.0,
+                },
+            };
+            weight * std::f32::consts::FRAC_2_PI * ((margin - centre) / scale).atan()
+        }
     }
 
     /// Adds `value` and `score` (for the leaf's side to move) along the path, alternating
@@ -226,50 +266,34 @@ impl SearchTree {
                 s = Some(-score);
             }
         }
-        for &index in path.iter().rev() {
-            if !self.update_proof(index) {
+        // The leaf's own bounds are set where it was resolved; from its parent up, each
+        // node's bounds follow from its children's, as far as they change.
+        for &index in path.iter().rev().skip(1) {
+            if !self.update_bounds(index) {
                 break;
             }
         }
     }
 
-    /// Sets the node's proof when its children settle it; true when the node is proven.
-    fn update_proof(&mut self, index: usize) -> bool {
+    /// Recomputes the node's margin bounds from its children's: its side to move gets the
+    /// best of them. True when they changed.
+    fn update_bounds(&mut self, index: usize) -> bool {
         let node = &self.nodes[index];
-        if node.proof.is_some() {
-            return true;
-        }
         if node.expansion != Expansion::Expanded || node.child_count == 0 {
             return false;
         }
-        // Children's proofs are from the view of this node's side to move.
-        let mut best: Option<Proof> = Some(Proof::Loss);
+        // Children's bounds are from the view of this node's side to move.
+        let (mut lower, mut upper) = (i8::MIN, i8::MIN);
         for c in node.children() {
-            match self.nodes[c].proof {
-                Some(Proof::Win) => {
-                    best = Some(Proof::Win);
-                    break;
-                }
-                Some(Proof::Draw) => {
-                    if best == Some(Proof::Loss) {
-                        best = Some(Proof::Draw);
-                    }
-                }
-                Some(Proof::Loss) => {}
-                None => {
-                    if best != Some(Proof::Win) {
-                        best = None;
-                    }
-                }
-            }
+            lower = lower.max(self.nodes[c].lower);
+            upper = upper.max(self.nodes[c].upper);
         }
-        match best {
-            Some(proof) => {
-                self.nodes[index].proof = Some(proof.flip());
-                true
-            }
-            None => false,
-        }
+        let (lower, upper) = (-upper, -lower);
+        let node = &mut self.nodes[index];
+        let changed = (node.lower, node.upper) != (lower, upper);
+        node.lower = lower;
+        node.upper = upper;
+        changed
     }
 
     fn undo_virtual_loss(&mut self, path: &[usize]) {

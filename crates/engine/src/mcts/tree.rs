@@ -5,7 +5,7 @@ use super::config::{default_solver_empties, MctsConfig};
 use super::gumbel::{self, RootMove};
 use super::info::{MoveInfo, Proof, SearchInfo};
 use crate::evaluator::Evaluation;
-use crate::solver::{Solver, WinLossDraw};
+use crate::solver::Solver;
 use crate::Rng;
 use othello::{Move, Position};
 use std::collections::HashMap;
@@ -33,7 +33,12 @@ pub(super) struct Node {
     pub(super) first_child: u32,
     pub(super) child_count: u16,
     pub(super) expansion: Expansion,
-    pub(super) proof: Option<Proof>,
+    /// What is known for certain of the final disc margin, from the view of the player who
+    /// made `mv`: a pessimistic and an optimistic bound (score-bounded MCTS, Cazenave and
+    /// Saffidine 2010). Equal bounds are the exact margin; a bound across 0 is a proof of
+    /// the result (MCTS-Solver, Winands et al. 2008) without the margin.
+    pub(super) lower: i8,
+    pub(super) upper: i8,
     /// The evaluator's value for the side to move here, once evaluated (Gumbel's mixed
     /// value starts from the root's).
     pub(super) raw_value: f32,
@@ -46,6 +51,7 @@ pub(super) struct Node {
 
 impl Node {
     pub(super) fn new(pos: Position, mv: Move, prior: f32) -> Node {
+        let squares = pos.size().squares() as i8;
         Node {
             pos,
             mv,
@@ -56,7 +62,8 @@ impl Node {
             first_child: 0,
             child_count: 0,
             expansion: Expansion::Leaf,
-            proof: None,
+            lower: -squares,
+            upper: squares,
             raw_value: 0.0,
             score_sum: 0.0,
             score_n: 0,
@@ -68,14 +75,51 @@ impl Node {
         start..start + self.child_count as usize
     }
 
-    /// Mean value for the player who made `mv`, virtual losses counted as losses.
     /// Mean final disc difference (over the squares) for the player who made `mv`.
     pub(super) fn score(&self) -> Option<f32> {
         (self.score_n > 0).then(|| (self.score_sum / self.score_n as f64) as f32)
     }
 
+    /// The result for the player who made `mv`, when the bounds settle it.
+    pub(super) fn proof(&self) -> Option<Proof> {
+        if self.lower > 0 {
+            Some(Proof::Win)
+        } else if self.upper < 0 {
+            Some(Proof::Loss)
+        } else if self.lower == 0 && self.upper == 0 {
+            Some(Proof::Draw)
+        } else {
+            None
+        }
+    }
+
+    /// The exact final margin for the player who made `mv`, once the bounds meet.
+    pub(super) fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower as i32)
+    }
+
+    pub(super) fn set_exact(&mut self, margin: i32) {
+        self.lower = margin as i8;
+        self.upper = margin as i8;
+    }
+
+    /// Forgets the bounds (a root that was a solved leaf must be searched again).
+    pub(super) fn unbound(&mut self) {
+        let squares = self.pos.size().squares() as i8;
+        self.lower = -squares;
+        self.upper = squares;
+    }
+
+    /// The bounds as the search reports them: `None` while nothing is known.
+    pub(super) fn known_bounds(&self) -> Option<(i32, i32)> {
+        let squares = self.pos.size().squares() as i8;
+        (self.lower > -squares || self.upper < squares)
+            .then_some((self.lower as i32, self.upper as i32))
+    }
+
+    /// Mean value for the player who made `mv`, virtual losses counted as losses.
     pub(super) fn q(&self) -> f32 {
-        if let Some(proof) = self.proof {
+        if let Some(proof) = self.proof() {
             return proof.value();
         }
         let n = self.visits + self.in_flight;
@@ -87,10 +131,11 @@ impl Node {
     }
 }
 
-/// The exact endgame solver as an [`ExactSolver`] hook: the win/loss/draw result (as a
-/// margin of -1, 0 or 1) of positions with at most `empties` empty squares (`None`: the
-/// board's default). The solver's table is made on first use, so a search that never
-/// reaches the endgame pays nothing for it.
+/// The exact endgame solver as an [`ExactSolver`] hook: the final margin of positions with
+/// at most `empties` empty squares (`None`: the board's default). The margin, not only the
+/// result, so that the search can tell a large win from a small one (score bounds). The
+/// solver's table is made on first use, so a search that never reaches the endgame pays
+/// nothing for it.
 pub fn endgame_solver(empties: Option<u32>) -> ExactSolver {
     let mut solver: Option<Solver> = None;
     Box::new(move |pos: &Position| {
@@ -98,18 +143,15 @@ pub fn endgame_solver(empties: Option<u32>) -> ExactSolver {
         if pos.empty_count() > limit {
             return None;
         }
-        // 2^16 entries (1.5 MiB) is plenty for win/loss/draw solves of this size.
+        // 2^16 entries (1.5 MiB) is plenty for solves of this size.
         let solver = solver.get_or_insert_with(|| Solver::with_table_bits(16));
-        Some(match solver.win_loss_draw(pos).0 {
-            WinLossDraw::Win => 1,
-            WinLossDraw::Draw => 0,
-            WinLossDraw::Loss => -1,
-        })
+        Some(solver.solve(pos).margin)
     })
 }
 
-/// A hook for exact values near the end of the game: the final margin for the side to
-/// move, or `None` to let the search evaluate the position as usual.
+/// A hook for exact values near the end of the game: the exact final margin for the side
+/// to move (with perfect play by both), or `None` to let the search evaluate the position
+/// as usual.
 pub type ExactSolver = Box<dyn FnMut(&Position) -> Option<i32> + Send>;
 
 /// The tree and everything the search keeps between evaluator calls, with no evaluator
@@ -129,6 +171,10 @@ pub struct SearchTree {
     /// Gumbel's sequential halving for this root: the visit count a root move must have to
     /// be simulated next, per simulation; empty when the search runs PUCT at the root.
     pub(super) halving: Vec<u32>,
+    /// Whether the evaluator has given a score (a network with a score head): only then do
+    /// margins weigh in selection, so that a network without one is not drawn to the few
+    /// moves the solver scored.
+    pub(super) scored: bool,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
@@ -158,6 +204,7 @@ impl SearchTree {
             root_noised: false,
             root_gumbel: Vec::new(),
             halving: Vec::new(),
+            scored: false,
         }
     }
 
@@ -228,9 +275,13 @@ impl SearchTree {
             .is_none_or(|root| root.expansion == Expansion::Leaf)
     }
 
-    /// True when the root's result is known exactly: searching further changes nothing.
+    /// True when the root's final margin is known exactly: searching further changes
+    /// nothing. (A root known to be won but not by how much is still searched, for the
+    /// move that wins by the most.)
     pub fn root_is_proven(&self) -> bool {
-        self.nodes.first().is_some_and(|root| root.proof.is_some())
+        self.nodes
+            .first()
+            .is_some_and(|root| root.exact().is_some())
     }
 
     /// Makes `pos` the root, keeping the subtree that leads to it when `pos` is the current
@@ -261,7 +312,7 @@ impl SearchTree {
         // expanded, and its children will prove it again.
         if let Some(root) = self.nodes.first_mut() {
             if root.expansion == Expansion::Leaf {
-                root.proof = None;
+                root.unbound();
             }
         }
     }
@@ -329,7 +380,7 @@ impl SearchTree {
                     logit: child.prior.max(1e-12).ln(),
                     gumbel: self.root_gumbel.get(i).copied().unwrap_or(0.0),
                     visits: child.visits + if pending { child.in_flight } else { 0 },
-                    q: match child.proof {
+                    q: match child.proof() {
                         Some(proof) => Some(proof.value()),
                         None if child.visits > 0 => {
                             Some((child.value_sum / child.visits as f64) as f32)
@@ -369,10 +420,8 @@ impl SearchTree {
         let mut current = from;
         while self.nodes[current].child_count > 0 {
             let Some(next) = self.nodes[current].children().max_by_key(|&c| {
-                (
-                    self.nodes[c].proof == Some(Proof::Win),
-                    self.nodes[c].visits,
-                )
+                let child = &self.nodes[c];
+                (child.proof() == Some(Proof::Win), child.lower, child.visits)
             }) else {
                 break;
             };
@@ -423,14 +472,18 @@ impl SearchTree {
                     mv: child.mv,
                     visits: child.visits,
                     prior: child.prior,
-                    q: if child.visits == 0 && child.proof.is_none() {
+                    q: if child.visits == 0 && child.proof().is_none() {
                         0.0
                     } else {
                         child.q()
                     },
-                    proof: child.proof,
+                    proof: child.proof(),
+                    bounds: child.known_bounds(),
                     target,
-                    score: child.score().map(|s| s * squares),
+                    score: match child.exact() {
+                        Some(margin) => Some(margin as f32),
+                        None => child.score().map(|s| s * squares),
+                    },
                 }
             })
             .collect();
@@ -439,13 +492,16 @@ impl SearchTree {
         SearchInfo {
             moves,
             pv,
-            value: match root.proof {
+            value: match root.proof() {
                 Some(proof) => -proof.value(),
                 None if root.visits > 0 => -(root.value_sum / root.visits as f64) as f32,
                 None => 0.0,
             },
-            proof: root.proof.map(Proof::flip),
-            score: root.score().map(|s| -s * squares),
+            proof: root.proof().map(Proof::flip),
+            score: match root.exact() {
+                Some(margin) => Some(-margin as f32),
+                None => root.score().map(|s| -s * squares),
+            },
             solved: None,
             chosen,
             simulations,

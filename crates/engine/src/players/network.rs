@@ -54,6 +54,7 @@ impl<E: Evaluator> PolicyPlayer<E> {
                 prior,
                 q: 0.0,
                 proof: None,
+                bounds: None,
                 target: prior,
                 score: None,
             })
@@ -119,6 +120,9 @@ impl<E: Evaluator> ValuePlayer<E> {
                 prior: 0.0,
                 q,
                 proof,
+                bounds: score
+                    .filter(|_| proof.is_some())
+                    .map(|s| (s as i32, s as i32)),
                 target: 0.0,
                 score,
             });
