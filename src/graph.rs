@@ -183,6 +183,7 @@ mod tests {
                 share: 1.0,
                 q: value,
                 proof: None,
+                bounds: None,
             }],
             pv: vec![],
             value,

@@ -1,7 +1,8 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::protocol::{EngineKind, Report, SolvedStat};
+use crate::protocol::{proof_from_code, EngineKind, Report, SolvedStat};
+use engine::mcts::{choose_move, Candidate};
 use othello::Move;
 
 /// One move of the merged search.
@@ -14,6 +15,9 @@ pub struct MergedMove {
     /// Visit-weighted mean value for the side to move.
     pub q: f32,
     pub proof: Option<i8>,
+    /// What the trees know for certain of the final margin after the move, for the side
+    /// to move: every tree's bounds are true, so the merge keeps the narrowest.
+    pub bounds: Option<(i32, i32)>,
 }
 
 /// The search of all workers as one.
@@ -45,24 +49,25 @@ impl Merged {
         (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
     }
 
-    /// The solver's move when the root is solved; else a proven win, then the lone
-    /// worker's own choice, then the most visited move that is not a proven loss.
+    /// The solver's move when the root is solved; else the move the native agent's rule
+    /// ([`choose_move`]) picks from the summed trees: the largest proven win, then the lone
+    /// worker's own choice, then the most visited move that bounds do not rule out.
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
-        let proven_loss = |mv: Move| self.moves.iter().any(|m| m.mv == mv && m.proof == Some(-1));
-        if let Some(win) = self.moves.iter().find(|m| m.proof == Some(1)) {
-            return Some(win.mv);
-        }
-        if let Some(mv) = self.chosen.filter(|&mv| !proven_loss(mv)) {
-            return Some(mv);
-        }
-        self.moves
+        let candidates: Vec<Candidate> = self
+            .moves
             .iter()
-            .find(|m| m.proof != Some(-1))
-            .or(self.moves.first())
-            .map(|m| m.mv)
+            .map(|m| Candidate {
+                mv: m.mv,
+                visits: m.visits,
+                q: m.q,
+                proof: proof_from_code(m.proof),
+                bounds: m.bounds,
+            })
+            .collect();
+        choose_move(&candidates, self.chosen)
     }
 
     /// All workers' simulations over the time they have searched (they search side by
@@ -185,6 +190,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
                         share: 0.0,
                         q: 0.0,
                         proof: None,
+                        bounds: None,
                     });
                     q_sums.push(0.0);
                     moves.len() - 1
@@ -195,6 +201,10 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
             // A proof from any tree is a fact about the position.
             if stat.proof.is_some() {
                 moves[index].proof = stat.proof;
+            }
+            if let Some((lower, upper)) = stat.bounds {
+                let (known_lower, known_upper) = moves[index].bounds.unwrap_or((lower, upper));
+                moves[index].bounds = Some((lower.max(known_lower), upper.min(known_upper)));
             }
         }
     }
@@ -279,6 +289,7 @@ mod tests {
             prior: 0.25,
             q,
             proof: None,
+            bounds: None,
         }
     }
 
@@ -367,6 +378,27 @@ mod tests {
         loss.proof = Some(-1);
         let merged = merge([&report(vec![loss, stat("c4", 5, 0.0)], 0.0, &[])]).expect("one");
         assert_eq!(merged.best_move(), Some(mv("c4")));
+    }
+
+    #[test]
+    fn the_merge_plays_the_largest_proven_win_any_tree_found_as_the_agent_does() {
+        // Each tree proved a different win; the bounds of one move come from both trees.
+        let proven = |text: &str, visits: u32, bounds: (i32, i32)| {
+            let mut m = stat(text, visits, 1.0);
+            m.proof = Some(1);
+            m.bounds = Some(bounds);
+            m
+        };
+        let mut open_a = stat("f5", 60, 0.8);
+        open_a.bounds = Some((-4, 20));
+        let mut open_b = stat("f5", 40, 0.8);
+        open_b.bounds = Some((-10, 12));
+        let a = report(vec![open_a, proven("d3", 30, (2, 2))], 1.0, &["f5"]);
+        let b = report(vec![open_b, proven("c4", 3, (6, 6))], 1.0, &["f5"]);
+        let merged = merge([&a, &b]).expect("two reports");
+        assert_eq!(merged.best_move(), Some(mv("c4")));
+        let f5 = merged.moves.iter().find(|m| m.mv == mv("f5"));
+        assert_eq!(f5.and_then(|m| m.bounds), Some((-4, 12)));
     }
 
     #[test]

@@ -122,6 +122,8 @@ pub struct MoveStat {
     pub q: f32,
     /// 1 proven win, 0 proven draw, -1 proven loss (for the side to move).
     pub proof: Option<i8>,
+    /// (at least, at most) final margin for the side to move, when the tree knows one.
+    pub bounds: Option<(i32, i32)>,
 }
 
 /// The exact solver's verdict on the root, as it travels.
@@ -162,6 +164,15 @@ fn proof_code(proof: Option<Proof>) -> Option<i8> {
     })
 }
 
+/// The proof a [`MoveStat`] carries as its code.
+pub fn proof_from_code(code: Option<i8>) -> Option<Proof> {
+    match code? {
+        1 => Some(Proof::Win),
+        0 => Some(Proof::Draw),
+        _ => Some(Proof::Loss),
+    }
+}
+
 impl Report {
     /// What an agent's thinking shows so far (totals over all its slices).
     pub fn from_info(info: &SearchInfo, engine: EngineKind) -> Report {
@@ -176,6 +187,7 @@ impl Report {
                     prior: m.prior,
                     q: m.q,
                     proof: proof_code(m.proof),
+                    bounds: m.bounds,
                 })
                 .collect(),
             pv: info.pv.clone(),

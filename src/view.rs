@@ -300,6 +300,7 @@ mod tests {
                 share: 1.0,
                 q: 0.2,
                 proof: None,
+                bounds: None,
             }],
             pv: vec![mv],
             value: 0.2,

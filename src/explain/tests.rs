@@ -18,6 +18,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
             share: 1.0,
             q: value,
             proof: None,
+            bounds: None,
         }],
         pv: vec![mv("d6"), mv("c3")],
         value,

@@ -158,43 +158,13 @@ impl SearchInfo {
         self.simulations as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
-    /// The move to play: the solver's when it settled the root, else the proven win with
-    /// the largest assured margin if there is one, else a Gumbel root's choice, else the
-    /// most visited move; never a move whose margin bounds show another to be at least as
-    /// good (a proven loss when something else is left, a smaller win).
+    /// The move to play: the solver's when it settled the root, else [`choose_move`]'s.
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
-        let lower = |m: &MoveInfo| m.bounds.map_or(i32::MIN, |b| b.0);
-        let upper = |m: &MoveInfo| m.bounds.map_or(i32::MAX, |b| b.1);
-        let assured = self.moves.iter().map(lower).max()?;
-        // The moves still in the running: those that might do better than the best
-        // assured margin, and those that reach it.
-        let open = |m: &&MoveInfo| upper(m) > assured || lower(m) == assured;
-        if let Some(win) = self
-            .moves
-            .iter()
-            .filter(|m| m.proof == Some(Proof::Win))
-            .max_by(|a, b| lower(a).cmp(&lower(b)).then(a.visits.cmp(&b.visits)))
-        {
-            return Some(win.mv);
-        }
-        if let Some(chosen) = self
-            .chosen
-            .and_then(|mv| self.moves.iter().find(|m| m.mv == mv))
-            .filter(open)
-        {
-            return Some(chosen.mv);
-        }
-        self.moves
-            .iter()
-            .filter(open)
-            .filter(|m| m.proof != Some(Proof::Loss))
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
-            .or_else(|| self.moves.iter().filter(open).max_by_key(|m| lower(m)))
-            .or(self.moves.first())
-            .map(|m| m.mv)
+        let candidates: Vec<Candidate> = self.moves.iter().map(Candidate::from).collect();
+        choose_move(&candidates, self.chosen)
     }
 
     /// A move drawn with probability proportional to visits^(1/temperature); the best
@@ -226,4 +196,64 @@ impl SearchInfo {
         }
         self.best_move()
     }
+}
+
+/// A root move as the choice of the move to play sees it: one search's, or the page's sum of
+/// several workers' searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u64,
+    /// Mean value for the side to move.
+    pub q: f32,
+    pub proof: Option<Proof>,
+    /// (at least, at most) final margin for the side to move; `None`: nothing known.
+    pub bounds: Option<(i32, i32)>,
+}
+
+impl From<&MoveInfo> for Candidate {
+    fn from(m: &MoveInfo) -> Candidate {
+        Candidate {
+            mv: m.mv,
+            visits: m.visits as u64,
+            q: m.q,
+            proof: m.proof,
+            bounds: m.bounds,
+        }
+    }
+}
+
+/// The move to play, one rule for every agent: the proven win with the largest assured
+/// margin if there is one, else a Gumbel root's choice, else the most visited move; never a
+/// move whose margin bounds show another to be at least as good (a proven loss when
+/// something else is left, a smaller win).
+pub fn choose_move(moves: &[Candidate], chosen: Option<Move>) -> Option<Move> {
+    let lower = |m: &Candidate| m.bounds.map_or(i32::MIN, |b| b.0);
+    let upper = |m: &Candidate| m.bounds.map_or(i32::MAX, |b| b.1);
+    let assured = moves.iter().map(lower).max()?;
+    // The moves still in the running: those that might do better than the best assured
+    // margin, and those that reach it.
+    let open = |m: &&Candidate| upper(m) > assured || lower(m) == assured;
+    if let Some(win) = moves
+        .iter()
+        .filter(|m| m.proof == Some(Proof::Win))
+        .max_by(|a, b| lower(a).cmp(&lower(b)).then(a.visits.cmp(&b.visits)))
+    {
+        return Some(win.mv);
+    }
+    if let Some(chosen) = chosen
+        .and_then(|mv| moves.iter().find(|m| m.mv == mv))
+        .filter(open)
+        .filter(|m| m.proof != Some(Proof::Loss))
+    {
+        return Some(chosen.mv);
+    }
+    moves
+        .iter()
+        .filter(open)
+        .filter(|m| m.proof != Some(Proof::Loss))
+        .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
+        .or_else(|| moves.iter().filter(open).max_by_key(|m| lower(m)))
+        .or(moves.first())
+        .map(|m| m.mv)
 }

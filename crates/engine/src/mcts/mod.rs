@@ -6,7 +6,7 @@
 //! - `tree`: the node store (children contiguous, referred to by index), the evaluation
 //!   cache and the root's bookkeeping;
 //! - `select`: one simulation's walk down the tree under virtual loss, expansion and the
-//!   backup of values and proofs;
+//!   backup of values and margin bounds;
 //! - `gumbel`: Gumbel AlphaZero's root (sequential halving, completed q, the improved
 //!   policy), when the config asks for it; below the root the search stays PUCT;
 //! - [`info`]: what a search reports ([`SearchInfo`]), the heat map's numbers;
@@ -15,9 +15,12 @@
 //!
 //! Leaves are collected in batches with virtual loss so a network evaluates many positions
 //! per call, evaluations are cached by position hash, and finished games are scored exactly.
-//! Proven results (from finished games, or from the exact solver below
-//! [`MctsConfig::solver_empties`]) propagate up the tree (MCTS-solver), so the search never
-//! misplays an ending it has solved.
+//! Exact margins (from finished games, or from the exact solver below
+//! [`MctsConfig::solver_empties`]) propagate up the tree as bounds on every node's final
+//! margin (score-bounded MCTS, Cazenave and Saffidine 2010, which contains MCTS-Solver's
+//! win/loss proofs): moves that cannot beat what is already assured are not searched, a
+//! proven win ends the search only once its margin is known to be the largest, and the
+//! agent never misplays an ending it has solved, by result or by margin.
 //!
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
@@ -33,7 +36,7 @@ pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,
 };
-pub use info::{MoveInfo, Proof, SearchInfo, Solved};
+pub use info::{choose_move, Candidate, MoveInfo, Proof, SearchInfo, Solved};
 pub use player::MctsPlayer;
 pub use search::Mcts;
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
