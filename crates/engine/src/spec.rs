@@ -125,7 +125,7 @@ pub struct PlayerSpec {
     /// Gumbel's c_scale (unset: 0.1, as mctx).
     pub cscale: Option<f64>,
     /// The weight of the expected disc margin in the search's choices, for networks with a
-    /// score head (unset: the engine's default; 0: results only).
+    /// score head (unset: the engine's default, 0.3; 0: results only).
     pub utility: Option<f64>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
@@ -748,6 +748,10 @@ mod tests {
         let gumbel = parse("mcts:gumbel=8,cscale=1").mcts_config(1).gumbel;
         assert_eq!(gumbel.map(|g| (g.considered, g.c_scale)), Some((8, 1.0)));
         assert_eq!(parse("mcts:gumbel=0").mcts_config(1).gumbel, None);
+        assert_eq!(parse("mcts:utility=0").mcts_config(1).score_utility, 0.0);
+        assert_eq!(parse("mcts:utility=1.5").mcts_config(1).score_utility, 1.5);
+        let default = MctsConfig::default().score_utility;
+        assert_eq!(parse("mcts").mcts_config(1).score_utility, default);
     }
 
     #[test]
