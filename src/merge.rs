@@ -132,35 +132,41 @@ impl Merged {
             .filter(|mv| **mv != Move::Pass)
             .map(|&mv| {
                 let stat = self.moves.iter().find(|m| m.mv == mv && m.visits > 0);
-                let solved = self.solved.filter(|s| s.best == mv);
-                let (strength, label, aria) = match (solved, stat.and_then(|m| m.proof), stat) {
-                    (Some(s), _, _) => (
-                        1.0,
-                        format!("{:+}", s.margin),
-                        format!("exact: you finish {:+} discs with perfect play", s.margin),
-                    ),
-                    (None, Some(p), _) => {
-                        let word = match p {
-                            1 => "win",
-                            0 => "draw",
-                            _ => "loss",
-                        };
-                        (
-                            (f32::from(p) + 1.0) / 2.0,
-                            word.to_owned(),
-                            format!("a proven {word}"),
-                        )
-                    }
-                    (None, None, Some(m)) => {
-                        let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
-                        (
-                            win,
-                            format!("{:.0}%", win * 100.0),
-                            format!("{:.0}% chance to win after it", win * 100.0),
-                        )
-                    }
-                    (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
-                };
+                let solved = self.solved.filter(|s| s.best == mv).map(|s| s.margin);
+                // A margin the search's bounds settled is as exact as the solver's.
+                let exact = stat
+                    .and_then(|m| m.bounds)
+                    .filter(|(lower, upper)| lower == upper)
+                    .map(|(margin, _)| margin);
+                let (strength, label, aria) =
+                    match (solved.or(exact), stat.and_then(|m| m.proof), stat) {
+                        (Some(margin), _, _) => (
+                            (margin.signum() as f32 + 1.0) / 2.0,
+                            format!("{margin:+}"),
+                            format!("exact: you finish {margin:+} discs with perfect play"),
+                        ),
+                        (None, Some(p), _) => {
+                            let word = match p {
+                                1 => "win",
+                                0 => "draw",
+                                _ => "loss",
+                            };
+                            (
+                                (f32::from(p) + 1.0) / 2.0,
+                                word.to_owned(),
+                                format!("a proven {word}"),
+                            )
+                        }
+                        (None, None, Some(m)) => {
+                            let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
+                            (
+                                win,
+                                format!("{:.0}%", win * 100.0),
+                                format!("{:.0}% chance to win after it", win * 100.0),
+                            )
+                        }
+                        (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
+                    };
                 Tile {
                     mv,
                     strength,
@@ -436,8 +442,15 @@ mod tests {
             &["d3"],
         );
         a.moves[1].proof = Some(-1);
+        // A win whose margin the bounds settled shows it; one with a range says "win".
+        let mut settled = stat("c5", 4, 1.0);
+        (settled.proof, settled.bounds) = (Some(1), Some((4, 4)));
+        let mut unsettled = stat("e3", 4, 1.0);
+        (unsettled.proof, unsettled.bounds) = (Some(1), Some((2, 10)));
+        a.moves.extend([settled, unsettled]);
         let merged = merge([&a]).expect("one report");
-        let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5"), mv("e6")]);
+        let legal = [mv("d3"), mv("c4"), mv("f5"), mv("e6"), mv("c5"), mv("e3")];
+        let tiles = merged.hint_tiles(&legal);
         let labels: Vec<(String, &str)> = tiles
             .iter()
             .map(|t| (t.mv.to_string(), t.label.as_str()))
@@ -449,13 +462,16 @@ mod tests {
                 ("c4".to_owned(), "loss"),
                 ("f5".to_owned(), "?"),
                 ("e6".to_owned(), "?"),
+                ("c5".to_owned(), "+4"),
+                ("e3".to_owned(), "win"),
             ]
         );
+        assert_eq!(tiles[4].aria, "exact: you finish +4 discs with perfect play");
         assert!((tiles[0].strength - 0.6).abs() < 1e-6);
         assert_eq!(tiles[2].aria, "not searched");
         // The heat map of the same search is the visits' shares.
         let heat = merged.heat_tiles();
-        assert_eq!(heat[0].label, "75%");
+        assert_eq!(heat[0].label, "62%");
     }
 
     #[test]
