@@ -466,7 +466,10 @@ mod tests {
                 ("e3".to_owned(), "win"),
             ]
         );
-        assert_eq!(tiles[4].aria, "exact: you finish +4 discs with perfect play");
+        assert_eq!(
+            tiles[4].aria,
+            "exact: you finish +4 discs with perfect play"
+        );
         assert!((tiles[0].strength - 0.6).abs() < 1e-6);
         assert_eq!(tiles[2].aria, "not searched");
         // The heat map of the same search is the visits' shares.

@@ -115,29 +115,46 @@ fn spec_sims(spec: &str) -> Option<u64> {
         .and_then(|n| n.parse().ok())
 }
 
-/// "alphabeta:depth=4" as "alpha-beta (depth 4)".
+/// "alphabeta:depth=4" as "alpha-beta (depth 4)"; an agent with a network by the network's
+/// name ("mcts:model=models/archive/az-8x8-a9.onnx,sims=800" as "the az-8x8-a9 network
+/// (800 simulations)").
 fn opponent_name(spec: &str) -> String {
     let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
-    let name = match kind {
-        "alphabeta" => "alpha-beta",
-        "heuristic" => "the heuristic player",
-        "random" => "a random player",
-        "greedy" => "the greedy player",
-        "mcts" | "uct" => "rollout MCTS",
-        other => other,
+    let network = options
+        .split(',')
+        .find_map(|o| o.strip_prefix("model="))
+        .map(|path| {
+            let file = path.rsplit('/').next().unwrap_or(path);
+            file.strip_suffix(".onnx").unwrap_or(file).to_owned()
+        });
+    let name = match (kind, &network) {
+        (_, Some(network)) => format!("the {network} network"),
+        (kind, None) => kind_name(kind).to_owned(),
     };
     let options: Vec<String> = options
         .split(',')
         .filter_map(|o| o.split_once('='))
+        .filter(|(k, _)| *k != "model")
         .map(|(k, v)| match k {
             "sims" => format!("{v} simulations"),
             k => format!("{k} {v}"),
         })
         .collect();
     if options.is_empty() {
-        name.to_owned()
+        name
     } else {
         format!("{name} ({})", options.join(", "))
+    }
+}
+
+fn kind_name(kind: &str) -> &str {
+    match kind {
+        "alphabeta" => "alpha-beta",
+        "heuristic" => "the heuristic player",
+        "random" => "a random player",
+        "greedy" => "the greedy player",
+        "mcts" | "uct" => "rollout MCTS",
+        other => other,
     }
 }
 
@@ -172,6 +189,13 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("against alpha-beta (depth 4)"), "{line}");
+        // The network it replaced is named as a network, not by its file's path.
+        assert!(
+            line.contains(
+                "111 won, 7 drawn, 82 lost against the az-8x8-a9 network (800 simulations)"
+            ),
+            "{line}"
+        );
         let card = std::fs::read_to_string(root.join("models/az-6x6.json")).expect("card");
         let line = strength_line(&card).expect("az-6x6 was measured");
         assert!(
