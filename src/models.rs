@@ -192,7 +192,7 @@ mod tests {
         // The network it replaced is named as a network, not by its file's path.
         assert!(
             line.contains(
-                "111 won, 7 drawn, 82 lost against the az-8x8-a9 network (800 simulations)"
+                "135 won, 5 drawn, 60 lost against the az-8x8-a9 network (800 simulations)"
             ),
             "{line}"
         );
