@@ -120,20 +120,19 @@ fn spec_sims(spec: &str) -> Option<u64> {
 /// (800 simulations)").
 fn opponent_name(spec: &str) -> String {
     let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
-    let network = options
-        .split(',')
-        .find_map(|o| o.strip_prefix("model="))
-        .map(|path| {
-            let file = path.rsplit('/').next().unwrap_or(path);
-            file.strip_suffix(".onnx").unwrap_or(file).to_owned()
-        });
-    let name = match (kind, &network) {
-        (_, Some(network)) => format!("the {network} network"),
-        (kind, None) => kind_name(kind).to_owned(),
-    };
-    let options: Vec<String> = options
+    let options: Vec<(&str, &str)> = options
         .split(',')
         .filter_map(|o| o.split_once('='))
+        .collect();
+    let name = match options.iter().find(|(k, _)| *k == "model") {
+        Some((_, path)) => {
+            let file = path.rsplit('/').next().unwrap_or(path);
+            format!("the {} network", file.strip_suffix(".onnx").unwrap_or(file))
+        }
+        None => kind_name(kind).to_owned(),
+    };
+    let options: Vec<String> = options
+        .into_iter()
         .filter(|(k, _)| *k != "model")
         .map(|(k, v)| match k {
             "sims" => format!("{v} simulations"),

@@ -201,13 +201,13 @@ impl Pool {
         let id = self.next_id;
         self.next_id += 1;
         let engine = EngineKind::of(&player);
-        // The fallback is one alpha-beta search: more workers would only repeat it, and it
-        // cannot be stopped halfway, so its time is capped.
         // One worker where more cannot help: the network alone is one call that another
         // worker would only repeat, and a Gumbel root plans its simulations (sequential
         // halving) for one tree, its choice not a visit count that adds up across trees.
         let one_tree = engine == EngineKind::Instinct || player.gumbel.is_some();
         let budgets = match engine {
+            // The fallback is one alpha-beta search: more workers would only repeat it, and
+            // it cannot be stopped halfway, so its time is capped.
             EngineKind::AlphaBeta => vec![WireBudget {
                 simulations: None,
                 millis: Some(alphabeta_millis(budget)),

@@ -234,6 +234,7 @@ pub fn choose_move(moves: &[Candidate], chosen: Option<Move>) -> Option<Move> {
     // The moves still in the running: those that might do better than the best assured
     // margin, and those that reach it.
     let open = |m: &&Candidate| upper(m) > assured || lower(m) == assured;
+    let playable = |m: &&Candidate| open(m) && m.proof != Some(Proof::Loss);
     if let Some(win) = moves
         .iter()
         .filter(|m| m.proof == Some(Proof::Win))
@@ -243,17 +244,16 @@ pub fn choose_move(moves: &[Candidate], chosen: Option<Move>) -> Option<Move> {
     }
     if let Some(chosen) = chosen
         .and_then(|mv| moves.iter().find(|m| m.mv == mv))
-        .filter(open)
-        .filter(|m| m.proof != Some(Proof::Loss))
+        .filter(playable)
     {
         return Some(chosen.mv);
     }
     moves
         .iter()
-        .filter(open)
-        .filter(|m| m.proof != Some(Proof::Loss))
+        .filter(playable)
         .max_by(|a, b| a.visits.cmp(&b.visits).then(a.q.total_cmp(&b.q)))
+        // Every move is lost: the one that loses by least, which reaches the assured
+        // margin and so is open (there is always one).
         .or_else(|| moves.iter().filter(open).max_by_key(|m| lower(m)))
-        .or(moves.first())
         .map(|m| m.mv)
 }

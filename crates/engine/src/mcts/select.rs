@@ -191,13 +191,16 @@ impl SearchTree {
         let utility = self.score_utility(node);
         // What the side to move is sure of already: a move whose optimistic bound is no
         // better cannot change the result or the margin (score-bounded MCTS's cut).
+        // Every move is cut only when the node's margin is settled, and such nodes are not
+        // descended, so one move always remains.
         let assured = -node.upper;
-        let mut best = None;
+        let mut best = node.first_child as usize;
         let mut best_score = f32::NEG_INFINITY;
-        let mut fallback = node.first_child as usize;
-        let mut fallback_score = f32::NEG_INFINITY;
         for c in node.children() {
             let child = &self.nodes[c];
+            if child.upper <= assured {
+                continue;
+            }
             let n = child.visits + child.in_flight;
             let q = match child.proof() {
                 Some(proof) => proof.value() + utility(child),
@@ -205,47 +208,31 @@ impl SearchTree {
                 None => child.q() + utility(child),
             };
             let score = q + explore * child.prior / (1.0 + n as f32);
-            if score > fallback_score {
-                fallback_score = score;
-                fallback = c;
-            }
-            if child.upper <= assured {
-                continue;
-            }
             if score > best_score {
                 best_score = score;
-                best = Some(c);
+                best = c;
             }
         }
-        // Every move is cut only when the node's margin is settled, and those are not
-        // descended; the fallback keeps a move in hand regardless.
-        best.unwrap_or(fallback)
+        best
     }
 
     /// The score utility of the children of `parent` (see [`super::MctsConfig::score_utility`]):
     /// 0 for every child when it is off or the evaluator gives no scores.
     fn score_utility(&self, parent: &Node) -> impl Fn(&Node) -> f32 {
-        let squares = parent.pos.size().squares() as f32;
         let weight = if self.scored {
             self.config.score_utility
         } else {
             0.0
         };
-        // Scores are kept over the squares; the parent's is from its mover's opponent.
-        let centre = -parent.score().unwrap_or(0.0) * squares;
-        let scale = 0.75 * squares.sqrt();
-        move |child: &Node| {
-            if weight == 0.0 {
-                return 0.0;
+        // The parent's margin is from its mover's opponent: the children's mover sees the
+        // opposite.
+        let centre = -parent.expected_margin().unwrap_or(0.0);
+        let scale = 0.75 * (parent.pos.size().squares() as f32).sqrt();
+        move |child: &Node| match child.expected_margin() {
+            Some(margin) if weight != 0.0 => {
+                weight * std::f32::consts::FRAC_2_PI * ((margin - centre) / scale).atan()
             }
-            let margin = match child.exact() {
-                Some(margin) => margin as f32,
-                None => match child.score() {
-                    Some(score) => score * squares,
-                    None => return 0.0,
-                },
-            };
-            weight * std::f32::consts::FRAC_2_PI * ((margin - centre) / scale).atan()
+            _ => 0.0,
         }
     }
 

@@ -257,13 +257,7 @@ fn an_immediate_win_is_proven_and_played() {
 fn with_an_exact_solver_the_search_settles_4x4_margins_and_plays_perfectly() {
     let mut rng = Rng::new(9);
     for _ in 0..30 {
-        let mut pos = Position::start(BoardSize::Four, Variant::Standard);
-        for _ in 0..rng.below(6) {
-            let moves = pos.legal_move_list();
-            if let Some(mv) = rng.choose(&moves) {
-                pos = pos.play(*mv).expect("legal");
-            }
-        }
+        let pos = random_4x4(&mut rng, 6);
         if pos.is_game_over() {
             continue;
         }
@@ -286,6 +280,18 @@ fn with_an_exact_solver_the_search_settles_4x4_margins_and_plays_perfectly() {
         assert_eq!(after, exact, "{}", pos.to_board_text());
         assert_eq!(info.score, Some(exact as f32), "{}", pos.to_board_text());
     }
+}
+
+/// A 4x4 position after fewer than `plies` random moves (`rng.below(plies)` of them, fewer
+/// if the game ends first).
+fn random_4x4(rng: &mut Rng, plies: usize) -> Position {
+    let mut pos = Position::start(BoardSize::Four, Variant::Standard);
+    for _ in 0..rng.below(plies) {
+        if let Some(mv) = rng.choose(&pos.legal_move_list()) {
+            pos = pos.play(*mv).expect("legal");
+        }
+    }
+    pos
 }
 
 /// A random 8x8 position with `empties` empty squares that is not over.
@@ -707,12 +713,7 @@ fn every_nodes_margin_bounds_hold_the_true_margin() {
     let mut rng = Rng::new(31);
     let mut narrowed = 0;
     for round in 0..20 {
-        let mut pos = Position::start(BoardSize::Four, Variant::Standard);
-        for _ in 0..rng.below(5) {
-            if let Some(mv) = rng.choose(&pos.legal_move_list()) {
-                pos = pos.play(*mv).expect("legal");
-            }
-        }
+        let pos = random_4x4(&mut rng, 5);
         if pos.is_game_over() {
             continue;
         }

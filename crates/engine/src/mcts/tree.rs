@@ -80,6 +80,17 @@ impl Node {
         (self.score_n > 0).then(|| (self.score_sum / self.score_n as f64) as f32)
     }
 
+    /// The final disc margin expected for the player who made `mv`: the exact one once the
+    /// bounds meet, else the mean of the scores backed up through the node.
+    pub(super) fn expected_margin(&self) -> Option<f32> {
+        match self.exact() {
+            Some(margin) => Some(margin as f32),
+            None => self
+                .score()
+                .map(|score| score * self.pos.size().squares() as f32),
+        }
+    }
+
     /// The result for the player who made `mv`, when the bounds settle it.
     pub(super) fn proof(&self) -> Option<Proof> {
         if self.lower > 0 {
@@ -450,7 +461,6 @@ impl SearchTree {
                 elapsed,
             };
         };
-        let squares = root.pos.size().squares() as f32;
         // The policy target: Gumbel's improved policy, or the visit distribution.
         let total_visits: u32 = root.children().map(|c| self.nodes[c].visits).sum();
         let (targets, chosen) = if self.gumbel_root() {
@@ -480,10 +490,7 @@ impl SearchTree {
                     proof: child.proof(),
                     bounds: child.known_bounds(),
                     target,
-                    score: match child.exact() {
-                        Some(margin) => Some(margin as f32),
-                        None => child.score().map(|s| s * squares),
-                    },
+                    score: child.expected_margin(),
                 }
             })
             .collect();
@@ -498,10 +505,7 @@ impl SearchTree {
                 None => 0.0,
             },
             proof: root.proof().map(Proof::flip),
-            score: match root.exact() {
-                Some(margin) => Some(-margin as f32),
-                None => root.score().map(|s| -s * squares),
-            },
+            score: root.expected_margin().map(|margin| -margin),
             solved: None,
             chosen,
             simulations,

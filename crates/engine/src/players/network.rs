@@ -101,11 +101,12 @@ impl<E: Evaluator> ValuePlayer<E> {
         .into_iter();
         let mut moves = Vec::with_capacity(children.len());
         for (mv, child) in children {
-            let (q, proof, score) = match child.outcome() {
+            // A finished game's margin is exact; a network's score is an estimate.
+            let (q, exact, score) = match child.outcome() {
                 Some(outcome) => {
                     let margin = outcome.margin_for(side);
-                    let proof = Proof::from_margin(margin);
-                    (proof.value(), Some(proof), Some(margin as f32))
+                    let value = Proof::from_margin(margin).value();
+                    (value, Some(margin), Some(margin as f32))
                 }
                 None => {
                     let eval = evals
@@ -119,10 +120,8 @@ impl<E: Evaluator> ValuePlayer<E> {
                 visits: 0,
                 prior: 0.0,
                 q,
-                proof,
-                bounds: score
-                    .filter(|_| proof.is_some())
-                    .map(|s| (s as i32, s as i32)),
+                proof: exact.map(Proof::from_margin),
+                bounds: exact.map(|margin| (margin, margin)),
                 target: 0.0,
                 score,
             });
