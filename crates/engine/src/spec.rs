@@ -110,7 +110,7 @@ pub struct PlayerSpec {
     /// The network of the AlphaZero agent, as its [`ModelSource`] names it (a path to an
     /// `.onnx` file with its card beside it, for files). May not hold a comma.
     pub model: Option<String>,
-    /// Positions with at most this many empties are solved (win, loss or draw) inside the
+    /// Positions with at most this many empties are solved (their final margin) inside the
     /// tree (0: never; unset: the board's default).
     pub solver: Option<u32>,
     /// Root positions with at most this many empties get the exact solver's move (the

@@ -23,8 +23,8 @@ pub struct MctsConfig {
     /// How often a thinking agent reports progress (and how long each slice of its
     /// search runs).
     pub progress_interval: Duration,
-    /// Positions with at most this many empty squares are solved exactly (win, loss or
-    /// draw) inside the tree and count as proven. `None` takes the board's default
+    /// Positions with at most this many empty squares are solved exactly (their final
+    /// margin) inside the tree and count as proven. `None` takes the board's default
     /// ([`default_solver_empties`]); `Some(0)` turns the solver off. Read when the tree
     /// is made.
     pub solver_empties: Option<u32>,
@@ -165,9 +165,10 @@ impl Default for RootSolve {
     }
 }
 
-/// How many empties the exact solver takes on inside the tree by default: where a
-/// win/loss/draw solve costs about as much as a few network evaluations (milliseconds), so
-/// the agent never misplays a solved ending and pays little for it.
+/// How many empties the exact solver takes on inside the tree by default: where an exact
+/// solve costs about as much as a few network evaluations (milliseconds: 5-24 thousand
+/// nodes at 12 empties on 8x8, on four positions from arena games, against 36-5,000 for
+/// win/loss/draw), so the agent never misplays a solved ending and pays little for it.
 pub fn default_solver_empties(size: BoardSize) -> u32 {
     match size {
         BoardSize::Four => 16,
