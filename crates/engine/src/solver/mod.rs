@@ -11,6 +11,8 @@
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
 
+mod last;
+
 /// Scores lie in -64..=64; this is beyond any of them.
 const INF: i32 = 127;
 
@@ -29,6 +31,21 @@ const ETC_EMPTIES: u32 = 11;
 
 /// Below this many empties positions are not stored: a store costs more than re-solving.
 const TT_MIN_EMPTIES: u32 = 8;
+
+/// The lowest alpha at which the stability cutoff is worth computing on 8x8, by empties,
+/// for null-window and for wider searches: below it the opponent would need more stable
+/// discs than such positions have. Edax's tuned `NWS_STABILITY_THRESHOLD` and
+/// `PVS_STABILITY_THRESHOLD` (search.c); 99 never tries.
+const NWS_STABILITY_THRESHOLD: [i8; 64] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+const PVS_STABILITY_THRESHOLD: [i8; 64] = [
+    99, 99, 99, 99, -2, 0, 2, 4, 6, 8, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40,
+    40, 42, 42, 44, 44, 46, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
 
 /// The exact result of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,32 +94,6 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
-
-/// Squares next to each square (8x8 layout). A move can flip only if an opponent disc
-/// touches it: one AND rules most empty squares out before `flips` runs.
-const NEIGHBOURS: [u64; 64] = {
-    let mut table = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut bits = 0u64;
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (c, r) = (col + dc, row + dr);
-                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
-                    bits |= 1 << (r * 8 + c);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
-        table[sq] = bits;
-        sq += 1;
-    }
-    table
-};
 
 /// The quadrants used for parity ordering: a region with an odd number of empties is
 /// where the last move (an extra disc for the mover) usually falls.
@@ -241,8 +232,28 @@ impl Solver {
     /// `alpha`. Standard: the opponent keeps its stable discs, so at best
     /// `squares - 2 * stable(o)`. Reversed: `p` keeps its own, the same bound with
     /// `stable(p)` (a win by `o - p + empties` is `squares - 2 * p` at the end).
+    ///
+    /// `null_window`: the search is (alpha, alpha + 1), where cutoffs are likelier and
+    /// Edax tries them from a lower alpha on.
     #[inline]
-    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+    fn stability_cutoff(
+        &self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+        null_window: bool,
+    ) -> Option<i32> {
+        if self.squares == 64 {
+            let thresholds = if null_window {
+                &NWS_STABILITY_THRESHOLD
+            } else {
+                &PVS_STABILITY_THRESHOLD
+            };
+            if alpha < i32::from(thresholds[n as usize]) {
+                return None;
+            }
+        }
         let (keeper, other) = match self.variant {
             Variant::Standard => (o, p),
             Variant::Reversed => (p, o),
@@ -392,6 +403,7 @@ impl Solver {
                     self.final_score(p, o)
                 }
                 1 => self.last1(p, o, self.mask & !(p | o)),
+                2 => self.last2(p, o, alpha, beta, self.mask & !(p | o), passed),
                 _ => self.shallow(p, o, alpha, beta, n, passed),
             };
         }
@@ -408,7 +420,7 @@ impl Solver {
             return -self.search(o, p, -beta, -alpha, n, true);
         }
 
-        if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+        if let Some(bound) = self.stability_cutoff(p, o, alpha, n, beta == alpha + 1) {
             return bound;
         }
         let use_table = n >= TT_MIN_EMPTIES;
@@ -579,87 +591,6 @@ impl Solver {
         }
         odd
     }
-
-    /// The last empty square `x`: whoever can play there does (the side to move first),
-    /// and the margin follows from the flip count alone.
-    #[inline(always)]
-    fn last1(&mut self, p: u64, o: u64, x: u64) -> i32 {
-        self.nodes += 1;
-        let sq = x.trailing_zeros() as u8;
-        let near = NEIGHBOURS[usize::from(sq)];
-        let (own, other) = (p.count_ones(), o.count_ones());
-        if near & o != 0 {
-            let f = flips(p, o, sq).count_ones();
-            if f != 0 {
-                return self.variant.margin(own + f + 1, other - f, 0);
-            }
-        }
-        let f = if near & p != 0 {
-            flips(o, p, sq).count_ones()
-        } else {
-            0
-        };
-        if f != 0 {
-            return self.variant.margin(own - f, other + f + 1, 0);
-        }
-        self.variant.margin(own, other, 1)
-    }
-
-    /// 2..=SHALLOW_EMPTIES empties: try each empty square in parity order; `flips`
-    /// tells whether it is legal.
-    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
-        self.nodes += 1;
-        if n >= SHALLOW_STABILITY_EMPTIES {
-            if let Some(bound) = self.stability_cutoff(p, o, alpha) {
-                return bound;
-            }
-        }
-        let empty = self.mask & !(p | o);
-        let odd = if n >= 3 {
-            self.odd_quadrants(empty)
-        } else {
-            empty
-        };
-        let mut alpha = alpha;
-        let mut best = -INF;
-        for part in [empty & odd, empty & !odd] {
-            let mut rest = part;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                if NEIGHBOURS[usize::from(sq)] & o == 0 {
-                    continue;
-                }
-                let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let (np, no) = (o & !f, p | f | bit);
-                let v = if n == 2 {
-                    -self.last1(np, no, empty & !bit)
-                } else {
-                    -self.shallow(np, no, -beta, -alpha, n - 1, false)
-                };
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                    if v > alpha {
-                        alpha = v;
-                    }
-                }
-            }
-        }
-        if best == -INF {
-            if passed {
-                return self.final_score(p, o);
-            }
-            return -self.shallow(o, p, -beta, -alpha, n, true);
-        }
-        best
-    }
 }
 
 /// Squares whose whole line in one direction is filled: `shift` steps to the next
@@ -768,6 +699,65 @@ mod tests {
             }
         }
         assert!(found > 500, "only {found} stable discs seen");
+    }
+
+    fn minimax(pos: &Position) -> i32 {
+        if let Some(outcome) = pos.outcome() {
+            return outcome.margin_for(pos.side_to_move());
+        }
+        pos.legal_move_list()
+            .into_iter()
+            .map(|mv| -minimax(&pos.play(mv).expect("listed moves are legal")))
+            .max()
+            .expect("a game that is not over has a move")
+    }
+
+    /// Fail-soft: a value at or below alpha bounds the true one from above, at or above
+    /// beta from below, and in between it is exact. Checked for random windows, null
+    /// windows included, so no shortcut (stability, table bounds, the last-empties code)
+    /// may return a bound on the wrong side.
+    #[test]
+    fn search_values_are_fail_soft_bounds_for_any_window() {
+        let mut rng = Rng::new(23);
+        let mut solver = Solver::new();
+        for case in 0..1200 {
+            let size = [BoardSize::Eight, BoardSize::Six][case % 2];
+            let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+            let mut pos = Position::start(size, variant);
+            let empties = 1 + rng.below(9) as u32;
+            while pos.empty_count() > empties && !pos.is_game_over() {
+                let moves = pos.legal_move_list();
+                let mv = *rng.choose(&moves).expect("not over");
+                pos = pos.play(mv).expect("legal");
+            }
+            if pos.is_game_over() {
+                continue;
+            }
+            solver.prepare(&pos);
+            let truth = minimax(&pos);
+            let alpha = rng.below(60) as i32 - 30;
+            let beta = if rng.below(2) == 0 {
+                alpha + 1
+            } else {
+                alpha + 1 + rng.below(30) as i32
+            };
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
+            let text = pos.to_board_text();
+            if v <= alpha {
+                assert!(
+                    truth <= v,
+                    "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
+                );
+            } else if v >= beta {
+                assert!(
+                    truth >= v,
+                    "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
+                );
+            } else {
+                assert_eq!(v, truth, "{text}: window ({alpha}, {beta})");
+            }
+        }
     }
 
     #[test]
