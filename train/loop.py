@@ -25,6 +25,9 @@ and is skipped when its mark is there, so a resumed run repeats at most the phas
 killed in, and of self-play and the arenas only the shards it had not finished. Generation
 0 plays with no model (`--model none`: the engine's playout evaluator) and trains the first
 network.
+
+With `--ray [auto|ADDRESS|local]` the shards of self-play and of the arenas are Ray tasks
+on a cluster (train/cluster.py); the run directory is the same as a local run's.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ from train.othello_cli import (
     othello_selfplay,
 )
 from train.plots import plot_run
-from train.shards import LocalPool, Pool
+from train.shards import LocalPool, Pool, onnxruntime_library
 from train.train import CheckpointError, TrainConfig, Trainer, with_heads
 
 # Settings that define what the run is; changing them mid-run would mix incompatible
@@ -576,6 +579,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play the self-play and arena shards as Ray tasks: on the cluster at ADDRESS "
+        "(HOST:PORT of its head), `auto` (the default: the cluster `ray start` runs on this "
+        "machine, or RAY_ADDRESS) or `local` (a private cluster of this machine's cores)",
+    )
     return p.parse_args(argv)
 
 
@@ -583,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
-    how = ("run", "torch_threads")  # how to run, not what the run is: not saved
+    how = ("run", "torch_threads", "ray")  # how to run, not what the run is: not saved
     overrides = {k: v for k, v in vars(args).items() if k not in how}
     pool: Pool | None = None
     try:
@@ -592,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
             raise RunError("--device cuda asked for, but torch sees no CUDA device")
         binary = run.config["othello"]
         player = run.config["gate_player"]
-        pool = LocalPool(binary)
+        pool = open_pool(binary, args.ray)
         run.remote_cpu = pool.remote_cpu_seconds
         shards = run.config["shard_games"]
         run.run(
@@ -609,6 +621,17 @@ def main(argv: list[str] | None = None) -> int:
         if close is not None:
             close()
     return 0
+
+
+def open_pool(binary: str, ray_address: str | None) -> Pool:
+    """Where shards are played: here, one after another, or on a Ray cluster, with the
+    binary and ONNX Runtime's library sent to the workers."""
+    if ray_address is None:
+        return LocalPool(binary)
+    from train.cluster import RayPool  # ray is imported only when asked for
+
+    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
+    return RayPool(binary, ray_address, library=library)
 
 
 if __name__ == "__main__":
