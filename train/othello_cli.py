@@ -38,8 +38,6 @@ from train.shards import (
     shard_name,
 )
 
-__all__ = ["RunError", "onnxruntime_library"]
-
 # Games of a self-play shard, and games per pairing of an arena shard. A shard is what one
 # `othello` run plays: 64 games keep two threads' 16-game batches full for most of it,
 # and a shard of 8x8 games at 200 simulations takes minutes, next to which starting the

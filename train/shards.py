@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ class Shard:
 class ShardResult:
     files: dict[str, bytes] = field(default_factory=dict)
     cpu_seconds: float = 0.0  # of the `othello` process, on whichever machine it ran
+    seconds: float = 0.0  # its wall time
 
 
 class Pool(Protocol):
@@ -169,7 +171,9 @@ def play_shard(
                 arg = arg.replace(driver, worker)
             args.append(arg)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
         result = subprocess.run([binary, *args], check=False, env=env, preexec_fn=_die_with_parent)
+        seconds = time.monotonic() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if result.returncode < 0:
             raise ShardKilledError(f"{shard.name}: othello died of signal {-result.returncode}")
@@ -187,7 +191,7 @@ def play_shard(
     if shard.marker not in files:
         raise RunError(f"{shard.name}: othello wrote no {shard.marker}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return ShardResult(files, cpu)
+    return ShardResult(files, cpu, seconds)
 
 
 class LocalPool:
