@@ -45,24 +45,26 @@ def cluster() -> Iterator[str]:
     Path(temp, "tmp").mkdir()
     port = free_port()
     # It authenticates with the token conftest.py made for this session, as do the drivers.
-    ray_cli = Path(sys.executable).parent / "ray"
-    head = subprocess.Popen(
-        [
-            str(ray_cli), "start", "--head", "--block", "--node-ip-address", "127.0.0.1",
-            "--port", str(port),
-            "--num-cpus", "2", "--include-dashboard", "false", "--temp-dir", temp,
-            "--disable-usage-stats",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        # The workers' temporary files (those of the ones killed mid-shard included) go
-        # where the teardown removes them.
-        env={**os.environ, "TMPDIR": str(Path(temp, "tmp"))},
-    )  # fmt: skip
+    ray_cli = Path(sys.executable).parent / "ray"  # the venv's, else the one on PATH
+    ray_cli = ray_cli if ray_cli.exists() else Path(shutil.which("ray") or "ray")
+    log = Path(temp, "head.log")
+    with log.open("w") as out:
+        head = subprocess.Popen(
+            [
+                str(ray_cli), "start", "--head", "--block", "--node-ip-address", "127.0.0.1",
+                "--port", str(port), "--num-cpus", "2", "--include-dashboard", "false",
+                "--temp-dir", temp, "--disable-usage-stats",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            # The workers' temporary files (those of the ones killed mid-shard included) go
+            # where the teardown removes them.
+            env={**os.environ, "TMPDIR": str(Path(temp, "tmp"))},
+        )  # fmt: skip
     try:
         address = f"127.0.0.1:{port}"
         wait_for(lambda: Path(temp, "ray_current_cluster").exists() or head.poll() is not None)
-        assert head.poll() is None, "ray start --head failed"
+        assert head.poll() is None, f"ray start --head failed:\n{log.read_text()[-2000:]}"
         yield address
     finally:
         head.terminate()
