@@ -10,19 +10,24 @@ Run directory:
     best.onnx       the current best network with its card (best.json): committed with
                     checkpoints/latest.pt and state.json, so the run goes on in a later
                     session on another machine
-    data/gen-XXXX/  self-play batches (.npz + .json) from `othello selfplay`
+    data/gen-XXXX/  self-play shards from `othello selfplay`: selfplay-FIRST-LAST.npz +
+                    .json, named by their seed range (train/shards.py)
     checkpoints/    gen-XXXX.pt after each generation's training (latest.pt = newest)
     models/         gen-XXXX.onnx + .json card + .samples.npz
-    gating/         gen-XXXX/ arena output when gating is on
-    eval/           gen-XXXX/ arena output of the evaluation against classic players
+    gating/         gen-XXXX/arena-FIRST-LAST/ arena output of each gate shard, when on
+    eval/           gen-XXXX/arena-FIRST-LAST/ the evaluation shards' arena output
     metrics.csv     one row per generation
     plots/loss.png  loss curves; plots/elo.png: Elo against the classic players
     log.txt         what each step did
 
 Each phase of a generation leaves a mark (data/gen-XXXX/DONE, the checkpoint, the model)
 and is skipped when its mark is there, so a resumed run repeats at most the phase it was
-killed in. Generation 0 plays with no model (`--model none`: the engine's playout
-evaluator) and trains the first network.
+killed in, and of self-play and the arenas only the shards it had not finished. Generation
+0 plays with no model (`--model none`: the engine's playout evaluator) and trains the first
+network.
+
+With `--ray [auto|ADDRESS|local]` the shards of self-play and of the arenas are Ray tasks
+on a cluster (train/cluster.py); the run directory is the same as a local run's.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import resource
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -46,6 +52,7 @@ from train.data import generation_dir, load_window
 from train.export import export_model
 from train.net import NetConfig
 from train.othello_cli import (
+    SHARD_GAMES,
     EvalJob,
     Evaluate,
     Gate,
@@ -60,6 +67,7 @@ from train.othello_cli import (
     othello_selfplay,
 )
 from train.plots import plot_run
+from train.shards import LocalPool, Pool, onnxruntime_library
 from train.train import CheckpointError, TrainConfig, Trainer, with_heads
 
 # Settings that define what the run is; changing them mid-run would mix incompatible
@@ -90,6 +98,9 @@ DEFAULTS: dict[str, Any] = {
     "fast_sims": 0,
     "full_share": 0.25,
     "threads": 1,
+    # Games of a self-play shard (games per pairing in an arena shard): one `othello` run,
+    # one Ray task with --ray. The seeds, and so the games, depend on it.
+    "shard_games": SHARD_GAMES,
     "seed": 1,
     "window": 4,
     "steps": 500,
@@ -154,7 +165,7 @@ METRICS_FIELDS = [
 
 
 def cpu_seconds() -> float:
-    """User and system CPU time of this process and of its finished children (the
+    """User and system CPU time of this process and of its finished children (the local
     `othello` runs): what a generation costs, whatever the number of cores."""
     total = 0.0
     for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
@@ -173,6 +184,11 @@ class Run:
     def __init__(self, root: Path, config: dict[str, Any]) -> None:
         self.root = Path(root)
         self.config = config
+        # CPU time spent outside this process's children (shards on a Ray cluster), so far.
+        self.remote_cpu: Callable[[], float] = lambda: 0.0
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds() + self.remote_cpu()
 
     # ---- directory and bookkeeping ----
 
@@ -202,6 +218,8 @@ class Run:
             raise RunError(f"teacher network {config['teacher']} not found")
         if config["eval_every"] < 1:
             raise RunError("--eval-every must be at least 1")
+        if config["shard_games"] < 1:
+            raise RunError("--shard-games must be at least 1")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)
@@ -260,15 +278,14 @@ class Run:
         state = self.state()
         c = self.config
         row: dict[str, Any] = {"generation": gen}
-        cpu_start = cpu_seconds()
+        cpu_start = self.cpu_seconds()
 
         data = generation_dir(self.root / "data", gen)
         done = data / "DONE"
         if not done.exists():
-            # A half-written generation from a killed run is played again from scratch,
-            # so the window never mixes a partial batch with its replacement.
-            shutil.rmtree(data, ignore_errors=True)
-            data.mkdir(parents=True)
+            # A generation a killed run left part-played keeps its complete shards; the
+            # self-play call removes the rest and plays what is missing.
+            data.mkdir(parents=True, exist_ok=True)
             best = self.best_model(state)
             if c["teacher"] and gen < c["teacher_generations"]:
                 best = Path(c["teacher"])
@@ -282,11 +299,12 @@ class Run:
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
                 variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
             )  # fmt: skip
-            selfplay(job)
+            jobs = [job]
             if against > 0:
                 milestone = self.root / milestones[random.Random(seed).randrange(len(milestones))]
                 self.log(f"gen {gen}: {against} games of {best} against milestone {milestone}")
-                selfplay(replace(job, games=against, seed=seed + 500_000, opponent=milestone))
+                jobs.append(replace(job, games=against, seed=seed + 500_000, opponent=milestone))
+            selfplay(jobs)
             done.write_text(json.dumps({"seconds": time.monotonic() - t0}) + "\n")
         row["selfplay_seconds"] = round(json.loads(done.read_text())["seconds"], 2)
 
@@ -374,7 +392,7 @@ class Run:
             row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
 
         # Only what ran in this process counts: a phase skipped on resume cost nothing now.
-        row["cpu_seconds"] = round(cpu_seconds() - cpu_start, 1)
+        row["cpu_seconds"] = round(self.cpu_seconds() - cpu_start, 1)
         cpu_hours = state.get("cpu_hours", 0.0) + row["cpu_seconds"] / 3600
         row["cpu_hours"] = round(cpu_hours, 6)
         self.write_metrics(row)
@@ -529,7 +547,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--fast-sims", type=int, help="playout cap randomisation: simulations of a fast search"
     )
     p.add_argument("--full-share", type=float, help="share of moves with a full search")
-    p.add_argument("--threads", type=int, help="threads for self-play and arena")
+    p.add_argument("--threads", type=int, help="threads of each self-play and arena shard")
+    p.add_argument(
+        "--shard-games", type=int, help="games of a self-play shard (per pairing in an arena)"
+    )
     p.add_argument("--seed", type=int)
     p.add_argument("--window", type=int, help="replay window in generations")
     p.add_argument("--steps", type=int, help="training steps per generation")
@@ -558,6 +579,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
     p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play the self-play and arena shards as Ray tasks: on the cluster at ADDRESS "
+        "(HOST:PORT of its head), `auto` (the default: the cluster `ray start` runs on this "
+        "machine, or RAY_ADDRESS) or `local` (a private cluster of this machine's cores)",
+    )
     return p.parse_args(argv)
 
 
@@ -565,23 +595,43 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
-    overrides = {k: v for k, v in vars(args).items() if k not in ("run", "torch_threads")}
+    how = ("run", "torch_threads", "ray")  # how to run, not what the run is: not saved
+    overrides = {k: v for k, v in vars(args).items() if k not in how}
+    pool: Pool | None = None
     try:
         run = Run.open(args.run, overrides)
         if run.config["device"].startswith("cuda") and not torch.cuda.is_available():
             raise RunError("--device cuda asked for, but torch sees no CUDA device")
         binary = run.config["othello"]
         player = run.config["gate_player"]
+        pool = open_pool(binary, args.ray)
+        run.remote_cpu = pool.remote_cpu_seconds
+        shards = run.config["shard_games"]
         run.run(
-            othello_selfplay(binary),
-            othello_gate(binary, player),
-            othello_evaluate(binary, player),
+            othello_selfplay(binary, pool, shards),
+            othello_gate(binary, player, pool, shards),
+            othello_evaluate(binary, player, pool, shards),
             othello_parity(binary),
         )
     except (RunError, CheckpointError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    finally:
+        close = getattr(pool, "close", None)
+        if close is not None:
+            close()
     return 0
+
+
+def open_pool(binary: str, ray_address: str | None) -> Pool:
+    """Where shards are played: here, one after another, or on a Ray cluster, with the
+    binary and ONNX Runtime's library sent to the workers."""
+    if ray_address is None:
+        return LocalPool(binary)
+    from train.cluster import RayPool  # ray is imported only when asked for
+
+    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
+    return RayPool(binary, ray_address, library=library)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
 """The trainer's calls into the `othello` binary: self-play, the gate and evaluation
 arenas, and the parity check of an exported model. Each is a function of a job, so the
 loop can be tested with stand-ins.
+
+Self-play and the arenas are cut into shards with fixed seeds (train.shards), played by a
+pool: one after another on this machine (`LocalPool`), or as Ray tasks on a cluster
+(`train.cluster.RayPool`). Either way the same shards are written into the run directory,
+and a phase that was killed part way resumes with the shards it has.
 """
 
 from __future__ import annotations
@@ -8,15 +13,37 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 
-class RunError(RuntimeError):
-    pass
+from train.shards import (
+    OUT,
+    LocalPool,
+    Pool,
+    RunError,
+    Shard,
+    binary_missing,
+    complete,
+    onnxruntime_library,
+    play_missing,
+    prune,
+    seed_ranges,
+    shard_name,
+)
+
+# Games of a self-play shard, and games per pairing of an arena shard: what one `othello`
+# run plays. Each thread keeps 16 games going and the last of a shard's games leave it
+# idle, so a shard costs a tail: on 2 threads, 128 8x8 games in two shards of 64 played
+# 5% slower than in one run (4,231 against 4,472 games/hour, two runs each); 128 halves
+# that. On a cluster, smaller shards (--shard-games) spread a generation over more cores.
+SHARD_GAMES = 128
 
 
 @dataclass(frozen=True)
@@ -62,7 +89,9 @@ class EvalJob:
     variant: str = "standard"
 
 
-SelfPlay = Callable[[SelfPlayJob], None]
+# Plays the jobs' games into their `out` folders (all of them one generation's), keeping
+# the complete shards that an earlier, killed call left there.
+SelfPlay = Callable[[Sequence[SelfPlayJob]], None]
 Gate = Callable[[GateJob], float]  # the candidate's score against the best, in [0, 1]
 # The network's rating against the classic players: (elo, low, high), random = 0.
 Evaluate = Callable[[EvalJob], tuple[float, float, float]]
@@ -70,55 +99,119 @@ Evaluate = Callable[[EvalJob], tuple[float, float, float]]
 Parity = Callable[[Path], None]
 
 
-def othello_selfplay(binary: str) -> SelfPlay:
-    def run(job: SelfPlayJob) -> None:
-        cmd = [
-            binary, "selfplay",
+def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Shard]:
+    shards = []
+    for seeds in seed_ranges(job.seed, job.games, shard_games):
+        name = shard_name("selfplay", seeds)
+        args = [
+            "selfplay",
             "--board", str(job.board),
             "--model", str(job.model) if job.model else "none",
-            "--games", str(job.games),
+            "--games", str(len(seeds)),
             "--sims", str(job.sims),
-            "--out", str(job.out),
-            "--seed", str(job.seed),
+            "--out", OUT,
+            "--name", name,
+            "--seed", str(seeds.start),
             "--threads", str(job.threads),
         ]  # fmt: skip
         if job.fast_sims > 0:
-            cmd += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
+            args += ["--fast-sims", str(job.fast_sims), "--full-share", str(job.full_share)]
         if job.opponent is not None:
-            cmd += ["--opponent", str(job.opponent)]
+            args += ["--opponent", str(job.opponent)]
         if job.variant != "standard":
-            cmd += ["--variant", job.variant]
+            args += ["--variant", job.variant]
         if job.search:
-            cmd += ["--player", job.search]
+            args += ["--player", job.search]
         if job.exact_empties is not None:
-            cmd += ["--exact-empties", str(job.exact_empties)]
-        call(cmd)
+            args += ["--exact-empties", str(job.exact_empties)]
+        inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
+        shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
+    return shards
+
+
+def othello_selfplay(
+    binary: str, pool: Pool | None = None, shard_games: int = SHARD_GAMES
+) -> SelfPlay:
+    pool = pool or LocalPool(binary)
+
+    def run(jobs: Sequence[SelfPlayJob]) -> None:
+        shards = [shard for job in jobs for shard in selfplay_shards(job, shard_games)]
+        for out in {s.dest for s in shards}:
+            done = [s for s in shards if s.dest == out and complete(s)]
+            prune(out, "selfplay", [f for s in done for f in (f"{s.name}.npz", s.marker)])
+        play_missing(pool, shards)
 
     return run
 
 
-def othello_gate(binary: str, player: str) -> Gate:
+def networks_in(players: str) -> tuple[str, ...]:
+    """The network files that arena player specs name."""
+    return tuple(dict.fromkeys(re.findall(r"model=([^,]+)", players)))
+
+
+def arena_shards(
+    board: int, players: str, games: int, seed: int, threads: int, variant: str, out: Path,
+    shard_games: int,
+) -> list[Shard]:  # fmt: skip
+    shards = []
+    for seeds in seed_ranges(seed, games, shard_games, even=True):
+        name = shard_name("arena", seeds)
+        args = (
+            "arena",
+            "--board", str(board),
+            "--players", players,
+            "--games", str(len(seeds)),
+            "--seed", str(seeds.start),
+            "--threads", str(threads),
+            "--out", OUT,
+            "--variant", variant,
+        )  # fmt: skip
+        shards.append(Shard(name, args, out / name, "arena.json", networks_in(players), threads))
+    return shards
+
+
+def play_arena(pool: Pool, shards: list[Shard]) -> dict[str, Any]:
+    """Plays an arena's missing shards; their games as one report: `players`, `anchor`
+    and `games` (each with `black`, `white` and `black_margin`)."""
+    out = shards[0].dest.parent
+    prune(out, "arena", [s.name for s in shards if complete(s)])
+    play_missing(pool, shards)
+    reports = [json.loads((s.dest / "arena.json").read_text()) for s in shards]
+    return {
+        "players": reports[0]["players"],
+        "anchor": reports[0].get("anchor", reports[0]["players"][0]),
+        "games": [g for r in reports for g in r["games"]],
+    }
+
+
+def head_to_head(games: list[dict[str, Any]], player: int, opponent: int) -> tuple[int, int, int]:
+    """Wins, draws and losses of `player` against `opponent`."""
+    wins = draws = losses = 0
+    for g in games:
+        if {g["black"], g["white"]} != {player, opponent}:
+            continue
+        margin = g["black_margin"] if g["black"] == player else -g["black_margin"]
+        wins, draws, losses = wins + (margin > 0), draws + (margin == 0), losses + (margin < 0)
+    return wins, draws, losses
+
+
+def othello_gate(
+    binary: str, player: str, pool: Pool | None = None, shard_games: int = SHARD_GAMES
+) -> Gate:
     """Candidate against best with `othello arena`; `player` is the arena spec template
     for a network player, with {model} and {sims} filled in."""
+    pool = pool or LocalPool(binary)
 
     def run(job: GateJob) -> float:
-        players = [player.format(model=m, sims=job.sims) for m in (job.candidate, job.best)]
-        cmd = [
-            binary, "arena",
-            "--board", str(job.board),
-            "--players", ",".join(players),
-            "--games", str(job.games),
-            "--seed", str(job.seed),
-            "--threads", str(job.threads),
-            "--out", str(job.out),
-            "--variant", job.variant,
-        ]  # fmt: skip
-        call(cmd)
-        report = json.loads((job.out / "arena.json").read_text())
-        for pairing in report["pairings"]:
-            if pairing["player"] == 0 and pairing["opponent"] == 1:
-                return float(pairing["total"]["score"])
-        raise RunError(f"{job.out / 'arena.json'}: no candidate-vs-best pairing")
+        players = ",".join(player.format(model=m, sims=job.sims) for m in (job.candidate, job.best))
+        shards = arena_shards(
+            job.board, players, job.games, job.seed, job.threads, job.variant, job.out,
+            shard_games,
+        )  # fmt: skip
+        wins, draws, losses = head_to_head(play_arena(pool, shards)["games"], 0, 1)
+        if wins + draws + losses == 0:
+            raise RunError(f"{job.out}: no candidate-vs-best games")
+        return (wins + 0.5 * draws) / (wins + draws + losses)
 
     return run
 
@@ -149,57 +242,114 @@ def elo_from_score(wins: int, draws: int, losses: int) -> tuple[float, float, fl
     return elo(score), elo(score - half), elo(score + half)
 
 
-def othello_evaluate(binary: str, player: str) -> Evaluate:
+def othello_evaluate(
+    binary: str, player: str, pool: Pool | None = None, shard_games: int = SHARD_GAMES
+) -> Evaluate:
     """The network (as the arena spec template `player`) against the evaluation players.
-    With `random` among them: its Elo in the round robin, anchored at random = 0. Without:
-    its Elo difference from the first of them (a fixed reference network, say), from
-    their head-to-head games, with the 95% interval."""
+    With `random` among them: its Elo in the round robin, anchored at random = 0, fitted
+    to the games of every shard as the arena fits one tournament. Without: its Elo
+    difference from the first of them (a fixed reference network, say), from their
+    head-to-head games, with the 95% interval."""
+    pool = pool or LocalPool(binary)
 
     def run(job: EvalJob) -> tuple[float, float, float]:
         network = player.format(model=job.model, sims=job.sims)
-        cmd = [
-            binary, "arena",
-            "--board", str(job.board),
-            "--players", f"{network},{job.opponents}",
-            "--games", str(job.games),
-            "--seed", str(job.seed),
-            "--threads", str(job.threads),
-            "--out", str(job.out),
-            "--variant", job.variant,
-        ]  # fmt: skip
-        call(cmd)
-        report = json.loads((job.out / "arena.json").read_text())
-        if report.get("anchor") == report["players"][0]:
-            for pairing in report["pairings"]:
-                if pairing["player"] == 0 and pairing["opponent"] == 1:
-                    t = pairing["total"]
-                    return elo_from_score(t["wins"], t["draws"], t["losses"])
-        for rating in report["ratings"]:
-            if rating["player"] == report["players"][0]:
-                return float(rating["elo"]), float(rating["low"]), float(rating["high"])
-        raise RunError(f"{job.out / 'arena.json'}: no rating for {network}")
+        shards = arena_shards(
+            job.board, f"{network},{job.opponents}", job.games, job.seed, job.threads,
+            job.variant, job.out, shard_games,
+        )  # fmt: skip
+        report = play_arena(pool, shards)
+        players, games = report["players"], report["games"]
+        if report["anchor"] == players[0]:
+            return elo_from_score(*head_to_head(games, 0, 1))
+        anchor = players.index(report["anchor"])
+        results = [(g["black"], g["white"], points(g["black_margin"])) for g in games]
+        return fit_elo(len(players), results, anchor)[0]
 
     return run
 
 
-def onnxruntime_library() -> str | None:
-    """The ONNX Runtime shared library of this Python's `onnxruntime` package, which the
-    engine loads to run networks several times faster than with tract."""
-    try:
-        import onnxruntime
-    except ImportError:
-        return None
-    capi = Path(onnxruntime.__file__).parent / "capi"
-    found = sorted(capi.glob("libonnxruntime.so*")) + sorted(capi.glob("onnxruntime.dll"))
-    return str(found[-1]) if found else None
+def points(margin: int) -> float:
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
+# Elo points per natural-log-odds unit, and the normal quantile of a 95% interval.
+ELO_PER_NAT = 400 / math.log(10)
+Z95 = 1.959963984540054
+
+
+def fit_elo(
+    n: int, games: Sequence[tuple[int, int, float]], anchor: int, prior_draws: float = 1.0
+) -> list[tuple[float, float, float]]:
+    """(elo, low, high) of each of `n` players from `games` (black, white, Black's points),
+    as `othello arena` rates a tournament (crates/tools/src/arena/elo.rs): Bradley-Terry
+    by maximum likelihood with `anchor` at 0, `prior_draws` virtual draws of everyone
+    against the anchor, Newton steps with halving, 95% intervals from the observed
+    information. Used to rate the games of several arena shards as one tournament."""
+    score = np.zeros((n, n))
+    count = np.zeros((n, n))
+    for black, white, p in games:
+        score[black, white] += p
+        score[white, black] += 1 - p
+        count[black, white] += 1
+        count[white, black] += 1
+    others = [i for i in range(n) if i != anchor]
+    score[others, anchor] += prior_draws / 2
+    score[anchor, others] += prior_draws / 2
+    count[others, anchor] += prior_draws
+    count[anchor, others] += prior_draws
+    met = (count > 0) & ~np.eye(n, dtype=bool)
+
+    def log_likelihood(theta: np.ndarray) -> float:
+        diff = theta[:, None] - theta[None, :]
+        return float(np.sum(np.where(met & (score > 0), -score * np.logaddexp(0, -diff), 0)))
+
+    def gradient_and_information(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
+        gradient = np.where(met, score - count * p, 0).sum(axis=1)
+        w = np.where(met, count * p * (1 - p), 0)
+        information = np.diag(w.sum(axis=1)) - w
+        return gradient[others], information[np.ix_(others, others)]
+
+    def no_fit() -> RunError:
+        return RunError("the arena results have no finite Elo fit")
+
+    theta = np.zeros(n)
+    current = log_likelihood(theta)
+    for _ in range(200):
+        gradient, information = gradient_and_information(theta)
+        try:
+            step = np.linalg.solve(information, gradient)
+        except np.linalg.LinAlgError as e:
+            raise no_fit() from e
+        scale, accepted = 1.0, False
+        for _ in range(40):
+            trial = theta.copy()
+            trial[others] += scale * step
+            value = log_likelihood(trial)
+            if value >= current - 1e-12:
+                theta, current, accepted = trial, value, True
+                break
+            scale /= 2
+        if np.any(np.abs(theta) * ELO_PER_NAT > 10_000):
+            raise no_fit()
+        if not accepted or np.max(np.abs(step), initial=0) * scale < 1e-10:
+            break
+    gradient, information = gradient_and_information(theta)
+    if np.any(np.abs(gradient) > 1e-6):
+        raise no_fit()
+    covariance = np.linalg.inv(information)
+    ratings = [(0.0, 0.0, 0.0)] * n
+    for a, i in enumerate(others):
+        elo = float(theta[i] * ELO_PER_NAT)
+        stderr = math.sqrt(max(covariance[a, a], 0.0)) * ELO_PER_NAT
+        ratings[i] = (elo, elo - Z95 * stderr, elo + Z95 * stderr)
+    return ratings
 
 
 def call(cmd: list[str]) -> None:
     if not Path(cmd[0]).exists() and shutil.which(cmd[0]) is None:
-        raise RunError(
-            f"othello binary not found: {cmd[0]} (build it with `cargo build --release -p cli`"
-            " or pass --othello PATH)"
-        )
+        raise binary_missing(cmd[0])
     library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
     if library and "ORT_DYLIB_PATH" not in os.environ:
         os.environ["ORT_DYLIB_PATH"] = library

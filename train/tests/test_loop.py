@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from train import loop, othello_cli
+from train import loop, othello_cli, shards
 from train.loop import GateJob, Run, RunError, SelfPlayJob
 from train.tests.engine import real_othello
 from train.tests.rules import write_batch
@@ -28,14 +28,38 @@ class FakeSelfPlay:
         self.jobs: list[SelfPlayJob] = []
         self.fail_at = fail_at
 
-    def __call__(self, job: SelfPlayJob) -> None:
-        self.jobs.append(job)
-        gen = int(job.out.name.split("-")[1])
-        prefix = "vs-" if job.opponent else ""
-        write_batch(job.out / f"{prefix}batch-0.npz", job.board, 10, seed=job.seed)
-        if gen == self.fail_at:
-            raise KeyboardInterrupt  # killed after the first file
-        write_batch(job.out / f"{prefix}batch-1.npz", job.board, 6, seed=job.seed + 1)
+    def __call__(self, jobs: list[SelfPlayJob]) -> None:
+        for job in jobs:
+            self.jobs.append(job)
+            gen = int(job.out.name.split("-")[1])
+            prefix = "vs-" if job.opponent else ""
+            write_batch(job.out / f"{prefix}batch-0.npz", job.board, 10, seed=job.seed)
+            if gen == self.fail_at:
+                raise KeyboardInterrupt  # killed after the first file
+            write_batch(job.out / f"{prefix}batch-1.npz", job.board, 6, seed=job.seed + 1)
+
+
+def fake_othello(calls: list[list[str]], arena: dict[str, Any] | None = None) -> Any:
+    """A stand-in for subprocess.run of the binary: records the command and writes what
+    `othello selfplay` (a batch named by --name) or `othello arena` (`arena` as
+    arena.json) would."""
+
+    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+        calls.append(cmd)
+        out = Path(cmd[cmd.index("--out") + 1])
+        if cmd[1] == "selfplay":
+            write_batch(out / f"{cmd[cmd.index('--name') + 1]}.npz", int(cmd[3]), 4, seed=1)
+        else:
+            (out / "arena.json").write_text(json.dumps(arena))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    return run
+
+
+def arena_report(players: list[str], anchor: str, results: list[tuple[int, int, int]]) -> Any:
+    """An arena.json with games (black, white, black_margin)."""
+    games = [{"black": b, "white": w, "black_margin": m} for b, w, m in results]
+    return {"players": players, "anchor": anchor, "games": games}
 
 
 def rows(run_dir: Path) -> list[dict[str, str]]:
@@ -134,32 +158,44 @@ def test_a_losing_candidate_does_not_replace_the_best(tmp_path: Path) -> None:
     assert json.loads((root / "state.json").read_text())["best"] == "models/gen-0002.onnx"
 
 
-def test_selfplay_calls_the_othello_binary_with_its_interface(
+def test_selfplay_calls_the_othello_binary_shard_by_shard(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-
-    def fake_run(cmd: list[str], check: bool) -> Any:
-        calls.append(cmd)
-        return subprocess.CompletedProcess(cmd, 0)
-
-    monkeypatch.setattr(othello_cli.subprocess, "run", fake_run)
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls))
     binary = tmp_path / "othello"
     binary.write_text("")
     job = SelfPlayJob(6, None, 10, 50, tmp_path / "out", seed=7, threads=2)
-    loop.othello_selfplay(str(binary))(job)
-    assert calls == [
+    loop.othello_selfplay(str(binary), shard_games=6)([job])
+    # The job owns seeds 7000000..7000009: a shard of 6 games and one of 4, each named by
+    # its seed range and played into a temporary folder, then moved into `out`.
+    assert [c[:11] + c[12:] for c in calls] == [
         [
-            str(binary), "selfplay", "--board", "6", "--model", "none", "--games", "10",
-            "--sims", "50", "--out", str(tmp_path / "out"), "--seed", "7", "--threads", "2",
-        ]
+            str(binary), "selfplay", "--board", "6", "--model", "none", "--games", "6",
+            "--sims", "50", "--out", "--name", "selfplay-7000000-7000005",
+            "--seed", "7000000", "--threads", "2",
+        ],
+        [
+            str(binary), "selfplay", "--board", "6", "--model", "none", "--games", "4",
+            "--sims", "50", "--out", "--name", "selfplay-7000006-7000009",
+            "--seed", "7000006", "--threads", "2",
+        ],
     ]  # fmt: skip
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "selfplay-7000000-7000005.json",
+        "selfplay-7000000-7000005.npz",
+        "selfplay-7000006-7000009.json",
+        "selfplay-7000006-7000009.npz",
+    ]
+    # Played again, the complete shards are kept and nothing runs.
+    loop.othello_selfplay(str(binary), shard_games=6)([job])
+    assert len(calls) == 2
 
 
 def test_a_missing_othello_binary_is_reported(tmp_path: Path) -> None:
     job = SelfPlayJob(6, None, 1, 1, tmp_path, seed=1, threads=1)
     with pytest.raises(RunError, match="othello binary not found"):
-        loop.othello_selfplay(str(tmp_path / "no-such-othello"))(job)
+        loop.othello_selfplay(str(tmp_path / "no-such-othello"))([job])
 
 
 def test_the_cli_reports_errors_in_one_line(
@@ -187,9 +223,10 @@ for flag in ("--board", "--games", "--sims", "--seed", "--threads"):
     p.add_argument(flag, type=int)
 p.add_argument("--model")
 p.add_argument("--out", type=Path)
+p.add_argument("--name")
 a = p.parse_args()
 assert a.command == "selfplay"
-write_batch(a.out / "selfplay-{{}}.npz".format(a.seed), a.board, 4 * a.games, a.seed)
+write_batch(a.out / "{{}}.npz".format(a.name), a.board, 4 * a.games, a.seed)
 """
 
 
@@ -207,62 +244,53 @@ def test_the_cli_runs_generations_through_the_othello_binary(tmp_path: Path) -> 
     assert card["training"] == {"run": "r", "generation": 1}
 
 
-def test_the_gate_reads_the_candidates_score_from_arena_json(
+def test_the_gate_scores_the_candidate_over_the_games_of_every_shard(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-
-    def fake_arena(cmd: list[str], check: bool) -> Any:
-        calls.append(cmd)
-        tally = {"games": 4, "wins": 2, "draws": 1, "losses": 1, "score": 0.625}
-        pairings = [
-            {"player": 1, "opponent": 0, "total": {**tally, "score": 0.375}},
-            {"player": 0, "opponent": 1, "total": tally},
-        ]
-        (tmp_path / "arena.json").write_text(json.dumps({"pairings": pairings}))
-        return subprocess.CompletedProcess(cmd, 0)
-
-    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
+    # Each shard: the candidate (0) wins and loses a game as Black, draws one and wins one
+    # as White.
+    report = arena_report(["new", "old"], "new", [(0, 1, 4), (1, 0, 0), (0, 1, -2), (1, 0, -6)])
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls, report))
     binary = tmp_path / "othello"
     binary.write_text("")
-    gate = loop.othello_gate(str(binary), loop.DEFAULTS["gate_player"])
-    job = GateJob(8, Path("new.onnx"), Path("old.onnx"), 4, 100, tmp_path, seed=3, threads=2)
+    gate = loop.othello_gate(str(binary), loop.DEFAULTS["gate_player"], shard_games=4)
+    out = tmp_path / "gate"
+    job = GateJob(8, Path("new.onnx"), Path("old.onnx"), 8, 100, out, seed=3, threads=2)
     assert gate(job) == 0.625
-    assert calls[0][1:5] == ["arena", "--board", "8", "--players"]
+    assert [c[1:5] for c in calls] == [["arena", "--board", "8", "--players"]] * 2
     assert calls[0][5] == "mcts:model=new.onnx,sims=100,mcts:model=old.onnx,sims=100"
+    assert [c[c.index("--seed") + 1] for c in calls] == ["3000000", "3000004"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "arena-3000000-3000003",
+        "arena-3000004-3000007",
+    ]
 
 
-def test_the_evaluation_reads_the_networks_elo_and_the_run_records_it(
+def test_the_evaluation_rates_the_network_and_the_run_records_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-
-    def fake_arena(cmd: list[str], check: bool) -> Any:
-        calls.append(cmd)
-        out = Path(cmd[cmd.index("--out") + 1])
-        players = cmd[cmd.index("--players") + 1]
-        network = players.split(",random")[0]
-        ratings = [
-            {"player": "random", "elo": 0.0, "low": 0.0, "high": 0.0},
-            {"player": network, "elo": 250.0 + len(calls), "low": 200.0, "high": 300.0},
-        ]
-        report = {"players": [network, "random"], "ratings": ratings}
-        (out / "arena.json").write_text(json.dumps(report))
-        return subprocess.CompletedProcess(cmd, 0)
-
-    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
+    players = ["net", "random", "greedy"]
+    # The network beats random three times out of four and greedy half the time.
+    results = [(0, 1, 10), (1, 0, -4), (0, 1, 2), (1, 0, 6), (0, 2, 3), (2, 0, 5), (1, 2, -8)]
+    report = arena_report(players, "random", results)
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls, report))
     binary = tmp_path / "othello"
     binary.write_text("")
     evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"])
     run = Run.open(tmp_path / "r", {**TINY, "generations": 2, "eval_games": 4})
     run.run(FakeSelfPlay(), evaluate=evaluate)
     assert len(calls) == 2
-    players = calls[0][calls[0].index("--players") + 1]
+    players_arg = calls[0][calls[0].index("--players") + 1]
     model = tmp_path / "r" / "models" / "gen-0000.onnx"
-    assert players == f"mcts:model={model},sims=4,random,greedy,heuristic,alphabeta:depth=2"
+    assert players_arg == f"mcts:model={model},sims=4,random,greedy,heuristic,alphabeta:depth=2"
+    points = [(b, w, 1.0 if m > 0 else 0.5 if m == 0 else 0.0) for b, w, m in results]
+    elo, low, high = othello_cli.fit_elo(3, points, anchor=1)[0]
+    assert low < elo < high and elo > 0
     metrics = rows(tmp_path / "r")
-    assert [r["elo"] for r in metrics] == ["251", "252"]
-    assert [r["elo_low"] for r in metrics] == ["200", "200"]
+    assert [float(r["elo"]) for r in metrics] == [round(elo, 1)] * 2
+    assert [float(r["elo_low"]) for r in metrics] == [round(low, 1)] * 2
     assert (tmp_path / "r" / "plots" / "elo.png").stat().st_size > 1000
 
 
@@ -301,8 +329,8 @@ def test_two_generations_run_end_to_end_through_the_real_engine(tmp_path: Path) 
     assert all(r["elo"] != "" for r in metrics)
     state = json.loads((run_dir / "state.json").read_text())
     assert state["best"] == "models/gen-0001.onnx"
-    arena = json.loads((run_dir / "gating" / "gen-0001" / "arena.json").read_text())
-    assert len(arena["games"]) == 2
+    [arena_json] = (run_dir / "gating" / "gen-0001").glob("arena-*/arena.json")
+    assert len(json.loads(arena_json.read_text())["games"]) == 2
     assert (run_dir / "plots" / "elo.png").exists()
     # Self-play of generation 1 used the network of generation 0.
     sidecars = list((run_dir / "data" / "gen-0001").glob("*.json"))
@@ -313,15 +341,11 @@ def test_playout_caps_reach_the_othello_binary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-    monkeypatch.setattr(
-        othello_cli.subprocess,
-        "run",
-        lambda cmd, check: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0),
-    )
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls))
     binary = tmp_path / "othello"
     binary.write_text("")
     job = SelfPlayJob(8, None, 4, 400, tmp_path, seed=1, threads=1, fast_sims=80, full_share=0.3)
-    loop.othello_selfplay(str(binary))(job)
+    loop.othello_selfplay(str(binary))([job])
     assert calls[0][-4:] == ["--fast-sims", "80", "--full-share", "0.3"]
 
 
@@ -432,25 +456,17 @@ def test_evaluation_runs_every_n_th_generation_and_at_the_end(tmp_path: Path) ->
 def test_without_random_the_evaluation_is_the_score_against_the_first_opponent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fake_arena(cmd: list[str], check: bool) -> Any:
-        out = Path(cmd[cmd.index("--out") + 1])
-        players = cmd[cmd.index("--players") + 1].split(",mcts:model=ref")
-        tally = {"games": 40, "wins": 30, "draws": 0, "losses": 10, "score": 0.75}
-        report = {
-            "players": [players[0], "mcts:model=ref"],
-            "anchor": players[0],
-            "pairings": [{"player": 0, "opponent": 1, "total": tally}],
-            "ratings": [],
-        }
-        (out / "arena.json").write_text(json.dumps(report))
-        return subprocess.CompletedProcess(cmd, 0)
-
-    monkeypatch.setattr(othello_cli.subprocess, "run", fake_arena)
+    # 30 wins and 10 losses against the reference, in two shards of 20 games.
+    results = [(0, 1, 2)] * 8 + [(1, 0, -2)] * 7 + [(0, 1, -2)] * 2 + [(1, 0, 2)] * 3
+    report = arena_report(["net", "mcts:model=ref"], "net", results)
+    calls: list[list[str]] = []
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls, report))
     binary = tmp_path / "othello"
     binary.write_text("")
-    evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"])
+    evaluate = loop.othello_evaluate(str(binary), loop.DEFAULTS["gate_player"], shard_games=20)
     job = loop.EvalJob(8, Path("net.onnx"), "mcts:model=ref", 40, 100, tmp_path, 1, 1)
     elo, low, high = evaluate(job)
+    assert len(calls) == 2
     # 30.5 of 41 with the virtual draw: +185 Elo, the interval well above even.
     assert 180 < elo < 190
     assert 60 < low < elo < high < 350
@@ -461,18 +477,14 @@ def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-    monkeypatch.setattr(
-        othello_cli.subprocess,
-        "run",
-        lambda cmd, check: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0),
-    )
+    monkeypatch.setattr(shards.subprocess, "run", fake_othello(calls))
     binary = tmp_path / "othello"
     binary.write_text("")
     job = SelfPlayJob(
         6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
         search="mcts:gumbel=8", exact_empties=14,
     )  # fmt: skip
-    loop.othello_selfplay(str(binary))(job)
+    loop.othello_selfplay(str(binary))([job])
     assert calls[0][-6:] == [
         "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
     ]  # fmt: skip
