@@ -15,6 +15,8 @@ pub mod players;
 pub mod rng;
 pub mod solver;
 pub mod spec;
+#[cfg(test)]
+mod test_support;
 
 pub use agent::{Agent, Budget, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};

@@ -4,6 +4,7 @@
 use super::*;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 use crate::solver::Solver;
+use crate::test_support::minimax;
 use crate::{Agent, Budget, Rng};
 use othello::{BoardSize, Game, Move, Position, Variant};
 use proptest::prelude::{any, prop, prop_assert, prop_assume, proptest, ProptestConfig};
@@ -64,19 +65,6 @@ impl Evaluator for FailingEvaluator {
 
     fn describe(&self) -> String {
         "failing".into()
-    }
-}
-
-/// Exact margin for the side to move by plain minimax (small boards only).
-fn minimax(pos: &Position) -> i32 {
-    match pos.outcome() {
-        Some(outcome) => outcome.margin_for(pos.side_to_move()),
-        None => pos
-            .legal_move_list()
-            .into_iter()
-            .map(|mv| -minimax(&pos.play_unchecked(mv)))
-            .max()
-            .unwrap_or(0),
     }
 }
 

@@ -118,34 +118,28 @@ impl Solver {
         self.nodes += 1;
         let sq = x.trailing_zeros() as u8;
         let (own, other) = (p.count_ones(), o.count_ones());
-        if self.squares == 64 {
-            // Every other square is taken, so one side's discs tell the flips.
-            let f = count_last_flip(usize::from(sq), p);
-            if f != 0 {
-                return self.variant.margin(own + f + 1, other - f, 0);
-            }
-            let f = count_last_flip(usize::from(sq), o);
-            if f != 0 {
-                return self.variant.margin(own - f, other + f + 1, 0);
-            }
-            return self.variant.margin(own, other, 1);
+        let f = self.last_flips(sq, p, o);
+        if f != 0 {
+            return self.variant.margin(own + f + 1, other - f, 0);
         }
-        let near = NEIGHBOURS[usize::from(sq)];
-        if near & o != 0 {
-            let f = flips(p, o, sq).count_ones();
-            if f != 0 {
-                return self.variant.margin(own + f + 1, other - f, 0);
-            }
-        }
-        let f = if near & p != 0 {
-            flips(o, p, sq).count_ones()
-        } else {
-            0
-        };
+        let f = self.last_flips(sq, o, p);
         if f != 0 {
             return self.variant.margin(own - f, other + f + 1, 0);
         }
         self.variant.margin(own, other, 1)
+    }
+
+    /// Discs `mover` flips by playing the last empty square `sq`. On 8x8 every other
+    /// square is taken, so the mover's discs alone tell it; smaller boards play the move.
+    #[inline(always)]
+    fn last_flips(&self, sq: u8, mover: u64, other: u64) -> u32 {
+        if self.squares == 64 {
+            count_last_flip(usize::from(sq), mover)
+        } else if NEIGHBOURS[usize::from(sq)] & other == 0 {
+            0
+        } else {
+            flips(mover, other, sq).count_ones()
+        }
     }
 
     /// Two empties (`empty` has both bits): each legal one in turn, then `last1`; no

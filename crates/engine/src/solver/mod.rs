@@ -350,7 +350,25 @@ impl Solver {
             return (v, Some(Move::Pass));
         }
         let ordered = self.order(p, o, moves, n);
-        let mut alpha = alpha;
+        match self.search_moves(p, o, &ordered, alpha, beta, n) {
+            Some((best, best_sq)) => (best, Some(place(best_sq))),
+            None => (0, None),
+        }
+    }
+
+    /// Principal variation search over `ordered` (the first move with the full window,
+    /// the rest with a null window first, since most only need to be shown no better):
+    /// the fail-soft best value and its square, or `None` when a budgeted solve ran out.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        ordered: &Ordered,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<(i32, u8)> {
         let mut best = -INF;
         let mut best_sq = ordered.square(0);
         for i in 0..ordered.len {
@@ -360,7 +378,6 @@ impl Solver {
             let v = if i == 0 {
                 -self.search(np, no, -beta, -alpha, n - 1, false)
             } else {
-                // Null window first: most moves only need to be shown no better.
                 let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
                 if v > alpha && v < beta && !self.out_of_nodes() {
                     v = -self.search(np, no, -beta, -v, n - 1, false);
@@ -368,20 +385,18 @@ impl Solver {
                 v
             };
             if self.out_of_nodes() {
-                return (0, None);
+                return None;
             }
             if v > best {
                 best = v;
                 best_sq = sq;
-                if v > alpha {
-                    alpha = v;
-                }
                 if v >= beta {
                     break;
                 }
+                alpha = alpha.max(v);
             }
         }
-        (best, Some(place(best_sq)))
+        Some((best, best_sq))
     }
 
     /// Final margin for `p` when the game ends with these discs.
@@ -444,7 +459,6 @@ impl Solver {
                 tt_move = e.best;
             }
         }
-        let alpha_in = alpha;
 
         let mut ordered = self.order(p, o, moves, n);
         if n > ETC_EMPTIES {
@@ -465,38 +479,12 @@ impl Solver {
         if tt_move != 0 {
             ordered.promote(tt_move - 1);
         }
-        let mut best = -INF;
-        let mut best_sq = ordered.square(0);
-        for i in 0..ordered.len {
-            let sq = ordered.square(i);
-            let f = flips(p, o, sq);
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let v = if i == 0 {
-                -self.search(np, no, -beta, -alpha, n - 1, false)
-            } else {
-                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1, false);
-                if v > alpha && v < beta && !self.out_of_nodes() {
-                    v = -self.search(np, no, -beta, -v, n - 1, false);
-                }
-                v
-            };
-            if self.out_of_nodes() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_sq = sq;
-                if v >= beta {
-                    break;
-                }
-                if v > alpha {
-                    alpha = v;
-                }
-            }
-        }
+        let Some((best, best_sq)) = self.search_moves(p, o, &ordered, alpha, beta, n) else {
+            return 0;
+        };
 
         if use_table {
-            let (lower, upper) = if best <= alpha_in {
+            let (lower, upper) = if best <= alpha {
                 (-64, best)
             } else if best >= beta {
                 (best, 64)
@@ -665,6 +653,7 @@ impl Ordered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::minimax;
     use crate::Rng;
     use othello::Color;
 
@@ -699,17 +688,6 @@ mod tests {
             }
         }
         assert!(found > 500, "only {found} stable discs seen");
-    }
-
-    fn minimax(pos: &Position) -> i32 {
-        if let Some(outcome) = pos.outcome() {
-            return outcome.margin_for(pos.side_to_move());
-        }
-        pos.legal_move_list()
-            .into_iter()
-            .map(|mv| -minimax(&pos.play(mv).expect("listed moves are legal")))
-            .max()
-            .expect("a game that is not over has a move")
     }
 
     /// Fail-soft: a value at or below alpha bounds the true one from above, at or above
