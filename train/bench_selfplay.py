@@ -38,9 +38,8 @@ def main(argv: list[str] | None = None) -> None:
     if a.ray:
         from train.cluster import RayPool
 
-        library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
         t0 = time.monotonic()
-        pool = RayPool(a.othello, "local", library=library, init={"num_cpus": a.ray})
+        pool = RayPool(a.othello, "local", library=onnxruntime_library(), init={"num_cpus": a.ray})
         print(f"ray: a local cluster of {a.ray} CPUs up in {time.monotonic() - t0:.1f} s")
     else:
         pool = LocalPool(a.othello)

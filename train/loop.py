@@ -630,8 +630,7 @@ def open_pool(binary: str, ray_address: str | None) -> Pool:
         return LocalPool(binary)
     from train.cluster import RayPool  # ray is imported only when asked for
 
-    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
-    return RayPool(binary, ray_address, library=library)
+    return RayPool(binary, ray_address, library=onnxruntime_library())
 
 
 if __name__ == "__main__":

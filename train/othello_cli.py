@@ -350,8 +350,8 @@ def fit_elo(
 def call(cmd: list[str]) -> None:
     if not Path(cmd[0]).exists() and shutil.which(cmd[0]) is None:
         raise binary_missing(cmd[0])
-    library = os.environ.get("ORT_DYLIB_PATH") or onnxruntime_library()
-    if library and "ORT_DYLIB_PATH" not in os.environ:
+    library = onnxruntime_library()
+    if library:
         os.environ["ORT_DYLIB_PATH"] = library
     result = subprocess.run(cmd, check=False)
     if result.returncode != 0:

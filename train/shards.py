@@ -126,8 +126,11 @@ _prctl = _load_prctl()
 
 
 def onnxruntime_library() -> str | None:
-    """The ONNX Runtime shared library of this Python's `onnxruntime` package, which the
-    engine loads to run networks several times faster than with tract."""
+    """The ONNX Runtime shared library the engine should load to run networks several
+    times faster than with tract: ORT_DYLIB_PATH when set, else the one of this Python's
+    `onnxruntime` package."""
+    if "ORT_DYLIB_PATH" in os.environ:
+        return os.environ["ORT_DYLIB_PATH"]
     try:
         import onnxruntime
     except ImportError:
@@ -158,7 +161,7 @@ def play_shard(
         raise binary_missing(binary)
     moved = sorted(((d, w) for d, w in (local or {}).items() if d != w), key=lambda p: -len(p[0]))
     env = dict(os.environ)
-    library = library or env.get("ORT_DYLIB_PATH") or onnxruntime_library()
+    library = library or onnxruntime_library()
     if library:
         env["ORT_DYLIB_PATH"] = library
     with tempfile.TemporaryDirectory(prefix="othello-shard-") as tmp:
