@@ -20,9 +20,6 @@ const INF: i32 = 127;
 /// sorting cost more than they save there.
 const SHALLOW_EMPTIES: u32 = 5;
 
-/// At or below this many empties, moves into odd regions go first among equals.
-const PARITY_EMPTIES: u32 = 12;
-
 /// From this many empties on, the shallow search tries the stability cutoff too.
 const SHALLOW_STABILITY_EMPTIES: u32 = 4;
 
@@ -90,6 +87,29 @@ struct Entry {
     empties: u8,
 }
 
+/// Move-ordering weights, Edax's (move.c): one reply fewer for the opponent outweighs
+/// everything else; corner stability, potential mobility, the square's type and parity
+/// only break ties. Keys are `ORDER_KEY_BASE - score`, smaller first.
+const W_MOBILITY: i32 = 1 << 15;
+const W_HASH: i32 = 1 << 15;
+const W_CORNER_STABILITY: i32 = 1 << 11;
+const W_POTENTIAL_MOBILITY: i32 = 1 << 5;
+const ORDER_KEY_BASE: i32 = 1 << 22;
+
+/// Edax's square types for 8x8 ordering (J. C. Weill's values): corners best, X-squares
+/// and C-squares worst.
+#[rustfmt::skip]
+const SQUARE_VALUE_8X8: [u8; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
@@ -125,6 +145,11 @@ pub struct Solver {
     variant: Variant,
     quadrants: [u64; 4],
     corners: u64,
+    /// The rows and the columns that hold corners (for corner stability).
+    corner_rows: u64,
+    corner_columns: u64,
+    /// Square types for ordering; all zero off 8x8.
+    square_value: [u8; 64],
     squares: i32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
@@ -158,6 +183,9 @@ impl Solver {
             variant: Variant::Standard,
             quadrants: quadrants(BoardSize::Eight),
             corners: corners(BoardSize::Eight),
+            corner_rows: RANK_1 | RANK_8,
+            corner_columns: FILE_A | FILE_H,
+            square_value: SQUARE_VALUE_8X8,
             squares: 64,
             table_for: None,
             node_limit: u64::MAX,
@@ -184,6 +212,14 @@ impl Solver {
         self.variant = pos.variant();
         self.quadrants = quadrants(pos.size());
         self.corners = corners(pos.size());
+        let last = pos.size().n() as u32 - 1;
+        self.corner_rows = (RANK_1 | RANK_1 << (8 * last)) & self.mask;
+        self.corner_columns = (FILE_A | FILE_A << last) & self.mask;
+        self.square_value = if pos.size() == BoardSize::Eight {
+            SQUARE_VALUE_8X8
+        } else {
+            [0; 64]
+        };
         self.squares = pos.size().squares() as i32;
     }
 
@@ -349,7 +385,9 @@ impl Solver {
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
         }
-        let ordered = self.order(p, o, moves, n);
+        let Ok(ordered) = self.order(p, o, moves, n, None) else {
+            unreachable!("no transposition cutoff is asked for at the root")
+        };
         match self.search_moves(p, o, &ordered, alpha, beta, n) {
             Some((best, best_sq)) => (best, Some(place(best_sq))),
             None => (0, None),
@@ -460,22 +498,13 @@ impl Solver {
             }
         }
 
-        let mut ordered = self.order(p, o, moves, n);
-        if n > ETC_EMPTIES {
-            // Enhanced transposition cutoff: a child the table already proves bad
-            // enough for the opponent settles this node without a search.
-            for i in 0..ordered.len {
-                let sq = ordered.square(i);
-                let f = flips(p, o, sq);
-                let (np, no) = (o & !f, p | f | (1 << sq));
-                if let Some(e) = self.probe(np, no) {
-                    let v = -i32::from(e.upper);
-                    if v >= beta {
-                        return v;
-                    }
-                }
-            }
-        }
+        // Enhanced transposition cutoff above ETC_EMPTIES: a child the table already
+        // proves bad enough for the opponent settles this node without a search.
+        let etc_beta = (n > ETC_EMPTIES).then_some(beta);
+        let mut ordered = match self.order(p, o, moves, n, etc_beta) {
+            Ok(ordered) => ordered,
+            Err(cutoff) => return cutoff,
+        };
         if tt_move != 0 {
             ordered.promote(tt_move - 1);
         }
@@ -543,12 +572,27 @@ impl Solver {
         self.table[slot] = entry;
     }
 
-    /// Legal moves sorted fastest first: the fewest replies (corners count double) for
-    /// the opponent, which finds cutoffs early and keeps the tree narrow.
-    fn order(&self, p: u64, o: u64, moves: u64, n: u32) -> Ordered {
+    /// Legal moves sorted fastest first, by Edax's `movelist_evaluate_fast` (move.c):
+    /// above all the opponent's weighted mobility (corners count double), then the
+    /// mover's stable corners and their edge neighbours, the opponent's potential mobility,
+    /// the square's type and parity. Finds cutoffs early and keeps the tree narrow.
+    ///
+    /// With `etc_beta` every child is also looked up in the table: one that the table
+    /// proves at least `beta` for the mover ends the node (`Err` with that value), and one
+    /// that is stored at all goes earlier, as in Edax's deep ordering (`W_HASH`): its
+    /// subtree is partly searched already.
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        n: u32,
+        etc_beta: Option<i32>,
+    ) -> Result<Ordered, i32> {
         let mut ordered = Ordered::default();
         let empty = self.mask & !(p | o);
         let odd = self.odd_quadrants(empty);
+        let parity_weight = if n < 12 { 8 } else { 4 };
         let mut rest = moves;
         while rest != 0 {
             let sq = rest.trailing_zeros() as u8;
@@ -556,17 +600,46 @@ impl Solver {
             let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | (1 << sq));
             let replies = legal_moves_unmasked(np, no) & self.mask;
-            // Fewest replies first, a corner reply counting double. (Potential mobility
-            // as a second key helped FFO #40 and hurt #41 more; parity helps below 13.)
-            let mut key =
-                64 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32 + 32;
-            if n <= PARITY_EMPTIES && odd & (1 << sq) != 0 {
-                key -= 32;
+            let weighted = |b: u64| (b.count_ones() + (b & self.corners).count_ones()) as i32;
+            let mut score = (36 - weighted(replies)) * W_MOBILITY
+                + self.corner_stability(no) * W_CORNER_STABILITY
+                + (36 - weighted(self.potential_moves(np, no))) * W_POTENTIAL_MOBILITY
+                + i32::from(self.square_value[sq as usize]);
+            if odd & (1 << sq) != 0 {
+                score += parity_weight;
             }
-            ordered.push(key, sq);
+            if let Some(beta) = etc_beta {
+                if let Some(e) = self.probe(np, no) {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return Err(v);
+                    }
+                    score += W_HASH;
+                }
+            }
+            ordered.push(ORDER_KEY_BASE - score, sq);
         }
         ordered.sort();
-        ordered
+        Ok(ordered)
+    }
+
+    /// Edax's `get_corner_stability`: the mover's corners and the edge squares next to
+    /// them that it also holds.
+    #[inline(always)]
+    fn corner_stability(&self, own: u64) -> i32 {
+        let c = own & self.corners;
+        let next = (c << 1 | c >> 1) & self.corner_rows | (c << 8 | c >> 8) & self.corner_columns;
+        ((next & own) | c).count_ones() as i32
+    }
+
+    /// Empty squares next to a disc of `other`: where `mover` may some day play.
+    #[inline(always)]
+    fn potential_moves(&self, mover: u64, other: u64) -> u64 {
+        let inner_columns = !(FILE_A | FILE_H);
+        let d = other & inner_columns;
+        let v = other;
+        let spread = d << 1 | d >> 1 | v << 8 | v >> 8 | d << 7 | d >> 7 | d << 9 | d >> 9;
+        spread & self.mask & !(mover | other)
     }
 
     #[inline(always)]
