@@ -95,6 +95,10 @@ enum Command {
         /// Only the best move and its margin: the other moves need only be shown worse
         #[arg(long, conflicts_with = "wld")]
         best_only: bool,
+        // The threads share one table (simplified ABDADA); `--threads 1` is the
+        // one-thread solver that docs/solver.md compares with Edax.
+        #[command(flatten)]
+        threads: args::ThreadsArg,
     },
     /// Work with networks
     #[command(subcommand)]
@@ -168,6 +172,7 @@ fn run(cli: Cli) -> Result<()> {
             board,
             wld,
             best_only,
+            threads,
         } => {
             let game = read_position(&position, board)?;
             let mode = match (wld, best_only) {
@@ -175,7 +180,7 @@ fn run(cli: Cli) -> Result<()> {
                 (_, true) => solve::Mode::BestOnly,
                 _ => solve::Mode::AllMoves,
             };
-            solve::solve(game.position(), mode);
+            solve::solve(game.position(), mode, threads.get()?);
         }
         Command::Bench(command) => bench::run(command, &models())?,
         Command::Selfplay(args) => selfplay::run(args, &models())?,

@@ -10,7 +10,7 @@ pub enum Mode {
     WinLossDraw,
 }
 
-pub fn solve(pos: &Position, mode: Mode) {
+pub fn solve(pos: &Position, mode: Mode, threads: usize) {
     println!("{pos}");
     if pos.is_game_over() {
         println!("the game is over");
@@ -29,7 +29,8 @@ pub fn solve(pos: &Position, mode: Mode) {
     let show = |best: Option<Move>| best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
     match mode {
         Mode::WinLossDraw => {
-            let (result, best, _) = solver.win_loss_draw(pos);
+            let (result, best, _) =
+                solver.parallel(pos, threads, |solver, pos| solver.win_loss_draw(pos));
             let result = match result {
                 WinLossDraw::Win => "win",
                 WinLossDraw::Draw => "draw",
@@ -38,7 +39,7 @@ pub fn solve(pos: &Position, mode: Mode) {
             println!("{side} to move: {result}, best move {}", show(best));
         }
         Mode::BestOnly => {
-            let solution = solver.solve(pos);
+            let solution = solver.parallel(pos, threads, |solver, pos| solver.solve(pos));
             println!(
                 "{side} to move: best move {}, margin {:+}",
                 show(solution.best),
@@ -46,7 +47,7 @@ pub fn solve(pos: &Position, mode: Mode) {
             );
         }
         Mode::AllMoves => {
-            let scores = solver.score_moves(pos);
+            let scores = solver.parallel(pos, threads, |solver, pos| solver.score_moves(pos));
             for (mv, margin) in &scores {
                 println!("  {mv:<4} {margin:+}");
             }
@@ -57,8 +58,13 @@ pub fn solve(pos: &Position, mode: Mode) {
     }
     let seconds = clock.elapsed().as_secs_f64();
     let nodes = solver.nodes();
+    let on = if threads > 1 {
+        format!(" on {threads} threads")
+    } else {
+        String::new()
+    };
     println!(
-        "{nodes} nodes in {seconds:.3} s, {:.1} M nodes/s",
+        "{nodes} nodes in {seconds:.3} s{on}, {:.1} M nodes/s",
         nodes as f64 / seconds.max(1e-9) / 1e6
     );
 }

@@ -240,3 +240,49 @@ fn a_budgeted_solve_gives_up_when_short_and_leaves_the_table_sound() {
         "{gave_up} gave up, {finished} finished"
     );
 }
+
+/// Two and three threads over one table (a small one, so that they overwrite each
+/// other's entries) give the one-thread results: the same margins, win/loss/draw and
+/// move scores, and a best move that achieves the margin.
+#[test]
+fn a_parallel_solve_agrees_with_the_one_thread_solver() {
+    let mut rng = Rng::new(41);
+    for case in 0..12 {
+        let (size, variant) = [
+            (BoardSize::Eight, Variant::Standard),
+            (BoardSize::Eight, Variant::Reversed),
+            (BoardSize::Six, Variant::Standard),
+        ][case % 3];
+        let empties = 12 + rng.below(5) as u32;
+        let pos = random_position(size, variant, empties, &mut rng);
+        if pos.is_game_over() {
+            continue;
+        }
+        let text = pos.to_board_text();
+        let mut one = Solver::new();
+        let expected = one.solve(&pos);
+        let threads = 2 + case % 2;
+        let mut shared = Solver::with_table_bits(10);
+        let solution = shared.parallel(&pos, threads, |s, p| s.solve(p));
+        assert_eq!(solution.margin, expected.margin, "{text}");
+        let best = solution.best.expect("not over");
+        let after = pos.play(best).expect("the best move is legal");
+        assert_eq!(
+            -one.solve(&after).margin,
+            expected.margin,
+            "{best} in {text}"
+        );
+        assert!(
+            shared.nodes() >= solution.nodes,
+            "helpers' nodes are counted"
+        );
+
+        let (wld, _, _) = shared.parallel(&pos, threads, |s, p| s.win_loss_draw(p));
+        assert_eq!(wld, one.win_loss_draw(&pos).0, "{text}");
+        let mut scores = shared.parallel(&pos, threads, |s, p| s.score_moves(p));
+        let mut want = one.score_moves(&pos);
+        scores.sort_by_key(|&(mv, v)| (-v, mv.to_string()));
+        want.sort_by_key(|&(mv, v)| (-v, mv.to_string()));
+        assert_eq!(scores, want, "{text}");
+    }
+}
