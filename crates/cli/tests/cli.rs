@@ -32,6 +32,15 @@ fn perft_prints_nodes_seconds_and_rate() {
 }
 
 #[test]
+fn perft_counts_the_same_with_and_without_its_table() {
+    let hashed = stdout_of(&["perft", "7"]);
+    let plain = stdout_of(&["perft", "7", "--plain"]);
+    for out in [&hashed, &plain] {
+        assert!(out.starts_with("perft 7 (8x8): 55092 nodes in "), "{out}");
+    }
+}
+
+#[test]
 fn perft_on_6x6_counts_the_6x6_tree() {
     // 6x6 opens with 4 moves, then 12 replies, as 8x8 does.
     assert!(stdout_of(&["perft", "2", "--board", "6"]).contains("(6x6): 12 nodes"));

@@ -32,7 +32,7 @@ pub use board_size::{BoardSize, ParseBoardSizeError};
 pub use game_state::{GameState, PlayError, Seats};
 pub use ggf::{GgfError, GgfGame};
 pub use notation::{transcript_lines, BoardTextError, Game, TranscriptError, TranscriptErrorKind};
-pub use perft::perft;
+pub use perft::{perft, perft_hashed};
 pub use position::{
     Color, IllegalMove, IllegalReason, Outcome, ParseVariantError, Position, PositionError, Variant,
 };

@@ -1,7 +1,7 @@
 mod common;
 
 use common::ReferenceBoard;
-use othello::{perft, BoardSize, Position, Symmetry, Variant};
+use othello::{perft, perft_hashed, BoardSize, Game, Position, Symmetry, Variant};
 
 /// Published by Aart Bik; reproduced by Edax and Egaroucid.
 const PERFT_8X8: [u64; 13] = [
@@ -80,4 +80,39 @@ fn every_symmetry_of_a_position_has_the_same_perft() {
     for sym in Symmetry::ALL {
         assert_eq!(perft(&sym.position(&pos), 5), expected, "{}", sym.name());
     }
+}
+
+/// The hashed count (symmetry classes in a table) against the plain one: from the start
+/// of every board, from positions after a few moves (where the symmetric first moves no
+/// longer coincide), with a table big enough and one so small that slots are overwritten
+/// all the time.
+#[test]
+fn the_hashed_perft_counts_exactly_what_the_plain_one_does() {
+    for (size, depth) in [
+        (BoardSize::Eight, 9),
+        (BoardSize::Six, 10),
+        (BoardSize::Four, 16),
+    ] {
+        let pos = start(size);
+        for d in [0, 1, 3, 4, 5, depth] {
+            let expected = perft(&pos, d);
+            assert_eq!(perft_hashed(&pos, d, 16), expected, "{size} depth {d}");
+            assert_eq!(
+                perft_hashed(&pos, d, 4),
+                expected,
+                "{size} depth {d}, tiny table"
+            );
+        }
+    }
+    for transcript in ["f5f6e6f4", "f5d6c3d3c4f4", "c4e3f6e6f5"] {
+        let pos = *Game::from_transcript(transcript, start(BoardSize::Eight))
+            .expect("legal")
+            .position();
+        assert_eq!(perft_hashed(&pos, 7, 12), perft(&pos, 7), "{transcript}");
+    }
+    assert_eq!(
+        perft_hashed(&start(BoardSize::Eight), 10, 18),
+        PERFT_8X8[9],
+        "published count"
+    );
 }
