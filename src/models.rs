@@ -23,6 +23,11 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         path: "models/az-6x6",
     },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Reversed,
+        path: "models/az-6x6-reversed",
+    },
 ];
 
 /// The shipped network for a board, if there is one (the others use alpha-beta).
@@ -171,11 +176,27 @@ mod tests {
             card.check_game(model.size, model.variant)
                 .expect("the card names the board the page uses it for");
         }
-        assert!(builtin_for(BoardSize::Six, Variant::Reversed).is_none());
+        assert!(builtin_for(BoardSize::Eight, Variant::Reversed).is_none());
+        assert_eq!(
+            builtin_for(BoardSize::Six, Variant::Reversed).map(|m| m.name()),
+            Some("az-6x6-reversed")
+        );
         assert_eq!(
             builtin_for(BoardSize::Eight, Variant::Standard).map(|m| m.name()),
             Some("az-8x8")
         );
+    }
+
+    #[test]
+    fn trunk_copies_every_builtin_model_and_its_card_into_the_site() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let index = std::fs::read_to_string(root.join("index.html")).expect("index.html");
+        for model in BUILTIN_MODELS {
+            for file in [model.onnx_path(), model.card_path()] {
+                let line = format!(r#"rel="copy-file" href="{file}" data-target-path="models""#);
+                assert!(index.contains(&line), "index.html does not copy {file}");
+            }
+        }
     }
 
     #[test]

@@ -303,7 +303,7 @@ test("keyboard play: arrows move between squares and Enter plays", async () => {
   await context.close();
 });
 
-test("analysis from board text, a 6x6 reversed game and a phone-sized screen", async () => {
+test("analysis from board text, reversed games on 6x6 (network) and 8x8 (alpha-beta) and a phone-sized screen", async () => {
   const { page, context } = await openGame({ width: 390, height: 844 });
   // The 6x6 start, White to move: analysis searches and never plays.
   await page.fill("#board-input", "--------------OX----XO-------------- O");
@@ -321,18 +321,28 @@ test("analysis from board text, a 6x6 reversed game and a phone-sized screen", a
   const moves = await page.locator(".moves-panel").boundingBox();
   const forms = await page.locator("#new-game").boundingBox();
   assert.ok(moves.y < forms.y, "the move list is reachable right after the board");
-  // Reversed 6x6 has no network: the alpha-beta player answers, and the page says so.
+  // Reversed 6x6 has its own network now, which plays at the chosen level.
   await setLevel(page, "beginner");
   await newGame(page, { size: "6", variant: "reversed" });
+  await page.waitForFunction(
+    () => /Opponent: the az-6x6-reversed network, Beginner/.test(document.querySelector("#model-status")?.innerText ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  await page.locator(".cell.legal").first().click();
+  await waitForTurn(page);
+  assert.equal(await moveCount(page), 2);
+  // Reversed 8x8 has no network yet: the alpha-beta player answers, and the page says so.
+  await newGame(page, { size: "8", variant: "reversed" });
   assert.match(
     await page.locator("#model-status").innerText(),
-    /Opponent: the classic alpha-beta player, up to 0\.05 s per move \(no network plays 6x6 reversed yet\)/,
+    /Opponent: the classic alpha-beta player, up to 0\.05 s per move \(no network plays 8x8 reversed yet\)/,
   );
   assert.match(await page.locator("#level-player").innerText(), /alpha-beta player plays instead, up to 0\.05 s per move/);
   await page.locator(".cell.legal").first().click();
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
-  assert.match(await page.locator("#search-heading").innerText(), /Alpha-beta chose [a-f][1-6] in [\d.]+ s \(up to 0\.05 s per move\)/);
+  assert.match(await page.locator("#search-heading").innerText(), /Alpha-beta chose [a-h][1-8] in [\d.]+ s \(up to 0\.05 s per move\)/);
   await shot(page, "phone-reversed");
   await context.close();
 });
