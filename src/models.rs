@@ -28,9 +28,15 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Reversed,
         path: "models/az-6x6-reversed",
     },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Reversed,
+        path: "models/az-8x8-reversed",
+    },
 ];
 
-/// The shipped network for a board, if there is one (the others use alpha-beta).
+/// The shipped network for a board, if there is one (without one, or when it fails, the
+/// page plays alpha-beta).
 pub fn builtin_for(size: BoardSize, variant: Variant) -> Option<&'static BuiltinModel> {
     BUILTIN_MODELS
         .iter()
@@ -176,7 +182,12 @@ mod tests {
             card.check_game(model.size, model.variant)
                 .expect("the card names the board the page uses it for");
         }
-        assert!(builtin_for(BoardSize::Eight, Variant::Reversed).is_none());
+        assert_eq!(
+            builtin_for(BoardSize::Eight, Variant::Reversed).map(|m| m.name()),
+            Some("az-8x8-reversed")
+        );
+        // 4x4 is the engine's test board: the page does not offer it, and no network plays it.
+        assert!(builtin_for(BoardSize::Four, Variant::Standard).is_none());
         assert_eq!(
             builtin_for(BoardSize::Six, Variant::Reversed).map(|m| m.name()),
             Some("az-6x6-reversed")
