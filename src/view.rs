@@ -325,8 +325,10 @@ mod tests {
     fn the_player_is_the_loaded_network_or_alpha_beta_and_none_while_loading() {
         let view = View::default();
         assert_eq!(view.player(BoardSize::Eight, Variant::Standard), None);
+        assert_eq!(view.player(BoardSize::Eight, Variant::Reversed), None);
+        // A board without a shipped network (4x4, which the page does not offer).
         assert_eq!(
-            view.player(BoardSize::Six, Variant::Reversed)
+            view.player(BoardSize::Four, Variant::Standard)
                 .map(|p| p.to_string()),
             Some("alphabeta".to_owned())
         );
