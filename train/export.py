@@ -56,11 +56,14 @@ def output_names(config: NetConfig) -> list[str]:
     return ["policy", "value", "score"] if config.score_head else ["policy", "value"]
 
 
-def export_onnx(net: OthelloNet, path: Path) -> None:
+def export_onnx(net: OthelloNet, path: Path, wrapper: nn.Module | None = None) -> None:
+    """Writes the network as the model contract's graph. `wrapper` maps planes to the
+    contract's outputs when the network's own heads are not them (the Q-learner's
+    action values, say); by default, ContractWrapper."""
     config = net.config
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    wrapper = ContractWrapper(net).eval()
+    wrapper = (wrapper or ContractWrapper(net)).eval()
     dummy = torch.zeros(1, config.planes, config.board, config.board)
     names = output_names(config)
     axes = {name: {0: "batch"} for name in ["planes", *names]}
@@ -118,12 +121,16 @@ def model_card(
 
 
 @torch.no_grad()
-def torch_outputs(net: OthelloNet, planes: np.ndarray) -> dict[str, np.ndarray]:
-    net.eval()
-    out = net(torch.from_numpy(planes))
-    result = {"policy": out.policy.numpy(), "value": out.value.squeeze(1).numpy()}
-    if out.score is not None:
-        result["score"] = out.score.squeeze(1).numpy() / net.config.squares
+def torch_outputs(
+    net: OthelloNet, planes: np.ndarray, wrapper: nn.Module | None = None
+) -> dict[str, np.ndarray]:
+    """The contract's outputs as PyTorch computes them: policy [n, moves], value and
+    score [n]."""
+    wrapper = (wrapper or ContractWrapper(net)).eval()
+    outs = wrapper(torch.from_numpy(planes))
+    result = {}
+    for name, out in zip(output_names(net.config), outs, strict=True):
+        result[name] = out.numpy() if name == "policy" else out.squeeze(1).numpy()
     return result
 
 
@@ -137,9 +144,11 @@ def sample_planes(board: int, n: int, seed: int) -> np.ndarray:
     return planes
 
 
-def write_samples(net: OthelloNet, path: Path, planes: np.ndarray) -> None:
+def write_samples(
+    net: OthelloNet, path: Path, planes: np.ndarray, wrapper: nn.Module | None = None
+) -> None:
     planes = np.ascontiguousarray(planes, dtype=np.float32)
-    outputs = torch_outputs(net, planes)
+    outputs = torch_outputs(net, planes, wrapper)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, planes=planes, **outputs)
 
@@ -185,19 +194,25 @@ def export_model(
     samples: int = 8,
     seed: int = 0,
     variant: str = "standard",
+    wrapper: type[nn.Module] | None = None,
+    kind: str | None = None,
 ) -> tuple[Path, Path, Path]:
     """Writes `<out>.onnx`, the card `<out>.json` and `<out>.samples.npz`, and checks the
-    ONNX file against PyTorch on the samples."""
+    ONNX file against PyTorch on the samples. `wrapper` (a module class built on the net)
+    replaces ContractWrapper, and `kind` the card's description of the network."""
     # A copy on the CPU: the network may live on a GPU mid-run, and export and the
     # parity samples must not disturb it.
     net = copy.deepcopy(net).cpu().eval()
+    module = wrapper(net) if wrapper is not None else None
     out = Path(out)
     onnx_path, card_path = out.with_suffix(".onnx"), out.with_suffix(".json")
     samples_path = out.with_name(out.name + ".samples.npz")
-    export_onnx(net, onnx_path)
-    write_samples(net, samples_path, sample_planes(net.config.board, samples, seed))
+    export_onnx(net, onnx_path, module)
+    write_samples(net, samples_path, sample_planes(net.config.board, samples, seed), module)
     check_parity(onnx_path, samples_path)
     card = model_card(out.name, net, run, generation, strength, variant)
+    if kind is not None:
+        card["network"]["kind"] = kind
     card_path.write_text(json.dumps(card, indent=2) + "\n")
     return onnx_path, card_path, samples_path
 

@@ -52,3 +52,38 @@ def plot_run(root: Path, rows: list[dict[str, str]], eval_players: str) -> None:
         fig.tight_layout()
         fig.savefig(root / "plots" / name, dpi=100)
         plt.close(fig)
+
+
+def plot_elo_cpu(path: Path, runs: dict[str, list[dict[str, str]]], title: str = "") -> None:
+    """Elo (random = 0) against CPU-hours for one or several runs on one axis, each with
+    its 95% band: one learner's curve, or the learners' comparison (docs/learners.md)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    drawn = False
+    for label, rows in runs.items():
+        rated = [r for r in rows if r.get("elo", "") != "" and r.get("cpu_hours", "") != ""]
+        if not rated:
+            continue
+        xs = [float(r["cpu_hours"]) for r in rated]
+        ax.fill_between(
+            xs, [float(r["elo_low"]) for r in rated], [float(r["elo_high"]) for r in rated],
+            alpha=0.15,
+        )  # fmt: skip
+        ax.plot(xs, [float(r["elo"]) for r in rated], marker="o", markersize=3, label=label)
+        drawn = True
+    if not drawn:
+        plt.close(fig)
+        return
+    ax.set_xlabel("CPU-hours (play, training, evaluation)")
+    ax.set_ylabel("Elo (random = 0), 95% band")
+    ax.set_title(title or path.parent.parent.name)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80)
+    plt.close(fig)

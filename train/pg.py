@@ -1,0 +1,181 @@
+"""Policy-gradient learners for Othello: REINFORCE with a baseline, and advantage
+actor-critic. `python -m train.reinforce` and `python -m train.a2c` run them.
+
+Both act by sampling the policy head (illegal moves masked) and learn on-policy from the
+games just played, then throw them away. They differ in the return a move is judged by:
+- REINFORCE with a baseline (Williams 1992; Sutton & Barto 2018, section 13.4): the
+  game's result, less the value head's estimate of the position as the baseline; the
+  value head learns the result.
+- Advantage actor-critic (Mnih et al. 2016's A2C, synchronous): the lambda-return that
+  bootstraps from the critic's value of the learner's next decision (GAE, Schulman et al.
+  2016, with gamma = 1); the critic learns that return. With lambda = 1 it is REINFORCE.
+An entropy bonus keeps the policy from collapsing early (both, as in A3C). The network is
+the AlphaZero tower with its policy and value heads, exported to the model contract as
+it is, so both learners play in the arena, in `othello play` and in the page, and their
+value head lets a search use them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from train import rl
+from train.export import export_model
+from train.net import NetConfig, OthelloNet
+
+DEFAULTS: dict[str, Any] = {
+    **rl.COMMON_DEFAULTS,
+    "lr": 0.0005,
+    "value_weight": 1.0,
+    "entropy_weight": 0.01,
+    "lam": 0.8,
+}
+
+
+class PolicyGradient:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        net_config = NetConfig(
+            board=config["board"], blocks=config["blocks"], channels=config["channels"]
+        )
+        self.net = OthelloNet(net_config)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config["lr"])
+        self.rng = np.random.default_rng(config["seed"])
+        self.actor_critic = config["learner"] == "a2c"
+
+    @torch.no_grad()
+    def act(self, planes: np.ndarray, legal: np.ndarray, explore: bool) -> np.ndarray:
+        self.net.eval()
+        logits = self.net(torch.from_numpy(planes.astype(np.float32))).policy
+        logits = rl.masked_logits(logits, torch.from_numpy(legal))
+        if not explore:
+            return logits.argmax(dim=1).numpy()
+        # Gumbel-max: a sample of softmax(logits), drawn from this learner's own rng.
+        gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
+        return (logits + torch.from_numpy(gumbel).float()).argmax(dim=1).numpy()
+
+    @torch.no_grad()
+    def values(self, planes: np.ndarray) -> np.ndarray:
+        self.net.eval()
+        out = []
+        for start in range(0, len(planes), 1024):
+            chunk = torch.from_numpy(planes[start : start + 1024].astype(np.float32))
+            out.append(self.net(chunk).value.squeeze(1).numpy())
+        return np.concatenate(out) if out else np.zeros(0, np.float32)
+
+    def returns(self, e: rl.Episodes) -> np.ndarray:
+        """What each decision is judged by: the result (REINFORCE) or the lambda-return
+        over the learner's own next decisions (A2C)."""
+        if not self.actor_critic:
+            return e.outcome.copy()
+        lam = self.config["lam"]
+        value = self.values(e.planes)
+        out = e.outcome.copy()
+        # A decision's successor is always recorded after it: fill from the end.
+        for i in range(len(e) - 1, -1, -1):
+            j = e.next_index[i]
+            if j >= 0:
+                out[i] = (1 - lam) * value[j] + lam * out[j]
+        return out
+
+    def learn(self, e: rl.Episodes) -> float:
+        if len(e) == 0:
+            return 0.0
+        c = self.config
+        target = self.returns(e)
+        order = self.rng.permutation(len(e))
+        losses = []
+        for start in range(0, len(e), c["batch_size"]):
+            rows = order[start : start + c["batch_size"]]
+            losses.append(self.step(e, rows, target[rows]))
+        return float(np.mean(losses))
+
+    def step(self, e: rl.Episodes, rows: np.ndarray, target: np.ndarray) -> float:
+        c = self.config
+        moves = e.legal.shape[1]
+        onehot = np.zeros((rows.size, moves), np.float32)
+        onehot[np.arange(rows.size), e.action[rows]] = 1
+        planes, (moved, legal_moved) = rl.augment_moves(
+            e.planes[rows], [onehot, e.legal[rows].astype(np.float32)], self.rng
+        )
+        action = torch.from_numpy(moved.argmax(axis=1))
+        legal = torch.from_numpy(legal_moved > 0.5)
+        self.net.train()
+        out = self.net(torch.from_numpy(planes.astype(np.float32)))
+        logp = torch.log_softmax(rl.masked_logits(out.policy, legal), dim=1)
+        probs = logp.exp()
+        entropy = -(probs * logp.masked_fill(~legal, 0.0)).sum(dim=1)
+        value = out.value.squeeze(1)
+        target_t = torch.from_numpy(target)
+        advantage = (target_t - value).detach()
+        taken = logp.gather(1, action[:, None]).squeeze(1)
+        policy_loss = -(advantage * taken).mean()
+        value_loss = ((value - target_t) ** 2).mean()
+        loss = policy_loss + c["value_weight"] * value_loss - c["entropy_weight"] * entropy.mean()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return loss.item()
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "net": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "rng": self.rng.bit_generator.state,
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.net.load_state_dict(state["net"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.rng.bit_generator.state = state["rng"]
+
+    def frozen(self) -> PolicyGradient:
+        twin = copy.copy(self)
+        twin.net = copy.deepcopy(self.net)
+        twin.rng = np.random.default_rng(self.rng.integers(1 << 62))
+        return twin
+
+    def export(self, out: Path, run: str, generation: int) -> Path:
+        method = "advantage actor-critic" if self.actor_critic else "REINFORCE with a baseline"
+        kind = f"policy-gradient network ({method}): AlphaZero residual tower, policy and value"
+        onnx_path, _, _ = export_model(
+            self.net, out, run, generation, "see docs/learners.md", kind=kind
+        )
+        return onnx_path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--value-weight", type=float, help="weight of the value (critic) loss")
+    p.add_argument("--entropy-weight", type=float, help="weight of the entropy bonus")
+
+
+def add_a2c_arguments(p: argparse.ArgumentParser) -> None:
+    add_arguments(p)
+    p.add_argument("--lam", type=float, help="GAE lambda (1: Monte Carlo returns)")
+
+
+def main(learner: str, argv: list[str] | None = None) -> int:
+    if learner == "a2c":
+        return rl.main_for(
+            "a2c",
+            "Advantage actor-critic on Othello.",
+            DEFAULTS,
+            add_a2c_arguments,
+            PolicyGradient,
+            argv,
+        )
+    defaults = {k: v for k, v in DEFAULTS.items() if k != "lam"}
+    return rl.main_for(
+        "reinforce",
+        "REINFORCE with a baseline on Othello.",
+        defaults,
+        add_arguments,
+        PolicyGradient,
+        argv,
+    )

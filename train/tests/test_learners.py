@@ -1,0 +1,224 @@
+"""The learners of issue 14: their opponents, their bookkeeping, their targets against
+slow references, their export, and a run that resumes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from train import env, rl
+from train.dqn import DEFAULTS as DQN_DEFAULTS
+from train.dqn import DQN, QContract
+from train.export import run_onnx
+from train.othello_cli import EvalJob
+from train.pg import DEFAULTS as PG_DEFAULTS
+from train.pg import PolicyGradient
+from train.tests import rules
+from train.tests.engine import real_othello
+
+SMALL = {"board": 6, "blocks": 1, "channels": 8, "games": 8, "batch_size": 32}
+
+
+def dqn(**over: object) -> DQN:
+    return DQN({**DQN_DEFAULTS, **SMALL, "learner": "dqn", "replay": 2000, **over})
+
+
+def pg(learner: str, **over: object) -> PolicyGradient:
+    return PolicyGradient({**PG_DEFAULTS, **SMALL, "learner": learner, **over})
+
+
+def random_midgames(n: int, count: int, seed: int) -> env.Games:
+    rng = np.random.default_rng(seed)
+    games = env.Games(n, count)
+    for _ in range(10):
+        legal = games.legal_mask()
+        games.play(np.argmax(np.where(legal, rng.random(legal.shape), -1), axis=1))
+    return games
+
+
+def to_grid(x: np.uint64, n: int) -> np.ndarray:
+    return np.array([(int(x) >> int(b)) & 1 for b in env.geometry(n).bits], bool).reshape(n, n)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "heuristic"])
+def test_the_classic_players_pick_what_their_rule_rates_best(kind: str) -> None:
+    n = 8
+    games = random_midgames(n, 40, seed=3)
+    rows = np.flatnonzero(~games.done & ~games.legal_mask()[:, -1])
+    moves = rl.classic_moves(kind, games, rows, np.random.default_rng(0))
+    table = rl.square_table(n).reshape(n, n)
+    for g, mv in zip(rows, moves, strict=True):
+        own, opp = to_grid(games.own[g], n), to_grid(games.opp[g], n)
+
+        def rate(r: int, c: int, own: np.ndarray = own, opp: np.ndarray = opp) -> int:
+            turned = rules.flips(own, opp, r, c)
+            if kind == "greedy":
+                return len(turned)
+            after_own, after_opp = own.copy(), opp.copy()
+            for y, x in turned:
+                after_own[y, x], after_opp[y, x] = True, False
+            after_own[r, c] = True
+            return int(table[after_own].sum() - table[after_opp].sum())
+
+        ratings = {(r, c): rate(r, c) for r, c in np.argwhere(rules.legal(own, opp))}
+        assert rate(*divmod(int(mv), n)) == max(ratings.values())
+
+
+def test_every_decision_links_to_the_same_players_next_one() -> None:
+    learner = dqn()
+    pool = rl.parse_pool("self=1,random=1,heuristic=1")
+    e = rl.play_games(learner, 12, 6, pool, np.random.default_rng(1))
+    assert len(e) > 12 * 5
+    for i, j in enumerate(e.next_index):
+        assert e.legal[i, e.action[i]], "the learner played an illegal move"
+        if j < 0:
+            continue
+        assert j > i and e.game[j] == e.game[i]
+        assert e.outcome[j] == e.outcome[i]  # the same player's result
+        # The same player: it has at least as many discs and empties fewer.
+        empties_i = 36 - e.planes[i, :2].sum()
+        empties_j = 36 - e.planes[j, :2].sum()
+        assert empties_j < empties_i
+    # Every chain ends once per player and game: twice in self-play, else once.
+    ends = np.bincount(e.game[e.next_index < 0], minlength=12)
+    assert list(ends) == [2 if o == "self" else 1 for o in e.opponent]
+    assert set(np.unique(e.outcome)) <= {-1.0, 0.0, 1.0}
+
+
+def test_the_pool_refuses_unknown_opponents() -> None:
+    with pytest.raises(rl.LearnerError, match="unknown opponent 'edax'"):
+        rl.parse_pool("self=1,edax=2")
+    assert rl.parse_pool("self=3,random=1") == {"self": 0.75, "random": 0.25}
+
+
+def test_double_q_targets_match_a_sample_by_sample_reference() -> None:
+    learner = dqn()
+    e = rl.play_games(learner, 8, 6, {"self": 1.0}, np.random.default_rng(2))
+    learner.replay.add(e)
+    learner.target.load_state_dict(dqn(seed=9).net.state_dict())  # a different target net
+    rows = np.arange(learner.replay.size)
+    got = learner.targets(rows).numpy()
+    for i in rows:
+        j = e.next_index[i]
+        if j < 0:
+            assert got[i] == e.outcome[i]
+            continue
+        planes = torch.from_numpy(e.planes[j : j + 1].astype(np.float32))
+        with torch.no_grad():
+            online = torch.tanh(learner.net.eval()(planes).policy)[0].numpy()
+            target = torch.tanh(learner.target.eval()(planes).policy)[0].numpy()
+        best = int(np.argmax(np.where(e.legal[j], online, -np.inf)))
+        assert got[i] == pytest.approx(target[best], abs=1e-6)
+
+
+def test_lambda_returns_match_the_recursive_definition() -> None:
+    learner = pg("a2c", lam=0.7)
+    e = rl.play_games(learner, 6, 6, {"self": 1.0}, np.random.default_rng(4))
+    got = learner.returns(e)
+    value = learner.values(e.planes)
+
+    def slow(i: int) -> float:
+        j = e.next_index[i]
+        if j < 0:
+            return float(e.outcome[i])
+        return 0.3 * float(value[j]) + 0.7 * slow(j)
+
+    for i in range(len(e)):
+        assert got[i] == pytest.approx(slow(i), abs=1e-5)
+    assert (pg("reinforce").returns(e) == e.outcome).all()
+
+
+@pytest.mark.parametrize("learner", ["reinforce", "a2c"])
+def test_a_rewarded_move_becomes_more_likely(learner: str) -> None:
+    agent = pg(learner, entropy_weight=0.0, lr=0.01)
+    games = random_midgames(6, 1, seed=7)
+    assert games.legal_mask()[0].sum() > 1
+    planes = np.repeat(games.planes().astype(np.uint8), 64, axis=0)
+    legal = np.repeat(games.legal_mask(), 64, axis=0)
+    move = int(np.flatnonzero(legal[0])[0])
+
+    def prob() -> float:
+        with torch.no_grad():
+            agent.net.eval()
+            logits = rl.masked_logits(
+                agent.net(torch.from_numpy(planes[:1].astype(np.float32))).policy,
+                torch.from_numpy(legal[:1]),
+            )
+            return float(torch.softmax(logits, 1)[0, move])
+
+    episodes = rl.Episodes(
+        planes=planes, legal=legal, action=np.full(64, move), outcome=np.ones(64, np.float32),
+        next_index=np.full(64, -1), game=np.arange(64), opponent=["self"] * 64,
+        learner_outcome=np.ones(64, np.float32),
+    )  # fmt: skip
+    before = prob()
+    for _ in range(5):
+        agent.learn(episodes)
+    assert prob() > before + 0.02
+
+
+def test_the_q_network_exports_to_the_contract(tmp_path: Path) -> None:
+    learner = dqn()
+    path = learner.export(tmp_path / "q", "test", 0)
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert "deep Q-network" in card["network"]["kind"]
+    games = random_midgames(6, 16, seed=5)
+    planes = games.planes()
+    got = run_onnx(path, planes)
+    with torch.no_grad():
+        q = torch.tanh(learner.net.eval()(torch.from_numpy(planes)).policy).numpy()
+    legal = games.legal_mask()
+    want_value = np.where(legal, q, -np.inf).max(axis=1)
+    assert np.allclose(got["value"][:, 0], want_value, atol=1e-5)
+    assert np.allclose(got["policy"], q * 10, atol=1e-4)
+    with torch.no_grad():
+        _policy, value = QContract(learner.net)(torch.from_numpy(planes))
+    assert np.allclose(value.numpy()[:, 0], want_value, atol=1e-6)
+
+
+OTHELLO = real_othello()
+
+
+@pytest.mark.skipif(OTHELLO is None, reason="needs the othello binary: cargo build -p cli")
+@pytest.mark.parametrize("learner", ["dqn", "a2c"])
+def test_the_engine_runs_the_exported_learners_like_pytorch(tmp_path: Path, learner: str) -> None:
+    agent = dqn() if learner == "dqn" else pg("a2c")
+    path = agent.export(tmp_path / learner, "test", 0)
+    samples = path.with_name(path.stem + ".samples.npz")
+    result = subprocess.run(
+        [str(OTHELLO), "model", "check", str(path), "--compare", str(samples)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_run_evaluates_on_its_budget_and_resumes(tmp_path: Path) -> None:
+    calls: list[EvalJob] = []
+
+    def evaluate(job: EvalJob) -> tuple[float, float, float]:
+        assert job.model.exists() and job.model.with_suffix(".json").exists()
+        calls.append(job)
+        return 100.0 + len(calls), 50.0, 150.0
+
+    defaults = {**PG_DEFAULTS, **SMALL, "learner": "reinforce"}
+    given = {"max_cpu_hours": 0.0008, "eval_every": 0.0003}
+    run = rl.LearnerRun.open(tmp_path / "run", defaults, given)
+    state = rl.train(run, PolicyGradient(run.config), evaluate)
+    assert state["cpu_hours"] >= 0.0008
+    rows = run.metrics()
+    assert len(rows) == len(calls) >= 2
+    assert [float(r["elo"]) for r in rows] == [101.0 + i for i in range(len(rows))]
+    assert (run.root / "best.onnx").exists() and run.checkpoint.exists()
+    # Given more budget, it goes on from where it stopped.
+    again = rl.LearnerRun.open(tmp_path / "run", defaults, {"max_cpu_hours": 0.0012})
+    more = rl.train(again, PolicyGradient(again.config), evaluate)
+    assert more["iteration"] > state["iteration"]
+    assert len(again.metrics()) > len(rows)
+    assert "resuming at iteration" in (run.root / "log.txt").read_text()
+    with pytest.raises(rl.LearnerError, match="created with channels=8"):
+        rl.LearnerRun.open(tmp_path / "run", defaults, {"channels": 16})
