@@ -1,0 +1,446 @@
+"""A report on one shipped network: how it plays against the classic players and how its
+outputs behave, as an HTML page with PNG plots and a few lines on stdout.
+
+    python -m train.report models/az-8x8.onnx [--out DIR] [--games N] [--player SPEC]
+        [--othello PATH] [--seed S] [--arena arena.json]
+
+The network plays `random`, `greedy`, `heuristic` and `alphabeta:depth=2` with both colours
+in `othello arena` (as `policy:model=MODEL` by default: the network alone, no search, since
+the report describes the network). Its games are replayed here with `train.env` for the
+corner, disc and mobility statistics, and the positions it faced go through the network
+(ONNX Runtime) for the policy entropy and the symmetry check. The board and the variant
+come from the model card. `--arena` takes the `arena.json` of an earlier run instead of
+playing (it must hold the model's games). Writes `DIR/index.html` (no scripts, no external
+assets), the plots beside it and the arena's `arena.json`; DIR defaults to
+`docs/reports/<model name>/`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from train.othello_cli import head_to_head
+from train.report_stats import (
+    PHASES,
+    CornerStats,
+    EntropyStats,
+    ModelGame,
+    ReportError,
+    SymmetryStats,
+    Tally,
+    entropy_by_phase,
+    mean_by_ply,
+    model_games,
+    replay,
+    symmetry_consistency,
+    wilson,
+)
+from train.shards import RunError, binary_missing, onnxruntime_library
+from train.ship import spec_model
+
+OPPONENTS = ("random", "greedy", "heuristic", "alphabeta:depth=2")
+SYMMETRY_POSITIONS = 256
+DPI = 80
+SYMMETRY_NAMES = (
+    "identity", "rotate 90", "rotate 180", "rotate 270",
+    "mirror", "mirror, rotate 90", "mirror, rotate 180", "mirror, rotate 270",
+)  # fmt: skip
+
+
+@dataclass
+class Model:
+    path: Path
+    name: str
+    board: int
+    variant: str
+    card: dict[str, Any]
+
+
+def load_card(path: Path) -> Model:
+    path = Path(path)
+    if path.suffix != ".onnx" or not path.is_file():
+        raise ReportError(f"no model at {path} (give a .onnx file with its .json card beside it)")
+    card_path = path.with_suffix(".json")
+    try:
+        card = json.loads(card_path.read_text())
+        board, variant = int(card["board_size"]), str(card.get("variant", "standard"))
+    except OSError as e:
+        raise ReportError(f"cannot read the model card {card_path}: {e.strerror}") from e
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+        raise ReportError(f"{card_path} is not a model card with a board_size ({e})") from e
+    if board not in (6, 8) or variant not in ("standard", "reversed"):
+        raise ReportError(f"{card_path}: board {board}, variant {variant!r} not supported")
+    return Model(path, str(card.get("name", path.stem)), board, variant, card)
+
+
+class OnnxNet:
+    """One ONNX Runtime session for every probe (one thread: the box is shared)."""
+
+    def __init__(self, path: Path, board: int) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as e:  # ORT raises its own exception types for every load failure
+            raise ReportError(f"cannot load {path} with ONNX Runtime: {e}") from e
+        self.board = board
+
+    def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out = self.session.run(["policy", "value"], {"planes": planes.astype(np.float32)})
+        return out[0], out[1].reshape(-1)
+
+
+def play_arena(
+    binary: str, model: Model, player: str, games: int, seed: int, threads: int
+) -> dict[str, Any]:
+    """One `othello arena` run, the model against the classic players; its arena.json.
+    The arena's own table goes unprinted: the report's summary says what matters here."""
+    if not Path(binary).exists() and shutil.which(binary) is None:
+        raise binary_missing(binary)
+    env = dict(os.environ)
+    library = onnxruntime_library()
+    if library:
+        env["ORT_DYLIB_PATH"] = library
+    with tempfile.TemporaryDirectory(prefix="othello-report-") as tmp:
+        cmd = [
+            binary, "arena", "--board", str(model.board), "--variant", model.variant,
+            "--players", ",".join([player, *OPPONENTS]), "--games", str(games),
+            "--seed", str(seed), "--threads", str(threads), "--out", tmp,
+        ]  # fmt: skip
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            why = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            raise ReportError(f"othello arena failed (exit code {result.returncode}): {why}")
+        return json.loads((Path(tmp) / "arena.json").read_text())
+
+
+def model_index(report: dict[str, Any], model: Path, player: str) -> int:
+    players: list[str] = report.get("players", [])
+    if player in players:
+        return players.index(player)
+    ours = [
+        i for i, p in enumerate(players) if (m := spec_model(p)) and m.resolve() == model.resolve()
+    ]
+    if len(ours) != 1:
+        raise ReportError(f"the arena report has {len(ours)} players using {model}, expected 1")
+    return ours[0]
+
+
+@dataclass
+class Analysis:
+    model: Model
+    player: str
+    games: list[ModelGame]
+    wins: dict[str, tuple[Tally, Tally]]  # opponent -> (as Black, as White)
+    corners: dict[str, CornerStats]  # opponent (and "all") -> stats
+    curves: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (plies, mean)
+    entropy: EntropyStats
+    symmetry: SymmetryStats
+
+
+def analyse(report: dict[str, Any], model: Model, player: str, net: Any, seed: int) -> Analysis:
+    me = model_index(report, model.path, player)
+    n, reversed_rules = model.board, model.variant == "reversed"
+    games = model_games(report, me, n)
+    if not games:
+        raise ReportError("the arena report holds no games of the model")
+    players: list[str] = report["players"]
+    wins: dict[str, tuple[Tally, Tally]] = {}
+    for j, name in enumerate(players):
+        if j == me:
+            continue
+        split = []
+        for black in (True, False):
+            colour = [g for g in report["games"] if (g["black"] == me) == black]
+            split.append(Tally(*head_to_head(colour, me, j)))
+        if split[0].games + split[1].games:
+            wins[name] = (split[0], split[1])
+    corners = {"all": CornerStats()} | {name: CornerStats() for name in wins}
+    series: dict[str, list[np.ndarray]] = {
+        k: [] for k in ("model discs", "opponent discs", "model mobility", "opponent mobility")
+    }
+    planes, empties = [], []
+    for g in games:
+        r = replay(g, n, reversed_rules)
+        for stats in (corners["all"], corners[g.opponent]):
+            stats.add(r.corner_chance, r.took_corner)
+        series["model discs"].append(r.model_discs)
+        series["opponent discs"].append(r.opponent_discs)
+        series["model mobility"].append(r.model_mobility)
+        series["opponent mobility"].append(r.opponent_mobility)
+        planes += r.planes
+        empties += r.empties
+    if not planes:
+        raise ReportError("the model had no move to choose in its games")
+    all_planes = np.stack(planes)
+    min_games = max(3, len(games) // 10)
+    curves = {k: mean_by_ply(v, min_games) for k, v in series.items()}
+    ent = entropy_by_phase(net, all_planes, np.array(empties), n)
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(all_planes), min(SYMMETRY_POSITIONS, len(all_planes)), replace=False)
+    sym = symmetry_consistency(net, all_planes[np.sort(pick)])
+    return Analysis(model, player, games, wins, corners, curves, ent, sym)
+
+
+# ---- output ----
+
+
+def pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def num(x: float, digits: int = 2) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def score_text(t: Tally) -> str:
+    low, high = wilson(t.score, t.games)
+    return f"{t.wins}-{t.draws}-{t.losses}, {pct(t.score)} [{pct(low)}, {pct(high)}]"
+
+
+def total(a: Analysis) -> Tally:
+    t = Tally()
+    for black, white in a.wins.values():
+        for x in (black, white):
+            t.wins, t.draws, t.losses = t.wins + x.wins, t.draws + x.draws, t.losses + x.losses
+    return t
+
+
+def wait_text(c: CornerStats) -> str:
+    return (
+        f"{c.games_with_chance} games with a chance; took one in {c.games_taken} of them "
+        f"after {num(c.mean_wait)} own turns on average"
+        + (f"; never in {len(c.censored)}" if c.censored else "")
+    )
+
+
+def summary(a: Analysis) -> str:
+    m, c, t = a.model, a.corners["all"], total(a)
+    lines = [
+        f"{m.name} ({m.board}x{m.board} {m.variant}) as {a.player}: {len(a.games)} games",
+        f"  score {score_text(t)}; "
+        + ", ".join(
+            f"{name} {pct(Tally(b.wins + w.wins, b.draws + w.draws, b.losses + w.losses).score)}"
+            for name, (b, w) in a.wins.items()
+        ),
+        f"  corners: took {pct(c.rate)} of {c.chances} chances; {wait_text(c)}",
+        f"  symmetry R^2 (7 transforms, {a.symmetry.positions} positions): "
+        f"policy {num(a.symmetry.policy_pooled, 3)}, value {num(a.symmetry.value_pooled, 3)}",
+        "  policy entropy (nats): "
+        + ", ".join(f"{p} {num(h)}" for p, h in zip(PHASES, a.entropy.mean, strict=True)),
+    ]
+    return "\n".join(lines)
+
+
+def write_plots(a: Analysis, out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only
+    import matplotlib.pyplot as plt
+
+    names = []
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    for ax, what in zip(axes, ("discs", "mobility"), strict=True):
+        for side, style in (("model", "-"), ("opponent", "--")):
+            plies, mean = a.curves[f"{side} {what}"]
+            ax.plot(plies, mean, style, label=side)
+        ax.set_xlabel("ply")
+        ax.set_ylabel("discs" if what == "discs" else "legal moves")
+        ax.set_title(f"{what}, mean over games")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "game.png", dpi=DPI)
+    plt.close(fig)
+    names.append("game.png")
+
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    x = np.arange(len(PHASES))
+    ax.bar(x - 0.2, a.entropy.mean, 0.4, label="network policy")
+    ax.bar(x + 0.2, a.entropy.uniform, 0.4, label="uniform over legal moves")
+    ax.set_xticks(
+        x, [f"{p}\n({k} positions)" for p, k in zip(PHASES, a.entropy.positions, strict=True)]
+    )
+    ax.set_ylabel("entropy (nats)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "entropy.png", dpi=DPI)
+    plt.close(fig)
+    names.append("entropy.png")
+
+    fig, ax = plt.subplots(figsize=(4.5, 0.6 + 0.5 * len(a.wins)))
+    grid = np.array([[b.score, w.score] for b, w in a.wins.values()])
+    ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    for i, (b, w) in enumerate(a.wins.values()):
+        for k, t in enumerate((b, w)):
+            ax.text(
+                k,
+                i,
+                f"{t.wins}-{t.draws}-{t.losses}\n{pct(t.score)}",
+                ha="center",
+                va="center",
+                fontsize=8,
+            )
+    ax.set_xticks([0, 1], ["model as Black", "model as White"])
+    ax.set_yticks(range(len(a.wins)), list(a.wins))
+    fig.tight_layout()
+    fig.savefig(out / "wins.png", dpi=DPI)
+    plt.close(fig)
+    names.append("wins.png")
+    return names
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def write_html(a: Analysis, out: Path, command: str) -> None:
+    m, s, e = a.model, a.symmetry, a.entropy
+    wins = table(
+        ["opponent", "model as Black", "model as White"],
+        [[name, score_text(b), score_text(w)] for name, (b, w) in a.wins.items()]
+        + [["all", "", score_text(total(a))]],
+    )
+    corners = table(
+        ["opponent", "turns", "corner chances", "taken", "rate", "games with a chance",
+         "took one", "mean wait (own turns)", "never took one (turns left)"],
+        [
+            [name, str(c.turns), str(c.chances), str(c.taken), pct(c.rate),
+             str(c.games_with_chance), str(c.games_taken), num(c.mean_wait),
+             f"{len(c.censored)} ({num(c.mean_censored, 1)})"]
+            for name, c in a.corners.items()
+        ],
+    )  # fmt: skip
+    sym = table(
+        ["transform", "policy R^2", "value R^2", "same favourite move"],
+        [
+            [SYMMETRY_NAMES[i], num(p, 4), num(v, 4), pct(same)]
+            for i, (p, v, same) in enumerate(zip(s.policy, s.value, s.same_move, strict=True))
+        ]
+        + [
+            [
+                "pooled over the 7 non-identity", num(s.policy_pooled, 4),
+                num(s.value_pooled, 4), pct(float(np.mean(s.same_move[1:]))),
+            ]
+        ],
+    )  # fmt: skip
+    ent = table(
+        ["phase", "positions", "mean entropy (nats)", "uniform: mean ln(legal moves)"],
+        [
+            [p, str(k), num(h), num(u)]
+            for p, k, h, u in zip(PHASES, e.positions, e.mean, e.uniform, strict=True)
+        ],
+    )
+    fill = m.board * m.board - 4
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Model report: {html.escape(m.name)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}}
+table{{border-collapse:collapse;margin:0.5em 0}}
+td,th{{border:1px solid #bbb;padding:2px 8px;text-align:left}}
+pre{{background:#f4f4f4;padding:0.5em;white-space:pre-wrap}}</style></head><body>
+<h1>Model report: {html.escape(m.name)}</h1>
+<p>{m.board}x{m.board}, {m.variant} rules; {m.card.get("parameters", "?")} parameters,
+run {html.escape(str(m.card.get("training", {}).get("run")))} generation
+{html.escape(str(m.card.get("training", {}).get("generation")))}. Played as
+<code>{html.escape(a.player)}</code>: {len(a.games)} games against the classic players,
+from the arena's random 4-8 ply openings, each played with both colours.</p>
+<pre>{html.escape(summary(a))}</pre>
+<h2>Results by colour</h2>
+<p>Wins-draws-losses, score (draws half) and its 95% Wilson interval.</p>
+{wins}<img src="wins.png" alt="score by opponent and colour">
+<h2>Corners</h2>
+<p>The model's turns with a move to choose, after the opening. A chance is a turn with a
+corner among its legal moves; the wait counts its own turns from the first chance of a
+game until it took a corner (0: at once); games where it never took one are counted
+apart, with the turns it had left.</p>
+{corners}
+<h2>Discs and mobility</h2>
+<p>Mean over the games still under way at each ply (plies fewer than a tenth of the games
+reach are left out); mobility is each side's number of legal placements in the position,
+whoever is to move.</p>
+<img src="game.png" alt="discs and mobility by ply">
+<h2>Policy entropy by phase</h2>
+<p>Entropy of the policy head's distribution over the legal moves (masked and softmaxed as
+the engine does), in nats, on the positions the model faced. Phases are thirds of the
+{fill} squares a game fills: opening while fewer than {math.ceil(fill / 3)} are
+played, endgame from {math.ceil(2 * fill / 3)} on.</p>
+{ent}<img src="entropy.png" alt="policy entropy by phase">
+<h2>Symmetry consistency</h2>
+<p>{s.positions} positions drawn from the model's games, each also given to the network
+turned and mirrored in the 8 ways of the square; the policy is mapped back. R^2 of the
+transformed outputs against the untransformed ones (policy: probabilities of the legal
+moves; value), and how often the favourite move is the same square. 1 (100%) is a
+perfectly symmetric network; the training augments every sample with a random symmetry,
+which teaches the symmetry without enforcing it.</p>
+{sym}
+<h2>How this was made</h2>
+<pre>{html.escape(command)}</pre>
+<p>The arena's games, transcripts included: <a href="arena.json">arena.json</a>.</p>
+</body></html>
+"""
+    (out / "index.html").write_text(page)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m train.report", description=__doc__.split("\n")[0])
+    p.add_argument("model", type=Path, help="the network (.onnx) with its card beside it")
+    p.add_argument("--out", type=Path, help="folder for the report (docs/reports/<name>/)")
+    p.add_argument("--games", type=int, default=20, help="games per opponent, half each colour")
+    p.add_argument("--player", default="policy:model={model}", help="the model's arena spec")
+    p.add_argument("--othello", default="target/release/othello", help="the othello binary")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--arena", type=Path, help="an arena.json to analyse instead of playing")
+    args = p.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        p.error("--games must be even and at least 2 (each opening is played with both colours)")
+    try:
+        model = load_card(args.model)
+        net = OnnxNet(model.path, model.board)
+        player = args.player.format(model=model.path)
+        out = args.out or Path("docs/reports") / model.name
+        if args.arena:
+            try:
+                report = json.loads(args.arena.read_text())
+            except (OSError, json.JSONDecodeError) as e:
+                raise ReportError(f"cannot read the arena report {args.arena}: {e}") from e
+        else:
+            report = play_arena(args.othello, model, player, args.games, args.seed, args.threads)
+        analysis = analyse(report, model, player, net, args.seed)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "arena.json").write_text(json.dumps(report, indent=1) + "\n")
+        write_plots(analysis, out)
+        command = "python -m train.report " + " ".join(sys.argv[1:] if argv is None else argv)
+        write_html(analysis, out, command)
+    except (ReportError, RunError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(summary(analysis))
+    print(f"wrote {out / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
