@@ -42,6 +42,8 @@ from train.report_stats import (
     SymmetryStats,
     Tally,
     entropy_by_phase,
+    evaluate_all,
+    legal_from_planes,
     mean_by_ply,
     model_games,
     replay,
@@ -154,6 +156,9 @@ class Analysis:
     curves: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (plies, mean)
     entropy: EntropyStats
     symmetry: SymmetryStats
+    # Positions where the policy head's favourite is the move the arena's player made: all
+    # of them for `policy:` (the probes see the board as the engine does), fewer with search.
+    agreement: tuple[int, int]
 
 
 def analyse(report: dict[str, Any], model: Model, player: str, net: Any, seed: int) -> Analysis:
@@ -177,7 +182,7 @@ def analyse(report: dict[str, Any], model: Model, player: str, net: Any, seed: i
     series: dict[str, list[np.ndarray]] = {
         k: [] for k in ("model discs", "opponent discs", "model mobility", "opponent mobility")
     }
-    planes, empties = [], []
+    planes, empties, chosen = [], [], []
     for g in games:
         r = replay(g, n, reversed_rules)
         for stats in (corners["all"], corners[g.opponent]):
@@ -188,16 +193,20 @@ def analyse(report: dict[str, Any], model: Model, player: str, net: Any, seed: i
         series["opponent mobility"].append(r.opponent_mobility)
         planes += r.planes
         empties += r.empties
+        chosen += r.chosen
     if not planes:
         raise ReportError("the model had no move to choose in its games")
     all_planes = np.stack(planes)
     min_games = max(3, len(games) // 10)
     curves = {k: mean_by_ply(v, min_games) for k, v in series.items()}
-    ent = entropy_by_phase(net, all_planes, np.array(empties), n)
+    logits = evaluate_all(net, all_planes)
+    ent = entropy_by_phase(logits, all_planes, np.array(empties), n)
+    best = np.where(legal_from_planes(all_planes), logits, -np.inf).argmax(axis=1)
+    agreement = (int(np.sum(best == np.array(chosen))), len(chosen))
     rng = np.random.default_rng(seed)
     pick = rng.choice(len(all_planes), min(SYMMETRY_POSITIONS, len(all_planes)), replace=False)
     sym = symmetry_consistency(net, all_planes[np.sort(pick)])
-    return Analysis(model, player, games, wins, corners, curves, ent, sym)
+    return Analysis(model, player, games, wins, corners, curves, ent, sym, agreement)
 
 
 # ---- output ----
@@ -216,10 +225,11 @@ def score_text(t: Tally) -> str:
     return f"{t.wins}-{t.draws}-{t.losses}, {pct(t.score)} [{pct(low)}, {pct(high)}]"
 
 
-def total(a: Analysis) -> Tally:
+def total(a: Analysis, colours: tuple[int, ...] = (0, 1)) -> Tally:
+    """All the model's games, or those with one colour (0 Black, 1 White)."""
     t = Tally()
-    for black, white in a.wins.values():
-        for x in (black, white):
+    for pair in a.wins.values():
+        for x in (pair[c] for c in colours):
             t.wins, t.draws, t.losses = t.wins + x.wins, t.draws + x.draws, t.losses + x.losses
     return t
 
@@ -280,7 +290,8 @@ def write_plots(a: Analysis, out: Path) -> list[str]:
         x, [f"{p}\n({k} positions)" for p, k in zip(PHASES, a.entropy.positions, strict=True)]
     )
     ax.set_ylabel("entropy (nats)")
-    ax.legend()
+    ax.set_ylim(0, 1.3 * np.nanmax([*a.entropy.uniform, *a.entropy.mean, 0.1]))
+    ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "entropy.png", dpi=DPI)
     plt.close(fig)
@@ -321,7 +332,7 @@ def write_html(a: Analysis, out: Path, command: str) -> None:
     wins = table(
         ["opponent", "model as Black", "model as White"],
         [[name, score_text(b), score_text(w)] for name, (b, w) in a.wins.items()]
-        + [["all", "", score_text(total(a))]],
+        + [["all", score_text(total(a, (0,))), score_text(total(a, (1,)))]],
     )
     corners = table(
         ["opponent", "turns", "corner chances", "taken", "rate", "games with a chance",
@@ -354,6 +365,12 @@ def write_html(a: Analysis, out: Path, command: str) -> None:
         ],
     )
     fill = m.board * m.board - 4
+    reversed_note = (
+        " In the reversed game a corner is a liability (a disc there stays for good), so"
+        " a low rate and long waits are what a good player shows."
+        if m.variant == "reversed"
+        else ""
+    )
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Model report: {html.escape(m.name)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}}
@@ -367,14 +384,17 @@ run {html.escape(str(m.card.get("training", {}).get("run")))} generation
 <code>{html.escape(a.player)}</code>: {len(a.games)} games against the classic players,
 from the arena's random 4-8 ply openings, each played with both colours.</p>
 <pre>{html.escape(summary(a))}</pre>
+<p>The policy head's favourite move (ONNX Runtime here) is the move the arena's player
+made in {a.agreement[0]} of the model's {a.agreement[1]} turns.</p>
 <h2>Results by colour</h2>
-<p>Wins-draws-losses, score (draws half) and its 95% Wilson interval.</p>
+<p>Wins-draws-losses, score (draws half) and its 95% Wilson interval. In all:
+{html.escape(score_text(total(a)))}.</p>
 {wins}<img src="wins.png" alt="score by opponent and colour">
 <h2>Corners</h2>
 <p>The model's turns with a move to choose, after the opening. A chance is a turn with a
 corner among its legal moves; the wait counts its own turns from the first chance of a
 game until it took a corner (0: at once); games where it never took one are counted
-apart, with the turns it had left.</p>
+apart, with the turns it had left.{reversed_note}</p>
 {corners}
 <h2>Discs and mobility</h2>
 <p>Mean over the games still under way at each ply (plies fewer than a tenth of the games
@@ -401,6 +421,17 @@ which teaches the symmetry without enforcing it.</p>
 </body></html>
 """
     (out / "index.html").write_text(page)
+
+
+def model_only(report: dict[str, Any], a: Analysis) -> dict[str, Any]:
+    """The arena report with only the model's games, each without its timings: what the
+    report reads, at a third of the size (the classic players' games among themselves are
+    most of it)."""
+    me = model_index(report, a.model.path, a.player)
+    keep = ("black", "white", "opening", "black_margin", "transcript")
+    games = [{k: g[k] for k in keep} for g in report["games"] if me in (g["black"], g["white"])]
+    note = "othello arena's report; train.report kept the model's games, without timings"
+    return {"note": note} | report | {"games": games}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -430,9 +461,13 @@ def main(argv: list[str] | None = None) -> int:
             report = play_arena(args.othello, model, player, args.games, args.seed, args.threads)
         analysis = analyse(report, model, player, net, args.seed)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "arena.json").write_text(json.dumps(report, indent=1) + "\n")
+        (out / "arena.json").write_text(json.dumps(model_only(report, analysis)) + "\n")
         write_plots(analysis, out)
-        command = "python -m train.report " + " ".join(sys.argv[1:] if argv is None else argv)
+        command = f"python -m train.report {args.model} --games {args.games} --seed {args.seed}"
+        if args.player != p.get_default("player"):
+            command += f" --player '{args.player}'"
+        if args.arena:
+            command += f" --arena {args.arena}"
         write_html(analysis, out, command)
     except (ReportError, RunError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -109,6 +109,7 @@ class Replay:
     took_corner: list[bool] = field(default_factory=list)
     planes: list[np.ndarray] = field(default_factory=list)
     empties: list[int] = field(default_factory=list)
+    chosen: list[int] = field(default_factory=list)  # the move it played
 
 
 def replay(game: ModelGame, n: int, reversed_rules: bool = False) -> Replay:
@@ -135,6 +136,7 @@ def replay(game: ModelGame, n: int, reversed_rules: bool = False) -> Replay:
             r.took_corner.append(move in corner_set)
             r.planes.append(g.planes()[0])
             r.empties.append(n * n - own - opp)
+            r.chosen.append(move)
         try:
             g.play(np.array([move]))
         except ValueError as e:
@@ -272,13 +274,17 @@ class EntropyStats:
     positions: list[int]
 
 
+def evaluate_all(evaluate: Evaluate, planes: np.ndarray, batch: int = 512) -> np.ndarray:
+    """The policy logits of every position, in batches."""
+    parts = [evaluate(planes[i : i + batch])[0] for i in range(0, len(planes), batch)]
+    n = planes.shape[-1]
+    return np.concatenate(parts) if parts else np.zeros((0, n * n + 1), np.float32)
+
+
 def entropy_by_phase(
-    evaluate: Evaluate, planes: np.ndarray, empties: np.ndarray, n: int, batch: int = 512
+    logits: np.ndarray, planes: np.ndarray, empties: np.ndarray, n: int
 ) -> EntropyStats:
     legal = legal_from_planes(planes)
-    logits = np.concatenate(
-        [evaluate(planes[i : i + batch])[0] for i in range(0, len(planes), batch)]
-    ) if len(planes) else np.zeros((0, n * n + 1))  # fmt: skip
     h = entropy(policy_probabilities(logits, legal)) if len(planes) else np.zeros(0)
     uniform = np.log(legal.sum(axis=1))
     ph = phase(empties, n)
