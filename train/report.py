@@ -103,6 +103,20 @@ class OnnxNet:
             )
         except Exception as e:  # ORT raises its own exception types for every load failure
             raise ReportError(f"cannot load {path} with ONNX Runtime: {e}") from e
+        inputs = {i.name: i.shape for i in self.session.get_inputs()}
+        outputs = {o.name for o in self.session.get_outputs()}
+        if "planes" not in inputs or not {"policy", "value"} <= outputs:
+            raise ReportError(
+                f"{path} does not follow the model contract: inputs {sorted(inputs)}, "
+                f"outputs {sorted(outputs)} (want planes -> policy, value)"
+            )
+        if inputs["planes"][-2:] not in ([board, board], ["N", "N"]) and all(
+            isinstance(d, int) for d in inputs["planes"][-2:]
+        ):
+            raise ReportError(
+                f"{path} takes {inputs['planes'][-2]}x{inputs['planes'][-1]} boards; "
+                f"its card says {board}x{board}"
+            )
         self.board = board
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -450,7 +464,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         model = load_card(args.model)
         net = OnnxNet(model.path, model.board)
-        player = args.player.format(model=model.path)
+        try:
+            player = args.player.format(model=model.path)
+        except (KeyError, IndexError, ValueError) as e:
+            raise ReportError(f"--player {args.player!r}: only {{model}} is filled in ({e})") from e
         out = args.out or Path("docs/reports") / model.name
         if args.arena:
             try:

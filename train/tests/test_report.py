@@ -32,6 +32,7 @@ from train.tests.engine import real_othello
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "models" / "tiny-random-6x6.onnx"
+TINY_8 = ROOT / "models" / "tiny-random-8x8.onnx"
 ARENA = Path(__file__).parent / "data" / "arena-report-6x6.json"
 
 # 6x6, Black to move: c2 d2 e4 b2 b1 b4 a1. Black's third move (b1) is its first with a
@@ -178,16 +179,19 @@ def test_the_report_of_a_recorded_arena(tmp_path: Path, capsys: pytest.CaptureFi
     assert "tiny-random-6x6 (6x6 standard)" in summary and "8 games" in summary
 
 
-@pytest.mark.parametrize("problem", ["missing", "no card", "corrupt card", "not a network"])
+@pytest.mark.parametrize(
+    "problem", ["missing", "no card", "corrupt card", "not a network", "another board"]
+)
 def test_a_bad_model_is_one_line_and_exit_code_2(
     tmp_path: Path, capsys: pytest.CaptureFixture, problem: str
 ) -> None:
     model = tmp_path / "m.onnx"
+    network = {"not a network": b"not onnx", "another board": TINY_8.read_bytes()}
     if problem != "missing":
-        model.write_bytes(b"not onnx" if problem == "not a network" else TINY.read_bytes())
+        model.write_bytes(network.get(problem, TINY.read_bytes()))
     if problem == "corrupt card":
         model.with_suffix(".json").write_text("{ nope")
-    if problem == "not a network":
+    if problem in ("not a network", "another board"):
         shutil.copy(TINY.with_suffix(".json"), model.with_suffix(".json"))
     assert report.main([str(model), "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
