@@ -444,8 +444,13 @@ def model_only(report: dict[str, Any], a: Analysis) -> dict[str, Any]:
     me = model_index(report, a.model.path, a.player)
     keep = ("black", "white", "opening", "black_margin", "transcript")
     games = [{k: g[k] for k in keep} for g in report["games"] if me in (g["black"], g["white"])]
+    # Timings are the only part that changes from run to run; without them the same
+    # command writes the same file.
+    ratings = [
+        {k: v for k, v in r.items() if k != "ms_per_move"} for r in report.get("ratings", [])
+    ]
     note = "othello arena's report; train.report kept the model's games, without timings"
-    return {"note": note} | report | {"games": games}
+    return {"note": note} | report | {"ratings": ratings, "games": games}
 
 
 def main(argv: list[str] | None = None) -> int:
