@@ -222,3 +222,41 @@ def test_a_run_evaluates_on_its_budget_and_resumes(tmp_path: Path) -> None:
     assert "resuming at iteration" in (run.root / "log.txt").read_text()
     with pytest.raises(rl.LearnerError, match="created with channels=8"):
         rl.LearnerRun.open(tmp_path / "run", defaults, {"channels": 16})
+
+
+def test_the_comparison_table_rates_every_player_and_scores_it_against_heuristic() -> None:
+    from train.compare import table
+
+    players = ["random", "heuristic", "policy:model=runs/x/best.onnx"]
+    # The network beats heuristic 3-1 with a draw, heuristic beats random twice.
+    games = [
+        {"black": 2, "white": 1, "black_margin": 10},
+        {"black": 1, "white": 2, "black_margin": -4},
+        {"black": 2, "white": 1, "black_margin": 0},
+        {"black": 1, "white": 2, "black_margin": 6},
+        {"black": 2, "white": 1, "black_margin": 2},
+        {"black": 0, "white": 1, "black_margin": -8},
+    ]
+    ratings = [
+        {"player": "policy:model=runs/x/best.onnx", "elo": 250.0, "low": 100.0, "high": 400.0},
+        {"player": "heuristic", "elo": 120.0, "low": 10.0, "high": 230.0},
+        {"player": "random", "elo": 0.0, "low": 0.0, "high": 0.0},
+    ]
+    report = {"players": players, "ratings": ratings, "games": games}
+    labels = {"policy:model=runs/x/best.onnx": "DQN, network alone"}
+    text = table(report, labels, {"policy:model=runs/x/best.onnx": 0.25})
+    lines = text.splitlines()
+    assert lines[2].startswith("| DQN, network alone | 0.25 | +250 [+100, +400] | 70.0%")
+    assert "(3-1-1)" in lines[2]
+    assert lines[3].startswith("| heuristic |  | +120 [+10, +230] |  |")
+    assert lines[4].startswith("| random |  | +0 [+0, +0] | 0.0%")
+
+
+def test_the_comparison_refuses_a_folder_that_is_not_a_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from train.compare import main
+
+    code = main(["--board", "6", "--run", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert code == 1
+    assert "is not a run directory" in capsys.readouterr().err
