@@ -15,7 +15,7 @@ use crate::hooks::{
     use_pool, use_search_driver, GameModel, SearchWanted,
 };
 use crate::levels::Difficulty;
-use crate::models::builtin_for;
+use crate::models::{builtin_named, learners_for};
 use crate::openings::{xot_game, xot_openings};
 use crate::persist::Settings;
 use crate::pool::random_seed;
@@ -198,10 +198,13 @@ pub fn app() -> Html {
     } else {
         Default::default()
     };
-    let builtin_active = matches!(
-        (view.model(size, variant), builtin_for(size, variant)),
-        (Some(ModelStatus::Ready(name)), Some(m)) if name == m.name()
-    );
+    // The shipped network playing (or loading) now; none while a network of one's own is.
+    let active_builtin = match view.model(size, variant) {
+        Some(ModelStatus::Ready(name) | ModelStatus::Loading(name)) => {
+            builtin_named(name).filter(|m| m.size == size && m.variant == variant)
+        }
+        _ => None,
+    };
     let workers = pool
         .borrow()
         .as_ref()
@@ -275,7 +278,7 @@ pub fn app() -> Html {
                     <DifficultyPicker difficulty={settings.difficulty.clone()} on_change={on_difficulty} note={level_note(player.as_ref(), budget)} />
                     <MoveList game={game.game.clone()} undone={game.undone.clone()} {on_goto} on_load={on_load_transcript} {ggf} {on_open} />
                     <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
-                    <NetworkPanel offer_builtin={builtin_for(size, variant).is_some() && !builtin_active} {on_upload} {on_builtin} />
+                    <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin} {on_upload} {on_builtin} />
                 </aside>
             </div>
         </main>

@@ -3,7 +3,7 @@
 //! draw; these talk to the workers, the network and local storage.
 
 use crate::levels::worker_count;
-use crate::models::{builtin_for, default_card, strength_line};
+use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
 use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::Pool;
 use crate::protocol::{EngineKind, WireBudget};
@@ -138,76 +138,88 @@ pub fn use_pool(
     pool
 }
 
-/// Fetches the shipped network for the board once and sends it to the workers. Returns a
-/// callback that sends it again, for going back to it after a network of one's own.
+/// The shipped networks fetched so far, by name: the ONNX bytes and the card.
+type Fetched = Rc<RefCell<HashMap<String, (Rc<Vec<u8>>, String)>>>;
+
+/// Fetches the board's default shipped network once and sends it to the workers. Returns a
+/// callback that loads any shipped network (another learner's, or the default again after
+/// a network of one's own), fetching its files the first time.
 #[hook]
 pub fn use_builtin_model(
     pool: PoolHandle,
     view: UseReducerHandle<View>,
     size: BoardSize,
     variant: Variant,
-) -> Callback<()> {
-    let fetched: Rc<RefCell<HashMap<String, Rc<Vec<u8>>>>> = use_mut_ref(HashMap::new);
-    let reload = {
-        let (pool, fetched, view) = (pool.clone(), fetched.clone(), view.dispatcher());
-        Callback::from(move |()| {
-            let Some(model) = builtin_for(size, variant) else {
-                return;
-            };
-            let bytes = fetched.borrow().get(model.name()).cloned();
-            let card = default_card(model.name(), size, variant);
-            if let (Some(p), Some(bytes)) = (pool.borrow().as_ref(), bytes) {
-                view.dispatch(ViewAction::Message(None));
-                p.borrow_mut()
-                    .load_model(model.name().to_owned(), size, variant, bytes, card);
-            }
+) -> Callback<&'static BuiltinModel> {
+    let fetched: Fetched = use_mut_ref(HashMap::new);
+    let load = {
+        let (pool, view) = (pool.clone(), view.dispatcher());
+        Callback::from(move |model: &'static BuiltinModel| {
+            load_builtin(model, pool.clone(), fetched.clone(), view.clone());
         })
     };
     {
-        let fetched = fetched.clone();
+        let load = load.clone();
         use_effect_with((size, variant), move |&(size, variant)| {
-            let Some(model) = builtin_for(size, variant) else {
-                return;
-            };
-            if view.model(size, variant).is_some() {
-                return;
-            }
-            let name = model.name().to_owned();
-            view.dispatch(ViewAction::Model(
-                size,
-                variant,
-                ModelStatus::Loading(name.clone()),
-            ));
-            let dispatch = view.dispatcher();
-            spawn_local(async move {
-                let files = async {
-                    let onnx = fetch_bytes(&model.onnx_path()).await?;
-                    let card = fetch_bytes(&model.card_path()).await?;
-                    let card = String::from_utf8(card)
-                        .map_err(|_| "the model card is not UTF-8".to_owned())?;
-                    Ok::<_, String>((onnx, card))
-                };
-                match files.await {
-                    Ok((onnx, card)) => {
-                        if let Some(line) = strength_line(&card) {
-                            dispatch.dispatch(ViewAction::Strength(name.clone(), line));
-                        }
-                        let onnx = Rc::new(onnx);
-                        fetched.borrow_mut().insert(name.clone(), onnx.clone());
-                        if let Some(p) = pool.borrow().as_ref() {
-                            p.borrow_mut().load_model(name, size, variant, onnx, card);
-                        }
-                    }
-                    Err(error) => dispatch.dispatch(ViewAction::Model(
-                        size,
-                        variant,
-                        ModelStatus::Failed(error),
-                    )),
+            if let Some(model) = builtin_for(size, variant) {
+                if view.model(size, variant).is_none() {
+                    load.emit(model);
                 }
-            });
+            }
         });
     }
-    reload
+    load
+}
+
+fn load_builtin(
+    model: &'static BuiltinModel,
+    pool: PoolHandle,
+    fetched: Fetched,
+    view: UseReducerDispatcher<View>,
+) {
+    let name = model.name().to_owned();
+    let (size, variant) = (model.size, model.variant);
+    let send = move |pool: &PoolHandle, onnx: Rc<Vec<u8>>, card: String| {
+        if let Some(p) = pool.borrow().as_ref() {
+            p.borrow_mut()
+                .load_model(model.name().to_owned(), size, variant, onnx, card);
+        }
+    };
+    let cached = fetched.borrow().get(&name).cloned();
+    if let Some((onnx, card)) = cached {
+        view.dispatch(ViewAction::Message(None));
+        send(&pool, onnx, card);
+        return;
+    }
+    view.dispatch(ViewAction::Model(
+        size,
+        variant,
+        ModelStatus::Loading(name.clone()),
+    ));
+    spawn_local(async move {
+        let files = async {
+            let onnx = fetch_bytes(&model.onnx_path()).await?;
+            let card = fetch_bytes(&model.card_path()).await?;
+            let card =
+                String::from_utf8(card).map_err(|_| "the model card is not UTF-8".to_owned())?;
+            Ok::<_, String>((onnx, card))
+        };
+        match files.await {
+            Ok((onnx, card)) => {
+                if let Some(line) = strength_line(&card) {
+                    view.dispatch(ViewAction::Strength(name.clone(), line));
+                }
+                let onnx = Rc::new(onnx);
+                fetched
+                    .borrow_mut()
+                    .insert(name, (onnx.clone(), card.clone()));
+                send(&pool, onnx, card);
+            }
+            Err(error) => {
+                view.dispatch(ViewAction::Model(size, variant, ModelStatus::Failed(error)))
+            }
+        }
+    });
 }
 
 /// What the page wants searched now.

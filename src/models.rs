@@ -4,10 +4,50 @@
 
 use othello::{BoardSize, Variant};
 
+/// How a shipped network learned (docs/learners.md compares them at equal CPU time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learner {
+    AlphaZero,
+    QLearning,
+    Reinforce,
+    ActorCritic,
+}
+
+impl Learner {
+    pub fn label(self) -> &'static str {
+        match self {
+            Learner::AlphaZero => "AlphaZero",
+            Learner::QLearning => "Q-learning",
+            Learner::Reinforce => "policy gradient (REINFORCE)",
+            Learner::ActorCritic => "policy gradient (actor-critic)",
+        }
+    }
+
+    /// One line for a player choosing an opponent. Every shipped learner has a value
+    /// output (the Q-learner's is its best move's value), so every level searches.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Learner::AlphaZero => {
+                "learned by self-play with tree search, as AlphaZero: the strongest"
+            }
+            Learner::QLearning => {
+                "deep Q-learning: learned each move's value from replayed games against itself and classic players"
+            }
+            Learner::Reinforce => {
+                "REINFORCE with a baseline: learned which moves to play from the results of its games"
+            }
+            Learner::ActorCritic => {
+                "advantage actor-critic: learned which moves to play from a critic's judgement of each move"
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuiltinModel {
     pub size: BoardSize,
     pub variant: Variant,
+    pub learner: Learner,
     /// Path of the files without extension, relative to the site root.
     pub path: &'static str,
 }
@@ -16,31 +56,48 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
+        learner: Learner::AlphaZero,
         path: "models/az-8x8",
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
+        learner: Learner::AlphaZero,
         path: "models/az-6x6",
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Reversed,
+        learner: Learner::AlphaZero,
         path: "models/az-6x6-reversed",
     },
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Reversed,
+        learner: Learner::AlphaZero,
         path: "models/az-8x8-reversed",
     },
 ];
 
-/// The shipped network for a board, if there is one (without one, or when it fails, the
-/// page plays alpha-beta).
+/// The shipped network the page plays a board with unless asked for another: the first
+/// listed (AlphaZero's). Without one, or when it fails, the page plays alpha-beta.
 pub fn builtin_for(size: BoardSize, variant: Variant) -> Option<&'static BuiltinModel> {
+    learners_for(size, variant).next()
+}
+
+/// Every shipped network for a board, the default first.
+pub fn learners_for(
+    size: BoardSize,
+    variant: Variant,
+) -> impl Iterator<Item = &'static BuiltinModel> {
     BUILTIN_MODELS
         .iter()
-        .find(|m| m.size == size && m.variant == variant)
+        .filter(move |m| m.size == size && m.variant == variant)
+}
+
+/// The shipped network of this name, if it is one.
+pub fn builtin_named(name: &str) -> Option<&'static BuiltinModel> {
+    BUILTIN_MODELS.iter().find(|m| m.name() == name)
 }
 
 impl BuiltinModel {
@@ -80,7 +137,7 @@ pub fn strength_line(card: &str) -> Option<String> {
     let mut measured_at = None;
     for arena in strength.get("arena")?.as_array()? {
         if let Some(spec) = arena.get("as").and_then(|a| a.as_str()) {
-            measured_at = measured_at.or_else(|| spec_sims(spec));
+            measured_at = measured_at.or_else(|| measured_as(spec));
         }
         for result in arena
             .get("results")
@@ -112,7 +169,11 @@ pub fn strength_line(card: &str) -> Option<String> {
     if parts.is_empty() && accuracy.is_none() {
         return None;
     }
-    let at = measured_at.map_or(String::new(), |n| format!(" at {n} simulations per move"));
+    let at = match measured_at {
+        Some(Measured::Sims(n)) => format!(" at {n} simulations per move"),
+        Some(Measured::NoSearch) => " without search".to_owned(),
+        None => String::new(),
+    };
     Some(format!(
         "Measured{at}: {}{}.",
         parts.join("; "),
@@ -120,10 +181,20 @@ pub fn strength_line(card: &str) -> Option<String> {
     ))
 }
 
-fn spec_sims(spec: &str) -> Option<u64> {
+enum Measured {
+    Sims(u64),
+    /// The network alone (`policy:` or `value:`), as the learners are compared.
+    NoSearch,
+}
+
+fn measured_as(spec: &str) -> Option<Measured> {
+    if spec.starts_with("policy:") || spec.starts_with("value:") {
+        return Some(Measured::NoSearch);
+    }
     spec.split([':', ','])
         .find_map(|part| part.strip_prefix("sims="))
         .and_then(|n| n.parse().ok())
+        .map(Measured::Sims)
 }
 
 /// "alphabeta:depth=4" as "alpha-beta (depth 4)"; an agent with a network by the network's

@@ -8,7 +8,10 @@ in one plot, and its final network rated in one round robin with the fixed playe
 Every run was evaluated during training by the same arena (its network alone, as the
 `policy` player, against random, greedy, heuristic and alpha-beta at depth 2, random = 0),
 so the curves share one scale. The final networks then meet the fixed players and each
-other in one `othello arena` round robin (`--games` per pairing) for the table; with
+other in one `othello arena` round robin (`--games` per pairing) for the table, each
+copied into OUT under its release name first (`q-6x6`, `reinforce-6x6`, `a2c-6x6`,
+`az-6x6`: `python -m train.ship --model OUT/q-6x6.onnx --arena OUT/arena.json` ships
+one); with
 `--search-sims` the AlphaZero network plays once more with that many simulations, to show
 what its search adds. The table is printed as markdown and written to OUT/table.md.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from csv import DictReader
 from pathlib import Path
@@ -26,6 +30,8 @@ from train.othello_cli import RunError, call
 from train.plots import plot_elo_cpu
 
 FIXED = "random,greedy,heuristic,alphabeta:depth=2"
+# The file names the final networks take in OUT (and in models/ when shipped).
+SHORT = {"dqn": "q", "reinforce": "reinforce", "a2c": "a2c"}
 LABELS = {
     "dqn": "Q-learning (DQN)",
     "reinforce": "REINFORCE with baseline",
@@ -118,9 +124,16 @@ def main(argv: list[str] | None = None) -> int:
             label, config, rows = read_run(root)
             if config.get("board") != args.board:
                 raise RunError(f"{root} trains {config.get('board')}x{config.get('board')}")
-            model = root / "best.onnx"
-            if not model.exists():
+            best = root / "best.onnx"
+            if not best.exists():
                 raise RunError(f"{root} has no evaluated network (best.onnx) yet")
+            # Under its release name, so the arena's records and a card made from them
+            # name each network by what it is.
+            args.out.mkdir(parents=True, exist_ok=True)
+            name = f"{SHORT.get(config.get('learner', ''), 'az')}-{args.board}x{args.board}"
+            model = args.out / f"{name}.onnx"
+            for suffix in (".onnx", ".json"):
+                shutil.copyfile(best.with_suffix(suffix), model.with_suffix(suffix))
             curves[label] = rows
             spec = f"policy:model={model}"
             players.append(spec)

@@ -135,3 +135,42 @@ test("the Instinct levels play the network without search, and say so", async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the opponent can be another shipped learner: Q-learning and the policy-gradient players on 6x6", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page, { size: "6", players: "black" });
+  await page.waitForFunction(
+    () => /Opponent: the az-6x6 network/.test(document.querySelector("#model-status")?.innerText ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  const options = await page.locator("#learner option").allInnerTexts();
+  assert.deepEqual(options, ["AlphaZero", "Q-learning", "policy gradient (REINFORCE)", "policy gradient (actor-critic)"]);
+  assert.match(await page.locator("#learner-note").innerText(), /AlphaZero/);
+  for (const [name, note] of [["q-6x6", /deep Q-learning/], ["reinforce-6x6", /REINFORCE/], ["a2c-6x6", /actor-critic/]]) {
+    await page.selectOption("#learner", name);
+    await page.waitForFunction(
+      (name) => new RegExp(`Opponent: the ${name} network, Beginner`).test(document.querySelector("#model-status")?.innerText ?? ""),
+      name,
+      { timeout: 30_000 },
+    );
+    assert.match(await page.locator("#learner-note").innerText(), note);
+    // Its card's measured strength is shown, and it plays the game under way.
+    assert.match(await page.locator("#model-strength").innerText(), /against the heuristic player/);
+    const before = await moveCount(page);
+    await page.locator(".cell.legal").first().click();
+    await waitForTurn(page);
+    assert.equal(await moveCount(page), before + 2);
+  }
+  await shot(page, "learners", "#learner");
+  // Back to AlphaZero, without fetching it again.
+  await page.selectOption("#learner", "az-6x6");
+  await page.waitForFunction(
+    () => /Opponent: the az-6x6 network/.test(document.querySelector("#model-status")?.innerText ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -15,6 +15,7 @@ pub mod players;
 pub mod rng;
 pub mod solver;
 pub mod spec;
+pub mod symmetric;
 #[cfg(test)]
 mod test_support;
 

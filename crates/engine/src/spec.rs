@@ -18,6 +18,7 @@ use crate::players::{
     GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
 };
 use crate::rng::splitmix64;
+use crate::symmetric::SymmetricEvaluator;
 use crate::{Agent, Budget};
 use othello::{BoardSize, Variant};
 use serde::{Deserialize, Serialize};
@@ -79,9 +80,9 @@ impl PlayerKind {
             PlayerKind::Uct => &["sims", "time", "c", "seed"],
             PlayerKind::Mcts => &[
                 "model", "sims", "time", "c", "solver", "exact", "noise", "gumbel", "cscale",
-                "utility", "playouts", "seed",
+                "utility", "sym", "playouts", "seed",
             ],
-            PlayerKind::Policy | PlayerKind::Value => &["model", "seed"],
+            PlayerKind::Policy | PlayerKind::Value => &["model", "sym", "seed"],
         }
     }
 
@@ -127,6 +128,9 @@ pub struct PlayerSpec {
     /// The weight of the expected disc margin in the search's choices, for networks with a
     /// score head (unset: the engine's default, 0.3; 0: results only).
     pub utility: Option<f64>,
+    /// The network asked in this many of the board's symmetries per position, its answers
+    /// averaged (1: one drawn at random, as AlphaGo Zero; 8: all; unset: as it stands).
+    pub sym: Option<u32>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
@@ -203,6 +207,7 @@ impl PlayerSpec {
             gumbel: None,
             cscale: None,
             utility: None,
+            sym: None,
             playouts: None,
             seed: None,
         }
@@ -263,7 +268,7 @@ impl PlayerSpec {
                 let network = self.network(model, models)?;
                 let evaluator =
                     NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
-                Ok(Box::new(evaluator))
+                Ok(self.oriented(evaluator, seed))
             }
             None => Ok(Box::new(PlayoutEvaluator::new(
                 self.player_seed(seed),
@@ -275,6 +280,7 @@ impl PlayerSpec {
     /// The network of a spec that must have one, ready to evaluate.
     fn network_evaluator(
         &self,
+        seed: u64,
         models: &dyn ModelSource,
     ) -> Result<Box<dyn Evaluator + Send>, SpecError> {
         let model = self
@@ -283,7 +289,19 @@ impl PlayerSpec {
             .ok_or_else(|| SpecError::NeedsModel(self.kind.name().to_owned()))?;
         let network = self.network(model, models)?;
         let evaluator = NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
-        Ok(Box::new(evaluator))
+        Ok(self.oriented(evaluator, seed))
+    }
+
+    /// The network as `sym=` asks for it: through that many of the board's symmetries.
+    fn oriented(&self, evaluator: NetworkEvaluator, seed: u64) -> Box<dyn Evaluator + Send> {
+        match self.sym {
+            Some(count) => Box::new(SymmetricEvaluator::new(
+                evaluator,
+                count as usize,
+                self.player_seed(seed) ^ 0x5eed_5e77,
+            )),
+            None => Box::new(evaluator),
+        }
     }
 
     fn network(&self, model: &str, models: &dyn ModelSource) -> Result<Network, SpecError> {
@@ -327,10 +345,14 @@ impl PlayerSpec {
             }
             // `mcts_player` salts the seed itself.
             PlayerKind::Mcts => Box::new(self.without_seed().mcts_player(seed, models)?),
-            PlayerKind::Policy => {
-                Box::new(PolicyPlayer::new(self.network_evaluator(models)?, seed))
-            }
-            PlayerKind::Value => Box::new(ValuePlayer::new(self.network_evaluator(models)?, seed)),
+            PlayerKind::Policy => Box::new(PolicyPlayer::new(
+                self.network_evaluator(seed, models)?,
+                seed,
+            )),
+            PlayerKind::Value => Box::new(ValuePlayer::new(
+                self.network_evaluator(seed, models)?,
+                seed,
+            )),
         };
         Ok((agent, self.budget()))
     }
@@ -416,6 +438,7 @@ impl PlayerSpec {
             "solver" => self.solver = Some(empties()?),
             "exact" => self.exact = Some(empties()?),
             "playouts" => self.playouts = Some(positive(1000)? as u32),
+            "sym" => self.sym = Some(positive(8)? as u32),
             _ => match value.parse::<u64>() {
                 Ok(seed) => self.seed = Some(seed),
                 Err(_) => return Err(bad("expected a whole number")),
@@ -442,6 +465,7 @@ impl PlayerSpec {
             "cscale" => self.cscale.map(|v| v.to_string()),
             "utility" => self.utility.map(|v| v.to_string()),
             "playouts" => self.playouts.map(|v| v.to_string()),
+            "sym" => self.sym.map(|v| v.to_string()),
             _ => self.seed.map(|v| v.to_string()),
         }
     }
@@ -748,6 +772,19 @@ mod tests {
         let gumbel = parse("mcts:gumbel=8,cscale=1").mcts_config(1).gumbel;
         assert_eq!(gumbel.map(|g| (g.considered, g.c_scale)), Some((8, 1.0)));
         assert_eq!(parse("mcts:gumbel=0").mcts_config(1).gumbel, None);
+        assert_eq!(parse("mcts:model=m,sym=8").sym, Some(8));
+        assert_eq!(
+            parse("policy:model=m,sym=1").to_string(),
+            "policy:model=m,sym=1"
+        );
+        assert!(matches!(
+            "mcts:model=m,sym=9".parse::<PlayerSpec>(),
+            Err(SpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "alphabeta:sym=2".parse::<PlayerSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
         assert_eq!(parse("mcts:utility=0").mcts_config(1).score_utility, 0.0);
         assert_eq!(parse("mcts:utility=1.5").mcts_config(1).score_utility, 1.5);
         let default = MctsConfig::default().score_utility;
