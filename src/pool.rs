@@ -252,7 +252,8 @@ impl Pool {
         for part in &job.parts {
             let slot = &mut self.slots[part.slot];
             slot.last_heard = slot.last_heard.max(t);
-            slot.bridge.send(Input::Search(request(&job, part)));
+            slot.bridge
+                .send(Input::Search(Box::new(request(&job, part))));
         }
         self.job = Some(job);
     }
@@ -459,7 +460,9 @@ impl Pool {
                     // What the dead worker found is lost with its tree.
                     part.report = None;
                     let request = request(job, &job.parts[i]);
-                    self.slots[index].bridge.send(Input::Search(request));
+                    self.slots[index]
+                        .bridge
+                        .send(Input::Search(Box::new(request)));
                 }
             }
             events.push(PoolEvent::WorkerRestarted { index });

@@ -76,11 +76,10 @@ pub enum Input {
         onnx: Vec<u8>,
         card: String,
     },
-    Search(SearchRequest),
+    /// Boxed: a request (with its player spec) is several times larger than the others.
+    Search(Box<SearchRequest>),
     /// Ends the search with this id early; it still answers with `Done`.
-    Stop {
-        id: u64,
-    },
+    Stop { id: u64 },
     /// Makes the worker panic: lets the tests check that a dead worker is replaced.
     Crash,
 }
@@ -269,7 +268,7 @@ mod tests {
 
     #[test]
     fn messages_survive_round_trips_through_json() {
-        let req = Input::Search(SearchRequest {
+        let req = Input::Search(Box::new(SearchRequest {
             id: 7,
             board: Position::start(BoardSize::Eight, Variant::Reversed).to_board_text(),
             variant: Variant::Reversed,
@@ -279,7 +278,7 @@ mod tests {
                 millis: None,
             },
             seed: 1,
-        });
+        }));
         let text = serde_json::to_string(&req).expect("serialisable");
         let back: Input = serde_json::from_str(&text).expect("deserialisable");
         assert_eq!(back, req);

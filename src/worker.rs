@@ -100,7 +100,7 @@ impl Worker for SearchWorker {
             }
             Input::Search(request) => {
                 let id = request.id;
-                match self.searcher.start(request) {
+                match self.searcher.start(*request) {
                     Ok(()) => {
                         self.asker = Some(who);
                         self.step(scope);
