@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import random
 import resource
@@ -322,9 +323,10 @@ class Run:
             else:
                 trainer = Trainer(self.net_config(), self.train_config(), c["device"])
             samples = load_window(self.root / "data", c["board"], c["window"], upto=gen)
-            self.log(f"gen {gen}: training {c['steps']} steps on {len(samples)} positions")
+            steps, note = self.steps_for_window(gen)
+            self.log(f"gen {gen}: training {steps} steps on {len(samples)} positions{note}")
             t0 = time.monotonic()
-            losses = trainer.train(samples, c["steps"])
+            losses = trainer.train(samples, steps)
             seconds = time.monotonic() - t0
             n = max(1, len(losses) // 10)  # the mean of the last tenth: less noisy
             tail = losses[-n:]
@@ -420,6 +422,27 @@ class Run:
         self.save_state(state)
         self.plot()
         return row
+
+    def steps_for_window(self, gen: int) -> tuple[int, str]:
+        """The generation's training steps, cut in proportion when part of the replay
+        window is missing: a run resumed on a fresh machine has only the generations it
+        played there (self-play data is not committed), and the full count of steps on
+        one generation's positions would train on each of them `window` times as often
+        as the run does, overfitting the network it will play with."""
+        c = self.config
+        first = max(0, gen - c["window"] + 1)
+        expected = gen - first + 1
+        present = sum(
+            1 for g in range(first, gen + 1) if generation_dir(self.root / "data", g).is_dir()
+        )
+        if present >= expected:
+            return c["steps"], ""
+        steps = max(1, math.ceil(c["steps"] * present / expected))
+        note = (
+            f" ({present} of the window's {expected} generations are on this machine: "
+            f"{steps} of {c['steps']} steps)"
+        )
+        return steps, note
 
     def write_metrics(self, row: dict[str, Any]) -> None:
         """Replaces the row of the same generation, so a generation redone after a kill

@@ -1,5 +1,6 @@
 import csv
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -415,7 +416,9 @@ def test_a_run_resumes_on_a_fresh_machine_from_what_is_committed(tmp_path: Path)
     Run.open(root, {"generations": 4}).run(selfplay)
     assert selfplay.jobs[0].model == root / "best.onnx"
     resumed = Trainer.load(root / "checkpoints" / "latest.pt")
-    assert resumed.step == trained.step + TINY["steps"]
+    # Generation 3 finds one of its window's two generations: half the steps, rounded up.
+    assert resumed.step == trained.step + math.ceil(TINY["steps"] / 2)
+    assert "1 of the window's 2 generations are on this machine" in (root / "log.txt").read_text()
     assert [r["generation"] for r in rows(root)] == ["0", "1", "2", "3"]
 
 
