@@ -77,6 +77,42 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         learner: Learner::AlphaZero,
         path: "models/az-8x8-reversed",
     },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::QLearning,
+        path: "models/q-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::Reinforce,
+        path: "models/reinforce-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::ActorCritic,
+        path: "models/a2c-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::QLearning,
+        path: "models/q-8x8",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::Reinforce,
+        path: "models/reinforce-8x8",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::ActorCritic,
+        path: "models/a2c-8x8",
+    },
 ];
 
 /// The shipped network the page plays a board with unless asked for another: the first
@@ -267,6 +303,38 @@ mod tests {
             builtin_for(BoardSize::Eight, Variant::Standard).map(|m| m.name()),
             Some("az-8x8")
         );
+    }
+
+    #[test]
+    fn the_standard_boards_offer_every_learner_alphazero_first() {
+        use Learner::*;
+        for size in [BoardSize::Six, BoardSize::Eight] {
+            let learners: Vec<Learner> = learners_for(size, Variant::Standard)
+                .map(|m| m.learner)
+                .collect();
+            assert_eq!(learners, [AlphaZero, QLearning, Reinforce, ActorCritic]);
+        }
+        let reversed: Vec<Learner> = learners_for(BoardSize::Eight, Variant::Reversed)
+            .map(|m| m.learner)
+            .collect();
+        assert_eq!(reversed, [AlphaZero]);
+        assert_eq!(
+            builtin_named("q-6x6").map(|m| (m.size, m.learner)),
+            Some((BoardSize::Six, QLearning))
+        );
+        assert!(builtin_named("mine").is_none());
+        // Each says in its line what kind of learning it is.
+        assert!(QLearning.describe().contains("Q-learning"));
+        assert!(ActorCritic.describe().contains("actor-critic"));
+    }
+
+    #[test]
+    fn a_learner_measured_without_search_says_so() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let card = std::fs::read_to_string(root.join("models/q-6x6.json")).expect("card");
+        let line = strength_line(&card).expect("q-6x6 was measured");
+        assert!(line.starts_with("Measured without search: "), "{line}");
+        assert!(line.contains("against the heuristic player"), "{line}");
     }
 
     #[test]
