@@ -26,7 +26,7 @@ from csv import DictReader
 from pathlib import Path
 from typing import Any
 
-from train.othello_cli import RunError, call
+from train.othello_cli import RunError, call, head_to_head
 from train.plots import plot_elo_cpu
 
 FIXED = "random,greedy,heuristic,alphabeta:depth=2"
@@ -74,32 +74,20 @@ def table(report: dict[str, Any], labels: dict[str, str], hours: dict[str, float
         r = ratings[spec]
         versus = ""
         if heuristic is not None and spec != "heuristic":
-            w, d, n = head_to_head(report["games"], players.index(spec), heuristic)
-            versus = score_cell(w, d, n)
+            versus = score_cell(*head_to_head(report["games"], players.index(spec), heuristic))
         cpu = f"{hours[spec]:.2f}" if spec in hours else ""
         elo = f"{r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]"
         lines.append(f"| {labels.get(spec, spec)} | {cpu} | {elo} | {versus} |")
     return "\n".join(lines) + "\n"
 
 
-def head_to_head(games: list[dict[str, Any]], me: int, other: int) -> tuple[int, int, int]:
-    """(wins, draws, games) of `me` against `other`."""
-    wins = draws = count = 0
-    for g in games:
-        if {g["black"], g["white"]} != {me, other}:
-            continue
-        margin = g["black_margin"] if g["black"] == me else -g["black_margin"]
-        wins, draws, count = wins + (margin > 0), draws + (margin == 0), count + 1
-    return wins, draws, count
-
-
-def score_cell(wins: int, draws: int, games: int) -> str:
+def score_cell(wins: int, draws: int, losses: int) -> str:
+    games = wins + draws + losses
     if games == 0:
         return ""
     score = (wins + draws / 2) / games
     half = 1.96 * (score * (1 - score) / games) ** 0.5
     lo, hi = max(0.0, score - half), min(1.0, score + half)
-    losses = games - wins - draws
     return f"{100 * score:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({wins}-{draws}-{losses})"
 
 

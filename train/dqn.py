@@ -200,10 +200,7 @@ class DQN:
         self.rng.bit_generator.state = state["rng"]
 
     def frozen(self) -> DQN:
-        twin = copy.copy(self)
-        twin.net = copy.deepcopy(self.net)
-        twin.rng = np.random.default_rng(self.rng.integers(1 << 62))
-        return twin
+        return rl.frozen_twin(self)
 
     def export(self, out: Path, run: str, generation: int) -> Path:
         kind = (

@@ -42,7 +42,7 @@ import resource
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -175,6 +175,29 @@ def cpu_seconds() -> float:
     return total
 
 
+def merged_config(
+    path: Path,
+    defaults: dict[str, Any],
+    given: dict[str, Any],
+    fixed: Iterable[str],
+    error: type[Exception],
+) -> dict[str, Any]:
+    """A run's settings: the saved ones (settings added since the run began take their
+    defaults) with those given now (None: not given) on top, or the defaults and those
+    given for a new run. Changing a `fixed` one of a run raises `error`."""
+    given = {k: v for k, v in given.items() if v is not None}
+    if not path.exists():
+        return {**defaults, **given}
+    config = {**defaults, **json.loads(path.read_text())}
+    for key in fixed:
+        if key in given and given[key] != config[key]:
+            raise error(
+                f"{path.parent}: the run was created with {key}={config[key]}, "
+                f"not {given[key]}; start a new run to change it"
+            )
+    return {**config, **given}
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
@@ -198,20 +221,8 @@ class Run:
         """Creates the run, or resumes it; `overrides` are the settings given on the
         command line (None for those not given)."""
         root = Path(root)
-        given = {k: v for k, v in overrides.items() if v is not None}
         config_path = root / "config.json"
-        if config_path.exists():
-            # Settings added since the run began take their defaults.
-            config = {**DEFAULTS, **json.loads(config_path.read_text())}
-            for key in FIXED_KEYS:
-                if key in given and given[key] != config[key]:
-                    raise RunError(
-                        f"{root}: the run was created with {key}={config[key]}, "
-                        f"not {given[key]}; start a new run to change it"
-                    )
-            config.update(given)
-        else:
-            config = {**DEFAULTS, **given}
+        config = merged_config(config_path, DEFAULTS, overrides, FIXED_KEYS, RunError)
         NetConfig(board=config["board"], blocks=config["blocks"], channels=config["channels"])
         if config["teacher_generations"] > 0 and not config["teacher"]:
             raise RunError("--teacher-generations needs a --teacher network")

@@ -18,7 +18,6 @@ value head lets a search use them.
 from __future__ import annotations
 
 import argparse
-import copy
 from pathlib import Path
 from typing import Any
 
@@ -136,10 +135,7 @@ class PolicyGradient:
         self.rng.bit_generator.state = state["rng"]
 
     def frozen(self) -> PolicyGradient:
-        twin = copy.copy(self)
-        twin.net = copy.deepcopy(self.net)
-        twin.rng = np.random.default_rng(self.rng.integers(1 << 62))
-        return twin
+        return rl.frozen_twin(self)
 
     def export(self, out: Path, run: str, generation: int) -> Path:
         method = "advantage actor-critic" if self.actor_critic else "REINFORCE with a baseline"

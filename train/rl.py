@@ -20,6 +20,7 @@ a one-step target (Q-learning, the actor-critic's TD error) and a Monte Carlo re
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import json
 import os
@@ -28,14 +29,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import torch
 
 from train import env
 from train.data import SYMMETRIES, transform_grid, transform_policy
-from train.loop import cpu_seconds, write_json_atomic
+from train.loop import cpu_seconds, merged_config, write_json_atomic
 from train.net import NetConfig
 from train.othello_cli import EvalJob, Evaluate, othello_evaluate
 
@@ -49,6 +50,9 @@ QUARTERS = {
     6: [[100, -25, 10], [-25, -25, 2], [10, 2, 5]],
     4: [[100, -25], [-25, 1]],
 }
+
+
+L = TypeVar("L", bound="Learner")
 
 
 class LearnerError(ValueError):
@@ -247,6 +251,15 @@ def augment_moves(
     return out_planes, out_moves
 
 
+def frozen_twin(learner: L) -> L:
+    """A copy of a learner that shares everything but its network and its random
+    numbers: an earlier self for the opponent pool, which only acts."""
+    twin = copy.copy(learner)
+    twin.net = copy.deepcopy(learner.net)
+    twin.rng = np.random.default_rng(learner.rng.integers(1 << 62))
+    return twin
+
+
 def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~legal, float("-inf"))
 
@@ -272,18 +285,8 @@ class LearnerRun:
     def open(cls, root: Path, defaults: dict[str, Any], given: dict[str, Any]) -> LearnerRun:
         root = Path(root)
         path = root / "config.json"
-        given = {k: v for k, v in given.items() if v is not None}
-        if path.exists():
-            config = {**defaults, **json.loads(path.read_text())}
-            for key in ("learner", "board", "blocks", "channels"):
-                if key in given and given[key] != config[key]:
-                    raise LearnerError(
-                        f"{root}: the run was created with {key}={config[key]}, not "
-                        f"{given[key]}; start a new run to change it"
-                    )
-            config.update(given)
-        else:
-            config = {**defaults, **given}
+        fixed = ("learner", "board", "blocks", "channels")
+        config = merged_config(path, defaults, given, fixed, LearnerError)
         NetConfig(board=config["board"], blocks=config["blocks"], channels=config["channels"])
         parse_pool(config["opponents"])
         for sub in ("checkpoints", "models", "plots", "eval"):
@@ -329,6 +332,7 @@ class LearnerRun:
 
 class Learner(Protocol):
     net: torch.nn.Module
+    rng: np.random.Generator
 
     def act(self, planes: np.ndarray, legal: np.ndarray, explore: bool) -> np.ndarray: ...
 
