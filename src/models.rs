@@ -28,7 +28,7 @@ impl Learner {
     pub fn describe(self) -> &'static str {
         match self {
             Learner::AlphaZero => {
-                "learned by self-play with tree search, as AlphaZero: the strongest"
+                "learned by self-play with tree search, as AlphaZero; trained the longest"
             }
             Learner::QLearning => {
                 "deep Q-learning: learned each move's value from replayed games against itself and classic players"
