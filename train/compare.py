@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         labels: dict[str, str] = {}
         hours: dict[str, float] = {}
         players = FIXED.split(",")
+        args.out.mkdir(parents=True, exist_ok=True)
         for root in args.run:
             label, config, rows = read_run(root)
             if config.get("board") != args.board:
@@ -117,7 +118,6 @@ def main(argv: list[str] | None = None) -> int:
                 raise RunError(f"{root} has no evaluated network (best.onnx) yet")
             # Under its release name, so the arena's records and a card made from them
             # name each network by what it is.
-            args.out.mkdir(parents=True, exist_ok=True)
             name = f"{SHORT.get(config.get('learner', ''), 'az')}-{args.board}x{args.board}"
             model = args.out / f"{name}.onnx"
             for suffix in (".onnx", ".json"):
@@ -135,7 +135,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.plot is not None:
             title = f"{args.board}x{args.board}: Elo against CPU-hours, networks alone"
             plot_elo_cpu(args.plot, curves, title)
-        args.out.mkdir(parents=True, exist_ok=True)
         call([
             args.othello, "arena", "--board", str(args.board), "--players", ",".join(players),
             "--games", str(args.games), "--seed", str(args.seed), "--threads", str(args.threads),

@@ -104,10 +104,16 @@ def move_bits(moves: np.ndarray, geo: Geometry) -> np.ndarray:
     return np.where(placed, U64(1) << geo.bits[np.where(placed, moves, 0)], U64(0))
 
 
+def bit_grid(x: np.ndarray, geo: Geometry) -> np.ndarray:
+    """Bitboards of any shape [...] to their squares [..., N*N] as 0/1 (uint64), in
+    policy order."""
+    return (x[..., None] >> geo.bits) & U64(1)
+
+
 def mask_to_moves(mask: np.ndarray, geo: Geometry) -> np.ndarray:
     """Bitboards to [B, N*N + 1] booleans in policy order; the pass is legal exactly when
     nothing else is."""
-    squares = ((mask[:, None] >> geo.bits[None, :]) & U64(1)).astype(bool)
+    squares = bit_grid(mask, geo).astype(bool)
     return np.concatenate([squares, ~squares.any(axis=1, keepdims=True)], axis=1)
 
 
@@ -183,14 +189,10 @@ class Games:
 
 
 def encode_planes(own: np.ndarray, opp: np.ndarray, legal: np.ndarray, geo: Geometry) -> np.ndarray:
-    def grid(x: np.ndarray) -> np.ndarray:
-        return ((x[:, None] >> geo.bits[None, :]) & U64(1)).astype(np.float32)
-
     b = own.shape[0]
     planes = np.empty((b, 4, geo.n, geo.n), dtype=np.float32)
-    planes[:, 0] = grid(own).reshape(b, geo.n, geo.n)
-    planes[:, 1] = grid(opp).reshape(b, geo.n, geo.n)
-    planes[:, 2] = grid(legal).reshape(b, geo.n, geo.n)
+    for plane, discs in enumerate((own, opp, legal)):
+        planes[:, plane] = bit_grid(discs, geo).reshape(b, geo.n, geo.n)
     planes[:, 3] = 1.0
     return planes
 

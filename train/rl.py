@@ -117,13 +117,9 @@ def classic_moves(
         score = env.popcount(owns) - env.popcount(games.own[rows])[:, None]
     elif kind == "heuristic":
         table = square_table(games.n)
-        bits = games.geo.bits
-
-        def value(x: np.ndarray) -> np.ndarray:
-            grid = ((x[..., None] >> bits) & np.uint64(1)).astype(np.int64)
-            return grid @ table
-
-        score = value(owns) - value(opps)
+        geo = games.geo
+        score = env.bit_grid(owns, geo).astype(np.int64) @ table
+        score -= env.bit_grid(opps, geo).astype(np.int64) @ table
     else:
         raise LearnerError(f"not a classic player: {kind}")
     keyed = np.where(legal[:, :squares], score + noise[:, :squares] * 0.5, -np.inf)

@@ -54,17 +54,18 @@ impl<E: Evaluator> Evaluator for SymmetricEvaluator<E> {
             .flat_map(|(pos, syms)| syms.iter().map(move |s| s.position(pos)))
             .collect();
         let answers = self.inner.evaluate(&batch)?;
-        let mut answers = answers.into_iter();
+        // Each answer with the orientation it was asked in, in the batch's order.
+        let mut asked = answers.into_iter().zip(&batch);
         let mut out = Vec::with_capacity(positions.len());
         for (pos, syms) in positions.iter().zip(&plans) {
             let moves = pos.legal_move_list();
             let mut priors = vec![0.0f32; moves.len()];
             let (mut value, mut score, mut scored) = (0.0f32, 0.0f32, 0usize);
             for sym in syms {
-                let answer = answers
+                let (answer, oriented) = asked
                     .next()
                     .ok_or_else(|| EvalError::Failed("the network answered too few".into()))?;
-                let turned = sym.position(pos).legal_move_list();
+                let turned = oriented.legal_move_list();
                 for (prior, mv) in priors.iter_mut().zip(&moves) {
                     let there = sym.apply_move(*mv, pos.size());
                     if let Some(k) = turned.iter().position(|m| *m == there) {
