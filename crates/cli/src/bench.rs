@@ -3,8 +3,10 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
+use engine::network::encode_planes;
 use engine::{Budget, PlayerKind, PlayerSpec};
 use othello::{BoardSize, Game, Position, Variant};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use tools::models::ModelFiles;
 
@@ -60,6 +62,18 @@ pub enum BenchCommand {
         #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
         batch: Vec<usize>,
     },
+    /// The network alone: positions evaluated per second at several batch sizes
+    Network {
+        /// The network (an .onnx file with its card beside it)
+        #[arg(long)]
+        model: std::path::PathBuf,
+        /// Batch sizes to try
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16")]
+        batch: Vec<usize>,
+        /// Seconds of running per batch size (after one warm-up run)
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
 }
 
 pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
@@ -70,7 +84,50 @@ pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
             sims,
             batch,
         } => mcts(&player, board, sims, &batch, models),
+        BenchCommand::Network {
+            model,
+            batch,
+            seconds,
+        } => network(&model, &batch, seconds, models),
     }
+}
+
+/// Positions per second through the network's runner at each batch size, the batches
+/// made of the bench positions of the network's board, encoded once.
+pub fn network(model: &Path, batches: &[usize], seconds: f64, models: &ModelFiles) -> Result<()> {
+    if batches.contains(&0) {
+        bail!("batch sizes must be at least 1");
+    }
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        bail!("--seconds must be a positive number, not {seconds}");
+    }
+    let network = models.load(model)?;
+    let size = network.card().board()?;
+    let positions = positions(size)?;
+    println!(
+        "network {} ({}), {seconds} s per batch size",
+        network.card().name,
+        network.runtime_name()
+    );
+    println!("batch   runs/s   positions/s");
+    for &batch in batches {
+        let mut planes = Vec::new();
+        for pos in positions.iter().cycle().take(batch) {
+            encode_planes(pos, &mut planes);
+        }
+        let mut runner = network.runner()?;
+        // The first run may prepare a plan for the batch size: not part of the rate.
+        runner.run_planes(&planes, batch)?;
+        let clock = Instant::now();
+        let mut runs = 0u64;
+        while clock.elapsed().as_secs_f64() < seconds {
+            runner.run_planes(&planes, batch)?;
+            runs += 1;
+        }
+        let rate = runs as f64 / clock.elapsed().as_secs_f64();
+        println!("{batch:>5} {rate:>8.0} {:>13.0}", rate * batch as f64);
+    }
+    Ok(())
 }
 
 /// MCTS speed at each batch size: simulations per second, and how the time divides

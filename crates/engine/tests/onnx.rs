@@ -185,3 +185,21 @@ fn a_score_output_reaches_the_evaluations_and_the_search() {
     let discs = info.score.expect("a score estimate in discs");
     assert!(discs.abs() <= 64.0);
 }
+
+#[test]
+fn a_batch_runs_whole_and_a_wrong_sized_input_is_refused() {
+    let model = load("tiny-random-6x6");
+    let positions = random_positions(BoardSize::Six, 3, 5);
+    let mut planes = Vec::new();
+    for pos in &positions {
+        encode_planes(pos, &mut planes);
+    }
+    let all = model.run_planes(&planes, 3).expect("runs");
+    assert_eq!((all.policy.len(), all.value.len()), (3 * 37, 3));
+    let empty = model.run_planes(&[], 0).expect("an empty batch runs");
+    assert!(empty.policy.is_empty() && empty.value.is_empty());
+    let err = model
+        .run_planes(&planes[..planes.len() - 1], 3)
+        .expect_err("one value short");
+    assert!(matches!(err, ModelError::Run(_)), "{err}");
+}
