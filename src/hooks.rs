@@ -447,6 +447,7 @@ pub fn upload_model(
 
 fn install_test_hooks(pool: PoolHandle) {
     use wasm_bindgen::closure::Closure;
+    let pool_for_bench = pool.clone();
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -461,4 +462,29 @@ fn install_test_hooks(pool: PoolHandle) {
         crash.as_ref().unchecked_ref(),
     );
     crash.forget();
+    // othelloBenchNetwork(model, batch, millis, callback): the callback gets positions a
+    // second through worker 0's network, or an error string.
+    let bench = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
+        move |model: String, batch: u32, millis: u32, callback: js_sys::Function| {
+            let answer = Box::new(move |result: Result<f64, String>| {
+                let value = match result {
+                    Ok(rate) => wasm_bindgen::JsValue::from_f64(rate),
+                    Err(error) => wasm_bindgen::JsValue::from_str(&error),
+                };
+                let _ = callback.call1(&wasm_bindgen::JsValue::NULL, &value);
+            });
+            match pool_for_bench.borrow().as_ref() {
+                Some(p) => p
+                    .borrow_mut()
+                    .bench_network(0, model, batch, millis, answer),
+                None => answer(Err("the workers have not started".to_owned())),
+            }
+        },
+    );
+    let _ = js_sys::Reflect::set(
+        &window,
+        &"othelloBenchNetwork".into(),
+        bench.as_ref().unchecked_ref(),
+    );
+    bench.forget();
 }

@@ -73,6 +73,9 @@ struct Job {
     millis: Option<u64>,
 }
 
+/// Hears a network benchmark's positions a second, or why it could not run.
+pub type BenchAnswer = Box<dyn FnOnce(Result<f64, String>)>;
+
 pub struct Pool {
     slots: Vec<Slot>,
     /// The networks every worker holds, resent to a replacement worker.
@@ -82,6 +85,8 @@ pub struct Pool {
     next_id: u64,
     on_event: Rc<dyn Fn(PoolEvent)>,
     me: Weak<RefCell<Pool>>,
+    /// Who hears the answer to the network benchmark under way.
+    bench: Option<BenchAnswer>,
 }
 
 fn now() -> f64 {
@@ -101,6 +106,7 @@ impl Pool {
             next_id: 1,
             on_event: Rc::new(on_event),
             me: Weak::new(),
+            bench: None,
         }));
         {
             let mut p = pool.borrow_mut();
@@ -274,6 +280,28 @@ impl Pool {
     }
 
     /// Makes one worker panic (for the restart test).
+    /// Asks worker `index` to run `model` alone on batches of `batch` for about `millis`;
+    /// `done` gets its positions a second, or why not (the browser tests' tract figure).
+    pub fn bench_network(
+        &mut self,
+        index: usize,
+        model: String,
+        batch: u32,
+        millis: u32,
+        done: BenchAnswer,
+    ) {
+        let Some(slot) = self.slots.get(index) else {
+            done(Err(format!("there is no worker {index}")));
+            return;
+        };
+        slot.bridge.send(Input::BenchNetwork {
+            model,
+            batch,
+            millis,
+        });
+        self.bench = Some(done);
+    }
+
     pub fn crash_worker(&mut self, index: usize) {
         if let Some(slot) = self.slots.get(index) {
             slot.bridge.send(Input::Crash);
@@ -306,6 +334,12 @@ impl Pool {
             Output::ModelRejected { name, error } => {
                 slot.loading_since = None;
                 self.answer_load(name, Some(error))
+            }
+            Output::Benched { result, .. } => {
+                if let Some(done) = self.bench.take() {
+                    done(result);
+                }
+                vec![]
             }
             Output::Progress { id, report } => self.on_report(index, id, report, false),
             Output::Done { id, report } => self.on_report(index, id, report, true),

@@ -82,6 +82,14 @@ pub enum Input {
     Stop { id: u64 },
     /// Makes the worker panic: lets the tests check that a dead worker is replaced.
     Crash,
+    /// Runs the named network alone, `batch` positions a run, for about `millis`, and
+    /// answers `Benched`: the browser tests' measure of tract in wasm (one batch size a
+    /// message, so the worker is never silent long enough to be replaced).
+    BenchNetwork {
+        model: String,
+        batch: u32,
+        millis: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -108,6 +116,12 @@ pub enum Output {
     Failed {
         id: u64,
         error: String,
+    },
+    /// Positions a second through the network, or why it could not run.
+    Benched {
+        model: String,
+        batch: u32,
+        result: Result<f64, String>,
     },
 }
 

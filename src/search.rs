@@ -5,7 +5,7 @@
 
 use crate::protocol::{EngineKind, Output, Report, SearchRequest};
 use engine::mcts::RootSolve;
-use engine::network::{ModelError, Network};
+use engine::network::{encode_planes, ModelError, Network};
 use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
 use othello::{BoardSize, Variant};
 use std::time::Duration;
@@ -141,6 +141,35 @@ impl Searcher {
             .load(onnx, card)
             .map_err(|e| explain_model_error(&e))?;
         self.add_network(name, network)
+    }
+
+    /// Positions a second through the named network alone, `batch` start positions a run,
+    /// over about `time` after one warm-up run (which may prepare the runtime's plan).
+    pub fn bench_network(&self, model: &str, batch: usize, time: Duration) -> Result<f64, String> {
+        if batch == 0 {
+            return Err("a batch needs at least one position".to_owned());
+        }
+        let loaded = self
+            .networks
+            .0
+            .iter()
+            .find(|l| l.name == model)
+            .ok_or_else(|| format!("no network named '{model}' is loaded"))?;
+        let mut planes = Vec::new();
+        let start = othello::Position::start(loaded.size, loaded.variant);
+        for _ in 0..batch {
+            encode_planes(&start, &mut planes);
+        }
+        let mut runner = loaded.network.runner().map_err(|e| e.to_string())?;
+        let mut run = || runner.run_planes(&planes, batch).map_err(|e| e.to_string());
+        run()?;
+        let clock = web_time::Instant::now();
+        let mut runs = 0u64;
+        while runs == 0 || clock.elapsed() < time {
+            run()?;
+            runs += 1;
+        }
+        Ok((runs * batch as u64) as f64 / clock.elapsed().as_secs_f64())
     }
 
     /// Starts thinking about the request's position, replacing any search under way.
@@ -384,5 +413,86 @@ mod tests {
         assert!(Searcher::new()
             .start(request(5, &over, "mcts", 10, 1))
             .is_err());
+    }
+
+    /// A network that checks its input's size and counts the positions it was given.
+    struct Counting {
+        card: engine::network::ModelCard,
+        positions: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    struct CountingRunner(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl engine::network::PlaneRunner for CountingRunner {
+        fn run_planes(
+            &mut self,
+            planes: &[f32],
+            batch: usize,
+        ) -> Result<engine::network::Outputs, ModelError> {
+            if planes.len() != batch * 4 * 36 {
+                return Err(ModelError::Run(format!("{} values", planes.len())));
+            }
+            self.0
+                .fetch_add(batch, std::sync::atomic::Ordering::Relaxed);
+            Ok(engine::network::Outputs {
+                policy: vec![0.0; batch * 37],
+                value: vec![0.0; batch],
+                score: None,
+            })
+        }
+    }
+
+    impl engine::network::Model for Counting {
+        fn card(&self) -> &engine::network::ModelCard {
+            &self.card
+        }
+
+        fn runtime_name(&self) -> &'static str {
+            "counting"
+        }
+
+        fn runner(&self) -> Result<Box<dyn engine::network::PlaneRunner>, ModelError> {
+            Ok(Box::new(CountingRunner(self.positions.clone())))
+        }
+    }
+
+    #[test]
+    fn the_network_bench_counts_the_positions_it_ran() {
+        let positions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let card = engine::network::ModelCard::from_json(&crate::models::default_card(
+            "counting",
+            BoardSize::Six,
+            Variant::Standard,
+        ))
+        .expect("a valid card");
+        let mut searcher = Searcher::new();
+        searcher
+            .add_network(
+                "counting".into(),
+                std::sync::Arc::new(Counting {
+                    card,
+                    positions: positions.clone(),
+                }),
+            )
+            .expect("installs");
+        let clock = std::time::Instant::now();
+        let rate = searcher
+            .bench_network("counting", 8, Duration::from_millis(30))
+            .expect("runs");
+        let elapsed = clock.elapsed().as_secs_f64();
+        let ran = positions.load(std::sync::atomic::Ordering::Relaxed);
+        // The warm-up run is not counted, and the rate is over the timed runs only.
+        assert!(ran >= 16 && ran.is_multiple_of(8), "{ran}");
+        assert!(
+            rate >= (ran - 8) as f64 / elapsed,
+            "{rate} positions/s, {ran} in {elapsed} s"
+        );
+        assert!(searcher
+            .bench_network("counting", 0, Duration::from_millis(1))
+            .is_err());
+        let missing = searcher
+            .bench_network("az-9x9", 1, Duration::from_millis(1))
+            .expect_err("not loaded");
+        assert!(missing.contains("az-9x9"), "{missing}");
     }
 }

@@ -110,6 +110,22 @@ impl Worker for SearchWorker {
             }
             Input::Stop { id } => self.searcher.stop(id),
             Input::Crash => panic!("the page asked this worker to crash (a test of restarts)"),
+            Input::BenchNetwork {
+                model,
+                batch,
+                millis,
+            } => {
+                let time = Duration::from_millis(u64::from(millis));
+                let result = self.searcher.bench_network(&model, batch as usize, time);
+                scope.respond(
+                    who,
+                    Output::Benched {
+                        model,
+                        batch,
+                        result,
+                    },
+                );
+            }
         }
     }
 }

@@ -263,6 +263,29 @@ test("the page stays responsive during a long search, and reports its speed", as
   await context.close();
 });
 
+test("the network alone in a worker: positions a second at batch 1, 8 and 16", async () => {
+  const { page, context } = await openGame();
+  // At the start it is the person's turn: the worker is idle.
+  const bench = (batch) =>
+    page.evaluate(
+      ([b]) => new Promise((resolve) => window.othelloBenchNetwork("az-8x8", b, 1000, resolve)),
+      [batch],
+    );
+  numbers.network_positions_per_second_in_worker = {};
+  for (const batch of [1, 8, 16]) {
+    const rate = await bench(batch);
+    assert.equal(typeof rate, "number", `batch ${batch}: ${rate}`);
+    assert.ok(rate > 0);
+    numbers.network_positions_per_second_in_worker[batch] = Math.round(rate);
+  }
+  // A name the worker does not hold is an error, not a hang.
+  const missing = await page.evaluate(
+    () => new Promise((resolve) => window.othelloBenchNetwork("az-9x9", 1, 10, resolve)),
+  );
+  assert.match(String(missing), /no network named 'az-9x9'/);
+  await context.close();
+});
+
 test("a worker that dies is replaced and the game goes on", async () => {
   const { page, context, errors } = await openGame();
   await setLevel(page, "strong");
