@@ -10,8 +10,8 @@
 //! symbolic plan ran 2,500 positions a second at any batch size, fixed plans for batches of
 //! 2 to 64 ran 3,300-3,700, and the batch-of-one plan 6,400.
 use crate::network::{
-    check_contract, check_output_sizes, check_score_shape, Model, ModelCard, ModelError, Network,
-    Outputs, PlaneRunner, Runtime,
+    check_contract, check_output_sizes, check_score_shape, run_each, Model, ModelCard, ModelError,
+    Network, Outputs, PlaneRunner, Runtime,
 };
 use othello::BoardSize;
 use std::collections::HashMap;
@@ -45,9 +45,9 @@ pub struct TractModel {
 /// tract plans are immutable and run from many threads at once.
 struct Compiled {
     plan: Plan,
-    /// Whether `plan` is for one position (the model's batch dimension was a symbol), so
-    /// a batch runs position by position; otherwise the plan is for the model's own
-    /// fixed shapes and a batch runs whole.
+    /// Whether `plan` is for one position (the model's batch dimension was a symbol, or
+    /// 1), so a batch runs position by position; otherwise the plan is for the model's
+    /// own fixed batch size and a batch runs whole.
     one_at_a_time: bool,
     size: BoardSize,
     planes: usize,
@@ -103,16 +103,17 @@ impl TractModel {
         if let Some(score) = score_output {
             check_score_shape(&shape_of(&model, outputs[score])?)?;
         }
-        let batch_symbol = match shape_dim(&model, inputs[0], 0)? {
-            Some(TDim::Sym(symbol)) => Some(symbol),
-            _ => None,
-        };
-        let one_at_a_time = batch_symbol.is_some();
-        let model = match batch_symbol {
-            Some(symbol) => model
-                .set_symbols(&HashMap::from([(symbol, TDim::Val(1))]))
-                .map_err(load_error)?,
-            None => model,
+        // A batch dimension fixed at 1 (an export without a dynamic batch axis) runs
+        // batches position by position too.
+        let (one_at_a_time, model) = match shape_dim(&model, inputs[0], 0)? {
+            Some(TDim::Sym(symbol)) => (
+                true,
+                model
+                    .set_symbols(&HashMap::from([(symbol, TDim::Val(1))]))
+                    .map_err(load_error)?,
+            ),
+            Some(TDim::Val(1)) => (true, model),
+            _ => (false, model),
         };
         let plan = model
             .into_optimized()
@@ -144,23 +145,10 @@ impl Compiled {
             return self.run_plan(planes, batch);
         }
         let per_position = self.planes * self.size.squares() as usize;
-        if per_position * batch != planes.len() {
-            return Err(ModelError::Run(format!(
-                "{} input values do not make {batch} positions",
-                planes.len()
-            )));
-        }
-        let mut outputs = Outputs {
-            score: self.score_output.map(|_| Vec::with_capacity(batch)),
-            ..Outputs::default()
-        };
-        for position in planes.chunks_exact(per_position) {
-            let one = self.run_plan(position, 1)?;
-            outputs.policy.extend(one.policy);
-            outputs.value.extend(one.value);
-            if let (Some(all), Some(score)) = (outputs.score.as_mut(), one.score) {
-                all.extend(score);
-            }
+        let mut outputs = run_each(planes, batch, per_position, |one| self.run_plan(one, 1))?;
+        if self.score_output.is_some() {
+            // An empty batch still says the network has a score.
+            outputs.score.get_or_insert_with(Vec::new);
         }
         Ok(outputs)
     }

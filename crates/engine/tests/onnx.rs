@@ -203,3 +203,24 @@ fn a_batch_runs_whole_and_a_wrong_sized_input_is_refused() {
         .expect_err("one value short");
     assert!(matches!(err, ModelError::Run(_)), "{err}");
 }
+
+#[test]
+fn a_network_exported_for_one_position_at_a_time_runs_batches() {
+    // The same weights as tiny-random-6x6, its batch dimension fixed at 1, as an export
+    // without a dynamic batch axis writes it.
+    let path = repo_file("crates/engine/tests/data/tiny-batch1-6x6.onnx");
+    let network = engine::network::load_file(&engine::onnx::Tract, &path).expect("loads");
+    let mut fixed = NetworkEvaluator::new(&network).expect("an evaluator");
+    let mut symbolic = evaluator("tiny-random-6x6");
+    let positions = random_positions(BoardSize::Six, 5, 6);
+    let batched = fixed.evaluate(&positions).expect("a batch of five runs");
+    for (got, want) in batched
+        .iter()
+        .zip(symbolic.evaluate(&positions).expect("evaluates"))
+    {
+        assert!((got.value - want.value).abs() < 1e-5);
+        for (a, b) in got.priors.iter().zip(&want.priors) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+}

@@ -6,8 +6,8 @@
 //! found.
 
 use engine::network::{
-    check_contract, check_output_sizes, check_score_shape, Model, ModelCard, ModelError, Network,
-    Outputs, PlaneRunner, Runtime,
+    check_contract, check_output_sizes, check_score_shape, run_each, Model, ModelCard, ModelError,
+    Network, Outputs, PlaneRunner, Runtime,
 };
 use ort::environment::Environment;
 use ort::session::builder::GraphOptimizationLevel;
@@ -91,6 +91,9 @@ pub struct OrtModel {
     planes: usize,
     /// Whether the network has the optional `score` output.
     score: bool,
+    /// Whether its batch dimension is fixed at 1 (an export without a dynamic batch axis),
+    /// so a batch runs position by position.
+    one_at_a_time: bool,
 }
 
 impl OrtModel {
@@ -102,6 +105,7 @@ impl OrtModel {
             bytes,
             card,
             score: false,
+            one_at_a_time: false,
         };
         model.card.variant()?;
         let session = model.session()?;
@@ -130,10 +134,12 @@ impl OrtModel {
                 other => Err(ModelError::Contract(format!("'{name}' is a {other:?}"))),
             }
         };
+        let input = shape(session.inputs()[0].name())?;
+        model.one_at_a_time = input.first() == Some(&Some(1));
         check_contract(
             model.size,
             model.planes,
-            &shape(session.inputs()[0].name())?,
+            &input,
             &shape("policy")?,
             &shape("value")?,
         )?;
@@ -175,6 +181,7 @@ impl Model for OrtModel {
             size: self.size,
             planes: self.planes,
             score: self.score,
+            one_at_a_time: self.one_at_a_time,
         }))
     }
 }
@@ -185,10 +192,25 @@ struct OrtRunner {
     size: BoardSize,
     planes: usize,
     score: bool,
+    one_at_a_time: bool,
 }
 
 impl PlaneRunner for OrtRunner {
     fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
+        if self.one_at_a_time && batch != 1 {
+            let per_position = self.planes * self.size.squares() as usize;
+            let mut outputs = run_each(planes, batch, per_position, |one| self.run_batch(one, 1))?;
+            if self.score {
+                outputs.score.get_or_insert_with(Vec::new);
+            }
+            return Ok(outputs);
+        }
+        self.run_batch(planes, batch)
+    }
+}
+
+impl OrtRunner {
+    fn run_batch(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
         let run = |e: ort::Error| ModelError::Run(e.to_string());
         let n = self.size.n() as usize;
         let input =

@@ -138,3 +138,25 @@ fn positions_of_another_board_are_refused_not_misread() {
         .expect_err("6x6 position on an 8x8 net");
     assert!(err.to_string().contains("8x8"), "{err}");
 }
+
+#[test]
+fn a_network_exported_for_one_position_runs_batches_as_tract_runs_them() {
+    if !ort_available() {
+        return;
+    }
+    // tiny-random-6x6 with its batch dimension fixed at 1.
+    let path = repo_file("crates/engine/tests/data/tiny-batch1-6x6.onnx");
+    let ort = load_file(&OnnxRuntime, &path).expect("loads");
+    let positions = random_positions(BoardSize::Six, 6, 8);
+    let got = evaluator(&ort).evaluate(&positions).expect("a batch of six runs");
+    let want = evaluator(&load("tiny-random-6x6", &Tract))
+        .evaluate(&positions)
+        .expect("evaluates");
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g.value - w.value).abs() < 1e-4);
+        for (a, b) in g.priors.iter().zip(&w.priors) {
+            assert!((a - b).abs() < 1e-4);
+        }
+    }
+}

@@ -288,6 +288,33 @@ impl Evaluator for NetworkEvaluator {
     }
 }
 
+/// Runs a batch of `batch` encoded positions one position at a time through `run_one` (a
+/// runtime's plan for a batch of one) and joins the answers in order: what a network
+/// exported for one position, or a runtime fastest at one (tract), does with a batch.
+pub fn run_each(
+    planes: &[f32],
+    batch: usize,
+    per_position: usize,
+    mut run_one: impl FnMut(&[f32]) -> Result<Outputs, ModelError>,
+) -> Result<Outputs, ModelError> {
+    if per_position == 0 || per_position * batch != planes.len() {
+        return Err(ModelError::Run(format!(
+            "{} input values do not make {batch} positions of {per_position}",
+            planes.len()
+        )));
+    }
+    let mut outputs = Outputs::default();
+    for position in planes.chunks_exact(per_position) {
+        let one = run_one(position)?;
+        outputs.policy.extend(one.policy);
+        outputs.value.extend(one.value);
+        if let Some(score) = one.score {
+            outputs.score.get_or_insert_with(Vec::new).extend(score);
+        }
+    }
+    Ok(outputs)
+}
+
 /// Checks that a runner's output for a batch has the contract's sizes.
 pub fn check_output_sizes(
     outputs: &Outputs,
