@@ -363,3 +363,46 @@ fn a_broken_ggf_file_is_one_line_on_stderr() {
     assert!(stderr.contains("W[a1]"), "{stderr}");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn bench_network_prints_a_rate_for_each_batch_size_and_refuses_nonsense() {
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/tiny-random-6x6.onnx"
+    );
+    let out = stdout_of(&[
+        "--runtime",
+        "tract",
+        "bench",
+        "network",
+        "--model",
+        model,
+        "--batch",
+        "1,3",
+        "--seconds",
+        "0.05",
+    ]);
+    assert!(out.starts_with("network tiny-random-6x6 (tract)"), "{out}");
+    let rows: Vec<Vec<f64>> = out
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.split_whitespace()
+                .map(|x| x.parse().expect("a number"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for (row, batch) in rows.iter().zip([1.0, 3.0]) {
+        assert_eq!(row[0], batch);
+        // Positions a second are runs a second times the batch (each rounded).
+        assert!((row[2] - row[1] * batch).abs() <= batch, "{out}");
+        assert!(row[1] > 0.0);
+    }
+    assert!(
+        error_of(&["bench", "network", "--model", model, "--batch", "0"]).contains("at least 1")
+    );
+    for seconds in ["--seconds=-1", "--seconds=0", "--seconds=NaN"] {
+        assert!(error_of(&["bench", "network", "--model", model, seconds]).contains("--seconds"));
+    }
+}
