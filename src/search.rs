@@ -5,7 +5,7 @@
 
 use crate::protocol::{EngineKind, Output, Report, SearchRequest};
 use engine::mcts::RootSolve;
-use engine::network::{encode_planes, ModelError, Network};
+use engine::network::{runs_per_second, ModelError, Network};
 use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
 use othello::{BoardSize, Variant};
 use std::time::Duration;
@@ -146,30 +146,16 @@ impl Searcher {
     /// Positions a second through the named network alone, `batch` start positions a run,
     /// over about `time` after one warm-up run (which may prepare the runtime's plan).
     pub fn bench_network(&self, model: &str, batch: usize, time: Duration) -> Result<f64, String> {
-        if batch == 0 {
-            return Err("a batch needs at least one position".to_owned());
-        }
         let loaded = self
             .networks
             .0
             .iter()
             .find(|l| l.name == model)
             .ok_or_else(|| format!("no network named '{model}' is loaded"))?;
-        let mut planes = Vec::new();
         let start = othello::Position::start(loaded.size, loaded.variant);
-        for _ in 0..batch {
-            encode_planes(&start, &mut planes);
-        }
-        let mut runner = loaded.network.runner().map_err(|e| e.to_string())?;
-        let mut run = || runner.run_planes(&planes, batch).map_err(|e| e.to_string());
-        run()?;
-        let clock = web_time::Instant::now();
-        let mut runs = 0u64;
-        while runs == 0 || clock.elapsed() < time {
-            run()?;
-            runs += 1;
-        }
-        Ok((runs * batch as u64) as f64 / clock.elapsed().as_secs_f64())
+        let runs =
+            runs_per_second(&loaded.network, &[start], batch, time).map_err(|e| e.to_string())?;
+        Ok(runs * batch as f64)
     }
 
     /// Starts thinking about the request's position, replacing any search under way.

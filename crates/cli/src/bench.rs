@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::network::encode_planes;
+use engine::network::runs_per_second;
 use engine::{Budget, PlayerKind, PlayerSpec};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
@@ -111,20 +111,12 @@ pub fn network(model: &Path, batches: &[usize], seconds: f64, models: &ModelFile
     );
     println!("batch   runs/s   positions/s");
     for &batch in batches {
-        let mut planes = Vec::new();
-        for pos in positions.iter().cycle().take(batch) {
-            encode_planes(pos, &mut planes);
-        }
-        let mut runner = network.runner()?;
-        // The first run may prepare a plan for the batch size: not part of the rate.
-        runner.run_planes(&planes, batch)?;
-        let clock = Instant::now();
-        let mut runs = 0u64;
-        while clock.elapsed().as_secs_f64() < seconds {
-            runner.run_planes(&planes, batch)?;
-            runs += 1;
-        }
-        let rate = runs as f64 / clock.elapsed().as_secs_f64();
+        let rate = runs_per_second(
+            &network,
+            &positions,
+            batch,
+            Duration::from_secs_f64(seconds),
+        )?;
         println!("{batch:>5} {rate:>8.0} {:>13.0}", rate * batch as f64);
     }
     Ok(())

@@ -148,7 +148,9 @@ fn a_network_exported_for_one_position_runs_batches_as_tract_runs_them() {
     let path = repo_file("crates/engine/tests/data/tiny-batch1-6x6.onnx");
     let ort = load_file(&OnnxRuntime, &path).expect("loads");
     let positions = random_positions(BoardSize::Six, 6, 8);
-    let got = evaluator(&ort).evaluate(&positions).expect("a batch of six runs");
+    let got = evaluator(&ort)
+        .evaluate(&positions)
+        .expect("a batch of six runs");
     let want = evaluator(&load("tiny-random-6x6", &Tract))
         .evaluate(&positions)
         .expect("evaluates");
