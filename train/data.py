@@ -4,7 +4,9 @@ window over the last generations, and the eight board symmetries used for augmen
 File format (DESIGN.md, "Self-play data"): `planes` uint8 [n, 4, N, N], `policy` float32
 [n, N*N+1] (the search's policy target, pass last), `value` float32 [n], `score` float32
 [n], optionally `ownership` int8 [n, N, N] (the final owner of each square from the side
-to move: 1, -1, or 0 empty; files from before it have none),
+to move: 1, -1, or 0 empty; files from before it have none) and `has_ownership` uint8 [n]
+(0 on the rows whose ownership is unknown: positions the search explored but the game did
+not play, whose value and score are the search's; files without it: all known),
 plus a JSON sidecar with the same stem (model, settings, seed, board).
 """
 
@@ -126,6 +128,11 @@ def load_npz(path: Path, board: int) -> Samples:
         if ownership.size and (np.abs(ownership.astype(np.int16)) > 1).any():
             raise DataError(f"{path}: ownership must hold -1, 0 or 1")
         ownership = ownership.astype(np.int8, copy=False)
+    has_ownership = arrays.get("has_ownership")
+    if has_ownership is not None:
+        if ownership is None or has_ownership.shape != (n,):
+            raise DataError(f"{path}: has_ownership must be [{n}] beside an ownership array")
+        has_ownership = has_ownership.astype(bool)
     check_sidecar(path, board)
     return Samples(
         planes.astype(np.uint8, copy=False),
@@ -135,6 +142,7 @@ def load_npz(path: Path, board: int) -> Samples:
         value.astype(np.float32, copy=False),
         score.astype(np.float32, copy=False),
         ownership,
+        has_ownership,
     )
 
 

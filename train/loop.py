@@ -90,6 +90,10 @@ DEFAULTS: dict[str, Any] = {
     # where the exact solver takes over (None: the engine's default, 16 on 8x8).
     "search": None,
     "exact_empties": None,
+    # More positions per game (OLIVAW, Norelli and Panconesi 2022): root moves that a
+    # recorded search did not play but gave at least this share of its visits become
+    # samples too, with the search's value and margin (None: off).
+    "explored_share": None,
     "generations": 10,
     "games": 100,
     "sims": 200,
@@ -232,6 +236,9 @@ class Run:
             raise RunError("--eval-every must be at least 1")
         if config["shard_games"] < 1:
             raise RunError("--shard-games must be at least 1")
+        share = config["explored_share"]
+        if share is not None and not 0 < share <= 1:
+            raise RunError("--explored-share must be above 0 and at most 1")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)
@@ -310,6 +317,7 @@ class Run:
                 c["board"], best, c["games"] - against, c["sims"], data, seed=seed,
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
                 variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
+                explored_share=c["explored_share"],
             )  # fmt: skip
             jobs = [job]
             if against > 0:
@@ -574,6 +582,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--ownership-weight", type=float, help="weight of the ownership loss")
     p.add_argument("--search", help="self-play's search as an mcts spec, e.g. mcts:gumbel=16")
     p.add_argument("--exact-empties", type=int, help="where the solver plays both sides")
+    p.add_argument(
+        "--explored-share", type=float,
+        help="also learn unplayed moves with at least this share of a search's visits (OLIVAW)",
+    )  # fmt: skip
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")
     p.add_argument("--sims", type=int, help="MCTS simulations of a full search")

@@ -61,6 +61,8 @@ class SelfPlayJob:
     variant: str = "standard"
     search: str | None = None  # the search as an `mcts` player spec, e.g. mcts:gumbel=16
     exact_empties: int | None = None  # where the solver takes over (None: the default)
+    # OLIVAW's extra samples: unplayed moves with at least this share of a search's visits
+    explored_share: float | None = None
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--player", job.search]
         if job.exact_empties is not None:
             args += ["--exact-empties", str(job.exact_empties)]
+        if job.explored_share is not None:
+            args += ["--explored-share", str(job.explored_share)]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
         shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
     return shards

@@ -200,3 +200,20 @@ def test_augmentation_moves_the_ownership_grid_with_the_discs(positions: np.ndar
     assert moved is not None
     expected = planes[:, 0].astype(np.int8) - planes[:, 1].astype(np.int8)
     np.testing.assert_array_equal(moved, expected)
+
+
+def test_rows_without_an_ownership_target_are_marked(tmp_path: Path) -> None:
+    ownership = np.ones((4, 6, 6), np.int8)
+    known = np.array([1, 0, 1, 0], np.uint8)
+    path = write_batch(tmp_path / "a.npz", 6, 4, seed=1, ownership=ownership, has_ownership=known)
+    samples = load_npz(path, board=6)
+    assert samples.has_ownership is not None
+    assert samples.has_ownership.tolist() == [True, False, True, False]
+    # Files from before the column: every row with an ownership array has a target.
+    plain = write_batch(tmp_path / "b.npz", 6, 4, seed=1, ownership=ownership)
+    assert load_npz(plain, board=6).has_ownership.tolist() == [True] * 4  # type: ignore[union-attr]
+    bad = write_batch(
+        tmp_path / "c.npz", 6, 4, seed=1, ownership=ownership, has_ownership=known[:3]
+    )
+    with pytest.raises(DataError, match="has_ownership must be"):
+        load_npz(bad, board=6)

@@ -61,6 +61,11 @@ pub struct SelfplayArgs {
     /// are recorded
     #[arg(long)]
     opponent: Option<String>,
+    /// More positions per game (OLIVAW): after each recorded search, the moves not played
+    /// that took at least this share of its visits become samples too, with the search's
+    /// value and margin as targets (default: off)
+    #[arg(long)]
+    explored_share: Option<f32>,
 }
 
 /// The `mcts` spec of a network file (or of the playout search for `none`) with the
@@ -79,6 +84,9 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     }
     if !(args.full_share > 0.0 && args.full_share <= 1.0) {
         bail!("--full-share must be above 0 and at most 1");
+    }
+    if args.explored_share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
+        bail!("--explored-share must be above 0 and at most 1");
     }
     if args.fast_sims == Some(0) {
         bail!("--fast-sims must be at least 1");
@@ -113,6 +121,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     config.full_search_share = args.full_share;
     config.opponent = args.opponent.clone();
     config.exact_empties = args.exact_empties;
+    config.explored_share = args.explored_share;
     if let Some(plies) = args.temperature_plies {
         config.temperature_plies = plies;
     }

@@ -44,6 +44,11 @@ pub struct SelfPlayConfig {
     /// no network call. `None`: where the agent's root solve starts
     /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
     pub exact_empties: Option<u32>,
+    /// More positions per game (OLIVAW, Norelli and Panconesi 2022): after each recorded
+    /// full search, the root moves not played that took at least this share of its visits
+    /// also become samples, with the search's value and margin as their targets (the game's
+    /// result says nothing of a line not played) and no ownership target. `None`: off.
+    pub explored_share: Option<f32>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -75,6 +80,7 @@ impl SelfPlayConfig {
             full_search_share: 0.25,
             opponent: None,
             exact_empties: None,
+            explored_share: None,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -91,6 +97,9 @@ pub struct Sample {
     pub planes: Vec<u8>,
     pub policy: Vec<f32>,
     pub side: Color,
+    /// For a position the search explored but the game did not play: the search's value
+    /// and expected margin (discs) from `side`'s view, instead of the game's result.
+    pub searched: Option<(f32, f32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -224,13 +233,26 @@ impl GameInProgress {
 
     /// Keeps the position to move as a training sample with this policy target.
     fn record(&mut self, policy: Vec<f32>) {
-        let mut planes = Vec::new();
-        encode_planes(&self.pos, &mut planes);
-        self.samples.push(Sample {
-            planes: planes.into_iter().map(|x| x as u8).collect(),
-            policy,
-            side: self.pos.side_to_move(),
-        });
+        let pos = self.pos;
+        self.samples.push(sample(&pos, policy, None));
+    }
+
+    /// Keeps the root moves the search explored but `played` is not, as samples with the
+    /// search's targets.
+    fn record_explored(&mut self, played: Move, share: f32) {
+        let size = self.pos.size();
+        for explored in self.tree.explored_positions(played, share) {
+            let mut policy = vec![0.0f32; size.squares() as usize + 1];
+            for (mv, p) in &explored.policy {
+                policy[mv.policy_index(size)] = *p;
+            }
+            // Without a margin estimate (a network without a score head), the value's
+            // sign stands in for the score target, which such a network does not learn.
+            let margin = explored.margin.unwrap_or(explored.value.signum());
+            let searched = Some((explored.value, margin));
+            self.samples
+                .push(sample(&explored.position, policy, searched));
+        }
     }
 
     fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
@@ -285,9 +307,6 @@ impl GameInProgress {
                 policy[best.policy_index(size)] = 1.0;
             }
         }
-        if self.full_search && !self.opponent_to_move() {
-            self.record(policy);
-        }
         let temperature = if (self.moves.len() as u32) < config.temperature_plies {
             1.0
         } else {
@@ -297,6 +316,12 @@ impl GameInProgress {
             .sample_move(temperature, &mut self.rng)
             .or_else(|| self.pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
+        if self.full_search && !self.opponent_to_move() {
+            self.record(policy);
+            if let Some(share) = config.explored_share {
+                self.record_explored(mv, share);
+            }
+        }
         self.play(mv, config);
     }
 
@@ -309,6 +334,17 @@ impl GameInProgress {
             samples: self.samples,
             outcome: self.pos.count(),
         }
+    }
+}
+
+fn sample(pos: &Position, policy: Vec<f32>, searched: Option<(f32, f32)>) -> Sample {
+    let mut planes = Vec::new();
+    encode_planes(pos, &mut planes);
+    Sample {
+        planes: planes.into_iter().map(|x| x as u8).collect(),
+        policy,
+        side: pos.side_to_move(),
+        searched,
     }
 }
 
@@ -505,14 +541,27 @@ pub fn write_selfplay(
     let mut value = Vec::new();
     let mut score = Vec::new();
     let mut ownership = Vec::new();
+    let mut has_ownership = Vec::new();
     for record in records {
         for sample in &record.samples {
             planes.extend_from_slice(&sample.planes);
             policy.extend_from_slice(&sample.policy);
-            let margin = record.outcome.margin_for(sample.side);
-            value.push(margin.signum() as f32);
-            score.push(margin as f32);
-            ownership.extend(owners(&record.end, sample.side));
+            match sample.searched {
+                Some((searched_value, margin)) => {
+                    value.push(searched_value.clamp(-1.0, 1.0));
+                    score.push(margin);
+                    // The game's final discs are not this line's.
+                    ownership.extend(std::iter::repeat_n(0i8, n * n));
+                    has_ownership.push(0u8);
+                }
+                None => {
+                    let margin = record.outcome.margin_for(sample.side);
+                    value.push(margin.signum() as f32);
+                    score.push(margin as f32);
+                    ownership.extend(owners(&record.end, sample.side));
+                    has_ownership.push(1u8);
+                }
+            }
         }
     }
     let count = value.len();
@@ -537,6 +586,10 @@ pub fn write_selfplay(
         (
             "ownership",
             Column::I8(view(&ownership, &[count, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "has_ownership",
+            Column::U8(view(&has_ownership, &[count]).map_err(shape_error)?),
         ),
     ];
     // Write to a temporary name and rename, so a killed run never leaves half a file.
@@ -814,6 +867,64 @@ mod tests {
         let openings: std::collections::HashSet<Vec<Move>> =
             records.iter().map(|r| r.moves[..4].to_vec()).collect();
         assert!(openings.len() > 1);
+    }
+
+    #[test]
+    fn explored_positions_add_samples_with_search_targets_and_no_ownership() {
+        let plain = small(2, 1);
+        let explored = SelfPlayConfig {
+            explored_share: Some(0.2),
+            ..plain.clone()
+        };
+        let before = run_selfplay(&plain, &heuristic, None, &|_| {}).expect("plays");
+        let after = run_selfplay(&explored, &heuristic, None, &|_| {}).expect("plays");
+        let mut added = 0;
+        for (b, a) in before.iter().zip(&after) {
+            // The same games: recording more positions changes no move.
+            assert_eq!(a.moves, b.moves);
+            let played: Vec<&Sample> = a.samples.iter().filter(|s| s.searched.is_none()).collect();
+            assert_eq!(played.len(), b.samples.len());
+            for (x, y) in played.iter().zip(&b.samples) {
+                assert_eq!((&x.planes, &x.policy), (&y.planes, &y.policy));
+            }
+            added += a.samples.len() - played.len();
+        }
+        assert!(added > 0, "no position was explored enough");
+        let dir = std::env::temp_dir().join(format!("selfplay-explored-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = write_selfplay(&dir, "batch", &explored, "none", &after).expect("writes");
+        let mut npz = crate::arrays::NpzFile::open(&path).expect("opens");
+        let has_ownership = npz.array::<u8>("has_ownership").expect("has_ownership");
+        let value = npz.array::<f32>("value").expect("value");
+        let policy = npz.array::<f32>("policy").expect("policy");
+        let planes = npz.array::<u8>("planes").expect("planes");
+        let searched: Vec<bool> = after
+            .iter()
+            .flat_map(|r| r.samples.iter().map(|s| s.searched.is_some()))
+            .collect();
+        assert_eq!(has_ownership.len(), searched.len());
+        for (i, &from_search) in searched.iter().enumerate() {
+            assert_eq!(has_ownership[i], u8::from(!from_search));
+            assert!(value[i].abs() <= 1.0);
+            if from_search {
+                // The policy target lies on the position's legal moves (plane 2) and
+                // sums to one.
+                let row = policy.index_axis(ndarray::Axis(0), i);
+                let legal = planes.index_axis(ndarray::Axis(0), i);
+                let legal: Vec<u8> = legal
+                    .index_axis(ndarray::Axis(0), 2)
+                    .iter()
+                    .copied()
+                    .collect();
+                let any_legal = legal.contains(&1);
+                for (square, p) in row.iter().take(36).enumerate() {
+                    assert!(*p == 0.0 || legal[square] == 1, "row {i} square {square}");
+                }
+                assert!(any_legal || row[36] > 0.0);
+                assert!((row.sum() - 1.0).abs() < 1e-5);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //!   cache and the root's bookkeeping;
 //! - `select`: one simulation's walk down the tree under virtual loss, expansion and the
 //!   backup of values and margin bounds;
+//! - `explored`: the positions of root moves searched heavily but not played, with the
+//!   search's targets, for self-play's extra samples (OLIVAW);
 //! - `gumbel`: Gumbel AlphaZero's root (sequential halving, completed q, the improved
 //!   policy), when the config asks for it; below the root the search stays PUCT;
 //! - [`info`]: what a search reports ([`SearchInfo`]), the heat map's numbers;
@@ -25,6 +27,7 @@
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
 pub mod config;
+mod explored;
 mod gumbel;
 pub mod info;
 mod player;
@@ -36,6 +39,7 @@ pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,
 };
+pub use explored::ExploredPosition;
 pub use info::{choose_move, Candidate, MoveInfo, Proof, SearchInfo, Solved};
 pub use player::MctsPlayer;
 pub use search::Mcts;
