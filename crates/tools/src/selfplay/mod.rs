@@ -1,0 +1,470 @@
+//! Self-play for training: many games at once on several threads, each thread batching
+//! the network calls of all its games into one, writing the `.npz` format of DESIGN.md.
+//! The search settings come from the caller's player spec ([`PlayerSpec::mcts_config`]),
+//! with self-play's root noise added, so self-play searches as the arena's agent does.
+//! `write` writes the files; `tests` tests both.
+//!
+//! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
+
+use engine::evaluator::{EvalError, Evaluator};
+use engine::mcts::{default_exact_root_empties, MctsConfig, SearchTree};
+use engine::network::encode_planes;
+use engine::{Rng, Solver};
+use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SelfPlayConfig {
+    #[serde(skip)]
+    pub size: BoardSize,
+    #[serde(skip)]
+    pub variant: Variant,
+    pub games: usize,
+    /// Simulations of a full search: the searches whose visits become policy targets.
+    pub simulations: u64,
+    /// Playout cap randomisation (KataGo): when set, a move gets a full search only with
+    /// probability `full_search_share` and otherwise a fast one of this many simulations,
+    /// without root noise and not recorded. Games get cheaper, so more results reach the
+    /// value head for the same compute, while every policy target still comes from a full
+    /// search.
+    pub fast_simulations: Option<u64>,
+    pub full_search_share: f32,
+    /// Set when the games are against an older network (a milestone), named here for the
+    /// sidecar: the learner plays Black in even-numbered games and White in odd ones, and
+    /// only its moves become samples. The opponent searches with the full budget, no noise.
+    pub opponent: Option<String>,
+    /// Positions with at most this many empties are played by the exact solver (the
+    /// largest margin) instead of searched, so every game's result, and so every value,
+    /// score and ownership target, is exact from there on, and the rest of the game costs
+    /// no network call. `None`: where the agent's root solve starts
+    /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
+    pub exact_empties: Option<u32>,
+    /// More positions per game (OLIVAW, Norelli and Panconesi 2022): after each recorded
+    /// full search, the root moves not played that took at least this share of its visits
+    /// also become samples, with the search's value and margin as their targets (the game's
+    /// result says nothing of a line not played) and no ownership target. `None`: off.
+    pub explored_share: Option<f32>,
+    pub threads: usize,
+    /// Games each thread plays at once; their leaves share one evaluator call.
+    pub games_per_thread: usize,
+    /// Moves are drawn in proportion to visits for this many plies, then the most
+    /// visited is played.
+    pub temperature_plies: u32,
+    #[serde(skip)]
+    pub mcts: MctsConfig,
+    pub seed: u64,
+}
+
+impl SelfPlayConfig {
+    /// AlphaZero-like defaults for a board: the search of `mcts` with self-play's root
+    /// noise, temperature for the opening.
+    pub fn new(
+        size: BoardSize,
+        variant: Variant,
+        games: usize,
+        simulations: u64,
+        mcts: MctsConfig,
+        seed: u64,
+    ) -> Self {
+        SelfPlayConfig {
+            size,
+            variant,
+            games,
+            simulations,
+            fast_simulations: None,
+            full_search_share: 0.25,
+            opponent: None,
+            exact_empties: None,
+            explored_share: None,
+            threads: 1,
+            games_per_thread: 16,
+            temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
+            mcts: mcts.with_self_play_noise(size),
+            seed,
+        }
+    }
+}
+
+/// One training position: the network input, the search's visit distribution, and whose
+/// turn it was (the outcome is filled in from that side's view when the game ends).
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub planes: Vec<u8>,
+    pub policy: Vec<f32>,
+    pub side: Color,
+    /// For a position the search explored but the game did not play: the search's value
+    /// and expected margin (discs) from `side`'s view, instead of the game's result.
+    pub searched: Option<(f32, f32)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub index: usize,
+    pub start: Position,
+    /// The final position, whose discs are the ownership targets.
+    pub end: Position,
+    pub moves: Vec<Move>,
+    pub samples: Vec<Sample>,
+    pub outcome: Outcome,
+}
+
+struct GameInProgress {
+    index: usize,
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    samples: Vec<Sample>,
+    /// The learner's tree.
+    tree: SearchTree,
+    /// The milestone opponent's colour and tree, in games against one.
+    opponent: Option<(Color, SearchTree)>,
+    /// Made on the first exact move.
+    solver: Option<Solver>,
+    rng: Rng,
+    sims_this_move: u64,
+    /// The budget of the search for the current move, and whether it is a full one.
+    budget: u64,
+    full_search: bool,
+    noised: bool,
+}
+
+impl GameInProgress {
+    fn new(index: usize, config: &SelfPlayConfig, against_opponent: bool) -> GameInProgress {
+        let seed = config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let start = Position::start(config.size, config.variant);
+        let mut tree = SearchTree::new(MctsConfig {
+            seed,
+            ..config.mcts.clone()
+        });
+        tree.set_root(&start);
+        let opponent = against_opponent.then(|| {
+            let mut tree = SearchTree::new(MctsConfig {
+                seed: seed.rotate_left(29),
+                dirichlet_alpha: 0.0,
+                ..config.mcts.clone()
+            });
+            tree.set_root(&start);
+            let learner = if index.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (learner.opposite(), tree)
+        });
+        let mut game = GameInProgress {
+            index,
+            start,
+            pos: start,
+            moves: Vec::new(),
+            samples: Vec::new(),
+            tree,
+            opponent,
+            solver: None,
+            rng: Rng::new(seed.rotate_left(17)),
+            sims_this_move: 0,
+            budget: config.simulations,
+            full_search: true,
+            noised: false,
+        };
+        game.choose_search(config);
+        game
+    }
+
+    /// Draws whether the next move gets a full search or a fast one. The opponent's moves
+    /// are never recorded and always get the full budget.
+    fn choose_search(&mut self, config: &SelfPlayConfig) {
+        (self.full_search, self.budget) = match config.fast_simulations {
+            _ if self.opponent_to_move() => (false, config.simulations),
+            Some(fast) if self.rng.unit() >= config.full_search_share as f64 => (false, fast),
+            _ => (true, config.simulations),
+        };
+    }
+
+    fn opponent_to_move(&self) -> bool {
+        self.opponent
+            .as_ref()
+            .is_some_and(|(color, _)| *color == self.pos.side_to_move())
+    }
+
+    /// The tree of whoever is to move.
+    fn active_tree(&mut self) -> &mut SearchTree {
+        let opponent_moves = self.opponent_to_move();
+        match &mut self.opponent {
+            Some((_, tree)) if opponent_moves => tree,
+            _ => &mut self.tree,
+        }
+    }
+
+    /// Plays moves that need no search (passes, single replies, and the exact solver's
+    /// moves near the end), then reports whether the game is over.
+    fn skip_forced(&mut self, config: &SelfPlayConfig) -> bool {
+        let exact = config
+            .exact_empties
+            .unwrap_or_else(|| default_exact_root_empties(config.size));
+        while !self.pos.is_game_over() {
+            let moves = self.pos.legal_move_list();
+            if moves.len() == 1 {
+                self.play(moves[0], config);
+                continue;
+            }
+            if self.pos.empty_count() > exact {
+                return false;
+            }
+            // 2^18 entries, as the agent's root solver: one solver serves the rest of the
+            // game, and its table keeps what the first (largest) solve learnt.
+            let solver = self
+                .solver
+                .get_or_insert_with(|| Solver::with_table_bits(18));
+            let best = solver.solve(&self.pos).best.unwrap_or(moves[0]);
+            if self.full_search && !self.opponent_to_move() {
+                let mut policy = vec![0.0f32; self.pos.size().squares() as usize + 1];
+                policy[best.policy_index(self.pos.size())] = 1.0;
+                self.record(policy);
+            }
+            self.play(best, config);
+        }
+        true
+    }
+
+    /// Keeps the position to move as a training sample with this policy target.
+    fn record(&mut self, policy: Vec<f32>) {
+        let pos = self.pos;
+        self.samples.push(sample(&pos, policy, None));
+    }
+
+    /// Keeps the root moves the search explored but `played` is not, as samples with the
+    /// search's targets.
+    fn record_explored(&mut self, played: Move, share: f32) {
+        let size = self.pos.size();
+        for explored in self.tree.explored_positions(played, share) {
+            let mut policy = vec![0.0f32; size.squares() as usize + 1];
+            for (mv, p) in &explored.policy {
+                policy[mv.policy_index(size)] = *p;
+            }
+            // Without a margin estimate (a network without a score head), the value's
+            // sign stands in for the score target, which such a network does not learn.
+            let margin = explored.margin.unwrap_or(explored.value.signum());
+            let searched = Some((explored.value, margin));
+            self.samples
+                .push(sample(&explored.position, policy, searched));
+        }
+    }
+
+    fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
+        self.pos = self.pos.play_unchecked(mv);
+        self.moves.push(mv);
+        // A Gumbel root plans its visits from zero (as mctx does); the evaluation cache
+        // keeps the re-expansion free.
+        let gumbel = config.mcts.gumbel.is_some();
+        for tree in std::iter::once(&mut self.tree).chain(self.opponent.as_mut().map(|o| &mut o.1))
+        {
+            if gumbel {
+                tree.clear();
+            }
+            tree.set_root(&self.pos);
+        }
+        self.sims_this_move = 0;
+        self.noised = false;
+        self.choose_search(config);
+    }
+
+    /// After a search round: records the position and plays a move once the budget is spent.
+    fn maybe_move(&mut self, config: &SelfPlayConfig) {
+        if self.active_tree().root_is_leaf() {
+            return;
+        }
+        if !self.noised {
+            // Fast searches play their best move: noise would only weaken them, except in
+            // the opening, where every move is drawn to vary the games (for a Gumbel root
+            // its noise is that draw).
+            let opening = (self.moves.len() as u32) < config.temperature_plies;
+            if self.full_search || opening {
+                self.tree.add_root_noise();
+            }
+            let left = self.budget.saturating_sub(self.sims_this_move);
+            self.active_tree().plan_root(Some(left));
+            self.noised = true;
+        }
+        let sims = self.sims_this_move;
+        if sims < self.budget && !self.active_tree().root_is_proven() {
+            return;
+        }
+        let info = self.active_tree().info(sims, Duration::ZERO);
+        let size = self.pos.size();
+        let mut policy = vec![0.0f32; size.squares() as usize + 1];
+        // The visit distribution, or a Gumbel root's improved policy.
+        for m in &info.moves {
+            policy[m.mv.policy_index(size)] = m.target;
+        }
+        if policy.iter().sum::<f32>() <= 0.0 {
+            // A proven root before any child visit: the proven move is the target.
+            if let Some(best) = info.best_move() {
+                policy[best.policy_index(size)] = 1.0;
+            }
+        }
+        let temperature = if (self.moves.len() as u32) < config.temperature_plies {
+            1.0
+        } else {
+            0.0
+        };
+        let mv = info
+            .sample_move(temperature, &mut self.rng)
+            .or_else(|| self.pos.legal_move_list().first().copied())
+            .unwrap_or(Move::Pass);
+        if self.full_search && !self.opponent_to_move() {
+            self.record(policy);
+            if let Some(share) = config.explored_share {
+                self.record_explored(mv, share);
+            }
+        }
+        self.play(mv, config);
+    }
+
+    fn finish(self) -> GameRecord {
+        GameRecord {
+            index: self.index,
+            start: self.start,
+            end: self.pos,
+            moves: self.moves,
+            samples: self.samples,
+            outcome: self.pos.count(),
+        }
+    }
+}
+
+fn sample(pos: &Position, policy: Vec<f32>, searched: Option<(f32, f32)>) -> Sample {
+    let mut planes = Vec::new();
+    encode_planes(pos, &mut planes);
+    Sample {
+        planes: planes.into_iter().map(|x| x as u8).collect(),
+        policy,
+        side: pos.side_to_move(),
+        searched,
+    }
+}
+
+/// Builds one evaluator for a self-play thread.
+pub type MakeEvaluator<'a> = &'a (dyn Fn() -> Result<Box<dyn Evaluator>, EvalError> + Sync);
+
+/// Plays `config.games` games. `make_evaluator` builds one evaluator per thread, and
+/// `make_opponent` one for the milestone opponent when the games are against one;
+/// `progress` hears the number of finished games after each one.
+pub fn run_selfplay(
+    config: &SelfPlayConfig,
+    make_evaluator: MakeEvaluator,
+    make_opponent: Option<MakeEvaluator>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<GameRecord>, EvalError> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let records = Mutex::new(Vec::new());
+    let threads = config.threads.clamp(1, config.games.max(1));
+    let results: Vec<Result<(), EvalError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), EvalError> {
+                    let mut evaluator = make_evaluator()?;
+                    let mut opponent = make_opponent.map(|make| make()).transpose()?;
+                    let mut games: Vec<GameInProgress> = Vec::new();
+                    loop {
+                        while games.len() < config.games_per_thread.max(1) {
+                            let index = next.fetch_add(1, Ordering::Relaxed);
+                            if index >= config.games {
+                                break;
+                            }
+                            games.push(GameInProgress::new(index, config, opponent.is_some()));
+                        }
+                        // Finished games leave; the rest each contribute leaves to one batch.
+                        let mut still_playing = Vec::with_capacity(games.len());
+                        for mut game in games.drain(..) {
+                            if game.skip_forced(config) {
+                                let record = game.finish();
+                                if let Ok(mut all) = records.lock() {
+                                    all.push(record);
+                                }
+                                progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
+                            } else {
+                                still_playing.push(game);
+                            }
+                        }
+                        games = still_playing;
+                        if games.is_empty() {
+                            if next.load(Ordering::Relaxed) >= config.games {
+                                return Ok(());
+                            }
+                            continue;
+                        }
+                        // Each game's side to move contributes leaves; the learner's and the
+                        // opponent's go to their own evaluator in one call each.
+                        let batches: Vec<_> = games
+                            .iter_mut()
+                            .map(|g| {
+                                let want = (g.budget - g.sims_this_move.min(g.budget))
+                                    .clamp(1, config.mcts.batch_size as u64);
+                                (g.opponent_to_move(), g.active_tree().collect(want as usize))
+                            })
+                            .collect();
+                        let positions = |of_opponent: bool| -> Vec<Position> {
+                            batches
+                                .iter()
+                                .filter(|(o, _)| *o == of_opponent)
+                                .flat_map(|(_, b)| b.positions.iter().copied())
+                                .collect()
+                        };
+                        let evaluate = |evaluator: &mut dyn Evaluator, positions: Vec<Position>| {
+                            if positions.is_empty() {
+                                Ok(Vec::new())
+                            } else {
+                                evaluator.evaluate(&positions)
+                            }
+                        };
+                        let mut learner_evals =
+                            evaluate(evaluator.as_mut(), positions(false))?.into_iter();
+                        let mut opponent_evals = match opponent.as_mut() {
+                            Some(o) => evaluate(o.as_mut(), positions(true))?,
+                            None => Vec::new(),
+                        }
+                        .into_iter();
+                        for (game, (of_opponent, batch)) in games.iter_mut().zip(batches) {
+                            let source = if of_opponent {
+                                &mut opponent_evals
+                            } else {
+                                &mut learner_evals
+                            };
+                            let mine: Vec<_> =
+                                source.by_ref().take(batch.positions.len()).collect();
+                            game.sims_this_move += game.active_tree().complete(batch, Ok(mine))?;
+                        }
+                        for game in games.iter_mut() {
+                            game.maybe_move(config);
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(EvalError::Failed("a self-play thread panicked".into()))
+                })
+            })
+            .collect()
+    });
+    for result in results {
+        result?;
+    }
+    let mut records = records.into_inner().unwrap_or_default();
+    records.sort_by_key(|r| r.index);
+    Ok(records)
+}
+
+/// Counts of a batch of games, for the sidecar and the progress line.
+mod write;
+pub use write::{tally, write_selfplay, Tally};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,164 @@
+//! Self-play's files: the samples of finished games as `.npz` arrays (the trainer's input,
+//! DESIGN.md's "Self-play data") with a JSON sidecar of the settings and the games.
+
+use super::{GameRecord, SelfPlayConfig};
+use crate::arrays::{write_npz, Column};
+use ndarray::{ArrayViewD, IxDyn};
+use othello::{Color, Position};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Tally {
+    pub black_wins: usize,
+    pub white_wins: usize,
+    pub draws: usize,
+}
+
+pub fn tally(records: &[GameRecord]) -> Tally {
+    let mut t = Tally::default();
+    for r in records {
+        match r.outcome.winner() {
+            Some(Color::Black) => t.black_wins += 1,
+            Some(Color::White) => t.white_wins += 1,
+            None => t.draws += 1,
+        }
+    }
+    t
+}
+
+#[derive(Serialize)]
+struct Sidecar<'a> {
+    model: &'a str,
+    board_size: u8,
+    variant: &'a str,
+    settings: &'a SelfPlayConfig,
+    c_puct: f32,
+    dirichlet_alpha: f32,
+    dirichlet_fraction: f32,
+    batch_size: usize,
+    seed: u64,
+    games: usize,
+    positions: usize,
+    results: Tally,
+    transcripts: Vec<String>,
+    created_by: String,
+}
+
+/// Who owns each square at the end, row-major from a1, from `side`'s view: 1 its disc, -1
+/// the opponent's, 0 empty (KataGo's ownership target).
+fn owners(end: &Position, side: Color) -> impl Iterator<Item = i8> + '_ {
+    othello::Square::all(end.size()).map(move |sq| match end.color_at(sq) {
+        Some(color) if color == side => 1,
+        Some(_) => -1,
+        None => 0,
+    })
+}
+
+fn view<'a, T>(data: &'a [T], shape: &[usize]) -> Result<ArrayViewD<'a, T>, ndarray::ShapeError> {
+    ArrayViewD::from_shape(IxDyn(shape), data)
+}
+
+/// Writes `<dir>/<name>.npz` and `<dir>/<name>.json`; refuses to overwrite either.
+pub fn write_selfplay(
+    dir: &Path,
+    name: &str,
+    config: &SelfPlayConfig,
+    model: &str,
+    records: &[GameRecord],
+) -> std::io::Result<PathBuf> {
+    let npz_path = dir.join(format!("{name}.npz"));
+    let json_path = dir.join(format!("{name}.json"));
+    for path in [&npz_path, &json_path] {
+        if path.exists() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} exists; self-play never overwrites data", path.display()),
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    let n = config.size.n() as usize;
+    let mut planes = Vec::new();
+    let mut policy = Vec::new();
+    let mut value = Vec::new();
+    let mut score = Vec::new();
+    let mut ownership = Vec::new();
+    let mut has_ownership = Vec::new();
+    for record in records {
+        for sample in &record.samples {
+            planes.extend_from_slice(&sample.planes);
+            policy.extend_from_slice(&sample.policy);
+            match sample.searched {
+                Some((searched_value, margin)) => {
+                    value.push(searched_value.clamp(-1.0, 1.0));
+                    score.push(margin);
+                    // The game's final discs are not this line's.
+                    ownership.extend(std::iter::repeat_n(0i8, n * n));
+                    has_ownership.push(0u8);
+                }
+                None => {
+                    let margin = record.outcome.margin_for(sample.side);
+                    value.push(margin.signum() as f32);
+                    score.push(margin as f32);
+                    ownership.extend(owners(&record.end, sample.side));
+                    has_ownership.push(1u8);
+                }
+            }
+        }
+    }
+    let count = value.len();
+    let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
+    let arrays = [
+        (
+            "planes",
+            Column::U8(view(&planes, &[count, 4, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "policy",
+            Column::F32(view(&policy, &[count, n * n + 1]).map_err(shape_error)?),
+        ),
+        (
+            "value",
+            Column::F32(view(&value, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "score",
+            Column::F32(view(&score, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "ownership",
+            Column::I8(view(&ownership, &[count, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "has_ownership",
+            Column::U8(view(&has_ownership, &[count]).map_err(shape_error)?),
+        ),
+    ];
+    // Write to a temporary name and rename, so a killed run never leaves half a file.
+    let tmp = dir.join(format!(".{name}.npz.partial"));
+    write_npz(&tmp, &arrays).map_err(std::io::Error::other)?;
+    let sidecar = Sidecar {
+        model,
+        board_size: config.size.n(),
+        variant: config.variant.name(),
+        settings: config,
+        c_puct: config.mcts.c_puct,
+        dirichlet_alpha: config.mcts.dirichlet_alpha,
+        dirichlet_fraction: config.mcts.dirichlet_fraction,
+        batch_size: config.mcts.batch_size,
+        seed: config.seed,
+        games: records.len(),
+        positions: count,
+        results: tally(records),
+        transcripts: records
+            .iter()
+            .map(|r| r.moves.iter().map(|m| m.to_string()).collect())
+            .collect(),
+        created_by: format!("othello selfplay {}", env!("CARGO_PKG_VERSION")),
+    };
+    let json = serde_json::to_string_pretty(&sidecar).map_err(std::io::Error::other)?;
+    std::fs::write(&json_path, json)?;
+    std::fs::rename(&tmp, &npz_path)?;
+    Ok(npz_path)
+}
