@@ -146,16 +146,15 @@ impl Searcher {
     /// Positions a second through the named network alone, `batch` start positions a run,
     /// over about `time` after one warm-up run (which may prepare the runtime's plan).
     pub fn bench_network(&self, model: &str, batch: usize, time: Duration) -> Result<f64, String> {
-        let loaded = self
-            .networks
-            .0
-            .iter()
-            .find(|l| l.name == model)
-            .ok_or_else(|| format!("no network named '{model}' is loaded"))?;
-        let start = othello::Position::start(loaded.size, loaded.variant);
-        let runs =
-            runs_per_second(&loaded.network, &[start], batch, time).map_err(|e| e.to_string())?;
-        Ok(runs * batch as f64)
+        let bench = || -> Result<f64, ModelError> {
+            let network = self.networks.network(model)?;
+            let card = network.card();
+            let start = othello::Position::start(card.board()?, card.variant()?);
+            runs_per_second(&network, &[start], batch, time)
+        };
+        bench()
+            .map(|runs| runs * batch as f64)
+            .map_err(|e| e.to_string())
     }
 
     /// Starts thinking about the request's position, replacing any search under way.

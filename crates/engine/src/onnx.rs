@@ -145,12 +145,10 @@ impl Compiled {
             return self.run_plan(planes, batch);
         }
         let per_position = self.planes * self.size.squares() as usize;
-        let mut outputs = run_each(planes, batch, per_position, |one| self.run_plan(one, 1))?;
-        if self.score_output.is_some() {
-            // An empty batch still says the network has a score.
-            outputs.score.get_or_insert_with(Vec::new);
-        }
-        Ok(outputs)
+        let scored = self.score_output.is_some();
+        run_each(planes, batch, per_position, scored, |one| {
+            self.run_plan(one, 1)
+        })
     }
 
     /// Runs the plan once on `batch` positions.

@@ -199,11 +199,10 @@ impl PlaneRunner for OrtRunner {
     fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
         if self.one_at_a_time && batch != 1 {
             let per_position = self.planes * self.size.squares() as usize;
-            let mut outputs = run_each(planes, batch, per_position, |one| self.run_batch(one, 1))?;
-            if self.score {
-                outputs.score.get_or_insert_with(Vec::new);
-            }
-            return Ok(outputs);
+            let scored = self.score;
+            return run_each(planes, batch, per_position, scored, |one| {
+                self.run_batch(one, 1)
+            });
         }
         self.run_batch(planes, batch)
     }

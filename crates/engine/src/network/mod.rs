@@ -321,10 +321,12 @@ pub fn runs_per_second(
 /// Runs a batch of `batch` encoded positions one position at a time through `run_one` (a
 /// runtime's plan for a batch of one) and joins the answers in order: what a network
 /// exported for one position, or a runtime fastest at one (tract), does with a batch.
+/// `scored`: the network has a score output, so even an empty batch answers with one.
 pub fn run_each(
     planes: &[f32],
     batch: usize,
     per_position: usize,
+    scored: bool,
     mut run_one: impl FnMut(&[f32]) -> Result<Outputs, ModelError>,
 ) -> Result<Outputs, ModelError> {
     if per_position == 0 || per_position * batch != planes.len() {
@@ -333,13 +335,16 @@ pub fn run_each(
             planes.len()
         )));
     }
-    let mut outputs = Outputs::default();
+    let mut outputs = Outputs {
+        score: scored.then(Vec::new),
+        ..Outputs::default()
+    };
     for position in planes.chunks_exact(per_position) {
         let one = run_one(position)?;
         outputs.policy.extend(one.policy);
         outputs.value.extend(one.value);
-        if let Some(score) = one.score {
-            outputs.score.get_or_insert_with(Vec::new).extend(score);
+        if let (Some(all), Some(score)) = (outputs.score.as_mut(), one.score) {
+            all.extend(score);
         }
     }
     Ok(outputs)
