@@ -624,7 +624,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--max-cpu-hours", type=float, help="stop once the run has spent this much")
     p.add_argument("--milestone-every", type=int, help="keep every N-th generation's best")
     p.add_argument("--opponent-share", type=float, help="share of games against a random milestone")
-    p.add_argument("--torch-threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=None,
+        help="torch CPU threads (1 when two runs share the cores)",
+    )
     p.add_argument(
         "--ray",
         nargs="?",
