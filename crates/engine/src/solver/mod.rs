@@ -8,6 +8,7 @@
 //! last-empty routine that only counts flips. Nothing here depends on the variant except
 //! the final margin, so every shortcut is valid for the reversed game too.
 
+use order::{corners, quadrants, Ordered, SQUARE_VALUE_8X8};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,7 +16,11 @@ use std::sync::Arc;
 use table::{Busy, Entry, Table};
 
 mod last;
+mod order;
+mod stability;
 mod table;
+#[cfg(test)]
+mod tests;
 
 /// Scores lie in -64..=64; this is beyond any of them.
 const INF: i32 = 127;
@@ -36,21 +41,6 @@ const SHARED_EMPTIES: u32 = 9;
 
 /// Below this many empties positions are not stored: a store costs more than re-solving.
 const TT_MIN_EMPTIES: u32 = 8;
-
-/// The lowest alpha at which the stability cutoff is worth computing on 8x8, by empties,
-/// for null-window and for wider searches: below it the opponent would need more stable
-/// discs than such positions have. Edax's tuned `NWS_STABILITY_THRESHOLD` and
-/// `PVS_STABILITY_THRESHOLD` (search.c); 99 never tries.
-const NWS_STABILITY_THRESHOLD: [i8; 64] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
-    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
-];
-const PVS_STABILITY_THRESHOLD: [i8; 64] = [
-    99, 99, 99, 99, -2, 0, 2, 4, 6, 8, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40,
-    40, 42, 42, 44, 44, 46, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 99,
-    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
-];
 
 /// The exact result of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,53 +71,10 @@ impl WinLossDraw {
     }
 }
 
-/// Move-ordering weights, Edax's (move.c): one reply fewer for the opponent outweighs
-/// everything else; corner stability, potential mobility, the square's type and parity
-/// only break ties. Keys are `ORDER_KEY_BASE - score`, smaller first.
-const W_MOBILITY: i32 = 1 << 15;
-const W_HASH: i32 = 1 << 15;
-const W_CORNER_STABILITY: i32 = 1 << 11;
-const W_POTENTIAL_MOBILITY: i32 = 1 << 5;
-const ORDER_KEY_BASE: i32 = 1 << 22;
-
-/// Edax's square types for 8x8 ordering (J. C. Weill's values): corners best, X-squares
-/// and C-squares worst.
-#[rustfmt::skip]
-const SQUARE_VALUE_8X8: [u8; 64] = [
-    18,  4, 16, 12, 12, 16,  4, 18,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    16,  6, 14, 10, 10, 14,  6, 16,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    16,  6, 14, 10, 10, 14,  6, 16,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    18,  4, 16, 12, 12, 16,  4, 18,
-];
-
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
-
-/// The quadrants used for parity ordering: a region with an odd number of empties is
-/// where the last move (an extra disc for the mover) usually falls.
-fn quadrants(size: BoardSize) -> [u64; 4] {
-    let half = size.n() / 2;
-    let mut q = [0u64; 4];
-    for sq in othello::Square::all(size) {
-        let index = usize::from(sq.row() >= half) * 2 + usize::from(sq.column() >= half);
-        q[index] |= sq.bit();
-    }
-    q
-}
-
-fn corners(size: BoardSize) -> u64 {
-    let m = size.n() - 1;
-    [(0, 0), (m, 0), (0, m), (m, m)]
-        .into_iter()
-        .filter_map(|(c, r)| Square::new(c, r))
-        .fold(0, |acc, sq| acc | sq.bit())
-}
 
 /// The exact solver. Owns its transposition table, so reusing one solver across the
 /// positions of a game keeps what it learnt.
@@ -221,85 +168,6 @@ impl Solver {
             [0; 64]
         };
         self.squares = pos.size().squares() as i32;
-    }
-
-    /// Discs of `own` that no sequence of moves can flip: on every line through them
-    /// the line is full or a neighbour along it is the board's edge or another such
-    /// disc. Conservative (misses some stable discs), never wrong.
-    fn stable(&self, own: u64, opponent: u64) -> u64 {
-        // Squares off a smaller board count as filled: the 8x8 line through a square
-        // is then full exactly when the board's own line is.
-        let filled = own | opponent | !self.mask;
-        let full = [
-            full_lines(filled, 1, FILE_H, FILE_A),
-            full_lines(filled, 8, RANK_8, RANK_1),
-            full_lines(filled, 9, FILE_H | RANK_8, FILE_A | RANK_1),
-            full_lines(filled, 7, FILE_A | RANK_8, FILE_H | RANK_1),
-        ];
-        let off = !self.mask;
-        let mut stable = 0u64;
-        loop {
-            let s = stable | off;
-            let h = full[0] | (s << 1) & !FILE_A | FILE_A | (s >> 1) & !FILE_H | FILE_H;
-            let v = full[1] | (s << 8) | RANK_1 | (s >> 8) | RANK_8;
-            let d = full[2]
-                | (s << 9) & !FILE_A
-                | FILE_A
-                | RANK_1
-                | (s >> 9) & !FILE_H
-                | FILE_H
-                | RANK_8;
-            let a = full[3]
-                | (s << 7) & !FILE_H
-                | FILE_H
-                | RANK_1
-                | (s >> 7) & !FILE_A
-                | FILE_A
-                | RANK_8;
-            let next = own & h & v & d & a;
-            if next == stable {
-                return stable;
-            }
-            stable = next;
-        }
-    }
-
-    /// An upper bound on `p`'s final margin from stable discs, when it can fail low at
-    /// `alpha`. Standard: the opponent keeps its stable discs, so at best
-    /// `squares - 2 * stable(o)`. Reversed: `p` keeps its own, the same bound with
-    /// `stable(p)` (a win by `o - p + empties` is `squares - 2 * p` at the end).
-    ///
-    /// `null_window`: the search is (alpha, alpha + 1), where cutoffs are likelier and
-    /// Edax tries them from a lower alpha on.
-    #[inline]
-    fn stability_cutoff(
-        &self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        n: u32,
-        null_window: bool,
-    ) -> Option<i32> {
-        if self.squares == 64 {
-            let thresholds = if null_window {
-                &NWS_STABILITY_THRESHOLD
-            } else {
-                &PVS_STABILITY_THRESHOLD
-            };
-            if alpha < i32::from(thresholds[n as usize]) {
-                return None;
-            }
-        }
-        let (keeper, other) = match self.variant {
-            Variant::Standard => (o, p),
-            Variant::Reversed => (p, o),
-        };
-        // Even if every disc of `keeper` were stable the bound could not reach alpha.
-        if self.squares - 2 * keeper.count_ones() as i32 > alpha {
-            return None;
-        }
-        let bound = self.squares - 2 * self.stable(keeper, other).count_ones() as i32;
-        (bound <= alpha).then_some(bound)
     }
 
     /// The exact final margin for the side to move and a move that achieves it.
@@ -708,254 +576,9 @@ impl Solver {
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
         self.table.probe(p, o)
     }
-
-    /// Legal moves sorted fastest first, by Edax's `movelist_evaluate_fast` (move.c):
-    /// above all the opponent's weighted mobility (corners count double), then the
-    /// mover's stable corners and their edge neighbours, the opponent's potential mobility,
-    /// the square's type and parity. Finds cutoffs early and keeps the tree narrow.
-    ///
-    /// With `etc_beta` every child is also looked up in the table: one that the table
-    /// proves at least `beta` for the mover ends the node (`Err` with that value), and one
-    /// that is stored at all goes earlier, as in Edax's deep ordering (`W_HASH`): its
-    /// subtree is partly searched already.
-    fn order(
-        &self,
-        p: u64,
-        o: u64,
-        moves: u64,
-        n: u32,
-        etc_beta: Option<i32>,
-    ) -> Result<Ordered, i32> {
-        let mut ordered = Ordered::default();
-        let empty = self.mask & !(p | o);
-        let odd = self.odd_quadrants(empty);
-        let parity_weight = if n < 12 { 8 } else { 4 };
-        let mut rest = moves;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let f = flips(p, o, sq);
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let replies = legal_moves_unmasked(np, no) & self.mask;
-            let weighted = |b: u64| (b.count_ones() + (b & self.corners).count_ones()) as i32;
-            let mut score = (36 - weighted(replies)) * W_MOBILITY
-                + self.corner_stability(no) * W_CORNER_STABILITY
-                + (36 - weighted(self.potential_moves(np, no))) * W_POTENTIAL_MOBILITY
-                + i32::from(self.square_value[sq as usize]);
-            if odd & (1 << sq) != 0 {
-                score += parity_weight;
-            }
-            if let Some(beta) = etc_beta {
-                if let Some(e) = self.probe(np, no) {
-                    let v = -i32::from(e.upper);
-                    if v >= beta {
-                        return Err(v);
-                    }
-                    score += W_HASH;
-                }
-            }
-            ordered.push(ORDER_KEY_BASE - score, sq);
-        }
-        ordered.sort();
-        Ok(ordered)
-    }
-
-    /// Edax's `get_corner_stability`: the mover's corners and the edge squares next to
-    /// them that it also holds.
-    #[inline(always)]
-    fn corner_stability(&self, own: u64) -> i32 {
-        let c = own & self.corners;
-        let next = (c << 1 | c >> 1) & self.corner_rows | (c << 8 | c >> 8) & self.corner_columns;
-        ((next & own) | c).count_ones() as i32
-    }
-
-    /// Empty squares next to a disc of `other`: where `mover` may some day play.
-    #[inline(always)]
-    fn potential_moves(&self, mover: u64, other: u64) -> u64 {
-        let inner_columns = !(FILE_A | FILE_H);
-        let d = other & inner_columns;
-        let v = other;
-        let spread = d << 1 | d >> 1 | v << 8 | v >> 8 | d << 7 | d >> 7 | d << 9 | d >> 9;
-        spread & self.mask & !(mover | other)
-    }
-
-    #[inline(always)]
-    fn odd_quadrants(&self, empty: u64) -> u64 {
-        let mut odd = 0;
-        for q in self.quadrants {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
-        }
-        odd
-    }
-}
-
-/// Squares whose whole line in one direction is filled: `shift` steps to the next
-/// square up the line, `last_up` and `last_down` are the squares with no neighbour
-/// that way. Seven rounds reach the far end of any line.
-#[inline(always)]
-fn full_lines(filled: u64, shift: u32, last_up: u64, last_down: u64) -> u64 {
-    let mut full = filled;
-    for _ in 0..7 {
-        full &= ((full >> shift) | last_up) & ((full << shift) | last_down);
-    }
-    full
 }
 
 fn place(sq: u8) -> Move {
     // Squares come from bitboards of the 8x8 layout, so the index is always below 64.
     Square::from_index(sq).map_or(Move::Pass, Move::Place)
-}
-
-/// Moves packed with their sort keys (key << 8 | square) in a fixed array: no
-/// allocation, a small block to clear, and integer sorting. Flips are recomputed for
-/// the moves actually searched, which after a cutoff is often only the first.
-struct Ordered {
-    moves: [u32; 64],
-    len: usize,
-}
-
-impl Default for Ordered {
-    fn default() -> Self {
-        Ordered {
-            moves: [0; 64],
-            len: 0,
-        }
-    }
-}
-
-impl Ordered {
-    /// `key` must be non-negative; smaller goes first. A move list is a subset of 64
-    /// squares, so `len` stays below 64.
-    #[inline(always)]
-    fn push(&mut self, key: i32, sq: u8) {
-        self.moves[self.len] = (key.max(0) as u32) << 8 | u32::from(sq);
-        self.len += 1;
-    }
-
-    #[inline(always)]
-    fn square(&self, i: usize) -> u8 {
-        self.moves[i] as u8
-    }
-
-    /// Insertion sort: lists are short.
-    fn sort(&mut self) {
-        for i in 1..self.len {
-            let item = self.moves[i];
-            let mut j = i;
-            while j > 0 && self.moves[j - 1] > item {
-                self.moves[j] = self.moves[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = item;
-        }
-    }
-
-    /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
-    fn promote(&mut self, sq: u8) {
-        if let Some(i) = self.moves[..self.len].iter().position(|&m| m as u8 == sq) {
-            self.moves[..=i].rotate_right(1);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::test_support::minimax;
-    use crate::Rng;
-    use othello::Color;
-
-    #[test]
-    fn stable_discs_never_change_colour_in_any_continuation() {
-        let mut rng = Rng::new(17);
-        let mut solver = Solver::new();
-        let mut found = 0;
-        for game in 0..400 {
-            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][game % 3];
-            let mut pos = Position::start(size, Variant::Standard);
-            solver.prepare(&pos);
-            let plies = rng.below(size.squares() as usize);
-            for _ in 0..plies {
-                let moves = pos.legal_move_list();
-                let Some(mv) = rng.choose(&moves) else { break };
-                pos = pos.play(*mv).expect("legal");
-            }
-            let black = solver.stable(pos.black().0, pos.white().0);
-            let white = solver.stable(pos.white().0, pos.black().0);
-            found += (black | white).count_ones();
-            // Several random continuations: a stable disc keeps its colour in all.
-            for _ in 0..5 {
-                let mut next = pos;
-                while !next.is_game_over() {
-                    let moves = next.legal_move_list();
-                    let mv = *rng.choose(&moves).expect("not over");
-                    next = next.play(mv).expect("legal");
-                    assert_eq!(next.discs(Color::Black).0 & black, black);
-                    assert_eq!(next.discs(Color::White).0 & white, white);
-                }
-            }
-        }
-        assert!(found > 500, "only {found} stable discs seen");
-    }
-
-    /// Fail-soft: a value at or below alpha bounds the true one from above, at or above
-    /// beta from below, and in between it is exact. Checked for random windows, null
-    /// windows included, so no shortcut (stability, table bounds, the last-empties code)
-    /// may return a bound on the wrong side.
-    #[test]
-    fn search_values_are_fail_soft_bounds_for_any_window() {
-        let mut rng = Rng::new(23);
-        let mut solver = Solver::new();
-        for case in 0..1200 {
-            let size = [BoardSize::Eight, BoardSize::Six][case % 2];
-            let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
-            let mut pos = Position::start(size, variant);
-            let empties = 1 + rng.below(9) as u32;
-            while pos.empty_count() > empties && !pos.is_game_over() {
-                let moves = pos.legal_move_list();
-                let mv = *rng.choose(&moves).expect("not over");
-                pos = pos.play(mv).expect("legal");
-            }
-            if pos.is_game_over() {
-                continue;
-            }
-            solver.prepare(&pos);
-            let truth = minimax(&pos);
-            let alpha = rng.below(60) as i32 - 30;
-            let beta = if rng.below(2) == 0 {
-                alpha + 1
-            } else {
-                alpha + 1 + rng.below(30) as i32
-            };
-            let (p, o) = (pos.player().0, pos.opponent().0);
-            let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
-            let text = pos.to_board_text();
-            if v <= alpha {
-                assert!(
-                    truth <= v,
-                    "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
-                );
-            } else if v >= beta {
-                assert!(
-                    truth >= v,
-                    "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
-                );
-            } else {
-                assert_eq!(v, truth, "{text}: window ({alpha}, {beta})");
-            }
-        }
-    }
-
-    #[test]
-    fn a_full_board_is_all_stable() {
-        let mut solver = Solver::new();
-        let pos = Position::start(BoardSize::Four, Variant::Standard);
-        solver.prepare(&pos);
-        let black = 0x0000_0000_0f0f_0303u64;
-        let white = 0x0000_0000_0000_0c0cu64;
-        assert_eq!(solver.stable(black, white), black);
-        assert_eq!(solver.stable(white, black), white);
-    }
 }

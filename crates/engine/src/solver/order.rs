@@ -1,0 +1,184 @@
+//! Move ordering for the deep search: Edax's fastest-first keys (move.c) and the fixed
+//! array they are sorted in.
+
+use super::{Solver, FILE_A, FILE_H};
+use othello::raw::{flips, legal_moves_unmasked};
+use othello::{BoardSize, Square};
+
+/// Move-ordering weights, Edax's (move.c): one reply fewer for the opponent outweighs
+/// everything else; corner stability, potential mobility, the square's type and parity
+/// only break ties. Keys are `ORDER_KEY_BASE - score`, smaller first.
+const W_MOBILITY: i32 = 1 << 15;
+const W_HASH: i32 = 1 << 15;
+const W_CORNER_STABILITY: i32 = 1 << 11;
+const W_POTENTIAL_MOBILITY: i32 = 1 << 5;
+const ORDER_KEY_BASE: i32 = 1 << 22;
+
+/// Edax's square types for 8x8 ordering (J. C. Weill's values): corners best, X-squares
+/// and C-squares worst.
+#[rustfmt::skip]
+pub(super) const SQUARE_VALUE_8X8: [u8; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+/// The quadrants used for parity ordering: a region with an odd number of empties is
+/// where the last move (an extra disc for the mover) usually falls.
+pub(super) fn quadrants(size: BoardSize) -> [u64; 4] {
+    let half = size.n() / 2;
+    let mut q = [0u64; 4];
+    for sq in othello::Square::all(size) {
+        let index = usize::from(sq.row() >= half) * 2 + usize::from(sq.column() >= half);
+        q[index] |= sq.bit();
+    }
+    q
+}
+
+pub(super) fn corners(size: BoardSize) -> u64 {
+    let m = size.n() - 1;
+    [(0, 0), (m, 0), (0, m), (m, m)]
+        .into_iter()
+        .filter_map(|(c, r)| Square::new(c, r))
+        .fold(0, |acc, sq| acc | sq.bit())
+}
+
+impl Solver {
+    /// Legal moves sorted fastest first, by Edax's `movelist_evaluate_fast` (move.c):
+    /// above all the opponent's weighted mobility (corners count double), then the
+    /// mover's stable corners and their edge neighbours, the opponent's potential mobility,
+    /// the square's type and parity. Finds cutoffs early and keeps the tree narrow.
+    ///
+    /// With `etc_beta` every child is also looked up in the table: one that the table
+    /// proves at least `beta` for the mover ends the node (`Err` with that value), and one
+    /// that is stored at all goes earlier, as in Edax's deep ordering (`W_HASH`): its
+    /// subtree is partly searched already.
+    pub(super) fn order(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        n: u32,
+        etc_beta: Option<i32>,
+    ) -> Result<Ordered, i32> {
+        let mut ordered = Ordered::default();
+        let empty = self.mask & !(p | o);
+        let odd = self.odd_quadrants(empty);
+        let parity_weight = if n < 12 { 8 } else { 4 };
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let replies = legal_moves_unmasked(np, no) & self.mask;
+            let weighted = |b: u64| (b.count_ones() + (b & self.corners).count_ones()) as i32;
+            let mut score = (36 - weighted(replies)) * W_MOBILITY
+                + self.corner_stability(no) * W_CORNER_STABILITY
+                + (36 - weighted(self.potential_moves(np, no))) * W_POTENTIAL_MOBILITY
+                + i32::from(self.square_value[sq as usize]);
+            if odd & (1 << sq) != 0 {
+                score += parity_weight;
+            }
+            if let Some(beta) = etc_beta {
+                if let Some(e) = self.probe(np, no) {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return Err(v);
+                    }
+                    score += W_HASH;
+                }
+            }
+            ordered.push(ORDER_KEY_BASE - score, sq);
+        }
+        ordered.sort();
+        Ok(ordered)
+    }
+
+    /// Edax's `get_corner_stability`: the mover's corners and the edge squares next to
+    /// them that it also holds.
+    #[inline(always)]
+    fn corner_stability(&self, own: u64) -> i32 {
+        let c = own & self.corners;
+        let next = (c << 1 | c >> 1) & self.corner_rows | (c << 8 | c >> 8) & self.corner_columns;
+        ((next & own) | c).count_ones() as i32
+    }
+
+    /// Empty squares next to a disc of `other`: where `mover` may some day play.
+    #[inline(always)]
+    fn potential_moves(&self, mover: u64, other: u64) -> u64 {
+        let inner_columns = !(FILE_A | FILE_H);
+        let d = other & inner_columns;
+        let v = other;
+        let spread = d << 1 | d >> 1 | v << 8 | v >> 8 | d << 7 | d >> 7 | d << 9 | d >> 9;
+        spread & self.mask & !(mover | other)
+    }
+
+    #[inline(always)]
+    pub(super) fn odd_quadrants(&self, empty: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        odd
+    }
+}
+
+/// Moves packed with their sort keys (key << 8 | square) in a fixed array: no
+/// allocation, a small block to clear, and integer sorting. Flips are recomputed for
+/// the moves actually searched, which after a cutoff is often only the first.
+pub(super) struct Ordered {
+    moves: [u32; 64],
+    pub(super) len: usize,
+}
+
+impl Default for Ordered {
+    fn default() -> Self {
+        Ordered {
+            moves: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl Ordered {
+    /// `key` must be non-negative; smaller goes first. A move list is a subset of 64
+    /// squares, so `len` stays below 64.
+    #[inline(always)]
+    pub(super) fn push(&mut self, key: i32, sq: u8) {
+        self.moves[self.len] = (key.max(0) as u32) << 8 | u32::from(sq);
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub(super) fn square(&self, i: usize) -> u8 {
+        self.moves[i] as u8
+    }
+
+    /// Insertion sort: lists are short.
+    pub(super) fn sort(&mut self) {
+        for i in 1..self.len {
+            let item = self.moves[i];
+            let mut j = i;
+            while j > 0 && self.moves[j - 1] > item {
+                self.moves[j] = self.moves[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = item;
+        }
+    }
+
+    /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
+    pub(super) fn promote(&mut self, sq: u8) {
+        if let Some(i) = self.moves[..self.len].iter().position(|&m| m as u8 == sq) {
+            self.moves[..=i].rotate_right(1);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+use super::*;
+use crate::test_support::minimax;
+use crate::Rng;
+use othello::Color;
+
+#[test]
+fn stable_discs_never_change_colour_in_any_continuation() {
+    let mut rng = Rng::new(17);
+    let mut solver = Solver::new();
+    let mut found = 0;
+    for game in 0..400 {
+        let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][game % 3];
+        let mut pos = Position::start(size, Variant::Standard);
+        solver.prepare(&pos);
+        let plies = rng.below(size.squares() as usize);
+        for _ in 0..plies {
+            let moves = pos.legal_move_list();
+            let Some(mv) = rng.choose(&moves) else { break };
+            pos = pos.play(*mv).expect("legal");
+        }
+        let black = solver.stable(pos.black().0, pos.white().0);
+        let white = solver.stable(pos.white().0, pos.black().0);
+        found += (black | white).count_ones();
+        // Several random continuations: a stable disc keeps its colour in all.
+        for _ in 0..5 {
+            let mut next = pos;
+            while !next.is_game_over() {
+                let moves = next.legal_move_list();
+                let mv = *rng.choose(&moves).expect("not over");
+                next = next.play(mv).expect("legal");
+                assert_eq!(next.discs(Color::Black).0 & black, black);
+                assert_eq!(next.discs(Color::White).0 & white, white);
+            }
+        }
+    }
+    assert!(found > 500, "only {found} stable discs seen");
+}
+
+/// Fail-soft: a value at or below alpha bounds the true one from above, at or above
+/// beta from below, and in between it is exact. Checked for random windows, null
+/// windows included, so no shortcut (stability, table bounds, the last-empties code)
+/// may return a bound on the wrong side.
+#[test]
+fn search_values_are_fail_soft_bounds_for_any_window() {
+    let mut rng = Rng::new(23);
+    let mut solver = Solver::new();
+    for case in 0..1200 {
+        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
+        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let mut pos = Position::start(size, variant);
+        let empties = 1 + rng.below(9) as u32;
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            let mv = *rng.choose(&moves).expect("not over");
+            pos = pos.play(mv).expect("legal");
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        solver.prepare(&pos);
+        let truth = minimax(&pos);
+        let alpha = rng.below(60) as i32 - 30;
+        let beta = if rng.below(2) == 0 {
+            alpha + 1
+        } else {
+            alpha + 1 + rng.below(30) as i32
+        };
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
+        let text = pos.to_board_text();
+        if v <= alpha {
+            assert!(
+                truth <= v,
+                "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
+            );
+        } else if v >= beta {
+            assert!(
+                truth >= v,
+                "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
+            );
+        } else {
+            assert_eq!(v, truth, "{text}: window ({alpha}, {beta})");
+        }
+    }
+}
+
+#[test]
+fn a_full_board_is_all_stable() {
+    let mut solver = Solver::new();
+    let pos = Position::start(BoardSize::Four, Variant::Standard);
+    solver.prepare(&pos);
+    let black = 0x0000_0000_0f0f_0303u64;
+    let white = 0x0000_0000_0000_0c0cu64;
+    assert_eq!(solver.stable(black, white), black);
+    assert_eq!(solver.stable(white, black), white);
+}
