@@ -1,0 +1,118 @@
+"""The ladder chains head-to-head matches into one Elo scale (train/ladder.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from train.ladder import LadderError, fit_ladder, main
+
+
+def arena(path: Path, players: list[str], wins: int, draws: int, losses: int) -> str:
+    """An arena report of the first player's wins, draws and losses, colours alternating."""
+    games = []
+    for i, margin in enumerate([8] * wins + [0] * draws + [-8] * losses):
+        black, white = (0, 1) if i % 2 == 0 else (1, 0)
+        games.append(
+            {"black": black, "white": white, "black_margin": margin if black == 0 else -margin}
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"players": players, "games": games}))
+    return path.name
+
+
+def run_dir(root: Path, hours: dict[int, float]) -> None:
+    rows = ["generation,cpu_hours"] + [f"{g},{h}" for g, h in hours.items()]
+    (root / "metrics.csv").write_text("\n".join(rows) + "\n")
+
+
+def elo(score: float) -> float:
+    return 400 * math.log10(score / (1 - score))
+
+
+def test_one_match_gives_the_elo_of_its_score(tmp_path: Path) -> None:
+    run_dir(tmp_path, {3: 1.5})
+    name = arena(tmp_path / "a.json", ["x.onnx", "y.onnx"], 150, 0, 50)
+    manifest = {
+        "run": ".",
+        "anchor": "fixed",
+        "matches": [{"arena": name, "players": ["gen-3", "fixed"]}],
+    }
+    rungs = {r.name: r for r in fit_ladder(manifest, tmp_path)}
+    # One virtual draw against the anchor, as `othello arena` rates.
+    assert rungs["gen-3"].elo == pytest.approx(elo(150.5 / 201), abs=0.5)
+    assert rungs["gen-3"].low < rungs["gen-3"].elo < rungs["gen-3"].high
+    assert rungs["gen-3"].cpu_hours == 1.5 and rungs["gen-3"].games == 200
+    assert rungs["fixed"].elo == 0 and rungs["fixed"].cpu_hours is None
+
+
+def test_a_generation_that_never_met_the_anchor_is_rated_through_the_chain(
+    tmp_path: Path,
+) -> None:
+    run_dir(tmp_path, {1: 1.0, 2: 2.0})
+    even = arena(tmp_path / "m/even.json", ["g1", "a"], 100, 0, 100)
+    ahead = arena(tmp_path / "m/ahead.json", ["g2", "g1"], 150, 0, 50)
+    manifest = {
+        "run": ".",
+        "anchor": "a",
+        "matches": [
+            {"arena": f"m/{even}", "players": ["gen-1", "a"]},
+            {"arena": f"m/{ahead}", "players": ["gen-2", "gen-1"]},
+        ],
+    }
+    rungs = fit_ladder(manifest, tmp_path)
+    assert [r.name for r in rungs] == ["a", "gen-1", "gen-2"]
+    by_name = {r.name: r for r in rungs}
+    assert abs(by_name["gen-1"].elo) < 5
+    assert by_name["gen-2"].elo == pytest.approx(elo(0.75), abs=8)
+    # Two links of uncertainty: wider than the first generation's.
+    width = {n: r.high - r.low for n, r in by_name.items()}
+    assert width["gen-2"] > width["gen-1"]
+
+
+def test_a_manifest_that_does_not_fit_its_reports_is_refused(tmp_path: Path) -> None:
+    run_dir(tmp_path, {1: 1.0})
+    name = arena(tmp_path / "a.json", ["x", "y"], 10, 0, 10)
+    three = {
+        "run": ".",
+        "anchor": "a",
+        "matches": [{"arena": name, "players": ["gen-1", "a", "b"]}],
+    }
+    with pytest.raises(LadderError, match="names 3 players"):
+        fit_ladder(three, tmp_path)
+    unknown = {"run": ".", "anchor": "a", "matches": [{"arena": name, "players": ["gen-9", "a"]}]}
+    with pytest.raises(LadderError, match="no generation 9"):
+        fit_ladder(unknown, tmp_path)
+    no_anchor = {"run": ".", "anchor": "z", "matches": [{"arena": name, "players": ["gen-1", "a"]}]}
+    with pytest.raises(LadderError, match="anchor z"):
+        fit_ladder(no_anchor, tmp_path)
+    (tmp_path / "bad.json").write_text("{not json")
+    broken = {
+        "run": ".",
+        "anchor": "a",
+        "matches": [{"arena": "bad.json", "players": ["gen-1", "a"]}],
+    }
+    with pytest.raises(LadderError, match="not an arena report"):
+        fit_ladder(broken, tmp_path)
+
+
+def test_the_command_writes_the_plot_and_fails_cleanly_on_a_bad_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir(tmp_path, {4: 2.5})
+    name = arena(tmp_path / "a.json", ["x", "y"], 120, 10, 70)
+    manifest = tmp_path / "ladder.json"
+    manifest.write_text(
+        json.dumps(
+            {"run": ".", "anchor": "a", "matches": [{"arena": name, "players": ["gen-4", "a"]}]}
+        )
+    )
+    assert main(["--manifest", str(manifest)]) == 0
+    assert (tmp_path / "plots" / "ladder-cpu.png").stat().st_size > 0
+    assert "| gen-4 | 2.50 | 200 |" in capsys.readouterr().out
+    manifest.write_text(json.dumps({"run": ".", "matches": []}))
+    assert main(["--manifest", str(manifest)]) == 2
+    assert "no `anchor`" in capsys.readouterr().err
