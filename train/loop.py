@@ -90,6 +90,11 @@ DEFAULTS: dict[str, Any] = {
     # where the exact solver takes over (None: the engine's default, 16 on 8x8).
     "search": None,
     "exact_empties": None,
+    # Exact targets where the search still plays: recorded positions with at most this
+    # many empties (above `exact_empties`) learn the solver's move and margin while the
+    # game goes on with the searched move, so the positions the network reaches, not only
+    # perfect-play lines, get exact labels (None: off).
+    "label_empties": None,
     # More positions per game (OLIVAW, Norelli and Panconesi 2022): root moves that a
     # recorded search did not play but gave at least this share of its visits become
     # samples too, with the search's value and margin (None: off).
@@ -236,6 +241,9 @@ class Run:
             raise RunError("--eval-every must be at least 1")
         if config["shard_games"] < 1:
             raise RunError("--shard-games must be at least 1")
+        label, exact = config["label_empties"], config["exact_empties"]
+        if label is not None and (label < 1 or (exact is not None and label <= exact)):
+            raise RunError("--label-empties must be above --exact-empties (where the solver plays)")
         share = config["explored_share"]
         if share is not None and not 0 < share <= 1:
             raise RunError("--explored-share must be above 0 and at most 1")
@@ -317,7 +325,7 @@ class Run:
                 c["board"], best, c["games"] - against, c["sims"], data, seed=seed,
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
                 variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
-                explored_share=c["explored_share"],
+                label_empties=c["label_empties"], explored_share=c["explored_share"],
             )  # fmt: skip
             jobs = [job]
             if against > 0:
@@ -582,6 +590,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--ownership-weight", type=float, help="weight of the ownership loss")
     p.add_argument("--search", help="self-play's search as an mcts spec, e.g. mcts:gumbel=16")
     p.add_argument("--exact-empties", type=int, help="where the solver plays both sides")
+    p.add_argument(
+        "--label-empties", type=int,
+        help="exact targets for searched positions with at most this many empties",
+    )  # fmt: skip
     p.add_argument(
         "--explored-share", type=float,
         help="also learn unplayed moves with at least this share of a search's visits (OLIVAW)",

@@ -61,6 +61,8 @@ class SelfPlayJob:
     variant: str = "standard"
     search: str | None = None  # the search as an `mcts` player spec, e.g. mcts:gumbel=16
     exact_empties: int | None = None  # where the solver takes over (None: the default)
+    # exact targets for the searched positions with at most this many empties (None: off)
+    label_empties: int | None = None
     # OLIVAW's extra samples: unplayed moves with at least this share of a search's visits
     explored_share: float | None = None
 
@@ -126,6 +128,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--player", job.search]
         if job.exact_empties is not None:
             args += ["--exact-empties", str(job.exact_empties)]
+        if job.label_empties is not None:
+            args += ["--label-empties", str(job.label_empties)]
         if job.explored_share is not None:
             args += ["--explored-share", str(job.explored_share)]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)

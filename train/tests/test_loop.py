@@ -485,18 +485,24 @@ def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
     binary.write_text("")
     job = SelfPlayJob(
         6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
-        search="mcts:gumbel=8", exact_empties=14, explored_share=0.2,
+        search="mcts:gumbel=8", exact_empties=14, label_empties=20, explored_share=0.2,
     )  # fmt: skip
     loop.othello_selfplay(str(binary))([job])
-    assert calls[0][-8:] == [
+    assert calls[0][-10:] == [
         "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
-        "--explored-share", "0.2",
+        "--label-empties", "20", "--explored-share", "0.2",
     ]  # fmt: skip
 
 
 def test_an_explored_share_outside_0_to_1_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RunError, match="--explored-share"):
         Run.open(tmp_path / "r", {**TINY, "explored_share": 1.5})
+
+
+def test_label_empties_where_the_solver_already_plays_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(RunError, match="--label-empties"):
+        Run.open(tmp_path / "r", {**TINY, "exact_empties": 18, "label_empties": 18})
+    Run.open(tmp_path / "ok", {**TINY, "exact_empties": 18, "label_empties": 22})
 
 
 def test_a_run_grows_heads_mid_way_and_cards_name_its_variant(tmp_path: Path) -> None:

@@ -28,6 +28,11 @@ pub struct SelfplayArgs {
     /// 8x8, 18 on 6x6; 0: never)
     #[arg(long)]
     exact_empties: Option<u32>,
+    /// Exact labels where the search still plays: recorded positions with at most this
+    /// many empties get the solver's move and margin as targets, while the game goes on
+    /// with the searched move (above --exact-empties; default: off)
+    #[arg(long)]
+    label_empties: Option<u32>,
     #[arg(long, default_value_t = 100)]
     games: usize,
     /// Simulations per move
@@ -121,6 +126,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     config.full_search_share = args.full_share;
     config.opponent = args.opponent.clone();
     config.exact_empties = args.exact_empties;
+    config.label_empties = args.label_empties;
     config.explored_share = args.explored_share;
     if let Some(plies) = args.temperature_plies {
         config.temperature_plies = plies;

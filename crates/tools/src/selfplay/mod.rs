@@ -42,6 +42,13 @@ pub struct SelfPlayConfig {
     /// no network call. `None`: where the agent's root solve starts
     /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
     pub exact_empties: Option<u32>,
+    /// Exact labels off the solver's line: a recorded full-search position with at most
+    /// this many empties, where the search still plays (above `exact_empties`), gets the
+    /// solver's move as its policy target and its solved margin as its value and score
+    /// targets, and the game goes on with the searched move. Positions the network itself
+    /// reaches then get exact targets too, not only those on perfect-play lines, which
+    /// is where its mistakes are. `None`: off.
+    pub label_empties: Option<u32>,
     /// More positions per game (OLIVAW, Norelli and Panconesi 2022): after each recorded
     /// full search, the root moves not played that took at least this share of its visits
     /// also become samples, with the search's value and margin as their targets (the game's
@@ -78,6 +85,7 @@ impl SelfPlayConfig {
             full_search_share: 0.25,
             opponent: None,
             exact_empties: None,
+            label_empties: None,
             explored_share: None,
             threads: 1,
             games_per_thread: 16,
@@ -213,12 +221,8 @@ impl GameInProgress {
             if self.pos.empty_count() > exact {
                 return false;
             }
-            // 2^18 entries, as the agent's root solver: one solver serves the rest of the
-            // game, and its table keeps what the first (largest) solve learnt.
-            let solver = self
-                .solver
-                .get_or_insert_with(|| Solver::with_table_bits(18));
-            let best = solver.solve(&self.pos).best.unwrap_or(moves[0]);
+            let pos = self.pos;
+            let best = self.solver().solve(&pos).best.unwrap_or(moves[0]);
             if self.full_search && !self.opponent_to_move() {
                 let mut policy = vec![0.0f32; self.pos.size().squares() as usize + 1];
                 policy[best.policy_index(self.pos.size())] = 1.0;
@@ -233,6 +237,30 @@ impl GameInProgress {
     fn record(&mut self, policy: Vec<f32>) {
         let pos = self.pos;
         self.samples.push(sample(&pos, policy, None));
+    }
+
+    /// Keeps the position to move as a sample with exact targets: the solver's move, and
+    /// the solved margin in place of the game's result (which the search's own moves may
+    /// yet spoil).
+    fn record_solved(&mut self) {
+        let pos = self.pos;
+        let solution = self.solver().solve(&pos);
+        let mut policy = vec![0.0f32; pos.size().squares() as usize + 1];
+        let best = solution
+            .best
+            .or_else(|| pos.legal_move_list().first().copied())
+            .unwrap_or(Move::Pass);
+        policy[best.policy_index(pos.size())] = 1.0;
+        let margin = solution.margin as f32;
+        self.samples
+            .push(sample(&pos, policy, Some((margin.signum(), margin))));
+    }
+
+    /// 2^18 entries, as the agent's root solver: one solver serves the rest of the game,
+    /// and its table keeps what the first (largest) solve learnt.
+    fn solver(&mut self) -> &mut Solver {
+        self.solver
+            .get_or_insert_with(|| Solver::with_table_bits(18))
     }
 
     /// Keeps the root moves the search explored but `played` is not, as samples with the
@@ -315,7 +343,10 @@ impl GameInProgress {
             .or_else(|| self.pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
         if self.full_search && !self.opponent_to_move() {
-            self.record(policy);
+            match config.label_empties {
+                Some(label) if self.pos.empty_count() <= label => self.record_solved(),
+                _ => self.record(policy),
+            }
             if let Some(share) = config.explored_share {
                 self.record_explored(mv, share);
             }

@@ -86,6 +86,46 @@ fn near_the_end_both_sides_play_the_exact_solver_s_moves() {
 }
 
 #[test]
+fn label_empties_give_searched_positions_the_solver_s_targets_and_keep_the_searched_moves() {
+    let mut config = small(2, 2);
+    // Above 18 empties: the search's own root solve (6x6) would play perfectly below.
+    config.exact_empties = Some(14);
+    config.label_empties = Some(20);
+    let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    let mut reference = Solver::new();
+    let (mut labelled, mut searched_mistakes) = (0, 0);
+    for record in &records {
+        let mut pos = record.start;
+        let mut samples = record.samples.iter();
+        for mv in &record.moves {
+            if pos.legal_move_list().len() > 1 {
+                let sample = samples.next().expect("every choice is a sample");
+                let empties = pos.empty_count();
+                if empties > 14 && empties <= 20 {
+                    let margins = reference.score_moves(&pos);
+                    let best = margins.iter().map(|(_, m)| *m).max().expect("moves");
+                    let target = margins
+                        .iter()
+                        .find(|(m, _)| sample.policy[m.policy_index(pos.size())] == 1.0)
+                        .expect("a one-hot target");
+                    assert_eq!(target.1, best, "the target is an optimal move");
+                    assert_eq!(sample.searched, Some(((best as f32).signum(), best as f32)));
+                    let played = margins.iter().find(|(m, _)| m == mv).expect("legal");
+                    searched_mistakes += usize::from(played.1 < best);
+                    labelled += 1;
+                } else if empties > 20 {
+                    assert_eq!(sample.searched, None, "the game's result labels it");
+                }
+            }
+            pos = pos.play(*mv).expect("legal");
+        }
+    }
+    assert!(labelled >= 4, "{labelled}");
+    // The playout search, not the solver, chose these moves: it does not always find the best.
+    assert!(searched_mistakes > 0);
+}
+
+#[test]
 fn with_a_gumbel_root_the_targets_are_improved_policies_over_every_legal_move() {
     let mut config = small(4, 2);
     config.mcts = MctsConfig {
