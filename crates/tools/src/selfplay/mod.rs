@@ -42,10 +42,10 @@ pub struct SelfPlayConfig {
     /// no network call. `None`: where the agent's root solve starts
     /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
     pub exact_empties: Option<u32>,
-    /// Exact labels off the solver's line: a recorded full-search position with at most
-    /// this many empties, where the search still plays (above `exact_empties`), gets the
-    /// solver's move as its policy target and its solved margin as its value and score
-    /// targets, and the game goes on with the searched move. Positions the network itself
+    /// Exact labels off the solver's line: every position with at most this many
+    /// empties where the search still plays (above `exact_empties`) becomes a sample, full
+    /// search or fast, with the solver's move as its policy target and its solved margin as
+    /// its value and score targets, and the game goes on with the searched move. Positions the network itself
     /// reaches then get exact targets too, not only those on perfect-play lines, which
     /// is where its mistakes are. `None`: off.
     pub label_empties: Option<u32>,
@@ -342,11 +342,15 @@ impl GameInProgress {
             .sample_move(temperature, &mut self.rng)
             .or_else(|| self.pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
-        if self.full_search && !self.opponent_to_move() {
-            match config.label_empties {
-                Some(label) if self.pos.empty_count() <= label => self.record_solved(),
-                _ => self.record(policy),
-            }
+        let labelled = config
+            .label_empties
+            .is_some_and(|label| self.pos.empty_count() <= label);
+        if labelled && !self.opponent_to_move() {
+            // The solver makes the target, so a fast search's position is as good a
+            // sample as a full one's.
+            self.record_solved();
+        } else if self.full_search && !self.opponent_to_move() {
+            self.record(policy);
             if let Some(share) = config.explored_share {
                 self.record_explored(mv, share);
             }

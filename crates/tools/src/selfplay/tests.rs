@@ -86,36 +86,50 @@ fn near_the_end_both_sides_play_the_exact_solver_s_moves() {
 }
 
 #[test]
-fn label_empties_give_searched_positions_the_solver_s_targets_and_keep_the_searched_moves() {
+fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_searched_moves() {
     let mut config = small(2, 2);
     // Above 18 empties: the search's own root solve (6x6) would play perfectly below.
     config.exact_empties = Some(14);
     config.label_empties = Some(20);
+    // Fast searches' positions are labelled too: the solver makes their targets.
+    config.fast_simulations = Some(4);
+    config.full_search_share = 0.25;
     let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
     let mut reference = Solver::new();
     let (mut labelled, mut searched_mistakes) = (0, 0);
     for record in &records {
         let mut pos = record.start;
-        let mut samples = record.samples.iter();
         for mv in &record.moves {
-            if pos.legal_move_list().len() > 1 {
-                let sample = samples.next().expect("every choice is a sample");
-                let empties = pos.empty_count();
-                if empties > 14 && empties <= 20 {
-                    let margins = reference.score_moves(&pos);
-                    let best = margins.iter().map(|(_, m)| *m).max().expect("moves");
-                    let target = margins
-                        .iter()
-                        .find(|(m, _)| sample.policy[m.policy_index(pos.size())] == 1.0)
-                        .expect("a one-hot target");
-                    assert_eq!(target.1, best, "the target is an optimal move");
-                    assert_eq!(sample.searched, Some(((best as f32).signum(), best as f32)));
-                    let played = margins.iter().find(|(m, _)| m == mv).expect("legal");
-                    searched_mistakes += usize::from(played.1 < best);
-                    labelled += 1;
-                } else if empties > 20 {
-                    assert_eq!(sample.searched, None, "the game's result labels it");
-                }
+            let empties = pos.empty_count();
+            let planes = sample(&pos, Vec::new(), None).planes;
+            let samples: Vec<&Sample> = record
+                .samples
+                .iter()
+                .filter(|s| s.planes == planes)
+                .collect();
+            if pos.legal_move_list().len() > 1 && empties > 14 && empties <= 20 {
+                let [sample] = samples[..] else {
+                    panic!(
+                        "one sample for every position to label, not {}",
+                        samples.len()
+                    );
+                };
+                let margins = reference.score_moves(&pos);
+                let best = margins.iter().map(|(_, m)| *m).max().expect("moves");
+                let target = margins
+                    .iter()
+                    .find(|(m, _)| sample.policy[m.policy_index(pos.size())] == 1.0)
+                    .expect("a one-hot target");
+                assert_eq!(target.1, best, "the target is an optimal move");
+                assert_eq!(sample.searched, Some(((best as f32).signum(), best as f32)));
+                let played = margins.iter().find(|(m, _)| m == mv).expect("legal");
+                searched_mistakes += usize::from(played.1 < best);
+                labelled += 1;
+            } else if empties > 20 {
+                assert!(
+                    samples.iter().all(|s| s.searched.is_none()),
+                    "the game's result labels it"
+                );
             }
             pos = pos.play(*mv).expect("legal");
         }
