@@ -29,6 +29,15 @@ def run_dir(root: Path, hours: dict[int, float]) -> None:
     (root / "metrics.csv").write_text("\n".join(rows) + "\n")
 
 
+def ladder(anchor: str, *matches: tuple[str, list[str]]) -> dict[str, object]:
+    """A manifest of the run in the test's folder."""
+    return {
+        "run": ".",
+        "anchor": anchor,
+        "matches": [{"arena": a, "players": players} for a, players in matches],
+    }
+
+
 def elo(score: float) -> float:
     return 400 * math.log10(score / (1 - score))
 
@@ -36,11 +45,7 @@ def elo(score: float) -> float:
 def test_one_match_gives_the_elo_of_its_score(tmp_path: Path) -> None:
     run_dir(tmp_path, {3: 1.5})
     name = arena(tmp_path / "a.json", ["x.onnx", "y.onnx"], 150, 0, 50)
-    manifest = {
-        "run": ".",
-        "anchor": "fixed",
-        "matches": [{"arena": name, "players": ["gen-3", "fixed"]}],
-    }
+    manifest = ladder("fixed", (name, ["gen-3", "fixed"]))
     rungs = {r.name: r for r in fit_ladder(manifest, tmp_path)}
     # One virtual draw against the anchor, as `othello arena` rates.
     assert rungs["gen-3"].elo == pytest.approx(elo(150.5 / 201), abs=0.5)
@@ -55,14 +60,7 @@ def test_a_generation_that_never_met_the_anchor_is_rated_through_the_chain(
     run_dir(tmp_path, {1: 1.0, 2: 2.0})
     even = arena(tmp_path / "m/even.json", ["g1", "a"], 100, 0, 100)
     ahead = arena(tmp_path / "m/ahead.json", ["g2", "g1"], 150, 0, 50)
-    manifest = {
-        "run": ".",
-        "anchor": "a",
-        "matches": [
-            {"arena": f"m/{even}", "players": ["gen-1", "a"]},
-            {"arena": f"m/{ahead}", "players": ["gen-2", "gen-1"]},
-        ],
-    }
+    manifest = ladder("a", (f"m/{even}", ["gen-1", "a"]), (f"m/{ahead}", ["gen-2", "gen-1"]))
     rungs = fit_ladder(manifest, tmp_path)
     assert [r.name for r in rungs] == ["a", "gen-1", "gen-2"]
     by_name = {r.name: r for r in rungs}
@@ -76,25 +74,17 @@ def test_a_generation_that_never_met_the_anchor_is_rated_through_the_chain(
 def test_a_manifest_that_does_not_fit_its_reports_is_refused(tmp_path: Path) -> None:
     run_dir(tmp_path, {1: 1.0})
     name = arena(tmp_path / "a.json", ["x", "y"], 10, 0, 10)
-    three = {
-        "run": ".",
-        "anchor": "a",
-        "matches": [{"arena": name, "players": ["gen-1", "a", "b"]}],
-    }
+    three = ladder("a", (name, ["gen-1", "a", "b"]))
     with pytest.raises(LadderError, match="names 3 players"):
         fit_ladder(three, tmp_path)
-    unknown = {"run": ".", "anchor": "a", "matches": [{"arena": name, "players": ["gen-9", "a"]}]}
+    unknown = ladder("a", (name, ["gen-9", "a"]))
     with pytest.raises(LadderError, match="no generation 9"):
         fit_ladder(unknown, tmp_path)
-    no_anchor = {"run": ".", "anchor": "z", "matches": [{"arena": name, "players": ["gen-1", "a"]}]}
+    no_anchor = ladder("z", (name, ["gen-1", "a"]))
     with pytest.raises(LadderError, match="anchor z"):
         fit_ladder(no_anchor, tmp_path)
     (tmp_path / "bad.json").write_text("{not json")
-    broken = {
-        "run": ".",
-        "anchor": "a",
-        "matches": [{"arena": "bad.json", "players": ["gen-1", "a"]}],
-    }
+    broken = ladder("a", ("bad.json", ["gen-1", "a"]))
     with pytest.raises(LadderError, match="not an arena report"):
         fit_ladder(broken, tmp_path)
 
@@ -105,11 +95,7 @@ def test_the_command_writes_the_plot_and_fails_cleanly_on_a_bad_manifest(
     run_dir(tmp_path, {4: 2.5})
     name = arena(tmp_path / "a.json", ["x", "y"], 120, 10, 70)
     manifest = tmp_path / "ladder.json"
-    manifest.write_text(
-        json.dumps(
-            {"run": ".", "anchor": "a", "matches": [{"arena": name, "players": ["gen-4", "a"]}]}
-        )
-    )
+    manifest.write_text(json.dumps(ladder("a", (name, ["gen-4", "a"]))))
     assert main(["--manifest", str(manifest)]) == 0
     assert (tmp_path / "plots" / "ladder-cpu.png").stat().st_size > 0
     assert "| gen-4 | 2.50 | 200 |" in capsys.readouterr().out
