@@ -224,9 +224,7 @@ impl GameInProgress {
             let pos = self.pos;
             let best = self.solver().solve(&pos).best.unwrap_or(moves[0]);
             if self.full_search && !self.opponent_to_move() {
-                let mut policy = vec![0.0f32; self.pos.size().squares() as usize + 1];
-                policy[best.policy_index(self.pos.size())] = 1.0;
-                self.record(policy);
+                self.record(one_hot(self.pos.size(), best));
             }
             self.play(best, config);
         }
@@ -245,12 +243,11 @@ impl GameInProgress {
     fn record_solved(&mut self) {
         let pos = self.pos;
         let solution = self.solver().solve(&pos);
-        let mut policy = vec![0.0f32; pos.size().squares() as usize + 1];
         let best = solution
             .best
             .or_else(|| pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
-        policy[best.policy_index(pos.size())] = 1.0;
+        let policy = one_hot(pos.size(), best);
         let margin = solution.margin as f32;
         self.samples
             .push(sample(&pos, policy, Some((margin.signum(), margin))));
@@ -368,6 +365,13 @@ impl GameInProgress {
             outcome: self.pos.count(),
         }
     }
+}
+
+/// A policy target with all its weight on `mv`: the solver's move.
+fn one_hot(size: BoardSize, mv: Move) -> Vec<f32> {
+    let mut policy = vec![0.0f32; size.squares() as usize + 1];
+    policy[mv.policy_index(size)] = 1.0;
+    policy
 }
 
 fn sample(pos: &Position, policy: Vec<f32>, searched: Option<(f32, f32)>) -> Sample {
