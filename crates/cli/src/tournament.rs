@@ -7,7 +7,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tools::accuracy::{measure_accuracy, AccuracyConfig};
+use tools::accuracy::{
+    measure_accuracy, recheck_accuracy, AccuracyConfig, RecordedMove, RecordedReport,
+};
 use tools::arena::{self, ArenaConfig};
 use tools::models::ModelFiles;
 
@@ -130,6 +132,28 @@ pub struct AccuracyArgs {
     /// Also write every checked move as JSON here
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Check the player on the positions of earlier reports (`--json` files) instead of
+    /// playing games: every player meets the same positions, and only a move that differs
+    /// from the recorded one costs a solve. Repeat for several files.
+    #[arg(long, value_name = "REPORT.json", conflicts_with = "against")]
+    replay: Vec<PathBuf>,
+}
+
+/// The checked moves of earlier `--json` reports, in file order.
+fn read_recorded(paths: &[PathBuf]) -> Result<Vec<RecordedMove>> {
+    let mut moves = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let report: RecordedReport = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not an accuracy report (`othello accuracy --json`)",
+                path.display()
+            )
+        })?;
+        moves.extend(report.moves);
+    }
+    Ok(moves)
 }
 
 pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
@@ -143,7 +167,22 @@ pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
         seed: args.seed.seed,
     };
     let bar = ProgressBar::new(args.positions as u64);
-    let report = measure_accuracy(&config, models, &|done, _| bar.set_position(done as u64))?;
+    let report = if args.replay.is_empty() {
+        measure_accuracy(&config, models, &|done, _| bar.set_position(done as u64))?
+    } else {
+        let recorded = read_recorded(&args.replay)?;
+        let source = args
+            .replay
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        recheck_accuracy(&config, &recorded, &source, models, &|done, wanted| {
+            bar.set_length(wanted as u64);
+            bar.set_position(done as u64);
+        })
+        .context("cannot recheck the recorded positions")?
+    };
     bar.finish_and_clear();
     println!("{}", report.summary());
     println!("empties   moves  optimal  keeps the result");

@@ -91,7 +91,7 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%)"),
+        stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%, 95% interval 88.6-100.0%)"),
         "{stdout}"
     );
     let out = Command::cargo_bin("othello")
@@ -101,6 +101,78 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown player 'oracle'"));
+}
+
+#[test]
+fn accuracy_rechecks_recorded_positions_and_refuses_a_corrupt_report() {
+    let dir = std::env::temp_dir().join(format!("othello-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let report = dir.join("random.json");
+    let report_arg = report.to_str().expect("utf-8 path");
+    othello()
+        .args([
+            "accuracy",
+            "--board",
+            "4",
+            "--player",
+            "random",
+            "--positions",
+            "20",
+        ])
+        .args(["--max-empties", "8", "--json", report_arg])
+        .assert()
+        .success();
+    let out = othello()
+        .args([
+            "accuracy",
+            "--board",
+            "4",
+            "--player",
+            "alphabeta",
+            "--max-empties",
+            "8",
+        ])
+        .args(["--replay", report_arg])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every distinct recorded position once, each solved perfectly by alpha-beta.
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    let distinct: std::collections::HashSet<String> = recorded["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["position"].to_string())
+        .collect();
+    let n = distinct.len();
+    assert!(
+        stdout.starts_with(&format!("alphabeta: {n} of {n} moves optimal")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("from the recorded positions of"),
+        "{stdout}"
+    );
+    let corrupt = dir.join("corrupt.json");
+    std::fs::write(&corrupt, "{\"moves\": [{\"position\": 3}]}").expect("write");
+    let out = othello()
+        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+        .args(["--replay", corrupt.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("corrupt.json is not an accuracy report"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A position with `empties` empty squares and a choice of moves, from a fixed random game.

@@ -1,12 +1,18 @@
 //! How often a player's moves are perfect. Positions come from real games (the player
 //! against a sparring partner, from distinct random openings, colours alternating); every
 //! move the player makes near the end is checked with the exact solver.
+//!
+//! [`recheck_accuracy`] checks a player on the positions of earlier reports instead: every
+//! player then faces the same positions (a paired comparison), and the solves already done
+//! are reused, so only a move that differs from the recorded one costs a solve.
 
 use crate::arena::{generate_openings, ArenaError, PlayerSpec};
 use engine::rng::splitmix64;
 use engine::{ModelSource, Solver};
 use othello::{Color, Game, Move, Position, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use thiserror::Error;
 
 #[derive(Clone, Debug)]
 pub struct AccuracyConfig {
@@ -115,22 +121,44 @@ impl AccuracyReport {
     pub fn summary(&self) -> String {
         let n = self.moves.len().max(1) as f64;
         let (kept, open) = self.not_lost();
+        let (low, high) = wilson_interval(self.optimal(), self.moves.len());
+        // A recheck plays no games: its positions come from earlier reports.
+        let origin = match self.games {
+            0 => self.sparring.clone(),
+            games => format!("{games} games against {}", self.sparring),
+        };
         format!(
-            "{}: {} of {} moves optimal ({:.1}%), {} keep the result ({:.1}%; {} of {} from won or drawn positions), {:.2} discs lost per move; positions with <= {} empties from {} games against {}",
+            "{}: {} of {} moves optimal ({:.1}%, 95% interval {:.1}-{:.1}%), {} keep the result ({:.1}%; {} of {} from won or drawn positions), {:.2} discs lost per move; positions with <= {} empties from {}",
             self.player,
             self.optimal(),
             self.moves.len(),
             100.0 * self.optimal() as f64 / n,
+            100.0 * low,
+            100.0 * high,
             self.keeps_result(),
             100.0 * self.keeps_result() as f64 / n,
             kept,
             open,
             self.mean_loss(),
             self.max_empties,
-            self.games,
-            self.sparring,
+            origin,
         )
     }
+}
+
+/// The 95% Wilson score interval of a share of `hits` in `n` (Wilson 1927): unlike the
+/// normal approximation it stays inside [0, 1] and is honest near 100%, where these shares
+/// live.
+pub fn wilson_interval(hits: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (z, n_f) = (1.96_f64, n as f64);
+    let p = hits as f64 / n_f;
+    let denominator = 1.0 + z * z / n_f;
+    let centre = (p + z * z / (2.0 * n_f)) / denominator;
+    let half = z * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Checked moves from positions with `low..=high` empty squares.
@@ -217,6 +245,134 @@ pub fn measure_accuracy(
     Ok(report)
 }
 
+/// A checked move as an earlier report's JSON holds it (`--json`), read back as text: the
+/// position and the move are checked against the rules before they are used.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RecordedMove {
+    pub position: String,
+    pub played: String,
+    pub played_margin: i32,
+    pub best_margin: i32,
+}
+
+/// An earlier report, as much of it as a recheck needs.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RecordedReport {
+    pub moves: Vec<RecordedMove>,
+}
+
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Arena(#[from] ArenaError),
+    #[error(transparent)]
+    Spec(#[from] engine::spec::SpecError),
+    #[error("recorded move {index}: {reason}")]
+    BadRecord { index: usize, reason: String },
+    #[error("no recorded position has at most {0} empties on this board")]
+    NoPositions(u32),
+}
+
+/// Checks `config.player` on the recorded positions (each distinct position once, in the
+/// order given, at most `config.positions` of them, those with at most
+/// `config.max_empties` empties and a choice of moves). A recorded best margin is trusted
+/// only after the position and move parse and the recorded move is legal there; the
+/// player's move costs a solve only when it differs from every move recorded there.
+pub fn recheck_accuracy(
+    config: &AccuracyConfig,
+    recorded: &[RecordedMove],
+    source: &str,
+    models: &dyn ModelSource,
+    progress: &dyn Fn(usize, usize),
+) -> Result<AccuracyReport, ReplayError> {
+    config
+        .player
+        .check_game(config.size, config.variant, models)?;
+    // Position text -> (position, best margin, known move margins), first-seen order.
+    let mut order: Vec<String> = Vec::new();
+    let mut known: HashMap<String, (Position, i32, HashMap<Move, i32>)> = HashMap::new();
+    for (index, record) in recorded.iter().enumerate() {
+        let bad = |reason: String| ReplayError::BadRecord { index, reason };
+        let pos = Position::from_board_text(&record.position, config.variant)
+            .map_err(|e| bad(format!("{}: {e}", record.position)))?;
+        if pos.size() != config.size {
+            return Err(bad(format!(
+                "{} is a {} position, not {}",
+                record.position,
+                pos.size(),
+                config.size
+            )));
+        }
+        let played = Move::parse(&record.played, config.size)
+            .map_err(|e| bad(format!("move {:?}: {e}", record.played)))?;
+        if pos.play(played).is_err() {
+            return Err(bad(format!(
+                "{} is not legal in {}",
+                record.played, record.position
+            )));
+        }
+        if record.played_margin > record.best_margin {
+            return Err(bad(format!(
+                "the played move's margin {} beats the best margin {}",
+                record.played_margin, record.best_margin
+            )));
+        }
+        if pos.empty_count() > config.max_empties || pos.legal_move_list().len() < 2 {
+            continue;
+        }
+        let entry = known.entry(record.position.clone()).or_insert_with(|| {
+            order.push(record.position.clone());
+            (pos, record.best_margin, HashMap::new())
+        });
+        if entry.1 != record.best_margin {
+            return Err(bad(format!(
+                "best margin {} where an earlier record of {} says {}",
+                record.best_margin, record.position, entry.1
+            )));
+        }
+        entry.2.insert(played, record.played_margin);
+    }
+    order.truncate(config.positions);
+    if order.is_empty() {
+        return Err(ReplayError::NoPositions(config.max_empties));
+    }
+    let mut solver = Solver::new();
+    let (mut player, budget) = config.player.build(config.seed, models)?;
+    let mut report = AccuracyReport {
+        player: config.player.to_string(),
+        sparring: format!("the recorded positions of {source}"),
+        max_empties: config.max_empties,
+        games: 0,
+        moves: Vec::new(),
+    };
+    for text in &order {
+        let Some((pos, best_margin, margins)) = known.get(text) else {
+            continue;
+        };
+        // Each position is a fresh game: nothing carries over from the one before.
+        player.new_game();
+        let mv = player.select_move(pos, &budget);
+        let after = pos.play(mv).map_err(|_| ArenaError::IllegalMove {
+            player: config.player.to_string(),
+            mv,
+            position: pos.to_board_text(),
+        })?;
+        let played_margin = match margins.get(&mv) {
+            Some(&margin) => margin,
+            None => -solver.solve(&after).margin,
+        };
+        report.moves.push(CheckedMove {
+            position: text.clone(),
+            empties: pos.empty_count(),
+            played: mv,
+            played_margin,
+            best_margin: *best_margin,
+        });
+        progress(report.moves.len(), order.len());
+    }
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +426,101 @@ mod tests {
             assert_eq!(played.map(|p| p.1), Some(checked.played_margin));
             assert_eq!(scores[0].1, checked.best_margin);
         }
+    }
+    fn recorded(report: &AccuracyReport) -> Vec<RecordedMove> {
+        let json = serde_json::to_string(report).expect("serialises");
+        serde_json::from_str::<RecordedReport>(&json)
+            .expect("a report reads back")
+            .moves
+    }
+
+    #[test]
+    fn a_recheck_scores_each_recorded_position_with_exact_margins() {
+        let games = measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
+        let records = recorded(&games);
+        let distinct: std::collections::HashSet<&str> =
+            games.moves.iter().map(|m| m.position.as_str()).collect();
+        // A perfect player on the same positions: every move optimal, none skipped.
+        let perfect = recheck_accuracy(
+            &config("alphabeta", 1000),
+            &records,
+            "t",
+            &NoModels,
+            &|_, _| {},
+        )
+        .expect("rechecks");
+        assert_eq!(perfect.moves.len(), distinct.len());
+        assert_eq!(
+            perfect.optimal(),
+            perfect.moves.len(),
+            "{}",
+            perfect.summary()
+        );
+        // Another random player: its margins, reused or solved, match a fresh solve.
+        let other = recheck_accuracy(
+            &config("random:seed=9", 1000),
+            &records,
+            "t",
+            &NoModels,
+            &|_, _| {},
+        )
+        .expect("rechecks");
+        assert!(other.optimal() < other.moves.len());
+        for checked in &other.moves {
+            let pos = Position::from_board_text(&checked.position, Variant::Standard)
+                .expect("board text");
+            let scores = Solver::new().score_moves(&pos);
+            let played = scores.iter().find(|(mv, _)| *mv == checked.played);
+            assert_eq!(played.map(|p| p.1), Some(checked.played_margin));
+            assert_eq!(scores[0].1, checked.best_margin);
+        }
+        let capped = recheck_accuracy(&config("greedy", 5), &records, "t", &NoModels, &|_, _| {})
+            .expect("rechecks");
+        assert_eq!(capped.moves.len(), 5);
+        assert_eq!(capped.moves[0].position, games.moves[0].position);
+    }
+
+    #[test]
+    fn a_recheck_refuses_records_that_do_not_hold() {
+        let games = measure_accuracy(&config("random", 6), &NoModels, &|_, _| {}).expect("runs");
+        let good = recorded(&games);
+        let run = |records: &[RecordedMove]| {
+            recheck_accuracy(&config("greedy", 100), records, "t", &NoModels, &|_, _| {})
+                .map(|r| r.moves.len())
+                .map_err(|e| e.to_string())
+        };
+        assert!(run(&good).is_ok());
+        let mut bad = good.clone();
+        bad[2].position = "not a board".into();
+        assert!(run(&bad).unwrap_err().starts_with("recorded move 2:"));
+        let mut bad = good.clone();
+        bad[1].played = "z9".into();
+        assert!(run(&bad).unwrap_err().contains("z9"));
+        let mut bad = good.clone();
+        bad[0].played_margin = bad[0].best_margin + 2;
+        assert!(run(&bad).unwrap_err().contains("beats the best margin"));
+        let mut bad = good.clone();
+        let mut twin = bad[0].clone();
+        twin.best_margin += 2;
+        twin.played_margin = twin.best_margin;
+        bad.push(twin);
+        assert!(run(&bad).unwrap_err().contains("earlier record"));
+        let six = "--------------OXX---XOXO----O-----XO X";
+        let mut bad = good.clone();
+        bad[0].position = six.into();
+        assert!(run(&bad).unwrap_err().contains("not 4x4"));
+        assert!(run(&[]).unwrap_err().contains("no recorded position"));
+    }
+
+    #[test]
+    fn wilson_intervals_match_the_closed_form_and_stay_in_bounds() {
+        let (low, high) = wilson_interval(181, 200);
+        assert!(
+            (low - 0.8564).abs() < 5e-4 && (high - 0.9383).abs() < 5e-4,
+            "{low} {high}"
+        );
+        assert_eq!(wilson_interval(0, 0), (0.0, 1.0));
+        let (low, high) = wilson_interval(10, 10);
+        assert!(low > 0.69 && high == 1.0);
     }
 }
