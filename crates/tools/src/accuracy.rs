@@ -218,15 +218,12 @@ pub fn measure_accuracy(
             } else {
                 sparring.select_move(&pos, &sparring_budget)
             };
-            let after = pos.play(mv).map_err(|_| ArenaError::IllegalMove {
-                player: if ours {
-                    config.player.to_string()
-                } else {
-                    config.sparring.to_string()
-                },
-                mv,
-                position: pos.to_board_text(),
-            })?;
+            let mover = if ours {
+                &config.player
+            } else {
+                &config.sparring
+            };
+            let after = play_checked(&pos, mv, mover)?;
             if ours && pos.empty_count() <= config.max_empties && pos.legal_move_list().len() > 1 {
                 report.moves.push(CheckedMove {
                     position: pos.to_board_text(),
@@ -245,6 +242,15 @@ pub fn measure_accuracy(
     Ok(report)
 }
 
+/// `mv` played in `pos`, or the error that names the player who tried an illegal move.
+fn play_checked(pos: &Position, mv: Move, player: &PlayerSpec) -> Result<Position, ArenaError> {
+    pos.play(mv).map_err(|_| ArenaError::IllegalMove {
+        player: player.to_string(),
+        mv,
+        position: pos.to_board_text(),
+    })
+}
+
 /// A checked move as an earlier report's JSON holds it (`--json`), read back as text: the
 /// position and the move are checked against the rules before they are used.
 #[derive(Clone, Debug, Deserialize)]
@@ -259,6 +265,14 @@ pub struct RecordedMove {
 #[derive(Clone, Debug, Deserialize)]
 pub struct RecordedReport {
     pub moves: Vec<RecordedMove>,
+}
+
+/// A distinct recorded position: its best margin and the margins of the moves recorded there.
+struct RecordedPosition {
+    text: String,
+    pos: Position,
+    best_margin: i32,
+    margins: HashMap<Move, i32>,
 }
 
 #[derive(Debug, Error)]
@@ -288,9 +302,8 @@ pub fn recheck_accuracy(
     config
         .player
         .check_game(config.size, config.variant, models)?;
-    // Position text -> (position, best margin, known move margins), first-seen order.
-    let mut order: Vec<String> = Vec::new();
-    let mut known: HashMap<String, (Position, i32, HashMap<Move, i32>)> = HashMap::new();
+    let mut positions: Vec<RecordedPosition> = Vec::new();
+    let mut index_of: HashMap<String, usize> = HashMap::new();
     for (index, record) in recorded.iter().enumerate() {
         let bad = |reason: String| ReplayError::BadRecord { index, reason };
         let pos = Position::from_board_text(&record.position, config.variant)
@@ -320,20 +333,26 @@ pub fn recheck_accuracy(
         if pos.empty_count() > config.max_empties || pos.legal_move_list().len() < 2 {
             continue;
         }
-        let entry = known.entry(record.position.clone()).or_insert_with(|| {
-            order.push(record.position.clone());
-            (pos, record.best_margin, HashMap::new())
+        let slot = *index_of.entry(record.position.clone()).or_insert_with(|| {
+            positions.push(RecordedPosition {
+                text: record.position.clone(),
+                pos,
+                best_margin: record.best_margin,
+                margins: HashMap::new(),
+            });
+            positions.len() - 1
         });
-        if entry.1 != record.best_margin {
+        let entry = &mut positions[slot];
+        if entry.best_margin != record.best_margin {
             return Err(bad(format!(
                 "best margin {} where an earlier record of {} says {}",
-                record.best_margin, record.position, entry.1
+                record.best_margin, record.position, entry.best_margin
             )));
         }
-        entry.2.insert(played, record.played_margin);
+        entry.margins.insert(played, record.played_margin);
     }
-    order.truncate(config.positions);
-    if order.is_empty() {
+    positions.truncate(config.positions);
+    if positions.is_empty() {
         return Err(ReplayError::NoPositions(config.max_empties));
     }
     let mut solver = Solver::new();
@@ -345,30 +364,24 @@ pub fn recheck_accuracy(
         games: 0,
         moves: Vec::new(),
     };
-    for text in &order {
-        let Some((pos, best_margin, margins)) = known.get(text) else {
-            continue;
-        };
+    for recorded in &positions {
+        let pos = &recorded.pos;
         // Each position is a fresh game: nothing carries over from the one before.
         player.new_game();
         let mv = player.select_move(pos, &budget);
-        let after = pos.play(mv).map_err(|_| ArenaError::IllegalMove {
-            player: config.player.to_string(),
-            mv,
-            position: pos.to_board_text(),
-        })?;
-        let played_margin = match margins.get(&mv) {
+        let after = play_checked(pos, mv, &config.player)?;
+        let played_margin = match recorded.margins.get(&mv) {
             Some(&margin) => margin,
             None => -solver.solve(&after).margin,
         };
         report.moves.push(CheckedMove {
-            position: text.clone(),
+            position: recorded.text.clone(),
             empties: pos.empty_count(),
             played: mv,
             played_margin,
-            best_margin: *best_margin,
+            best_margin: recorded.best_margin,
         });
-        progress(report.moves.len(), order.len());
+        progress(report.moves.len(), positions.len());
     }
     Ok(report)
 }
@@ -417,16 +430,25 @@ mod tests {
         );
         assert!(buckets.windows(2).all(|w| w[0].high < w[1].low));
         for checked in &report.moves {
+            assert!(checked.empties <= 9);
+            assert!(checked.played_margin <= checked.best_margin);
+        }
+        assert_margins_are_exact(&report);
+    }
+
+    /// Every checked move's margins agree with a fresh solve of every move.
+    fn assert_margins_are_exact(report: &AccuracyReport) {
+        for checked in &report.moves {
             let pos = Position::from_board_text(&checked.position, Variant::Standard)
                 .expect("board text");
-            assert!(pos.empty_count() <= 9);
-            assert!(checked.played_margin <= checked.best_margin);
+            assert_eq!(pos.empty_count(), checked.empties);
             let scores = Solver::new().score_moves(&pos);
             let played = scores.iter().find(|(mv, _)| *mv == checked.played);
             assert_eq!(played.map(|p| p.1), Some(checked.played_margin));
             assert_eq!(scores[0].1, checked.best_margin);
         }
     }
+
     fn recorded(report: &AccuracyReport) -> Vec<RecordedMove> {
         let json = serde_json::to_string(report).expect("serialises");
         serde_json::from_str::<RecordedReport>(&json)
@@ -466,14 +488,7 @@ mod tests {
         )
         .expect("rechecks");
         assert!(other.optimal() < other.moves.len());
-        for checked in &other.moves {
-            let pos = Position::from_board_text(&checked.position, Variant::Standard)
-                .expect("board text");
-            let scores = Solver::new().score_moves(&pos);
-            let played = scores.iter().find(|(mv, _)| *mv == checked.played);
-            assert_eq!(played.map(|p| p.1), Some(checked.played_margin));
-            assert_eq!(scores[0].1, checked.best_margin);
-        }
+        assert_margins_are_exact(&other);
         let capped = recheck_accuracy(&config("greedy", 5), &records, "t", &NoModels, &|_, _| {})
             .expect("rechecks");
         assert_eq!(capped.moves.len(), 5);
