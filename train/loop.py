@@ -99,6 +99,11 @@ DEFAULTS: dict[str, Any] = {
     # recorded search did not play but gave at least this share of its visits become
     # samples too, with the search's value and margin (None: off).
     "explored_share": None,
+    # Exploration off the agent's own lines: each searched move of the learner is with
+    # this probability a random legal move, so the network also sees the
+    # lopsided positions a weaker player makes (None: off). See `othello selfplay
+    # --random-moves`.
+    "random_moves": None,
     "generations": 10,
     "games": 100,
     "sims": 200,
@@ -247,6 +252,9 @@ class Run:
         share = config["explored_share"]
         if share is not None and not 0 < share <= 1:
             raise RunError("--explored-share must be above 0 and at most 1")
+        random_moves = config["random_moves"]
+        if random_moves is not None and not 0 < random_moves <= 1:
+            raise RunError("--random-moves must be above 0 and at most 1")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)
@@ -326,6 +334,7 @@ class Run:
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
                 variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
                 label_empties=c["label_empties"], explored_share=c["explored_share"],
+                random_moves=c["random_moves"],
             )  # fmt: skip
             jobs = [job]
             if against > 0:
@@ -597,6 +606,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--explored-share", type=float,
         help="also learn unplayed moves with at least this share of a search's visits (OLIVAW)",
+    )  # fmt: skip
+    p.add_argument(
+        "--random-moves", type=float,
+        help="share of self-play's searched moves played at random",
     )  # fmt: skip
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")

@@ -65,6 +65,8 @@ class SelfPlayJob:
     label_empties: int | None = None
     # OLIVAW's extra samples: unplayed moves with at least this share of a search's visits
     explored_share: float | None = None
+    # exploration: the share of the model's searched moves played at random (None: off)
+    random_moves: float | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--label-empties", str(job.label_empties)]
         if job.explored_share is not None:
             args += ["--explored-share", str(job.explored_share)]
+        if job.random_moves is not None:
+            args += ["--random-moves", str(job.random_moves)]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
         shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
     return shards

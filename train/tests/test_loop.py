@@ -486,17 +486,21 @@ def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
     job = SelfPlayJob(
         6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
         search="mcts:gumbel=8", exact_empties=14, label_empties=20, explored_share=0.2,
+        random_moves=0.1,
     )  # fmt: skip
     loop.othello_selfplay(str(binary))([job])
-    assert calls[0][-10:] == [
+    assert calls[0][-12:] == [
         "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
-        "--label-empties", "20", "--explored-share", "0.2",
+        "--label-empties", "20", "--explored-share", "0.2", "--random-moves", "0.1",
     ]  # fmt: skip
 
 
-def test_an_explored_share_outside_0_to_1_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(RunError, match="--explored-share"):
-        Run.open(tmp_path / "r", {**TINY, "explored_share": 1.5})
+@pytest.mark.parametrize("key", ["explored_share", "random_moves"])
+def test_a_share_outside_0_to_1_is_refused(tmp_path: Path, key: str) -> None:
+    flag = "--" + key.replace("_", "-")
+    for share in (0.0, 1.5):
+        with pytest.raises(RunError, match=flag):
+            Run.open(tmp_path / "r", {**TINY, key: share})
 
 
 def test_label_empties_where_the_solver_already_plays_are_refused(tmp_path: Path) -> None:

@@ -71,6 +71,12 @@ pub struct SelfplayArgs {
     /// value and margin as targets (default: off)
     #[arg(long)]
     explored_share: Option<f32>,
+    /// Exploration: each searched move of the model is with this probability a random
+    /// legal move instead (its sample keeps the
+    /// search's target; earlier samples take the search's value and margin, since the
+    /// game's result no longer tells what they were worth; default: off)
+    #[arg(long)]
+    random_moves: Option<f32>,
 }
 
 /// The `mcts` spec of a network file (or of the playout search for `none`) with the
@@ -92,6 +98,9 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     }
     if args.explored_share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
         bail!("--explored-share must be above 0 and at most 1");
+    }
+    if args.random_moves.is_some_and(|p| !(p > 0.0 && p <= 1.0)) {
+        bail!("--random-moves must be above 0 and at most 1");
     }
     if args.fast_sims == Some(0) {
         bail!("--fast-sims must be at least 1");
@@ -128,6 +137,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     config.exact_empties = args.exact_empties;
     config.label_empties = args.label_empties;
     config.explored_share = args.explored_share;
+    config.random_move_share = args.random_moves;
     if let Some(plies) = args.temperature_plies {
         config.temperature_plies = plies;
     }

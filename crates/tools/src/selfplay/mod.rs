@@ -54,6 +54,15 @@ pub struct SelfPlayConfig {
     /// also become samples, with the search's value and margin as their targets (the game's
     /// result says nothing of a line not played) and no ownership target. `None`: off.
     pub explored_share: Option<f32>,
+    /// Exploration off the agent's own lines: each of the learner's searched moves is,
+    /// with this probability, a uniformly random legal move instead of the searched one
+    /// (the sample keeps the search's policy target).
+    /// Two copies of one agent only reach positions between equals; a person, or the
+    /// accuracy test's alpha-beta at depth 2, makes lopsided ones, where a network that
+    /// never saw them misjudges margins. Samples recorded before such a move take the
+    /// search's value and margin as targets, since the game's result no longer tells what
+    /// their position was worth (as OLIVAW's explored positions). `None`: off.
+    pub random_move_share: Option<f32>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -87,6 +96,7 @@ impl SelfPlayConfig {
             exact_empties: None,
             label_empties: None,
             explored_share: None,
+            random_move_share: None,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -125,6 +135,9 @@ struct GameInProgress {
     pos: Position,
     moves: Vec<Move>,
     samples: Vec<Sample>,
+    /// Samples whose value targets are still to come from the game's result, with the
+    /// search's value and margin for them in case a random move spoils that result.
+    result_labelled: Vec<(usize, (f32, f32))>,
     /// The learner's tree.
     tree: SearchTree,
     /// The milestone opponent's colour and tree, in games against one.
@@ -168,6 +181,7 @@ impl GameInProgress {
             pos: start,
             moves: Vec::new(),
             samples: Vec::new(),
+            result_labelled: Vec::new(),
             tree,
             opponent,
             solver: None,
@@ -335,7 +349,7 @@ impl GameInProgress {
         } else {
             0.0
         };
-        let mv = info
+        let mut mv = info
             .sample_move(temperature, &mut self.rng)
             .or_else(|| self.pos.legal_move_list().first().copied())
             .unwrap_or(Move::Pass);
@@ -348,11 +362,33 @@ impl GameInProgress {
             self.record_solved();
         } else if self.full_search && !self.opponent_to_move() {
             self.record(policy);
+            // Without a score head the value's sign stands in for the margin, as for
+            // explored positions.
+            let margin = info.score.unwrap_or(info.value.signum());
+            self.result_labelled
+                .push((self.samples.len() - 1, (info.value, margin)));
             if let Some(share) = config.explored_share {
                 self.record_explored(mv, share);
             }
         }
+        if let Some(random) = self.random_move(config) {
+            mv = random;
+            for (index, searched) in self.result_labelled.drain(..) {
+                self.samples[index].searched = Some(searched);
+            }
+        }
         self.play(mv, config);
+    }
+
+    /// A uniformly random legal move in place of the learner's searched one, drawn with
+    /// probability `config.random_move_share`.
+    fn random_move(&mut self, config: &SelfPlayConfig) -> Option<Move> {
+        let share = config.random_move_share?;
+        if self.opponent_to_move() || self.rng.unit() >= share as f64 {
+            return None;
+        }
+        let moves = self.pos.legal_move_list();
+        self.rng.choose(&moves).copied()
     }
 
     fn finish(self) -> GameRecord {

@@ -391,3 +391,78 @@ fn an_evaluator_that_cannot_be_built_stops_self_play_with_its_error() {
     let err = run_selfplay(&small(2, 2), &broken, None, &|_| {}).expect_err("fails");
     assert!(err.to_string().contains("no model"));
 }
+
+/// For each searched position of each game (every move a full search, no labels): its
+/// ply, the played move's target weight against the largest, and the sample.
+fn searched_moves(records: &[GameRecord], exact: u32) -> Vec<(usize, bool, Sample)> {
+    let mut out = Vec::new();
+    for record in records {
+        let mut pos = record.start;
+        let mut samples = record.samples.iter();
+        for (ply, mv) in record.moves.iter().enumerate() {
+            if pos.legal_move_list().len() > 1 {
+                let sample = samples.next().expect("a sample for every choice");
+                if pos.empty_count() > exact {
+                    let top = sample.policy.iter().copied().fold(0.0f32, f32::max);
+                    let searched = sample.policy[mv.policy_index(pos.size())] == top;
+                    out.push((ply, searched, sample.clone()));
+                }
+            }
+            pos = pos.play(*mv).expect("legal");
+        }
+        assert!(samples.next().is_none());
+    }
+    out
+}
+
+#[test]
+fn random_moves_leave_the_searched_line_and_relabel_the_samples_before_them() {
+    let exact = default_exact_root_empties(BoardSize::Six);
+    let mut config = small(6, 2);
+    let plain = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    config.random_move_share = Some(1.0);
+    let explored = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    self_play_records_are_legal(&explored);
+
+    let opening = config.temperature_plies as usize;
+    let after_opening = |records: &[GameRecord]| -> (usize, usize) {
+        let moves = searched_moves(records, exact);
+        let late: Vec<_> = moves.iter().filter(|(ply, ..)| *ply >= opening).collect();
+        (late.iter().filter(|(_, s, _)| *s).count(), late.len())
+    };
+    // Without random moves the searched move is played once the opening is over.
+    let (kept, late) = after_opening(&plain);
+    assert_eq!(kept, late);
+    assert!(late > 10, "{late}");
+    // With every move random it mostly is not (a random pick of 2-10 legal moves).
+    let (kept, late) = after_opening(&explored);
+    assert!(late > 10 && kept * 2 < late, "{kept} of {late}");
+
+    for record in &plain {
+        assert!(record.samples.iter().all(|s| s.searched.is_none()));
+    }
+    for record in &explored {
+        let moves = searched_moves(std::slice::from_ref(record), exact);
+        for (_, _, sample) in &moves {
+            // Every searched move was random, so every searched sample learns the search's
+            // value; the solver's part of the game keeps the exact result.
+            let (value, margin) = sample.searched.expect("the search's targets");
+            assert!((-1.0..=1.0).contains(&value));
+            assert!(margin.abs() <= 36.0);
+        }
+        let solver_part = record.samples.len() - moves.len();
+        assert!(solver_part > 0);
+        assert!(record.samples[moves.len()..]
+            .iter()
+            .all(|s| s.searched.is_none()));
+    }
+}
+
+fn self_play_records_are_legal(records: &[GameRecord]) {
+    for record in records {
+        let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+        let game = Game::from_transcript(&transcript, record.start).expect("legal");
+        assert!(game.position().is_game_over());
+        assert_eq!(game.position().count(), record.outcome);
+    }
+}
