@@ -99,8 +99,8 @@ DEFAULTS: dict[str, Any] = {
     # recorded search did not play but gave at least this share of its visits become
     # samples too, with the search's value and margin (None: off).
     "explored_share": None,
-    # Exploration off the agent's own lines: each searched move of the learner is with
-    # this probability a random legal move, so the network also sees the
+    # Exploration off the agent's own lines: in each game one side plays each searched
+    # move with this probability as a random legal move, so the network also sees the
     # lopsided positions a weaker player makes (None: off). See `othello selfplay
     # --random-moves`.
     "random_moves": None,
@@ -609,7 +609,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     p.add_argument(
         "--random-moves", type=float,
-        help="share of self-play's searched moves played at random",
+        help="share of the weaker side's searched moves played at random in self-play",
     )  # fmt: skip
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")

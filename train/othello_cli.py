@@ -65,7 +65,7 @@ class SelfPlayJob:
     label_empties: int | None = None
     # OLIVAW's extra samples: unplayed moves with at least this share of a search's visits
     explored_share: float | None = None
-    # exploration: the share of the model's searched moves played at random (None: off)
+    # exploration: the share of one side's searched moves played at random (None: off)
     random_moves: float | None = None
 
 

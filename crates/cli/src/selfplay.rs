@@ -71,8 +71,8 @@ pub struct SelfplayArgs {
     /// value and margin as targets (default: off)
     #[arg(long)]
     explored_share: Option<f32>,
-    /// Exploration: each searched move of the model is with this probability a random
-    /// legal move instead (its sample keeps the
+    /// Exploration: in each game one side (White in even-numbered games, Black in odd
+    /// ones) plays each searched move with this probability as a random legal move instead (its sample keeps the
     /// search's target; earlier samples take the search's value and margin, since the
     /// game's result no longer tells what they were worth; default: off)
     #[arg(long)]

@@ -54,12 +54,13 @@ pub struct SelfPlayConfig {
     /// also become samples, with the search's value and margin as their targets (the game's
     /// result says nothing of a line not played) and no ownership target. `None`: off.
     pub explored_share: Option<f32>,
-    /// Exploration off the agent's own lines: each of the learner's searched moves is,
-    /// with this probability, a uniformly random legal move instead of the searched one
-    /// (the sample keeps the search's policy target).
-    /// Two copies of one agent only reach positions between equals; a person, or the
-    /// accuracy test's alpha-beta at depth 2, makes lopsided ones, where a network that
-    /// never saw them misjudges margins. Samples recorded before such a move take the
+    /// Exploration off the agent's own lines: in each game one side, the weaker (White in
+    /// even-numbered games, Black in odd ones), plays each of its searched moves with this
+    /// probability as a uniformly random legal move instead (the sample keeps the search's
+    /// policy target). Two copies of one agent only reach positions between equals; a
+    /// person, or the accuracy test's alpha-beta at depth 2, makes lopsided ones, where a
+    /// network that never saw them misjudges margins, and one side's mistakes add up to
+    /// such a game where both sides' would cancel. Samples recorded before such a move take the
     /// search's value and margin as targets, since the game's result no longer tells what
     /// their position was worth (as OLIVAW's explored positions). `None`: off.
     pub random_move_share: Option<f32>,
@@ -380,11 +381,14 @@ impl GameInProgress {
         self.play(mv, config);
     }
 
-    /// A uniformly random legal move in place of the learner's searched one, drawn with
-    /// probability `config.random_move_share`.
+    /// A uniformly random legal move in place of the weaker side's searched one, drawn
+    /// with probability `config.random_move_share`.
     fn random_move(&mut self, config: &SelfPlayConfig) -> Option<Move> {
         let share = config.random_move_share?;
-        if self.opponent_to_move() || self.rng.unit() >= share as f64 {
+        if self.pos.side_to_move() != weaker_side(self.index) || self.opponent_to_move() {
+            return None;
+        }
+        if self.rng.unit() >= share as f64 {
             return None;
         }
         let moves = self.pos.legal_move_list();
@@ -400,6 +404,15 @@ impl GameInProgress {
             samples: self.samples,
             outcome: self.pos.count(),
         }
+    }
+}
+
+/// The side that plays random moves in game `index` (with `random_move_share`).
+pub fn weaker_side(index: usize) -> Color {
+    if index.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
     }
 }
 

@@ -393,30 +393,29 @@ fn an_evaluator_that_cannot_be_built_stops_self_play_with_its_error() {
 }
 
 /// For each searched position of each game (every move a full search, no labels): its
-/// ply, the played move's target weight against the largest, and the sample.
-fn searched_moves(records: &[GameRecord], exact: u32) -> Vec<(usize, bool, Sample)> {
+/// ply, its side to move, whether the played move had the largest target weight, and the
+/// sample.
+fn searched_moves(record: &GameRecord, exact: u32) -> Vec<(usize, Color, bool, Sample)> {
     let mut out = Vec::new();
-    for record in records {
-        let mut pos = record.start;
-        let mut samples = record.samples.iter();
-        for (ply, mv) in record.moves.iter().enumerate() {
-            if pos.legal_move_list().len() > 1 {
-                let sample = samples.next().expect("a sample for every choice");
-                if pos.empty_count() > exact {
-                    let top = sample.policy.iter().copied().fold(0.0f32, f32::max);
-                    let searched = sample.policy[mv.policy_index(pos.size())] == top;
-                    out.push((ply, searched, sample.clone()));
-                }
+    let mut pos = record.start;
+    let mut samples = record.samples.iter();
+    for (ply, mv) in record.moves.iter().enumerate() {
+        if pos.legal_move_list().len() > 1 {
+            let sample = samples.next().expect("a sample for every choice");
+            if pos.empty_count() > exact {
+                let top = sample.policy.iter().copied().fold(0.0f32, f32::max);
+                let searched = sample.policy[mv.policy_index(pos.size())] == top;
+                out.push((ply, pos.side_to_move(), searched, sample.clone()));
             }
-            pos = pos.play(*mv).expect("legal");
         }
-        assert!(samples.next().is_none());
+        pos = pos.play(*mv).expect("legal");
     }
+    assert!(samples.next().is_none());
     out
 }
 
 #[test]
-fn random_moves_leave_the_searched_line_and_relabel_the_samples_before_them() {
+fn random_moves_leave_the_weaker_side_s_searched_line_and_relabel_the_samples_before_them() {
     let exact = default_exact_root_empties(BoardSize::Six);
     let mut config = small(6, 2);
     let plain = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
@@ -424,34 +423,56 @@ fn random_moves_leave_the_searched_line_and_relabel_the_samples_before_them() {
     let explored = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
     self_play_records_are_legal(&explored);
 
+    // After the opening's temperature plies, (searched move played, moves) for the weaker
+    // side and for the other.
     let opening = config.temperature_plies as usize;
-    let after_opening = |records: &[GameRecord]| -> (usize, usize) {
-        let moves = searched_moves(records, exact);
-        let late: Vec<_> = moves.iter().filter(|(ply, ..)| *ply >= opening).collect();
-        (late.iter().filter(|(_, s, _)| *s).count(), late.len())
+    let after_opening = |records: &[GameRecord]| -> [(usize, usize); 2] {
+        let mut counts = [(0, 0); 2];
+        for record in records {
+            for (ply, side, kept, _) in searched_moves(record, exact) {
+                if ply >= opening {
+                    let count = &mut counts[usize::from(side == weaker_side(record.index))];
+                    count.0 += usize::from(kept);
+                    count.1 += 1;
+                }
+            }
+        }
+        counts
     };
     // Without random moves the searched move is played once the opening is over.
-    let (kept, late) = after_opening(&plain);
-    assert_eq!(kept, late);
-    assert!(late > 10, "{late}");
-    // With every move random it mostly is not (a random pick of 2-10 legal moves).
-    let (kept, late) = after_opening(&explored);
-    assert!(late > 10 && kept * 2 < late, "{kept} of {late}");
+    for (kept, moves) in after_opening(&plain) {
+        assert_eq!(kept, moves);
+        assert!(moves > 5, "{moves}");
+    }
+    // With them the weaker side's mostly is not (a random pick of 2-10 legal moves); the
+    // other side's still is.
+    let [(strong_kept, strong), (weak_kept, weak)] = after_opening(&explored);
+    assert_eq!(strong_kept, strong);
+    assert!(weak > 5 && weak_kept * 2 < weak, "{weak_kept} of {weak}");
 
     for record in &plain {
         assert!(record.samples.iter().all(|s| s.searched.is_none()));
     }
     for record in &explored {
-        let moves = searched_moves(std::slice::from_ref(record), exact);
-        for (_, _, sample) in &moves {
-            // Every searched move was random, so every searched sample learns the search's
-            // value; the solver's part of the game keeps the exact result.
-            let (value, margin) = sample.searched.expect("the search's targets");
-            assert!((-1.0..=1.0).contains(&value));
-            assert!(margin.abs() <= 36.0);
+        let moves = searched_moves(record, exact);
+        let last_random = moves
+            .iter()
+            .filter(|(_, side, ..)| *side == weaker_side(record.index))
+            .map(|(ply, ..)| *ply)
+            .max()
+            .expect("the weaker side searched");
+        for (ply, _, _, sample) in &moves {
+            // Samples up to the last random move learn the search's value; the later
+            // ones, and the solver's part of the game, keep the game's (exact) result.
+            if *ply <= last_random {
+                let (value, margin) = sample.searched.expect("the search's targets");
+                assert!((-1.0..=1.0).contains(&value));
+                assert!(margin.abs() <= 36.0);
+            } else if *ply > last_random {
+                assert!(sample.searched.is_none());
+            }
         }
-        let solver_part = record.samples.len() - moves.len();
-        assert!(solver_part > 0);
+        assert!(record.samples.len() > moves.len());
         assert!(record.samples[moves.len()..]
             .iter()
             .all(|s| s.searched.is_none()));
