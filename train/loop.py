@@ -249,12 +249,11 @@ class Run:
         label, exact = config["label_empties"], config["exact_empties"]
         if label is not None and (label < 1 or (exact is not None and label <= exact)):
             raise RunError("--label-empties must be above --exact-empties (where the solver plays)")
-        share = config["explored_share"]
-        if share is not None and not 0 < share <= 1:
-            raise RunError("--explored-share must be above 0 and at most 1")
-        random_moves = config["random_moves"]
-        if random_moves is not None and not 0 < random_moves <= 1:
-            raise RunError("--random-moves must be above 0 and at most 1")
+        for key in ("explored_share", "random_moves"):
+            share = config[key]
+            if share is not None and not 0 < share <= 1:
+                flag = "--" + key.replace("_", "-")
+                raise RunError(f"{flag} must be above 0 and at most 1")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)

@@ -72,9 +72,10 @@ pub struct SelfplayArgs {
     #[arg(long)]
     explored_share: Option<f32>,
     /// Exploration: in each game one side (White in even-numbered games, Black in odd
-    /// ones) plays each searched move with this probability as a random legal move instead (its sample keeps the
-    /// search's target; earlier samples take the search's value and margin, since the
-    /// game's result no longer tells what they were worth; default: off)
+    /// ones) plays each searched move with this probability as a random legal move
+    /// instead (its sample keeps the search's target; earlier samples take the search's
+    /// value and margin, since the game's result no longer tells what they were worth;
+    /// default: off)
     #[arg(long)]
     random_moves: Option<f32>,
 }
@@ -96,11 +97,13 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     if !(args.full_share > 0.0 && args.full_share <= 1.0) {
         bail!("--full-share must be above 0 and at most 1");
     }
-    if args.explored_share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
-        bail!("--explored-share must be above 0 and at most 1");
-    }
-    if args.random_moves.is_some_and(|p| !(p > 0.0 && p <= 1.0)) {
-        bail!("--random-moves must be above 0 and at most 1");
+    for (flag, share) in [
+        ("--explored-share", args.explored_share),
+        ("--random-moves", args.random_moves),
+    ] {
+        if share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
+            bail!("{flag} must be above 0 and at most 1");
+        }
     }
     if args.fast_sims == Some(0) {
         bail!("--fast-sims must be at least 1");

@@ -137,7 +137,8 @@ struct GameInProgress {
     moves: Vec<Move>,
     samples: Vec<Sample>,
     /// Samples whose value targets are still to come from the game's result, with the
-    /// search's value and margin for them in case a random move spoils that result.
+    /// search's value and margin for them in case a random move spoils that result
+    /// (kept only with `random_move_share`).
     result_labelled: Vec<(usize, (f32, f32))>,
     /// The learner's tree.
     tree: SearchTree,
@@ -284,10 +285,7 @@ impl GameInProgress {
             for (mv, p) in &explored.policy {
                 policy[mv.policy_index(size)] = *p;
             }
-            // Without a margin estimate (a network without a score head), the value's
-            // sign stands in for the score target, which such a network does not learn.
-            let margin = explored.margin.unwrap_or(explored.value.signum());
-            let searched = Some((explored.value, margin));
+            let searched = Some(searched_targets(explored.value, explored.margin));
             self.samples
                 .push(sample(&explored.position, policy, searched));
         }
@@ -363,11 +361,11 @@ impl GameInProgress {
             self.record_solved();
         } else if self.full_search && !self.opponent_to_move() {
             self.record(policy);
-            // Without a score head the value's sign stands in for the margin, as for
-            // explored positions.
-            let margin = info.score.unwrap_or(info.value.signum());
-            self.result_labelled
-                .push((self.samples.len() - 1, (info.value, margin)));
+            if config.random_move_share.is_some() {
+                let index = self.samples.len() - 1;
+                self.result_labelled
+                    .push((index, searched_targets(info.value, info.score)));
+            }
             if let Some(share) = config.explored_share {
                 self.record_explored(mv, share);
             }
@@ -407,8 +405,15 @@ impl GameInProgress {
     }
 }
 
+/// A search's value and margin as a sample's targets. Without a margin estimate (a
+/// network without a score head), the value's sign stands in for the score target, which
+/// such a network does not learn.
+fn searched_targets(value: f32, margin: Option<f32>) -> (f32, f32) {
+    (value, margin.unwrap_or(value.signum()))
+}
+
 /// The side that plays random moves in game `index` (with `random_move_share`).
-pub fn weaker_side(index: usize) -> Color {
+fn weaker_side(index: usize) -> Color {
     if index.is_multiple_of(2) {
         Color::White
     } else {
