@@ -104,6 +104,10 @@ DEFAULTS: dict[str, Any] = {
     # lopsided positions a weaker player makes (None: off). See `othello selfplay
     # --random-moves`.
     "random_moves": None,
+    # With random_moves: random moves only while more than this many empties remain, so
+    # the positions below learn the played-out result instead of the search's own
+    # estimate (None: random moves down to where the solver plays).
+    "random_moves_above": None,
     "generations": 10,
     "games": 100,
     "sims": 200,
@@ -254,6 +258,10 @@ class Run:
             if share is not None and not 0 < share <= 1:
                 flag = "--" + key.replace("_", "-")
                 raise RunError(f"{flag} must be above 0 and at most 1")
+        if config["random_moves_above"] is not None and config["random_moves"] is None:
+            raise RunError("--random-moves-above needs --random-moves")
+        if config["random_moves_above"] is not None and config["random_moves_above"] < 0:
+            raise RunError("--random-moves-above must be at least 0")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(config_path, config)
@@ -333,7 +341,7 @@ class Run:
                 threads=c["threads"], fast_sims=c["fast_sims"], full_share=c["full_share"],
                 variant=c["variant"], search=c["search"], exact_empties=c["exact_empties"],
                 label_empties=c["label_empties"], explored_share=c["explored_share"],
-                random_moves=c["random_moves"],
+                random_moves=c["random_moves"], random_moves_above=c["random_moves_above"],
             )  # fmt: skip
             jobs = [job]
             if against > 0:
@@ -609,6 +617,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--random-moves", type=float,
         help="share of the weaker side's searched moves played at random in self-play",
+    )  # fmt: skip
+    p.add_argument(
+        "--random-moves-above", type=int,
+        help="with --random-moves: random moves only while more than this many empties remain",
     )  # fmt: skip
     p.add_argument("--generations", type=int, help="total generations to reach")
     p.add_argument("--games", type=int, help="self-play games per generation")

@@ -67,6 +67,8 @@ class SelfPlayJob:
     explored_share: float | None = None
     # exploration: the share of one side's searched moves played at random (None: off)
     random_moves: float | None = None
+    # with random_moves: random moves only while more than this many empties remain
+    random_moves_above: int | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--explored-share", str(job.explored_share)]
         if job.random_moves is not None:
             args += ["--random-moves", str(job.random_moves)]
+        if job.random_moves_above is not None:
+            args += ["--random-moves-above", str(job.random_moves_above)]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
         shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
     return shards

@@ -486,12 +486,13 @@ def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
     job = SelfPlayJob(
         6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
         search="mcts:gumbel=8", exact_empties=14, label_empties=20, explored_share=0.2,
-        random_moves=0.1,
+        random_moves=0.1, random_moves_above=24,
     )  # fmt: skip
     loop.othello_selfplay(str(binary))([job])
-    assert calls[0][-12:] == [
+    assert calls[0][-14:] == [
         "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
         "--label-empties", "20", "--explored-share", "0.2", "--random-moves", "0.1",
+        "--random-moves-above", "24",
     ]  # fmt: skip
 
 
@@ -501,6 +502,14 @@ def test_a_share_outside_0_to_1_is_refused(tmp_path: Path, key: str) -> None:
     for share in (0.0, 1.5):
         with pytest.raises(RunError, match=flag):
             Run.open(tmp_path / "r", {**TINY, key: share})
+
+
+def test_a_random_move_floor_needs_random_moves_and_no_negative_count(tmp_path: Path) -> None:
+    with pytest.raises(RunError, match="--random-moves-above needs --random-moves"):
+        Run.open(tmp_path / "r", {**TINY, "random_moves_above": 24})
+    with pytest.raises(RunError, match="--random-moves-above must be at least 0"):
+        Run.open(tmp_path / "r", {**TINY, "random_moves": 0.5, "random_moves_above": -1})
+    Run.open(tmp_path / "ok", {**TINY, "random_moves": 0.5, "random_moves_above": 24})
 
 
 def test_label_empties_where_the_solver_already_plays_are_refused(tmp_path: Path) -> None:

@@ -78,6 +78,11 @@ pub struct SelfplayArgs {
     /// default: off)
     #[arg(long)]
     random_moves: Option<f32>,
+    /// With --random-moves: random moves only while more than this many empties remain,
+    /// so the positions below are labelled by the game played out (default: down to
+    /// where the solver plays)
+    #[arg(long, requires = "random_moves")]
+    random_moves_above: Option<u32>,
 }
 
 /// The `mcts` spec of a network file (or of the playout search for `none`) with the
@@ -141,6 +146,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     config.label_empties = args.label_empties;
     config.explored_share = args.explored_share;
     config.random_move_share = args.random_moves;
+    config.random_move_floor = args.random_moves_above;
     if let Some(plies) = args.temperature_plies {
         config.temperature_plies = plies;
     }

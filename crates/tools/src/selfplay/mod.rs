@@ -64,6 +64,14 @@ pub struct SelfPlayConfig {
     /// search's value and margin as targets, since the game's result no longer tells what
     /// their position was worth (as OLIVAW's explored positions). `None`: off.
     pub random_move_share: Option<f32>,
+    /// With `random_move_share`: random moves only while more than this many empties
+    /// remain. A sample recorded before a random move learns the search's own estimate
+    /// (a few dozen simulations: little more than the network's), so without a floor the
+    /// midgame positions of these games teach the value and score heads almost nothing
+    /// new; below the floor the game is played out and its result (or the solver's, from
+    /// `label_empties`) labels them, in the lopsided positions the random moves made.
+    /// `None`: random moves all the way to `exact_empties`.
+    pub random_move_floor: Option<u32>,
     pub threads: usize,
     /// Games each thread plays at once; their leaves share one evaluator call.
     pub games_per_thread: usize,
@@ -98,6 +106,7 @@ impl SelfPlayConfig {
             label_empties: None,
             explored_share: None,
             random_move_share: None,
+            random_move_floor: None,
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
@@ -384,6 +393,12 @@ impl GameInProgress {
     fn random_move(&mut self, config: &SelfPlayConfig) -> Option<Move> {
         let share = config.random_move_share?;
         if self.pos.side_to_move() != weaker_side(self.index) || self.opponent_to_move() {
+            return None;
+        }
+        if config
+            .random_move_floor
+            .is_some_and(|floor| self.pos.empty_count() <= floor)
+        {
             return None;
         }
         if self.rng.unit() >= share as f64 {

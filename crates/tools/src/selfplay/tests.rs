@@ -390,9 +390,9 @@ fn an_evaluator_that_cannot_be_built_stops_self_play_with_its_error() {
 }
 
 /// For each searched position of each game (every move a full search, no labels): its
-/// ply, its side to move, whether the played move had the largest target weight, and the
-/// sample.
-fn searched_moves(record: &GameRecord, exact: u32) -> Vec<(usize, Color, bool, Sample)> {
+/// ply, its side to move, whether the played move had the largest target weight, the
+/// sample, and the position's empties.
+fn searched_moves(record: &GameRecord, exact: u32) -> Vec<(usize, Color, bool, Sample, u32)> {
     let mut out = Vec::new();
     let mut pos = record.start;
     let mut samples = record.samples.iter();
@@ -402,7 +402,13 @@ fn searched_moves(record: &GameRecord, exact: u32) -> Vec<(usize, Color, bool, S
             if pos.empty_count() > exact {
                 let top = sample.policy.iter().copied().fold(0.0f32, f32::max);
                 let searched = sample.policy[mv.policy_index(pos.size())] == top;
-                out.push((ply, pos.side_to_move(), searched, sample.clone()));
+                out.push((
+                    ply,
+                    pos.side_to_move(),
+                    searched,
+                    sample.clone(),
+                    pos.empty_count(),
+                ));
             }
         }
         pos = pos.play(*mv).expect("legal");
@@ -426,7 +432,7 @@ fn random_moves_leave_the_weaker_side_s_searched_line_and_relabel_the_samples_be
     let after_opening = |records: &[GameRecord]| -> [(usize, usize); 2] {
         let mut counts = [(0, 0); 2];
         for record in records {
-            for (ply, side, kept, _) in searched_moves(record, exact) {
+            for (ply, side, kept, ..) in searched_moves(record, exact) {
                 if ply >= opening {
                     let count = &mut counts[usize::from(side == weaker_side(record.index))];
                     count.0 += usize::from(kept);
@@ -458,7 +464,7 @@ fn random_moves_leave_the_weaker_side_s_searched_line_and_relabel_the_samples_be
             .map(|(ply, ..)| *ply)
             .max()
             .expect("the weaker side searched");
-        for (ply, _, _, sample) in &moves {
+        for (ply, _, _, sample, _) in &moves {
             // Samples up to the last random move learn the search's value; the later
             // ones, and the solver's part of the game, keep the game's (exact) result.
             if *ply <= last_random {
@@ -474,6 +480,52 @@ fn random_moves_leave_the_weaker_side_s_searched_line_and_relabel_the_samples_be
             .iter()
             .all(|s| s.searched.is_none()));
     }
+}
+
+#[test]
+fn random_moves_stop_at_their_floor_and_the_positions_below_keep_the_game_s_result() {
+    let exact = default_exact_root_empties(BoardSize::Six);
+    let floor = 24;
+    let mut config = small(6, 2);
+    // No opening temperature: every move not random is the search's top move.
+    config.temperature_plies = 0;
+    config.random_move_share = Some(1.0);
+    config.random_move_floor = Some(floor);
+    let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    self_play_records_are_legal(&records);
+    let (mut weak_above, mut weak_above_kept, mut below) = (0, 0, 0);
+    for record in &records {
+        let moves = searched_moves(record, exact);
+        let last_random = moves
+            .iter()
+            .filter(|(_, side, .., empties)| *side == weaker_side(record.index) && *empties > floor)
+            .map(|(ply, ..)| *ply)
+            .max();
+        for (ply, side, kept, sample, empties) in &moves {
+            if *empties > floor {
+                if *side == weaker_side(record.index) {
+                    weak_above += 1;
+                    weak_above_kept += usize::from(*kept);
+                } else {
+                    assert!(kept);
+                }
+            } else {
+                // Below the floor the game is played as searched, and its result labels
+                // the positions.
+                assert!(kept, "a random move at {empties} empties");
+                assert!(sample.searched.is_none());
+                below += 1;
+            }
+            if last_random.is_some_and(|last| *ply <= last) {
+                assert!(sample.searched.is_some());
+            }
+        }
+    }
+    assert!(
+        weak_above > 5 && weak_above_kept * 2 < weak_above,
+        "{weak_above_kept} of {weak_above}"
+    );
+    assert!(below > 5, "{below}");
 }
 
 fn self_play_records_are_legal(records: &[GameRecord]) {
