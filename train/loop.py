@@ -258,9 +258,10 @@ class Run:
             if share is not None and not 0 < share <= 1:
                 flag = "--" + key.replace("_", "-")
                 raise RunError(f"{flag} must be above 0 and at most 1")
-        if config["random_moves_above"] is not None and config["random_moves"] is None:
+        floor = config["random_moves_above"]
+        if floor is not None and config["random_moves"] is None:
             raise RunError("--random-moves-above needs --random-moves")
-        if config["random_moves_above"] is not None and config["random_moves_above"] < 0:
+        if floor is not None and floor < 0:
             raise RunError("--random-moves-above must be at least 0")
         for sub in ("data", "checkpoints", "models", "plots"):
             (root / sub).mkdir(parents=True, exist_ok=True)

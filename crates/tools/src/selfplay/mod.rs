@@ -147,7 +147,7 @@ struct GameInProgress {
     samples: Vec<Sample>,
     /// Samples whose value targets are still to come from the game's result, with the
     /// search's value and margin for them in case a random move spoils that result
-    /// (kept only with `random_move_share`).
+    /// (kept only while one can still come).
     result_labelled: Vec<(usize, (f32, f32))>,
     /// The learner's tree.
     tree: SearchTree,
@@ -370,7 +370,8 @@ impl GameInProgress {
             self.record_solved();
         } else if self.full_search && !self.opponent_to_move() {
             self.record(policy);
-            if config.random_move_share.is_some() {
+            // Only a random move still to come can spoil the game's result for it.
+            if self.random_share_from_here(config).is_some() {
                 let index = self.samples.len() - 1;
                 self.result_labelled
                     .push((index, searched_targets(info.value, info.score)));
@@ -388,17 +389,20 @@ impl GameInProgress {
         self.play(mv, config);
     }
 
+    /// `config.random_move_share` while random moves can still come in this game: above
+    /// their floor (the empties only go down).
+    fn random_share_from_here(&self, config: &SelfPlayConfig) -> Option<f32> {
+        let floor = config.random_move_floor.unwrap_or(0);
+        config
+            .random_move_share
+            .filter(|_| self.pos.empty_count() > floor)
+    }
+
     /// A uniformly random legal move in place of the weaker side's searched one, drawn
-    /// with probability `config.random_move_share`.
+    /// with probability `config.random_move_share` above the floor.
     fn random_move(&mut self, config: &SelfPlayConfig) -> Option<Move> {
-        let share = config.random_move_share?;
+        let share = self.random_share_from_here(config)?;
         if self.pos.side_to_move() != weaker_side(self.index) || self.opponent_to_move() {
-            return None;
-        }
-        if config
-            .random_move_floor
-            .is_some_and(|floor| self.pos.empty_count() <= floor)
-        {
             return None;
         }
         if self.rng.unit() >= share as f64 {
