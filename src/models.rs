@@ -362,7 +362,7 @@ mod tests {
         // The network it replaced is named as a network, not by its file's path.
         assert!(
             line.contains(
-                "164 won, 3 drawn, 33 lost against the az-8x8-a9 network (800 simulations)"
+                "164 won, 4 drawn, 32 lost against the az-8x8-a9 network (800 simulations)"
             ),
             "{line}"
         );
