@@ -18,6 +18,7 @@ from train.env import encode_planes, geometry, legal_moves
 
 BOARD = 6
 RANGES = ((16, 19), (20, 23), (24, 27))
+LOPSIDED = 16  # discs of best margin, either way
 
 
 def side_to_move_boards(position: str) -> tuple[int, int]:
@@ -48,18 +49,19 @@ def main(argv: list[str]) -> None:
         names = [o.name for o in session.get_outputs()]
         outputs = dict(zip(names, session.run(None, {"planes": planes}), strict=True))
         estimate = outputs["score"][:, 0] * BOARD * BOARD
+        error = estimate - truth
+        towards_zero = -error * np.sign(truth)
         print(model)
         for lo, hi in RANGES:
             at = (empties >= lo) & (empties <= hi)
-            lopsided = at & (np.abs(truth) >= 16)
-            error = estimate - truth
+            lopsided = at & (np.abs(truth) >= LOPSIDED)
             corr = np.corrcoef(estimate[at], truth[at])[0, 1]
-            towards_zero = (-error * np.sign(truth))[lopsided].mean()
             print(
                 f"  {lo}-{hi} empties: {at.sum()} positions, error {np.abs(error[at]).mean():.2f}"
                 f" (signed {error[at].mean():+.2f}, correlation {corr:.3f}); lopsided"
                 f" {lopsided.sum()}: {np.abs(error[lopsided]).mean():.2f}"
-                f" (signed {error[lopsided].mean():+.2f}, towards an even game {towards_zero:+.2f})"
+                f" (signed {error[lopsided].mean():+.2f},"
+                f" towards an even game {towards_zero[lopsided].mean():+.2f})"
             )
 
 
