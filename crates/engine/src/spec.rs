@@ -70,20 +70,12 @@ impl PlayerKind {
     }
 
     /// The options this kind of player takes, in the order a spec is written.
-    pub const fn options(self) -> &'static [&'static str] {
-        match self {
-            PlayerKind::Random
-            | PlayerKind::Greedy
-            | PlayerKind::Novice
-            | PlayerKind::Heuristic => &["seed"],
-            PlayerKind::AlphaBeta => &["depth", "time", "seed"],
-            PlayerKind::Uct => &["sims", "time", "c", "seed"],
-            PlayerKind::Mcts => &[
-                "model", "sims", "time", "c", "solver", "exact", "noise", "gumbel", "cscale",
-                "utility", "sym", "playouts", "seed",
-            ],
-            PlayerKind::Policy | PlayerKind::Value => &["model", "sym", "seed"],
-        }
+    pub fn options(self) -> Vec<&'static str> {
+        OPTIONS
+            .iter()
+            .filter(|o| o.kinds.contains(&self))
+            .map(|o| o.name)
+            .collect()
     }
 
     /// Whether the player is nothing without a network (`model=` is required).
@@ -136,6 +128,176 @@ pub struct PlayerSpec {
     /// A salt mixed into every seed this player gets, so that two copies of one player
     /// (`random:seed=1,random:seed=2`) play different games.
     pub seed: Option<u64>,
+}
+
+use PlayerKind::{AlphaBeta, Mcts as MctsKind, Policy, Uct, Value};
+
+/// Where an option's value lives in a [`PlayerSpec`], by type: a reader and a writer.
+#[derive(Clone, Copy)]
+enum Field {
+    Whole(
+        fn(&PlayerSpec) -> Option<u64>,
+        fn(&mut PlayerSpec) -> &mut Option<u64>,
+    ),
+    Small(
+        fn(&PlayerSpec) -> Option<u32>,
+        fn(&mut PlayerSpec) -> &mut Option<u32>,
+    ),
+    Real(
+        fn(&PlayerSpec) -> Option<f64>,
+        fn(&mut PlayerSpec) -> &mut Option<f64>,
+    ),
+    Text(
+        fn(&PlayerSpec) -> Option<String>,
+        fn(&mut PlayerSpec) -> &mut Option<String>,
+    ),
+}
+
+/// Both accessors of the [`PlayerSpec`] field `$name`, as a [`Field`] of kind `$kind`.
+macro_rules! field {
+    (Text, $name:ident) => {
+        Field::Text(|s| s.$name.clone(), |s| &mut s.$name)
+    };
+    ($kind:ident, $name:ident) => {
+        Field::$kind(|s| s.$name, |s| &mut s.$name)
+    };
+}
+
+/// What values an option accepts.
+#[derive(Clone, Copy)]
+enum Accepts {
+    /// A whole number in this range.
+    Range(u64, u64),
+    /// A number of empty squares, 0 to 64.
+    Empties,
+    /// A finite number of 0 or more.
+    NonNegative,
+    /// A network's name, not empty.
+    Name,
+    /// Any whole number.
+    Any,
+}
+
+/// One spec option: its name, the players that take it, where it goes and what it accepts.
+struct SpecOption {
+    name: &'static str,
+    kinds: &'static [PlayerKind],
+    field: Field,
+    accepts: Accepts,
+}
+
+const fn option(
+    name: &'static str,
+    kinds: &'static [PlayerKind],
+    field: Field,
+    accepts: Accepts,
+) -> SpecOption {
+    SpecOption {
+        name,
+        kinds,
+        field,
+        accepts,
+    }
+}
+
+const SEARCHES: &[PlayerKind] = &[Uct, MctsKind];
+const TIMED: &[PlayerKind] = &[AlphaBeta, Uct, MctsKind];
+const NETWORKS: &[PlayerKind] = &[MctsKind, Policy, Value];
+const MCTS: &[PlayerKind] = &[MctsKind];
+
+/// Every option of every player, in the order a spec is written: a new option is one row
+/// here (and its field in [`PlayerSpec`]).
+const OPTIONS: &[SpecOption] = &[
+    option("model", NETWORKS, field!(Text, model), Accepts::Name),
+    option(
+        "depth",
+        &[AlphaBeta],
+        field!(Small, depth),
+        Accepts::Range(1, 60),
+    ),
+    option(
+        "sims",
+        SEARCHES,
+        field!(Whole, sims),
+        Accepts::Range(1, 100_000_000),
+    ),
+    option(
+        "time",
+        TIMED,
+        field!(Whole, time_ms),
+        Accepts::Range(1, 3_600_000),
+    ),
+    option("c", SEARCHES, field!(Real, c), Accepts::NonNegative),
+    option("solver", MCTS, field!(Small, solver), Accepts::Empties),
+    option("exact", MCTS, field!(Small, exact), Accepts::Empties),
+    option("noise", MCTS, field!(Real, noise), Accepts::NonNegative),
+    option("gumbel", MCTS, field!(Small, gumbel), Accepts::Range(0, 64)),
+    option("cscale", MCTS, field!(Real, cscale), Accepts::NonNegative),
+    option("utility", MCTS, field!(Real, utility), Accepts::NonNegative),
+    option("sym", NETWORKS, field!(Small, sym), Accepts::Range(1, 8)),
+    option(
+        "playouts",
+        MCTS,
+        field!(Small, playouts),
+        Accepts::Range(1, 1000),
+    ),
+    option("seed", &PlayerKind::ALL, field!(Whole, seed), Accepts::Any),
+];
+
+impl Accepts {
+    /// The value as a whole number, real number or text, or why it is refused.
+    fn check(self, value: &str) -> Result<Parsed, String> {
+        match self {
+            Accepts::Range(low, high) => match value.parse::<u64>() {
+                Ok(n) if (low..=high).contains(&n) => Ok(Parsed::Whole(n)),
+                _ if low == 0 => Err(format!("expected a number of moves from 0 to {high}")),
+                _ => Err(format!("expected a whole number from {low} to {high}")),
+            },
+            Accepts::Empties => match value.parse::<u64>() {
+                Ok(n) if n <= 64 => Ok(Parsed::Whole(n)),
+                _ => Err("expected a number of empty squares from 0 to 64".into()),
+            },
+            Accepts::NonNegative => match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(Parsed::Real(x)),
+                _ => Err("expected a number of 0 or more".into()),
+            },
+            Accepts::Name if value.is_empty() => Err("expected the name of a network".into()),
+            Accepts::Name => Ok(Parsed::Text(value.to_owned())),
+            Accepts::Any => value
+                .parse::<u64>()
+                .map(Parsed::Whole)
+                .map_err(|_| "expected a whole number".into()),
+        }
+    }
+}
+
+enum Parsed {
+    Whole(u64),
+    Real(f64),
+    Text(String),
+}
+
+impl Field {
+    /// Stores a checked value (the table pairs each field with values of its type).
+    fn store(self, spec: &mut PlayerSpec, value: Parsed) {
+        match (self, value) {
+            (Field::Whole(_, field), Parsed::Whole(n)) => *field(spec) = Some(n),
+            (Field::Small(_, field), Parsed::Whole(n)) => *field(spec) = u32::try_from(n).ok(),
+            (Field::Real(_, field), Parsed::Real(x)) => *field(spec) = Some(x),
+            (Field::Text(_, field), Parsed::Text(t)) => *field(spec) = Some(t),
+            _ => unreachable!("an option's check parses the type its field holds"),
+        }
+    }
+
+    /// The value as a spec writes it, `None` when unset.
+    fn text(self, spec: &PlayerSpec) -> Option<String> {
+        match self {
+            Field::Whole(read, _) => read(spec).map(|v| v.to_string()),
+            Field::Small(read, _) => read(spec).map(|v| v.to_string()),
+            Field::Real(read, _) => read(spec).map(|v| v.to_string()),
+            Field::Text(read, _) => read(spec),
+        }
+    }
 }
 
 /// Playouts per evaluation of the network-less `mcts`: enough for a value that is not all
@@ -384,90 +546,44 @@ impl PlayerSpec {
 
     fn set(&mut self, option: &str, value: &str) -> Result<(), SpecError> {
         let player = self.kind.name();
-        let bad = |reason: &str| SpecError::BadValue {
-            player: player.to_owned(),
-            option: option.to_owned(),
-            value: value.to_owned(),
-            reason: reason.to_owned(),
-        };
-        if !self.kind.options().contains(&option) {
+        let Some(entry) = OPTIONS
+            .iter()
+            .find(|o| o.name == option && o.kinds.contains(&self.kind))
+        else {
             return Err(SpecError::UnknownOption {
                 player: player.to_owned(),
                 option: option.to_owned(),
                 known: self.kind.options().join(", "),
             });
-        }
-        if self.option_text(option).is_some() {
+        };
+        if entry.field.text(self).is_some() {
             return Err(SpecError::Duplicate {
                 player: player.to_owned(),
                 option: option.to_owned(),
             });
         }
-        let positive = |max: u64| -> Result<u64, SpecError> {
-            match value.parse::<u64>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n),
-                _ => Err(bad(&format!("expected a whole number from 1 to {max}"))),
-            }
-        };
-        let empties = || -> Result<u32, SpecError> {
-            match value.parse::<u32>() {
-                Ok(n) if n <= 64 => Ok(n),
-                _ => Err(bad("expected a number of empty squares from 0 to 64")),
-            }
-        };
-        let non_negative = || -> Result<f64, SpecError> {
-            match value.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-                _ => Err(bad("expected a number of 0 or more")),
-            }
-        };
-        match option {
-            "depth" => self.depth = Some(positive(60)? as u32),
-            "time" => self.time_ms = Some(positive(3_600_000)?),
-            "sims" => self.sims = Some(positive(100_000_000)?),
-            "c" => self.c = Some(non_negative()?),
-            "noise" => self.noise = Some(non_negative()?),
-            "cscale" => self.cscale = Some(non_negative()?),
-            "utility" => self.utility = Some(non_negative()?),
-            "gumbel" => match value.parse::<u32>() {
-                Ok(m) if m <= 64 => self.gumbel = Some(m),
-                _ => return Err(bad("expected a number of moves from 0 to 64")),
-            },
-            "model" if value.is_empty() => return Err(bad("expected the name of a network")),
-            "model" => self.model = Some(value.to_owned()),
-            "solver" => self.solver = Some(empties()?),
-            "exact" => self.exact = Some(empties()?),
-            "playouts" => self.playouts = Some(positive(1000)? as u32),
-            "sym" => self.sym = Some(positive(8)? as u32),
-            _ => match value.parse::<u64>() {
-                Ok(seed) => self.seed = Some(seed),
-                Err(_) => return Err(bad("expected a whole number")),
-            },
-        }
+        let parsed = entry
+            .accepts
+            .check(value)
+            .map_err(|reason| SpecError::BadValue {
+                player: player.to_owned(),
+                option: option.to_owned(),
+                value: value.to_owned(),
+                reason,
+            })?;
+        entry.field.store(self, parsed);
         if self.model.is_some() && self.playouts.is_some() {
             return Err(SpecError::PlayoutsWithModel);
         }
         Ok(())
     }
 
-    /// An option's value as a spec writes it, `None` when unset.
+    /// An option's value as a spec writes it, `None` when unset or not an option.
     fn option_text(&self, option: &str) -> Option<String> {
-        match option {
-            "depth" => self.depth.map(|v| v.to_string()),
-            "time" => self.time_ms.map(|v| v.to_string()),
-            "sims" => self.sims.map(|v| v.to_string()),
-            "c" => self.c.map(|v| v.to_string()),
-            "model" => self.model.clone(),
-            "solver" => self.solver.map(|v| v.to_string()),
-            "exact" => self.exact.map(|v| v.to_string()),
-            "noise" => self.noise.map(|v| v.to_string()),
-            "gumbel" => self.gumbel.map(|v| v.to_string()),
-            "cscale" => self.cscale.map(|v| v.to_string()),
-            "utility" => self.utility.map(|v| v.to_string()),
-            "playouts" => self.playouts.map(|v| v.to_string()),
-            "sym" => self.sym.map(|v| v.to_string()),
-            _ => self.seed.map(|v| v.to_string()),
-        }
+        OPTIONS
+            .iter()
+            .find(|o| o.name == option)
+            .and_then(|o| o.field.text(self))
     }
 }
 
