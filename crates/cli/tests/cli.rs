@@ -365,6 +365,33 @@ fn a_broken_ggf_file_is_one_line_on_stderr() {
 }
 
 #[test]
+fn an_illegal_move_in_a_ggf_record_says_its_cause_once() {
+    let path = std::env::temp_dir().join(format!("othello-twice-{}.ggf", std::process::id()));
+    std::fs::write(&path, "(;GM[Othello]TY[8]B[f5]W[f5];)").expect("written");
+    let err = error_of(&["show", path.to_str().expect("utf-8 path")]);
+    let cause = "the square is occupied";
+    assert_eq!(err.matches(cause).count(), 1, "{err}");
+    assert!(err.contains("move 2 W[f5]"), "{err}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_card_that_declares_other_input_planes_is_refused_at_load() {
+    let dir = std::env::temp_dir().join(format!("othello-planes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let onnx = dir.join("five.onnx");
+    std::fs::copy(model_path("tiny-random-8x8.onnx"), &onnx).expect("copy");
+    let card = std::fs::read_to_string(model_path("tiny-random-8x8.json")).expect("card");
+    let mut card: serde_json::Value = serde_json::from_str(&card).expect("json");
+    card["planes"] = serde_json::json!(5);
+    std::fs::write(dir.join("five.json"), card.to_string()).expect("write");
+    let err = error_of(&["model", "check", onnx.to_str().expect("utf-8 path")]);
+    assert!(err.contains("declares 5 input planes"), "{err}");
+    assert_eq!(err.matches("declares 5").count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bench_network_prints_a_rate_for_each_batch_size_and_refuses_nonsense() {
     let model = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -337,7 +337,7 @@ fn malformed_records_say_what_is_wrong() {
     }
     assert!(matches!(
         error("(;GM[Othello]B[d3]W[c3]B[pa];)"),
-        GgfError::Illegal { source, .. } if source.reason == IllegalReason::PassWithMovesLeft
+        GgfError::Illegal { cause, .. } if cause.reason == IllegalReason::PassWithMovesLeft
     ));
 }
 

@@ -25,7 +25,7 @@ pub struct ModelCard {
 }
 
 fn default_planes() -> usize {
-    4
+    super::INPUT_PLANES
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -38,6 +38,11 @@ pub enum CardError {
     Variant(String),
     #[error("the model plays {model} but the game is {game}")]
     Mismatch { model: String, game: String },
+    #[error(
+        "the model card declares {0} input planes, but the engine encodes {planes} (own discs, opponent discs, legal moves, ones)",
+        planes = super::INPUT_PLANES
+    )]
+    Planes(usize),
 }
 
 impl ModelCard {
@@ -46,6 +51,11 @@ impl ModelCard {
             serde_json::from_str(text).map_err(|e| CardError::Syntax(e.to_string()))?;
         card.board()?;
         card.variant()?;
+        // A network that wants other planes would load and then fail at its first run:
+        // refuse it here, where the message can say why.
+        if card.planes != super::INPUT_PLANES {
+            return Err(CardError::Planes(card.planes));
+        }
         Ok(card)
     }
 
@@ -100,6 +110,13 @@ mod tests {
         ));
         let seven = CARD.replace("6", "7");
         assert_eq!(ModelCard::from_json(&seven), Err(CardError::BoardSize(7)));
+        let five = CARD.replace("\"planes\": 4", "\"planes\": 5");
+        assert_eq!(ModelCard::from_json(&five), Err(CardError::Planes(5)));
+        assert_eq!(
+            CardError::Planes(5).to_string(),
+            "the model card declares 5 input planes, but the engine encodes 4 (own discs, \
+             opponent discs, legal moves, ones)"
+        );
         let odd = CARD.replace("standard", "odd");
         assert_eq!(
             ModelCard::from_json(&odd),

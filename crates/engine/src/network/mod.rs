@@ -1,5 +1,5 @@
-//! The contract between the search and whatever runs a network (DESIGN.md, "Model
-//! contract"), and nothing of any runtime: as KataGo's `nninterface.h` is to its backends,
+//! The contract between the search and whatever runs a network (docs/model-contract.md),
+//! and nothing of any runtime: as KataGo's `nninterface.h` is to its backends,
 //! this module is what tract (`crate::onnx`) and ONNX Runtime (the tools crate) implement,
 //! and all the search ever sees of them.
 //!
@@ -11,6 +11,13 @@
 mod card;
 
 pub use card::{CardError, ModelCard};
+
+/// The input planes of the model contract, in order, each `N x N` from the side to move's
+/// view: its discs, the opponent's discs, its legal moves, and a plane of ones (which
+/// tells a convolution where the board ends). [`encode_planes`] is the one encoder;
+/// train/contract.py is its Python twin, and a test in train/tests checks that the two
+/// agree on self-play's own files.
+pub const INPUT_PLANES: usize = 4;
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
 use othello::{BoardSize, Position, Variant};
@@ -33,11 +40,12 @@ pub enum ModelError {
         path: String,
         message: String,
     },
-    #[error("{path}: {source}")]
+    // The message carries the cause's text, so it is not an error `source` as well: a
+    // report that prints the chain would say it twice.
+    #[error("{path}: {cause}")]
     InFile {
         path: String,
-        #[source]
-        source: Box<ModelError>,
+        cause: Box<ModelError>,
     },
     #[error("{0} is not available: {1}")]
     RuntimeUnavailable(&'static str, String),
@@ -50,7 +58,7 @@ impl ModelError {
     pub fn in_file(self, path: &Path) -> ModelError {
         ModelError::InFile {
             path: path.display().to_string(),
-            source: Box::new(self),
+            cause: Box::new(self),
         }
     }
 }
@@ -178,7 +186,7 @@ fn describe_shape(shape: &[Option<usize>]) -> String {
 /// to `out`.
 pub fn encode_planes(pos: &Position, out: &mut Vec<f32>) {
     let size = pos.size();
-    let planes = [
+    let planes: [u64; INPUT_PLANES] = [
         pos.player().0,
         pos.opponent().0,
         pos.legal_moves().0,

@@ -125,19 +125,21 @@ pub enum GgfError {
         "RE[{0}]: expected ?, or Black's margin such as +4 or -2.5, then :r, :t or :s or nothing"
     )]
     BadResult(String),
-    #[error("move {number} {tag}[{text}]: {source}")]
+    // The messages carry their cause's text, so the cause is a plain field and not an
+    // error `source`: a report that prints the chain would say it twice.
+    #[error("move {number} {tag}[{text}]: {cause}")]
     BadMove {
         number: usize,
         tag: char,
         text: String,
-        source: MoveTextError,
+        cause: MoveTextError,
     },
-    #[error("move {number} {tag}[{text}]: {source}")]
+    #[error("move {number} {tag}[{text}]: {cause}")]
     Illegal {
         number: usize,
         tag: char,
         text: String,
-        source: IllegalMove,
+        cause: IllegalMove,
     },
     #[error("move {number} {tag}[{text}]: it is {to_move}'s turn")]
     WrongColor {
@@ -148,11 +150,11 @@ pub enum GgfError {
     },
     #[error("text after the end of the game: \"{0}\"")]
     TrailingText(String),
-    #[error("game {index}: {source}")]
+    #[error("game {index}: {cause}")]
     InGame {
         /// 1-based.
         index: usize,
-        source: Box<GgfError>,
+        cause: Box<GgfError>,
     },
 }
 
@@ -210,7 +212,7 @@ pub fn read_games(text: &str) -> Result<Vec<GgfGame>, GgfError> {
     while !rest.trim().is_empty() {
         let (game, after) = GgfGame::read(rest).map_err(|e| GgfError::InGame {
             index: games.len() + 1,
-            source: Box::new(e),
+            cause: Box::new(e),
         })?;
         games.push(game);
         rest = after;

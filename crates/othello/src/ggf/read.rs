@@ -158,11 +158,11 @@ impl Fields {
         let mut record = GgfGame::new(Game::new(start));
         for (i, (tag, text)) in self.moves.into_iter().enumerate() {
             let number = i + 1;
-            let (mv, note) = parse_move_text(&text, size).map_err(|source| GgfError::BadMove {
+            let (mv, note) = parse_move_text(&text, size).map_err(|cause| GgfError::BadMove {
                 number,
                 tag,
                 text: text.clone(),
-                source,
+                cause,
             })?;
             let color = if tag == 'B' {
                 Color::Black
@@ -182,11 +182,11 @@ impl Fields {
                 // A forced pass the record left out.
                 let _ = record.push(Move::Pass, MoveNote::default());
             }
-            record.push(mv, note).map_err(|source| GgfError::Illegal {
+            record.push(mv, note).map_err(|cause| GgfError::Illegal {
                 number,
                 tag,
                 text,
-                source,
+                cause,
             })?;
         }
         record.black = self.black;
