@@ -2,7 +2,7 @@
 //! front end asks for a move: `think` (with progress reports) or `select_move`.
 
 use crate::evaluator::EvalError;
-use crate::mcts::SearchInfo;
+use crate::report::SearchInfo;
 use othello::{Move, Position};
 use std::time::Duration;
 use web_time::Instant;

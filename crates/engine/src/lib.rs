@@ -12,6 +12,7 @@ pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod players;
+pub mod report;
 pub mod rng;
 pub mod solver;
 pub mod spec;

@@ -1,5 +1,7 @@
-//! What an agent reports of its thinking: the heat map's numbers, the move it would play,
-//! and proofs from the solver.
+//! What an agent reports of its thinking ([`SearchInfo`]: the heat map's numbers, the move
+//! it would play, proofs from the solver) and the one rule for the move to play
+//! ([`choose_move`]). Its own module, so that the agent interface and the search both
+//! use it without importing each other.
 
 use crate::Rng;
 use othello::Move;

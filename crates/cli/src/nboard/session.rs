@@ -5,8 +5,8 @@ use super::report::{
     simulations_for_depth,
 };
 use anyhow::Result;
-use engine::mcts::{default_exact_root_empties, MoveInfo, SearchInfo};
-use engine::{Agent, Budget, EvalError, Evaluator, MctsPlayer, PlayerKind, PlayerSpec, Solver};
+use engine::mcts::{MoveInfo, SearchInfo};
+use engine::{Agent, Budget, EvalError, Evaluator, MctsPlayer, PlayerKind, PlayerSpec};
 use othello::ggf::parse_move_text;
 use othello::{BoardSize, Color, Game, GgfGame, Move, Position, Variant};
 use std::io::Write;
@@ -69,8 +69,6 @@ struct Seat {
     player: Player,
     /// The network has a score output, so the search's expected margin is worth reporting.
     scores: bool,
-    /// For exact hints near the end; kept so its table carries over.
-    solver: Option<Solver>,
 }
 
 /// One hint: a move's line, its evaluation in discs for the side to move, its depth.
@@ -239,7 +237,6 @@ impl<W: Write> Engine<W> {
                 variant,
                 player,
                 scores,
-                solver: None,
             });
         }
         self.seat
@@ -389,15 +386,12 @@ impl<W: Write> Engine<W> {
             };
             return Ok(Ok(other_hints(&info, self.spec.kind, size, n)));
         };
-        let exact = player
-            .mcts()
-            .config()
-            .root_solve
-            .exact_empties
-            .unwrap_or_else(|| default_exact_root_empties(size));
-        if exact > 0 && pos.empty_count() <= exact {
-            let solver = seat.solver.get_or_insert_with(Solver::new);
-            let hints = solver
+        // Where the agent's root decision would solve, every move gets its exact margin
+        // from the agent's own root solver (one rule, one table).
+        if player.mcts().solves_exactly(pos) {
+            let hints = player
+                .mcts()
+                .solver()
                 .score_moves(pos)
                 .into_iter()
                 .take(n)

@@ -11,9 +11,14 @@
 //!   search's targets, for self-play's extra samples (OLIVAW);
 //! - `gumbel`: Gumbel AlphaZero's root (sequential halving, completed q, the improved
 //!   policy), when the config asks for it; below the root the search stays PUCT;
-//! - [`info`]: what a search reports ([`SearchInfo`]), the heat map's numbers;
-//! - `search`: [`Mcts`], the loop that pairs a tree with an evaluator, in slices;
-//! - `player`: [`MctsPlayer`], the agent: the exact root solve, then the search.
+//! - [`driver`]: the one search driver every caller goes through ([`SearchDriver`]: root
+//!   decision, begin, advance, report), with no evaluator of its own, so self-play can
+//!   batch many games' leaves into one evaluator call;
+//! - `search`: [`Mcts`], the driver paired with an evaluator, run in slices;
+//! - `player`: [`MctsPlayer`], the agent: [`Mcts`] behind the `Agent` interface.
+//!
+//! What a search reports ([`SearchInfo`]) and the rule for the move to play
+//! ([`choose_move`]) live in [`crate::report`], which the agent interface shares.
 //!
 //! Leaves are collected in batches with virtual loss so a network evaluates many positions
 //! per call, evaluations are cached by position hash, and finished games are scored exactly.
@@ -27,20 +32,21 @@
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
 pub mod config;
+pub mod driver;
 mod explored;
 mod gumbel;
-pub mod info;
 mod player;
 mod search;
 mod select;
 mod tree;
 
+pub use crate::report::{choose_move, Candidate, MoveInfo, Proof, SearchInfo, Solved};
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,
 };
+pub use driver::{RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
-pub use info::{choose_move, Candidate, MoveInfo, Proof, SearchInfo, Solved};
 pub use player::MctsPlayer;
 pub use search::Mcts;
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};

@@ -4,9 +4,9 @@
 //! the final margin (score-bounded MCTS, which contains MCTS-Solver's proofs).
 
 use super::gumbel;
-use super::info::Proof;
 use super::tree::{Expansion, LeafBatch, Node, SearchTree};
 use crate::evaluator::{EvalError, Evaluation};
+use crate::report::Proof;
 
 impl SearchTree {
     /// Selects up to `want` leaves. Those that need no evaluator are finished at once;

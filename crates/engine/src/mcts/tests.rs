@@ -174,13 +174,13 @@ fn the_subtree_of_the_moves_played_is_kept() {
     let reply = after_ours.legal_move_list()[0];
     let after_reply = after_ours.play(reply).expect("legal");
     // The reply's visits within the old tree survive as the new root's visits.
-    search.set_root(&after_ours);
+    search.follow(&after_ours);
     let child_visits = search.tree().nodes[0]
         .children()
         .find(|&c| search.tree().nodes[c].mv == reply)
         .map(|c| search.tree().nodes[c].visits)
         .expect("reply expanded");
-    search.set_root(&after_reply);
+    search.follow(&after_reply);
     assert_eq!(search.tree().nodes[0].visits, child_visits);
     assert!(child_visits > 0);
     let info = search

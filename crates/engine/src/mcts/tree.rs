@@ -3,8 +3,8 @@
 
 use super::config::{default_solver_empties, MctsConfig};
 use super::gumbel::{self, RootMove};
-use super::info::{MoveInfo, Proof, SearchInfo};
 use crate::evaluator::Evaluation;
+use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
 use crate::Rng;
 use othello::{Move, Position};
@@ -231,11 +231,6 @@ impl SearchTree {
 
     pub fn config_mut(&mut self) -> &mut MctsConfig {
         &mut self.config
-    }
-
-    /// Nodes in the tree (for tests and memory reports).
-    pub fn tree_size(&self) -> usize {
-        self.nodes.len()
     }
 
     /// Drops the tree (a new game); the evaluation cache stays.

@@ -5,7 +5,7 @@
 
 use crate::agent::{Agent, Budget, Thinking};
 use crate::evaluator::{EvalError, Evaluator};
-use crate::mcts::{MoveInfo, Proof, SearchInfo};
+use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::Rng;
 use othello::{Move, Position};
 use std::time::Duration;

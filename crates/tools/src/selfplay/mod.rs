@@ -1,15 +1,17 @@
 //! Self-play for training: many games at once on several threads, each thread batching
-//! the network calls of all its games into one, writing the `.npz` format of DESIGN.md.
-//! The search settings come from the caller's player spec ([`PlayerSpec::mcts_config`]),
-//! with self-play's root noise added, so self-play searches as the arena's agent does.
+//! the network calls of all its games into one, writing the `.npz` format of
+//! docs/model-contract.md ("Self-play data"). Every move goes through the search driver
+//! ([`SearchDriver`]: root decision, begin, advance, report) as the agent's do, one driver
+//! per game and side, with the leaves of all a thread's games in one evaluator call. The
+//! search settings come from the caller's player spec ([`PlayerSpec::mcts_config`]), with
+//! self-play's root noise added, so self-play searches as the arena's agent does.
 //! `write` writes the files; `tests` tests both.
 //!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
 use engine::evaluator::{EvalError, Evaluator};
-use engine::mcts::{default_exact_root_empties, MctsConfig, SearchTree};
-use engine::network::encode_planes;
-use engine::{Rng, Solver};
+use engine::mcts::{MctsConfig, RootDecision, RootSolve, SearchDriver};
+use engine::{Budget, Rng};
 use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,7 +42,7 @@ pub struct SelfPlayConfig {
     /// largest margin) instead of searched, so every game's result, and so every value,
     /// score and ownership target, is exact from there on, and the rest of the game costs
     /// no network call. `None`: where the agent's root solve starts
-    /// ([`default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
+    /// ([`engine::mcts::default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
     pub exact_empties: Option<u32>,
     /// Exact labels off the solver's line: every position with at most this many
     /// empties where the search still plays (above `exact_empties`) becomes a sample, full
@@ -116,18 +118,6 @@ impl SelfPlayConfig {
     }
 }
 
-/// One training position: the network input, the search's visit distribution, and whose
-/// turn it was (the outcome is filled in from that side's view when the game ends).
-#[derive(Clone, Debug)]
-pub struct Sample {
-    pub planes: Vec<u8>,
-    pub policy: Vec<f32>,
-    pub side: Color,
-    /// For a position the search explored but the game did not play: the search's value
-    /// and expected margin (discs) from `side`'s view, instead of the game's result.
-    pub searched: Option<(f32, f32)>,
-}
-
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub index: usize,
@@ -149,36 +139,42 @@ struct GameInProgress {
     /// search's value and margin for them in case a random move spoils that result
     /// (kept only while one can still come).
     result_labelled: Vec<(usize, (f32, f32))>,
-    /// The learner's tree.
-    tree: SearchTree,
-    /// The milestone opponent's colour and tree, in games against one.
-    opponent: Option<(Color, SearchTree)>,
-    /// Made on the first exact move.
-    solver: Option<Solver>,
+    /// The learner's search (its root solver plays both sides' exact moves).
+    tree: SearchDriver,
+    /// The milestone opponent's colour and search, in games against one.
+    opponent: Option<(Color, SearchDriver)>,
     rng: Rng,
-    sims_this_move: u64,
-    /// The budget of the search for the current move, and whether it is a full one.
+    /// The budget of the search for the current move, whether it is a full one, and
+    /// whether it has begun.
     budget: u64,
     full_search: bool,
-    noised: bool,
+    searching: bool,
 }
 
 impl GameInProgress {
     fn new(index: usize, config: &SelfPlayConfig, against_opponent: bool) -> GameInProgress {
         let seed = config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let start = Position::start(config.size, config.variant);
-        let mut tree = SearchTree::new(MctsConfig {
+        // The exact moves: always from `exact_empties`, never a budgeted solve beyond, so
+        // that every game's ending is exact from the same point.
+        let root_solve = RootSolve {
+            exact_empties: config.exact_empties,
+            extra_empties: Some(0),
+            ..config.mcts.root_solve.clone()
+        };
+        let mut tree = SearchDriver::new(MctsConfig {
             seed,
+            root_solve,
             ..config.mcts.clone()
         });
-        tree.set_root(&start);
+        tree.follow(&start);
         let opponent = against_opponent.then(|| {
-            let mut tree = SearchTree::new(MctsConfig {
+            let mut tree = SearchDriver::new(MctsConfig {
                 seed: seed.rotate_left(29),
                 dirichlet_alpha: 0.0,
                 ..config.mcts.clone()
             });
-            tree.set_root(&start);
+            tree.follow(&start);
             let learner = if index.is_multiple_of(2) {
                 Color::Black
             } else {
@@ -195,12 +191,10 @@ impl GameInProgress {
             result_labelled: Vec::new(),
             tree,
             opponent,
-            solver: None,
             rng: Rng::new(seed.rotate_left(17)),
-            sims_this_move: 0,
             budget: config.simulations,
             full_search: true,
-            noised: false,
+            searching: false,
         };
         game.choose_search(config);
         game
@@ -222,8 +216,8 @@ impl GameInProgress {
             .is_some_and(|(color, _)| *color == self.pos.side_to_move())
     }
 
-    /// The tree of whoever is to move.
-    fn active_tree(&mut self) -> &mut SearchTree {
+    /// The search of whoever is to move.
+    fn active(&mut self) -> &mut SearchDriver {
         let opponent_moves = self.opponent_to_move();
         match &mut self.opponent {
             Some((_, tree)) if opponent_moves => tree,
@@ -231,35 +225,45 @@ impl GameInProgress {
         }
     }
 
-    /// Plays moves that need no search (passes, single replies, and the exact solver's
-    /// moves near the end), then reports whether the game is over.
+    /// Plays the moves the driver's root decision settles (passes, single replies, and
+    /// the exact solver's moves near the end), begins the search of the next move that
+    /// needs one, and reports whether the game is over.
     fn skip_forced(&mut self, config: &SelfPlayConfig) -> bool {
-        let exact = config
-            .exact_empties
-            .unwrap_or_else(|| default_exact_root_empties(config.size));
         while !self.pos.is_game_over() {
-            let moves = self.pos.legal_move_list();
-            if moves.len() == 1 {
-                self.play(moves[0], config);
-                continue;
-            }
-            if self.pos.empty_count() > exact {
-                return false;
-            }
             let pos = self.pos;
-            let best = self.solver().solve(&pos).best.unwrap_or(moves[0]);
-            if self.full_search && !self.opponent_to_move() {
-                self.record(one_hot(self.pos.size(), best));
+            match self.tree.decide_root(&pos, &Budget::default(), None) {
+                Some(RootDecision::Forced(mv)) => self.play(mv, config),
+                Some(RootDecision::Solved(solved)) => {
+                    if self.full_search && !self.opponent_to_move() {
+                        self.record(one_hot(pos.size(), solved.best));
+                    }
+                    self.play(solved.best, config);
+                }
+                None => {
+                    if !self.searching {
+                        self.begin_search(config);
+                    }
+                    return false;
+                }
             }
-            self.play(best, config);
         }
         true
     }
 
+    /// Begins the search of the move to play. Fast searches play their best move: noise
+    /// would only weaken them, except in the opening, where every move is drawn to vary
+    /// the games (for a Gumbel root its noise is that draw). The opponent never explores.
+    fn begin_search(&mut self, config: &SelfPlayConfig) {
+        let opening = (self.moves.len() as u32) < config.temperature_plies;
+        let noise = !self.opponent_to_move() && (self.full_search || opening);
+        let (pos, budget) = (self.pos, self.budget);
+        self.active().begin(&pos, Some(budget), noise);
+        self.searching = true;
+    }
+
     /// Keeps the position to move as a training sample with this policy target.
     fn record(&mut self, policy: Vec<f32>) {
-        let pos = self.pos;
-        self.samples.push(sample(&pos, policy, None));
+        self.samples.push(Sample::new(&self.pos, policy, None));
     }
 
     /// Keeps the position to move as a sample with exact targets: the solver's move, and
@@ -267,7 +271,7 @@ impl GameInProgress {
     /// yet spoil).
     fn record_solved(&mut self) {
         let pos = self.pos;
-        let solution = self.solver().solve(&pos);
+        let solution = self.tree.solver().solve(&pos);
         let best = solution
             .best
             .or_else(|| pos.legal_move_list().first().copied())
@@ -275,83 +279,45 @@ impl GameInProgress {
         let policy = one_hot(pos.size(), best);
         let margin = solution.margin as f32;
         self.samples
-            .push(sample(&pos, policy, Some((margin.signum(), margin))));
-    }
-
-    /// 2^18 entries, as the agent's root solver: one solver serves the rest of the game,
-    /// and its table keeps what the first (largest) solve learnt.
-    fn solver(&mut self) -> &mut Solver {
-        self.solver
-            .get_or_insert_with(|| Solver::with_table_bits(18))
+            .push(Sample::new(&pos, policy, Some((margin.signum(), margin))));
     }
 
     /// Keeps the root moves the search explored but `played` is not, as samples with the
     /// search's targets.
     fn record_explored(&mut self, played: Move, share: f32) {
         let size = self.pos.size();
-        for explored in self.tree.explored_positions(played, share) {
+        for explored in self.tree.tree().explored_positions(played, share) {
             let mut policy = vec![0.0f32; size.squares() as usize + 1];
             for (mv, p) in &explored.policy {
                 policy[mv.policy_index(size)] = *p;
             }
             let searched = Some(searched_targets(explored.value, explored.margin));
             self.samples
-                .push(sample(&explored.position, policy, searched));
+                .push(Sample::new(&explored.position, policy, searched));
         }
     }
 
     fn play(&mut self, mv: Move, config: &SelfPlayConfig) {
         self.pos = self.pos.play_unchecked(mv);
         self.moves.push(mv);
-        // A Gumbel root plans its visits from zero (as mctx does); the evaluation cache
-        // keeps the re-expansion free.
-        let gumbel = config.mcts.gumbel.is_some();
+        // Both trees follow the game, so each keeps its subtree for its next move.
         for tree in std::iter::once(&mut self.tree).chain(self.opponent.as_mut().map(|o| &mut o.1))
         {
-            if gumbel {
-                tree.clear();
-            }
-            tree.set_root(&self.pos);
+            tree.follow(&self.pos);
         }
-        self.sims_this_move = 0;
-        self.noised = false;
+        self.searching = false;
         self.choose_search(config);
     }
 
     /// After a search round: records the position and plays a move once the budget is spent.
     fn maybe_move(&mut self, config: &SelfPlayConfig) {
-        if self.active_tree().root_is_leaf() {
+        let budget = self.budget;
+        let search = self.active();
+        if search.tree().root_is_leaf() || !search.finished(budget) {
             return;
         }
-        if !self.noised {
-            // Fast searches play their best move: noise would only weaken them, except in
-            // the opening, where every move is drawn to vary the games (for a Gumbel root
-            // its noise is that draw).
-            let opening = (self.moves.len() as u32) < config.temperature_plies;
-            if self.full_search || opening {
-                self.tree.add_root_noise();
-            }
-            let left = self.budget.saturating_sub(self.sims_this_move);
-            self.active_tree().plan_root(Some(left));
-            self.noised = true;
-        }
-        let sims = self.sims_this_move;
-        if sims < self.budget && !self.active_tree().root_is_proven() {
-            return;
-        }
-        let info = self.active_tree().info(sims, Duration::ZERO);
-        let size = self.pos.size();
-        let mut policy = vec![0.0f32; size.squares() as usize + 1];
-        // The visit distribution, or a Gumbel root's improved policy.
-        for m in &info.moves {
-            policy[m.mv.policy_index(size)] = m.target;
-        }
-        if policy.iter().sum::<f32>() <= 0.0 {
-            // A proven root before any child visit: the proven move is the target.
-            if let Some(best) = info.best_move() {
-                policy[best.policy_index(size)] = 1.0;
-            }
-        }
+        let info = search.report(Duration::ZERO);
+        let policy = search_policy(&info, self.pos.size());
         let temperature = if (self.moves.len() as u32) < config.temperature_plies {
             1.0
         } else {
@@ -424,37 +390,12 @@ impl GameInProgress {
     }
 }
 
-/// A search's value and margin as a sample's targets. Without a margin estimate (a
-/// network without a score head), the value's sign stands in for the score target, which
-/// such a network does not learn.
-fn searched_targets(value: f32, margin: Option<f32>) -> (f32, f32) {
-    (value, margin.unwrap_or(value.signum()))
-}
-
 /// The side that plays random moves in game `index` (with `random_move_share`).
 fn weaker_side(index: usize) -> Color {
     if index.is_multiple_of(2) {
         Color::White
     } else {
         Color::Black
-    }
-}
-
-/// A policy target with all its weight on `mv`: the solver's move.
-fn one_hot(size: BoardSize, mv: Move) -> Vec<f32> {
-    let mut policy = vec![0.0f32; size.squares() as usize + 1];
-    policy[mv.policy_index(size)] = 1.0;
-    policy
-}
-
-fn sample(pos: &Position, policy: Vec<f32>, searched: Option<(f32, f32)>) -> Sample {
-    let mut planes = Vec::new();
-    encode_planes(pos, &mut planes);
-    Sample {
-        planes: planes.into_iter().map(|x| x as u8).collect(),
-        policy,
-        side: pos.side_to_move(),
-        searched,
     }
 }
 
@@ -514,9 +455,10 @@ pub fn run_selfplay(
                         let batches: Vec<_> = games
                             .iter_mut()
                             .map(|g| {
-                                let want = (g.budget - g.sims_this_move.min(g.budget))
-                                    .clamp(1, config.mcts.batch_size as u64);
-                                (g.opponent_to_move(), g.active_tree().collect(want as usize))
+                                let (budget, of_opponent) = (g.budget, g.opponent_to_move());
+                                let search = g.active();
+                                let want = search.leaves_wanted(budget);
+                                (of_opponent, search.collect(want))
                             })
                             .collect();
                         let positions = |of_opponent: bool| -> Vec<Position> {
@@ -548,7 +490,7 @@ pub fn run_selfplay(
                             };
                             let mine: Vec<_> =
                                 source.by_ref().take(batch.positions.len()).collect();
-                            game.sims_this_move += game.active_tree().complete(batch, Ok(mine))?;
+                            game.active().complete(batch, Ok(mine))?;
                         }
                         for game in games.iter_mut() {
                             game.maybe_move(config);
@@ -574,8 +516,10 @@ pub fn run_selfplay(
     Ok(records)
 }
 
-/// Counts of a batch of games, for the sidecar and the progress line.
+mod sample;
 mod write;
+use sample::{one_hot, search_policy, searched_targets};
+pub use sample::{Sample, Targets};
 pub use write::{tally, write_selfplay, Tally};
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 use super::*;
-use engine::{Evaluation, PlayoutEvaluator};
+use engine::mcts::default_exact_root_empties;
+use engine::{Evaluation, PlayoutEvaluator, Solver};
 use othello::Game;
 
 fn heuristic() -> Result<Box<dyn Evaluator>, EvalError> {
@@ -98,7 +99,7 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
         let mut pos = record.start;
         for mv in &record.moves {
             let empties = pos.empty_count();
-            let planes = sample(&pos, Vec::new(), None).planes;
+            let planes = Sample::new(&pos, Vec::new(), None).planes;
             let samples: Vec<&Sample> = record
                 .samples
                 .iter()

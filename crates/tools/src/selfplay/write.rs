@@ -1,10 +1,12 @@
 //! Self-play's files: the samples of finished games as `.npz` arrays (the trainer's input,
-//! DESIGN.md's "Self-play data") with a JSON sidecar of the settings and the games.
+//! laid out as docs/model-contract.md's "Self-play data" says; what each target is comes
+//! from `sample.rs`) with a JSON sidecar of the settings and the games.
 
 use super::{GameRecord, SelfPlayConfig};
 use crate::arrays::{write_npz, Column};
+use engine::network::INPUT_PLANES;
 use ndarray::{ArrayViewD, IxDyn};
-use othello::{Color, Position};
+use othello::Color;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -45,16 +47,6 @@ struct Sidecar<'a> {
     created_by: String,
 }
 
-/// Who owns each square at the end, row-major from a1, from `side`'s view: 1 its disc, -1
-/// the opponent's, 0 empty (KataGo's ownership target).
-fn owners(end: &Position, side: Color) -> impl Iterator<Item = i8> + '_ {
-    othello::Square::all(end.size()).map(move |sq| match end.color_at(sq) {
-        Some(color) if color == side => 1,
-        Some(_) => -1,
-        None => 0,
-    })
-}
-
 fn view<'a, T>(data: &'a [T], shape: &[usize]) -> Result<ArrayViewD<'a, T>, ndarray::ShapeError> {
     ArrayViewD::from_shape(IxDyn(shape), data)
 }
@@ -89,20 +81,17 @@ pub fn write_selfplay(
         for sample in &record.samples {
             planes.extend_from_slice(&sample.planes);
             policy.extend_from_slice(&sample.policy);
-            match sample.searched {
-                Some((searched_value, margin)) => {
-                    value.push(searched_value.clamp(-1.0, 1.0));
-                    score.push(margin);
-                    // The game's final discs are not this line's.
-                    ownership.extend(std::iter::repeat_n(0i8, n * n));
-                    has_ownership.push(0u8);
+            let targets = sample.targets(&record.end);
+            value.push(targets.value);
+            score.push(targets.score);
+            match targets.ownership {
+                Some(owners) => {
+                    ownership.extend(owners);
+                    has_ownership.push(1u8);
                 }
                 None => {
-                    let margin = record.outcome.margin_for(sample.side);
-                    value.push(margin.signum() as f32);
-                    score.push(margin as f32);
-                    ownership.extend(owners(&record.end, sample.side));
-                    has_ownership.push(1u8);
+                    ownership.extend(std::iter::repeat_n(0i8, n * n));
+                    has_ownership.push(0u8);
                 }
             }
         }
@@ -112,7 +101,7 @@ pub fn write_selfplay(
     let arrays = [
         (
             "planes",
-            Column::U8(view(&planes, &[count, 4, n, n]).map_err(shape_error)?),
+            Column::U8(view(&planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
         ),
         (
             "policy",

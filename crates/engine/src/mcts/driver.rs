@@ -1,0 +1,318 @@
+//! The one search driver. Every caller that searches goes through its four stages, as
+//! every KataGo program goes through `Search::runWholeSearch`:
+//!
+//! 1. **root decision** ([`SearchDriver::decide_root`]): a forced move (a pass included) is
+//!    played without search, and the exact solver takes the root when it is within reach
+//!    (the rule of [`RootSolve`], with the one solver and table size it names);
+//! 2. **begin** ([`SearchDriver::begin`]): the position becomes the root, keeping the
+//!    subtree that leads to it; once the root is expanded it gets its noise and, with a
+//!    Gumbel root, its plan of visits;
+//! 3. **advance**: leaves are collected ([`SearchDriver::collect`]), evaluated by the
+//!    caller's evaluator, and backed up ([`SearchDriver::complete`]) until
+//!    [`SearchDriver::finished`]; [`SearchDriver::advance`] is that loop for a caller with
+//!    one tree and its own evaluator;
+//! 4. **report** ([`SearchDriver::report`]): the [`SearchInfo`] the caller draws or plays.
+//!
+//! The agent ([`super::MctsPlayer`], and through it the arena, `analyse`, `play`, NBoard and
+//! the page's worker) runs all four through [`super::Mcts`]; NBoard's hints and `othello
+//! bench` run stages 2 to 4 through it (they want every move's view, not the solver's
+//! one); self-play runs all four for many games at once, with one evaluator call
+//! for the leaves of all its games. The evaluator stays outside the driver for that reason.
+
+use super::config::{default_budgeted_extra_empties, default_exact_root_empties, MctsConfig};
+use super::tree::{ExactSolver, LeafBatch, SearchTree};
+use crate::agent::Budget;
+use crate::evaluator::{EvalError, Evaluator};
+use crate::report::{SearchInfo, Solved};
+use crate::solver::Solver;
+use othello::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use web_time::Instant;
+
+/// How the root decision settled the move, without a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootDecision {
+    /// The only legal move (a pass included).
+    Forced(Move),
+    /// The exact solver's move: the largest final margin.
+    Solved(Solved),
+}
+
+impl RootDecision {
+    pub fn best_move(&self) -> Move {
+        match self {
+            RootDecision::Forced(mv) => *mv,
+            RootDecision::Solved(solved) => solved.best,
+        }
+    }
+
+    pub fn into_info(self, elapsed: Duration) -> SearchInfo {
+        match self {
+            RootDecision::Forced(mv) => SearchInfo::decided(mv, elapsed),
+            RootDecision::Solved(solved) => SearchInfo::from_solved(solved, elapsed),
+        }
+    }
+}
+
+/// One tree and the state of the move it is searching: the stages above, with no
+/// evaluator of its own.
+pub struct SearchDriver {
+    tree: SearchTree,
+    stop: Arc<AtomicBool>,
+    /// The root solver, made on the first solve, so games that never get there pay nothing
+    /// for its table; it is kept so that its table carries over from move to move.
+    solver: Option<Solver>,
+    /// This move's search: the simulations planned (`None`: a budget in time), run so far,
+    /// whether the root takes noise, and whether it has had its noise and plan.
+    planned: Option<u64>,
+    simulations: u64,
+    noise: bool,
+    root_prepared: bool,
+}
+
+impl SearchDriver {
+    pub fn new(config: MctsConfig) -> SearchDriver {
+        SearchDriver {
+            tree: SearchTree::new(config),
+            stop: Arc::new(AtomicBool::new(false)),
+            solver: None,
+            planned: None,
+            simulations: 0,
+            noise: true,
+            root_prepared: false,
+        }
+    }
+
+    /// Positions with at most `empties` empty squares get their value from `solver` inside
+    /// the tree and count as proven.
+    pub fn with_exact_solver(mut self, empties: u32, solver: ExactSolver) -> SearchDriver {
+        self.tree.set_exact_solver(empties, solver);
+        self
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        self.tree.config()
+    }
+
+    pub fn config_mut(&mut self) -> &mut MctsConfig {
+        self.tree.config_mut()
+    }
+
+    pub fn tree(&self) -> &SearchTree {
+        &self.tree
+    }
+
+    /// Set it from anywhere (another thread, a message handler) to end the running search
+    /// after its current batch.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Drops the tree (a new game); the evaluation cache and the solver's table stay.
+    pub fn clear(&mut self) {
+        self.tree.clear();
+    }
+
+    /// Simulations this move's search has run.
+    pub fn simulations(&self) -> u64 {
+        self.simulations
+    }
+
+    /// The simulations a budget allows: its own, none when only time limits it, else the
+    /// configured default.
+    pub fn simulation_limit(&self, budget: &Budget) -> u64 {
+        match (budget.simulations, budget.time) {
+            (Some(sims), _) => sims,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => self.config().default_simulations,
+        }
+    }
+
+    /// Root positions with at most this many empties are always solved (0: never).
+    pub fn exact_root_empties(&self, pos: &Position) -> u32 {
+        self.config()
+            .root_solve
+            .exact_empties
+            .unwrap_or_else(|| default_exact_root_empties(pos.size()))
+    }
+
+    /// Whether `pos` is within the always-solved endgame.
+    pub fn solves_exactly(&self, pos: &Position) -> bool {
+        let limit = self.exact_root_empties(pos);
+        limit > 0 && pos.empty_count() <= limit
+    }
+
+    /// The root solver, with the table size of the config (one for every caller).
+    pub fn solver(&mut self) -> &mut Solver {
+        let bits = self.tree.config().root_solve.table_bits;
+        self.solver
+            .get_or_insert_with(|| Solver::with_table_bits(bits))
+    }
+
+    /// Stage 1: the move when no search is needed: the only legal one, or the exact
+    /// solver's when the position is within reach: always at the exact depth, and a few
+    /// empties beyond when a solve fits in the budget's share of nodes (`time_left`: what
+    /// is left of a time budget).
+    pub fn decide_root(
+        &mut self,
+        pos: &Position,
+        budget: &Budget,
+        time_left: Option<Duration>,
+    ) -> Option<RootDecision> {
+        let moves = pos.legal_move_list();
+        if let [only] = moves[..] {
+            return Some(RootDecision::Forced(only));
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        let nodes = self.solve_nodes(pos, budget, time_left)?;
+        let clock = Instant::now();
+        let solver = self.solver();
+        let solution = match nodes {
+            None => solver.solve(pos),
+            Some(nodes) => solver.solve_within(pos, nodes)?,
+        };
+        Some(RootDecision::Solved(Solved {
+            best: solution.best?,
+            margin: solution.margin,
+            nodes: solution.nodes,
+            micros: clock.elapsed().as_micros() as u64,
+        }))
+    }
+
+    /// The solver's node budget for the root: `Some(None)` to solve without a limit,
+    /// `Some(Some(n))` to try within `n` nodes, `None` not to solve.
+    fn solve_nodes(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        time_left: Option<Duration>,
+    ) -> Option<Option<u64>> {
+        let settings = &self.config().root_solve;
+        let limit = self.exact_root_empties(pos);
+        let extra = settings
+            .extra_empties
+            .unwrap_or_else(|| default_budgeted_extra_empties(pos.size()));
+        let empties = pos.empty_count();
+        if limit == 0 || empties > limit + extra {
+            return None;
+        }
+        if empties <= limit {
+            return Some(None);
+        }
+        // The tighter of the budget's shares when it has both; no solve without either.
+        let by_sims = budget
+            .simulations
+            .map(|s| s.saturating_mul(settings.nodes_per_simulation));
+        let by_time =
+            time_left.map(|t| (t.as_millis() as u64).saturating_mul(settings.nodes_per_ms));
+        let nodes = by_sims.into_iter().chain(by_time).min()?;
+        Some(Some(settings.max_nodes.map_or(nodes, |cap| nodes.min(cap))))
+    }
+
+    /// Keeps the subtree under `pos` as the game moves on, without starting a search (a
+    /// tree that follows a game whose other side it does not play).
+    pub fn follow(&mut self, pos: &Position) {
+        self.tree.set_root(pos);
+    }
+
+    /// Stage 2: the start of a search of `planned` simulations (`None`: a time budget) from
+    /// `pos`, with root noise as the config sets it when `noise`. A Gumbel root plans its
+    /// visits from zero, as mctx does, so its tree is dropped (the evaluation cache keeps
+    /// the re-expansion free); otherwise the subtree that leads to `pos` is kept.
+    pub fn begin(&mut self, pos: &Position, planned: Option<u64>, noise: bool) {
+        self.stop.store(false, Ordering::Relaxed);
+        if self.config().gumbel.is_some() && planned.is_some() {
+            self.tree.clear();
+        }
+        self.tree.set_root(pos);
+        self.planned = planned;
+        self.simulations = 0;
+        self.noise = noise;
+        self.root_prepared = false;
+        self.prepare_root();
+    }
+
+    /// Once the root is expanded: its noise and its plan, once per search.
+    fn prepare_root(&mut self) {
+        if self.root_prepared || self.tree.root_is_leaf() {
+            return;
+        }
+        self.root_prepared = true;
+        if self.noise {
+            self.tree.add_root_noise();
+        }
+        let left = self.planned.map(|n| n.saturating_sub(self.simulations));
+        self.tree.plan_root(left);
+    }
+
+    /// Leaves to collect next toward `max_simulations`: one while the root still needs its
+    /// first evaluation (its noise and plan come before any other), else up to a batch.
+    pub fn leaves_wanted(&self, max_simulations: u64) -> usize {
+        if self.tree.root_is_leaf() {
+            return 1;
+        }
+        let left = max_simulations.saturating_sub(self.simulations);
+        left.clamp(1, self.config().batch_size.max(1) as u64) as usize
+    }
+
+    /// Stage 3: selects up to `want` leaves; evaluate `batch.positions` and hand the
+    /// batch back to [`SearchDriver::complete`].
+    pub fn collect(&mut self, want: usize) -> LeafBatch {
+        self.tree.collect(want)
+    }
+
+    /// Backs up a collected batch's evaluations (an error leaves the tree as it was).
+    /// Returns the simulations completed.
+    pub fn complete(
+        &mut self,
+        batch: LeafBatch,
+        evaluations: Result<Vec<crate::Evaluation>, EvalError>,
+    ) -> Result<u64, EvalError> {
+        let done = self.tree.complete(batch, evaluations)?;
+        self.simulations += done;
+        self.prepare_root();
+        Ok(done)
+    }
+
+    /// Whether the search has nothing left to do: the budget is spent, the root is proven
+    /// or the stop flag is set.
+    pub fn finished(&self, max_simulations: u64) -> bool {
+        self.simulations >= max_simulations
+            || self.tree.root_is_proven()
+            || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs rounds of collect, evaluate and complete (at least one) until the search is
+    /// [`finished`](SearchDriver::finished) or the clock passes `until`.
+    pub fn advance(
+        &mut self,
+        evaluator: &mut (impl Evaluator + ?Sized),
+        max_simulations: u64,
+        until: Option<Instant>,
+    ) -> Result<(), EvalError> {
+        loop {
+            if self.finished(max_simulations) {
+                return Ok(());
+            }
+            let batch = self.collect(self.leaves_wanted(max_simulations));
+            let evaluations = if batch.positions.is_empty() {
+                Ok(Vec::new())
+            } else {
+                evaluator.evaluate(&batch.positions)
+            };
+            self.complete(batch, evaluations)?;
+            if until.is_some_and(|t| Instant::now() >= t) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Stage 4: what the search knows now.
+    pub fn report(&self, elapsed: Duration) -> SearchInfo {
+        self.tree.info(self.simulations, elapsed)
+    }
+}
