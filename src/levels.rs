@@ -10,10 +10,9 @@ pub struct Level {
     pub id: &'static str,
     pub label: &'static str,
     pub budget: WireBudget,
-    /// A Gumbel root over this many moves (`mcts:gumbel=M`) instead of PUCT: at 20 and
-    /// 100 simulations it chooses better than visit counts do (57.0% and 54.5% over 200
-    /// games, docs/arena.md); at larger budgets the two are alike and PUCT's counts merge
-    /// across workers.
+    /// A Gumbel root over this many moves (`mcts:gumbel=M`) instead of PUCT, for the
+    /// small budgets, where it chooses better than visit counts do (docs/web.md has the
+    /// games); at larger budgets the two are alike and PUCT's counts merge across workers.
     pub gumbel: Option<u32>,
     /// The network without search: the policy player (the policy head's first choice) or
     /// the value player (the move into the position the value head likes best), built
@@ -207,7 +206,7 @@ impl Difficulty {
         }
         if let Some(kind) = self.level().and_then(|l| l.instinct) {
             // Averaged over the board's eight symmetries: one batch of eight evaluations,
-            // and 61-63% against the same network asked once (docs/arena.md).
+            // stronger than the same network asked once (docs/web.md has the games).
             return PlayerSpec {
                 model: player.model,
                 sym: Some(8),
