@@ -279,7 +279,6 @@ impl Pool {
         self.job.as_ref().map(|j| (j.purpose, j.hash))
     }
 
-    /// Makes one worker panic (for the restart test).
     /// Asks worker `index` to run `model` alone on batches of `batch` for about `millis`;
     /// `done` gets its positions a second, or why not (the browser tests' tract figure).
     pub fn bench_network(
@@ -302,6 +301,7 @@ impl Pool {
         self.bench = Some(done);
     }
 
+    /// Makes one worker panic (for the restart test).
     pub fn crash_worker(&mut self, index: usize) {
         if let Some(slot) = self.slots.get(index) {
             slot.bridge.send(Input::Crash);
