@@ -4,13 +4,11 @@
 //! Worker messages arrive as browser events; the pool turns them into [`PoolEvent`]s for
 //! the view, always after releasing its own borrow (the view may call back into it).
 
-use crate::levels::{alphabeta_millis, split};
+use crate::levels::{alphabeta_millis, SearchPlan, WorkerJob};
 use crate::merge::merge;
 use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
 use crate::view::{PoolEvent, Purpose};
 use crate::worker::SearchWorker;
-use engine::mcts::self_play_noise;
-use engine::rng::splitmix64;
 use engine::PlayerSpec;
 use gloo_worker::{Spawnable, WorkerBridge};
 use othello::{BoardSize, Position, Variant};
@@ -51,11 +49,10 @@ struct PendingLoad {
     error: Option<String>,
 }
 
+/// The plan's job for one worker, and what came of it.
 struct Part {
     slot: usize,
-    budget: WireBudget,
-    player: PlayerSpec,
-    seed: u64,
+    job: WorkerJob,
     report: Option<Report>,
     done: bool,
 }
@@ -65,12 +62,11 @@ struct Job {
     purpose: Purpose,
     position: Position,
     hash: u64,
-    engine: EngineKind,
+    /// Kept to restart a part with what is left of it.
+    plan: SearchPlan,
     parts: Vec<Part>,
     started: f64,
     last_emit: f64,
-    /// Milliseconds in the budget, for restarting a part with what is left of it.
-    millis: Option<u64>,
 }
 
 /// Hears a network benchmark's positions a second, or why it could not run.
@@ -206,54 +202,34 @@ impl Pool {
         self.stop();
         let id = self.next_id;
         self.next_id += 1;
-        let engine = EngineKind::of(&player);
-        // One worker where more cannot help: the network alone is one call that another
-        // worker would only repeat, and a Gumbel root plans its simulations (sequential
-        // halving) for one tree, its choice not a visit count that adds up across trees.
-        let one_tree = engine == EngineKind::Instinct || player.gumbel.is_some();
-        let budgets = match engine {
-            // The fallback is one alpha-beta search: more workers would only repeat it, and
-            // it cannot be stopped halfway, so its time is capped.
-            EngineKind::AlphaBeta => vec![WireBudget {
-                simulations: None,
-                millis: Some(alphabeta_millis(budget)),
-            }],
-            _ if one_tree => vec![budget],
-            _ => split(budget, self.slots.len()),
-        };
-        let t = now();
-        let search_seed = random_seed();
-        let parts: Vec<Part> = budgets
-            .into_iter()
+        let plan = SearchPlan::new(
+            &player,
+            budget,
+            position.size(),
+            self.slots.len(),
+            random_seed(),
+        );
+        let parts: Vec<Part> = plan
+            .jobs
+            .iter()
             .enumerate()
-            .map(|(slot, budget)| Part {
+            .map(|(slot, job)| Part {
                 slot,
-                budget,
-                // Root-parallel trees must differ: every worker but the first mixes noise
-                // into its root, as self-play does.
-                player: if slot == 0 {
-                    player.clone()
-                } else {
-                    PlayerSpec {
-                        noise: Some(self_play_noise(position.size()) as f64),
-                        ..player.clone()
-                    }
-                },
-                seed: splitmix64(search_seed ^ slot as u64),
+                job: job.clone(),
                 report: None,
                 done: false,
             })
             .collect();
+        let t = now();
         let job = Job {
             id,
             purpose,
             position: *position,
             hash: position.hash(),
-            engine,
+            plan,
             parts,
             started: t,
             last_emit: 0.0,
-            millis: budget.millis,
         };
         for part in &job.parts {
             let slot = &mut self.slots[part.slot];
@@ -443,11 +419,11 @@ impl Pool {
                 .is_some_and(|j| j.parts.iter().any(|p| p.slot == index && !p.done));
             // Alpha-beta says nothing until it has its move.
             let timeout = match &self.job {
-                Some(job) if job.engine == EngineKind::AlphaBeta => {
+                Some(job) if job.plan.engine == EngineKind::AlphaBeta => {
                     let budget = job
                         .parts
                         .first()
-                        .map_or(WireBudget::default(), |p| p.budget);
+                        .map_or(WireBudget::default(), |p| p.job.budget);
                     SEARCH_TIMEOUT_MS + alphabeta_millis(budget) as f64
                 }
                 _ => SEARCH_TIMEOUT_MS,
@@ -484,13 +460,11 @@ impl Pool {
             // The old bridge is dropped here, which asks the old worker to close.
             self.slots[index] = fresh;
             if let Some(job) = self.job.as_mut() {
-                let elapsed = t - job.started;
-                let millis = job.millis;
-                if let Some(i) = job.parts.iter().position(|p| p.slot == index && !p.done) {
+                let resumed = job.plan.resumed(index, t - job.started);
+                let part = job.parts.iter().position(|p| p.slot == index && !p.done);
+                if let (Some(i), Some(resumed)) = (part, resumed) {
                     let part = &mut job.parts[i];
-                    if let Some(ms) = millis {
-                        part.budget.millis = Some((ms as f64 - elapsed).max(50.0) as u64);
-                    }
+                    part.job = resumed;
                     // What the dead worker found is lost with its tree.
                     part.report = None;
                     let request = request(job, &job.parts[i]);
@@ -510,9 +484,9 @@ fn request(job: &Job, part: &Part) -> SearchRequest {
         id: job.id,
         board: job.position.to_board_text(),
         variant: job.position.variant(),
-        player: part.player.clone(),
-        budget: part.budget,
-        seed: part.seed,
+        player: part.job.spec.clone(),
+        budget: part.job.budget,
+        seed: part.job.seed,
     }
 }
 
