@@ -19,9 +19,10 @@ use crate::models::{builtin_named, learners_for};
 use crate::openings::{xot_game, xot_openings};
 use crate::persist::Settings;
 use crate::pool::random_seed;
+use crate::pool::Purpose;
 use crate::records::ggf_record;
 use crate::state::{explain_click, in_progress, rematch_seats, Action, Seats};
-use crate::view::{live_estimate, shown, ModelStatus, Purpose, View, ViewAction};
+use crate::view::{live_estimate, shown, ModelStatus, View, ViewAction};
 use othello::{BoardSize, Square, Variant};
 use yew::prelude::*;
 

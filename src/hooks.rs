@@ -5,11 +5,11 @@
 use crate::levels::{analysis, worker_count};
 use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
 use crate::persist::{self, Settings, STORAGE_KEY};
-use crate::pool::Pool;
+use crate::pool::{Pool, PoolEvent, Purpose};
 use crate::protocol::WireBudget;
 use crate::records::{game_from_ggf, is_ggf};
 use crate::state::{apply, game_from_board_text, game_from_transcript, Action, GameState, Seats};
-use crate::view::{ModelStatus, PoolEvent, Purpose, View, ViewAction};
+use crate::view::{ModelStatus, View, ViewAction};
 use engine::network::ModelCard;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Position, Variant};
