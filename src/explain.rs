@@ -4,9 +4,10 @@
 
 use crate::levels::{alphabeta_millis, describe_budget, seconds, thousands, Difficulty};
 use crate::merge::Merged;
+use crate::pool::Purpose;
 use crate::protocol::{EngineKind, WireBudget};
 use crate::state::{viewpoint, GameState, Seats};
-use crate::view::{Heat, ModelStatus, Purpose, Role, View};
+use crate::view::{Heat, ModelStatus, Role, View};
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Move, Variant};
 

@@ -2,14 +2,14 @@
 //! networks, the search that follows the game, and the saved game. The components only
 //! draw; these talk to the workers, the network and local storage.
 
-use crate::levels::worker_count;
+use crate::levels::{analysis, worker_count};
 use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
 use crate::persist::{self, Settings, STORAGE_KEY};
-use crate::pool::Pool;
-use crate::protocol::{EngineKind, WireBudget};
+use crate::pool::{Pool, PoolEvent, Purpose};
+use crate::protocol::WireBudget;
 use crate::records::{game_from_ggf, is_ggf};
 use crate::state::{apply, game_from_board_text, game_from_transcript, Action, GameState, Seats};
-use crate::view::{ModelStatus, PoolEvent, Purpose, View, ViewAction};
+use crate::view::{ModelStatus, View, ViewAction};
 use engine::network::ModelCard;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Position, Variant};
@@ -20,12 +20,6 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
-
-/// Analysis keeps searching the position until the person moves (or this runs out).
-const ANALYSIS_BUDGET: WireBudget = WireBudget {
-    simulations: None,
-    millis: Some(60_000),
-};
 
 /// The game as a reducer's state: the rules crate's [`GameState`], changed by [`Action`]s.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,23 +242,10 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
         let hash = pos.hash();
         let search = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
             (true, _, Some(player)) => Some((Purpose::Move, wanted.budget, player.clone())),
-            // Alpha-beta cannot be stopped halfway, so its analysis is short.
-            (false, true, Some(player)) if EngineKind::of(player) == EngineKind::AlphaBeta => {
-                let short = WireBudget {
-                    simulations: None,
-                    millis: Some(2000),
-                };
-                Some((Purpose::Analysis, short, player.clone()))
+            (false, true, Some(player)) => {
+                let (budget, player) = analysis(player);
+                Some((Purpose::Analysis, budget, player))
             }
-            // Analysis is a long search: PUCT's visits, merged across all workers.
-            (false, true, Some(player)) => Some((
-                Purpose::Analysis,
-                ANALYSIS_BUDGET,
-                PlayerSpec {
-                    gumbel: None,
-                    ..player.clone()
-                },
-            )),
             _ => None,
         };
         match search {

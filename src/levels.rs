@@ -1,8 +1,12 @@
-//! Difficulty as a search budget, and how a budget is shared among the workers.
+//! Difficulty as a search budget, and the plan that shares a search among the workers.
 
 use crate::protocol::WireBudget;
 use engine::{PlayerKind, PlayerSpec};
 use serde::{Deserialize, Serialize};
+
+mod plan;
+
+pub use plan::{alphabeta_millis, analysis, worker_count, SearchPlan, WorkerJob};
 
 /// A named level: a budget in simulations or in milliseconds per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,10 +14,9 @@ pub struct Level {
     pub id: &'static str,
     pub label: &'static str,
     pub budget: WireBudget,
-    /// A Gumbel root over this many moves (`mcts:gumbel=M`) instead of PUCT: at 20 and
-    /// 100 simulations it chooses better than visit counts do (57.0% and 54.5% over 200
-    /// games, docs/arena.md); at larger budgets the two are alike and PUCT's counts merge
-    /// across workers.
+    /// A Gumbel root over this many moves (`mcts:gumbel=M`) instead of PUCT, for the
+    /// small budgets, where it chooses better than visit counts do (docs/web.md has the
+    /// games); at larger budgets the two are alike and PUCT's counts merge across workers.
     pub gumbel: Option<u32>,
     /// The network without search: the policy player (the policy head's first choice) or
     /// the value player (the move into the position the value head likes best), built
@@ -207,7 +210,7 @@ impl Difficulty {
         }
         if let Some(kind) = self.level().and_then(|l| l.instinct) {
             // Averaged over the board's eight symmetries: one batch of eight evaluations,
-            // and 61-63% against the same network asked once (docs/arena.md).
+            // stronger than the same network asked once (docs/web.md has the games).
             return PlayerSpec {
                 model: player.model,
                 sym: Some(8),
@@ -278,53 +281,6 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
-}
-
-/// Below this many simulations per tree, several small trees see less than one big one,
-/// so small budgets use fewer workers.
-pub const MIN_SIMULATIONS_PER_WORKER: u64 = 100;
-
-/// Shares `budget` among up to `workers` workers: a time budget runs on all of them for the
-/// same time; a simulation budget is split so that the total stays within it. Returns one
-/// budget per worker that takes part (at least one).
-pub fn split(budget: WireBudget, workers: usize) -> Vec<WireBudget> {
-    let workers = workers.max(1) as u64;
-    match budget.simulations {
-        None => vec![budget; workers as usize],
-        Some(total) => {
-            let used = (total / MIN_SIMULATIONS_PER_WORKER).clamp(1, workers);
-            (0..used)
-                .map(|i| WireBudget {
-                    simulations: Some(total / used + u64::from(i < total % used)),
-                    millis: budget.millis,
-                })
-                .collect()
-        }
-    }
-}
-
-/// How many workers to start: one per core, leaving one for the page, at most four.
-pub fn worker_count(hardware_concurrency: f64) -> usize {
-    let cores = if hardware_concurrency.is_finite() && hardware_concurrency >= 1.0 {
-        hardware_concurrency as usize
-    } else {
-        1
-    };
-    cores.saturating_sub(1).clamp(1, 4)
-}
-
-/// The longest the alpha-beta fallback thinks: it cannot be stopped halfway, so a new game
-/// or an undo waits for it.
-pub const ALPHABETA_MAX_MILLIS: u64 = 5000;
-
-/// Budget for the alpha-beta fallback, which knows depth and time but not simulations.
-pub fn alphabeta_millis(budget: WireBudget) -> u64 {
-    match (budget.millis, budget.simulations) {
-        (Some(ms), _) => ms.min(ALPHABETA_MAX_MILLIS),
-        // About what the network search would take for these simulations here.
-        (None, Some(n)) => n.saturating_mul(2).clamp(50, ALPHABETA_MAX_MILLIS),
-        (None, None) => 1000,
-    }
 }
 
 #[cfg(test)]
@@ -421,43 +377,5 @@ mod tests {
             Difficulty::Simulations(300).describe(),
             "300 simulations per move"
         );
-    }
-
-    #[test]
-    fn a_simulation_budget_is_split_without_exceeding_it() {
-        for total in [1, 20, 99, 100, 250, 401, 1600, 10_001] {
-            for workers in 1..=4 {
-                let parts = split(sims(total), workers);
-                let sum: u64 = parts.iter().map(|b| b.simulations.unwrap_or(0)).sum();
-                assert_eq!(sum, total, "{total} over {workers}");
-                assert!(!parts.is_empty() && parts.len() <= workers);
-                assert!(parts.iter().all(|b| b.simulations.unwrap_or(0) > 0));
-            }
-        }
-        // Small budgets stay on one tree.
-        assert_eq!(split(sims(20), 4).len(), 1);
-        assert_eq!(split(sims(400), 4).len(), 4);
-    }
-
-    #[test]
-    fn a_time_budget_runs_on_every_worker_for_the_same_time() {
-        assert_eq!(split(millis(1000), 3), vec![millis(1000); 3]);
-    }
-
-    #[test]
-    fn the_alpha_beta_fallback_never_thinks_longer_than_its_cap() {
-        assert_eq!(alphabeta_millis(millis(1000)), 1000);
-        assert_eq!(alphabeta_millis(millis(60_000)), ALPHABETA_MAX_MILLIS);
-        assert_eq!(alphabeta_millis(sims(20)), 50);
-        assert_eq!(alphabeta_millis(sims(u64::MAX)), ALPHABETA_MAX_MILLIS);
-    }
-
-    #[test]
-    fn worker_count_leaves_a_core_for_the_page_and_caps_at_four() {
-        assert_eq!(worker_count(1.0), 1);
-        assert_eq!(worker_count(2.0), 1);
-        assert_eq!(worker_count(4.0), 3);
-        assert_eq!(worker_count(16.0), 4);
-        assert_eq!(worker_count(f64::NAN), 1);
     }
 }

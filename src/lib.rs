@@ -2,8 +2,8 @@
 //! `components` and `hooks`, the worker `pool`) and the search worker (`worker`, its own
 //! binary). Everything that can be tested without a browser lives in plain modules: the
 //! game reducer (`state`), the view reducer (`view`), the worker's search (`search`), the
-//! worker protocol, merging the workers' searches, difficulty levels and the saved-game
-//! format.
+//! worker protocol and the pool's events, merging the workers' searches, difficulty levels
+//! and the search plan, and the saved-game format.
 
 pub mod explain;
 pub mod graph;
@@ -12,6 +12,7 @@ pub mod merge;
 pub mod models;
 pub mod openings;
 pub mod persist;
+pub mod pool;
 pub mod protocol;
 pub mod records;
 pub mod search;
@@ -24,8 +25,6 @@ pub mod app;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
-#[cfg(target_arch = "wasm32")]
-pub mod pool;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

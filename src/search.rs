@@ -243,8 +243,9 @@ impl Searcher {
         }
     }
 
-    /// Runs a whole search in slices of `slice` and returns its last report (for tests).
-    pub fn run(&mut self, request: SearchRequest, slice: Duration) -> Result<Report, String> {
+    /// Runs a whole search in slices of `slice` and returns its last report.
+    #[cfg(test)]
+    fn run(&mut self, request: SearchRequest, slice: Duration) -> Result<Report, String> {
         self.start(request)?;
         loop {
             match self.step(slice) {

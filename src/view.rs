@@ -6,55 +6,10 @@
 use crate::graph::{Estimate, Estimates};
 use crate::merge::Merged;
 use crate::models::builtin_for;
+use crate::pool::{PoolEvent, Purpose};
 use crate::state::{heat_visible, GameState};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{BoardSize, Color, Move, Variant};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// The agent's move: played when the search ends.
-    Move,
-    /// A suggestion for the person.
-    Hint,
-    /// Analysis mode: shown, never played.
-    Analysis,
-}
-
-/// What the worker pool tells the view.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PoolEvent {
-    Progress {
-        purpose: Purpose,
-        position: u64,
-        merged: Merged,
-    },
-    Done {
-        purpose: Purpose,
-        position: u64,
-        merged: Merged,
-    },
-    /// The search could not run; `size` and `variant` name the board, so the view can
-    /// retire a network that fails.
-    Failed {
-        purpose: Purpose,
-        position: u64,
-        size: BoardSize,
-        variant: Variant,
-        error: String,
-    },
-    ModelLoaded {
-        name: String,
-        size: BoardSize,
-        variant: Variant,
-    },
-    ModelRejected {
-        name: String,
-        error: String,
-    },
-    WorkerRestarted {
-        index: usize,
-    },
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelStatus {

@@ -1,8 +1,9 @@
 use super::*;
 use crate::merge::MergedMove;
+use crate::pool::PoolEvent;
 use crate::protocol::SolvedStat;
 use crate::state::{apply, Action};
-use crate::view::{PoolEvent, ViewAction};
+use crate::view::ViewAction;
 use othello::{Game, Position};
 
 fn mv(text: &str) -> Move {

@@ -1,0 +1,26 @@
+//! The page's title and who plays the agent's side.
+
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    /// Who thinks for the agent, at which level ("Opponent: the az-8x8 network, …").
+    pub opponent: String,
+    /// The network's measured strength, when its card has it.
+    pub strength: Option<String>,
+    /// The agent's player spec (for the tests), empty while none plays.
+    pub spec: String,
+}
+
+#[function_component(Header)]
+pub fn header(props: &HeaderProps) -> Html {
+    html! {
+        <header>
+            <h1>{ "Othello Zero" }</h1>
+            <p class="model" id="model-status" aria-live="polite" data-player={props.spec.clone()}>{ props.opponent.clone() }</p>
+            if let Some(strength) = props.strength.clone() {
+                <p class="model small" id="model-strength">{ strength }</p>
+            }
+        </header>
+    }
+}

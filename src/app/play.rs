@@ -1,0 +1,169 @@
+//! The game: the board with its heat map or hint, what is happening, the buttons, and the
+//! search's panel and evaluation graph.
+
+use super::new_game::NewGameChoice;
+use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
+use crate::explain::{game_record, pass_notice, search_summary, status_line};
+use crate::graph::{points, scale};
+use crate::hooks::GameModel;
+use crate::pool::Purpose;
+use crate::protocol::WireBudget;
+use crate::records::ggf_record;
+use crate::state::{explain_click, rematch_seats, Action, Seats};
+use crate::view::{live_estimate, shown, View, ViewAction};
+use engine::PlayerSpec;
+use othello::Square;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PlayProps {
+    pub game: UseReducerHandle<GameModel>,
+    pub view: UseReducerHandle<View>,
+    pub heat_map: bool,
+    /// Who thinks for the agent; `None` while the board's network loads.
+    pub player: Option<PlayerSpec>,
+    pub budget: WireBudget,
+    /// The agent as the game's records name it.
+    pub opponent: String,
+    /// Agent against agent: paused, and the pause between moves (ms).
+    pub watch: UseStateHandle<(bool, u32)>,
+    pub on_hint: Callback<()>,
+    pub on_toggle_heat: Callback<()>,
+    /// Starts a new game (the rematch).
+    pub on_new_game: Callback<NewGameChoice>,
+}
+
+#[function_component(PlayArea)]
+pub fn play_area(props: &PlayProps) -> Html {
+    let (game, view) = (&props.game, &props.view);
+    let pos = *game.position();
+    let (size, variant, seats) = (pos.size(), pos.variant(), game.seats);
+    let dispatch = |action: Action| {
+        let (game, view) = (game.dispatcher(), view.dispatcher());
+        Callback::from(move |()| {
+            view.dispatch(ViewAction::Message(None));
+            game.dispatch(action.clone())
+        })
+    };
+    let on_watch = {
+        let watch = props.watch.clone();
+        Callback::from(move |w| watch.set(w))
+    };
+    let ready = props.player.is_some();
+    html! {
+        <section class="play" aria-label="Game">
+            <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
+            if let Some(text) = pass_notice(game) {
+                <p class="notice" id="pass-notice" role="status">{ text }</p>
+            }
+            <p class="status" id="status" role="status" aria-live="polite">{ status_line(game, ready) }</p>
+            if let Some(text) = view.message.clone() {
+                <p class="message" id="message" role="alert">{ text }</p>
+            }
+            if pos.is_game_over() {
+                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent)}
+                          rematch={matches!(seats, Seats::Human(_))}
+                          on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
+            }
+            <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && ready}
+                      heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
+                      on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()} />
+            if seats == Seats::AgentVsAgent {
+                <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
+            }
+            <SearchView game={game.clone()} view={view.clone()} heat_map={props.heat_map}
+                        player={props.player.clone()} budget={props.budget} />
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BoardProps {
+    pub game: UseReducerHandle<GameModel>,
+    pub view: UseReducerHandle<View>,
+    pub heat_map: bool,
+}
+
+/// The counts and the board, with the heat map or the hint drawn on it.
+#[function_component(PlayBoard)]
+fn play_board(props: &BoardProps) -> Html {
+    let (game, view) = (&props.game, &props.view);
+    let pos = *game.position();
+    let on_play = {
+        let (game, view) = (game.clone(), view.dispatcher());
+        Callback::from(move |sq: Square| match explain_click(&game, sq) {
+            Ok(mv) => {
+                view.dispatch(ViewAction::Message(None));
+                game.dispatch(Action::Play(mv));
+            }
+            Err(why) => view.dispatch(ViewAction::Message(Some(why))),
+        })
+    };
+    let (_, board_heat) = shown(view, game, props.heat_map);
+    // A hint reads as Othello players read one: every legal move's evaluation; the agent's
+    // search as where its visits go.
+    let tiles = board_heat.map(|h| {
+        let tiles = match h.purpose {
+            Purpose::Hint => h.merged.hint_tiles(&pos.legal_move_list()),
+            _ => h.merged.heat_tiles(),
+        };
+        (tiles, h.merged.best_move())
+    });
+    let hint = view
+        .hint
+        .filter(|(h, _)| *h == pos.hash())
+        .and_then(|(_, mv)| mv.square());
+    let legal = if game.human_to_move() {
+        pos.legal_moves()
+    } else {
+        Default::default()
+    };
+    html! {
+        <>
+            <Counts position={pos} />
+            <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
+                   flip_class={if game.game.moves().len() % 2 == 0 { "flip-a" } else { "flip-b" }}
+                   {tiles} {hint} {on_play} />
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SearchViewProps {
+    pub game: UseReducerHandle<GameModel>,
+    pub view: UseReducerHandle<View>,
+    pub heat_map: bool,
+    pub player: Option<PlayerSpec>,
+    pub budget: WireBudget,
+}
+
+/// The search's panel and the evaluation graph under the controls.
+#[function_component(SearchView)]
+fn search_view(props: &SearchViewProps) -> Html {
+    let (game, view) = (&props.game, &props.view);
+    let (panel, _) = shown(view, game, props.heat_map);
+    let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
+    let solved = panel.and_then(|(h, _)| h.merged.solved);
+    let graph_points = points(&game.game, &view.estimates, live_estimate(view, game));
+    let graph_scale = scale(&graph_points);
+    let on_goto = go_to(game, view);
+    html! {
+        <>
+            if let Some(summary) = summary {
+                <SearchPanel {summary} {solved} />
+            }
+            if !graph_points.is_empty() {
+                <EvalGraph points={graph_points} scale={graph_scale} {on_goto} />
+            }
+        </>
+    }
+}
+
+/// Goes to the position after this many moves (from the graph or the move list).
+pub fn go_to(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Callback<usize> {
+    let (game, view) = (game.dispatcher(), view.dispatcher());
+    Callback::from(move |ply| {
+        view.dispatch(ViewAction::Message(None));
+        game.dispatch(Action::GoTo(ply));
+    })
+}

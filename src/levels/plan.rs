@@ -1,0 +1,167 @@
+//! How a search is shared among the workers: which workers take part, each one's player
+//! spec, budget and seed. The pool sends the plan's jobs as they are.
+
+use crate::protocol::{EngineKind, WireBudget};
+use engine::mcts::self_play_noise;
+use engine::rng::splitmix64;
+use engine::PlayerSpec;
+use othello::BoardSize;
+
+/// Below this many simulations per tree, several small trees see less than one big one,
+/// so small budgets use fewer workers.
+const MIN_SIMULATIONS_PER_WORKER: u64 = 100;
+
+/// The longest the alpha-beta fallback thinks: it cannot be stopped halfway, so a new game
+/// or an undo waits for it.
+const ALPHABETA_MAX_MILLIS: u64 = 5000;
+
+/// Analysis keeps searching the position until the person moves (or this runs out).
+const ANALYSIS_BUDGET: WireBudget = WireBudget {
+    simulations: None,
+    millis: Some(60_000),
+};
+
+/// Alpha-beta cannot be stopped halfway, so its analysis is short.
+const ALPHABETA_ANALYSIS_BUDGET: WireBudget = WireBudget {
+    simulations: None,
+    millis: Some(2000),
+};
+
+/// One worker's part of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerJob {
+    /// Who thinks, for the engine's builder in the worker.
+    pub spec: PlayerSpec,
+    pub budget: WireBudget,
+    /// The seed of this worker's agent (its noise and its random choices).
+    pub seed: u64,
+}
+
+/// A whole search: job `i` runs on worker `i`, and the workers without a job stay idle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchPlan {
+    pub engine: EngineKind,
+    pub jobs: Vec<WorkerJob>,
+    /// The search's time budget, if it has one: a worker restarted halfway gets what is
+    /// left of it.
+    pub millis: Option<u64>,
+}
+
+impl SearchPlan {
+    /// The plan for `player` searching a position on a `size` board within `budget`, on up
+    /// to `workers` workers; `seed` (fresh for every search) seeds every job.
+    pub fn new(
+        player: &PlayerSpec,
+        budget: WireBudget,
+        size: BoardSize,
+        workers: usize,
+        seed: u64,
+    ) -> SearchPlan {
+        let engine = EngineKind::of(player);
+        // One worker where more cannot help: the network alone is one call that another
+        // worker would only repeat, and a Gumbel root plans its simulations (sequential
+        // halving) for one tree, its choice not a visit count that adds up across trees.
+        let one_tree = engine == EngineKind::Instinct || player.gumbel.is_some();
+        let budgets = match engine {
+            // The fallback is one alpha-beta search: more workers would only repeat it, and
+            // it cannot be stopped halfway, so its time is capped.
+            EngineKind::AlphaBeta => vec![WireBudget {
+                simulations: None,
+                millis: Some(alphabeta_millis(budget)),
+            }],
+            _ if one_tree => vec![budget],
+            _ => split(budget, workers),
+        };
+        let jobs = budgets
+            .into_iter()
+            .enumerate()
+            .map(|(index, budget)| WorkerJob {
+                spec: root_parallel(player, size, index),
+                budget,
+                seed: splitmix64(seed ^ index as u64),
+            })
+            .collect();
+        SearchPlan {
+            engine,
+            jobs,
+            millis: budget.millis,
+        }
+    }
+
+    /// Job `index` for a worker that replaces a dead one `elapsed_ms` into the search: the
+    /// same spec and seed, and what is left of the time (at least 50 ms).
+    pub fn resumed(&self, index: usize, elapsed_ms: f64) -> Option<WorkerJob> {
+        let mut job = self.jobs.get(index)?.clone();
+        if let Some(ms) = self.millis {
+            job.budget.millis = Some((ms as f64 - elapsed_ms).max(50.0) as u64);
+        }
+        Some(job)
+    }
+}
+
+/// Worker `index`'s spec: root-parallel trees must differ, so every worker but the first
+/// mixes noise into its root, as self-play does.
+fn root_parallel(player: &PlayerSpec, size: BoardSize, index: usize) -> PlayerSpec {
+    if index == 0 {
+        return player.clone();
+    }
+    PlayerSpec {
+        noise: Some(f64::from(self_play_noise(size))),
+        ..player.clone()
+    }
+}
+
+/// What analysis searches: a long search of PUCT's visits, merged across all workers (a
+/// Gumbel root would keep it on one), or a short one for alpha-beta.
+pub fn analysis(player: &PlayerSpec) -> (WireBudget, PlayerSpec) {
+    if EngineKind::of(player) == EngineKind::AlphaBeta {
+        return (ALPHABETA_ANALYSIS_BUDGET, player.clone());
+    }
+    let puct = PlayerSpec {
+        gumbel: None,
+        ..player.clone()
+    };
+    (ANALYSIS_BUDGET, puct)
+}
+
+/// Shares `budget` among up to `workers` workers: a time budget runs on all of them for the
+/// same time; a simulation budget is split so that the total stays within it. Returns one
+/// budget per worker that takes part (at least one).
+fn split(budget: WireBudget, workers: usize) -> Vec<WireBudget> {
+    let workers = workers.max(1) as u64;
+    match budget.simulations {
+        None => vec![budget; workers as usize],
+        Some(total) => {
+            let used = (total / MIN_SIMULATIONS_PER_WORKER).clamp(1, workers);
+            (0..used)
+                .map(|i| WireBudget {
+                    simulations: Some(total / used + u64::from(i < total % used)),
+                    millis: budget.millis,
+                })
+                .collect()
+        }
+    }
+}
+
+/// How many workers to start: one per core, leaving one for the page, at most four.
+pub fn worker_count(hardware_concurrency: f64) -> usize {
+    let cores = if hardware_concurrency.is_finite() && hardware_concurrency >= 1.0 {
+        hardware_concurrency as usize
+    } else {
+        1
+    };
+    cores.saturating_sub(1).clamp(1, 4)
+}
+
+/// Budget for the alpha-beta fallback, which knows depth and time but not simulations.
+pub fn alphabeta_millis(budget: WireBudget) -> u64 {
+    match (budget.millis, budget.simulations) {
+        (Some(ms), _) => ms.min(ALPHABETA_MAX_MILLIS),
+        // About what the network search would take for these simulations here.
+        (None, Some(n)) => n.saturating_mul(2).clamp(50, ALPHABETA_MAX_MILLIS),
+        (None, None) => 1000,
+    }
+}
+
+#[cfg(test)]
+mod tests;
