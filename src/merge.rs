@@ -2,7 +2,7 @@
 //! move by move to choose the move and to draw the heat map.
 
 use crate::protocol::{proof_from_code, EngineKind, Report, SolvedStat};
-use engine::mcts::{choose_move, Candidate};
+use engine::report::{choose_move, Candidate};
 use othello::Move;
 
 /// One move of the merged search.

@@ -1,7 +1,7 @@
 //! The messages between the page and its search workers. Plain data (serialised with
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
-use engine::mcts::{Proof, SearchInfo};
+use engine::report::{Proof, SearchInfo};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -226,7 +226,8 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::mcts::{MctsConfig, MoveInfo, Solved};
+    use engine::mcts::MctsConfig;
+    use engine::report::{MoveInfo, Solved};
     use engine::{Mcts, PlayoutEvaluator};
     use othello::BoardSize;
 

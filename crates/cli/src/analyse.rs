@@ -3,7 +3,7 @@
 
 use crate::args::AgentArgs;
 use anyhow::{bail, Result};
-use engine::mcts::SearchInfo;
+use engine::report::SearchInfo;
 use engine::{Budget, ModelSource};
 use othello::{Move, Position, Square};
 

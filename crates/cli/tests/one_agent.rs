@@ -8,7 +8,7 @@ use engine::network::{read_model_files, Runtime};
 use engine::onnx::Tract;
 use engine::{Budget, PlayerSpec, Solver};
 use othello::{BoardSize, Game, Move, Position, Variant};
-use othello_web::protocol::{SearchRequest, WireBudget};
+use othello_web::protocol::{Output, SearchRequest, WireBudget};
 use othello_web::search::Searcher;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,10 +35,15 @@ fn worker_move(pos: &Position, spec: &PlayerSpec, sims: u64, seed: u64) -> Move 
         },
         seed,
     };
-    let report = searcher
-        .run(request, Duration::from_millis(2))
-        .expect("the worker searches");
-    report.best.expect("a move")
+    // As the worker's message loop does: start, then slices until the agent decides.
+    searcher.start(request).expect("the worker searches");
+    loop {
+        match searcher.step(Duration::from_millis(2)) {
+            Some(Output::Progress { .. }) => {}
+            Some(Output::Done { report, .. }) => return report.best.expect("a move"),
+            other => panic!("the worker's search ended with {other:?}"),
+        }
+    }
 }
 
 fn analyse_move(pos: &Position, spec: &PlayerSpec, sims: u64, seed: u64) -> Move {

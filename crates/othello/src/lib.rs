@@ -5,11 +5,26 @@
 //! text, GGF game records), the eight board symmetries, perft, and the game state a front end plays
 //! (seats, forced passes, undo and redo).
 //!
+//! A position, a move, and what is wrong with an illegal one:
+//!
 //! ```
-//! use othello::{BoardSize, Game, Position, Variant};
+//! use othello::{BoardSize, Game, IllegalReason, Move, Position, Variant};
+//!
 //! let start = Position::start(BoardSize::Eight, Variant::Standard);
-//! let game = Game::from_transcript("f5d6c3", start).unwrap();
+//! let f5 = Move::parse("f5", BoardSize::Eight)?;
+//! let after = start.play(f5)?;
+//! assert_eq!(after.empty_count(), 59);
+//!
+//! // Playing f5 again is refused, with the reason.
+//! let again = after.play(f5).unwrap_err();
+//! assert_eq!(again.reason, IllegalReason::Occupied);
+//!
+//! // A transcript in Othello notation, and board text (OBF) back.
+//! let game = Game::from_transcript("f5d6c3", start)?;
 //! assert_eq!(game.position().legal_moves().count(), 4);
+//! let text = game.position().to_board_text();
+//! assert_eq!(Position::from_board_text(&text, Variant::Standard)?, *game.position());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod bitboard;

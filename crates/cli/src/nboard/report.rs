@@ -1,7 +1,7 @@
 //! What the engine tells NBoard, as text: evaluations in discs, depths, lines, and the
 //! budget a `set depth` buys. Pure functions, so the formats are tested without a process.
 
-use engine::mcts::{MoveInfo, Proof};
+use engine::report::{MoveInfo, Proof};
 use engine::PlayerKind;
 use othello::{BoardSize, Move};
 

@@ -5,7 +5,7 @@ use super::report::{
     simulations_for_depth,
 };
 use anyhow::Result;
-use engine::mcts::{MoveInfo, SearchInfo};
+use engine::report::{MoveInfo, SearchInfo};
 use engine::{Agent, Budget, EvalError, Evaluator, MctsPlayer, PlayerKind, PlayerSpec};
 use othello::ggf::parse_move_text;
 use othello::{BoardSize, Color, Game, GgfGame, Move, Position, Variant};

@@ -17,8 +17,9 @@
 //! - `search`: [`Mcts`], the driver paired with an evaluator, run in slices;
 //! - `player`: [`MctsPlayer`], the agent: [`Mcts`] behind the `Agent` interface.
 //!
-//! What a search reports ([`SearchInfo`]) and the rule for the move to play
-//! ([`choose_move`]) live in [`crate::report`], which the agent interface shares.
+//! What a search reports ([`SearchInfo`](crate::report::SearchInfo)) and the rule for the move
+//! to play ([`choose_move`](crate::report::choose_move)) live in [`crate::report`], which the
+//! agent interface shares.
 //!
 //! Leaves are collected in batches with virtual loss so a network evaluates many positions
 //! per call, evaluations are cached by position hash, and finished games are scored exactly.
@@ -40,7 +41,6 @@ mod search;
 mod select;
 mod tree;
 
-pub use crate::report::{choose_move, Candidate, MoveInfo, Proof, SearchInfo, Solved};
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,

@@ -2,6 +2,7 @@
 //! hooks, noise, sampling, and the agent's root solve.
 
 use super::*;
+use crate::report::{Proof, SearchInfo};
 use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 use crate::solver::Solver;
 use crate::test_support::minimax;
