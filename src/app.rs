@@ -82,7 +82,10 @@ pub fn app() -> Html {
         .split_once(": ")
         .map_or(opponent.as_str(), |(_, o)| o)
         .to_owned();
-    let spec = player.as_ref().map(|p| p.to_string()).unwrap_or_default();
+    let spec = player
+        .as_ref()
+        .map(std::string::ToString::to_string)
+        .unwrap_or_default();
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()}>
             <Header {opponent} {strength} {spec} />

@@ -236,7 +236,11 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
-    let pv: Vec<String> = merged.pv.iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> = merged
+        .pv
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     let rate = merged.simulations_per_second();
     let workers = merged.per_worker_rate.len().max(1);
     Some(Summary {

@@ -210,7 +210,7 @@ fn load_builtin(
                 send(&pool, onnx, card);
             }
             Err(error) => {
-                view.dispatch(ViewAction::Model(size, variant, ModelStatus::Failed(error)))
+                view.dispatch(ViewAction::Model(size, variant, ModelStatus::Failed(error)));
             }
         }
     });
@@ -307,16 +307,16 @@ pub fn use_loaders(
             // One box takes both: a GGF record opens with "(;", a transcript never does.
             if is_ggf(&text) {
                 let parsed = game_from_ggf(&text).map(|g| (g, seats));
-                load(parsed, "load the game record")
+                load(parsed, "load the game record");
             } else {
                 let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
-                load(parsed, "load the transcript")
+                load(parsed, "load the transcript");
             }
         })
     };
     let board = Callback::from(move |text: String| {
         let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
-        load(parsed, "read the board text")
+        load(parsed, "read the board text");
     });
     (transcript, board)
 }

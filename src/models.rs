@@ -181,7 +181,12 @@ pub fn strength_line(card: &str) -> Option<String> {
             .into_iter()
             .flatten()
         {
-            let count = |key: &str| result.get(key).and_then(|v| v.as_u64()).unwrap_or(0);
+            let count = |key: &str| {
+                result
+                    .get(key)
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+            };
             let Some(opponent) = result.get("opponent").and_then(|o| o.as_str()) else {
                 continue;
             };
@@ -200,7 +205,7 @@ pub fn strength_line(card: &str) -> Option<String> {
     let accuracy = strength
         .get("accuracy")
         .and_then(|a| a.get("optimal"))
-        .and_then(|o| o.as_f64())
+        .and_then(serde_json::Value::as_f64)
         .map(|o| format!("; {:.0}% of its endgame moves are perfect", o * 100.0));
     if parts.is_empty() && accuracy.is_none() {
         return None;
@@ -290,17 +295,17 @@ mod tests {
                 .expect("the card names the board the page uses it for");
         }
         assert_eq!(
-            builtin_for(BoardSize::Eight, Variant::Reversed).map(|m| m.name()),
+            builtin_for(BoardSize::Eight, Variant::Reversed).map(super::BuiltinModel::name),
             Some("az-8x8-reversed")
         );
         // 4x4 is the engine's test board: the page does not offer it, and no network plays it.
         assert!(builtin_for(BoardSize::Four, Variant::Standard).is_none());
         assert_eq!(
-            builtin_for(BoardSize::Six, Variant::Reversed).map(|m| m.name()),
+            builtin_for(BoardSize::Six, Variant::Reversed).map(super::BuiltinModel::name),
             Some("az-6x6-reversed")
         );
         assert_eq!(
-            builtin_for(BoardSize::Eight, Variant::Standard).map(|m| m.name()),
+            builtin_for(BoardSize::Eight, Variant::Standard).map(super::BuiltinModel::name),
             Some("az-8x8")
         );
     }

@@ -46,7 +46,12 @@ pub fn save(state: &GameState, settings: &Settings) -> String {
         start: state.game.start().to_board_text(),
         variant: state.game.start().variant(),
         moves: state.game.transcript(true),
-        redo: state.undone.iter().rev().map(|m| m.to_string()).collect(),
+        redo: state
+            .undone
+            .iter()
+            .rev()
+            .map(std::string::ToString::to_string)
+            .collect(),
         players: state.seats,
         settings: settings.clone(),
     };

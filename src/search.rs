@@ -62,6 +62,7 @@ fn looks_unparsable(details: &str) -> bool {
 }
 
 /// A network the worker holds, under the name the page gave it.
+#[derive(Debug)]
 pub struct Loaded {
     pub name: String,
     pub network: Network,
@@ -70,7 +71,7 @@ pub struct Loaded {
 }
 
 /// The worker's networks, as the builder's source: `model=` names one of them.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Networks(Vec<Loaded>);
 
 impl ModelSource for Networks {
@@ -83,6 +84,7 @@ impl ModelSource for Networks {
     }
 }
 
+#[derive(Debug)]
 struct Job {
     id: u64,
     engine: EngineKind,
@@ -93,7 +95,7 @@ struct Job {
     last: Option<Report>,
 }
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Searcher {
     networks: Networks,
     /// Agents by spec, kept between searches so a tree grown for one move serves the next

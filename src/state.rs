@@ -116,7 +116,7 @@ pub fn explain_click(state: &GameState, sq: Square) -> Result<Move, String> {
     let legal: Vec<String> = pos
         .legal_move_list()
         .iter()
-        .map(|m| m.to_string())
+        .map(std::string::ToString::to_string)
         .collect();
     Err(format!(
         "{sq} turns no disc: a move must close a line of {} discs between the new disc and \

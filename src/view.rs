@@ -44,6 +44,7 @@ pub struct View {
     pub estimates: Estimates,
 }
 
+#[derive(Debug)]
 pub enum ViewAction {
     Started(Purpose, u64, Color),
     Stopped,

@@ -16,12 +16,14 @@ use std::time::Duration;
 /// How long one slice of search runs before the worker reports and looks at its messages.
 const SLICE: Duration = Duration::from_millis(100);
 
+#[derive(Debug)]
 pub struct SearchWorker {
     searcher: Searcher,
     /// Who asked for the search under way.
     asker: Option<HandlerId>,
 }
 
+#[derive(Debug)]
 pub enum Msg {
     Continue(u64),
 }

@@ -42,7 +42,7 @@ pub fn play_area(props: &PlayProps) -> Html {
         let (game, view) = (game.dispatcher(), view.dispatcher());
         Callback::from(move |()| {
             view.dispatch(ViewAction::Message(None));
-            game.dispatch(action.clone())
+            game.dispatch(action.clone());
         })
     };
     let on_watch = {

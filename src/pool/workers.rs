@@ -86,6 +86,17 @@ pub struct Pool {
     bench: Option<BenchAnswer>,
 }
 
+/// A summary: the workers and the callbacks have no useful text.
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("workers", &self.slots.len())
+            .field("networks", &self.networks.len())
+            .field("searching", &self.job.as_ref().map(|job| job.id))
+            .finish_non_exhaustive()
+    }
+}
+
 fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())

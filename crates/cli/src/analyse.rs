@@ -85,7 +85,11 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
             m.q
         ));
     }
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     out.push_str(&format!("principal variation: {}\n", pv.join(" ")));
     out.push_str(&format!(
         "{} simulations in {:.2} s ({:.0}/s)\n",

@@ -37,7 +37,7 @@ impl ThreadsArg {
         match self.threads {
             Some(0) => bail!("--threads must be at least 1"),
             Some(n) => Ok(n),
-            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            None => Ok(std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
         }
     }
 }

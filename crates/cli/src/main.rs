@@ -230,7 +230,7 @@ fn show(game: &othello::Game) {
     let moves: Vec<String> = pos
         .legal_move_list()
         .iter()
-        .map(|m| m.to_string())
+        .map(std::string::ToString::to_string)
         .collect();
     if !moves.is_empty() {
         println!("legal moves: {}", moves.join(" "));

@@ -29,8 +29,7 @@ pub fn solve(pos: &Position, mode: Mode, threads: usize) {
     let show = |best: Option<Move>| best.map_or_else(|| "none".to_owned(), |mv| mv.to_string());
     match mode {
         Mode::WinLossDraw => {
-            let (result, best, _) =
-                solver.parallel(pos, threads, |solver, pos| solver.win_loss_draw(pos));
+            let (result, best, _) = solver.parallel(pos, threads, engine::Solver::win_loss_draw);
             let result = match result {
                 WinLossDraw::Win => "win",
                 WinLossDraw::Draw => "draw",
@@ -39,7 +38,7 @@ pub fn solve(pos: &Position, mode: Mode, threads: usize) {
             println!("{side} to move: {result}, best move {}", show(best));
         }
         Mode::BestOnly => {
-            let solution = solver.parallel(pos, threads, |solver, pos| solver.solve(pos));
+            let solution = solver.parallel(pos, threads, engine::Solver::solve);
             println!(
                 "{side} to move: best move {}, margin {:+}",
                 show(solution.best),
@@ -47,7 +46,7 @@ pub fn solve(pos: &Position, mode: Mode, threads: usize) {
             );
         }
         Mode::AllMoves => {
-            let scores = solver.parallel(pos, threads, |solver, pos| solver.score_moves(pos));
+            let scores = solver.parallel(pos, threads, engine::Solver::score_moves);
             for (mv, margin) in &scores {
                 println!("  {mv:<4} {margin:+}");
             }

@@ -88,7 +88,7 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
     );
     let clock = Instant::now();
     let report = arena::run_arena(&config, threads, models, &|done, _| {
-        bar.set_position(done as u64)
+        bar.set_position(done as u64);
     });
     bar.finish_and_clear();
     let report = report?;

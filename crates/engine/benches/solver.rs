@@ -42,10 +42,10 @@ fn solver(c: &mut Criterion) {
                 let solution = Solver::new().solve(black_box(&pos));
                 assert_eq!(solution.margin, margin);
                 solution
-            })
+            });
         });
         group.bench_function(format!("ffo{number}_wld"), |b| {
-            b.iter(|| Solver::new().win_loss_draw(black_box(&pos)))
+            b.iter(|| Solver::new().win_loss_draw(black_box(&pos)));
         });
     }
     group.finish();

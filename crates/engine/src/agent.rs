@@ -149,3 +149,10 @@ pub trait Agent: Send {
         }
     }
 }
+
+/// An agent by its name, for logs and test failures.
+impl std::fmt::Debug for dyn Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}

@@ -48,6 +48,7 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 /// Judges positions with no network, so MCTS works with no model at all: uniform priors,
 /// value from a few random playouts to the end (the Monte Carlo evaluation that predates
 /// value networks).
+#[derive(Debug)]
 pub struct PlayoutEvaluator {
     rng: Rng,
     playouts: u32,
@@ -121,6 +122,7 @@ pub fn random_playout(pos: &Position, rng: &mut Rng) -> i32 {
 
 /// Wraps an evaluator and adds up the time spent inside it, so a benchmark can tell the
 /// search's own cost from the network's.
+#[derive(Debug)]
 pub struct TimedEvaluator<E: Evaluator> {
     pub inner: E,
     pub time: std::time::Duration,

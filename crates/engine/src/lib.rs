@@ -34,6 +34,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(unreachable_pub)]
+
 pub mod agent;
 pub mod evaluator;
 pub mod mcts;
@@ -52,8 +54,8 @@ mod test_support;
 pub use agent::{Agent, Budget, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 pub use mcts::{Mcts, MctsConfig, MctsPlayer};
-pub use report::SearchInfo;
 pub use othello;
+pub use report::SearchInfo;
 pub use rng::Rng;
 pub use solver::{Solution, Solver, WinLossDraw};
 pub use spec::{parse_player_list, ModelSource, NoModels, PlayerKind, PlayerSpec, SpecError};

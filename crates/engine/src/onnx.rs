@@ -117,7 +117,7 @@ impl TractModel {
         };
         let plan = model
             .into_optimized()
-            .and_then(|m| m.into_runnable())
+            .and_then(tract_onnx::prelude::IntoRunnable::into_runnable)
             .map_err(load_error)?;
         Ok(TractModel {
             compiled: Arc::new(Compiled {
@@ -214,4 +214,12 @@ fn shape_dim(
 fn shape_of(model: &TypedModel, outlet: OutletId) -> Result<Vec<Option<usize>>, ModelError> {
     let fact = model.outlet_fact(outlet).map_err(load_error)?;
     Ok(fact.shape.iter().map(|d| d.to_usize().ok()).collect())
+}
+
+impl std::fmt::Debug for TractModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TractModel")
+            .field("card", &self.card)
+            .finish_non_exhaustive()
+    }
 }

@@ -346,6 +346,7 @@ pub trait ModelSource: Sync {
 }
 
 /// A source with no networks, for callers that have none to offer.
+#[derive(Debug)]
 pub struct NoModels;
 
 impl ModelSource for NoModels {
@@ -920,7 +921,7 @@ mod tests {
             ));
             let spec = parse(&format!("{kind}:model=/nonexistent.onnx"));
             assert!(spec.budget().is_unlimited());
-            let error = spec.build(1, &NoModels).err().expect("no such network");
+            let error = spec.build(1, &NoModels).expect_err("no such network");
             assert!(matches!(error, SpecError::Model { .. }), "{error}");
             let bare = PlayerSpec::new(spec.kind);
             assert!(matches!(

@@ -13,6 +13,7 @@
 use crate::{EvalError, Evaluation, Evaluator, Rng};
 use othello::{Position, Symmetry};
 
+#[derive(Debug)]
 pub struct SymmetricEvaluator<E> {
     inner: E,
     count: usize,

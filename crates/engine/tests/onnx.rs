@@ -127,8 +127,7 @@ fn a_model_for_another_board_is_refused_with_the_reason() {
     let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
     let card = std::fs::read_to_string(repo_file("models/tiny-random-6x6.json")).expect("card");
     let err = TractModel::from_bytes(&bytes, ModelCard::from_json(&card).expect("card"))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(matches!(err, ModelError::Contract(_)), "{err}");
     assert!(
         err.to_string().contains("input shape is [batch, 4, 8, 8]"),
@@ -147,9 +146,7 @@ fn a_corrupt_model_file_is_an_error_not_a_crash() {
     let card = ModelCard::from_json(&card).expect("card");
     let bytes = std::fs::read(repo_file("models/tiny-random-8x8.onnx")).expect("model");
     for corrupt in [&b"not an onnx file"[..], &bytes[..bytes.len() / 2], &[]] {
-        let err = TractModel::from_bytes(corrupt, card.clone())
-            .err()
-            .expect("refused");
+        let err = TractModel::from_bytes(corrupt, card.clone()).expect_err("refused");
         assert!(matches!(err, ModelError::Load(_)), "{err}");
     }
 }

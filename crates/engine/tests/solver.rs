@@ -263,7 +263,7 @@ fn a_parallel_solve_agrees_with_the_one_thread_solver() {
         let expected = one.solve(&pos);
         let threads = 2 + case % 2;
         let mut shared = Solver::with_table_bits(10);
-        let solution = shared.parallel(&pos, threads, |s, p| s.solve(p));
+        let solution = shared.parallel(&pos, threads, engine::Solver::solve);
         assert_eq!(solution.margin, expected.margin, "{text}");
         let best = solution.best.expect("not over");
         let after = pos.play(best).expect("the best move is legal");
@@ -277,9 +277,9 @@ fn a_parallel_solve_agrees_with_the_one_thread_solver() {
             "helpers' nodes are counted"
         );
 
-        let (wld, _, _) = shared.parallel(&pos, threads, |s, p| s.win_loss_draw(p));
+        let (wld, _, _) = shared.parallel(&pos, threads, engine::Solver::win_loss_draw);
         assert_eq!(wld, one.win_loss_draw(&pos).0, "{text}");
-        let mut scores = shared.parallel(&pos, threads, |s, p| s.score_moves(p));
+        let mut scores = shared.parallel(&pos, threads, engine::Solver::score_moves);
         let mut want = one.score_moves(&pos);
         scores.sort_by_key(|&(mv, v)| (-v, mv.to_string()));
         want.sort_by_key(|&(mv, v)| (-v, mv.to_string()));

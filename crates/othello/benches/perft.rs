@@ -12,7 +12,7 @@ fn perft_bench(c: &mut Criterion) {
         let nodes = perft(&start, depth);
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("8x8 depth {depth}"), |b| {
-            b.iter(|| perft(black_box(&start), depth))
+            b.iter(|| perft(black_box(&start), depth));
         });
     }
     group.finish();
@@ -28,7 +28,7 @@ fn movegen_bench(c: &mut Criterion) {
     let (p, o) = (midgame.player().0, midgame.opponent().0);
     let mut group = c.benchmark_group("movegen");
     group.bench_function("legal_moves", |b| {
-        b.iter(|| othello::raw::legal_moves(black_box(p), black_box(o), u64::MAX))
+        b.iter(|| othello::raw::legal_moves(black_box(p), black_box(o), u64::MAX));
     });
     let moves = othello::raw::legal_moves(p, o, u64::MAX);
     group.throughput(Throughput::Elements(moves.count_ones() as u64));
@@ -41,7 +41,7 @@ fn movegen_bench(c: &mut Criterion) {
                 rest &= rest - 1;
             }
             acc
-        })
+        });
     });
     group.finish();
 }

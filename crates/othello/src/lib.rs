@@ -27,6 +27,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(unreachable_pub)]
+
 mod bitboard;
 mod board_size;
 mod game_state;

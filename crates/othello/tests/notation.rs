@@ -71,7 +71,7 @@ fn a_transcript_with_an_illegal_move_names_it_and_its_move_number() {
     assert_eq!(err.move_number, 3);
     match &err.kind {
         TranscriptErrorKind::Illegal(illegal) => {
-            assert_eq!(illegal.reason, IllegalReason::FlipsNothing)
+            assert_eq!(illegal.reason, IllegalReason::FlipsNothing);
         }
         other => panic!("wrong error {other:?}"),
     }
@@ -92,7 +92,7 @@ fn transcripts_accept_separators_case_and_written_passes() {
     let pass_too_early = Game::from_transcript("f5pass", start(BoardSize::Eight)).unwrap_err();
     match pass_too_early.kind {
         TranscriptErrorKind::Illegal(illegal) => {
-            assert_eq!(illegal.reason, IllegalReason::PassWithMovesLeft)
+            assert_eq!(illegal.reason, IllegalReason::PassWithMovesLeft);
         }
         other => panic!("wrong error {other:?}"),
     }

@@ -33,6 +33,14 @@ pub struct NpzFile {
     file: String,
 }
 
+impl std::fmt::Debug for NpzFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzFile")
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
 impl NpzFile {
     pub fn open(path: &Path) -> Result<NpzFile, NpzError> {
         let file = path.display().to_string();
@@ -88,6 +96,7 @@ impl NpzFile {
 }
 
 /// One array to write.
+#[derive(Debug)]
 pub enum Column<'a> {
     U8(ArrayViewD<'a, u8>),
     I8(ArrayViewD<'a, i8>),

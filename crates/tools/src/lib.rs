@@ -3,6 +3,8 @@
 //! the ONNX Runtime backend (`onnxruntime`) and networks from files on a chosen runtime
 //! (`models`). Threads and files live here, so the engine the page links has neither.
 
+#![warn(unreachable_pub)]
+
 pub mod accuracy;
 pub mod arena;
 pub mod arrays;

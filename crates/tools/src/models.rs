@@ -60,6 +60,7 @@ impl fmt::Display for RuntimeChoice {
 }
 
 /// `model=` in a player spec is a path to an `.onnx` file with its card beside it.
+#[derive(Debug)]
 pub struct ModelFiles {
     runtime: Box<dyn Runtime>,
     loaded: Mutex<HashMap<String, Network>>,
@@ -88,7 +89,10 @@ impl ModelFiles {
 
 impl ModelSource for ModelFiles {
     fn network(&self, model: &str) -> Result<Network, ModelError> {
-        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut loaded = self
+            .loaded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(network) = loaded.get(model) {
             return Ok(network.clone());
         }
@@ -125,10 +129,7 @@ mod tests {
         let first = files.network(path).expect("loads");
         let again = files.network(path).expect("loads");
         assert!(std::sync::Arc::ptr_eq(&first, &again));
-        let error = files
-            .network("/nonexistent/net.onnx")
-            .err()
-            .expect("missing");
+        let error = files.network("/nonexistent/net.onnx").expect_err("missing");
         assert!(
             error.to_string().contains("/nonexistent/net.onnx"),
             "{error}"

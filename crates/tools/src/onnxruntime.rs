@@ -84,6 +84,7 @@ impl Runtime for OnnxRuntime {
 
 /// A checked network: its bytes and card. Each runner makes its own session, so threads
 /// never wait on each other.
+#[derive(Debug)]
 pub struct OrtModel {
     bytes: Vec<u8>,
     card: ModelCard,

@@ -113,16 +113,14 @@ fn onnx_runtime_refuses_bad_models_with_the_reason() {
     };
     let wrong_board = OnnxRuntime
         .load(&bytes, card(6))
-        .err()
-        .expect("an 8x8 network on a 6x6 card is refused");
+        .expect_err("an 8x8 network on a 6x6 card is refused");
     assert!(
         wrong_board.to_string().contains("[batch, 4, 6, 6]"),
         "{wrong_board}"
     );
     let corrupt = OnnxRuntime
         .load(&bytes[..bytes.len() / 2], card(8))
-        .err()
-        .expect("half a file is refused");
+        .expect_err("half a file is refused");
     assert!(corrupt.to_string().contains("cannot read"), "{corrupt}");
 }
 

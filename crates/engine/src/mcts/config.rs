@@ -37,10 +37,8 @@ pub struct MctsConfig {
     /// in selection is its value plus this weight times `2/pi * atan((score - centre) /
     /// scale)`: KataGo's dynamic score utility (Wu 2019; its default weight 0.3, its scale
     /// 0.75 sqrt(squares) discs), centred on the parent's expected margin. It tells a large
-    /// win from a small one where every move wins, and it wins more games: at 0.3 the 8x8-b
-    /// network scored 58.2% [51.4, 65.0] over 200 games against itself at 0 (200
-    /// simulations, docs/arena.md). 0: results only. Networks without a score head are
-    /// unaffected.
+    /// win from a small one where every move wins, and it wins more games (docs/arena.md has
+    /// the matches). 0: results only. Networks without a score head are unaffected.
     pub score_utility: f32,
     pub seed: u64,
 }

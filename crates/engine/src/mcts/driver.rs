@@ -58,6 +58,7 @@ impl RootDecision {
 
 /// One tree and the state of the move it is searching: the stages above, with no
 /// evaluator of its own.
+#[derive(Debug)]
 pub struct SearchDriver {
     tree: SearchTree,
     stop: Arc<AtomicBool>,

@@ -116,8 +116,8 @@ mod tests {
                 .expect("a root move");
             let mut moves: Vec<Move> = sample.policy.iter().map(|(m, _)| *m).collect();
             let mut legal = sample.position.legal_move_list();
-            moves.sort_by_key(|m| m.to_string());
-            legal.sort_by_key(|m| m.to_string());
+            moves.sort_by_key(std::string::ToString::to_string);
+            legal.sort_by_key(std::string::ToString::to_string);
             assert_eq!(moves, legal);
             let sum: f32 = sample.policy.iter().map(|(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-5, "{sum}");

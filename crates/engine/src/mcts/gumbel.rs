@@ -16,7 +16,7 @@
 /// `get_sequence_of_considered_visits`): each phase gives every remaining move
 /// `max(1, n / (log2(m) * remaining))` more visits, then halves the moves (to no fewer
 /// than two).
-pub fn considered_visits(considered: usize, simulations: usize) -> Vec<u32> {
+pub(super) fn considered_visits(considered: usize, simulations: usize) -> Vec<u32> {
     if considered <= 1 {
         return (0..simulations as u32).collect();
     }
@@ -40,7 +40,7 @@ pub fn considered_visits(considered: usize, simulations: usize) -> Vec<u32> {
 
 /// A root move as the Gumbel scores see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RootMove {
+pub(super) struct RootMove {
     /// The network's log-probability (any constant offset cancels out).
     pub logit: f32,
     /// The Gumbel noise drawn for it (0 when playing without exploration).
@@ -54,7 +54,7 @@ pub struct RootMove {
 /// `sigma(completed q)` of every move (mctx's `qtransform_completed_by_mix_value`):
 /// unvisited moves take the mixed value, all are rescaled to [0, 1] by their range, then
 /// scaled by `(c_visit + max visits) * c_scale`.
-pub fn sigma_completed_q(
+pub(super) fn sigma_completed_q(
     moves: &[RootMove],
     raw_value: f32,
     c_visit: f32,
@@ -87,7 +87,7 @@ pub fn sigma_completed_q(
 
 /// The move to simulate next: the best by `g + logit + sigma` among the moves whose visits
 /// equal `considered_visit` (mctx's `score_considered`).
-pub fn select(moves: &[RootMove], sigma: &[f32], considered_visit: u32) -> Option<usize> {
+pub(super) fn select(moves: &[RootMove], sigma: &[f32], considered_visit: u32) -> Option<usize> {
     let top = moves
         .iter()
         .map(|m| m.logit)
@@ -103,13 +103,13 @@ pub fn select(moves: &[RootMove], sigma: &[f32], considered_visit: u32) -> Optio
 }
 
 /// The move to play after the search: the best score among the most visited moves.
-pub fn choose(moves: &[RootMove], sigma: &[f32]) -> Option<usize> {
+pub(super) fn choose(moves: &[RootMove], sigma: &[f32]) -> Option<usize> {
     let most = moves.iter().map(|m| m.visits).max()?;
     select(moves, sigma, most)
 }
 
 /// The policy training target: `softmax(logit + sigma(completed q))` over every move.
-pub fn improved_policy(moves: &[RootMove], sigma: &[f32]) -> Vec<f32> {
+pub(super) fn improved_policy(moves: &[RootMove], sigma: &[f32]) -> Vec<f32> {
     softmax(moves.iter().zip(sigma).map(|(m, s)| m.logit + s))
 }
 

@@ -8,6 +8,7 @@ use crate::report::SearchInfo;
 use othello::{Move, Position};
 use std::time::Duration;
 
+#[derive(Debug)]
 pub struct MctsPlayer<E: Evaluator> {
     mcts: Mcts<E>,
     /// The last evaluator failure, if the agent had to fall back to a plain move.

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use web_time::Instant;
 
+#[derive(Debug)]
 pub struct Mcts<E: Evaluator> {
     driver: SearchDriver,
     evaluator: E,

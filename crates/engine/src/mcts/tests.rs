@@ -2,8 +2,8 @@
 //! hooks, noise, sampling, and the agent's root solve.
 
 use super::*;
-use crate::report::{Proof, SearchInfo};
 use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
+use crate::report::{Proof, SearchInfo};
 use crate::solver::Solver;
 use crate::test_support::minimax;
 use crate::{Agent, Budget, Rng};

@@ -190,6 +190,7 @@ pub struct SearchTree {
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
 /// with their evaluations.
+#[derive(Debug)]
 pub struct LeafBatch {
     pub(super) paths: Vec<Vec<usize>>,
     /// The positions to evaluate, in order.
@@ -507,5 +508,20 @@ impl SearchTree {
             root_visits: root.visits,
             elapsed,
         }
+    }
+}
+
+/// A summary: the nodes and the cache are too many to print, the solver hook has no text.
+impl std::fmt::Debug for SearchTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchTree")
+            .field("config", &self.config)
+            .field("nodes", &self.nodes.len())
+            .field("cached", &self.cache.len())
+            .field(
+                "exact_empties",
+                &self.exact.as_ref().map(|(empties, _)| *empties),
+            )
+            .finish_non_exhaustive()
     }
 }

@@ -380,6 +380,29 @@ pub fn check_output_sizes(
     Ok(())
 }
 
+impl std::fmt::Debug for NetworkEvaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetworkEvaluator")
+            .field("network", &self.description)
+            .field("size", &self.size)
+            .field("variant", &self.variant)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A network by its card's name and its runtime, for logs and test failures.
+impl std::fmt::Debug for dyn Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} on {}", self.card().name, self.runtime_name())
+    }
+}
+
+impl std::fmt::Debug for dyn Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -357,7 +357,7 @@ impl Agent for AlphaBetaPlayer {
         for depth in 1..=max_depth {
             let mut alpha = -INF;
             let mut iteration_best = None;
-            for entry in root.iter_mut() {
+            for entry in &mut root {
                 let sq = entry.0;
                 let f = flips(p, o, sq.index());
                 let v = -self.negamax(o & !f, p | f | sq.bit(), depth - 1, -INF, -alpha, false);
@@ -388,5 +388,13 @@ impl Agent for AlphaBetaPlayer {
     fn new_game(&mut self) {
         self.table.fill(Entry::default());
         self.solver.clear();
+    }
+}
+
+impl std::fmt::Debug for AlphaBetaPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AlphaBetaPlayer")
+            .field("table_entries", &self.table.len())
+            .finish_non_exhaustive()
     }
 }

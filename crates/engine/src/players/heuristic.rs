@@ -44,6 +44,7 @@ pub(crate) fn table_sum(table: &[i32; 64], discs: Bitboard) -> i32 {
 /// Plays the move after which (own table sum - opponent table sum) is highest; ties at
 /// random. In the reversed game the table counts against its owner: corners and edges
 /// hold discs for good, which is what the side that wants few discs must avoid.
+#[derive(Debug)]
 pub struct HeuristicPlayer {
     rng: Rng,
 }

@@ -11,6 +11,7 @@ use othello::{Move, Position};
 use std::time::Duration;
 
 /// Plays the legal move with the highest prior; ties at random.
+#[derive(Debug)]
 pub struct PolicyPlayer<E: Evaluator> {
     evaluator: E,
     rng: Rng,
@@ -20,6 +21,7 @@ pub struct PolicyPlayer<E: Evaluator> {
 
 /// Plays the move whose resulting position the value head rates worst for the opponent;
 /// a move that ends the game is scored exactly. Ties at random.
+#[derive(Debug)]
 pub struct ValuePlayer<E: Evaluator> {
     evaluator: E,
     rng: Rng,

@@ -71,6 +71,7 @@ impl Node {
 
 /// Plain UCT with random playouts. Values run from 0 (loss) through 0.5 (draw) to 1
 /// (win) for the side to move at the node being judged.
+#[derive(Debug)]
 pub struct RolloutMcts {
     rng: Rng,
     exploration: f64,

@@ -23,6 +23,7 @@ pub(crate) fn wins_at_once(pos: &Position, mv: Move) -> bool {
 }
 
 /// Picks uniformly among the legal moves.
+#[derive(Debug)]
 pub struct RandomPlayer {
     rng: Rng,
 }
@@ -49,6 +50,7 @@ impl Agent for RandomPlayer {
 }
 
 /// Flips the most discs; ties broken at random.
+#[derive(Debug)]
 pub struct GreedyPlayer {
     rng: Rng,
 }
@@ -94,6 +96,7 @@ impl Agent for GreedyPlayer {
 }
 
 /// Takes a move that ends the game with a win at once; otherwise plays at random.
+#[derive(Debug)]
 pub struct NovicePlayer {
     rng: Rng,
 }

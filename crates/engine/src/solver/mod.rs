@@ -582,3 +582,13 @@ fn place(sq: u8) -> Move {
     // Squares come from bitboards of the 8x8 layout, so the index is always below 64.
     Square::from_index(sq).map_or(Move::Pass, Move::Place)
 }
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("nodes", &self.nodes)
+            .field("node_limit", &self.node_limit)
+            .field("table_for", &self.table_for)
+            .finish_non_exhaustive()
+    }
+}

@@ -80,15 +80,15 @@ pub(super) struct Table {
 }
 
 impl Table {
-    pub fn new(bits: u32) -> Table {
+    pub(super) fn new(bits: u32) -> Table {
         Table {
             slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
             shift: 64 - bits,
         }
     }
 
-    pub fn clear(&self) {
-        for slot in self.slots.iter() {
+    pub(super) fn clear(&self) {
+        for slot in &self.slots {
             slot.write(0, 0, Entry::default());
         }
     }
@@ -100,14 +100,14 @@ impl Table {
     }
 
     #[inline(always)]
-    pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+    pub(super) fn probe(&self, p: u64, o: u64) -> Option<Entry> {
         let (a, b) = self.slots(p, o);
         a.read(p, o).or_else(|| b.read(p, o))
     }
 
     /// Keeps the new bounds with any old ones for the same position (both hold, so
     /// their intersection does); otherwise evicts the slot holding the smaller search.
-    pub fn store(&self, p: u64, o: u64, mut entry: Entry) {
+    pub(super) fn store(&self, p: u64, o: u64, mut entry: Entry) {
         let (a, b) = self.slots(p, o);
         let slot = if let Some(old) = a.read(p, o) {
             entry.lower = entry.lower.max(old.lower);
@@ -142,7 +142,7 @@ pub(super) struct Busy {
 const BUSY_BITS: u32 = 14;
 
 impl Busy {
-    pub fn new() -> Busy {
+    pub(super) fn new() -> Busy {
         Busy {
             marks: (0..1usize << BUSY_BITS)
                 .map(|_| AtomicU64::new(0))
@@ -156,17 +156,17 @@ impl Busy {
     }
 
     #[inline(always)]
-    pub fn contains(&self, key: u64) -> bool {
+    pub(super) fn contains(&self, key: u64) -> bool {
         self.mark(key).load(Relaxed) == key
     }
 
     #[inline(always)]
-    pub fn insert(&self, key: u64) {
+    pub(super) fn insert(&self, key: u64) {
         self.mark(key).store(key, Relaxed);
     }
 
     #[inline(always)]
-    pub fn remove(&self, key: u64) {
+    pub(super) fn remove(&self, key: u64) {
         // Only our own mark: another thread may have taken the cell since.
         let _ = self.mark(key).compare_exchange(key, 0, Relaxed, Relaxed);
     }

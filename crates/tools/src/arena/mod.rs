@@ -411,7 +411,9 @@ pub fn run_arena(
             });
         }
     });
-    let slots = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let slots = results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut games = Vec::with_capacity(total);
     // A game that failed is reported; the games after it were never started.
     for slot in slots.into_iter().flatten() {

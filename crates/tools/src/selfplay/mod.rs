@@ -1,6 +1,6 @@
 //! Self-play for training: many games at once on several threads, each thread batching
 //! the network calls of all its games into one, writing the `.npz` format of
-//! docs/model-contract.md ("Self-play data"). Every move goes through the search driver
+//! docs/selfplay-data.md. Every move goes through the search driver
 //! ([`SearchDriver`]: root decision, begin, advance, report) as the agent's do, one driver
 //! per game and side, with the leaves of all a thread's games in one evaluator call. The
 //! search settings come from the caller's player spec ([`PlayerSpec::mcts_config`]), with
@@ -492,7 +492,7 @@ pub fn run_selfplay(
                                 source.by_ref().take(batch.positions.len()).collect();
                             game.active().complete(batch, Ok(mine))?;
                         }
-                        for game in games.iter_mut() {
+                        for game in &mut games {
                             game.maybe_move(config);
                         }
                     }

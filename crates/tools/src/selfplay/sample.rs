@@ -1,5 +1,5 @@
 //! What a self-play sample is, in one place: the network's input for a position and every
-//! target the trainer learns from it (docs/model-contract.md, "Self-play data", lays out
+//! target the trainer learns from it (docs/selfplay-data.md lays out
 //! the columns; train/contract.py reads them).
 //!
 //! - `planes`: the position encoded by the engine's one encoder ([`encode_planes`]);
@@ -76,7 +76,7 @@ impl Sample {
 /// The search's policy target: each root move's `target` (its visit share, or a Gumbel
 /// root's improved policy); for a root proven before any child was visited, the proven
 /// move.
-pub fn search_policy(info: &SearchInfo, size: BoardSize) -> Vec<f32> {
+pub(super) fn search_policy(info: &SearchInfo, size: BoardSize) -> Vec<f32> {
     let mut policy = vec![0.0f32; size.squares() as usize + 1];
     for m in &info.moves {
         policy[m.mv.policy_index(size)] = m.target;
@@ -90,7 +90,7 @@ pub fn search_policy(info: &SearchInfo, size: BoardSize) -> Vec<f32> {
 }
 
 /// A policy target with all its weight on `mv`: the solver's move.
-pub fn one_hot(size: BoardSize, mv: Move) -> Vec<f32> {
+pub(super) fn one_hot(size: BoardSize, mv: Move) -> Vec<f32> {
     let mut policy = vec![0.0f32; size.squares() as usize + 1];
     policy[mv.policy_index(size)] = 1.0;
     policy
@@ -99,7 +99,7 @@ pub fn one_hot(size: BoardSize, mv: Move) -> Vec<f32> {
 /// A search's value and margin as a sample's targets. Without a margin estimate (a
 /// network without a score head), the value's sign stands in for the score target, which
 /// such a network does not learn.
-pub fn searched_targets(value: f32, margin: Option<f32>) -> (f32, f32) {
+pub(super) fn searched_targets(value: f32, margin: Option<f32>) -> (f32, f32) {
     (value, margin.unwrap_or(value.signum()))
 }
 

@@ -150,7 +150,11 @@ fn with_a_gumbel_root_the_targets_are_improved_policies_over_every_legal_move() 
     let exact = default_exact_root_empties(BoardSize::Six);
     let mut searched = 0;
     for record in &records {
-        let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+        let transcript: String = record
+            .moves
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let game = Game::from_transcript(&transcript, record.start).expect("legal");
         assert!(game.position().is_game_over());
         for sample in &record.samples {
@@ -215,7 +219,11 @@ fn with_playout_caps_only_the_full_searches_become_samples() {
     // About a quarter of some 150 decisions: far from both 0 and 1.
     assert!((0.12..0.40).contains(&share), "{samples} of {searched}");
     for record in &records {
-        let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+        let transcript: String = record
+            .moves
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let game = Game::from_transcript(&transcript, record.start).expect("legal");
         assert!(game.position().is_game_over());
     }
@@ -276,7 +284,7 @@ fn against_a_milestone_only_the_learner_s_moves_become_samples() {
             &record
                 .moves
                 .iter()
-                .map(|m| m.to_string())
+                .map(std::string::ToString::to_string)
                 .collect::<String>(),
             record.start,
         )
@@ -531,7 +539,11 @@ fn random_moves_stop_at_their_floor_and_the_positions_below_keep_the_game_s_resu
 
 fn self_play_records_are_legal(records: &[GameRecord]) {
     for record in records {
-        let transcript: String = record.moves.iter().map(|m| m.to_string()).collect();
+        let transcript: String = record
+            .moves
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let game = Game::from_transcript(&transcript, record.start).expect("legal");
         assert!(game.position().is_game_over());
         assert_eq!(game.position().count(), record.outcome);

@@ -1,5 +1,5 @@
 //! Self-play's files: the samples of finished games as `.npz` arrays (the trainer's input,
-//! laid out as docs/model-contract.md's "Self-play data" says; what each target is comes
+//! laid out as docs/selfplay-data.md says; what each target is comes
 //! from `sample.rs`) with a JSON sidecar of the settings and the games.
 
 use super::{GameRecord, SelfPlayConfig};
@@ -142,7 +142,12 @@ pub fn write_selfplay(
         results: tally(records),
         transcripts: records
             .iter()
-            .map(|r| r.moves.iter().map(|m| m.to_string()).collect())
+            .map(|r| {
+                r.moves
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect()
+            })
             .collect(),
         created_by: format!("othello selfplay {}", env!("CARGO_PKG_VERSION")),
     };
