@@ -37,9 +37,10 @@ import torch
 from train import env
 from train.contract import PLANES
 from train.data import SYMMETRIES, transform_grid, transform_policy
-from train.loop import cpu_seconds, merged_config, write_json_atomic
 from train.net import NetConfig
 from train.othello_cli import EvalJob, Evaluate, othello_evaluate
+from train.rundir import cpu_seconds, write_json_atomic
+from train.settings import merged_config
 
 CLASSIC = ("random", "greedy", "heuristic")
 OPPONENTS = ("self", "past", *CLASSIC)
