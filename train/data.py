@@ -1,13 +1,9 @@
 """Self-play data: reading the `.npz` batches the Rust `othello selfplay` writes, the replay
 window over the last generations, and the eight board symmetries used for augmentation.
 
-File format (DESIGN.md, "Self-play data"): `planes` uint8 [n, 4, N, N], `policy` float32
-[n, N*N+1] (the search's policy target, pass last), `value` float32 [n], `score` float32
-[n], optionally `ownership` int8 [n, N, N] (the final owner of each square from the side
-to move: 1, -1, or 0 empty; files from before it have none) and `has_ownership` uint8 [n]
-(0 on the rows whose ownership is unknown: positions the search explored but the game did
-not play, whose value and score are the search's; files without it: all known),
-plus a JSON sidecar with the same stem (model, settings, seed, board).
+The file format (docs/model-contract.md#self-play-data) is `SAMPLE_COLUMNS` in
+train/contract.py: the arrays, their types and shapes, which may be missing, plus a JSON
+sidecar with the same stem (model, settings, seed, board, the games' transcripts).
 """
 
 from __future__ import annotations
@@ -21,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from train.net import PLANES
+from train.contract import COLUMNS, PLANES, REQUIRED_COLUMNS, SAMPLE_COLUMNS, sidecar_board
+from train.contract import moves as contract_moves
 
-REQUIRED_ARRAYS = ("planes", "policy", "value", "score")
 GENERATION_DIR = re.compile(r"^gen-(\d+)$")
 
 
@@ -33,12 +29,15 @@ class DataError(ValueError):
 
 @dataclass
 class Samples:
-    planes: np.ndarray  # uint8 [n, C, N, N]
-    policy: np.ndarray  # float32 [n, N*N+1]
-    value: np.ndarray  # float32 [n]
-    score: np.ndarray  # float32 [n]
-    ownership: np.ndarray | None = None  # int8 [n, N, N]
-    has_ownership: np.ndarray | None = None  # bool [n]: rows with a real target
+    """The columns of SAMPLE_COLUMNS, in its order; a missing ownership column becomes
+    zeros with has_ownership all False, so a batch has every column."""
+
+    planes: np.ndarray
+    policy: np.ndarray  # normalised to sum to one per row
+    value: np.ndarray
+    score: np.ndarray
+    ownership: np.ndarray | None = None
+    has_ownership: np.ndarray | None = None  # bool here, not the file's uint8
 
     def __post_init__(self) -> None:
         n, board = len(self), self.board
@@ -55,23 +54,16 @@ class Samples:
     def board(self) -> int:
         return int(self.planes.shape[-1])
 
+    def columns(self) -> dict[str, np.ndarray]:
+        return {c.name: getattr(self, c.name) for c in SAMPLE_COLUMNS}
+
     def take(self, index: np.ndarray) -> Samples:
-        assert self.ownership is not None and self.has_ownership is not None
-        return Samples(
-            self.planes[index], self.policy[index], self.value[index], self.score[index],
-            self.ownership[index], self.has_ownership[index],
-        )  # fmt: skip
+        return Samples(**{name: a[index] for name, a in self.columns().items()})
 
     @staticmethod
     def concat(parts: list[Samples]) -> Samples:
-        return Samples(
-            np.concatenate([p.planes for p in parts]),
-            np.concatenate([p.policy for p in parts]),
-            np.concatenate([p.value for p in parts]),
-            np.concatenate([p.score for p in parts]),
-            np.concatenate([p.ownership for p in parts]),  # type: ignore[misc]
-            np.concatenate([p.has_ownership for p in parts]),  # type: ignore[misc]
-        )
+        names = [c.name for c in SAMPLE_COLUMNS]
+        return Samples(**{k: np.concatenate([p.columns()[k] for p in parts]) for k in names})
 
 
 def sidecar_path(npz: Path) -> Path:
@@ -88,7 +80,7 @@ def load_npz(path: Path, board: int) -> Samples:
             arrays = {name: z[name] for name in z.files}
     except Exception as e:  # zipfile, pickle and format errors all mean the same here
         raise DataError(f"{path}: not a readable .npz file ({e})") from e
-    missing = [a for a in REQUIRED_ARRAYS if a not in arrays]
+    missing = [a for a in REQUIRED_COLUMNS if a not in arrays]
     if missing:
         raise DataError(f"{path}: missing arrays {missing} (has {sorted(arrays)})")
     planes, policy = arrays["planes"], arrays["policy"]
@@ -99,7 +91,7 @@ def load_npz(path: Path, board: int) -> Samples:
         raise DataError(f"{path}: planes have {planes.shape[1]} channels, expected {PLANES}")
     if planes.shape[2] != board:
         raise DataError(f"{path}: board size {planes.shape[2]}, expected {board}")
-    moves = board * board + 1
+    moves = contract_moves(board)
     if policy.ndim != 2 or policy.shape[1] != moves:
         raise DataError(
             f"{path}: policy must be [n, {moves}] for board {board}, got {list(policy.shape)}"
@@ -107,7 +99,7 @@ def load_npz(path: Path, board: int) -> Samples:
     n = planes.shape[0]
     lengths = {"planes": n, "policy": policy.shape[0], "value": len(value), "score": len(score)}
     if len(set(lengths.values())) != 1 or value.ndim != 1 or score.ndim != 1:
-        shapes = {k: list(arrays[k].shape) for k in REQUIRED_ARRAYS}
+        shapes = {k: list(arrays[k].shape) for k in REQUIRED_COLUMNS}
         raise DataError(f"{path}: arrays have mismatched lengths: {shapes}")
     if planes.size and planes.max() > 1:
         raise DataError(f"{path}: planes must hold 0 or 1, found {int(planes.max())}")
@@ -121,26 +113,25 @@ def load_npz(path: Path, board: int) -> Samples:
         raise DataError(f"{path}: value outside [-1, 1] (it is the game outcome)")
     ownership = arrays.get("ownership")
     if ownership is not None:
-        if ownership.shape != (n, board, board):
-            raise DataError(
-                f"{path}: ownership must be [{n}, {board}, {board}], got {list(ownership.shape)}"
-            )
+        want = COLUMNS["ownership"].shape_for(n, board)
+        if ownership.shape != want:
+            raise DataError(f"{path}: ownership must be {list(want)}, got {list(ownership.shape)}")
         if ownership.size and (np.abs(ownership.astype(np.int16)) > 1).any():
             raise DataError(f"{path}: ownership must hold -1, 0 or 1")
-        ownership = ownership.astype(np.int8, copy=False)
+        ownership = ownership.astype(COLUMNS["ownership"].dtype, copy=False)
     has_ownership = arrays.get("has_ownership")
     if has_ownership is not None:
-        if ownership is None or has_ownership.shape != (n,):
+        if ownership is None or has_ownership.shape != COLUMNS["has_ownership"].shape_for(n, board):
             raise DataError(f"{path}: has_ownership must be [{n}] beside an ownership array")
         has_ownership = has_ownership.astype(bool)
     check_sidecar(path, board)
     return Samples(
-        planes.astype(np.uint8, copy=False),
+        planes.astype(COLUMNS["planes"].dtype, copy=False),
         # Visit counts and distributions both become distributions: the cross-entropy
         # target must sum to one.
         policy / totals,
-        value.astype(np.float32, copy=False),
-        score.astype(np.float32, copy=False),
+        value.astype(COLUMNS["value"].dtype, copy=False),
+        score.astype(COLUMNS["score"].dtype, copy=False),
         ownership,
         has_ownership,
     )
@@ -156,8 +147,9 @@ def check_sidecar(npz: Path, board: int) -> dict | None:
         meta = json.loads(side.read_text())
     except json.JSONDecodeError as e:
         raise DataError(f"{side}: sidecar is not valid JSON ({e})") from e
-    if isinstance(meta, dict) and "board" in meta and int(meta["board"]) != board:
-        raise DataError(f"{side}: sidecar says board {meta['board']}, expected {board}")
+    said = sidecar_board(meta) if isinstance(meta, dict) else None
+    if said is not None and said != board:
+        raise DataError(f"{side}: sidecar says board {said}, expected {board}")
     return meta
 
 

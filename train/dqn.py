@@ -11,9 +11,10 @@ runs from one of the learner's decisions to its next one, the opponent's reply i
 between, so the same code learns by self-play and against the fixed players.
 
 The network is the AlphaZero tower (train/net.py); its policy head's outputs, through
-tanh, are the action values. Exported to the model contract (DESIGN.md): `policy` is the
-action values times Q_LOGIT_SCALE (so the policy player plays the greedy move and a
-search gets priors), and `value` the largest action value among the legal moves.
+tanh, are the action values. Exported to the model contract (docs/model-contract.md):
+`policy` is the action values times Q_LOGIT_SCALE (so the policy player plays the greedy
+move and a search gets priors), and `value` the largest action value among the legal
+moves.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import torch
 from torch import Tensor, nn
 
 from train import rl
+from train.contract import LEGAL, PLANES
 from train.export import export_model
 from train.net import NetConfig, OthelloNet
 
@@ -54,7 +56,7 @@ def action_values(net: OthelloNet, planes: Tensor) -> Tensor:
 def legal_from_planes(planes: Tensor) -> Tensor:
     """The contract's legal moves as a 0/1 mask over N*N + 1, the pass legal exactly when
     no placement is; arithmetic only, so every ONNX runtime takes it."""
-    squares = planes[:, 2].flatten(1)
+    squares = planes[:, LEGAL].flatten(1)
     no_placement = 1 - squares.amax(dim=1, keepdim=True)
     return torch.cat([squares, no_placement], dim=1)
 
@@ -79,7 +81,7 @@ class Replay:
 
     def __init__(self, capacity: int, n: int) -> None:
         moves = n * n + 1
-        self.planes = np.zeros((capacity, 4, n, n), np.uint8)
+        self.planes = np.zeros((capacity, PLANES, n, n), np.uint8)
         self.next_planes = np.zeros_like(self.planes)
         self.next_legal = np.zeros((capacity, moves), bool)
         self.action = np.zeros(capacity, np.int64)

@@ -20,6 +20,8 @@ from functools import cache
 
 import numpy as np
 
+from train import contract
+
 U64 = np.uint64
 DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 
@@ -125,7 +127,7 @@ class Games:
         self.geo = geometry(n)
         self.reversed_rules = reversed_rules
         m = n // 2
-        # Black (to move) on d5/e4, White on d4/e5, as in DESIGN.md.
+        # Black (to move) on d5/e4, White on d4/e5 (docs/model-contract.md).
         black = (1 << (m * 8 + m - 1)) | (1 << ((m - 1) * 8 + m))
         white = (1 << ((m - 1) * 8 + m - 1)) | (1 << (m * 8 + m))
         self.own = np.full(count, black, dtype=np.uint64)
@@ -147,7 +149,7 @@ class Games:
         return mask_to_moves(np.where(self.done, U64(0), self._legal), self.geo)
 
     def planes(self) -> np.ndarray:
-        """The model contract's input [B, 4, N, N]: own, opponent, legal moves, ones."""
+        """The model contract's input (train/contract.py)."""
         return encode_planes(self.own, self.opp, self._legal, self.geo)
 
     def play(self, moves: np.ndarray) -> None:
@@ -189,12 +191,11 @@ class Games:
 
 
 def encode_planes(own: np.ndarray, opp: np.ndarray, legal: np.ndarray, geo: Geometry) -> np.ndarray:
+    """Bitboards [B] of the side to move's discs, the opponent's and its legal placements
+    as the model contract's input."""
     b = own.shape[0]
-    planes = np.empty((b, 4, geo.n, geo.n), dtype=np.float32)
-    for plane, discs in enumerate((own, opp, legal)):
-        planes[:, plane] = bit_grid(discs, geo).reshape(b, geo.n, geo.n)
-    planes[:, 3] = 1.0
-    return planes
+    grids = [bit_grid(x, geo).reshape(b, geo.n, geo.n) for x in (own, opp, legal)]
+    return contract.encode(*grids)
 
 
 def move_name(move: int, n: int) -> str:

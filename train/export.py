@@ -3,7 +3,8 @@
     python -m train.export --checkpoint runs/6x6-a/checkpoints/gen-0003.pt --out models/az-6x6
     python -m train.export --check models/az-6x6.onnx models/az-6x6.samples.npz
 
-The samples file (`<name>.samples.npz`) holds `planes` float32 [n, 4, N, N] and the
+The samples file (`<name>.samples.npz`) holds `planes` float32 [n, PLANES, N, N] (the
+model contract's input, train/contract.py) and the
 PyTorch outputs for them: `policy` float32 [n, N*N+1] (logits) and `value` float32 [n]
 (plus `score` float32 [n] when the network has a score head). Any runtime that loads the
 ONNX file (the onnx reference evaluator here, tract in `othello model check --compare`)
@@ -26,6 +27,8 @@ import onnx
 import torch
 from torch import Tensor, nn
 
+from train import contract
+from train.contract import ONES, OPPONENT, OWN, PLANES
 from train.net import NetConfig, OthelloNet, parameter_count
 
 OPSET = 17
@@ -53,7 +56,7 @@ class ContractWrapper(nn.Module):
 
 
 def output_names(config: NetConfig) -> list[str]:
-    return ["policy", "value", "score"] if config.score_head else ["policy", "value"]
+    return list(contract.output_shapes(config.board, config.score_head))
 
 
 def export_onnx(net: OthelloNet, path: Path, wrapper: nn.Module | None = None) -> None:
@@ -66,7 +69,7 @@ def export_onnx(net: OthelloNet, path: Path, wrapper: nn.Module | None = None) -
     wrapper = (wrapper or ContractWrapper(net)).eval()
     dummy = torch.zeros(1, config.planes, config.board, config.board)
     names = output_names(config)
-    axes = {name: {0: "batch"} for name in ["planes", *names]}
+    axes = {name: {0: "batch"} for name in [contract.INPUT, *names]}
     # The TorchScript exporter: it needs no onnxscript and writes plain opset-17 graphs
     # that tract and the reference evaluator both run. It is deprecated (torch >= 2.9)
     # but still shipped; moving to dynamo=True is a separate, checked change.
@@ -76,7 +79,7 @@ def export_onnx(net: OthelloNet, path: Path, wrapper: nn.Module | None = None) -
             wrapper,
             (dummy,),
             str(path),
-            input_names=["planes"],
+            input_names=[contract.INPUT],
             output_names=names,
             dynamic_axes=axes,
             opset_version=OPSET,
@@ -95,16 +98,13 @@ def model_card(
     variant: str = "standard",
 ) -> dict[str, Any]:
     c = net.config
-    outputs: dict[str, list[Any]] = {"policy": ["batch", c.moves], "value": ["batch", 1]}
-    if c.score_head:
-        outputs["score"] = ["batch", 1]
     return {
         "name": name,
         "board_size": c.board,
         "variant": variant,
-        "planes": c.planes,
-        "inputs": {"planes": ["batch", c.planes, c.board, c.board]},
-        "outputs": outputs,
+        "planes": PLANES,
+        "inputs": {contract.INPUT: contract.input_shape(c.board)},
+        "outputs": contract.output_shapes(c.board, c.score_head),
         "network": {
             "kind": "residual tower (conv3x3-BN-ReLU stem, residual blocks), "
             "policy and value heads"
@@ -138,9 +138,9 @@ def sample_planes(board: int, n: int, seed: int) -> np.ndarray:
     """Inputs for the parity samples. Random 0/1 planes, not game positions: parity is
     about arithmetic, and random planes reach every weight."""
     rng = np.random.default_rng(seed)
-    planes = (rng.random((n, 4, board, board)) < 0.4).astype(np.float32)
-    planes[:, 1] *= 1 - planes[:, 0]  # a square holds at most one disc
-    planes[:, 3] = 1.0
+    planes = (rng.random((n, PLANES, board, board)) < 0.4).astype(np.float32)
+    planes[:, OPPONENT] *= 1 - planes[:, OWN]  # a square holds at most one disc
+    planes[:, ONES] = 1.0
     return planes
 
 
@@ -158,8 +158,24 @@ def run_onnx(model_path: Path, planes: np.ndarray) -> dict[str, np.ndarray]:
 
     model = onnx.load(str(model_path))
     names = [o.name for o in model.graph.output]
-    results = ReferenceEvaluator(model).run(None, {"planes": planes.astype(np.float32)})
+    results = ReferenceEvaluator(model).run(None, {contract.INPUT: planes.astype(np.float32)})
     return dict(zip(names, results, strict=True))
+
+
+def check_model_card(model_path: Path) -> None:
+    """Refuses a model whose card (beside it) declares other input planes than the
+    contract's; a model without a card is left to the engine, which refuses it."""
+    card_path = Path(model_path).with_suffix(".json")
+    if not card_path.is_file():
+        return
+    try:
+        card = json.loads(card_path.read_text())
+    except json.JSONDecodeError as e:
+        raise ExportError(f"{card_path}: the model card is not valid JSON ({e})") from e
+    try:
+        contract.check_card(card, str(card_path))
+    except contract.ContractError as e:
+        raise ExportError(str(e)) from e
 
 
 def check_parity(model_path: Path, samples_path: Path, tol: float = TOLERANCE) -> float:
@@ -167,13 +183,14 @@ def check_parity(model_path: Path, samples_path: Path, tol: float = TOLERANCE) -
     raises ExportError above `tol`."""
     with np.load(samples_path) as z:
         expected = {k: z[k] for k in z.files}
-    for key in ("planes", "policy", "value"):
+    for key in (contract.INPUT, *contract.OUTPUTS):
         if key not in expected:
             raise ExportError(f"{samples_path}: missing array {key!r}")
-    got = run_onnx(model_path, expected["planes"])
+    check_model_card(model_path)
+    got = run_onnx(model_path, expected[contract.INPUT])
     worst = 0.0
     for key, want in expected.items():
-        if key == "planes":
+        if key == contract.INPUT:
             continue
         if key not in got:
             raise ExportError(f"{model_path}: has no output {key!r} that the samples expect")

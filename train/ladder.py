@@ -96,8 +96,9 @@ def cpu_hours_by_generation(run: Path) -> dict[int, float]:
         raise LadderError(f"{path}: cannot read CPU-hours by generation: {e}") from e
 
 
-def fit_ladder(manifest: dict[str, Any], base: Path) -> list[Rung]:
-    """Every player's Elo (the anchor 0) with its 95% interval, strongest last."""
+def fit_ladder(manifest: dict[str, Any], base: Path, binary: str | None = None) -> list[Rung]:
+    """Every player's Elo (the anchor 0) with its 95% interval, strongest last, fitted by
+    `binary`'s `othello elo` when it has one (othello_cli.fit_elo)."""
     games: list[tuple[str, str, float]] = []
     for match in manifest["matches"]:
         games += match_games(base / match["arena"], list(match["players"]))
@@ -108,7 +109,7 @@ def fit_ladder(manifest: dict[str, Any], base: Path) -> list[Rung]:
     index = {n: i for i, n in enumerate(names)}
     results = [(index[b], index[w], p) for b, w, p in games]
     try:
-        ratings = fit_elo(len(names), results, index[anchor])
+        ratings = fit_elo(len(names), results, index[anchor], binary=binary)
     except RunError as e:
         raise LadderError(str(e)) from e
     hours = cpu_hours_by_generation(base / manifest["run"])
@@ -172,11 +173,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--manifest", type=Path, required=True, help="the ladder's manifest (JSON)")
     p.add_argument("--plot", type=Path, help="where the plot goes (default: the run's plots/)")
+    p.add_argument(
+        "--othello", default="target/release/othello", help="the othello binary that fits Elo"
+    )
     args = p.parse_args(argv)
     try:
         manifest = read_manifest(args.manifest)
         base = args.manifest.parent
-        rungs = fit_ladder(manifest, base)
+        rungs = fit_ladder(manifest, base, args.othello)
     except LadderError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

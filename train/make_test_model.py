@@ -1,9 +1,9 @@
-"""Builds tiny, untrained networks that follow the model contract (DESIGN.md), so the
+"""Builds tiny, untrained networks that follow the model contract (docs/model-contract.md), so the
 engine's ONNX loading, batching and masking are tested on real ONNX files before the
 trainer ships real models. Weights are random from a fixed seed: they play no better
 than chance.
 
-    python train/make_test_model.py --board 8 --out models/tiny-random-8x8
+    python -m train.make_test_model --board 8 --out models/tiny-random-8x8
 """
 
 from __future__ import annotations
@@ -17,8 +17,17 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from train import contract
+from train.contract import ONES, PLANES
+
 CHANNELS = 8
-PLANES = 4
+
+
+def value_infos(board: int) -> list[onnx.ValueInfoProto]:
+    return [
+        helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+        for name, shape in contract.output_shapes(board, score=False).items()
+    ]
 
 
 def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
@@ -40,7 +49,7 @@ def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
         weight("value_b", 1, scale=0.01),
     ]
     nodes = [
-        helper.make_node("Conv", ["planes", "conv_w", "conv_b"], ["conv"], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", [contract.INPUT, "conv_w", "conv_b"], ["conv"], pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["conv"], ["features"]),
         helper.make_node("Flatten", ["features"], ["flat"], axis=1),
         helper.make_node("Gemm", ["flat", "policy_w", "policy_b"], ["policy"]),
@@ -52,13 +61,10 @@ def build(board: int, seed: int) -> tuple[onnx.ModelProto, int]:
         f"tiny-random-{board}x{board}",
         [
             helper.make_tensor_value_info(
-                "planes", TensorProto.FLOAT, ["batch", PLANES, board, board]
+                contract.INPUT, TensorProto.FLOAT, contract.input_shape(board)
             )
         ],
-        [
-            helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
-            helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
-        ],
+        value_infos(board),
         initializers,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -99,7 +105,7 @@ def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx
         initializers.append(numpy_helper.from_array(np.zeros(fout, np.float32), b))
         nodes.append(helper.make_node("Gemm", [inp, w, b], [out]))
 
-    conv("planes", "stem", PLANES, channels, 3)
+    conv(contract.INPUT, "stem", PLANES, channels, 3)
     nodes.append(helper.make_node("Relu", ["stem"], ["x0"]))
     x = "x0"
     for i in range(blocks):
@@ -125,13 +131,10 @@ def build_tower(board: int, blocks: int, channels: int, seed: int) -> tuple[onnx
         f"random-{blocks}x{channels}-{board}x{board}",
         [
             helper.make_tensor_value_info(
-                "planes", TensorProto.FLOAT, ["batch", PLANES, board, board]
+                contract.INPUT, TensorProto.FLOAT, contract.input_shape(board)
             )
         ],
-        [
-            helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", squares + 1]),
-            helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1]),
-        ],
+        value_infos(board),
         initializers,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -160,7 +163,7 @@ def reference_forward(model: onnx.ModelProto, planes: np.ndarray) -> tuple[np.nd
 def write_samples(model: onnx.ModelProto, board: int, path: Path, seed: int) -> None:
     rng = np.random.default_rng(seed + 1000)
     planes = (rng.random((5, PLANES, board, board)) < 0.4).astype(np.float32)
-    planes[:, 3] = 1.0
+    planes[:, ONES] = 1.0
     policy, value = reference_forward(model, planes.astype(np.float64))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
@@ -176,14 +179,13 @@ def write_samples(model: onnx.ModelProto, board: int, path: Path, seed: int) -> 
 
 
 def card(board: int, parameters: int, seed: int, name: str, network: dict) -> dict:
-    squares = board * board
     return {
         "name": name,
         "board_size": board,
         "variant": "standard",
         "planes": PLANES,
-        "inputs": {"planes": ["batch", PLANES, board, board]},
-        "outputs": {"policy": ["batch", squares + 1], "value": ["batch", 1]},
+        "inputs": {contract.INPUT: contract.input_shape(board)},
+        "outputs": contract.output_shapes(board, score=False),
         "network": network,
         "parameters": parameters,
         "training": {

@@ -1,6 +1,7 @@
 """The network: an AlphaZero residual tower with policy, value and optional score heads.
 
-Input `planes` [B, 4, N, N] as in DESIGN.md (own, opponent, legal moves, ones). Outputs
+Input `planes` [B, PLANES, N, N] as the model contract says (docs/model-contract.md,
+train/contract.py). Outputs
 policy logits [B, N*N + 1] (row-major from a1, pass last), value [B, 1] in [-1, 1] and,
 when the config asks for them, `score` [B, 1]: the predicted final disc difference for the
 side to move, in discs, and `ownership` [B, N, N] in [-1, 1]: who owns each square at the
@@ -17,8 +18,10 @@ from typing import Any, NamedTuple
 import torch
 from torch import Tensor, nn
 
+from train import contract
+from train.contract import PLANES
+
 BOARD_SIZES = (6, 8)
-PLANES = 4
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class NetConfig:
             raise ValueError(f"board size {self.board} is not supported (use 6 or 8)")
         if self.blocks < 0 or self.channels < 1:
             raise ValueError(f"bad tower shape: {self.blocks} blocks x {self.channels} channels")
+        if self.planes != PLANES:
+            # Saved configs carry the count; a network on other planes cannot be exported.
+            raise ValueError(f"{self.planes} input planes; the model contract has {PLANES}")
 
     @property
     def squares(self) -> int:
@@ -45,7 +51,7 @@ class NetConfig:
 
     @property
     def moves(self) -> int:
-        return self.squares + 1
+        return contract.moves(self.board)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -280,7 +280,7 @@ def othello_evaluate(
             return elo_from_score(*head_to_head(games, 0, 1))
         anchor = players.index(report["anchor"])
         results = [(g["black"], g["white"], points(g["black_margin"])) for g in games]
-        return fit_elo(len(players), results, anchor)[0]
+        return fit_elo(len(players), results, anchor, binary=binary)[0]
 
     return run
 
@@ -293,15 +293,76 @@ def points(margin: int) -> float:
 ELO_PER_NAT = 400 / math.log(10)
 Z95 = 1.959963984540054
 
+Rating = tuple[float, float, float]  # elo, low, high
+
 
 def fit_elo(
+    n: int,
+    games: Sequence[tuple[int, int, float]],
+    anchor: int,
+    prior_draws: float = 1.0,
+    binary: str | None = None,
+) -> list[Rating]:
+    """(elo, low, high) of each of `n` players from `games` (black, white, Black's points)
+    with `anchor` at 0 and `prior_draws` virtual draws of everyone against it, as `othello
+    arena` rates a tournament: used to rate the games of several arena shards, or of
+    several matches, as one tournament. The fit is the engine's (`othello elo`, from
+    `binary`); until the binary has that subcommand, fit_elo_numpy's copy of it."""
+    if binary is not None:
+        fitted = engine_fit_elo(binary, n, games, anchor, prior_draws)
+        if fitted is not None:
+            return fitted
+    return fit_elo_numpy(n, games, anchor, prior_draws)
+
+
+def engine_fit_elo(
+    binary: str, n: int, games: Sequence[tuple[int, int, float]], anchor: int, prior_draws: float
+) -> list[Rating] | None:
+    """`othello elo -`: the games as an arena.json's `players`, `anchor` and `games` on
+    stdin (plus `prior_draws`), the ratings as an arena.json's `ratings` on stdout. None
+    when the binary is missing or has no `elo` subcommand yet."""
+    if not Path(binary).exists() and shutil.which(binary) is None:
+        return None
+    names = [f"p{i}" for i in range(n)]
+    request = {
+        "players": names,
+        "anchor": names[anchor],
+        "prior_draws": prior_draws,
+        # Only who won counts in the fit, so the margin's sign stands for the margin.
+        "games": [
+            {"black": b, "white": w, "black_margin": int(np.sign(p - 0.5))} for b, w, p in games
+        ],
+    }
+    try:
+        # Popen, not run: the fit is a question to the binary, not one of the shards that
+        # tests stand in for by replacing subprocess.run.
+        with subprocess.Popen(
+            [binary, "elo", "-"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        ) as process:
+            stdout, stderr = process.communicate(json.dumps(request))
+    except OSError:
+        return None  # not a program this machine runs: the shards would have said so
+    if process.returncode == 2 and "unrecognized subcommand" in stderr:
+        return None  # clap's answer: a binary from before `othello elo`
+    if process.returncode != 0:
+        raise RunError(f"`{binary} elo` failed: {stderr.strip()}")
+    try:
+        by_name = {r["player"]: r for r in json.loads(stdout)["ratings"]}
+        return [(by_name[p]["elo"], by_name[p]["low"], by_name[p]["high"]) for p in names]
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
+        raise RunError(f"`{binary} elo` printed no ratings for {names}: {e}") from e
+
+
+def fit_elo_numpy(
     n: int, games: Sequence[tuple[int, int, float]], anchor: int, prior_draws: float = 1.0
-) -> list[tuple[float, float, float]]:
-    """(elo, low, high) of each of `n` players from `games` (black, white, Black's points),
-    as `othello arena` rates a tournament (crates/tools/src/arena/elo.rs): Bradley-Terry
-    by maximum likelihood with `anchor` at 0, `prior_draws` virtual draws of everyone
-    against the anchor, Newton steps with halving, 95% intervals from the observed
-    information. Used to rate the games of several arena shards as one tournament."""
+) -> list[Rating]:
+    """The arena's fit (crates/tools/src/arena/elo.rs) in numpy, until `othello elo`
+    serves it: Bradley-Terry by maximum likelihood, Newton steps with halving, 95%
+    intervals from the observed information."""
     score = np.zeros((n, n))
     count = np.zeros((n, n))
     for black, white, p in games:

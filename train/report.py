@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from train import contract
 from train.othello_cli import head_to_head
 from train.report_page import summary, write_html, write_plots
 from train.report_stats import (
@@ -77,6 +78,10 @@ def load_card(path: Path) -> Model:
         raise ReportError(f"{card_path} is not a model card with a board_size ({e})") from e
     if board not in (6, 8) or variant not in ("standard", "reversed"):
         raise ReportError(f"{card_path}: board {board}, variant {variant!r} not supported")
+    try:
+        contract.check_card(card, str(card_path))
+    except contract.ContractError as e:
+        raise ReportError(str(e)) from e
     return Model(path, str(card.get("name", path.stem)), board, variant, card)
 
 
@@ -97,7 +102,7 @@ class OnnxNet:
             raise ReportError(f"cannot load {path} with ONNX Runtime: {e}") from e
         inputs = {i.name: i.shape for i in self.session.get_inputs()}
         outputs = {o.name for o in self.session.get_outputs()}
-        if "planes" not in inputs or not {"policy", "value"} <= outputs:
+        if contract.INPUT not in inputs or not set(contract.OUTPUTS) <= outputs:
             raise ReportError(
                 f"{path} does not follow the model contract: inputs {sorted(inputs)}, "
                 f"outputs {sorted(outputs)} (want planes -> policy, value)"
@@ -112,7 +117,7 @@ class OnnxNet:
         self.board = board
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        out = self.session.run(["policy", "value"], {"planes": planes.astype(np.float32)})
+        out = self.session.run(list(contract.OUTPUTS), {contract.INPUT: planes.astype(np.float32)})
         return out[0], out[1].reshape(-1)
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from train.contract import LEGAL
 from train.data import SYMMETRIES, inverse, transform_grid, transform_policy
 from train.env import Games, legal_moves, popcount
 from train.othello_cli import Z95
 
-# planes [B, 4, N, N] -> (policy logits [B, N*N + 1], value [B])
+# planes [B, PLANES, N, N] (train/contract.py) -> (policy logits [B, N*N + 1], value [B])
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 PHASES = ("opening", "midgame", "endgame")
@@ -203,7 +204,7 @@ def entropy(p: np.ndarray) -> np.ndarray:
 
 def legal_from_planes(planes: np.ndarray) -> np.ndarray:
     """[B, N*N + 1] legal moves from the legal-move plane (the pass when none)."""
-    squares = planes[:, 2].reshape(planes.shape[0], -1) > 0.5
+    squares = planes[:, LEGAL].reshape(planes.shape[0], -1) > 0.5
     return np.concatenate([squares, ~squares.any(axis=1, keepdims=True)], axis=1)
 
 

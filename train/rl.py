@@ -35,10 +35,12 @@ import numpy as np
 import torch
 
 from train import env
+from train.contract import PLANES
 from train.data import SYMMETRIES, transform_grid, transform_policy
-from train.loop import cpu_seconds, merged_config, write_json_atomic
 from train.net import NetConfig
 from train.othello_cli import EvalJob, Evaluate, othello_evaluate
+from train.rundir import cpu_seconds, write_json_atomic
+from train.settings import merged_config
 
 CLASSIC = ("random", "greedy", "heuristic")
 OPPONENTS = ("self", "past", *CLASSIC)
@@ -137,7 +139,7 @@ class Episodes:
     same player's next decision in the same game, or -1 when the game ended first;
     `outcome[i]` is that game's final result for the player who decided (+1, 0, -1)."""
 
-    planes: np.ndarray  # uint8 [R, 4, N, N]
+    planes: np.ndarray  # uint8 [R, PLANES, N, N]
     legal: np.ndarray  # bool [R, N*N + 1]
     action: np.ndarray  # int64 [R]
     outcome: np.ndarray  # float32 [R]
@@ -212,7 +214,7 @@ def play_games(
         k: np.concatenate(v) if v else np.zeros(0) for k, v in records.items()
     }
     if not next_index:
-        cat["planes"] = np.zeros((0, 4, n, n), np.uint8)
+        cat["planes"] = np.zeros((0, PLANES, n, n), np.uint8)
         cat["legal"] = np.zeros((0, squares + 1), bool)
     game = cat["game"].astype(np.int64)
     black = cat["black"].astype(bool)

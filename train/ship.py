@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from train import contract
+
 
 class ShipError(RuntimeError):
     pass
@@ -112,6 +114,10 @@ def ship(
     if not model.is_file():
         raise ShipError(f"no model {model}")
     card = read_json(card_path, "the model card")
+    try:
+        contract.check_card(card, str(card_path))
+    except contract.ContractError as e:
+        raise ShipError(str(e)) from e
     strength: dict[str, Any] = {"measured": datetime.date.today().isoformat()}
     rel = model.as_posix()
     if arena:

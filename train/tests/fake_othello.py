@@ -127,6 +127,10 @@ def arena(a: argparse.Namespace) -> None:
 def main() -> None:
     if sys.argv[1:3] == ["model", "check"]:
         return
+    if sys.argv[1:2] not in (["selfplay"], ["arena"]):
+        # As the real binary (clap) answers a subcommand it lacks, `othello elo` say.
+        print(f"error: unrecognized subcommand '{sys.argv[1]}'", file=sys.stderr)
+        sys.exit(2)
     p = argparse.ArgumentParser()
     p.add_argument("command", choices=["selfplay", "arena"])
     for flag in ("--board", "--games", "--seed", "--sims", "--threads"):
