@@ -114,6 +114,12 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Play a round-robin tournament and rate the players (Elo)
     Arena(tournament::ArenaArgs),
+    /// Rate games played elsewhere with the arena's Elo fit: JSON in arena.json's shape
+    /// (`players`, `anchor`, `games`, optional `prior_draws`) in, its `ratings` out
+    Elo {
+        /// The games: a JSON file (an arena.json will do), or - for standard input
+        games: PathBuf,
+    },
     /// Share of a player's endgame moves that are optimal, checked with the exact solver
     Accuracy(tournament::AccuracyArgs),
     /// Make a list of balanced openings (XOT style) for `othello arena --openings FILE`
@@ -194,6 +200,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(command) => bench::run(command, &models())?,
         Command::Selfplay(args) => selfplay::run(args, &models())?,
         Command::Arena(args) => tournament::arena(args, &models())?,
+        Command::Elo { games } => tournament::elo(&games)?,
         Command::Accuracy(args) => tournament::accuracy(args, &models())?,
         Command::Nboard(args) => nboard::run(args, models())?,
         Command::Openings(args) => openings::run(args, &models())?,

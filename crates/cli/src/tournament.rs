@@ -202,3 +202,19 @@ pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
     }
     Ok(())
 }
+
+/// `othello elo`: the arena's fit for games played elsewhere (the trainer's shards and
+/// ladders), so the project has one Elo fit.
+pub fn elo(games: &Path) -> Result<()> {
+    let text = if games == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("cannot read the games from stdin")?
+    } else {
+        std::fs::read_to_string(games)
+            .with_context(|| format!("cannot read {}", games.display()))?
+    };
+    let request: arena::RatingRequest = serde_json::from_str(&text)
+        .map_err(|e| anyhow!("the games are not JSON in arena.json's shape: {e}"))?;
+    let answer = arena::rate(&request)?;
+    println!("{}", serde_json::to_string_pretty(&answer)?);
+    Ok(())
+}

@@ -392,6 +392,35 @@ fn a_card_that_declares_other_input_planes_is_refused_at_load() {
 }
 
 #[test]
+fn elo_rates_games_played_elsewhere_and_refuses_a_bad_request() {
+    let games = r#"{"players": ["a", "b"], "anchor": "a", "games": [
+        {"black": 0, "white": 1, "black_margin": -4}, {"black": 1, "white": 0, "black_margin": 6},
+        {"black": 0, "white": 1, "black_margin": 2}]}"#;
+    let out = othello()
+        .args(["elo", "-"])
+        .write_stdin(games)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(answer["anchor"], "a");
+    assert_eq!(answer["ratings"][0]["elo"], 0.0);
+    // b won two of three against the anchor.
+    assert!(answer["ratings"][1]["elo"].as_f64().expect("a number") > 0.0);
+    let out = othello()
+        .args(["elo", "-"])
+        .write_stdin(r#"{"players": ["a"], "anchor": "b", "games": []}"#)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "error: the anchor 'b' is not one of the players"
+    );
+}
+
+#[test]
 fn bench_network_prints_a_rate_for_each_batch_size_and_refuses_nonsense() {
     let model = concat!(
         env!("CARGO_MANIFEST_DIR"),

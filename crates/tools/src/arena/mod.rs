@@ -9,6 +9,7 @@
 mod elo;
 mod openings;
 mod records;
+mod refit;
 mod report;
 
 pub use elo::{fit_elo, EloError, HeadToHead, Rating, ELO_PER_NAT};
@@ -18,6 +19,7 @@ pub use openings::{
     MAX_PLIES, MIN_PLIES,
 };
 pub use records::ggf;
+pub use refit::{rate, NamedRating, RatedGame, RatingAnswer, RatingRequest, RefitError};
 pub use report::{csv, format_table, heat_map_svg};
 
 use engine::rng::splitmix64 as mix;
