@@ -1,6 +1,6 @@
 """The model contract and the self-play data format, on the Python side: the one place
 that says what a network takes and gives (docs/model-contract.md) and what a self-play
-sample is (docs/model-contract.md#self-play-data). The Rust engine states the same in
+sample is (docs/selfplay-data.md). The Rust engine states the same in
 crates/engine/src/network (`encode_planes`) and crates/tools/src/selfplay/write.rs;
 train/tests/test_contract.py checks that the two encoders agree on real games.
 

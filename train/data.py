@@ -1,7 +1,7 @@
 """Self-play data: reading the `.npz` batches the Rust `othello selfplay` writes, the replay
 window over the last generations, and the eight board symmetries used for augmentation.
 
-The file format (docs/model-contract.md#self-play-data) is `SAMPLE_COLUMNS` in
+The file format (docs/selfplay-data.md) is `SAMPLE_COLUMNS` in
 train/contract.py: the arrays, their types and shapes, which may be missing, plus a JSON
 sidecar with the same stem (model, settings, seed, board, the games' transcripts).
 """
