@@ -96,29 +96,7 @@ fn spec_for(search: &PlayerSpec, model: &str) -> PlayerSpec {
 
 pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     let threads = args.threads.get()?;
-    if args.sims == 0 {
-        bail!("--sims must be at least 1");
-    }
-    if !(args.full_share > 0.0 && args.full_share <= 1.0) {
-        bail!("--full-share must be above 0 and at most 1");
-    }
-    for (flag, share) in [
-        ("--explored-share", args.explored_share),
-        ("--random-moves", args.random_moves),
-    ] {
-        if share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
-            bail!("{flag} must be above 0 and at most 1");
-        }
-    }
-    if args.fast_sims == Some(0) {
-        bail!("--fast-sims must be at least 1");
-    }
-    if args.opponent.is_some() && args.model == "none" {
-        bail!("--opponent needs a --model to play it");
-    }
-    if args.player.kind != PlayerKind::Mcts {
-        bail!("self-play searches with mcts, not '{}'", args.player);
-    }
+    check_flags(&args)?;
     let (size, variant) = (args.board.board, args.board.variant);
     let learner = spec_for(&args.player, &args.model);
     learner.check_game(size, variant, models)?;
@@ -129,27 +107,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     if let Some(spec) = &opponent {
         spec.check_game(size, variant, models)?;
     }
-    let mut config = SelfPlayConfig::new(
-        size,
-        variant,
-        args.games,
-        args.sims,
-        learner.mcts_config(args.seed.seed),
-        args.seed.seed,
-    );
-    config.threads = threads;
-    config.games_per_thread = args.games_per_thread;
-    config.fast_simulations = args.fast_sims;
-    config.full_search_share = args.full_share;
-    config.opponent = args.opponent.clone();
-    config.exact_empties = args.exact_empties;
-    config.label_empties = args.label_empties;
-    config.explored_share = args.explored_share;
-    config.random_move_share = args.random_moves;
-    config.random_move_floor = args.random_moves_above;
-    if let Some(plies) = args.temperature_plies {
-        config.temperature_plies = plies;
-    }
+    let config = selfplay_config(&args, &learner, threads);
     let name = args
         .name
         .unwrap_or_else(|| format!("selfplay-{}", args.seed.seed));
@@ -205,4 +163,59 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
         path.display()
     );
     Ok(())
+}
+
+/// Refuses flags that make no sense together or out of range, each with its reason.
+fn check_flags(args: &SelfplayArgs) -> Result<()> {
+    if args.sims == 0 {
+        bail!("--sims must be at least 1");
+    }
+    if !(args.full_share > 0.0 && args.full_share <= 1.0) {
+        bail!("--full-share must be above 0 and at most 1");
+    }
+    for (flag, share) in [
+        ("--explored-share", args.explored_share),
+        ("--random-moves", args.random_moves),
+    ] {
+        if share.is_some_and(|s| !(s > 0.0 && s <= 1.0)) {
+            bail!("{flag} must be above 0 and at most 1");
+        }
+    }
+    if args.fast_sims == Some(0) {
+        bail!("--fast-sims must be at least 1");
+    }
+    if args.opponent.is_some() && args.model == "none" {
+        bail!("--opponent needs a --model to play it");
+    }
+    if args.player.kind != PlayerKind::Mcts {
+        bail!("self-play searches with mcts, not '{}'", args.player);
+    }
+    Ok(())
+}
+
+/// The self-play settings the flags ask for, with the search of the player spec.
+fn selfplay_config(args: &SelfplayArgs, learner: &PlayerSpec, threads: usize) -> SelfPlayConfig {
+    let (size, variant) = (args.board.board, args.board.variant);
+    let mut config = SelfPlayConfig::new(
+        size,
+        variant,
+        args.games,
+        args.sims,
+        learner.mcts_config(args.seed.seed),
+        args.seed.seed,
+    );
+    config.threads = threads;
+    config.games_per_thread = args.games_per_thread;
+    config.fast_simulations = args.fast_sims;
+    config.full_search_share = args.full_share;
+    config.opponent = args.opponent.clone();
+    config.exact_empties = args.exact_empties;
+    config.label_empties = args.label_empties;
+    config.explored_share = args.explored_share;
+    config.random_move_share = args.random_moves;
+    config.random_move_floor = args.random_moves_above;
+    if let Some(plies) = args.temperature_plies {
+        config.temperature_plies = plies;
+    }
+    config
 }

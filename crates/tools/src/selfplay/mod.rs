@@ -411,93 +411,17 @@ pub fn run_selfplay(
     make_opponent: Option<MakeEvaluator>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<GameRecord>, EvalError> {
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let records = Mutex::new(Vec::new());
+    let shared = Shared {
+        config,
+        next: AtomicUsize::new(0),
+        finished: AtomicUsize::new(0),
+        records: Mutex::new(Vec::new()),
+        progress,
+    };
     let threads = config.threads.clamp(1, config.games.max(1));
     let results: Vec<Result<(), EvalError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| -> Result<(), EvalError> {
-                    let mut evaluator = make_evaluator()?;
-                    let mut opponent = make_opponent.map(|make| make()).transpose()?;
-                    let mut games: Vec<GameInProgress> = Vec::new();
-                    loop {
-                        while games.len() < config.games_per_thread.max(1) {
-                            let index = next.fetch_add(1, Ordering::Relaxed);
-                            if index >= config.games {
-                                break;
-                            }
-                            games.push(GameInProgress::new(index, config, opponent.is_some()));
-                        }
-                        // Finished games leave; the rest each contribute leaves to one batch.
-                        let mut still_playing = Vec::with_capacity(games.len());
-                        for mut game in games.drain(..) {
-                            if game.skip_forced(config) {
-                                let record = game.finish();
-                                if let Ok(mut all) = records.lock() {
-                                    all.push(record);
-                                }
-                                progress(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                            } else {
-                                still_playing.push(game);
-                            }
-                        }
-                        games = still_playing;
-                        if games.is_empty() {
-                            if next.load(Ordering::Relaxed) >= config.games {
-                                return Ok(());
-                            }
-                            continue;
-                        }
-                        // Each game's side to move contributes leaves; the learner's and the
-                        // opponent's go to their own evaluator in one call each.
-                        let batches: Vec<_> = games
-                            .iter_mut()
-                            .map(|g| {
-                                let (budget, of_opponent) = (g.budget, g.opponent_to_move());
-                                let search = g.active();
-                                let want = search.leaves_wanted(budget);
-                                (of_opponent, search.collect(want))
-                            })
-                            .collect();
-                        let positions = |of_opponent: bool| -> Vec<Position> {
-                            batches
-                                .iter()
-                                .filter(|(o, _)| *o == of_opponent)
-                                .flat_map(|(_, b)| b.positions.iter().copied())
-                                .collect()
-                        };
-                        let evaluate = |evaluator: &mut dyn Evaluator, positions: Vec<Position>| {
-                            if positions.is_empty() {
-                                Ok(Vec::new())
-                            } else {
-                                evaluator.evaluate(&positions)
-                            }
-                        };
-                        let mut learner_evals =
-                            evaluate(evaluator.as_mut(), positions(false))?.into_iter();
-                        let mut opponent_evals = match opponent.as_mut() {
-                            Some(o) => evaluate(o.as_mut(), positions(true))?,
-                            None => Vec::new(),
-                        }
-                        .into_iter();
-                        for (game, (of_opponent, batch)) in games.iter_mut().zip(batches) {
-                            let source = if of_opponent {
-                                &mut opponent_evals
-                            } else {
-                                &mut learner_evals
-                            };
-                            let mine: Vec<_> =
-                                source.by_ref().take(batch.positions.len()).collect();
-                            game.active().complete(batch, Ok(mine))?;
-                        }
-                        for game in &mut games {
-                            game.maybe_move(config);
-                        }
-                    }
-                })
-            })
+            .map(|_| scope.spawn(|| play_thread(&shared, make_evaluator, make_opponent)))
             .collect();
         handles
             .into_iter()
@@ -511,9 +435,114 @@ pub fn run_selfplay(
     for result in results {
         result?;
     }
-    let mut records = records.into_inner().unwrap_or_default();
+    let mut records = shared.records.into_inner().unwrap_or_default();
     records.sort_by_key(|r| r.index);
     Ok(records)
+}
+
+/// What the threads of one self-play run share: the next game to start, the finished
+/// games and their count.
+struct Shared<'a> {
+    config: &'a SelfPlayConfig,
+    next: AtomicUsize,
+    finished: AtomicUsize,
+    records: Mutex<Vec<GameRecord>>,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+/// One thread: up to `games_per_thread` games at once, their leaves in one evaluator call
+/// a round, until no game is left to start.
+fn play_thread(
+    shared: &Shared,
+    make_evaluator: MakeEvaluator,
+    make_opponent: Option<MakeEvaluator>,
+) -> Result<(), EvalError> {
+    let config = shared.config;
+    let mut evaluator = make_evaluator()?;
+    let mut opponent = make_opponent.map(|make| make()).transpose()?;
+    let mut games: Vec<GameInProgress> = Vec::new();
+    loop {
+        while games.len() < config.games_per_thread.max(1) {
+            let index = shared.next.fetch_add(1, Ordering::Relaxed);
+            if index >= config.games {
+                break;
+            }
+            games.push(GameInProgress::new(index, config, opponent.is_some()));
+        }
+        // Finished games leave; the rest each contribute leaves to one batch.
+        let mut still_playing = Vec::with_capacity(games.len());
+        for mut game in games.drain(..) {
+            if game.skip_forced(config) {
+                let record = game.finish();
+                if let Ok(mut all) = shared.records.lock() {
+                    all.push(record);
+                }
+                (shared.progress)(shared.finished.fetch_add(1, Ordering::Relaxed) + 1);
+            } else {
+                still_playing.push(game);
+            }
+        }
+        games = still_playing;
+        if games.is_empty() {
+            if shared.next.load(Ordering::Relaxed) >= config.games {
+                return Ok(());
+            }
+            continue;
+        }
+        search_round(&mut games, evaluator.as_mut(), opponent.as_mut())?;
+        for game in &mut games {
+            game.maybe_move(config);
+        }
+    }
+}
+
+/// One round of the driver's advance stage for every game: each game's side to move
+/// collects leaves, the learner's and the opponent's go to their own evaluator in one call
+/// each, and every game backs up its share.
+fn search_round(
+    games: &mut [GameInProgress],
+    evaluator: &mut dyn Evaluator,
+    opponent: Option<&mut Box<dyn Evaluator>>,
+) -> Result<(), EvalError> {
+    let batches: Vec<_> = games
+        .iter_mut()
+        .map(|g| {
+            let (budget, of_opponent) = (g.budget, g.opponent_to_move());
+            let search = g.active();
+            let want = search.leaves_wanted(budget);
+            (of_opponent, search.collect(want))
+        })
+        .collect();
+    let positions = |of_opponent: bool| -> Vec<Position> {
+        batches
+            .iter()
+            .filter(|(o, _)| *o == of_opponent)
+            .flat_map(|(_, b)| b.positions.iter().copied())
+            .collect()
+    };
+    let evaluate = |evaluator: &mut dyn Evaluator, positions: Vec<Position>| {
+        if positions.is_empty() {
+            Ok(Vec::new())
+        } else {
+            evaluator.evaluate(&positions)
+        }
+    };
+    let mut learner_evals = evaluate(evaluator, positions(false))?.into_iter();
+    let mut opponent_evals = match opponent {
+        Some(o) => evaluate(o.as_mut(), positions(true))?,
+        None => Vec::new(),
+    }
+    .into_iter();
+    for (game, (of_opponent, batch)) in games.iter_mut().zip(batches) {
+        let source = if of_opponent {
+            &mut opponent_evals
+        } else {
+            &mut learner_evals
+        };
+        let mine: Vec<_> = source.by_ref().take(batch.positions.len()).collect();
+        game.active().complete(batch, Ok(mine))?;
+    }
+    Ok(())
 }
 
 mod sample;

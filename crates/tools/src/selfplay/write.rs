@@ -47,6 +47,43 @@ struct Sidecar<'a> {
     created_by: String,
 }
 
+/// The file's columns, row by row: every sample of every game, with its targets.
+#[derive(Default)]
+struct Columns {
+    planes: Vec<u8>,
+    policy: Vec<f32>,
+    value: Vec<f32>,
+    score: Vec<f32>,
+    ownership: Vec<i8>,
+    has_ownership: Vec<u8>,
+}
+
+impl Columns {
+    fn gather(records: &[GameRecord], n: usize) -> Columns {
+        let mut columns = Columns::default();
+        for record in records {
+            for sample in &record.samples {
+                columns.planes.extend_from_slice(&sample.planes);
+                columns.policy.extend_from_slice(&sample.policy);
+                let targets = sample.targets(&record.end);
+                columns.value.push(targets.value);
+                columns.score.push(targets.score);
+                match targets.ownership {
+                    Some(owners) => {
+                        columns.ownership.extend(owners);
+                        columns.has_ownership.push(1u8);
+                    }
+                    None => {
+                        columns.ownership.extend(std::iter::repeat_n(0i8, n * n));
+                        columns.has_ownership.push(0u8);
+                    }
+                }
+            }
+        }
+        columns
+    }
+}
+
 fn view<'a, T>(data: &'a [T], shape: &[usize]) -> Result<ArrayViewD<'a, T>, ndarray::ShapeError> {
     ArrayViewD::from_shape(IxDyn(shape), data)
 }
@@ -71,57 +108,33 @@ pub fn write_selfplay(
     }
     std::fs::create_dir_all(dir)?;
     let n = config.size.n() as usize;
-    let mut planes = Vec::new();
-    let mut policy = Vec::new();
-    let mut value = Vec::new();
-    let mut score = Vec::new();
-    let mut ownership = Vec::new();
-    let mut has_ownership = Vec::new();
-    for record in records {
-        for sample in &record.samples {
-            planes.extend_from_slice(&sample.planes);
-            policy.extend_from_slice(&sample.policy);
-            let targets = sample.targets(&record.end);
-            value.push(targets.value);
-            score.push(targets.score);
-            match targets.ownership {
-                Some(owners) => {
-                    ownership.extend(owners);
-                    has_ownership.push(1u8);
-                }
-                None => {
-                    ownership.extend(std::iter::repeat_n(0i8, n * n));
-                    has_ownership.push(0u8);
-                }
-            }
-        }
-    }
-    let count = value.len();
+    let columns = Columns::gather(records, n);
+    let count = columns.value.len();
     let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
     let arrays = [
         (
             "planes",
-            Column::U8(view(&planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
+            Column::U8(view(&columns.planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
         ),
         (
             "policy",
-            Column::F32(view(&policy, &[count, n * n + 1]).map_err(shape_error)?),
+            Column::F32(view(&columns.policy, &[count, n * n + 1]).map_err(shape_error)?),
         ),
         (
             "value",
-            Column::F32(view(&value, &[count]).map_err(shape_error)?),
+            Column::F32(view(&columns.value, &[count]).map_err(shape_error)?),
         ),
         (
             "score",
-            Column::F32(view(&score, &[count]).map_err(shape_error)?),
+            Column::F32(view(&columns.score, &[count]).map_err(shape_error)?),
         ),
         (
             "ownership",
-            Column::I8(view(&ownership, &[count, n, n]).map_err(shape_error)?),
+            Column::I8(view(&columns.ownership, &[count, n, n]).map_err(shape_error)?),
         ),
         (
             "has_ownership",
-            Column::U8(view(&has_ownership, &[count]).map_err(shape_error)?),
+            Column::U8(view(&columns.has_ownership, &[count]).map_err(shape_error)?),
         ),
     ];
     // Write to a temporary name and rename, so a killed run never leaves half a file.
