@@ -155,65 +155,11 @@ pub fn search_summary(
         });
     };
     let merged = &heat.merged;
-    let (kind, heading) = match (role, merged.engine) {
-        (_, EngineKind::AlphaBeta) => {
-            let chose = merged
-                .best_move()
-                .map_or(String::new(), |m| format!(" chose {m}"));
-            let verb = if role == Role::Thinking {
-                " is thinking"
-            } else {
-                ""
-            };
-            (
-                role_kind(role),
-                format!(
-                    "Alpha-beta{verb}{chose} in {} (up to {cap} per move)",
-                    seconds(merged.elapsed_ms)
-                ),
-            )
-        }
-        (Role::Thinking, _) => (
-            "thinking",
-            format!("The agent is thinking ({})", describe_budget(budget)),
-        ),
-        (Role::Past, _) => {
-            let played = played_after(game, heat.position)
-                .map_or(String::new(), |m| format!(", before it played {m}"));
-            ("past", format!("The agent's last search{played}"))
-        }
-        (Role::Hint, _) => (
-            "hint",
-            format!(
-                "Hint for {}: the search suggests {}",
-                heat.side,
-                merged.best_move().map_or("—".to_owned(), |m| m.to_string())
-            ),
-        ),
-        (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
-    };
+    let (kind, heading) = search_heading(heat, role, game, budget, &cap);
     // The network without search: its choice and its own estimate, no simulations to count.
     let estimate = || verdict(merged, heat.side, viewpoint(game.seats), game.seats);
     if merged.engine == EngineKind::Instinct {
-        let choice = merged
-            .best_move()
-            .map_or("no move".to_owned(), |m| m.to_string());
-        let heading = match role {
-            Role::Hint => format!(
-                "Hint for {}: the network without search suggests {choice}",
-                heat.side
-            ),
-            Role::Past => format!("The network without search chose {choice}"),
-            _ => format!("The network without search chooses {choice}"),
-        };
-        return Some(Summary {
-            kind,
-            heading,
-            verdict: Some(estimate()),
-            speed: Some("No search: one look by the network.".to_owned()),
-            elapsed_ms: merged.elapsed_ms,
-            ..Summary::empty()
-        });
+        return Some(instinct_summary(heat, role, kind, estimate()));
     }
     if merged.engine == EngineKind::AlphaBeta {
         return Some(Summary {
@@ -260,6 +206,79 @@ pub fn search_summary(
         elapsed_ms: merged.elapsed_ms,
         workers,
     })
+}
+
+/// The heading of a search's summary, and its kind (the panel's style), by what the search
+/// is for and which engine ran it.
+fn search_heading(
+    heat: &Heat,
+    role: Role,
+    game: &GameState,
+    budget: WireBudget,
+    cap: &str,
+) -> (&'static str, String) {
+    let merged = &heat.merged;
+    match (role, merged.engine) {
+        (_, EngineKind::AlphaBeta) => {
+            let chose = merged
+                .best_move()
+                .map_or(String::new(), |m| format!(" chose {m}"));
+            let verb = if role == Role::Thinking {
+                " is thinking"
+            } else {
+                ""
+            };
+            (
+                role_kind(role),
+                format!(
+                    "Alpha-beta{verb}{chose} in {} (up to {cap} per move)",
+                    seconds(merged.elapsed_ms)
+                ),
+            )
+        }
+        (Role::Thinking, _) => (
+            "thinking",
+            format!("The agent is thinking ({})", describe_budget(budget)),
+        ),
+        (Role::Past, _) => {
+            let played = played_after(game, heat.position)
+                .map_or(String::new(), |m| format!(", before it played {m}"));
+            ("past", format!("The agent's last search{played}"))
+        }
+        (Role::Hint, _) => (
+            "hint",
+            format!(
+                "Hint for {}: the search suggests {}",
+                heat.side,
+                merged.best_move().map_or("—".to_owned(), |m| m.to_string())
+            ),
+        ),
+        (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
+    }
+}
+
+/// The network without search: its choice and its own estimate, no simulations to count.
+fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: String) -> Summary {
+    let merged = &heat.merged;
+    let choice = merged
+        .best_move()
+        .map_or("no move".to_owned(), |m| m.to_string());
+    let heading = match role {
+        Role::Hint => format!(
+            "Hint for {}: the network without search suggests {choice}",
+            heat.side
+        ),
+        Role::Past => format!("The network without search chose {choice}"),
+        _ => format!("The network without search chooses {choice}"),
+    };
+    Summary {
+        kind,
+        heading,
+        verdict: Some(estimate),
+        speed: Some("No search: one look by the network.".to_owned()),
+        elapsed_ms: merged.elapsed_ms,
+        ..Summary::empty()
+    }
 }
 
 fn role_kind(role: Role) -> &'static str {
