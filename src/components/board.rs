@@ -89,22 +89,7 @@ pub fn board(props: &BoardProps) -> Html {
             (sq.index() / 8 == 0).then(|| html! { <span class="coord top" aria-hidden="true">{ letter.to_owned() }</span> }),
             (sq.index() % 8 == 0).then(|| html! { <span class="coord left" aria-hidden="true">{ number.to_owned() }</span> }),
         ];
-        let mut label = format!("{sq}: ");
-        label.push_str(match color {
-            Some(Color::Black) => "black",
-            Some(Color::White) => "white",
-            None if is_legal => "empty, legal move",
-            None => "empty",
-        });
-        if props.last == Some(sq) {
-            label.push_str(", last move");
-        }
-        if let Some(tile) = tile {
-            label.push_str(&format!(", {}", tile.aria));
-        }
-        if props.hint == Some(sq) {
-            label.push_str(", suggested move");
-        }
+        let label = square_label(props, sq, color, is_legal, tile.map(|t| t.aria.as_str()));
         html! {
             <button
                 id={format!("sq-{sq}")}
@@ -124,7 +109,47 @@ pub fn board(props: &BoardProps) -> Html {
             >{ for coords.into_iter().flatten() }{ for disc }{ for heat_overlay }</button>
         }
     });
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+    let onkeydown = arrow_keys(focus, n);
+    html! {
+        <div class={classes!("board", format!("n{n}"))} role="grid" aria-label={format!("Othello board, {size}")}
+             id="board" {onkeydown}
+             style={format!("grid-template-columns: repeat({n}, 1fr)")}>
+            { for cells }
+        </div>
+    }
+}
+
+/// What a screen reader says of a square: its name, what is on it, and what the page marks
+/// there (the last move, a search's share, the hint).
+fn square_label(
+    props: &BoardProps,
+    sq: Square,
+    color: Option<Color>,
+    is_legal: bool,
+    tile_aria: Option<&str>,
+) -> String {
+    let mut label = format!("{sq}: ");
+    label.push_str(match color {
+        Some(Color::Black) => "black",
+        Some(Color::White) => "white",
+        None if is_legal => "empty, legal move",
+        None => "empty",
+    });
+    if props.last == Some(sq) {
+        label.push_str(", last move");
+    }
+    if let Some(aria) = tile_aria {
+        label.push_str(&format!(", {aria}"));
+    }
+    if props.hint == Some(sq) {
+        label.push_str(", suggested move");
+    }
+    label
+}
+
+/// The arrow keys move the focus from square to square on an `n x n` board.
+fn arrow_keys(focus: Option<Square>, n: u8) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
         let Some(current) = focus else { return };
         let (col, row) = (current.index() % 8, current.index() / 8);
         let (dc, dr): (i32, i32) = match e.key().as_str() {
@@ -141,12 +166,5 @@ pub fn board(props: &BoardProps) -> Html {
                 focus_square(sq);
             }
         }
-    });
-    html! {
-        <div class={classes!("board", format!("n{n}"))} role="grid" aria-label={format!("Othello board, {size}")}
-             id="board" {onkeydown}
-             style={format!("grid-template-columns: repeat({n}, 1fr)")}>
-            { for cells }
-        </div>
-    }
+    })
 }
