@@ -6,9 +6,9 @@ The loop's own evaluation (20-40 games against one fixed network at 200 simulati
 out of scale once a run beats that network in nearly every game: the interval's top goes to
 the fit's ceiling. The matches played to ship a network (200 games, colours swapped, both at
 the same budget) do not: each new network met an older one it was close to. Fitted together
-by maximum likelihood (Bradley-Terry, draws half a win, as `othello arena` rates a
-tournament), they put every generation that played one on one scale, anchored at the fixed
-network, even where it never met that network itself.
+by maximum likelihood (Bradley-Terry, draws half a win: `othello elo`, the fit with which
+`othello arena` rates a tournament), they put every generation that played one on one
+scale, anchored at the fixed network, even where it never met that network itself.
 
 The manifest names, for each match, its `arena.json` (relative to the manifest) and who its
 two players were: `gen-N` for a generation of the run (its CPU-hours come from the run's
@@ -96,9 +96,9 @@ def cpu_hours_by_generation(run: Path) -> dict[int, float]:
         raise LadderError(f"{path}: cannot read CPU-hours by generation: {e}") from e
 
 
-def fit_ladder(manifest: dict[str, Any], base: Path, binary: str | None = None) -> list[Rung]:
+def fit_ladder(manifest: dict[str, Any], base: Path, binary: str) -> list[Rung]:
     """Every player's Elo (the anchor 0) with its 95% interval, strongest last, fitted by
-    `binary`'s `othello elo` when it has one (othello_cli.fit_elo)."""
+    `binary`'s `othello elo` (othello_cli.fit_elo)."""
     games: list[tuple[str, str, float]] = []
     for match in manifest["matches"]:
         games += match_games(base / match["arena"], list(match["players"]))
@@ -109,7 +109,7 @@ def fit_ladder(manifest: dict[str, Any], base: Path, binary: str | None = None) 
     index = {n: i for i, n in enumerate(names)}
     results = [(index[b], index[w], p) for b, w, p in games]
     try:
-        ratings = fit_elo(len(names), results, index[anchor], binary=binary)
+        ratings = fit_elo(binary, len(names), results, index[anchor])
     except RunError as e:
         raise LadderError(str(e)) from e
     hours = cpu_hours_by_generation(base / manifest["run"])

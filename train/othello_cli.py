@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from train.shards import (
     OUT,
     LocalPool,
@@ -280,7 +278,7 @@ def othello_evaluate(
             return elo_from_score(*head_to_head(games, 0, 1))
         anchor = players.index(report["anchor"])
         results = [(g["black"], g["white"], points(g["black_margin"])) for g in games]
-        return fit_elo(len(players), results, anchor, binary=binary)[0]
+        return fit_elo(binary, len(players), results, anchor)[0]
 
     return run
 
@@ -289,40 +287,28 @@ def points(margin: int) -> float:
     return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
 
 
-# Elo points per natural-log-odds unit, and the normal quantile of a 95% interval.
-ELO_PER_NAT = 400 / math.log(10)
+# The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
 Rating = tuple[float, float, float]  # elo, low, high
 
 
 def fit_elo(
+    binary: str,
     n: int,
     games: Sequence[tuple[int, int, float]],
     anchor: int,
     prior_draws: float = 1.0,
-    binary: str | None = None,
 ) -> list[Rating]:
     """(elo, low, high) of each of `n` players from `games` (black, white, Black's points)
     with `anchor` at 0 and `prior_draws` virtual draws of everyone against it, as `othello
     arena` rates a tournament: used to rate the games of several arena shards, or of
-    several matches, as one tournament. The fit is the engine's (`othello elo`, from
-    `binary`); until the binary has that subcommand, fit_elo_numpy's copy of it."""
-    if binary is not None:
-        fitted = engine_fit_elo(binary, n, games, anchor, prior_draws)
-        if fitted is not None:
-            return fitted
-    return fit_elo_numpy(n, games, anchor, prior_draws)
-
-
-def engine_fit_elo(
-    binary: str, n: int, games: Sequence[tuple[int, int, float]], anchor: int, prior_draws: float
-) -> list[Rating] | None:
-    """`othello elo -`: the games as an arena.json's `players`, `anchor` and `games` on
-    stdin (plus `prior_draws`), the ratings as an arena.json's `ratings` on stdout. None
-    when the binary is missing or has no `elo` subcommand yet."""
+    several matches, as one tournament. The fit is the engine's, the project's only one
+    (crates/tools/src/arena/elo.rs): `binary elo -` is given the games as an arena.json's
+    `players`, `anchor` and `games` on stdin (plus `prior_draws`) and prints the ratings
+    as an arena.json's `ratings`."""
     if not Path(binary).exists() and shutil.which(binary) is None:
-        return None
+        raise binary_missing(binary)
     names = [f"p{i}" for i in range(n)]
     request = {
         "players": names,
@@ -330,7 +316,7 @@ def engine_fit_elo(
         "prior_draws": prior_draws,
         # Only who won counts in the fit, so the margin's sign stands for the margin.
         "games": [
-            {"black": b, "white": w, "black_margin": int(np.sign(p - 0.5))} for b, w, p in games
+            {"black": b, "white": w, "black_margin": (p > 0.5) - (p < 0.5)} for b, w, p in games
         ],
     }
     try:
@@ -344,84 +330,17 @@ def engine_fit_elo(
             text=True,
         ) as process:
             stdout, stderr = process.communicate(json.dumps(request))
-    except OSError:
-        return None  # not a program this machine runs: the shards would have said so
-    if process.returncode == 2 and "unrecognized subcommand" in stderr:
-        return None  # clap's answer: a binary from before `othello elo`
+    except OSError as e:
+        raise RunError(f"cannot run `{binary} elo`: {e}") from e
     if process.returncode != 0:
-        raise RunError(f"`{binary} elo` failed: {stderr.strip()}")
+        # The binary says `error: <cause>`; say the cause once.
+        cause = stderr.strip().removeprefix("error: ") or f"exit code {process.returncode}"
+        raise RunError(f"`{binary} elo` failed: {cause}")
     try:
         by_name = {r["player"]: r for r in json.loads(stdout)["ratings"]}
         return [(by_name[p]["elo"], by_name[p]["low"], by_name[p]["high"]) for p in names]
     except (json.JSONDecodeError, KeyError, TypeError) as e:
-        raise RunError(f"`{binary} elo` printed no ratings for {names}: {e}") from e
-
-
-def fit_elo_numpy(
-    n: int, games: Sequence[tuple[int, int, float]], anchor: int, prior_draws: float = 1.0
-) -> list[Rating]:
-    """The arena's fit (crates/tools/src/arena/elo.rs) in numpy, until `othello elo`
-    serves it: Bradley-Terry by maximum likelihood, Newton steps with halving, 95%
-    intervals from the observed information."""
-    score = np.zeros((n, n))
-    count = np.zeros((n, n))
-    for black, white, p in games:
-        score[black, white] += p
-        score[white, black] += 1 - p
-        count[black, white] += 1
-        count[white, black] += 1
-    others = [i for i in range(n) if i != anchor]
-    score[others, anchor] += prior_draws / 2
-    score[anchor, others] += prior_draws / 2
-    count[others, anchor] += prior_draws
-    count[anchor, others] += prior_draws
-    met = (count > 0) & ~np.eye(n, dtype=bool)
-
-    def log_likelihood(theta: np.ndarray) -> float:
-        diff = theta[:, None] - theta[None, :]
-        return float(np.sum(np.where(met & (score > 0), -score * np.logaddexp(0, -diff), 0)))
-
-    def gradient_and_information(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
-        gradient = np.where(met, score - count * p, 0).sum(axis=1)
-        w = np.where(met, count * p * (1 - p), 0)
-        information = np.diag(w.sum(axis=1)) - w
-        return gradient[others], information[np.ix_(others, others)]
-
-    def no_fit() -> RunError:
-        return RunError("the arena results have no finite Elo fit")
-
-    theta = np.zeros(n)
-    current = log_likelihood(theta)
-    for _ in range(200):
-        gradient, information = gradient_and_information(theta)
-        try:
-            step = np.linalg.solve(information, gradient)
-        except np.linalg.LinAlgError as e:
-            raise no_fit() from e
-        scale, accepted = 1.0, False
-        for _ in range(40):
-            trial = theta.copy()
-            trial[others] += scale * step
-            value = log_likelihood(trial)
-            if value >= current - 1e-12:
-                theta, current, accepted = trial, value, True
-                break
-            scale /= 2
-        if np.any(np.abs(theta) * ELO_PER_NAT > 10_000):
-            raise no_fit()
-        if not accepted or np.max(np.abs(step), initial=0) * scale < 1e-10:
-            break
-    gradient, information = gradient_and_information(theta)
-    if np.any(np.abs(gradient) > 1e-6):
-        raise no_fit()
-    covariance = np.linalg.inv(information)
-    ratings = [(0.0, 0.0, 0.0)] * n
-    for a, i in enumerate(others):
-        elo = float(theta[i] * ELO_PER_NAT)
-        stderr = math.sqrt(max(covariance[a, a], 0.0)) * ELO_PER_NAT
-        ratings[i] = (elo, elo - Z95 * stderr, elo + Z95 * stderr)
-    return ratings
+        raise RunError(f"`{binary} elo` printed no ratings for {names}: {e!r}") from e
 
 
 def call(cmd: list[str]) -> None:

@@ -184,8 +184,9 @@ def finish(
     """Writes the generation's metrics row, the new best and the state: the generation is
     done once the state says so."""
     c = run.config
-    cpu_hours = state.get("cpu_hours", 0.0) + row["cpu_seconds"] / 3600
-    row["cpu_hours"] = round(cpu_hours, 6)
+    # Kept as finely as the seconds (a millisecond is 2.8e-7 hours).
+    cpu_hours = round(state.get("cpu_hours", 0.0) + row["cpu_seconds"] / 3600, 9)
+    row["cpu_hours"] = cpu_hours
     run.write_metrics(row)
     if promoted:
         for suffix in (".onnx", ".json"):
@@ -195,7 +196,7 @@ def finish(
         step=step,
         best=str(model.relative_to(run.root)) if promoted else state["best"],
         best_generation=gen if promoted else state.get("best_generation"),
-        cpu_hours=round(cpu_hours, 6),
+        cpu_hours=cpu_hours,
     )
     run.log(
         f"gen {gen}: done in {row['cpu_seconds'] / 3600:.2f} CPU-hours; "
@@ -269,7 +270,9 @@ class Run(RunDir):
             elo, low, high = rating
             row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
         # Only what ran in this process counts: a phase skipped on resume cost nothing now.
-        row["cpu_seconds"] = round(self.cpu_seconds() - cpu_start, 1)
+        # To the millisecond: a tiny generation costs some 0.05 s, which tenths rounded
+        # to 0 (or doubled), and the run's CPU-hours are the sum of these.
+        row["cpu_seconds"] = round(self.cpu_seconds() - cpu_start, 3)
         finish(self, gen, state, row, trainer.step, model, promoted)
         return row
 

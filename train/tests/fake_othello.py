@@ -1,7 +1,10 @@
-"""A stand-in for the `othello` binary in the Ray tests, run as a program: `selfplay` and
-`arena` with the real ones' arguments and output files (deterministic to the byte, like
-the real ones), and a `model check` that passes. `install` writes it with a shebang and
-CONTROL set, the folder through which the test and it talk:
+"""A stand-in for the `othello` binary in the Ray and loop tests, run as a program:
+`selfplay` and `arena` with the real ones' arguments and output files (deterministic to
+the byte, like the real ones), a `model check` that passes, and `elo`: the real binary's
+fit when `install` found one (train.tests.engine.real_othello), else a placeholder
+(`placeholder_ratings`) with the same shape, so that the plumbing tests run without it.
+`install` writes it with a shebang and CONTROL and REAL_OTHELLO set; CONTROL is the folder
+through which the test and it talk:
 
     CONTROL/log            one line per run: "<command> <seed> <pid> <parent pid>"
     CONTROL/hold-<seed>    if present, the first run with this seed waits (up to a minute)
@@ -13,25 +16,35 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import sys
 import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 CONTROL = ""  # set by `install`
+# The real binary that answers `elo`, when one is built ("": the placeholder answers).
+REAL_OTHELLO = ""  # set by `install`
 
 
 def install(folder: Path) -> tuple[Path, Path]:
     """Writes the fake as an executable `folder/othello`; returns it and its CONTROL."""
+    from train.tests.engine import real_othello
+
     control = folder / "control"
     control.mkdir(parents=True)
+    real = real_othello()
     text = Path(__file__).read_text()
-    # The first occurrence: the assignment above, not this line.
+    # The first occurrences: the assignments above, not these lines.
     text = text.replace('CONTROL = ""  # set by `install`', f"CONTROL = {str(control)!r}", 1)
+    text = text.replace(
+        'REAL_OTHELLO = ""  # set by `install`', f"REAL_OTHELLO = {str(real or '')!r}", 1
+    )
     binary = folder / "othello"
     binary.write_text(f"#!{sys.executable}\n{text}")
     binary.chmod(0o755)
@@ -124,11 +137,59 @@ def arena(a: argparse.Namespace) -> None:
     (a.out / "arena.json").write_text(json.dumps(report, indent=2))
 
 
+def placeholder_ratings(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """NOT the Elo fit: a deterministic stand-in for `othello elo` when no real binary is
+    built. Each player's Elo is the logit of its points share (the prior draws against
+    the anchor included) on the Elo scale, less the anchor's, with a binomial interval.
+    It has the fit's shape (the anchor at 0, more points more Elo), not its numbers: tests
+    that check numbers use the real binary."""
+    names = request["players"]
+    anchor = names.index(request["anchor"])
+    prior = request.get("prior_draws", 1.0)
+    score, games = [0.0] * len(names), [0.0] * len(names)
+    for g in request["games"]:
+        margin = g["black_margin"]
+        p = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        for player, points in ((g["black"], p), (g["white"], 1 - p)):
+            score[player] += points
+            games[player] += 1
+    for i in range(len(names)):
+        if i != anchor:
+            for player in (i, anchor):
+                score[player] += prior / 2
+                games[player] += prior
+    per_nat = 400 / math.log(10)
+    ratings = []
+    for i, name in enumerate(names):
+        share = [min(max(score[j] / max(games[j], 1), 1e-3), 1 - 1e-3) for j in (i, anchor)]
+        elo = per_nat * (math.log(share[0] / (1 - share[0])) - math.log(share[1] / (1 - share[1])))
+        stderr = per_nat / math.sqrt(max(games[i], 1) * share[0] * (1 - share[0]))
+        stderr = 0.0 if i == anchor else stderr
+        low, high = elo - 1.96 * stderr, elo + 1.96 * stderr
+        ratings.append({"player": name, "elo": elo, "stderr": stderr, "low": low, "high": high})
+    return ratings
+
+
+def elo() -> None:
+    """`othello elo -`: the real binary's answer when there is one, else the placeholder."""
+    if REAL_OTHELLO:
+        os.execv(REAL_OTHELLO, [REAL_OTHELLO, *sys.argv[1:]])
+    text = sys.stdin.read() if sys.argv[2:3] == ["-"] else Path(sys.argv[2]).read_text()
+    request = json.loads(text)
+    if request["anchor"] not in request["players"]:
+        print(f"error: the anchor '{request['anchor']}' is not one of the players", file=sys.stderr)
+        sys.exit(2)
+    answer = {"anchor": request["anchor"], "ratings": placeholder_ratings(request)}
+    print(json.dumps(answer, indent=2))
+
+
 def main() -> None:
     if sys.argv[1:3] == ["model", "check"]:
         return
+    if sys.argv[1:2] == ["elo"]:
+        return elo()
     if sys.argv[1:2] not in (["selfplay"], ["arena"]):
-        # As the real binary (clap) answers a subcommand it lacks, `othello elo` say.
+        # As the real binary (clap) answers a subcommand it does not know.
         print(f"error: unrecognized subcommand '{sys.argv[1]}'", file=sys.stderr)
         sys.exit(2)
     p = argparse.ArgumentParser()

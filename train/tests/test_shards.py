@@ -7,6 +7,7 @@ from train import othello_cli
 from train.othello_cli import SelfPlayJob, othello_selfplay
 from train.shards import LocalPool, ShardKilledError, play_shard, seed_ranges, shard_name
 from train.tests import fake_othello
+from train.tests.engine import BINARY_VARIABLE, real_othello
 
 DATA = Path(__file__).parent / "data"
 
@@ -24,15 +25,20 @@ def test_a_job_s_seeds_are_cut_into_shards_named_by_their_range() -> None:
     assert seed_ranges(3, 0, 4) == []
 
 
+@pytest.mark.skipif(
+    real_othello() is None,
+    reason=f"needs the othello binary: cargo build -p cli, or set ${BINARY_VARIABLE}",
+)
 def test_the_elo_fit_reproduces_the_arena_s_own_ratings() -> None:
     """What `othello arena` rated (a round robin of 4 players, random = 0), rated again from
     its games: the fit that rates the games of several arena shards as one tournament."""
+    binary = str(real_othello())
     report = json.loads((DATA / "arena-round-robin.json").read_text())
     players = report["players"]
     games = [
         (g["black"], g["white"], othello_cli.points(g["black_margin"])) for g in report["games"]
     ]
-    fitted = othello_cli.fit_elo(len(players), games, players.index(report["anchor"]))
+    fitted = othello_cli.fit_elo(binary, len(players), games, players.index(report["anchor"]))
     for rating, (elo, low, high) in zip(report["ratings"], fitted, strict=True):
         assert elo == pytest.approx(rating["elo"], abs=1e-6)
         assert (low, high) == pytest.approx((rating["low"], rating["high"]), abs=1e-6)
