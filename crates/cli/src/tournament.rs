@@ -5,6 +5,7 @@ use crate::{output_dir, write_file};
 use anyhow::{anyhow, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tools::accuracy::{
@@ -215,6 +216,9 @@ pub fn elo(games: &Path) -> Result<()> {
     let request: arena::RatingRequest = serde_json::from_str(&text)
         .map_err(|e| anyhow!("the games are not JSON in arena.json's shape: {e}"))?;
     let answer = arena::rate(&request)?;
-    println!("{}", serde_json::to_string_pretty(&answer)?);
+    // Written, not printed: a reader that closed the pipe is an error to report, not a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)
+        .context("cannot write the ratings")?;
     Ok(())
 }
