@@ -766,3 +766,79 @@ fn the_score_utility_prefers_the_larger_expected_margin_among_equal_values() {
     assert_eq!(pick(0.0, true), moves[0]);
     assert_eq!(pick(0.3, false), moves[0]);
 }
+
+/// The driver's stages run by hand, as self-play runs them for many games at once, search
+/// as `Mcts` does: the batched path and the single-tree path are one driver.
+#[test]
+fn the_driver_run_stage_by_stage_searches_as_mcts_does() {
+    let config = MctsConfig {
+        seed: 5,
+        dirichlet_alpha: 0.3,
+        ..MctsConfig::default()
+    };
+    let pos = Game::from_transcript("f5d6c3d3c4", start8())
+        .expect("legal")
+        .position()
+        .to_owned();
+    let budget = Budget::simulations(300);
+    let expected = Mcts::new(PlayoutEvaluator::new(5, 2), config.clone())
+        .search(&pos, &budget, &mut quiet())
+        .expect("search");
+    let mut driver = SearchDriver::new(config);
+    let mut evaluator = PlayoutEvaluator::new(5, 2);
+    driver.begin(&pos, Some(300), true);
+    while !driver.finished(300) {
+        let batch = driver.collect(driver.leaves_wanted(300));
+        let evaluations = if batch.positions.is_empty() {
+            Ok(Vec::new())
+        } else {
+            evaluator.evaluate(&batch.positions)
+        };
+        driver.complete(batch, evaluations).expect("evaluated");
+    }
+    let got = driver.report(expected.elapsed);
+    assert_eq!(got.simulations, 300);
+    assert_eq!(got.moves, expected.moves);
+    assert_eq!(got.pv, expected.pv);
+}
+
+#[test]
+fn the_root_decision_plays_a_forced_move_solves_within_reach_and_leaves_the_rest() {
+    let mut rng = Rng::new(17);
+    let mut solver = Solver::new();
+    let mut driver = SearchDriver::new(MctsConfig::default());
+    let budget = Budget::simulations(100);
+    // A pass when nothing else is legal.
+    let pass = Position::from_board_text(&format!("XO{} O", "-".repeat(62)), Variant::Standard)
+        .expect("valid");
+    assert_eq!(
+        driver.decide_root(&pass, &budget, None),
+        Some(RootDecision::Forced(Move::Pass))
+    );
+    // Within the always-solved endgame (16 empties on 8x8): the solver's best margin.
+    let mut checked = 0;
+    while checked < 4 {
+        let Some(pos) = random_endgame(&mut rng, 14) else {
+            continue;
+        };
+        if pos.legal_move_list().len() < 2 {
+            continue;
+        }
+        checked += 1;
+        let Some(RootDecision::Solved(solved)) = driver.decide_root(&pos, &budget, None) else {
+            panic!("{} is within reach", pos.to_board_text());
+        };
+        assert_eq!(solved.margin, solver.solve(&pos).margin);
+        let after = pos.play(solved.best).expect("legal");
+        assert_eq!(-solver.solve(&after).margin, solved.margin);
+    }
+    // Far beyond it: the search decides.
+    assert_eq!(driver.decide_root(&start8(), &budget, None), None);
+    // Beyond the exact depth, with no budget to draw nodes from, no budgeted solve.
+    let mut beyond = None;
+    while beyond.is_none() {
+        beyond = random_endgame(&mut rng, 18).filter(|p| p.legal_move_list().len() > 1);
+    }
+    let pos = beyond.expect("found");
+    assert_eq!(driver.decide_root(&pos, &Budget::default(), None), None);
+}
