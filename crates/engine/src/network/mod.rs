@@ -151,6 +151,15 @@ pub fn check_contract(
     value: &[Option<usize>],
 ) -> Result<(), ModelError> {
     let n = size.n() as usize;
+    // A batch fixed above 1 would load and then fail on every other batch size: the
+    // runtimes run a dynamic batch whole, and a batch of 1 position by position.
+    if let Some(&Some(batch)) = input.first().filter(|_| input.len() == 4) {
+        if batch != 1 {
+            return Err(ModelError::Contract(format!(
+                "the input's batch dimension is fixed at {batch}; the engine needs a dynamic batch or 1"
+            )));
+        }
+    }
     if input.len() != 4 || input[1..] != [Some(planes), Some(n), Some(n)] {
         return Err(ModelError::Contract(format!(
             "input shape is {}, but a {size} board with {planes} planes needs [batch, {planes}, {n}, {n}]",
@@ -427,6 +436,12 @@ mod tests {
         let err = check_contract(six, 4, &shape(&[4, 6, 6]), &shape(&[37]), &shape(&[2]))
             .expect_err("two values");
         assert!(err.to_string().contains("value shape"), "{err}");
+        // The batch: dynamic or 1 plays, a batch fixed above 1 is refused with its size.
+        let fixed = |batch: usize| [Some(batch), Some(4), Some(6), Some(6)];
+        assert!(check_contract(six, 4, &fixed(1), &shape(&[37]), &shape(&[1])).is_ok());
+        let err = check_contract(six, 4, &fixed(8), &shape(&[37]), &shape(&[1]))
+            .expect_err("a batch fixed at 8");
+        assert!(err.to_string().contains("fixed at 8"), "{err}");
     }
 
     /// A network that says the same for every position: the highest logit on the last

@@ -165,7 +165,12 @@ pub fn write_selfplay(
         created_by: format!("othello selfplay {}", env!("CARGO_PKG_VERSION")),
     };
     let json = serde_json::to_string_pretty(&sidecar).map_err(std::io::Error::other)?;
-    std::fs::write(&json_path, json)?;
+    // The data first, the sidecar last and whole: a run killed in between leaves arrays
+    // the trainer can use (it trains without a sidecar, with a warning), never a sidecar
+    // that names data which is not there.
     std::fs::rename(&tmp, &npz_path)?;
+    let json_tmp = dir.join(format!(".{name}.json.partial"));
+    std::fs::write(&json_tmp, json)?;
+    std::fs::rename(&json_tmp, &json_path)?;
     Ok(npz_path)
 }
