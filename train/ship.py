@@ -95,6 +95,7 @@ def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:
     return {
         "as": report["player"],
         "positions": len(moves),
+        "min_empties": report.get("min_empties", 0),
         "max_empties": report["max_empties"],
         "sparring": report["sparring"],
         "optimal": round(optimal / len(moves), 4),

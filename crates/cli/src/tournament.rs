@@ -2,7 +2,7 @@
 
 use crate::args::{BoardArgs, SeedArg, ThreadsArg};
 use crate::{output_dir, write_file};
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -125,6 +125,10 @@ pub struct AccuracyArgs {
     /// Moves to check
     #[arg(long, default_value_t = 200)]
     positions: usize,
+    /// Only positions with at least this many empty squares (with --max-empties, a
+    /// stretch of the game such as the late midgame: 24 to 30)
+    #[arg(long, default_value_t = 0)]
+    min_empties: u32,
     /// Only positions with at most this many empty squares
     #[arg(long, default_value_t = 26)]
     max_empties: u32,
@@ -158,12 +162,20 @@ fn read_recorded(paths: &[PathBuf]) -> Result<Vec<RecordedMove>> {
 }
 
 pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
+    if args.min_empties > args.max_empties {
+        bail!(
+            "--min-empties {} is above --max-empties {}: no position is in between",
+            args.min_empties,
+            args.max_empties
+        );
+    }
     let config = AccuracyConfig {
         size: args.board.board,
         variant: args.board.variant,
         player: args.player.parse()?,
         sparring: args.against.parse()?,
         positions: args.positions,
+        min_empties: args.min_empties,
         max_empties: args.max_empties,
         seed: args.seed.seed,
     };

@@ -24,9 +24,19 @@ pub struct AccuracyConfig {
     pub sparring: PlayerSpec,
     /// Moves to check.
     pub positions: usize,
-    /// Only moves from positions with at most this many empty squares are checked.
+    /// Only moves from positions with `min_empties..=max_empties` empty squares are
+    /// checked: the endgame from 0, or a stretch such as the late midgame (24-30).
+    pub min_empties: u32,
     pub max_empties: u32,
     pub seed: u64,
+}
+
+impl AccuracyConfig {
+    /// Whether a position's move is one to check.
+    fn checks(&self, pos: &Position) -> bool {
+        (self.min_empties..=self.max_empties).contains(&pos.empty_count())
+            && pos.legal_move_list().len() > 1
+    }
 }
 
 /// One checked move.
@@ -62,6 +72,7 @@ fn as_notation<S: serde::Serializer>(mv: &Move, out: S) -> Result<S::Ok, S::Erro
 pub struct AccuracyReport {
     pub player: String,
     pub sparring: String,
+    pub min_empties: u32,
     pub max_empties: u32,
     pub games: usize,
     pub moves: Vec<CheckedMove>,
@@ -128,7 +139,7 @@ impl AccuracyReport {
             games => format!("{games} games against {}", self.sparring),
         };
         format!(
-            "{}: {} of {} moves optimal ({:.1}%, 95% interval {:.1}-{:.1}%), {} keep the result ({:.1}%; {} of {} from won or drawn positions), {:.2} discs lost per move; positions with <= {} empties from {}",
+            "{}: {} of {} moves optimal ({:.1}%, 95% interval {:.1}-{:.1}%), {} keep the result ({:.1}%; {} of {} from won or drawn positions), {:.2} discs lost per move; positions with {} empties from {}",
             self.player,
             self.optimal(),
             self.moves.len(),
@@ -140,9 +151,18 @@ impl AccuracyReport {
             kept,
             open,
             self.mean_loss(),
-            self.max_empties,
+            empties_range(self.min_empties, self.max_empties),
             origin,
         )
+    }
+}
+
+/// "<= 26", or "24-30" for a stretch that does not reach the end.
+fn empties_range(min: u32, max: u32) -> String {
+    if min == 0 {
+        format!("<= {max}")
+    } else {
+        format!("{min}-{max}")
     }
 }
 
@@ -188,6 +208,7 @@ pub fn measure_accuracy(
     let mut report = AccuracyReport {
         player: config.player.to_string(),
         sparring: config.sparring.to_string(),
+        min_empties: config.min_empties,
         max_empties: config.max_empties,
         games: 0,
         moves: Vec::new(),
@@ -224,7 +245,7 @@ pub fn measure_accuracy(
                 &config.sparring
             };
             let after = play_checked(&pos, mv, mover)?;
-            if ours && pos.empty_count() <= config.max_empties && pos.legal_move_list().len() > 1 {
+            if ours && config.checks(&pos) {
                 report.moves.push(CheckedMove {
                     position: pos.to_board_text(),
                     empties: pos.empty_count(),
@@ -283,8 +304,8 @@ pub enum ReplayError {
     Spec(#[from] engine::spec::SpecError),
     #[error("recorded move {index}: {reason}")]
     BadRecord { index: usize, reason: String },
-    #[error("no recorded position has at most {0} empties on this board")]
-    NoPositions(u32),
+    #[error("no recorded position has {} empties on this board", empties_range(*.0, *.1))]
+    NoPositions(u32, u32),
 }
 
 /// Checks `config.player` on the recorded positions (each distinct position once, in the
@@ -330,7 +351,7 @@ pub fn recheck_accuracy(
                 record.played_margin, record.best_margin
             )));
         }
-        if pos.empty_count() > config.max_empties || pos.legal_move_list().len() < 2 {
+        if !config.checks(&pos) {
             continue;
         }
         let slot = *index_of.entry(record.position.clone()).or_insert_with(|| {
@@ -353,13 +374,17 @@ pub fn recheck_accuracy(
     }
     positions.truncate(config.positions);
     if positions.is_empty() {
-        return Err(ReplayError::NoPositions(config.max_empties));
+        return Err(ReplayError::NoPositions(
+            config.min_empties,
+            config.max_empties,
+        ));
     }
     let mut solver = Solver::new();
     let (mut player, budget) = config.player.build(config.seed, models)?;
     let mut report = AccuracyReport {
         player: config.player.to_string(),
         sparring: format!("the recorded positions of {source}"),
+        min_empties: config.min_empties,
         max_empties: config.max_empties,
         games: 0,
         moves: Vec::new(),
@@ -399,6 +424,7 @@ mod tests {
             player: player.parse().expect("spec"),
             sparring: "greedy".parse().expect("spec"),
             positions,
+            min_empties: 0,
             max_empties: 9,
             seed: 3,
         }
@@ -434,6 +460,56 @@ mod tests {
             assert!(checked.played_margin <= checked.best_margin);
         }
         assert_margins_are_exact(&report);
+    }
+
+    #[test]
+    fn a_stretch_of_empties_checks_only_moves_from_it_in_games_and_rechecks() {
+        let stretch = AccuracyConfig {
+            min_empties: 6,
+            ..config("random", 30)
+        };
+        let report = measure_accuracy(&stretch, &NoModels, &|_, _| {}).expect("runs");
+        assert_eq!(report.moves.len(), 30);
+        assert!(report.moves.iter().all(|m| (6..=9).contains(&m.empties)));
+        assert!(
+            report.summary().contains("positions with 6-9 empties"),
+            "{}",
+            report.summary()
+        );
+        assert_margins_are_exact(&report);
+        // A recheck of the whole endgame's records keeps only the stretch's positions.
+        let everything =
+            measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
+        assert!(everything.moves.iter().any(|m| m.empties < 6));
+        let rechecked = recheck_accuracy(
+            &AccuracyConfig {
+                min_empties: 6,
+                ..config("greedy", 1000)
+            },
+            &recorded(&everything),
+            "t",
+            &NoModels,
+            &|_, _| {},
+        )
+        .expect("rechecks");
+        assert!(!rechecked.moves.is_empty());
+        assert!(rechecked.moves.iter().all(|m| (6..=9).contains(&m.empties)));
+        let none = recheck_accuracy(
+            &AccuracyConfig {
+                min_empties: 10,
+                max_empties: 12,
+                ..config("greedy", 10)
+            },
+            &recorded(&everything),
+            "t",
+            &NoModels,
+            &|_, _| {},
+        )
+        .expect_err("no position has 10-12 empties");
+        assert_eq!(
+            none.to_string(),
+            "no recorded position has 10-12 empties on this board"
+        );
     }
 
     /// Every checked move's margins agree with a fresh solve of every move.
