@@ -126,6 +126,11 @@ impl AccuracyReport {
                 b.keeps_result += usize::from(m.keeps_result());
             }
         }
+        // A group says only empties that were checked: 24-25, not 24-27, for that stretch.
+        for b in &mut buckets {
+            b.low = b.low.max(self.min_empties);
+            b.high = b.high.min(self.max_empties);
+        }
         buckets
     }
 
@@ -476,6 +481,12 @@ mod tests {
             "{}",
             report.summary()
         );
+        let groups: Vec<(u32, u32)> = report
+            .by_empties(4)
+            .iter()
+            .map(|b| (b.low, b.high))
+            .collect();
+        assert_eq!(groups, [(6, 7), (8, 9)]);
         assert_margins_are_exact(&report);
         // A recheck of the whole endgame's records keeps only the stretch's positions.
         let everything =
