@@ -17,6 +17,7 @@ pub fn analyse(
         bail!("the game is over: nothing to analyse");
     }
     agent.player.check_game(pos.size(), pos.variant(), models)?;
+    crate::args::warn_without_book(&agent.player, pos.size(), pos.variant(), models);
     let (mut player, _) = agent.player.build(agent.seed.seed, models)?;
     let info = player.think(pos, budget, &mut |_| true)?;
     print!("{}", render(pos, &info));
@@ -43,6 +44,9 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
             let cell = match (pos.color_at(sq), here) {
                 (Some(color), _) => format!("  {} ", color.symbol()),
                 (None, Some(_)) if info.solved.is_some() => "  * ".to_string(),
+                (None, Some(m)) if info.from_book => {
+                    format!("{:>+4.0}", m.score.unwrap_or_default())
+                }
                 (None, Some(m)) => format!("{:>3}%", (100 * m.visits + total / 2) / total),
                 (None, None) => "  . ".to_string(),
             };
@@ -59,6 +63,10 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
             solved.nodes,
             solved.micros as f64 / 1e6
         ));
+        return out;
+    }
+    if info.from_book {
+        render_book(&mut out, pos, info);
         return out;
     }
     out.push_str(&format!(
@@ -98,4 +106,27 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         info.simulations_per_second()
     ));
     out
+}
+
+/// A book move: the book's values (the board shows them in discs) and where each comes from.
+fn render_book(out: &mut String, pos: &Position, info: &SearchInfo) {
+    let side = pos.side_to_move();
+    let played = info.best_move().map_or_else(|| "none".to_owned(), |mv| mv.to_string());
+    out.push_str(&format!(
+        "{side} to move: book move {played}, value {:+.2} discs\n",
+        info.score.unwrap_or_default()
+    ));
+    out.push_str("move    value\n");
+    for m in &info.moves {
+        let source = if m.visits > 0 {
+            "book"
+        } else {
+            "search estimate, not in the book"
+        };
+        out.push_str(&format!(
+            "{:<5} {:>+7.2}  {source}\n",
+            m.mv.to_string(),
+            m.score.unwrap_or_default()
+        ));
+    }
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use engine::{Budget, PlayerSpec};
+use engine::{Budget, ModelSource, PlayerSpec};
 use othello::ggf::read_games;
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
@@ -135,5 +135,18 @@ fn read_ggf(text: &str) -> Result<Option<Game>> {
     match games.into_iter().nth(number.wrapping_sub(1)) {
         Some(game) => Ok(Some(game.into_game())),
         None => bail!("{source} holds {count} game(s); there is no game {number}"),
+    }
+}
+
+/// Says once, on standard error, why the spec's book cannot be used; the agent then plays
+/// without it (a book saves time, and no game should stop for want of one).
+pub fn warn_without_book(
+    spec: &PlayerSpec,
+    size: BoardSize,
+    variant: Variant,
+    models: &dyn ModelSource,
+) {
+    if let Err(e) = spec.check_book(size, variant, models) {
+        eprintln!("warning: {e}");
     }
 }

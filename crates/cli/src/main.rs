@@ -6,6 +6,7 @@
 mod analyse;
 mod args;
 mod bench;
+mod book;
 mod model;
 mod nboard;
 mod openings;
@@ -110,6 +111,9 @@ enum Command {
     /// Measure speed
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Build, grow and look into opening books (docs/book.md)
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Play self-play games for training and write them as .npz + .json
     Selfplay(selfplay::SelfplayArgs),
     /// Play a round-robin tournament and rate the players (Elo)
@@ -198,6 +202,7 @@ fn run(cli: Cli) -> Result<()> {
             solve::solve(game.position(), mode, threads.get()?);
         }
         Command::Bench(command) => bench::run(command, &models())?,
+        Command::Book(command) => book::run(command, &models())?,
         Command::Selfplay(args) => selfplay::run(args, &models())?,
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Elo { games } => tournament::elo(&games)?,

@@ -25,6 +25,7 @@ pub fn play(
     agent
         .player
         .check_game(start.size(), start.variant(), models)?;
+    crate::args::warn_without_book(&agent.player, start.size(), start.variant(), models);
     let (mut player, _) = agent.player.build(agent.seed.seed, models)?;
     let mut state = GameState::new(start, Seats::Human(human));
     writeln!(out, "You play {human}. {HELP}.")?;

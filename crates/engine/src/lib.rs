@@ -37,6 +37,7 @@
 #![warn(unreachable_pub)]
 
 pub mod agent;
+pub mod book;
 pub mod evaluator;
 pub mod mcts;
 pub mod network;

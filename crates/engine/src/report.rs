@@ -3,6 +3,7 @@
 //! ([`choose_move`]). Its own module, so that the agent interface and the search both
 //! use it without importing each other.
 
+use crate::book::BookChoice;
 use crate::Rng;
 use othello::Move;
 use std::time::Duration;
@@ -91,8 +92,12 @@ pub struct SearchInfo {
     /// Set when the exact solver settled the root: its move is the one to play.
     pub solved: Option<Solved>,
     /// A Gumbel root's choice (the best survivor of sequential halving), which need not be
-    /// the most visited move.
+    /// the most visited move; or the opening book's move.
     pub chosen: Option<Move>,
+    /// The move comes from the opening book: `chosen` is its move, `score` its value in
+    /// discs, and `moves` every move the book knows (visits 1 for those in the book, 0 for
+    /// the estimates of moves it has not followed).
+    pub from_book: bool,
     /// Simulations run by this search (the tree may hold more from earlier ones).
     pub simulations: u64,
     pub root_visits: u32,
@@ -119,8 +124,42 @@ impl SearchInfo {
             score: None,
             solved: None,
             chosen: None,
+            from_book: false,
             simulations: 0,
             root_visits: 1,
+            elapsed,
+        }
+    }
+
+    /// The opening book's move as a report. A book value is in discs; the value in [-1, 1]
+    /// that the page's graph and win chance need is `tanh(discs / 8)`, a display mapping
+    /// only (nothing chooses by it).
+    pub fn from_book(choice: &BookChoice, elapsed: Duration) -> SearchInfo {
+        let q = |discs: f32| (discs / 8.0).tanh();
+        SearchInfo {
+            moves: choice
+                .moves
+                .iter()
+                .map(|m| MoveInfo {
+                    mv: m.mv,
+                    visits: u32::from(m.in_book),
+                    prior: 0.0,
+                    q: q(m.value),
+                    proof: None,
+                    bounds: None,
+                    target: if m.mv == choice.mv { 1.0 } else { 0.0 },
+                    score: Some(m.value),
+                })
+                .collect(),
+            pv: vec![choice.mv],
+            value: q(choice.value),
+            proof: None,
+            score: Some(choice.value),
+            solved: None,
+            chosen: Some(choice.mv),
+            from_book: true,
+            simulations: 0,
+            root_visits: 0,
             elapsed,
         }
     }
@@ -145,6 +184,7 @@ impl SearchInfo {
             score: Some(solved.margin as f32),
             solved: Some(solved),
             chosen: None,
+            from_book: false,
             simulations: 0,
             root_visits: 0,
             elapsed,

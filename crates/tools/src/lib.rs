@@ -1,5 +1,6 @@
 //! Native tooling over the engine: tournaments with Elo (`arena`), self-play for the
-//! trainer (`selfplay`), solver-checked move accuracy (`accuracy`), `.npz` files (`arrays`),
+//! trainer (`selfplay`), solver-checked move accuracy (`accuracy`), opening books grown by
+//! drop-out expansion (`book`), `.npz` files (`arrays`),
 //! the ONNX Runtime backend (`onnxruntime`) and networks from files on a chosen runtime
 //! (`models`). Threads and files live here, so the engine the page links has neither.
 
@@ -8,6 +9,7 @@
 pub mod accuracy;
 pub mod arena;
 pub mod arrays;
+pub mod book;
 pub mod models;
 pub mod onnxruntime;
 pub mod selfplay;

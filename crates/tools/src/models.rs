@@ -5,12 +5,13 @@
 use crate::onnxruntime::{environment, OnnxRuntime};
 use engine::network::{load_file, ModelError, Network, Runtime};
 use engine::onnx::Tract;
+use engine::book::{Book, BookError};
 use engine::ModelSource;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Which library runs networks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -64,6 +65,8 @@ impl fmt::Display for RuntimeChoice {
 pub struct ModelFiles {
     runtime: Box<dyn Runtime>,
     loaded: Mutex<HashMap<String, Network>>,
+    /// Books by path, read once (a failure too, so it is reported once).
+    books: Mutex<HashMap<String, Result<Arc<Book>, BookError>>>,
 }
 
 impl ModelFiles {
@@ -75,6 +78,7 @@ impl ModelFiles {
         ModelFiles {
             runtime,
             loaded: Mutex::new(HashMap::new()),
+            books: Mutex::new(HashMap::new()),
         }
     }
 
@@ -88,6 +92,14 @@ impl ModelFiles {
 }
 
 impl ModelSource for ModelFiles {
+    fn book(&self, name: &str) -> Result<Arc<Book>, BookError> {
+        let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
+        books
+            .entry(name.to_owned())
+            .or_insert_with(|| crate::book::read_book(Path::new(name)).map(Arc::new))
+            .clone()
+    }
+
     fn network(&self, model: &str) -> Result<Network, ModelError> {
         let mut loaded = self
             .loaded

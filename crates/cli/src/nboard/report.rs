@@ -81,6 +81,12 @@ pub fn search_line(line: &[Move], discs: f64, depth: &str, text: &str) -> String
     format!("search {} {discs:.2} 0 {depth} {text}", line_text(line))
 }
 
+/// `book <pv> <eval> <games> <depth> <text>`: one hint line for a book move, as NTest sends
+/// them (the games through it: 0, our book grows by search, not from games).
+pub fn book_line(line: &[Move], discs: f64, depth: &str, text: &str) -> String {
+    format!("book {} {discs:.2} 0 {depth} {text}", line_text(line))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

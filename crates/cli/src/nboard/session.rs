@@ -1,7 +1,7 @@
 //! The engine's state (the game, the depth, the agent) and what it does with each message.
 
 use super::report::{
-    depth_budget, depth_text, discs_from_q, move_discs, move_word, search_line,
+    depth_budget, depth_text, discs_from_q, move_discs, move_word, search_line, book_line,
     simulations_for_depth,
 };
 use anyhow::Result;
@@ -77,6 +77,8 @@ struct Hint {
     discs: f64,
     depth: String,
     text: String,
+    /// A book move: sent as a `book` line, which NBoard shows as the book's.
+    book: bool,
 }
 
 /// A search stopped by an interrupt: it sends nothing more.
@@ -220,6 +222,7 @@ impl<W: Write> Engine<W> {
         if !self.seat.as_ref().is_some_and(fits) {
             self.seat = None;
             self.spec.check_game(size, variant, &self.models)?;
+            crate::args::warn_without_book(&self.spec, size, variant, &self.models);
             let player = if self.spec.kind == PlayerKind::Mcts {
                 Player::Mcts(Box::new(self.spec.mcts_player(self.seed, &self.models)?))
             } else {
@@ -358,7 +361,12 @@ impl<W: Write> Engine<W> {
             Ok(Err(e)) => fail(&format!("hint: {e}")),
             Ok(Ok(hints)) => {
                 for h in hints {
-                    self.send(&search_line(&h.line, h.discs, &h.depth, &h.text))?;
+                    let line = if h.book {
+                        book_line(&h.line, h.discs, &h.depth, &h.text)
+                    } else {
+                        search_line(&h.line, h.discs, &h.depth, &h.text)
+                    };
+                    self.send(&line)?;
                 }
             }
         }
@@ -386,6 +394,20 @@ impl<W: Write> Engine<W> {
             };
             return Ok(Ok(other_hints(&info, self.spec.kind, size, n)));
         };
+        // In the agent's book, the hints are the book's moves and values, as its root
+        // decision would play them.
+        if let Some(moves) = player.mcts().book_moves(pos) {
+            if moves.first().is_some_and(|m| m.in_book) {
+                let hints = moves.into_iter().filter(|m| m.in_book).take(n).map(|m| Hint {
+                    line: vec![m.mv],
+                    discs: f64::from(m.value),
+                    depth: depth_text(false, None, 1),
+                    text: "book".into(),
+                    book: true,
+                });
+                return Ok(Ok(hints.collect()));
+            }
+        }
         // Where the agent's root decision would solve, every move gets its exact margin
         // from the agent's own root solver (one rule, one table).
         if player.mcts().solves_exactly(pos) {
@@ -400,6 +422,7 @@ impl<W: Write> Engine<W> {
                     discs: f64::from(margin),
                     depth: depth_text(true, None, 1),
                     text: "exact".into(),
+                    book: false,
                 });
             return Ok(Ok(hints.collect()));
         }
@@ -429,6 +452,7 @@ impl<W: Write> Engine<W> {
                     50.0 * (m.q + 1.0)
                 ),
                 line,
+                book: false,
             }
         });
         Ok(Ok(hints.collect()))
@@ -505,6 +529,7 @@ fn other_hints(info: &SearchInfo, kind: PlayerKind, size: BoardSize, n: usize) -
                 depth: depth_text(info.solved.is_some(), m.proof, line.len()),
                 text,
                 line,
+                book: false,
             }
         })
         .collect()

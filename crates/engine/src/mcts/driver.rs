@@ -2,8 +2,10 @@
 //! every KataGo program goes through `Search::runWholeSearch`:
 //!
 //! 1. **root decision** ([`SearchDriver::decide_root`]): a forced move (a pass included) is
-//!    played without search, and the exact solver takes the root when it is within reach
-//!    (the rule of [`RootSolve`], with the one solver and table size it names);
+//!    played without search, the opening book's move when the driver has a book
+//!    ([`BookPlay`]) and the position is in it, and the exact solver takes the root when it
+//!    is within reach (the rule of [`RootSolve`], with the one solver and table size it
+//!    names);
 //! 2. **begin** ([`SearchDriver::begin`]): the position becomes the root, keeping the
 //!    subtree that leads to it; once the root is expanded it gets its noise and, with a
 //!    Gumbel root, its plan of visits;
@@ -22,8 +24,10 @@
 use super::config::{default_budgeted_extra_empties, default_exact_root_empties, MctsConfig};
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::Budget;
+use crate::book::{Book, BookChoice};
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{SearchInfo, Solved};
+use crate::rng::{splitmix64, Rng};
 use crate::solver::Solver;
 use othello::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,10 +36,12 @@ use std::time::Duration;
 use web_time::Instant;
 
 /// How the root decision settled the move, without a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum RootDecision {
     /// The only legal move (a pass included).
     Forced(Move),
+    /// The opening book's move.
+    Book(BookChoice),
     /// The exact solver's move: the largest final margin.
     Solved(Solved),
 }
@@ -44,6 +50,7 @@ impl RootDecision {
     pub fn best_move(&self) -> Move {
         match self {
             RootDecision::Forced(mv) => *mv,
+            RootDecision::Book(choice) => choice.mv,
             RootDecision::Solved(solved) => solved.best,
         }
     }
@@ -51,9 +58,19 @@ impl RootDecision {
     pub fn into_info(self, elapsed: Duration) -> SearchInfo {
         match self {
             RootDecision::Forced(mv) => SearchInfo::decided(mv, elapsed),
+            RootDecision::Book(choice) => SearchInfo::from_book(&choice, elapsed),
             RootDecision::Solved(solved) => SearchInfo::from_solved(solved, elapsed),
         }
     }
+}
+
+/// The opening book a driver plays from, and how freely.
+#[derive(Clone, Debug)]
+pub struct BookPlay {
+    pub book: Arc<Book>,
+    /// Draw among the book moves within this many discs of the best, weighted toward it,
+    /// so that games vary (0: always the best).
+    pub random: f32,
 }
 
 /// One tree and the state of the move it is searching: the stages above, with no
@@ -71,10 +88,15 @@ pub struct SearchDriver {
     simulations: u64,
     noise: bool,
     root_prepared: bool,
+    book: Option<BookPlay>,
+    book_rng: Rng,
 }
 
 impl SearchDriver {
     pub fn new(config: MctsConfig) -> SearchDriver {
+        // The book's draws have a stream of their own, so that a book changes no other
+        // random choice of the search.
+        let book_rng = Rng::new(splitmix64(config.seed ^ 0xb00c));
         SearchDriver {
             tree: SearchTree::new(config),
             stop: Arc::new(AtomicBool::new(false)),
@@ -83,7 +105,19 @@ impl SearchDriver {
             simulations: 0,
             noise: true,
             root_prepared: false,
+            book: None,
+            book_rng,
         }
+    }
+
+    /// Plays the book's moves where it has them (the root decision's second rule).
+    pub fn with_book(mut self, book: BookPlay) -> SearchDriver {
+        self.book = Some(book);
+        self
+    }
+
+    pub fn book(&self) -> Option<&BookPlay> {
+        self.book.as_ref()
     }
 
     /// Positions with at most `empties` empty squares get their value from `solver` inside
@@ -152,10 +186,10 @@ impl SearchDriver {
             .get_or_insert_with(|| Solver::with_table_bits(bits))
     }
 
-    /// Stage 1: the move when no search is needed: the only legal one, or the exact
-    /// solver's when the position is within reach: always at the exact depth, and a few
-    /// empties beyond when a solve fits in the budget's share of nodes (`time_left`: what
-    /// is left of a time budget).
+    /// Stage 1: the move when no search is needed: the only legal one, the book's, or the
+    /// exact solver's when the position is within reach: always at the exact depth, and a
+    /// few empties beyond when a solve fits in the budget's share of nodes (`time_left`:
+    /// what is left of a time budget).
     pub fn decide_root(
         &mut self,
         pos: &Position,
@@ -168,6 +202,11 @@ impl SearchDriver {
         }
         if moves.is_empty() {
             return None;
+        }
+        if let Some(play) = &self.book {
+            if let Some(choice) = play.book.choose(pos, play.random, &mut self.book_rng) {
+                return Some(RootDecision::Book(choice));
+            }
         }
         let nodes = self.solve_nodes(pos, budget, time_left)?;
         let clock = Instant::now();

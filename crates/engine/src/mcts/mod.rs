@@ -45,7 +45,7 @@ pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,
 };
-pub use driver::{RootDecision, SearchDriver};
+pub use driver::{BookPlay, RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
 pub use player::MctsPlayer;
 pub use search::Mcts;

@@ -5,7 +5,8 @@
 //! searched.
 
 use super::config::MctsConfig;
-use super::driver::SearchDriver;
+use super::driver::{BookPlay, SearchDriver};
+use crate::book::BookMove;
 use super::tree::{ExactSolver, SearchTree};
 use crate::agent::{Budget, Thinking};
 use crate::evaluator::{EvalError, Evaluator};
@@ -29,6 +30,18 @@ impl<E: Evaluator> Mcts<E> {
             driver: SearchDriver::new(config),
             evaluator,
         }
+    }
+
+    /// Plays the book's moves where it has them (the root decision's second rule).
+    pub fn with_book(mut self, book: BookPlay) -> Mcts<E> {
+        self.driver = self.driver.with_book(book);
+        self
+    }
+
+    /// Every move the book knows in `pos`, best first, when the agent has a book and `pos`
+    /// is in it (NBoard's hints, which list the book's values rather than search).
+    pub fn book_moves(&self, pos: &Position) -> Option<Vec<BookMove>> {
+        self.driver.book()?.book.moves(pos)
     }
 
     /// Positions with at most `empties` empty squares get their value from `solver` and

@@ -170,6 +170,7 @@ fn report(
         score,
         solved: None,
         chosen,
+        from_book: false,
         simulations: 0,
         root_visits: 0,
         elapsed: Duration::ZERO,

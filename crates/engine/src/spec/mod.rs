@@ -11,8 +11,9 @@
 //! best). Networks come from a [`ModelSource`], which the caller passes in: files on the
 //! runtime the command line chose, or what the worker has loaded.
 
+use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
-use crate::mcts::{GumbelRoot, Mcts, MctsConfig, MctsPlayer};
+use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, MctsPlayer};
 use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::players::{
     GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
@@ -22,6 +23,7 @@ use crate::symmetric::SymmetricEvaluator;
 use crate::{Agent, Budget};
 use othello::{BoardSize, Variant};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -114,6 +116,11 @@ pub struct PlayerSpec {
     pub sym: Option<u32>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
+    /// The opening book the agent plays from, as its [`ModelSource`] names it (a path to a
+    /// book file, for files). May not hold a comma.
+    pub book: Option<String>,
+    /// Draw among the book moves within this many discs of the best (unset: 0, the best).
+    pub book_random: Option<f64>,
     /// A salt mixed into every seed this player gets, so that two copies of one player
     /// (`random:seed=1,random:seed=2`) play different games.
     pub seed: Option<u64>,
@@ -156,12 +163,22 @@ pub enum SpecError {
     NeedsModel(String),
     #[error("model {path}: {message}")]
     Model { path: String, message: String },
+    #[error("book {path}: {message}; playing without it")]
+    Book { path: String, message: String },
 }
 
-/// Where the networks a spec names come from. The caller decides: the CLI reads files on
-/// the runtime its `--runtime` chose, the page's worker hands out what it has loaded.
+/// Where the networks and books a spec names come from. The caller decides: the CLI reads
+/// files on the runtime its `--runtime` chose, the page's worker hands out what it has
+/// loaded.
 pub trait ModelSource: Sync {
     fn network(&self, model: &str) -> Result<Network, ModelError>;
+
+    /// The opening book `name` names, or why there is none to use. A front end reports
+    /// the error once and lets the agent play without the book (a book only saves time:
+    /// no game is lost for want of one).
+    fn book(&self, name: &str) -> Result<Arc<Book>, BookError> {
+        Err(BookError::NotLoaded(name.to_owned()))
+    }
 }
 
 /// A source with no networks, for callers that have none to offer.
@@ -191,6 +208,8 @@ impl PlayerSpec {
             utility: None,
             sym: None,
             playouts: None,
+            book: None,
+            book_random: None,
             seed: None,
         }
     }
@@ -298,10 +317,42 @@ impl PlayerSpec {
         models: &dyn ModelSource,
     ) -> Result<MctsPlayer<Box<dyn Evaluator + Send>>, SpecError> {
         let evaluator = self.evaluator(seed, models)?;
-        Ok(MctsPlayer::new(Mcts::new(
-            evaluator,
-            self.mcts_config(seed),
-        )))
+        let mut mcts = Mcts::new(evaluator, self.mcts_config(seed));
+        if let Some(play) = self.book_play(models) {
+            mcts = mcts.with_book(play);
+        }
+        Ok(MctsPlayer::new(mcts))
+    }
+
+    /// The book the spec names, as the root decision plays it; `None` without one, or when
+    /// the source cannot give it (the front end has said why, from
+    /// [`PlayerSpec::check_book`]).
+    pub fn book_play(&self, models: &dyn ModelSource) -> Option<BookPlay> {
+        let book = models.book(self.book.as_deref()?).ok()?;
+        Some(BookPlay {
+            book,
+            random: self.book_random.unwrap_or(0.0) as f32,
+        })
+    }
+
+    /// Why the spec's book cannot be used in this game, if it cannot: the one message a
+    /// front end shows before the agent plays on without it.
+    pub fn check_book(
+        &self,
+        size: BoardSize,
+        variant: Variant,
+        models: &dyn ModelSource,
+    ) -> Result<(), SpecError> {
+        let Some(name) = &self.book else {
+            return Ok(());
+        };
+        models
+            .book(name)
+            .and_then(|book| book.check_game(size, variant))
+            .map_err(|e| SpecError::Book {
+                path: name.clone(),
+                message: e.to_string(),
+            })
     }
 
     /// The agent for one game, seeded with `seed` (salted with the spec's own seed), and

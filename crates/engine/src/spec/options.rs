@@ -48,8 +48,8 @@ enum Accepts {
     Empties,
     /// A finite number of 0 or more.
     NonNegative,
-    /// A network's name, not empty.
-    Name,
+    /// The name of a file (a network, a book), not empty: what it names.
+    Name(&'static str),
     /// Any whole number.
     Any,
 }
@@ -84,7 +84,7 @@ const MCTS: &[PlayerKind] = &[MctsKind];
 /// Every option of every player, in the order a spec is written: a new option is one row
 /// here (and its field in [`PlayerSpec`]).
 const OPTIONS: &[SpecOption] = &[
-    option("model", NETWORKS, field!(Text, model), Accepts::Name),
+    option("model", NETWORKS, field!(Text, model), Accepts::Name("network")),
     option(
         "depth",
         &[AlphaBeta],
@@ -117,6 +117,13 @@ const OPTIONS: &[SpecOption] = &[
         field!(Small, playouts),
         Accepts::Range(1, 1000),
     ),
+    option("book", MCTS, field!(Text, book), Accepts::Name("book")),
+    option(
+        "book_random",
+        MCTS,
+        field!(Real, book_random),
+        Accepts::NonNegative,
+    ),
     option("seed", &PlayerKind::ALL, field!(Whole, seed), Accepts::Any),
 ];
 
@@ -137,8 +144,8 @@ impl Accepts {
                 Ok(x) if x.is_finite() && x >= 0.0 => Ok(Parsed::Real(x)),
                 _ => Err("expected a number of 0 or more".into()),
             },
-            Accepts::Name if value.is_empty() => Err("expected the name of a network".into()),
-            Accepts::Name => Ok(Parsed::Text(value.to_owned())),
+            Accepts::Name(what) if value.is_empty() => Err(format!("expected the name of a {what}")),
+            Accepts::Name(_) => Ok(Parsed::Text(value.to_owned())),
             Accepts::Any => value
                 .parse::<u64>()
                 .map(Parsed::Whole)

@@ -233,6 +233,8 @@ impl GameInProgress {
             let pos = self.pos;
             match self.tree.decide_root(&pos, &Budget::default(), None) {
                 Some(RootDecision::Forced(mv)) => self.play(mv, config),
+                // Self-play gives its drivers no book: its openings come from the noise.
+                Some(RootDecision::Book(choice)) => self.play(choice.mv, config),
                 Some(RootDecision::Solved(solved)) => {
                     if self.full_search && !self.opponent_to_move() {
                         self.record(one_hot(pos.size(), solved.best));

@@ -1,0 +1,365 @@
+//! `othello book`: grow an opening book by drop-out expansion (`build`, `extend`), look into
+//! one (`show`, `stats`), and the pieces a cluster runs it by (`todo` lists the positions
+//! to search next, `search` searches a shard of them into a book of their own, `merge`
+//! adds books together). docs/book.md describes the file and the growth.
+
+use crate::args::{read_position, BoardArgs};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use engine::book::{Book, BookEntry, BookKey};
+use engine::{EvalError, ModelSource, PlayerKind, PlayerSpec};
+use indicatif::{ProgressBar, ProgressStyle};
+use othello::Position;
+use std::path::{Path, PathBuf};
+use tools::book::{
+    back_up, count_game, grow, merge, read_book, search_position, stats, todo, write_book,
+    GrowthSettings,
+};
+
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Start a book and grow it: the start position (or the positions of --from) first,
+    /// then the lines within the margins, cheapest drop first
+    Build(GrowArgs),
+    /// Grow an existing book further (after a kill, too: nothing is searched twice)
+    Extend(GrowArgs),
+    /// Every move the book knows in a position, with its value
+    Show {
+        book: PathBuf,
+        /// A transcript such as `f5d6c3`, board text, or a GGF game (file or record)
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+    },
+    /// Add books together (where both hold a position, the deeper search wins)
+    Merge {
+        /// The book to add to (made when missing)
+        book: PathBuf,
+        /// The books to add
+        #[arg(required = true)]
+        others: Vec<PathBuf>,
+        #[command(flatten)]
+        board: BoardArgs,
+    },
+    /// Size, depth and the searches behind a book
+    Stats { book: PathBuf },
+    /// The positions a round would search next, as board text, one per line
+    Todo {
+        book: PathBuf,
+        #[command(flatten)]
+        growth: GrowthArgs,
+        /// At most this many
+        #[arg(long, default_value_t = 16)]
+        count: usize,
+    },
+    /// Search positions (board text, one per line, from a file or - for standard input)
+    /// into a book of their own, for `merge`: one shard of a cluster's round
+    Search {
+        positions: PathBuf,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// The book to write
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// The agent that searches each position, an `mcts` spec
+    /// (e.g. mcts:model=models/az-8x8.onnx)
+    #[arg(long)]
+    player: PlayerSpec,
+    /// Simulations per position
+    #[arg(long, default_value_t = 20_000)]
+    sims: u64,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+#[derive(Args)]
+pub struct GrowthArgs {
+    /// Deepest position, in moves from the start
+    #[arg(long, default_value_t = GrowthSettings::default().depth)]
+    depth: u32,
+    /// Follow moves within this many discs of their position's best
+    #[arg(long, default_value_t = GrowthSettings::default().margin)]
+    margin: f32,
+    /// ... on lines that lose no more than this many discs in all
+    #[arg(long, default_value_t = GrowthSettings::default().total_margin)]
+    total_margin: f32,
+    /// Transcripts, one per line (as openings/xot-8x8.txt): every position of each line
+    /// joins the book, counted as a game through it, and the lines' ends are roots of the
+    /// growth beside the start
+    #[arg(long)]
+    from: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct GrowArgs {
+    book: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    growth: GrowthArgs,
+    /// Positions to add (searches) before stopping
+    #[arg(long, default_value_t = 100)]
+    positions: usize,
+}
+
+pub fn run(command: BookCommand, models: &dyn ModelSource) -> Result<()> {
+    match command {
+        BookCommand::Build(args) => {
+            if args.book.exists() {
+                bail!(
+                    "{} exists; grow it with `othello book extend`",
+                    args.book.display()
+                );
+            }
+            let board = args.search.board;
+            grow_book(Book::new(board.board, board.variant), &args, models)
+        }
+        BookCommand::Extend(args) => {
+            let book = open(&args.book)?;
+            grow_book(book, &args, models)
+        }
+        BookCommand::Show { book, position } => show(&open(&book)?, &position),
+        BookCommand::Merge {
+            book,
+            others,
+            board,
+        } => {
+            let mut into = if book.exists() {
+                open(&book)?
+            } else {
+                Book::new(board.board, board.variant)
+            };
+            for other in &others {
+                let added = merge(&mut into, &open(other)?)
+                    .with_context(|| format!("cannot merge {}", other.display()))?;
+                println!("{}: {added} new positions", other.display());
+            }
+            save(&book, &into)?;
+            println!("{}: {} positions", book.display(), into.len());
+            Ok(())
+        }
+        BookCommand::Stats { book } => {
+            print_stats(&open(&book)?);
+            Ok(())
+        }
+        BookCommand::Todo {
+            book,
+            growth,
+            count,
+        } => {
+            let book = open(&book)?;
+            let roots = roots(&mut book.clone(), &growth)?;
+            for pos in todo(&book, &roots, &growth.settings(), count) {
+                println!("{}", pos.to_board_text());
+            }
+            Ok(())
+        }
+        BookCommand::Search {
+            positions,
+            search,
+            out,
+        } => search_shard(&positions, &search, &out, models),
+    }
+}
+
+fn open(path: &Path) -> Result<Book> {
+    read_book(path).with_context(|| format!("book {}", path.display()))
+}
+
+fn save(path: &Path, book: &Book) -> Result<()> {
+    write_book(path, book).with_context(|| format!("cannot write {}", path.display()))
+}
+
+impl GrowthArgs {
+    fn settings(&self) -> GrowthSettings {
+        GrowthSettings {
+            depth: self.depth,
+            margin: self.margin,
+            total_margin: self.total_margin,
+        }
+    }
+}
+
+/// The growth's roots: the start, and the ends of the --from lines, whose positions are
+/// counted as games in `book`. Returns the roots and every position of the lines (to be
+/// searched first).
+fn roots(book: &mut Book, growth: &GrowthArgs) -> Result<Vec<Position>> {
+    let start = Position::start(book.size(), book.variant());
+    let mut roots = vec![start];
+    let Some(path) = &growth.from else {
+        return Ok(roots);
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    for (line, transcript) in othello::transcript_lines(&text) {
+        let game = othello::Game::from_transcript(transcript, start)
+            .with_context(|| format!("{} line {line}", path.display()))?;
+        let positions = game.positions();
+        count_game(book, positions);
+        // A book position always has a move: one that must pass is kept after its pass.
+        roots.extend(positions.iter().filter(|p| !p.is_game_over()).map(|p| {
+            if p.must_pass() {
+                p.play_unchecked(othello::Move::Pass)
+            } else {
+                *p
+            }
+        }));
+    }
+    Ok(roots)
+}
+
+fn agent(
+    search: &SearchArgs,
+    models: &dyn ModelSource,
+) -> Result<engine::MctsPlayer<Box<dyn engine::Evaluator + Send>>> {
+    if search.player.kind != PlayerKind::Mcts {
+        bail!("a book is searched by an `mcts` player, not {}", search.player);
+    }
+    if search.player.book.is_some() {
+        bail!("the player that grows a book searches every position: give it no book=");
+    }
+    let board = search.board;
+    search
+        .player
+        .check_game(board.board, board.variant, models)?;
+    Ok(search.player.mcts_player(1, models)?)
+}
+
+fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Result<()> {
+    let board = args.search.board;
+    book.check_game(board.board, board.variant)
+        .with_context(|| format!("book {}", args.book.display()))?;
+    let mut agent = agent(&args.search, models)?;
+    let roots = roots(&mut book, &args.growth)?;
+    let settings = args.growth.settings();
+    let bar = ProgressBar::new(args.positions as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta}) {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let sims = args.search.sims;
+    let mut added = 0;
+    while added < args.positions {
+        let round = grow(
+            &mut book,
+            &roots,
+            &settings,
+            args.positions - added,
+            |pos| search_position(&mut agent, pos, sims).map_err(anyhow::Error::from),
+            |book, pos| {
+                bar.inc(1);
+                bar.set_message(format!("last: {}", pos.to_board_text()));
+                save(&args.book, book)
+            },
+        )?;
+        if round == 0 {
+            bar.println("the book holds every line its margins and depth allow");
+            break;
+        }
+        added += round;
+    }
+    bar.finish_and_clear();
+    // The counts of --from lines change the file even when nothing was searched.
+    back_up(&mut book);
+    save(&args.book, &book)?;
+    println!("{}: {added} positions added", args.book.display());
+    print_stats(&book);
+    Ok(())
+}
+
+fn search_shard(
+    positions: &Path,
+    search: &SearchArgs,
+    out: &Path,
+    models: &dyn ModelSource,
+) -> Result<()> {
+    let text = if positions.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(positions)
+            .with_context(|| format!("cannot read {}", positions.display()))?
+    };
+    let board = search.board;
+    let mut agent = agent(search, models)?;
+    let mut book = Book::new(board.board, board.variant);
+    for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let pos = Position::from_board_text(line.trim(), board.variant)
+            .with_context(|| format!("{} line {}", positions.display(), number + 1))?;
+        if pos.size() != board.board || pos.legal_moves().is_empty() {
+            bail!(
+                "{} line {}: not a {} position with a move to search",
+                positions.display(),
+                number + 1,
+                board.board
+            );
+        }
+        let entry: BookEntry = search_position(&mut agent, &pos, search.sims)
+            .map_err(|e: EvalError| anyhow::anyhow!(e))?;
+        book.insert(&pos, entry);
+    }
+    save(out, &book)
+}
+
+fn show(book: &Book, position: &str) -> Result<()> {
+    let board = BoardArgs {
+        board: book.size(),
+        variant: book.variant(),
+    };
+    let game = read_position(position, board)?;
+    let pos = game.position();
+    let Some(entry) = book.get(pos) else {
+        println!("not in the book");
+        return Ok(());
+    };
+    println!(
+        "value {:+.2} ({}, {}), {} games",
+        entry.value,
+        entry.source(),
+        budget_text(entry),
+        entry.games
+    );
+    for m in book.moves(pos).unwrap_or_default() {
+        let note = if m.in_book { "book" } else { "search estimate" };
+        println!("  {:<4} {:+7.2}  {note}", m.mv.to_string(), m.value);
+    }
+    Ok(())
+}
+
+fn budget_text(entry: &BookEntry) -> String {
+    if entry.budget == 0 {
+        "exact".to_owned()
+    } else {
+        format!("{} simulations", entry.budget)
+    }
+}
+
+fn print_stats(book: &Book) {
+    let s = stats(book);
+    println!(
+        "{} positions ({n}x{n} {}): {} searched, {} solved, {} with values backed up",
+        s.positions,
+        book.variant().name(),
+        s.positions - s.solved,
+        s.solved,
+        s.backed_up,
+        n = book.size().n(),
+    );
+    let depth = s.by_ply.len().saturating_sub(1);
+    println!("deepest: {depth} moves after the start; positions by move:");
+    let cells: Vec<String> = s
+        .by_ply
+        .iter()
+        .enumerate()
+        .map(|(ply, n)| format!("{ply}:{n}"))
+        .collect();
+    println!("  {}", cells.join(" "));
+    println!("simulations behind it: {}", s.simulations);
+    let root = Position::start(book.size(), book.variant());
+    if let Some(entry) = book.get_keyed(&BookKey::of(&root).0) {
+        println!("the start's value: {:+.2}", entry.value);
+    }
+}
