@@ -51,10 +51,14 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 16)]
         count: usize,
     },
-    /// Search positions (board text, one per line, from a file or - for standard input)
-    /// into a book of their own, for `merge`: one shard of a cluster's round
+    /// Search positions (board text, one per line, from a file or - for standard input,
+    /// or given with --position) into a book of their own, for `merge`: one shard of a
+    /// cluster's round
     Search {
-        positions: PathBuf,
+        positions: Option<PathBuf>,
+        /// A position as board text (repeat for more), beside or instead of the file
+        #[arg(long = "position", allow_hyphen_values = true)]
+        position: Vec<String>,
         #[command(flatten)]
         search: SearchArgs,
         /// The book to write
@@ -160,9 +164,20 @@ pub fn run(command: BookCommand, models: &dyn ModelSource) -> Result<()> {
         }
         BookCommand::Search {
             positions,
+            position,
             search,
             out,
-        } => search_shard(&positions, &search, &out, models),
+        } => {
+            let mut lines: Vec<(String, String)> = position
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| (format!("--position {}", i + 1), text))
+                .collect();
+            if let Some(path) = positions {
+                lines.extend(read_lines(&path)?);
+            }
+            search_shard(&lines, &search, &out, models)
+        }
     }
 }
 
@@ -271,32 +286,43 @@ fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Resul
     Ok(())
 }
 
+/// The non-blank lines of a file (or standard input for `-`), each named for errors.
+fn read_lines(path: &Path) -> Result<Vec<(String, String)>> {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| (format!("{} line {}", path.display(), n + 1), l.trim().to_owned()))
+        .collect())
+}
+
 fn search_shard(
-    positions: &Path,
+    lines: &[(String, String)],
     search: &SearchArgs,
     out: &Path,
     models: &dyn ModelSource,
 ) -> Result<()> {
-    let text = if positions.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(positions)
-            .with_context(|| format!("cannot read {}", positions.display()))?
-    };
+    if lines.is_empty() {
+        bail!("no positions to search: give a file or --position");
+    }
     let board = search.board;
+    // Every position is read before the first search, so a typo costs no search.
+    let mut positions = Vec::new();
+    for (place, line) in lines {
+        let pos = Position::from_board_text(line, board.variant).with_context(|| place.clone())?;
+        if pos.size() != board.board || pos.legal_moves().is_empty() {
+            bail!("{place}: not a {} position with a move to search", board.board);
+        }
+        positions.push(pos);
+    }
     let mut agent = agent(search, models)?;
     let mut book = Book::new(board.board, board.variant);
-    for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let pos = Position::from_board_text(line.trim(), board.variant)
-            .with_context(|| format!("{} line {}", positions.display(), number + 1))?;
-        if pos.size() != board.board || pos.legal_moves().is_empty() {
-            bail!(
-                "{} line {}: not a {} position with a move to search",
-                positions.display(),
-                number + 1,
-                board.board
-            );
-        }
+    for pos in positions {
         let entry: BookEntry = search_position(&mut agent, &pos, search.sims)
             .map_err(|e: EvalError| anyhow::anyhow!(e))?;
         book.insert(&pos, entry);
