@@ -48,7 +48,8 @@ pub fn app() -> Html {
     let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
     let player = view
         .player(size, variant)
-        .map(|p| settings.difficulty.tune(p));
+        .map(|p| settings.difficulty.tune(p))
+        .map(|p| without_book_unless(settings.book, p));
     let budget = settings.difficulty.budget();
     let watching = game.seats == Seats::AgentVsAgent;
     use_search_driver(
@@ -65,7 +66,7 @@ pub fn app() -> Html {
     );
     use_persistence(&game, &settings);
 
-    let (on_difficulty, on_toggle_heat) = settings_callbacks(&settings);
+    let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
     let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);
     let on_upload = {
         let (pool, view) = (pool.clone(), view.dispatcher());
@@ -91,7 +92,7 @@ pub fn app() -> Html {
             <Header {opponent} {strength} {spec} />
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
-                          opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} on_new_game={new_game.start.clone()} />
+                          opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
                 <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
                            note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
                            {on_upload} {on_builtin} />
@@ -114,9 +115,26 @@ fn settings_callbacks(settings: &UseStateHandle<Settings>) -> (Callback<Difficul
         let set = set_settings.clone();
         Callback::from(move |d: Difficulty| set(&|s: &mut Settings| s.difficulty = d.clone()))
     };
-    let on_toggle_heat =
-        Callback::from(move |()| set_settings(&|s: &mut Settings| s.heat_map = !s.heat_map));
-    (on_difficulty, on_toggle_heat)
+    let on_toggle_heat = {
+        let set = set_settings.clone();
+        Callback::from(move |()| set(&|s: &mut Settings| s.heat_map = !s.heat_map))
+    };
+    let on_toggle_book =
+        Callback::from(move |()| set_settings(&|s: &mut Settings| s.book = !s.book));
+    (on_difficulty, on_toggle_heat, on_toggle_book)
+}
+
+/// The agent's spec with its book, or without it when the person turned the book off.
+fn without_book_unless(book: bool, player: PlayerSpec) -> PlayerSpec {
+    if book {
+        player
+    } else {
+        PlayerSpec {
+            book: None,
+            book_random: None,
+            ..player
+        }
+    }
 }
 
 /// Asks the workers for a hint: the agent's search of the position for the person.

@@ -168,6 +168,14 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
+    if merged.book.is_some() {
+        return Some(Summary {
+            kind,
+            heading,
+            verdict: Some(estimate()),
+            ..Summary::empty()
+        });
+    }
     // No simulations and no exact result: a single legal move played at once, or a search
     // not yet under way. A prior's 50% would read as an estimate, so none is shown.
     if merged.simulations == 0 && merged.solved.is_none() {
@@ -324,6 +332,14 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         view.name().to_owned()
     };
     let sign = if side == view { 1.0 } else { -1.0 };
+    if let Some(book) = &merged.book {
+        let value = book.value * sign as f32;
+        let value = if value.abs() < 0.05 { 0.0 } else { value };
+        return format!(
+            "Book move {}, value {value:+.1} discs for {me}: the opening book's move, played at once",
+            book.best
+        );
+    }
     if let Some(solved) = merged.solved {
         let margin = solved.margin * sign as i32;
         let result = match margin {

@@ -193,6 +193,7 @@ mod tests {
             per_worker_rate: vec![],
             solved: None,
             chosen: None,
+            book: None,
         }
     }
 

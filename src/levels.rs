@@ -182,6 +182,10 @@ impl CustomKind {
     }
 }
 
+/// The page's agent draws among book moves within this many discs of the best, so that two
+/// games from the start differ at a cost no player would notice.
+pub const PAGE_BOOK_RANDOM: f64 = 1.0;
+
 impl Difficulty {
     pub fn budget(&self) -> WireBudget {
         match self {
@@ -203,7 +207,8 @@ impl Difficulty {
     }
 
     /// The agent's spec for this difficulty: the level's root (Gumbel or PUCT) on a
-    /// network's search; other players as they are.
+    /// network's search, playing its opening from the page's book (8x8 standard; other
+    /// boards are never in it); other players as they are.
     pub fn tune(&self, player: PlayerSpec) -> PlayerSpec {
         if player.kind != PlayerKind::Mcts {
             return player;
@@ -219,6 +224,8 @@ impl Difficulty {
         }
         PlayerSpec {
             gumbel: self.level().and_then(|l| l.gumbel),
+            book: Some(crate::search::PAGE_BOOK.to_owned()),
+            book_random: Some(PAGE_BOOK_RANDOM),
             ..player
         }
     }

@@ -1,7 +1,7 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::protocol::{proof_from_code, EngineKind, Report, SolvedStat};
+use crate::protocol::{proof_from_code, BookStat, EngineKind, Report, SolvedStat};
 use engine::report::{choose_move, Candidate};
 use othello::Move;
 
@@ -41,6 +41,9 @@ pub struct Merged {
     /// The move a lone worker chose itself: a Gumbel root picks by prior and value, not
     /// by visits, so its choice cannot be read from the counts.
     pub chosen: Option<Move>,
+    /// The opening book's move, when a worker played from the book (the first worker's:
+    /// with `book_random` each draws its own).
+    pub book: Option<BookStat>,
 }
 
 impl Merged {
@@ -55,6 +58,9 @@ impl Merged {
     pub fn best_move(&self) -> Option<Move> {
         if let Some(solved) = self.solved {
             return Some(solved.best);
+        }
+        if let Some(book) = &self.book {
+            return Some(book.best);
         }
         let candidates: Vec<Candidate> = self
             .moves
@@ -124,6 +130,9 @@ impl Merged {
     /// person (their chance to win after it, or the solver's verdict), coloured by it. A
     /// move the search never tried says so rather than inventing a number.
     pub fn hint_tiles(&self, legal: &[Move]) -> Vec<Tile> {
+        if let Some(book) = &self.book {
+            return book_tiles(book);
+        }
         if self.simulations == 0 && self.solved.is_none() {
             return Vec::new();
         }
@@ -176,6 +185,26 @@ impl Merged {
             })
             .collect()
     }
+}
+
+/// The book's moves as hint tiles: each with its book value in discs.
+fn book_tiles(book: &BookStat) -> Vec<Tile> {
+    book.moves
+        .iter()
+        .map(|&(mv, value)| {
+            // No "-0": a rounded zero is even.
+            let shown = value.round();
+            let shown = if shown == 0.0 { 0.0 } else { shown };
+            Tile {
+                mv,
+                // The value in discs drawn as a chance, the mapping the engine's book
+                // report uses.
+                strength: ((value / 8.0).tanh() + 1.0) / 2.0,
+                label: format!("{shown:+.0}"),
+                aria: format!("book: {value:+.1} discs after it"),
+            }
+        })
+        .collect()
 }
 
 /// Merges the latest report of each worker; `None` when there is none.
@@ -275,6 +304,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
             .collect(),
         // Every worker's solver finds the same margin; any of them names a best move.
         solved,
+        book: reports.iter().find_map(|r| r.book.clone()),
     })
 }
 
@@ -311,6 +341,7 @@ mod tests {
             simulations,
             elapsed_ms: 100.0,
             solved: None,
+            book: None,
         }
     }
 
@@ -420,6 +451,29 @@ mod tests {
         let merged = merge([&searched, &solved]).expect("two reports");
         assert_eq!(merged.best_move(), Some(mv("c4")));
         assert_eq!(merged.solved.map(|s| s.margin), Some(12));
+    }
+
+    #[test]
+    fn a_book_move_is_played_whatever_the_visits_and_hints_show_the_book_values() {
+        let searched = report(vec![stat("d3", 500, 0.1)], 0.1, &["d3"]);
+        let mut booked = report(Vec::new(), 0.0, &["f5"]);
+        booked.book = Some(BookStat {
+            best: mv("f5"),
+            value: -0.4,
+            moves: vec![(mv("f5"), -0.4), (mv("d3"), -2.0)],
+        });
+        let merged = merge([&searched, &booked]).expect("two reports");
+        assert_eq!(merged.best_move(), Some(mv("f5")));
+        let tiles = merged.hint_tiles(&[mv("f5"), mv("d3"), mv("c4")]);
+        let labels: Vec<(String, String)> = tiles
+            .iter()
+            .map(|t| (t.mv.to_string(), t.label.clone()))
+            .collect();
+        assert_eq!(
+            labels,
+            [("f5".into(), "+0".into()), ("d3".into(), "-2".into())]
+        );
+        assert!(tiles[0].strength > tiles[1].strength);
     }
 
     #[test]

@@ -14,6 +14,14 @@ pub struct Settings {
     pub difficulty: Difficulty,
     /// Show the live heat map while the agent thinks.
     pub heat_map: bool,
+    /// The agent plays its openings from the book (off: it searches every move, which
+    /// shows its thinking from the first move on).
+    #[serde(default = "book_on")]
+    pub book: bool,
+}
+
+fn book_on() -> bool {
+    true
 }
 
 impl Default for Settings {
@@ -21,6 +29,7 @@ impl Default for Settings {
         Settings {
             difficulty: Difficulty::default(),
             heat_map: true,
+            book: true,
         }
     }
 }
@@ -122,6 +131,7 @@ mod tests {
         let settings = Settings {
             difficulty: Difficulty::Millis(750),
             heat_map: false,
+            book: true,
         };
         let text = save(&s, &settings);
         assert!(text.contains("\"moves\":\"f5d6\""), "{text}");

@@ -149,6 +149,15 @@ pub struct SolvedStat {
     pub micros: u64,
 }
 
+/// The opening book's move, as it travels: the move the worker's book chose and the value
+/// of every move the book holds (in discs, for the side to move).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BookStat {
+    pub best: Move,
+    pub value: f32,
+    pub moves: Vec<(Move, f32)>,
+}
+
 /// A snapshot of one worker's search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -167,6 +176,9 @@ pub struct Report {
     pub best: Option<Move>,
     /// Set when the exact solver settled the root: its move is the one to play.
     pub solved: Option<SolvedStat>,
+    /// Set when the move comes from the opening book: its move is the one to play.
+    #[serde(default)]
+    pub book: Option<BookStat>,
 }
 
 fn proof_code(proof: Option<Proof>) -> Option<i8> {
@@ -214,6 +226,17 @@ impl Report {
                 margin: s.margin,
                 nodes: s.nodes,
                 micros: s.micros,
+            }),
+            book: info.from_book.then(|| BookStat {
+                best: info.chosen.or(info.best_move()).unwrap_or(Move::Pass),
+                value: info.score.unwrap_or_default(),
+                // Moves with a visit are in the book; the others are estimates only.
+                moves: info
+                    .moves
+                    .iter()
+                    .filter(|m| m.visits > 0)
+                    .map(|m| (m.mv, m.score.unwrap_or_default()))
+                    .collect(),
             }),
         }
     }

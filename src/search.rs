@@ -74,7 +74,31 @@ pub struct Loaded {
 #[derive(Debug, Default)]
 pub struct Networks(Vec<Loaded>);
 
+/// The name the page's specs give the shipped 8x8 book (`book=8x8`).
+pub const PAGE_BOOK: &str = "8x8";
+
+/// The 8x8 standard book, grown by `othello book` (docs/book.md), in the worker's binary so
+/// that the book costs no request of its own and can never be missing; read on first use.
+fn page_book() -> Result<std::sync::Arc<engine::book::Book>, engine::book::BookError> {
+    use engine::book::{Book, BookError};
+    use std::sync::{Arc, OnceLock};
+    static BOOK: OnceLock<Result<Arc<Book>, BookError>> = OnceLock::new();
+    BOOK.get_or_init(|| Book::from_bytes(include_bytes!("../books/8x8.book")).map(Arc::new))
+        .clone()
+}
+
 impl ModelSource for Networks {
+    fn book(
+        &self,
+        name: &str,
+    ) -> Result<std::sync::Arc<engine::book::Book>, engine::book::BookError> {
+        if name == PAGE_BOOK {
+            page_book()
+        } else {
+            Err(engine::book::BookError::NotLoaded(name.to_owned()))
+        }
+    }
+
     fn network(&self, model: &str) -> Result<Network, ModelError> {
         self.0
             .iter()
@@ -351,6 +375,36 @@ mod tests {
         assert_eq!(report.best, Some(solved.best));
         let after = pos.play(solved.best).expect("legal");
         assert_eq!(-Solver::new().solve(&after).margin, solution.margin);
+    }
+
+    #[test]
+    fn the_page_book_answers_the_opening_at_once_and_a_missing_book_leaves_the_search() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let book = page_book().expect("the shipped book reads");
+        book.check_game(BoardSize::Eight, Variant::Standard)
+            .expect("an 8x8 standard book");
+        for seed in 0..4 {
+            let spec = format!("mcts:book={PAGE_BOOK},book_random=1");
+            let report = Searcher::new()
+                .run(
+                    request(5, &start, &spec, 400, seed),
+                    Duration::from_millis(50),
+                )
+                .expect("answers");
+            let from_book = report.book.clone().expect("the start is in the book");
+            assert_eq!(report.simulations, 0);
+            assert_eq!(report.best, Some(from_book.best));
+            assert!(start.is_legal(from_book.best));
+            let best = from_book.moves.iter().map(|m| m.1).fold(f32::MIN, f32::max);
+            assert!(best - from_book.value <= 1.0, "{from_book:?}");
+        }
+        let report = Searcher::new()
+            .run(
+                request(6, &start, "mcts:book=other", 50, 1),
+                Duration::from_millis(50),
+            )
+            .expect("searches without a book");
+        assert_eq!((report.book, report.simulations), (None, 50));
     }
 
     #[test]

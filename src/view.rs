@@ -42,6 +42,9 @@ pub struct View {
     pub strengths: Vec<(String, String)>,
     /// The last search of every position searched, for the evaluation graph.
     pub estimates: Estimates,
+    /// The agent's moves from the opening book, by the hash of the position they were
+    /// played in, for the move list's marks.
+    pub book_moves: Vec<(u64, Move)>,
 }
 
 #[derive(Debug)]
@@ -104,6 +107,11 @@ impl View {
         // Every search of a position is the graph's latest word on it, the agent's, a
         // hint or analysis, and it moves live while the search runs.
         self.estimates.record(position, Estimate::of(&merged, side));
+        if let Some(book) = merged.book.as_ref().filter(|_| purpose == Purpose::Move) {
+            if !self.book_moves.contains(&(position, book.best)) {
+                self.book_moves.push((position, book.best));
+            }
+        }
         self.heat = Some(Heat {
             position,
             purpose,
@@ -266,6 +274,7 @@ mod tests {
             per_worker_rate: vec![2000.0],
             solved: None,
             chosen: None,
+            book: None,
         }
     }
 

@@ -29,6 +29,9 @@ pub struct PlayProps {
     pub watch: UseStateHandle<(bool, u32)>,
     pub on_hint: Callback<()>,
     pub on_toggle_heat: Callback<()>,
+    /// Whether the agent plays its openings from the book, and the switch.
+    pub book: bool,
+    pub on_toggle_book: Callback<()>,
     /// Starts a new game (the rematch).
     pub on_new_game: Callback<NewGameChoice>,
 }
@@ -67,7 +70,8 @@ pub fn play_area(props: &PlayProps) -> Html {
             }
             <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && ready}
                       heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
-                      on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()} />
+                      on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
+                      book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
             if seats == Seats::AgentVsAgent {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
             }

@@ -53,10 +53,21 @@ pub fn side_panel(props: &SideProps) -> Html {
                      moves={game.game.moves().len()} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={on_load_transcript}
-                      ggf={ggf_record(game, &props.opponent)} {on_open} />
+                      ggf={ggf_record(game, &props.opponent)} {on_open} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>
     }
+}
+
+/// The plies (1-based) whose move the agent played from the opening book.
+fn book_plies(game: &othello::Game, book_moves: &[(u64, othello::Move)]) -> Vec<usize> {
+    game.positions()
+        .iter()
+        .zip(game.moves())
+        .enumerate()
+        .filter(|(_, (pos, mv))| book_moves.contains(&(pos.hash(), **mv)))
+        .map(|(i, _)| i + 1)
+        .collect()
 }

@@ -32,6 +32,8 @@ pub struct ControlsProps {
     pub on_redo: Callback<()>,
     pub on_hint: Callback<()>,
     pub on_toggle_heat: Callback<()>,
+    pub book: bool,
+    pub on_toggle_book: Callback<()>,
 }
 
 #[function_component(Controls)]
@@ -45,6 +47,10 @@ pub fn controls(props: &ControlsProps) -> Html {
             <label class="toggle">
                 <input id="heatmap" type="checkbox" checked={props.heat_map} onchange={props.on_toggle_heat.reform(|_| ())} />
                 { " Heat map" }
+            </label>
+            <label class="toggle" title="The agent plays its first moves from its opening book, at once (8x8 standard)">
+                <input id="book" type="checkbox" checked={props.book} onchange={props.on_toggle_book.reform(|_| ())} />
+                { " Opening book" }
             </label>
         </div>
     }

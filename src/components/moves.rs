@@ -19,6 +19,9 @@ pub struct MoveListProps {
     pub ggf: String,
     /// A GGF file the person opened.
     pub on_open: Callback<web_sys::File>,
+    /// Plies the agent played from the opening book, marked as book moves.
+    #[prop_or_default]
+    pub book_plies: Vec<usize>,
 }
 
 #[function_component(MoveList)]
@@ -58,13 +61,20 @@ pub fn move_list(props: &MoveListProps) -> Html {
     let moves = all.chunks(2).enumerate().map(|(i, pair)| {
         let buttons = pair.iter().enumerate().map(|(j, mv)| {
             let ply = 2 * i + j + 1;
+            let book = props.book_plies.contains(&ply);
             let class = classes!(
                 "mv",
                 (ply > played).then_some("redo"),
-                (ply == played).then_some("current")
+                (ply == played).then_some("current"),
+                book.then_some("book")
             );
+            let title = if book {
+                format!("Go to the position after {mv} (a book move)")
+            } else {
+                format!("Go to the position after {mv}")
+            };
             html! {
-                <button {class} data-ply={ply.to_string()} title={format!("Go to the position after {mv}")}
+                <button {class} data-ply={ply.to_string()} {title}
                         onclick={props.on_goto.reform(move |_| ply)}>{ mv.to_string() }</button>
             }
         });

@@ -29,6 +29,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
         per_worker_rate: vec![1.0],
         solved: None,
         chosen: None,
+        book: None,
     }
 }
 

@@ -112,13 +112,16 @@ fn root_parallel(player: &PlayerSpec, size: BoardSize, index: usize) -> PlayerSp
 }
 
 /// What analysis searches: a long search of PUCT's visits, merged across all workers (a
-/// Gumbel root would keep it on one), or a short one for alpha-beta.
+/// Gumbel root would keep it on one), or a short one for alpha-beta. Without the book:
+/// analysis is asked for the search's own view (a hint shows the book's).
 pub fn analysis(player: &PlayerSpec) -> (WireBudget, PlayerSpec) {
     if EngineKind::of(player) == EngineKind::AlphaBeta {
         return (ALPHABETA_ANALYSIS_BUDGET, player.clone());
     }
     let puct = PlayerSpec {
         gumbel: None,
+        book: None,
+        book_random: None,
         ..player.clone()
     };
     (ANALYSIS_BUDGET, puct)

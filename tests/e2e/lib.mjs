@@ -65,8 +65,10 @@ export async function shot(page, name, part = undefined) {
 }
 
 /** A fresh page (empty localStorage) that has loaded its network. `cores` overrides
- * navigator.hardwareConcurrency, which sets how many workers the page starts. */
-export async function openGame(viewport = { width: 1100, height: 900 }, cores = undefined) {
+ * navigator.hardwareConcurrency, which sets how many workers the page starts. The opening
+ * book is turned off unless `book`: most tests watch the agent search from the first move,
+ * which a book move (played at once, with no search) would skip. */
+export async function openGame(viewport = { width: 1100, height: 900 }, cores = undefined, book = false) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   if (cores !== undefined) {
@@ -89,6 +91,7 @@ export async function openGame(viewport = { width: 1100, height: 900 }, cores = 
   await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
   const readyMs = Date.now() - t0;
   numbers.navigation_to_ready_ms.push(readyMs);
+  if (!book) await page.uncheck("#book");
   return { page, context, readyMs, errors, warnings };
 }
 

@@ -174,3 +174,32 @@ test("the opponent can be another shipped learner: Q-learning and the policy-gra
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the opening book: the agent's first moves come at once, marked, with book values in the panel and the hints", async () => {
+  const { page, context } = await openGame(undefined, undefined, true);
+  await setLevel(page, "strong");
+  // The agent opens as Black.
+  await newGame(page, { size: "8", players: "white" });
+  await waitForTurn(page);
+  const info = page.locator("#search-info");
+  assert.match(await info.innerText(), /Book move [a-h][1-8], value [+-]\d+\.\d discs for .+: the opening book's move/);
+  assert.equal(await info.getAttribute("data-simulations"), "0");
+  const first = page.locator("#moves button.mv[data-ply='1']");
+  assert.match(await first.getAttribute("class"), /\bbook\b/);
+  assert.match(await first.getAttribute("title"), /a book move/);
+  await shot(page, "book-move");
+  // A hint at the start, a book position, shows the book's values in discs.
+  await newGame(page, { size: "8", players: "black" });
+  await waitForTurn(page);
+  await page.click("#hint");
+  await page.waitForSelector(".heat .pct", { timeout: 10_000 });
+  const labels = await page.locator(".heat .pct").allInnerTexts();
+  assert.ok(labels.length > 0 && labels.every((l) => /^[+-]\d+$/.test(l)), labels.join(" "));
+  await shot(page, "book-hint");
+  // Off, the agent searches its opening move again.
+  await page.uncheck("#book");
+  await newGame(page, { size: "8", players: "white" });
+  await waitForTurn(page);
+  assert.ok(Number(await info.getAttribute("data-simulations")) > 0);
+  await context.close();
+});

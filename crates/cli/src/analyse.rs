@@ -111,7 +111,9 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
 /// A book move: the book's values (the board shows them in discs) and where each comes from.
 fn render_book(out: &mut String, pos: &Position, info: &SearchInfo) {
     let side = pos.side_to_move();
-    let played = info.best_move().map_or_else(|| "none".to_owned(), |mv| mv.to_string());
+    let played = info
+        .best_move()
+        .map_or_else(|| "none".to_owned(), |mv| mv.to_string());
     out.push_str(&format!(
         "{side} to move: book move {played}, value {:+.2} discs\n",
         info.score.unwrap_or_default()

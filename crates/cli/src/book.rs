@@ -232,7 +232,10 @@ fn agent(
     models: &dyn ModelSource,
 ) -> Result<engine::MctsPlayer<Box<dyn engine::Evaluator + Send>>> {
     if search.player.kind != PlayerKind::Mcts {
-        bail!("a book is searched by an `mcts` player, not {}", search.player);
+        bail!(
+            "a book is searched by an `mcts` player, not {}",
+            search.player
+        );
     }
     if search.player.book.is_some() {
         bail!("the player that grows a book searches every position: give it no book=");
@@ -297,7 +300,12 @@ fn read_lines(path: &Path) -> Result<Vec<(String, String)>> {
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| (format!("{} line {}", path.display(), n + 1), l.trim().to_owned()))
+        .map(|(n, l)| {
+            (
+                format!("{} line {}", path.display(), n + 1),
+                l.trim().to_owned(),
+            )
+        })
         .collect())
 }
 
@@ -316,7 +324,10 @@ fn search_shard(
     for (place, line) in lines {
         let pos = Position::from_board_text(line, board.variant).with_context(|| place.clone())?;
         if pos.size() != board.board || pos.legal_moves().is_empty() {
-            bail!("{place}: not a {} position with a move to search", board.board);
+            bail!(
+                "{place}: not a {} position with a move to search",
+                board.board
+            );
         }
         positions.push(pos);
     }

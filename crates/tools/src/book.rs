@@ -99,7 +99,12 @@ pub fn ply(pos: &Position) -> u32 {
 /// not in the book yet, then the positions the book's near-best lines reach and it does
 /// not hold. Walks the book best-first by the loss of the line, so each position is
 /// reached by its cheapest line.
-pub fn todo(book: &Book, roots: &[Position], settings: &GrowthSettings, count: usize) -> Vec<Position> {
+pub fn todo(
+    book: &Book,
+    roots: &[Position],
+    settings: &GrowthSettings,
+    count: usize,
+) -> Vec<Position> {
     let mut out = Vec::new();
     let mut listed = HashSet::new();
     let mut seen = HashSet::new();

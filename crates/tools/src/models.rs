@@ -3,9 +3,9 @@
 //! and thread, since building a plan or a session costs far more than running it.
 
 use crate::onnxruntime::{environment, OnnxRuntime};
+use engine::book::{Book, BookError};
 use engine::network::{load_file, ModelError, Network, Runtime};
 use engine::onnx::Tract;
-use engine::book::{Book, BookError};
 use engine::ModelSource;
 use std::collections::HashMap;
 use std::fmt;

@@ -34,7 +34,10 @@ fn the_default_level_runs_on_one_worker_with_its_whole_budget() {
     assert_eq!(plan.jobs.len(), 1);
     let job = &plan.jobs[0];
     assert_eq!(job.budget, sims(100));
-    assert_eq!(job.spec.to_string(), "mcts:model=az-8x8,gumbel=16");
+    assert_eq!(
+        job.spec.to_string(),
+        "mcts:model=az-8x8,gumbel=16,book=8x8,book_random=1"
+    );
     assert_eq!(job.spec.noise, None);
     assert_eq!(level_plan("beginner", 4).jobs.len(), 1);
 }
@@ -44,7 +47,8 @@ fn a_simulation_level_gives_each_worker_its_share_and_noise_on_all_but_the_first
     let plan = level_plan("club", 4);
     let budgets: Vec<_> = plan.jobs.iter().map(|j| j.budget).collect();
     assert_eq!(budgets, vec![sims(100); 4]);
-    assert_eq!(plan.jobs[0].spec, network());
+    let tuned = Difficulty::Level("club".into()).tune(network());
+    assert_eq!(plan.jobs[0].spec, tuned);
     for job in &plan.jobs[1..] {
         assert_eq!(
             job.spec.noise,
@@ -55,7 +59,7 @@ fn a_simulation_level_gives_each_worker_its_share_and_noise_on_all_but_the_first
                 noise: None,
                 ..job.spec.clone()
             },
-            network()
+            tuned
         );
     }
     // 400 simulations over three workers: the total stays within the budget.

@@ -1,7 +1,7 @@
 //! The engine's state (the game, the depth, the agent) and what it does with each message.
 
 use super::report::{
-    depth_budget, depth_text, discs_from_q, move_discs, move_word, search_line, book_line,
+    book_line, depth_budget, depth_text, discs_from_q, move_discs, move_word, search_line,
     simulations_for_depth,
 };
 use anyhow::Result;
@@ -398,13 +398,17 @@ impl<W: Write> Engine<W> {
         // decision would play them.
         if let Some(moves) = player.mcts().book_moves(pos) {
             if moves.first().is_some_and(|m| m.in_book) {
-                let hints = moves.into_iter().filter(|m| m.in_book).take(n).map(|m| Hint {
-                    line: vec![m.mv],
-                    discs: f64::from(m.value),
-                    depth: depth_text(false, None, 1),
-                    text: "book".into(),
-                    book: true,
-                });
+                let hints = moves
+                    .into_iter()
+                    .filter(|m| m.in_book)
+                    .take(n)
+                    .map(|m| Hint {
+                        line: vec![m.mv],
+                        discs: f64::from(m.value),
+                        depth: depth_text(false, None, 1),
+                        text: "book".into(),
+                        book: true,
+                    });
                 return Ok(Ok(hints.collect()));
             }
         }

@@ -133,7 +133,9 @@ impl Book {
 fn check_crc(bytes: &[u8], count: usize) -> Result<(), BookError> {
     let body_len = bytes.len().checked_sub(4).filter(|&n| n >= HEADER_BYTES);
     let Some(body_len) = body_len else {
-        return Err(BookError::Truncated("the file ends inside its header".into()));
+        return Err(BookError::Truncated(
+            "the file ends inside its header".into(),
+        ));
     };
     let stored = u32::from_le_bytes([
         bytes[body_len],
@@ -187,7 +189,9 @@ fn read_entry(
     let games = reader.u32(what)?;
     let flags = reader.u8(what)?;
     if flags > 3 {
-        return Err(BookError::Corrupt(format!("{what} has unknown flags {flags}")));
+        return Err(BookError::Corrupt(format!(
+            "{what} has unknown flags {flags}"
+        )));
     }
     let count = reader.u8(what)?;
     let empty = size.mask() & !(key.player | key.opponent);

@@ -47,7 +47,12 @@ fn the_eight_orientations_share_one_key_and_one_entry() {
     book.insert(&pos, searched(1.5, vec![(mv("d3"), 1.5)]));
     for sym in Symmetry::ALL {
         let turned = sym.position(&pos);
-        assert_eq!(BookKey::of(&turned).0, BookKey::of(&pos).0, "{}", sym.name());
+        assert_eq!(
+            BookKey::of(&turned).0,
+            BookKey::of(&pos).0,
+            "{}",
+            sym.name()
+        );
         let moves = book.moves(&turned).expect("in the book");
         // The estimate follows the board round: d3 turned the same way.
         assert_eq!(moves[0].mv, sym.apply_move(mv("d3"), BoardSize::Eight));
@@ -67,7 +72,9 @@ fn a_move_takes_its_childs_value_negated_and_beats_the_estimate() {
     let moves = book.moves(&start).expect("in the book");
     assert_eq!(moves.len(), 4);
     assert!(moves.iter().all(|m| m.in_book && m.value == 2.0));
-    let choice = book.choose(&start, 0.0, &mut Rng::new(1)).expect("a book move");
+    let choice = book
+        .choose(&start, 0.0, &mut Rng::new(1))
+        .expect("a book move");
     assert_eq!(choice.value, 2.0);
 }
 
@@ -80,7 +87,9 @@ fn the_book_gives_way_to_a_better_move_it_has_not_followed() {
     assert!(book.choose(&pos, 0.0, &mut Rng::new(1)).is_none());
     // Once f6 is in the book and worse than its estimate, d6 is the book's move.
     book.insert(&play(&pos, "f6"), searched(0.0, vec![]));
-    let choice = book.choose(&pos, 0.0, &mut Rng::new(1)).expect("a book move");
+    let choice = book
+        .choose(&pos, 0.0, &mut Rng::new(1))
+        .expect("a book move");
     assert_eq!((choice.mv, choice.value), (mv("d6"), 1.0));
 }
 
@@ -225,7 +234,10 @@ fn a_wrong_version_or_a_flipped_bit_is_refused_with_its_cause() {
             other => panic!("flipped byte {at}: {other:?}"),
         }
     }
-    assert_eq!(Book::from_bytes(b"GGF(;GM[Othello]"), Err(BookError::NotABook));
+    assert_eq!(
+        Book::from_bytes(b"GGF(;GM[Othello]"),
+        Err(BookError::NotABook)
+    );
 }
 
 /// A checksum only catches accidents: a file with a valid checksum around wrong contents

@@ -6,9 +6,9 @@
 
 use super::config::MctsConfig;
 use super::driver::{BookPlay, SearchDriver};
-use crate::book::BookMove;
 use super::tree::{ExactSolver, SearchTree};
 use crate::agent::{Budget, Thinking};
+use crate::book::BookMove;
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::SearchInfo;
 use crate::solver::Solver;

@@ -84,7 +84,12 @@ const MCTS: &[PlayerKind] = &[MctsKind];
 /// Every option of every player, in the order a spec is written: a new option is one row
 /// here (and its field in [`PlayerSpec`]).
 const OPTIONS: &[SpecOption] = &[
-    option("model", NETWORKS, field!(Text, model), Accepts::Name("network")),
+    option(
+        "model",
+        NETWORKS,
+        field!(Text, model),
+        Accepts::Name("network"),
+    ),
     option(
         "depth",
         &[AlphaBeta],
@@ -144,7 +149,9 @@ impl Accepts {
                 Ok(x) if x.is_finite() && x >= 0.0 => Ok(Parsed::Real(x)),
                 _ => Err("expected a number of 0 or more".into()),
             },
-            Accepts::Name(what) if value.is_empty() => Err(format!("expected the name of a {what}")),
+            Accepts::Name(what) if value.is_empty() => {
+                Err(format!("expected the name of a {what}"))
+            }
             Accepts::Name(_) => Ok(Parsed::Text(value.to_owned())),
             Accepts::Any => value
                 .parse::<u64>()

@@ -140,7 +140,11 @@ fn merging_keeps_the_deeper_search_and_adds_up_the_games() {
     let start_games = |book: &Book| book.get(&start6()).map(|e| e.games);
     let mut counted = b.clone();
     count_game(&mut counted, &[start6(), start6()]);
-    assert_eq!(start_games(&counted), Some(1), "a game counts a position once");
+    assert_eq!(
+        start_games(&counted),
+        Some(1),
+        "a game counts a position once"
+    );
     let before = a.len();
     let added = merge(&mut a, &counted).expect("same game");
     assert_eq!(a.len(), before + added);
@@ -163,6 +167,9 @@ fn a_book_file_survives_a_write_and_a_bad_one_says_why() {
     std::fs::write(&path, b"not a book at all").expect("written");
     assert_eq!(read_book(&path), Err(BookError::NotABook));
     let missing = read_book(&dir.join("missing.book")).expect_err("no file");
-    assert!(missing.to_string().starts_with("cannot be read: "), "{missing}");
+    assert!(
+        missing.to_string().starts_with("cannot be read: "),
+        "{missing}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
