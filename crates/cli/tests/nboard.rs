@@ -384,3 +384,38 @@ fn a_spec_that_cannot_play_fails_before_the_session() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("/nonexistent.onnx"), "{stderr}");
 }
+
+#[test]
+fn in_the_agents_book_hints_are_book_lines_with_the_books_values() {
+    let path = format!("{}/../../books/8x8.book", env!("CARGO_MANIFEST_DIR"));
+    let book = engine::book::Book::from_bytes(&std::fs::read(&path).expect("the shipped book"))
+        .expect("it reads");
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let expected: Vec<_> = book
+        .moves(&start)
+        .expect("the start is in the book")
+        .into_iter()
+        .filter(|m| m.in_book)
+        .collect();
+    let mut nb = Session::start(&format!("mcts:sims=50,book={path}"));
+    nb.send("nboard 2");
+    nb.send(&set_game("").0);
+    nb.send("hint 4");
+    let lines = nb.until_line("status");
+    let hints: Vec<(Vec<Move>, f64, String)> = lines
+        .iter()
+        .filter(|l| l.starts_with("book "))
+        .map(|l| search_fields(&l.replacen("book ", "search ", 1)))
+        .collect();
+    assert!(!lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    assert_eq!(hints.len(), expected.len().min(4), "{lines:?}");
+    for ((pv, eval, _), m) in hints.iter().zip(&expected) {
+        assert_eq!(pv[0], m.mv);
+        assert!(
+            (eval - f64::from(m.value)).abs() < 0.01,
+            "{eval} against {}",
+            m.value
+        );
+    }
+    nb.finish();
+}
