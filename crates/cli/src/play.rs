@@ -47,6 +47,12 @@ pub fn play(
             let mv = info.best_move().unwrap_or(Move::Pass);
             let why = match info.solved {
                 Some(s) => format!("exact solve: margin {:+}", s.margin),
+                None if info.from_book => {
+                    format!(
+                        "book move, value {:+.1} discs",
+                        info.score.unwrap_or_default()
+                    )
+                }
                 None => format!(
                     "win estimate {:.0}%, {} simulations",
                     info.win_probability() * 100.0,
