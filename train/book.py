@@ -113,8 +113,8 @@ def book_shards(job: BookJob, positions: Sequence[str], per_shard: int) -> list[
         for position in chunk:
             args += ["--position", position]
         args += ["--out", f"{OUT}/{name}.book"]
-        # One search thread: a shard keeps one core busy.
         marker = f"{name}.book"
+        # threads=1: `book search` runs one search at a time, on one core.
         shards.append(Shard(name, tuple(args), job.shards, marker, networks_in(job.player), 1))
     return shards
 
