@@ -53,7 +53,7 @@ from train.othello_cli import (
 )
 from train.phases import Run
 from train.settings import DEFAULTS, FIXED_KEYS, add_flags
-from train.shards import LocalPool, Pool, onnxruntime_library
+from train.shards import Pool, open_pool
 from train.train import CheckpointError
 
 # The names the tests and other tools reach through this module.
@@ -131,16 +131,6 @@ def main(argv: list[str] | None = None) -> int:
         if close is not None:
             close()
     return 0
-
-
-def open_pool(binary: str, ray_address: str | None) -> Pool:
-    """Where shards are played: here, one after another, or on a Ray cluster, with the
-    binary and ONNX Runtime's library sent to the workers."""
-    if ray_address is None:
-        return LocalPool(binary)
-    from train.cluster import RayPool  # ray is imported only when asked for
-
-    return RayPool(binary, ray_address, library=onnxruntime_library())
 
 
 if __name__ == "__main__":

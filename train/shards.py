@@ -211,6 +211,16 @@ class LocalPool:
         return 0.0  # the `othello` runs are this process's children: getrusage has them
 
 
+def open_pool(binary: str, ray_address: str | None) -> Pool:
+    """Where shards are played: here, one after another, or on a Ray cluster, with the
+    binary and ONNX Runtime's library sent to the workers."""
+    if ray_address is None:
+        return LocalPool(binary)
+    from train.cluster import RayPool  # ray is imported only when asked for
+
+    return RayPool(binary, ray_address, library=onnxruntime_library())
+
+
 # ---- the driver's side: what is done, what is left, writing results ----
 
 

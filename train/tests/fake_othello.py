@@ -9,6 +9,16 @@ through which the test and it talk:
     CONTROL/log            one line per run: "<command> <seed> <pid> <parent pid>"
     CONTROL/hold-<seed>    if present, the first run with this seed waits (up to a minute)
                            for CONTROL/release-<seed>, so a test can kill something mid-shard
+
+`book todo|search|merge|build|stats` grow a toy book the real ones' way, in files of JSON
+lines (one position each, with its value and simulations). Its positions are the nodes of
+a tree of BRANCH moves a position, numbered breadth first (the start 0, the children of n
+BRANCH*n+1 .. BRANCH*n+BRANCH), each with a board text of hyphens and a space like the
+real ones' (`board_text`); `todo` lists, in order, the start when the book lacks it and
+else the children of book positions that it lacks, down to --depth. A search logs as
+"book-search <first position> ..." and holds like a seed; each position it finishes adds
+"<position> <the model path it read>" to CONTROL/searched, which is how tests count the
+searches of every position.
 """
 
 from __future__ import annotations
@@ -183,11 +193,138 @@ def elo() -> None:
     print(json.dumps(answer, indent=2))
 
 
+# ---- the toy book ----
+
+BRANCH = 3
+
+
+def board_text(position: int) -> str:
+    """Leading hyphens and a space, as a real board text has: the driver must pass it
+    as one argument that is not an option."""
+    return f"--{position}-- X"
+
+
+def position_of(text: str) -> int:
+    return int(text.split()[0].strip("-"))
+
+
+def depth(position: int) -> int:
+    moves = 0
+    while position > 0:
+        position, moves = (position - 1) // BRANCH, moves + 1
+    return moves
+
+
+def searched(control: Path) -> list[tuple[int, str]]:
+    """Every search a `book search` finished: (position, the model path it read)."""
+    path = control / "searched"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [(int(p), model) for p, model in (line.split(" ", 1) for line in lines)]
+
+
+def read_book(path: Path) -> dict[int, dict[str, Any]]:
+    if not path.exists():
+        print(f"error: book {path}: cannot be read: No such file or directory", file=sys.stderr)
+        sys.exit(1)
+    entries = [json.loads(line) for line in path.read_text().splitlines() if line]
+    return {position_of(e["position"]): e for e in entries}
+
+
+def write_book(path: Path, book: dict[int, dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text("".join(json.dumps(book[p]) + "\n" for p in sorted(book)))
+    os.replace(tmp, path)
+
+
+def book_options(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Positional arguments, and each --option's values: every option takes one value,
+    whatever it starts with (as the real binary's --position does)."""
+    positional: list[str] = []
+    options: dict[str, list[str]] = {}
+    i = 0
+    while i < len(args):
+        if args[i].startswith("--"):
+            options.setdefault(args[i], []).append(args[i + 1])
+            i += 2
+        else:
+            positional.append(args[i])
+            i += 1
+    return positional, options
+
+
+def book_todo(book_path: Path, options: dict[str, list[str]]) -> None:
+    book = read_book(book_path)
+    count = int(options.get("--count", ["16"])[0])
+    deepest = int(options.get("--depth", ["20"])[0])
+    if 0 not in book:
+        frontier = [0]
+    else:
+        children = (BRANCH * p + i for p in book for i in range(1, BRANCH + 1))
+        frontier = sorted({c for c in children if c not in book and depth(c) <= deepest})
+    for position in frontier[:count]:
+        print(board_text(position))
+
+
+def book_search(options: dict[str, list[str]]) -> None:
+    positions = [position_of(text) for text in options["--position"]]
+    hold(positions[0], log("book-search", positions[0]))
+    model = dict(
+        kv.split("=", 1) for kv in options["--player"][0].split(":", 1)[-1].split(",") if "=" in kv
+    ).get("model", "-")
+    if model != "-" and not Path(model).is_file():
+        print(f"error: cannot read the model {model}", file=sys.stderr)
+        sys.exit(1)
+    sims = int(options["--sims"][0])
+    book = {p: {"position": board_text(p), "value": p % 7 - 3, "sims": sims} for p in positions}
+    line = "".join(f"{p} {model}\n" for p in positions)
+    fd = os.open(Path(CONTROL) / "searched", os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.write(fd, line.encode())
+    os.close(fd)
+    write_book(Path(options["--out"][0]), book)
+
+
+def book_merge(paths: list[Path]) -> None:
+    into, others = paths[0], paths[1:]
+    book = read_book(into) if into.exists() else {}
+    for other in others:
+        entries = read_book(other)
+        new = [p for p in entries if p not in book]
+        for p, entry in entries.items():  # the deeper search wins
+            if p not in book or entry["sims"] > book[p]["sims"]:
+                book[p] = entry
+        print(f"{other}: {len(new)} new positions")
+    write_book(into, book)
+    print(f"{into}: {len(book)} positions")
+
+
+def book(args: list[str]) -> None:
+    command, rest = args[0], args[1:]
+    positional, options = book_options(rest)
+    if command == "todo":
+        book_todo(Path(positional[0]), options)
+    elif command == "search":
+        book_search(options)
+    elif command == "merge":
+        book_merge([Path(p) for p in positional])
+    elif command == "build" and options["--positions"] == ["0"]:
+        if Path(positional[0]).exists():
+            print(f"error: {positional[0]} exists", file=sys.stderr)
+            sys.exit(1)
+        write_book(Path(positional[0]), {})
+    elif command == "stats":
+        print(f"{len(read_book(Path(positional[0])))} positions")
+    else:
+        print(f"error: the stand-in has no `book {' '.join(args)}`", file=sys.stderr)
+        sys.exit(2)
+
+
 def main() -> None:
     if sys.argv[1:3] == ["model", "check"]:
         return
     if sys.argv[1:2] == ["elo"]:
         return elo()
+    if sys.argv[1:2] == ["book"]:
+        return book(sys.argv[2:])
     if sys.argv[1:2] not in (["selfplay"], ["arena"]):
         # As the real binary (clap) answers a subcommand it does not know.
         print(f"error: unrecognized subcommand '{sys.argv[1]}'", file=sys.stderr)

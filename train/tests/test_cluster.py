@@ -1,5 +1,6 @@
-"""Self-play and arenas on a Ray cluster: a local one (2 CPUs) that this module starts and
-stops, with the `othello` stand-in of fake_othello.py playing the shards on its workers.
+"""Self-play, arenas and book shards on a Ray cluster: a local one (2 CPUs) that this module
+starts and stops, with the `othello` stand-in of fake_othello.py playing the shards on its
+workers.
 Every process killed here is one this test started: a Ray worker running one of its
 shards (whose parent the stand-in reports), or a driver it launched."""
 
@@ -21,10 +22,11 @@ from typing import TypeVar
 
 import pytest
 
-from train import loop
+from train import book, loop
 from train.cluster import RayPool
 from train.othello_cli import SelfPlayJob, othello_selfplay
 from train.tests import fake_othello
+from train.tests.fake_othello import board_text
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -222,3 +224,98 @@ def test_a_run_on_ray_writes_the_run_directory_of_a_local_run(cluster: str, tmp_
     metrics = [loop.Run(r, {}).metrics() for r in (local, on_ray)]
     for key in ("positions", "loss", "gate_score", "elo", "elo_low", "elo_high"):
         assert [m[key] for m in metrics[0]] == [m[key] for m in metrics[1]], key
+
+
+# ---- the book driver (train.book): rounds of `othello book search` shards ----
+
+BOOK_TREE = list(range(13))  # the stand-in's toy book to depth 2 (test_book.py)
+
+
+def book_args(binary: Path, folder: Path) -> list[str]:
+    model = folder / "net.onnx"
+    model.write_bytes(b"onnx")
+    model.with_suffix(".json").write_text("{}")
+    return [
+        "--book", str(folder / "6x6.book"), "--player", f"mcts:model={model}", "--sims", "50",
+        "--othello", str(binary), "--board", "6", "--depth", "2", "--round-positions", "6",
+        "--shard-positions", "2",
+    ]  # fmt: skip
+
+
+def test_a_book_shard_whose_worker_is_killed_is_retried_and_each_position_searched_once(
+    cluster: str, tmp_path: Path
+) -> None:
+    binary, control = fake_othello.install(tmp_path)
+    args = book.parse_args(book_args(binary, tmp_path))
+    job = book.BookJob(args.book, args.player, args.sims, board=6, depth=2)
+    held = 3  # round 2's second shard: [3] (its first is [1, 2])
+    (control / f"hold-{held}").touch()
+    errors: list[BaseException] = []
+    pool = RayPool(str(binary), cluster)
+
+    def driver() -> None:
+        try:
+            book.grow(str(binary), pool, job, round_positions=6, shard_positions=2)
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            pool.close()
+
+    thread = threading.Thread(target=driver)
+    thread.start()
+
+    def searches() -> list[fake_othello.Run]:
+        return [r for r in fake_othello.runs(control) if r.command == "book-search"]
+
+    first = wait_for(lambda: [r for r in searches() if r.seed == held])[0]
+    assert Path(f"/proc/{first.parent}/cmdline").read_bytes().startswith(b"ray::")
+    os.kill(first.parent, signal.SIGKILL)
+    thread.join(timeout=120)
+    assert not thread.is_alive() and not errors, errors
+    attempts = [r for r in searches() if r.seed == held]
+    assert len(attempts) == 2 and attempts[1].parent != first.parent
+    assert wait_for(lambda: dead(first.pid), 10)
+    # Every position in the book, each searched once, by the worker's copy of the network.
+    assert sorted(fake_othello.read_book(job.book)) == BOOK_TREE
+    seen = fake_othello.searched(control)
+    assert sorted(p for p, _ in seen) == BOOK_TREE
+    model = args.player.split("model=")[1]
+    assert all(m != model and Path(m).name == "net.onnx" for _, m in seen), seen
+    assert sorted(r.seed for r in searches()) == [0, 1, 3, 3, 4, 6, 8, 10, 12]
+    assert not job.shards.exists()
+
+
+def test_a_book_driver_killed_with_sigkill_resumes_and_searches_nothing_twice(
+    cluster: str, tmp_path: Path
+) -> None:
+    binary, control = fake_othello.install(tmp_path)
+    args = book_args(binary, tmp_path)
+    book_path = tmp_path / "6x6.book"
+    shards = book.shard_folder(book_path)
+    done = shards / f"{book.shard_name([board_text(1), board_text(2)])}.book"
+    held = 3  # round 2: [1, 2] is written, [3] is being searched when the driver dies
+    (control / f"hold-{held}").touch()
+    with open(tmp_path / "driver.log", "w") as log:
+        env = {**os.environ, "TMPDIR": str(tmp_path)}
+        driver = subprocess.Popen(
+            [sys.executable, "-m", "train.book", *args, "--ray", cluster],
+            cwd=ROOT, stdout=log, stderr=log, env=env,
+        )  # fmt: skip
+    try:
+        wait_for(done.exists, 120)
+        playing = wait_for(lambda: [r for r in fake_othello.runs(control) if r.seed == held], 60)[0]
+    finally:
+        driver.kill()  # SIGKILL
+        driver.wait()
+    assert wait_for(lambda: dead(playing.pid), 30)
+    assert sorted(fake_othello.read_book(book_path)) == [0]
+    assert [p.name for p in shards.iterdir() if not p.name.startswith(".")] == [done.name]
+
+    assert book.main([*args, "--ray", cluster]) == 0  # the same command resumes
+    # The killed run's shard book was merged, not searched again; its held shard's
+    # position was searched once, by the new run, in a shard of the new round 2.
+    assert sorted(fake_othello.read_book(book_path)) == BOOK_TREE
+    assert sorted(p for p, _ in fake_othello.searched(control)) == BOOK_TREE
+    runs = [r.seed for r in fake_othello.runs(control) if r.command == "book-search"]
+    assert sorted(runs) == [0, 1, 3, 3, 5, 7, 9, 11]
+    assert not shards.exists()

@@ -247,11 +247,26 @@ fn agent(
     Ok(search.player.mcts_player(1, models)?)
 }
 
+/// One position's search by an agent of its own: a fresh tree, and a fresh evaluation
+/// cache and solver table, so that an entry depends only on the position and the spec, not
+/// on what was searched before it (the order of a build, the cut of a cluster's shards).
+/// The network itself is loaded once (the model source keeps it).
+fn search_alone(
+    search: &SearchArgs,
+    pos: &Position,
+    sims: u64,
+    models: &dyn ModelSource,
+) -> Result<BookEntry> {
+    let mut agent = search.player.mcts_player(1, models)?;
+    search_position(&mut agent, pos, sims).map_err(|e: EvalError| anyhow::anyhow!(e))
+}
+
 fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Result<()> {
     let board = args.search.board;
     book.check_game(board.board, board.variant)
         .with_context(|| format!("book {}", args.book.display()))?;
-    let mut agent = agent(&args.search, models)?;
+    // Checked once here; each position then gets an agent of its own (below).
+    agent(&args.search, models)?;
     let roots = roots(&mut book, &args.growth)?;
     let settings = args.growth.settings();
     let bar = ProgressBar::new(args.positions as u64);
@@ -267,7 +282,7 @@ fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Resul
             &roots,
             &settings,
             args.positions - added,
-            |pos| search_position(&mut agent, pos, sims).map_err(anyhow::Error::from),
+            |pos| search_alone(&args.search, pos, sims, models),
             |book, pos| {
                 bar.inc(1);
                 bar.set_message(format!("last: {}", pos.to_board_text()));
@@ -331,11 +346,10 @@ fn search_shard(
         }
         positions.push(pos);
     }
-    let mut agent = agent(search, models)?;
+    agent(search, models)?;
     let mut book = Book::new(board.board, board.variant);
     for pos in positions {
-        let entry: BookEntry = search_position(&mut agent, &pos, search.sims)
-            .map_err(|e: EvalError| anyhow::anyhow!(e))?;
+        let entry = search_alone(search, &pos, search.sims, models)?;
         book.insert(&pos, entry);
     }
     save(out, &book)

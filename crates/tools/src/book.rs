@@ -169,8 +169,9 @@ pub fn search_position<E: Evaluator + Send>(
             estimates: margins.into_iter().map(|(mv, m)| (mv, m as f32)).collect(),
         });
     }
-    // Each position's search stands alone: the same entry whatever was searched before,
-    // on whichever machine.
+    // A fresh tree; a caller that wants the entry to stand alone (the same whatever was
+    // searched before, on whichever machine) also gives each position a fresh agent, whose
+    // evaluation cache and solver table are empty (`othello book` does).
     agent.mcts().clear();
     let info = agent
         .mcts()
