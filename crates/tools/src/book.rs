@@ -169,9 +169,9 @@ pub fn search_position<E: Evaluator + Send>(
             estimates: margins.into_iter().map(|(mv, m)| (mv, m as f32)).collect(),
         });
     }
-    // A fresh tree; a caller that wants the entry to stand alone (the same whatever was
-    // searched before, on whichever machine) also gives each position a fresh agent, whose
-    // evaluation cache and solver table are empty (`othello book` does).
+    // A fresh tree. The evaluation cache stays: it makes a build several times faster,
+    // and it is also why an entry can differ a little with what the agent searched before
+    // (a cached leaf changes how the search's batches fill); docs/book.md says so.
     agent.mcts().clear();
     let info = agent
         .mcts()
