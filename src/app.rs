@@ -102,7 +102,9 @@ pub fn app() -> Html {
 }
 
 /// Changing the difficulty and turning the heat map on or off, both kept in the settings.
-fn settings_callbacks(settings: &UseStateHandle<Settings>) -> (Callback<Difficulty>, Callback<()>) {
+fn settings_callbacks(
+    settings: &UseStateHandle<Settings>,
+) -> (Callback<Difficulty>, Callback<()>, Callback<()>) {
     let set_settings = {
         let settings = settings.clone();
         move |change: &dyn Fn(&mut Settings)| {
