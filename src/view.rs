@@ -243,8 +243,12 @@ pub fn shown<'a>(
         };
         Some((h, role))
     });
+    // A hint in a book position has no simulations, but the book's values to show.
+    let has_tiles = |h: &Heat, role: Role| {
+        !h.merged.tiles().is_empty() || (role == Role::Hint && h.merged.book.is_some())
+    };
     let board = panel
-        .filter(|(h, role)| heat_map && *role != Role::Past && !h.merged.tiles().is_empty())
+        .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))
         .map(|(h, _)| h);
     (panel, board)
 }
