@@ -9,7 +9,7 @@ use crate::protocol::{EngineKind, WireBudget};
 use crate::state::{viewpoint, GameState, Seats};
 use crate::view::{Heat, ModelStatus, Role, View};
 use engine::PlayerSpec;
-use othello::{BoardSize, Color, Game, Move, Variant};
+use othello::{BoardSize, Color, Game, Move, Position, Variant};
 
 fn who(game: &GameState, color: Color) -> String {
     match game.seats {
@@ -25,6 +25,13 @@ fn who(game: &GameState, color: Color) -> String {
 /// name it had, as [`othello::named_opening`] says.
 pub fn opening_line(game: &Game) -> Option<String> {
     othello::named_opening(game.positions()).map(|opening| format!("Opening: {}", opening.name))
+}
+
+/// Whether the game can have a named opening (standard 8x8 from the standard start). The
+/// page keeps the opening's line under the board for such a game, empty until a name
+/// comes, so that the name's arrival does not move the buttons below it.
+pub fn may_name_opening(game: &Game) -> bool {
+    *game.start() == Position::start(BoardSize::Eight, Variant::Standard)
 }
 
 /// The line under the board: whose turn, or the result.

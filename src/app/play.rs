@@ -4,7 +4,9 @@
 
 use super::new_game::NewGameChoice;
 use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
-use crate::explain::{game_record, opening_line, pass_notice, search_summary, status_line};
+use crate::explain::{
+    game_record, may_name_opening, opening_line, pass_notice, search_summary, status_line,
+};
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
 use crate::pool::Purpose;
@@ -58,8 +60,8 @@ pub fn play_area(props: &PlayProps) -> Html {
                 <p class="notice" id="pass-notice" role="status">{ text }</p>
             }
             <p class="status" id="status" role="status" aria-live="polite">{ status_line(game, ready) }</p>
-            if let Some(text) = opening_line(&game.game) {
-                <p class="opening" id="opening">{ text }</p>
+            if may_name_opening(&game.game) {
+                <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
             }
             if let Some(text) = view.message.clone() {
                 <p class="message" id="message" role="alert">{ text }</p>

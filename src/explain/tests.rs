@@ -88,6 +88,7 @@ fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
             Some("Opening: Tiger".to_owned()),
         ]
     );
+    assert!(may_name_opening(&game.game));
     let back = apply(&game, Action::Undo);
     assert_eq!(opening_line(&back.game), perpendicular);
     assert_eq!(opening_line(&apply(&game, Action::GoTo(0)).game), None);
@@ -101,6 +102,12 @@ fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
     }
     assert_eq!(reversed.game.moves().len(), 5);
     assert_eq!(opening_line(&reversed.game), None);
+    assert!(!may_name_opening(&reversed.game));
+    let six = GameState::new(
+        Position::start(BoardSize::Six, Variant::Standard),
+        Seats::Analysis,
+    );
+    assert!(!may_name_opening(&six.game));
 }
 
 #[test]
