@@ -17,8 +17,9 @@
 //! # Ok::<(), othello::TranscriptError>(())
 //! ```
 
-use crate::{transcript_lines, BoardSize, Color, Game, Position, Symmetry, TranscriptError};
-use crate::{Move, Variant};
+use crate::{
+    transcript_lines, BoardSize, Color, Game, Move, Position, Symmetry, TranscriptError, Variant,
+};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use thiserror::Error;
