@@ -9,7 +9,7 @@ use crate::protocol::{EngineKind, WireBudget};
 use crate::state::{viewpoint, GameState, Seats};
 use crate::view::{Heat, ModelStatus, Role, View};
 use engine::PlayerSpec;
-use othello::{BoardSize, Color, Move, Variant};
+use othello::{BoardSize, Color, Game, Move, Position, Variant};
 
 fn who(game: &GameState, color: Color) -> String {
     match game.seats {
@@ -17,6 +17,21 @@ fn who(game: &GameState, color: Color) -> String {
         Seats::Human(_) => format!("{color} (the agent)"),
         _ => color.name().to_owned(),
     }
+}
+
+/// The named opening the game has followed (`Opening: Tiger`), shown under the board and
+/// in the move list; `None` before a named line is reached, and for games that are not
+/// standard 8x8 from the standard start. A game that leaves the named lines keeps the last
+/// name it had, as [`othello::named_opening`] says.
+pub fn opening_line(game: &Game) -> Option<String> {
+    othello::named_opening(game.positions()).map(|opening| format!("Opening: {}", opening.name))
+}
+
+/// Whether the game can have a named opening (standard 8x8 from the standard start). The
+/// page keeps the opening's line under the board for such a game, empty until a name
+/// comes, so that the name's arrival does not move the buttons below it.
+pub fn may_name_opening(game: &Game) -> bool {
+    *game.start() == Position::start(BoardSize::Eight, Variant::Standard)
 }
 
 /// The line under the board: whose turn, or the result.

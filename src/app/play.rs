@@ -1,9 +1,12 @@
-//! The game: the board with its heat map or hint, what is happening, the buttons, and the
-//! search's panel and evaluation graph.
+//! The game: the board with its heat map or hint, what is happening (and the named
+//! opening, once the game follows one), the buttons, and the search's panel and
+//! evaluation graph.
 
 use super::new_game::NewGameChoice;
 use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
-use crate::explain::{game_record, pass_notice, search_summary, status_line};
+use crate::explain::{
+    game_record, may_name_opening, opening_line, pass_notice, search_summary, status_line,
+};
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
 use crate::pool::Purpose;
@@ -60,6 +63,9 @@ pub fn play_area(props: &PlayProps) -> Html {
                 <p class="notice" id="pass-notice" role="status">{ text }</p>
             }
             <p class="status" id="status" role="status" aria-live="polite">{ status_line(game, ready) }</p>
+            if may_name_opening(&game.game) {
+                <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
+            }
             if let Some(text) = view.message.clone() {
                 <p class="message" id="message" role="alert">{ text }</p>
             }

@@ -1,7 +1,9 @@
 //! The moves so far (each one a way back to its position) and the moves taken back (a way
-//! forward), the transcript, the game as a GGF record, and a form to load either.
+//! forward), the transcript and the named opening, the game as a GGF record, and a form to
+//! load either.
 
 use super::controls::data_href;
+use crate::explain::opening_line;
 use othello::{Game, Move};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -88,6 +90,10 @@ pub fn move_list(props: &MoveListProps) -> Html {
             }
             <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
             <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
+            if let Some(text) = opening_line(&props.game) {
+                <p class="small" id="moves-opening"
+                   title="The longest named line this game reached, matched by position under any rotation or move order">{ text }</p>
+            }
             <p class="small">
                 <a id="download-ggf" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
                    title="The game so far as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>

@@ -70,6 +70,48 @@ fn the_status_says_whose_turn_and_the_result() {
 }
 
 #[test]
+fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
+    let mut game = start(Seats::Analysis);
+    let mut lines = vec![opening_line(&game.game)];
+    for text in ["f5", "d6", "c3", "d3", "c4"] {
+        game = apply(&game, Action::Play(mv(text)));
+        lines.push(opening_line(&game.game));
+    }
+    let perpendicular = Some("Opening: Perpendicular Opening".to_owned());
+    assert_eq!(
+        lines,
+        [
+            None,
+            None,
+            perpendicular.clone(),
+            perpendicular.clone(),
+            perpendicular.clone(),
+            Some("Opening: Tiger".to_owned()),
+        ]
+    );
+    assert!(may_name_opening(&game.game));
+    let back = apply(&game, Action::Undo);
+    assert_eq!(opening_line(&back.game), perpendicular);
+    assert_eq!(opening_line(&apply(&game, Action::GoTo(0)).game), None);
+    // Only standard 8x8 games have named openings.
+    let mut reversed = GameState::new(
+        Position::start(BoardSize::Eight, Variant::Reversed),
+        Seats::Analysis,
+    );
+    for text in ["f5", "d6", "c3", "d3", "c4"] {
+        reversed = apply(&reversed, Action::Play(mv(text)));
+    }
+    assert_eq!(reversed.game.moves().len(), 5);
+    assert_eq!(opening_line(&reversed.game), None);
+    assert!(!may_name_opening(&reversed.game));
+    let six = GameState::new(
+        Position::start(BoardSize::Six, Variant::Standard),
+        Seats::Analysis,
+    );
+    assert!(!may_name_opening(&six.game));
+}
+
+#[test]
 fn the_persons_pass_is_announced_until_they_place_a_disc() {
     // Black has no move after these 18 moves (the browser tests load the same game).
     let transcript = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";

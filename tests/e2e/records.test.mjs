@@ -1,5 +1,6 @@
 // Browser tests of what Othello players exchange and read: the game as a GGF record
-// (downloaded, opened, pasted), the evaluation graph, a hint's evaluation of every move.
+// (downloaded, opened, pasted), the evaluation graph, a hint's evaluation of every move,
+// the named opening.
 // Run by scripts/e2e.sh; lib.mjs lists the environment they read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -111,6 +112,39 @@ test("a new game can start from a random balanced opening, on 8x8 standard only"
   await newGame(page, { size: "6", players: "analysis" });
   assert.equal(await moveCount(page), 0);
   assert.equal(await page.locator(".cell").count(), 36);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the page names the opening as it is played: the Tiger after f5d6c3d3c4, by any first move or move order", async () => {
+  const { page, context, errors } = await openGame();
+  await newGame(page, { size: "8", players: "analysis" });
+  // The line is there, empty, before a name comes: its arrival moves nothing below it.
+  assert.equal(await page.locator("#opening").innerText(), "");
+  assert.equal(await page.locator("#moves-opening").count(), 0);
+  const undoTop = async () => (await page.locator("#undo").boundingBox()).y;
+  const top = await undoTop();
+  const opening = (text) =>
+    page.waitForFunction((t) => document.querySelector("#opening")?.textContent === t, text);
+  // Clicked square by square: a name from White's first reply, a longer one at the Tiger.
+  for (const square of ["f5", "d6"]) await page.click(`#sq-${square}`);
+  await opening("Opening: Perpendicular Opening");
+  for (const square of ["c3", "d3", "c4"]) await page.click(`#sq-${square}`);
+  await opening("Opening: Tiger");
+  assert.equal(await page.locator("#moves-opening").innerText(), "Opening: Tiger");
+  assert.equal(await undoTop(), top);
+  // Back at the start there is no opening yet.
+  await page.click(".mv.start");
+  await opening("");
+  assert.equal(await page.locator("#moves-opening").count(), 0);
+  // Loaded, from c4 and with Black's moves swapped: the same position, so the same name.
+  await page.fill("#transcript-input", "c4e3f5e6f6");
+  await page.click("#load-transcript");
+  await opening("Opening: Tiger");
+  assert.equal(await page.locator("#transcript").innerText(), "c4e3f5e6f6");
+  // No line at all where no opening can be named.
+  await newGame(page, { size: "6", players: "analysis" });
+  await page.waitForFunction(() => !document.querySelector("#opening"));
   assert.deepEqual(errors, []);
   await context.close();
 });

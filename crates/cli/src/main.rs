@@ -238,6 +238,9 @@ fn show(game: &othello::Game) {
     if !game.moves().is_empty() {
         println!("moves: {}", game.transcript(true));
     }
+    if let Some(opening) = othello::named_opening(game.positions()) {
+        println!("opening: {}", opening.name);
+    }
     println!("{pos}");
     let moves: Vec<String> = pos
         .legal_move_list()

@@ -67,6 +67,14 @@ fn show_prints_the_board_legal_moves_and_board_text() {
 }
 
 #[test]
+fn show_names_the_opening_of_a_transcript() {
+    // The Tiger as written from c4: matched by position, so any first move will do.
+    assert!(stdout_of(&["show", "c4e3f6e6f5"]).contains("opening: Tiger\n"));
+    // One move is no named line yet.
+    assert!(!stdout_of(&["show", "f5"]).contains("opening:"));
+}
+
+#[test]
 fn show_reads_board_text_back() {
     let text = "------------------X--------XX------OXX-----O-------------------- O";
     let out = stdout_of(&["show", text]);

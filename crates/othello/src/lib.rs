@@ -2,8 +2,8 @@
 //!
 //! 8x8, 6x6 and 4x4 boards from one implementation, standard and reversed
 //! ("fewest discs wins") variants, Othello notation (squares, transcripts, OBF board
-//! text, GGF game records), the eight board symmetries, perft, and the game state a front end plays
-//! (seats, forced passes, undo and redo).
+//! text, GGF game records), the eight board symmetries, perft, the named 8x8 openings, and
+//! the game state a front end plays (seats, forced passes, undo and redo).
 //!
 //! A position, a move, and what is wrong with an illegal one:
 //!
@@ -33,6 +33,7 @@ mod bitboard;
 mod board_size;
 mod game_state;
 pub mod ggf;
+mod named_openings;
 mod notation;
 mod perft;
 mod position;
@@ -48,6 +49,7 @@ pub use bitboard::Bitboard;
 pub use board_size::{BoardSize, ParseBoardSizeError};
 pub use game_state::{GameState, PlayError, Seats};
 pub use ggf::{GgfError, GgfGame};
+pub use named_openings::{named_opening, named_opening_after, named_openings, NamedOpening};
 pub use notation::{transcript_lines, BoardTextError, Game, TranscriptError, TranscriptErrorKind};
 pub use perft::{perft, perft_hashed};
 pub use position::{
