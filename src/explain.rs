@@ -271,8 +271,13 @@ fn search_heading(
         (Role::Hint, _) => (
             "hint",
             format!(
-                "Hint for {}: the search suggests {}",
+                "Hint for {}: the {} suggests {}",
                 heat.side,
+                if merged.book.is_some() {
+                    "opening book"
+                } else {
+                    "search"
+                },
                 merged.best_move().map_or("—".to_owned(), |m| m.to_string())
             ),
         ),
@@ -351,7 +356,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         let value = book.value * sign as f32;
         let value = if value.abs() < 0.05 { 0.0 } else { value };
         return format!(
-            "Book move {}, value {value:+.1} discs for {me}: the opening book's move, played at once",
+            "Book move {}, value {value:+.1} discs for {me}, from the opening book (no search)",
             book.best
         );
     }

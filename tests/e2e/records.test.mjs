@@ -216,7 +216,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await newGame(page, { size: "8", players: "white" });
   await waitForTurn(page);
   const info = page.locator("#search-info");
-  assert.match(await info.innerText(), /Book move [a-h][1-8], value [+-]\d+\.\d discs for .+: the opening book's move/);
+  assert.match(await info.innerText(), /Book move [a-h][1-8], value [+-]\d+\.\d discs for .+, from the opening book \(no search\)/);
   assert.equal(await info.getAttribute("data-simulations"), "0");
   const first = page.locator("#moves button.mv[data-ply='1']");
   assert.match(await first.getAttribute("class"), /\bbook\b/);
@@ -229,6 +229,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await page.waitForSelector(".heat .pct", { timeout: 10_000 });
   const labels = await page.locator(".heat .pct").allInnerTexts();
   assert.ok(labels.length > 0 && labels.every((l) => /^[+-]\d+$/.test(l)), labels.join(" "));
+  assert.match(await page.locator("#search-heading").innerText(), /Hint for Black: the opening book suggests [a-h][1-8]/);
   await shot(page, "book-hint");
   // Off, the agent searches its opening move again.
   await page.uncheck("#book");
