@@ -265,7 +265,19 @@ pub fn output_dir(path: &PathBuf) -> Result<()> {
     std::fs::create_dir_all(path).with_context(|| format!("cannot create {}", path.display()))
 }
 
+/// A reader that closes the pipe early (`othello book stats | head -1`) ends the process
+/// as it ends `ls`, instead of making the next `println!` panic: Rust starts programs with
+/// SIGPIPE ignored, so the default is put back.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

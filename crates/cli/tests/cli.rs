@@ -470,3 +470,25 @@ fn bench_network_prints_a_rate_for_each_batch_size_and_refuses_nonsense() {
         assert!(error_of(&["bench", "network", "--model", model, seconds]).contains("--seconds"));
     }
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
+    use std::process::{Command as Process, Stdio};
+    let mut child = Process::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["perft", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Closed before the count is printed, as `othello perft 9 | head -c 1` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        // SIGPIPE is 13 on every Unix: the process ends as `ls | head` ends `ls`.
+        assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    }
+}
