@@ -228,7 +228,8 @@ pub fn elo(games: &Path) -> Result<()> {
     let request: arena::RatingRequest = serde_json::from_str(&text)
         .map_err(|e| anyhow!("the games are not JSON in arena.json's shape: {e}"))?;
     let answer = arena::rate(&request)?;
-    // Written, not printed: a reader that closed the pipe is an error to report, not a panic.
+    // Written, not printed: where a closed pipe is an error rather than SIGPIPE (off Unix,
+    // see main.rs), it is reported, not a panic.
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)
         .context("cannot write the ratings")?;
