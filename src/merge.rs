@@ -2,7 +2,7 @@
 //! move by move to choose the move and to draw the heat map.
 
 use crate::protocol::{proof_from_code, BookStat, EngineKind, Report, SolvedStat};
-use engine::report::{choose_move, Candidate};
+use engine::report::{choose_move, value_of_discs, Candidate};
 use othello::Move;
 
 /// One move of the merged search.
@@ -197,9 +197,8 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
             let shown = if shown == 0.0 { 0.0 } else { shown };
             Tile {
                 mv,
-                // The value in discs drawn as a chance, the mapping the engine's book
-                // report uses.
-                strength: ((value / 8.0).tanh() + 1.0) / 2.0,
+                // The value in discs drawn as a chance, as the engine's book report does.
+                strength: (value_of_discs(value) + 1.0) / 2.0,
                 label: format!("{shown:+.0}"),
                 aria: format!("book: {value:+.1} discs after it"),
             }

@@ -131,11 +131,10 @@ impl SearchInfo {
         }
     }
 
-    /// The opening book's move as a report. A book value is in discs; the value in [-1, 1]
-    /// that the page's graph and win chance need is `tanh(discs / 8)`, a display mapping
-    /// only (nothing chooses by it).
+    /// The opening book's move as a report, its values in [-1, 1] from the book's discs by
+    /// [`value_of_discs`].
     pub fn from_book(choice: &BookChoice, elapsed: Duration) -> SearchInfo {
-        let q = |discs: f32| (discs / 8.0).tanh();
+        let q = value_of_discs;
         SearchInfo {
             moves: choice
                 .moves
@@ -238,6 +237,13 @@ impl SearchInfo {
         }
         self.best_move()
     }
+}
+
+/// A value in discs (a book's) as a value in [-1, 1] for what needs one (a win chance, the
+/// page's graph and hint colours): `tanh(discs / 8)`, a display mapping only (nothing
+/// chooses by it).
+pub fn value_of_discs(discs: f32) -> f32 {
+    (discs / 8.0).tanh()
 }
 
 /// A root move as the choice of the move to play sees it: one search's, or the page's sum of

@@ -59,11 +59,23 @@ impl Default for GrowthSettings {
     }
 }
 
-/// A position to search next and what its line has lost to get there.
+/// A position to search next and what its line has lost to get there; its key is worked
+/// out once, as the heap compares it many times.
 #[derive(Clone, Copy, Debug)]
 struct Frontier {
     pos: Position,
+    key: BookKey,
     loss: f32,
+}
+
+impl Frontier {
+    fn new(pos: Position, loss: f32) -> Frontier {
+        Frontier {
+            pos,
+            key: BookKey::of(&pos).0,
+            loss,
+        }
+    }
 }
 
 impl PartialEq for Frontier {
@@ -86,7 +98,7 @@ impl Ord for Frontier {
         other
             .loss
             .total_cmp(&self.loss)
-            .then_with(|| BookKey::of(&other.pos).0.cmp(&BookKey::of(&self.pos).0))
+            .then_with(|| other.key.cmp(&self.key))
     }
 }
 
@@ -108,16 +120,12 @@ pub fn todo(
     let mut out = Vec::new();
     let mut listed = HashSet::new();
     let mut seen = HashSet::new();
-    let mut heap: BinaryHeap<Frontier> = roots
-        .iter()
-        .map(|&pos| Frontier { pos, loss: 0.0 })
-        .collect();
-    while let Some(Frontier { pos, loss }) = heap.pop() {
+    let mut heap: BinaryHeap<Frontier> = roots.iter().map(|&pos| Frontier::new(pos, 0.0)).collect();
+    while let Some(Frontier { pos, key, loss }) = heap.pop() {
         if out.len() >= count {
             break;
         }
-        let key = BookKey::of(&pos).0;
-        if !book.contains(&pos) {
+        if book.get_keyed(&key).is_none() {
             if ply(&pos) <= settings.depth && listed.insert(key) {
                 out.push(pos);
             }
@@ -141,10 +149,7 @@ pub fn todo(
             if child.is_game_over() || ply(&child) > settings.depth {
                 continue;
             }
-            heap.push(Frontier {
-                pos: child,
-                loss: loss + step,
-            });
+            heap.push(Frontier::new(child, loss + step));
         }
     }
     out
@@ -222,7 +227,7 @@ pub fn back_up(book: &mut Book) {
         };
         let has_child = moves.iter().any(|m| m.in_book);
         let best = moves.first().map(|m| m.value);
-        if let (true, Some(best), Some(entry)) = (has_child, best, book.get_mut(&pos)) {
+        if let (true, Some(best), Some(entry)) = (has_child, best, book.get_keyed_mut(&key)) {
             entry.value = best;
             entry.backed_up = true;
         }

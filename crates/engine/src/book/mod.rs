@@ -28,23 +28,21 @@ impl BookKey {
     /// The key of `pos`, and the symmetry that takes `pos` to the key's orientation.
     pub fn of(pos: &Position) -> (BookKey, Symmetry) {
         let size = pos.size();
-        Symmetry::ALL
-            .into_iter()
-            .map(|sym| {
-                let key = BookKey {
-                    player: sym.bitboard(pos.player(), size).0,
-                    opponent: sym.bitboard(pos.opponent(), size).0,
-                };
-                (key, sym)
-            })
-            .min_by_key(|&(key, _)| key)
-            .unwrap_or((
-                BookKey {
-                    player: pos.player().0,
-                    opponent: pos.opponent().0,
-                },
-                Symmetry::IDENTITY,
-            ))
+        let turned = |sym: Symmetry| BookKey {
+            player: sym.bitboard(pos.player(), size).0,
+            opponent: sym.bitboard(pos.opponent(), size).0,
+        };
+        Symmetry::ALL.into_iter().fold(
+            (turned(Symmetry::IDENTITY), Symmetry::IDENTITY),
+            |best, sym| {
+                let key = turned(sym);
+                if key < best.0 {
+                    (key, sym)
+                } else {
+                    best
+                }
+            },
+        )
     }
 }
 
@@ -197,12 +195,19 @@ impl Book {
         self.entries.get(key)
     }
 
+    pub fn get_keyed_mut(&mut self, key: &BookKey) -> Option<&mut BookEntry> {
+        self.entries.get_mut(key)
+    }
+
     /// Every legal move of `pos` with a value: from the book where its child is there (or
     /// the game ends), else from `pos`'s own search. `None` when `pos` is not in the book.
     /// Best first.
     pub fn moves(&self, pos: &Position) -> Option<Vec<BookMove>> {
-        let entry = self.get(pos)?;
-        let (_, sym) = BookKey::of(pos);
+        if !self.fits(pos) {
+            return None;
+        }
+        let (key, sym) = BookKey::of(pos);
+        let entry = self.entries.get(&key)?;
         let mut moves: Vec<BookMove> = pos
             .legal_move_list()
             .into_iter()
