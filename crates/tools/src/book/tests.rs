@@ -7,6 +7,14 @@ fn start6() -> Position {
     Position::start(BoardSize::Six, Variant::Standard)
 }
 
+fn growth(depth: u32, margin: f32, total_margin: f32) -> GrowthSettings {
+    GrowthSettings {
+        depth,
+        margin,
+        total_margin,
+    }
+}
+
 /// A 6x6 book grown by the playout search, with every search counted.
 fn grown(rounds: usize, settings: &GrowthSettings) -> (Book, HashMap<BookKey, u32>) {
     let spec: PlayerSpec = "mcts:sims=64,exact=0".parse().expect("a spec");
@@ -65,11 +73,7 @@ fn reference_value(book: &Book, pos: &Position) -> f32 {
 
 #[test]
 fn growth_searches_each_position_once_and_backs_values_up_by_negamax() {
-    let settings = GrowthSettings {
-        depth: 6,
-        margin: 6.0,
-        total_margin: 10.0,
-    };
+    let settings = growth(6, 6.0, 10.0);
     let (book, searches) = grown(5, &settings);
     assert!(book.len() >= 12, "{} positions", book.len());
     assert!(searches.values().all(|&n| n == 1), "{searches:?}");
@@ -93,11 +97,7 @@ fn growth_searches_each_position_once_and_backs_values_up_by_negamax() {
 
 #[test]
 fn the_list_holds_only_new_positions_on_near_best_lines_within_the_depth() {
-    let settings = GrowthSettings {
-        depth: 5,
-        margin: 2.0,
-        total_margin: 3.0,
-    };
+    let settings = growth(5, 2.0, 3.0);
     let (book, _) = grown(3, &settings);
     let list = todo(&book, &[start6()], &settings, 100);
     for pos in &list {
@@ -118,11 +118,7 @@ fn the_list_holds_only_new_positions_on_near_best_lines_within_the_depth() {
         assert!(reached, "{}", pos.to_board_text());
     }
     // A book grown to its depth and margins lists nothing more.
-    let tight = GrowthSettings {
-        depth: 1,
-        margin: 0.0,
-        total_margin: 0.0,
-    };
+    let tight = growth(1, 0.0, 0.0);
     let (small, _) = grown(4, &tight);
     assert!(todo(&small, &[start6()], &tight, 100).is_empty());
     assert!(small.len() <= 3, "{}", small.len());
@@ -130,11 +126,7 @@ fn the_list_holds_only_new_positions_on_near_best_lines_within_the_depth() {
 
 #[test]
 fn merging_keeps_the_deeper_search_and_adds_up_the_games() {
-    let settings = GrowthSettings {
-        depth: 3,
-        margin: 8.0,
-        total_margin: 8.0,
-    };
+    let settings = growth(3, 8.0, 8.0);
     let (mut a, _) = grown(2, &settings);
     let (b, _) = grown(3, &settings);
     let start_games = |book: &Book| book.get(&start6()).map(|e| e.games);
