@@ -47,7 +47,7 @@ from train.shards import (
     Shard,
     binary_missing,
     onnxruntime_library,
-    open_pool,
+    opened_pool,
     play_missing,
     prune,
 )
@@ -255,21 +255,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     job = BookJob(a.book, a.player, a.sims, a.board, a.variant, a.depth, a.margin, a.total_margin)
-    pool: Pool | None = None
     try:
         if a.round_positions < 1 or a.shard_positions < 1:
             raise RunError("--round-positions and --shard-positions must be at least 1")
-        pool = open_pool(a.othello, a.ray)
-        searched = grow(a.othello, pool, job, a.rounds, a.round_positions, a.shard_positions)
+        with opened_pool(a.othello, a.ray) as pool:
+            searched = grow(a.othello, pool, job, a.rounds, a.round_positions, a.shard_positions)
         print(f"{job.book}: {searched} positions searched")
         print(othello(a.othello, "book", "stats", str(job.book)), end="")
     except RunError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    finally:
-        close = getattr(pool, "close", None)
-        if close is not None:
-            close()
     return 0
 
 

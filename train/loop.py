@@ -53,7 +53,7 @@ from train.othello_cli import (
 )
 from train.phases import Run
 from train.settings import DEFAULTS, FIXED_KEYS, add_flags
-from train.shards import Pool, open_pool
+from train.shards import opened_pool
 from train.train import CheckpointError
 
 # The names the tests and other tools reach through this module.
@@ -107,29 +107,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
     overrides = {k: v for k, v in vars(args).items() if k not in HOW}
-    pool: Pool | None = None
     try:
         run = Run.open(args.run, overrides)
         if run.config["device"].startswith("cuda") and not torch.cuda.is_available():
             raise RunError("--device cuda asked for, but torch sees no CUDA device")
         binary = run.config["othello"]
         player = run.config["gate_player"]
-        pool = open_pool(binary, args.ray)
-        run.remote_cpu = pool.remote_cpu_seconds
         shards = run.config["shard_games"]
-        run.run(
-            othello_selfplay(binary, pool, shards),
-            othello_gate(binary, player, pool, shards),
-            othello_evaluate(binary, player, pool, shards),
-            othello_parity(binary),
-        )
+        with opened_pool(binary, args.ray) as pool:
+            run.remote_cpu = pool.remote_cpu_seconds
+            run.run(
+                othello_selfplay(binary, pool, shards),
+                othello_gate(binary, player, pool, shards),
+                othello_evaluate(binary, player, pool, shards),
+                othello_parity(binary),
+            )
     except (RunError, CheckpointError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    finally:
-        close = getattr(pool, "close", None)
-        if close is not None:
-            close()
     return 0
 
 

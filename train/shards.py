@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -211,14 +212,21 @@ class LocalPool:
         return 0.0  # the `othello` runs are this process's children: getrusage has them
 
 
-def open_pool(binary: str, ray_address: str | None) -> Pool:
-    """Where shards are played: here, one after another, or on a Ray cluster, with the
-    binary and ONNX Runtime's library sent to the workers."""
+@contextmanager
+def opened_pool(binary: str, ray_address: str | None) -> Iterator[Pool]:
+    """Where shards are played, for the `with` block: here, one after another, or on a Ray
+    cluster, with the binary and ONNX Runtime's library sent to the workers, disconnected
+    from the cluster on the way out."""
     if ray_address is None:
-        return LocalPool(binary)
+        yield LocalPool(binary)
+        return
     from train.cluster import RayPool  # ray is imported only when asked for
 
-    return RayPool(binary, ray_address, library=onnxruntime_library())
+    pool = RayPool(binary, ray_address, library=onnxruntime_library())
+    try:
+        yield pool
+    finally:
+        pool.close()
 
 
 # ---- the driver's side: what is done, what is left, writing results ----

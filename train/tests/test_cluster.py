@@ -92,6 +92,41 @@ def dead(pid: int) -> bool:
         return True
 
 
+def killed_mid_shard(
+    cluster: str,
+    binary: Path,
+    work: Callable[[RayPool], object],
+    held_runs: Callable[[], list[fake_othello.Run]],
+    timeout: float,
+) -> None:
+    """Runs `work` as a driver on `cluster` in a thread, kills the Ray worker running the
+    held shard (the first of `held_runs`) mid-shard, and checks that the driver ends without
+    error after Ray ran the shard again on another worker, and that the first attempt's
+    `othello` died with its worker rather than play on."""
+    errors: list[BaseException] = []
+    pool = RayPool(str(binary), cluster)
+
+    def driver() -> None:
+        try:
+            work(pool)
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            pool.close()
+
+    thread = threading.Thread(target=driver)
+    thread.start()
+    first = wait_for(held_runs)[0]
+    # The shard's parent is the Ray worker running its task: kill it mid-shard.
+    assert Path(f"/proc/{first.parent}/cmdline").read_bytes().startswith(b"ray::")
+    os.kill(first.parent, signal.SIGKILL)
+    thread.join(timeout=timeout)
+    assert not thread.is_alive() and not errors, errors
+    attempts = held_runs()
+    assert len(attempts) == 2 and attempts[1].parent != first.parent
+    assert wait_for(lambda: dead(first.pid), 10)
+
+
 def game_seeds(folder: Path) -> list[int]:
     """The games of every self-play shard in `folder`, by seed."""
     return [
@@ -107,30 +142,13 @@ def test_a_worker_killed_mid_shard_is_retried_and_every_game_is_written_once(
     job = SelfPlayJob(6, None, 8, 4, out, seed=5, threads=1)
     held = 5_000_004  # the third of four shards of 2 games
     (control / f"hold-{held}").touch()
-    errors: list[BaseException] = []
-    pool = RayPool(str(binary), cluster)
-
-    def driver() -> None:
-        try:
-            othello_selfplay(str(binary), pool, shard_games=2)([job])
-        except BaseException as e:
-            errors.append(e)
-        finally:
-            pool.close()
-
-    thread = threading.Thread(target=driver)
-    thread.start()
-    first = wait_for(lambda: [r for r in fake_othello.runs(control) if r.seed == held])[0]
-    # The shard's parent is the Ray worker running its task: kill it mid-shard.
-    assert Path(f"/proc/{first.parent}/cmdline").read_bytes().startswith(b"ray::")
-    os.kill(first.parent, signal.SIGKILL)
-    thread.join(timeout=90)
-    assert not thread.is_alive() and not errors, errors
-    # Ray ran the task again on another worker; the first attempt's othello died with its
-    # worker rather than play on.
-    attempts = [r for r in fake_othello.runs(control) if r.seed == held]
-    assert len(attempts) == 2 and attempts[1].parent != first.parent
-    assert wait_for(lambda: dead(first.pid), 10)
+    killed_mid_shard(
+        cluster,
+        binary,
+        lambda pool: othello_selfplay(str(binary), pool, shard_games=2)([job]),
+        lambda: [r for r in fake_othello.runs(control) if r.seed == held],
+        timeout=90,
+    )
     # Every game of the generation, exactly once, in four shards named by their seeds.
     assert game_seeds(out) == list(range(5_000_000, 5_000_008))
     assert sorted(p.name for p in out.iterdir()) == [
@@ -250,31 +268,17 @@ def test_a_book_shard_whose_worker_is_killed_is_retried_and_each_position_search
     job = book.BookJob(args.book, args.player, args.sims, board=6, depth=2)
     held = 3  # round 2's second shard: [3] (its first is [1, 2])
     (control / f"hold-{held}").touch()
-    errors: list[BaseException] = []
-    pool = RayPool(str(binary), cluster)
-
-    def driver() -> None:
-        try:
-            book.grow(str(binary), pool, job, round_positions=6, shard_positions=2)
-        except BaseException as e:
-            errors.append(e)
-        finally:
-            pool.close()
-
-    thread = threading.Thread(target=driver)
-    thread.start()
 
     def searches() -> list[fake_othello.Run]:
         return [r for r in fake_othello.runs(control) if r.command == "book-search"]
 
-    first = wait_for(lambda: [r for r in searches() if r.seed == held])[0]
-    assert Path(f"/proc/{first.parent}/cmdline").read_bytes().startswith(b"ray::")
-    os.kill(first.parent, signal.SIGKILL)
-    thread.join(timeout=120)
-    assert not thread.is_alive() and not errors, errors
-    attempts = [r for r in searches() if r.seed == held]
-    assert len(attempts) == 2 and attempts[1].parent != first.parent
-    assert wait_for(lambda: dead(first.pid), 10)
+    killed_mid_shard(
+        cluster,
+        binary,
+        lambda pool: book.grow(str(binary), pool, job, round_positions=6, shard_positions=2),
+        lambda: [r for r in searches() if r.seed == held],
+        timeout=120,
+    )
     # Every position in the book, each searched once, by the worker's copy of the network.
     assert sorted(fake_othello.read_book(job.book)) == BOOK_TREE
     seen = fake_othello.searched(control)
