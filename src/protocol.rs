@@ -227,15 +227,14 @@ impl Report {
                 nodes: s.nodes,
                 micros: s.micros,
             }),
-            book: info.from_book.then(|| BookStat {
-                best: info.chosen.or(info.best_move()).unwrap_or(Move::Pass),
-                value: info.score.unwrap_or_default(),
-                // Moves with a visit are in the book; the others are estimates only.
-                moves: info
+            book: info.book.as_ref().map(|book| BookStat {
+                best: book.mv,
+                value: book.value,
+                moves: book
                     .moves
                     .iter()
-                    .filter(|m| m.visits > 0)
-                    .map(|m| (m.mv, m.score.unwrap_or_default()))
+                    .filter(|m| m.in_book)
+                    .map(|m| (m.mv, m.value))
                     .collect(),
             }),
         }

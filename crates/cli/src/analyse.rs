@@ -3,6 +3,7 @@
 
 use crate::args::AgentArgs;
 use anyhow::{bail, Result};
+use engine::book::BookChoice;
 use engine::report::SearchInfo;
 use engine::{Budget, ModelSource};
 use othello::{Move, Position, Square};
@@ -44,7 +45,7 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
             let cell = match (pos.color_at(sq), here) {
                 (Some(color), _) => format!("  {} ", color.symbol()),
                 (None, Some(_)) if info.solved.is_some() => "  * ".to_string(),
-                (None, Some(m)) if info.from_book => {
+                (None, Some(m)) if info.book.is_some() => {
                     format!("{:>+4.0}", m.score.unwrap_or_default())
                 }
                 (None, Some(m)) => format!("{:>3}%", (100 * m.visits + total / 2) / total),
@@ -65,8 +66,8 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         ));
         return out;
     }
-    if info.from_book {
-        render_book(&mut out, pos, info);
+    if let Some(book) = &info.book {
+        render_book(&mut out, pos, book);
         return out;
     }
     out.push_str(&format!(
@@ -109,18 +110,15 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
 }
 
 /// A book move: the book's values (the board shows them in discs) and where each comes from.
-fn render_book(out: &mut String, pos: &Position, info: &SearchInfo) {
+fn render_book(out: &mut String, pos: &Position, book: &BookChoice) {
     let side = pos.side_to_move();
-    let played = info
-        .best_move()
-        .map_or_else(|| "none".to_owned(), |mv| mv.to_string());
     out.push_str(&format!(
-        "{side} to move: book move {played}, value {:+.2} discs\n",
-        info.score.unwrap_or_default()
+        "{side} to move: book move {}, value {:+.2} discs\n",
+        book.mv, book.value
     ));
     out.push_str("move    value\n");
-    for m in &info.moves {
-        let source = if m.visits > 0 {
+    for m in &book.moves {
+        let source = if m.in_book {
             "book"
         } else {
             "search estimate, not in the book"
@@ -128,7 +126,7 @@ fn render_book(out: &mut String, pos: &Position, info: &SearchInfo) {
         out.push_str(&format!(
             "{:<5} {:>+7.2}  {source}\n",
             m.mv.to_string(),
-            m.score.unwrap_or_default()
+            m.value
         ));
     }
 }

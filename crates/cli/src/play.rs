@@ -47,7 +47,7 @@ pub fn play(
             let mv = info.best_move().unwrap_or(Move::Pass);
             let why = match info.solved {
                 Some(s) => format!("exact solve: margin {:+}", s.margin),
-                None if info.from_book => {
+                None if info.book.is_some() => {
                     format!(
                         "book move, value {:+.1} discs",
                         info.score.unwrap_or_default()

@@ -94,10 +94,11 @@ pub struct SearchInfo {
     /// A Gumbel root's choice (the best survivor of sequential halving), which need not be
     /// the most visited move; or the opening book's move.
     pub chosen: Option<Move>,
-    /// The move comes from the opening book: `chosen` is its move, `score` its value in
-    /// discs, and `moves` every move the book knows (visits 1 for those in the book, 0 for
-    /// the estimates of moves it has not followed).
-    pub from_book: bool,
+    /// Set when the move comes from the opening book: its choice, with every move the book
+    /// knows and whether each is in the book or only a search's estimate (`chosen` is its
+    /// move and `score` its value, so that callers that know nothing of books still play
+    /// and show it).
+    pub book: Option<BookChoice>,
     /// Simulations run by this search (the tree may hold more from earlier ones).
     pub simulations: u64,
     pub root_visits: u32,
@@ -124,7 +125,7 @@ impl SearchInfo {
             score: None,
             solved: None,
             chosen: None,
-            from_book: false,
+            book: None,
             simulations: 0,
             root_visits: 1,
             elapsed,
@@ -156,7 +157,7 @@ impl SearchInfo {
             score: Some(choice.value),
             solved: None,
             chosen: Some(choice.mv),
-            from_book: true,
+            book: Some(choice.clone()),
             simulations: 0,
             root_visits: 0,
             elapsed,
@@ -183,7 +184,7 @@ impl SearchInfo {
             score: Some(solved.margin as f32),
             solved: Some(solved),
             chosen: None,
-            from_book: false,
+            book: None,
             simulations: 0,
             root_visits: 0,
             elapsed,

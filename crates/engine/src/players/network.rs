@@ -170,7 +170,7 @@ fn report(
         score,
         solved: None,
         chosen,
-        from_book: false,
+        book: None,
         simulations: 0,
         root_visits: 0,
         elapsed: Duration::ZERO,
