@@ -187,13 +187,25 @@ impl<W: Write> Engine<W> {
             Err(e) => return fail(&format!("set game: {e}")),
         };
         let start = *record.game().start();
-        if let Err(e) = self.seat_for(start.size(), start.variant()) {
-            return fail(&format!(
-                "set game: {} cannot play {} {}: {e}",
-                self.spec,
-                start.size(),
-                start.variant()
-            ));
+        let new_game = record.game().moves().is_empty();
+        let seat = match self.seat_for(start.size(), start.variant()) {
+            Ok(seat) => seat,
+            Err(e) => {
+                return fail(&format!(
+                    "set game: {} cannot play {} {}: {e}",
+                    self.spec,
+                    start.size(),
+                    start.variant()
+                ))
+            }
+        };
+        // A game with no moves yet is a new game: the agent's game clock (`time_game=`)
+        // starts again, and its tree goes.
+        if new_game {
+            match &mut seat.player {
+                Player::Mcts(player) => player.new_game(),
+                Player::Other(agent) => agent.new_game(),
+            }
         }
         self.game = record.into_game();
     }

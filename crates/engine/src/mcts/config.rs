@@ -40,6 +40,14 @@ pub struct MctsConfig {
     /// win from a small one where every move wins, and it wins more games (docs/arena.md has
     /// the matches). 0: results only. Networks without a score head are unaffected.
     pub score_utility: f32,
+    /// With a time budget, stop once the most visited root move cannot be overtaken in the
+    /// time left (lc0's smart pruning; see `clock.rs`). Budgets in simulations always run
+    /// to the end.
+    pub early_stop: bool,
+    /// A clock for the whole game: each move's time is its share of what is left
+    /// (`clock.rs`), and the time a move does not use goes to the moves after it. `None`:
+    /// the budget a move is given is its own.
+    pub game_time: Option<Duration>,
     pub seed: u64,
 }
 
@@ -82,6 +90,8 @@ impl Default for MctsConfig {
             root_solve: RootSolve::default(),
             gumbel: None,
             score_utility: 0.3,
+            early_stop: true,
+            game_time: None,
             seed: 0,
         }
     }

@@ -21,6 +21,7 @@
 //! one); self-play runs all four for many games at once, with one evaluator call
 //! for the leaves of all its games. The evaluator stays outside the driver for that reason.
 
+use super::clock::SolveReach;
 use super::config::{default_budgeted_extra_empties, default_exact_root_empties, MctsConfig};
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::Budget;
@@ -171,6 +172,19 @@ impl SearchDriver {
             .root_solve
             .exact_empties
             .unwrap_or_else(|| default_exact_root_empties(pos.size()))
+    }
+
+    /// Where the root solve reaches on `pos`'s board: what the time policy leaves the
+    /// search little time for.
+    pub fn solve_reach(&self, pos: &Position) -> SolveReach {
+        let exact = self.exact_root_empties(pos);
+        let extra = self
+            .config()
+            .root_solve
+            .extra_empties
+            .unwrap_or_else(|| default_budgeted_extra_empties(pos.size()));
+        let tried = if exact == 0 { 0 } else { exact + extra };
+        SolveReach { exact, tried }
     }
 
     /// Whether `pos` is within the always-solved endgame.

@@ -14,6 +14,8 @@
 //! - [`driver`]: the one search driver every caller goes through ([`SearchDriver`]: root
 //!   decision, begin, advance, report), with no evaluator of its own, so self-play can
 //!   batch many games' leaves into one evaluator call;
+//! - [`clock`]: the time policy: a game's clock shared out over its moves, and the early
+//!   stop of a timed search whose best move can no longer change;
 //! - `search`: [`Mcts`], the driver paired with an evaluator, run in slices;
 //! - `player`: [`MctsPlayer`], the agent: [`Mcts`] behind the `Agent` interface.
 //!
@@ -32,6 +34,7 @@
 //!
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
+pub mod clock;
 pub mod config;
 pub mod driver;
 mod explored;
@@ -41,6 +44,7 @@ mod search;
 mod select;
 mod tree;
 
+pub use clock::GameClock;
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
     self_play_noise, GumbelRoot, MctsConfig, RootSolve,
@@ -53,3 +57,5 @@ pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod time_tests;

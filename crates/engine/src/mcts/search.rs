@@ -4,6 +4,7 @@
 //! simulation count and the root's noise carry over, so slicing never changes what is
 //! searched.
 
+use super::clock::{can_stop_early, GameClock, SolveReach};
 use super::config::MctsConfig;
 use super::driver::{BookPlay, SearchDriver};
 use super::tree::{ExactSolver, SearchTree};
@@ -22,6 +23,8 @@ use web_time::Instant;
 pub struct Mcts<E: Evaluator> {
     driver: SearchDriver,
     evaluator: E,
+    /// The game's clock when the config gives one (`game_time`), made on the first move.
+    clock: Option<GameClock>,
 }
 
 impl<E: Evaluator> Mcts<E> {
@@ -29,6 +32,7 @@ impl<E: Evaluator> Mcts<E> {
         Mcts {
             driver: SearchDriver::new(config),
             evaluator,
+            clock: None,
         }
     }
 
@@ -73,14 +77,28 @@ impl<E: Evaluator> Mcts<E> {
         self.driver.stop_flag()
     }
 
-    /// Drops the tree (a new game).
+    /// Drops the tree and winds the game's clock back to its start (a new game).
     pub fn clear(&mut self) {
         self.driver.clear();
+        if let Some(clock) = &mut self.clock {
+            clock.reset();
+        }
+    }
+
+    /// The game's clock, when the agent plays on one.
+    pub fn game_clock(&self) -> Option<GameClock> {
+        let total = self.config().game_time?;
+        Some(self.clock.unwrap_or_else(|| GameClock::new(total)))
     }
 
     /// Makes `pos` the root without searching, keeping the subtree that leads to it.
     pub fn follow(&mut self, pos: &Position) {
         self.driver.follow(pos);
+    }
+
+    /// Where the root solve reaches on `pos`'s board (see [`SearchDriver::solve_reach`]).
+    pub fn solve_reach(&self, pos: &Position) -> SolveReach {
+        self.driver.solve_reach(pos)
     }
 
     /// Whether `pos` is within the always-solved endgame of the root decision.
@@ -152,8 +170,41 @@ impl<E: Evaluator> Mcts<E> {
         slice: Duration,
         decide: bool,
     ) -> Result<SearchInfo, EvalError> {
+        let was_done = thinking.is_done();
+        let info = self.slice_of_thinking(thinking, slice, decide)?;
+        if thinking.is_done() && !was_done {
+            if let Some(clock) = &mut self.clock {
+                // A move settled at the root (forced, book, solved) ran no search.
+                let searched = info.solved.is_none() && info.book.is_none() && info.simulations > 0;
+                let deadline = thinking.budget.time.filter(|_| searched);
+                clock.charge(thinking.elapsed(), deadline);
+            }
+        }
+        Ok(info)
+    }
+
+    /// The move's time on the game's clock, when there is one: its share of what is left,
+    /// or the budget's own time if that is shorter.
+    fn take_time_from_clock(&mut self, thinking: &mut Thinking) {
+        let Some(total) = self.config().game_time else {
+            return;
+        };
+        let reach = self.driver.solve_reach(&thinking.position);
+        let clock = self.clock.get_or_insert_with(|| GameClock::new(total));
+        let share = clock.move_time(&thinking.position, reach);
+        let time = thinking.budget.time.map_or(share, |own| own.min(share));
+        thinking.budget.time = Some(time);
+    }
+
+    fn slice_of_thinking(
+        &mut self,
+        thinking: &mut Thinking,
+        slice: Duration,
+        decide: bool,
+    ) -> Result<SearchInfo, EvalError> {
         let pos = thinking.position;
         if thinking.start() {
+            self.take_time_from_clock(thinking);
             if decide {
                 let time_left = thinking.time_left();
                 if let Some(decision) = self.driver.decide_root(&pos, &thinking.budget, time_left) {
@@ -178,9 +229,24 @@ impl<E: Evaluator> Mcts<E> {
         thinking.simulations = self.driver.simulations();
         let info = self.driver.report(thinking.elapsed());
         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
-        if self.driver.finished(max_sims) || out_of_time {
+        let settled = decide && self.may_stop_early(thinking, &info);
+        if self.driver.finished(max_sims) || out_of_time || settled {
             thinking.finish();
         }
         Ok(info)
+    }
+
+    /// Whether a timed search's best move is settled (see [`can_stop_early`]): only the
+    /// agent's, since hints and benches want the whole search.
+    fn may_stop_early(&self, thinking: &Thinking, info: &SearchInfo) -> bool {
+        let Some(left) = thinking.time_left() else {
+            return false;
+        };
+        // A Gumbel root's choice is not its most visited move.
+        if !self.config().early_stop || info.chosen.is_some() {
+            return false;
+        }
+        let visits: Vec<u32> = info.moves.iter().map(|m| m.visits).collect();
+        can_stop_early(&visits, info.simulations, thinking.elapsed(), left)
     }
 }

@@ -87,6 +87,12 @@ pub struct PlayerSpec {
     pub depth: Option<u32>,
     /// Thinking time per move in milliseconds.
     pub time_ms: Option<u64>,
+    /// A clock for the whole game, in seconds, shared out over the moves by the time
+    /// policy (`mcts/clock.rs`); with `time_ms`, no move takes more than that.
+    pub time_game: Option<f64>,
+    /// 0: a timed search always runs to its time; unset or 1: it stops once its best move
+    /// cannot change.
+    pub early_stop: Option<u32>,
     /// MCTS simulations per move.
     pub sims: Option<u64>,
     /// MCTS exploration constant.
@@ -197,6 +203,8 @@ impl PlayerSpec {
             kind,
             depth: None,
             time_ms: None,
+            time_game: None,
+            early_stop: None,
             sims: None,
             c: None,
             model: None,
@@ -215,11 +223,15 @@ impl PlayerSpec {
     }
 
     /// The thinking budget the spec asks for; an empty one leaves the player its default.
+    /// With a game's clock (`time_game`) and no time of its own, a move may take up to the
+    /// whole clock: the agent takes its share of what is left (`mcts/clock.rs`).
     pub fn budget(&self) -> Budget {
+        let per_move = self.time_ms.map(Duration::from_millis);
+        let whole_game = self.time_game.map(Duration::from_secs_f64);
         Budget {
             depth: self.depth,
             simulations: self.sims,
-            time: self.time_ms.map(Duration::from_millis),
+            time: per_move.or(whole_game),
         }
     }
 
@@ -252,6 +264,12 @@ impl PlayerSpec {
         }
         if let Some(weight) = self.utility {
             config.score_utility = weight as f32;
+        }
+        if let Some(seconds) = self.time_game {
+            config.game_time = Some(Duration::from_secs_f64(seconds));
+        }
+        if let Some(switch) = self.early_stop {
+            config.early_stop = switch != 0;
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);

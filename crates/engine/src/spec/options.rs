@@ -48,6 +48,10 @@ enum Accepts {
     Empties,
     /// A finite number of 0 or more.
     NonNegative,
+    /// A finite number above 0.
+    Positive,
+    /// 0 (off) or 1 (on).
+    Switch,
     /// The name of a file (a network, a book), not empty: what it names.
     Name(&'static str),
     /// Any whole number.
@@ -108,6 +112,18 @@ const OPTIONS: &[SpecOption] = &[
         field!(Whole, time_ms),
         Accepts::Range(1, 3_600_000),
     ),
+    option(
+        "time_game",
+        MCTS,
+        field!(Real, time_game),
+        Accepts::Positive,
+    ),
+    option(
+        "early_stop",
+        MCTS,
+        field!(Small, early_stop),
+        Accepts::Switch,
+    ),
     option("c", SEARCHES, field!(Real, c), Accepts::NonNegative),
     option("solver", MCTS, field!(Small, solver), Accepts::Empties),
     option("exact", MCTS, field!(Small, exact), Accepts::Empties),
@@ -148,6 +164,15 @@ impl Accepts {
             Accepts::NonNegative => match value.parse::<f64>() {
                 Ok(x) if x.is_finite() && x >= 0.0 => Ok(Parsed::Real(x)),
                 _ => Err("expected a number of 0 or more".into()),
+            },
+            Accepts::Positive => match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => Ok(Parsed::Real(x)),
+                _ => Err("expected a number above 0".into()),
+            },
+            Accepts::Switch => match value {
+                "0" => Ok(Parsed::Whole(0)),
+                "1" => Ok(Parsed::Whole(1)),
+                _ => Err("expected 0 (off) or 1 (on)".into()),
             },
             Accepts::Name(what) if value.is_empty() => {
                 Err(format!("expected the name of a {what}"))

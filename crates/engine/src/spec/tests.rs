@@ -54,6 +54,22 @@ fn options_land_in_their_typed_fields() {
 }
 
 #[test]
+fn a_game_clock_and_the_early_stop_reach_the_search_settings() {
+    let spec = parse("mcts:time_game=7.5,early_stop=0");
+    let config = spec.mcts_config(1);
+    assert_eq!(config.game_time, Some(Duration::from_millis(7_500)));
+    assert!(!config.early_stop);
+    assert!(parse("mcts").mcts_config(1).early_stop);
+    assert_eq!(parse("mcts").mcts_config(1).game_time, None);
+    // Without a time of its own a move may take up to the whole clock (the agent takes its
+    // share); with one, that is the most a move takes.
+    assert_eq!(spec.budget(), Budget::time(Duration::from_millis(7_500)));
+    let capped = parse("mcts:time=400,time_game=7.5");
+    assert_eq!(capped.budget(), Budget::time(Duration::from_millis(400)));
+    assert_eq!(capped.to_string(), "mcts:time=400,time_game=7.5");
+}
+
+#[test]
 fn an_option_without_a_colon_belongs_to_the_spec_before_it() {
     let specs = parse_player_list("random, mcts:sims=800,c=1.5,greedy,alphabeta,depth=3")
         .expect("valid list");
@@ -112,6 +128,10 @@ fn bad_values_are_refused_with_the_reason() {
         "alphabeta:depth=99",
         "alphabeta:time=1.5",
         "random:seed=-1",
+        "mcts:time_game=0",
+        "mcts:time_game=-5",
+        "mcts:early_stop=2",
+        "mcts:early_stop=yes",
     ] {
         let error = text.parse::<PlayerSpec>().expect_err(text);
         assert!(
