@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::{Budget, ModelSource, PlayerSpec};
-use othello::ggf::read_games;
+use othello::ggf::{read_games, GgfGame};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
 use std::time::Duration;
@@ -99,19 +99,35 @@ fn looks_like_board_text(text: &str) -> bool {
 /// transcript from the start. A GGF game brings its own board and rules; from a file of
 /// several games the first is read, `FILE:N` picks the Nth.
 pub fn read_position(text: &str, board: BoardArgs) -> Result<Game> {
-    if let Some(game) = read_ggf(text)? {
-        Ok(game)
+    Ok(read_record(text, board)?.into_game())
+}
+
+/// [`read_position`] with what a GGF record says besides the game (players, result, move
+/// notes), for a command that writes the record back; a transcript or board text gives a
+/// record of the game alone.
+pub fn read_record(text: &str, board: BoardArgs) -> Result<GgfGame> {
+    if let Some(record) = read_ggf(text)? {
+        Ok(record)
     } else if looks_like_board_text(text) {
         let pos =
             Position::from_board_text(text, board.variant).context("cannot read board text")?;
-        Ok(Game::new(pos))
+        Ok(GgfGame::new(Game::new(pos)))
+    } else if looks_like_a_file_name(text) {
+        bail!("cannot read {text}: no such file")
     } else {
-        Ok(Game::from_transcript(text, board.start())?)
+        Ok(GgfGame::new(Game::from_transcript(text, board.start())?))
     }
 }
 
+/// A path or a `.ggf` name (`games.ggf:3` too), which no transcript is: said of a file that
+/// is not there, so that the error names the file and not a bad square.
+fn looks_like_a_file_name(text: &str) -> bool {
+    let name = text.rsplit_once(':').map_or(text, |(name, _)| name);
+    text.contains(['/', '\\']) || name.to_ascii_lowercase().ends_with(".ggf")
+}
+
 /// The game of a GGF record or file, or `None` when `text` is neither.
-fn read_ggf(text: &str) -> Result<Option<Game>> {
+fn read_ggf(text: &str) -> Result<Option<GgfGame>> {
     let (record, source, number) = if text.trim_start().starts_with("(;") {
         (text.to_owned(), "the GGF record".to_owned(), 1)
     } else {
@@ -133,7 +149,7 @@ fn read_ggf(text: &str) -> Result<Option<Game>> {
     let games = read_games(&record).with_context(|| format!("cannot read {source} as GGF"))?;
     let count = games.len();
     match games.into_iter().nth(number.wrapping_sub(1)) {
-        Some(game) => Ok(Some(game.into_game())),
+        Some(game) => Ok(Some(game)),
         None => bail!("{source} holds {count} game(s); there is no game {number}"),
     }
 }

@@ -11,6 +11,7 @@ mod model;
 mod nboard;
 mod openings;
 mod play;
+mod review;
 mod selfplay;
 mod solve;
 mod tournament;
@@ -76,6 +77,9 @@ enum Command {
         #[command(flatten)]
         agent: AgentArgs,
     },
+    /// Review a game: each move's value against the best move's, the discs lost, and a mark
+    /// (inaccuracy, mistake, blunder); exact where the solver reaches
+    Review(review::ReviewArgs),
     /// Play an agent in the terminal
     Play {
         #[command(flatten)]
@@ -168,6 +172,7 @@ fn run(cli: Cli) -> Result<()> {
             let budget = agent.budget(Budget::simulations(800));
             analyse::analyse(game.position(), &agent, &budget, &models())?;
         }
+        Command::Review(args) => review::run(args, &models())?,
         Command::Play {
             board,
             color,

@@ -45,6 +45,7 @@ pub mod network;
 pub mod onnx;
 pub mod players;
 pub mod report;
+pub mod review;
 pub mod rng;
 pub mod solver;
 pub mod spec;

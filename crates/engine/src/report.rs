@@ -247,6 +247,14 @@ pub fn value_of_discs(discs: f32) -> f32 {
     (discs / 8.0).tanh()
 }
 
+/// The inverse of [`value_of_discs`]: a value in [-1, 1] (a search's mean, which has no
+/// score head to ask) as discs, for what must compare moves in discs (a game's review).
+/// Values of ±1 would be infinite discs; they are held to ±0.9999, about ±40 discs, and
+/// a caller that knows the board holds the result to it.
+pub fn discs_of_value(value: f32) -> f32 {
+    8.0 * value.clamp(-0.9999, 0.9999).atanh()
+}
+
 /// A root move as the choice of the move to play sees it: one search's, or the page's sum of
 /// several workers' searches.
 #[derive(Clone, Copy, Debug, PartialEq)]

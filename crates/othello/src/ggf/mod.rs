@@ -186,6 +186,12 @@ impl GgfGame {
         &self.notes
     }
 
+    /// The notes to change, one per move (their number is the game's): how a review writes
+    /// its evaluations into a record it read.
+    pub fn notes_mut(&mut self) -> &mut [MoveNote] {
+        &mut self.notes
+    }
+
     /// Plays `mv` at the end of the game, with its note.
     pub fn push(&mut self, mv: Move, note: MoveNote) -> Result<(), IllegalMove> {
         self.game.push(mv)?;

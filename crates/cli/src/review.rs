@@ -1,0 +1,154 @@
+//! `othello review`: every move of a game valued by an agent, against the best move, with
+//! the loss in discs and a mark (the engine's `review` module does the valuing), and the
+//! game written back as GGF with the values in its move fields.
+
+use crate::args::{read_record, AgentArgs, BoardArgs, SeedArg};
+use anyhow::{bail, Result};
+use clap::Args;
+use engine::review::{
+    Mark, MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
+};
+use engine::{Budget, ModelSource, PlayerSpec};
+use indicatif::ProgressBar;
+use othello::{Color, GgfGame};
+use std::path::PathBuf;
+
+/// The page's Club level: its network at 400 simulations.
+const DEFAULT_PLAYER: &str = "mcts:model=models/az-8x8.onnx,sims=400";
+
+#[derive(Args)]
+pub struct ReviewArgs {
+    /// The game: a GGF file (`games.ggf:3` for its third game), a GGF record, or a
+    /// transcript such as `f5d6c3d3c4`
+    #[arg(allow_hyphen_values = true)]
+    game: String,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The reviewer as a player spec: a search that values moves (mcts, with or without
+    /// model=)
+    #[arg(long, default_value = DEFAULT_PLAYER)]
+    player: PlayerSpec,
+    /// Simulations per position (overrides the spec's)
+    #[arg(long)]
+    sims: Option<u64>,
+    /// Milliseconds per position (overrides the spec's)
+    #[arg(long)]
+    time: Option<u64>,
+    #[command(flatten)]
+    seed: SeedArg,
+    /// Also write the game as GGF with each move's value in discs in its move field
+    /// (`B[f5/-2]`, as GGS records carry evaluations)
+    #[arg(long, value_name = "OUT")]
+    ggf: Option<PathBuf>,
+}
+
+pub fn run(args: ReviewArgs, models: &dyn ModelSource) -> Result<()> {
+    if let Some(out) = &args.ggf {
+        // Said before the review rather than after it.
+        let folder = out.parent().filter(|f| !f.as_os_str().is_empty());
+        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+            bail!(
+                "cannot write {}: no folder {}",
+                out.display(),
+                folder.display()
+            );
+        }
+    }
+    let mut record = read_record(&args.game, args.board)?;
+    let game = record.game().clone();
+    if game.moves().is_empty() {
+        bail!("{}: no moves to review", args.game);
+    }
+    let start = game.start();
+    args.player
+        .check_game(start.size(), start.variant(), models)?;
+    crate::args::warn_without_book(&args.player, start.size(), start.variant(), models);
+    let agent_args = AgentArgs {
+        player: args.player,
+        sims: args.sims,
+        time: args.time,
+        seed: args.seed,
+    };
+    let budget = agent_args.budget(Budget::simulations(400));
+    let (agent, _) = agent_args.player.build(args.seed.seed, models)?;
+    let bar = ProgressBar::new(game.moves().len() as u64);
+    let reviews = Reviewer::new(agent, budget)
+        .review_game(&game, &mut |index, _| bar.set_position(index as u64 + 1))?;
+    bar.finish_and_clear();
+    print!("{}", render(&reviews));
+    if let Some(path) = &args.ggf {
+        annotate(&mut record, &reviews);
+        crate::write_file(path, &format!("{record}\n"))?;
+    }
+    Ok(())
+}
+
+/// A value as the table prints it: an exact margin whole, an estimate to hundredths.
+fn value_text(value: Option<Value>) -> String {
+    match value {
+        None => "-".to_owned(),
+        Some(v) if v.exact => format!("{:+}", v.discs),
+        Some(v) => format!("{:+.2}", v.discs),
+    }
+}
+
+/// The table of moves, then each side's summary.
+pub fn render(reviews: &[MoveReview]) -> String {
+    let mut out = format!(
+        "Values in discs for the side to move; whole numbers are exact margins. Marks by \
+         discs lost: inaccuracy from {INACCURACY_DISCS}, mistake from {MISTAKE_DISCS}, \
+         blunder from {BLUNDER_DISCS}.\n"
+    );
+    out.push_str("  #  side   move    value  best   best value   loss  mark\n");
+    for (i, r) in reviews.iter().enumerate() {
+        let mark = if r.is_forced() {
+            "forced".to_owned()
+        } else {
+            r.mark.to_string()
+        };
+        out.push_str(&format!(
+            "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5.2}  {mark}\n",
+            i + 1,
+            r.side.to_string(),
+            r.played.to_string(),
+            value_text(r.value),
+            r.best.to_string(),
+            value_text(r.best_value),
+            r.loss,
+        ));
+    }
+    for side in [Color::Black, Color::White] {
+        out.push_str(&summary_line(side, &SideSummary::of(reviews, side)));
+    }
+    out
+}
+
+fn summary_line(side: Color, s: &SideSummary) -> String {
+    let marks: Vec<String> = Mark::ALL
+        .iter()
+        .map(|&mark| format!("{mark} {}", s.count(mark)))
+        .collect();
+    let moves = |n: usize| if n == 1 { "move" } else { "moves" };
+    format!(
+        "{side}: average loss {:.2} discs over {} {} with a choice ({}); {} forced {}\n",
+        s.average_loss,
+        s.moves,
+        moves(s.moves),
+        marks.join(", "),
+        s.forced,
+        moves(s.forced)
+    )
+}
+
+/// Each move's value as its record's evaluation (discs, from the mover's side, to
+/// hundredths, never -0); a forced move, which was not valued, gets none. The record's times stay.
+fn annotate(record: &mut GgfGame, reviews: &[MoveReview]) {
+    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
+        note.eval = review
+            .value
+            .map(|v| (f64::from(v.discs) * 100.0).round() / 100.0 + 0.0);
+    }
+    if record.result.is_none() {
+        record.set_result_from_board();
+    }
+}

@@ -1,0 +1,205 @@
+//! `othello review`: the table, the annotated GGF and the errors, through the binary.
+
+use assert_cmd::Command;
+use engine::Solver;
+use othello::{BoardSize, Game, GgfGame, Move, Position, Variant};
+use std::path::PathBuf;
+
+fn othello() -> Command {
+    Command::cargo_bin("othello").expect("the othello binary is built")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = othello().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Runs a review that must fail: exit code 2 and one line on stderr (clap adds its hint to
+/// a bad argument's), which is returned.
+fn error_of(args: &[&str]) -> String {
+    let out = othello().arg("review").args(args).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    let mut lines = stderr.lines();
+    let line = lines.next().unwrap_or_default().to_owned();
+    assert!(line.starts_with("error: "), "{stderr}");
+    assert!(
+        lines.all(|l| l.is_empty() || l == "For more information, try '--help'."),
+        "{stderr}"
+    );
+    line
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("othello-review-{name}-{}.ggf", std::process::id()))
+}
+
+/// The table's rows: number, side, move, value, best, best value, loss, mark.
+fn rows(table: &str) -> Vec<Vec<String>> {
+    table
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|line| line.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn review_prints_a_row_for_each_move_and_each_sides_summary() {
+    let out = stdout_of(&["review", "f5d6c3d3c4", "--player", "mcts:sims=20"]);
+    assert!(
+        out.contains("inaccuracy from 2, mistake from 4, blunder from 8"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  #  side   move    value  best   best value   loss  mark\n"),
+        "{out}"
+    );
+    let rows = rows(&out);
+    let played = ["f5", "d6", "c3", "d3", "c4"];
+    assert_eq!(rows.len(), played.len(), "{out}");
+    for (i, (row, mv)) in rows.iter().zip(played).enumerate() {
+        assert_eq!(row.len(), 8, "{row:?}");
+        let side = if i % 2 == 0 { "Black" } else { "White" };
+        assert_eq!(
+            row[..3],
+            [(i + 1).to_string(), side.to_owned(), mv.to_owned()]
+        );
+        let number = |text: &str| text.parse::<f64>().expect("a number");
+        let (value, best, loss) = (number(&row[3]), number(&row[5]), number(&row[6]));
+        assert!(
+            (best - value - loss).abs() < 0.011 && loss >= 0.0,
+            "{row:?}"
+        );
+        assert!(
+            ["best", "inaccuracy", "mistake", "blunder"].contains(&row[7].as_str()),
+            "{row:?}"
+        );
+    }
+    for side in ["Black", "White"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("{side}: average loss "))
+                    && l.contains(" with a choice (best ")),
+            "{out}"
+        );
+    }
+}
+
+/// A whole game of first legal moves as a GGF file with its players' names.
+fn finished_game_file(path: &PathBuf) -> Game {
+    let mut game = Game::new(Position::start(BoardSize::Eight, Variant::Standard));
+    while !game.position().is_game_over() {
+        let mv = game.position().legal_move_list()[0];
+        game.push(mv).expect("legal");
+    }
+    let mut record = GgfGame::new(game.clone());
+    record.black = Some("Ann".to_owned());
+    record.white = Some("Bob".to_owned());
+    std::fs::write(path, record.to_string()).expect("written");
+    game
+}
+
+#[test]
+fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
+    let (input, output) = (temp("in"), temp("out"));
+    let game = finished_game_file(&input);
+    let out = stdout_of(&[
+        "review",
+        input.to_str().expect("utf-8"),
+        "--player",
+        "mcts:sims=4",
+        "--ggf",
+        output.to_str().expect("utf-8"),
+    ]);
+    let written = std::fs::read_to_string(&output).expect("the GGF is written");
+    let record: GgfGame = written.trim().parse().expect("the reader takes it back");
+    assert_eq!(record.game(), &game);
+    assert_eq!(record.black.as_deref(), Some("Ann"));
+    assert_eq!(record.white.as_deref(), Some("Bob"));
+    assert!(record.result.is_some(), "{written}");
+    let rows = rows(&out);
+    assert_eq!(rows.len(), game.moves().len());
+    for (i, (note, row)) in record.notes().iter().zip(&rows).enumerate() {
+        let pos = &game.positions()[i];
+        match row[3].as_str() {
+            "-" => assert_eq!(note.eval, None, "move {}", i + 1),
+            value => assert_eq!(note.eval, value.parse().ok(), "move {}", i + 1),
+        }
+        if pos.empty_count() <= 14 && pos.legal_move_list().len() > 1 {
+            let after = pos.play(game.moves()[i]).expect("legal");
+            let margin = -Solver::new().solve(&after).margin;
+            assert_eq!(note.eval, Some(f64::from(margin)), "move {}", i + 1);
+        }
+    }
+    assert!(
+        written.contains(&format!("[{}/", game.moves()[0])),
+        "{written}"
+    );
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&output);
+}
+
+#[test]
+fn a_missing_file_a_broken_record_and_an_illegal_move_each_say_their_cause_once() {
+    let err = error_of(&["no-such-game.ggf"]);
+    assert!(
+        err.contains("cannot read no-such-game.ggf: no such file"),
+        "{err}"
+    );
+    let broken = temp("broken");
+    std::fs::write(&broken, "(;GM[Othello]TY[8]B[f5]W[d6").expect("written");
+    let err = error_of(&[broken.to_str().expect("utf-8")]);
+    assert!(err.contains("W[ has no closing ]"), "{err}");
+    std::fs::write(&broken, "(;GM[Othello]TY[8]B[f5]W[f5];)").expect("written");
+    let err = error_of(&[broken.to_str().expect("utf-8")]);
+    assert!(err.contains("move 2 W[f5]"), "{err}");
+    assert_eq!(err.matches("the square is occupied").count(), 1, "{err}");
+    let _ = std::fs::remove_file(&broken);
+    let err = error_of(&["f5f5", "--player", "mcts:sims=4"]);
+    assert_eq!(err.matches("the square is occupied").count(), 1, "{err}");
+    assert!(err.contains("at move 2"), "{err}");
+}
+
+#[test]
+fn a_bad_spec_a_player_without_values_and_nothing_to_review_are_refused() {
+    let err = error_of(&["f5", "--player", "bogus"]);
+    assert!(err.contains("unknown player 'bogus'"), "{err}");
+    let err = error_of(&["f5d6", "--player", "greedy"]);
+    assert!(err.contains("a review needs a search (mcts)"), "{err}");
+    let err = error_of(&["f5", "--player", "mcts:model=no-such-model.onnx"]);
+    assert!(err.contains("no-such-model.onnx"), "{err}");
+    let start = Position::start(BoardSize::Eight, Variant::Standard).to_board_text();
+    let err = error_of(&[&start, "--player", "mcts:sims=4"]);
+    assert!(err.contains("no moves to review"), "{err}");
+    let err = error_of(&[
+        "f5",
+        "--player",
+        "mcts:sims=4",
+        "--ggf",
+        "no/such/folder/x.ggf",
+    ]);
+    assert!(err.contains("no folder no/such/folder"), "{err}");
+}
+
+#[test]
+fn a_pass_in_the_game_is_a_forced_move_at_no_loss() {
+    // A game with a pass: the shortest wipe-out has none, so find one by playing.
+    let mut game = Game::new(Position::start(BoardSize::Eight, Variant::Standard));
+    while !game.moves().contains(&Move::Pass) && !game.position().is_game_over() {
+        let moves = game.position().legal_move_list();
+        game.push(moves[moves.len() - 1]).expect("legal");
+    }
+    assert!(game.moves().contains(&Move::Pass), "the line has a pass");
+    let transcript = game.transcript(true);
+    let out = stdout_of(&["review", &transcript, "--player", "mcts:sims=4"]);
+    let pass = rows(&out)
+        .into_iter()
+        .find(|row| row[2] == "pass")
+        .expect("a pass row");
+    assert_eq!(pass[3..], ["-", "pass", "-", "0.00", "forced"]);
+}

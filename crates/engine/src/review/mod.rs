@@ -1,0 +1,414 @@
+//! A game's review: for each move played, its value in discs, the best move's, the loss
+//! between them and a mark, as Lichess marks chess games (docs/review.md). The values come
+//! from an agent's search reports ([`SearchInfo`]); where the exact solver reaches they are
+//! exact margins. Nothing here plays: it reads the game it is given, move by move, and runs
+//! on the page's engine as it is (no threads, no files).
+
+use crate::agent::{Agent, Budget};
+use crate::evaluator::EvalError;
+use crate::mcts::default_exact_root_empties;
+use crate::report::{discs_of_value, SearchInfo};
+use crate::solver::Solver;
+use othello::{Color, Game, IllegalMove, Move, Position};
+use std::fmt;
+use thiserror::Error;
+
+#[cfg(test)]
+mod tests;
+
+/// A loss of at least this many discs is an inaccuracy. Exact margins differ by an even
+/// number of discs, so in a solved endgame every move short of the best is one.
+pub const INACCURACY_DISCS: f32 = 2.0;
+/// A loss of at least this many discs is a mistake.
+pub const MISTAKE_DISCS: f32 = 4.0;
+/// A loss of at least this many discs is a blunder.
+pub const BLUNDER_DISCS: f32 = 8.0;
+
+/// How a move compares with the best one, by its loss in discs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mark {
+    /// Less than [`INACCURACY_DISCS`] short of the best: within what a search's estimates
+    /// cannot tell apart (the best itself, when the values are exact).
+    Best,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Mark {
+    pub const ALL: [Mark; 4] = [Mark::Best, Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+
+    /// The mark of a move that loses `loss` discs against the best.
+    pub fn of_loss(loss: f32) -> Mark {
+        if loss >= BLUNDER_DISCS {
+            Mark::Blunder
+        } else if loss >= MISTAKE_DISCS {
+            Mark::Mistake
+        } else if loss >= INACCURACY_DISCS {
+            Mark::Inaccuracy
+        } else {
+            Mark::Best
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mark::Best => "best",
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+}
+
+impl fmt::Display for Mark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A move's value: the final disc margin it leads to, for the side that plays it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    pub discs: f32,
+    /// The solver's margin with perfect play from then on, not a search's estimate.
+    pub exact: bool,
+}
+
+impl Value {
+    pub fn exact(margin: i32) -> Value {
+        Value {
+            discs: margin as f32,
+            exact: true,
+        }
+    }
+
+    pub fn estimate(discs: f32) -> Value {
+        Value {
+            discs,
+            exact: false,
+        }
+    }
+
+    /// The same result from the other side.
+    fn negate(self) -> Value {
+        Value {
+            discs: -self.discs,
+            ..self
+        }
+    }
+}
+
+/// One move of a game, reviewed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveReview {
+    pub side: Color,
+    pub played: Move,
+    /// The played move's value; `None` for a forced move (the only legal one, or a pass),
+    /// which is not searched.
+    pub value: Option<Value>,
+    /// The best move found: the search's choice, or the played move when its value is
+    /// higher (so `best_value` is never below `value`).
+    pub best: Move,
+    pub best_value: Option<Value>,
+    /// Discs the played move gives away against the best: `best_value - value`, never
+    /// negative; 0 for a forced move.
+    pub loss: f32,
+    pub mark: Mark,
+}
+
+impl MoveReview {
+    /// A move with no alternative: no loss, nothing searched.
+    pub fn forced(side: Color, played: Move) -> MoveReview {
+        MoveReview {
+            side,
+            played,
+            value: None,
+            best: played,
+            best_value: None,
+            loss: 0.0,
+            mark: Mark::Best,
+        }
+    }
+
+    /// The review of `played`, worth `value`, against `best`, worth `best_value`.
+    pub fn new(
+        side: Color,
+        (played, value): (Move, Value),
+        (best, best_value): (Move, Value),
+    ) -> MoveReview {
+        // One move has one value: the played move's own, which may be better known (a
+        // deeper search of it, or exact) than the search's figure for its choice.
+        let (best, best_value) = if played == best || value.discs > best_value.discs {
+            (played, value)
+        } else {
+            (best, best_value)
+        };
+        let loss = (best_value.discs - value.discs).max(0.0);
+        MoveReview {
+            side,
+            played,
+            value: Some(value),
+            best,
+            best_value: Some(best_value),
+            loss,
+            mark: Mark::of_loss(loss),
+        }
+    }
+
+    pub fn is_forced(&self) -> bool {
+        self.value.is_none()
+    }
+}
+
+/// One side's moves in a review, in sum. Forced moves are counted apart: they say nothing
+/// of the player, so the average and the marks are over the moves with a choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    /// Moves with a choice.
+    pub moves: usize,
+    pub forced: usize,
+    /// Mean loss in discs over the moves with a choice (0 when there are none).
+    pub average_loss: f32,
+    /// How many of those got each mark, in the order of [`Mark::ALL`].
+    pub marks: [usize; 4],
+}
+
+impl SideSummary {
+    /// The summary of `side`'s moves among `reviews`.
+    pub fn of(reviews: &[MoveReview], side: Color) -> SideSummary {
+        let mut summary = SideSummary::default();
+        let mut total_loss = 0.0;
+        for review in reviews.iter().filter(|r| r.side == side) {
+            if review.is_forced() {
+                summary.forced += 1;
+                continue;
+            }
+            summary.moves += 1;
+            total_loss += review.loss;
+            summary.marks[review.mark as usize] += 1;
+        }
+        if summary.moves > 0 {
+            summary.average_loss = total_loss / summary.moves as f32;
+        }
+        summary
+    }
+
+    pub fn count(&self, mark: Mark) -> usize {
+        self.marks[mark as usize]
+    }
+}
+
+/// Why a game cannot be reviewed.
+#[derive(Debug, Error)]
+pub enum ReviewError {
+    #[error("move {number} ({mv}) is illegal: {cause}")]
+    Illegal {
+        /// 1-based, passes counted.
+        number: usize,
+        mv: Move,
+        cause: IllegalMove,
+    },
+    #[error("{player} gives no values for its moves; a review needs a search (mcts)")]
+    NoValues { player: String },
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+}
+
+/// Whether a report carries values at all: a search ran, the solver settled the root, or
+/// the book answered. A player that only names its move reports a value of 0 for it.
+fn has_values(info: &SearchInfo) -> bool {
+    info.simulations > 0 || info.solved.is_some() || info.book.is_some()
+}
+
+/// What `info` says `mv` is worth for the side to move, when it says: exact where the
+/// move's margin bounds meet, the book's value, or the search's estimate of a move it
+/// visited (the score head's margin when the network has one, else its mean value in
+/// discs), held to the bounds and to the board. `None` for a move the search left alone.
+pub fn move_value(info: &SearchInfo, mv: Move, squares: u32) -> Option<Value> {
+    if !has_values(info) {
+        return None;
+    }
+    let m = info.moves.iter().find(|m| m.mv == mv)?;
+    let (low, high) = m.bounds.unwrap_or((-(squares as i32), squares as i32));
+    if low == high {
+        return Some(Value::exact(low));
+    }
+    let discs = match (info.book.is_some(), m.score) {
+        (true, Some(score)) => score,
+        _ if m.visits == 0 => return None,
+        (_, Some(score)) => score,
+        (_, None) => discs_of_value(m.q),
+    };
+    Some(Value::estimate(discs.clamp(low as f32, high as f32)))
+}
+
+/// What `info` says the position is worth for the side to move: the solver's margin, or
+/// the search's estimate (the root's, as [`move_value`] reads a move's).
+pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
+    if let Some(solved) = info.solved {
+        return Some(Value::exact(solved.margin));
+    }
+    if !has_values(info) {
+        return None;
+    }
+    let discs = info.score.unwrap_or_else(|| discs_of_value(info.value));
+    let limit = squares as f32;
+    Some(Value::estimate(discs.clamp(-limit, limit)))
+}
+
+/// Reviews a game's moves with an agent: each position with a choice is searched with the
+/// budget (or solved, within the solver's reach), and a played move the search left alone
+/// is valued by searching the position after it.
+pub struct Reviewer {
+    agent: Box<dyn Agent>,
+    budget: Budget,
+    /// Positions with at most this many empties are solved instead of searched.
+    exact_empties: Option<u32>,
+    /// Made on the first solve and kept, so its table serves the rest of the endgame.
+    solver: Option<Solver>,
+    /// The last search of a position after a played move: the next move's position, so it
+    /// is not searched twice.
+    kept: Option<(Position, SearchInfo)>,
+}
+
+/// A summary: the agent has no text but its name, and the kept search is a cache.
+impl fmt::Debug for Reviewer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reviewer")
+            .field("agent", &self.agent.name())
+            .field("budget", &self.budget)
+            .field("exact_empties", &self.exact_empties)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Reviewer {
+    /// A reviewer that solves as the agent's root solve does
+    /// ([`default_exact_root_empties`]).
+    pub fn new(agent: Box<dyn Agent>, budget: Budget) -> Reviewer {
+        Reviewer {
+            agent,
+            budget,
+            exact_empties: None,
+            solver: None,
+            kept: None,
+        }
+    }
+
+    /// Solves positions with at most `empties` empties (0: never; the agent's own root
+    /// solve may still settle some).
+    pub fn with_exact_empties(mut self, empties: u32) -> Reviewer {
+        self.exact_empties = Some(empties);
+        self
+    }
+
+    /// Every move of `game`, in order; `progress` hears of each as it is done.
+    pub fn review_game(
+        &mut self,
+        game: &Game,
+        progress: &mut dyn FnMut(usize, &MoveReview),
+    ) -> Result<Vec<MoveReview>, ReviewError> {
+        self.agent.new_game();
+        self.kept = None;
+        let mut reviews = Vec::with_capacity(game.moves().len());
+        for (index, (pos, &mv)) in game.positions().iter().zip(game.moves()).enumerate() {
+            let review = self.review_move(pos, mv).map_err(|e| match e {
+                ReviewError::Illegal { mv, cause, .. } => ReviewError::Illegal {
+                    number: index + 1,
+                    mv,
+                    cause,
+                },
+                other => other,
+            })?;
+            progress(index, &review);
+            reviews.push(review);
+        }
+        Ok(reviews)
+    }
+
+    /// The review of `played` in `pos`. An illegal move's error says move 1: a game's
+    /// review numbers it.
+    pub fn review_move(&mut self, pos: &Position, played: Move) -> Result<MoveReview, ReviewError> {
+        let illegal = |cause| ReviewError::Illegal {
+            number: 1,
+            mv: played,
+            cause,
+        };
+        let after = pos.play(played).map_err(illegal)?;
+        let side = pos.side_to_move();
+        if pos.legal_move_list().len() <= 1 {
+            return Ok(MoveReview::forced(side, played));
+        }
+        let exact_empties = self
+            .exact_empties
+            .unwrap_or_else(|| default_exact_root_empties(pos.size()));
+        if pos.empty_count() <= exact_empties {
+            return Ok(self.solved(pos, played, &after));
+        }
+        let squares = pos.size().squares();
+        let info = self.search(pos)?;
+        let no_values = || ReviewError::NoValues {
+            player: self.agent.name(),
+        };
+        let best = info.best_move().ok_or_else(no_values)?;
+        let best_value = move_value(&info, best, squares)
+            .or_else(|| root_value(&info, squares))
+            .ok_or_else(no_values)?;
+        let value = match move_value(&info, played, squares) {
+            Some(value) => value,
+            None => self.value_after(&after, side)?,
+        };
+        Ok(MoveReview::new(side, (played, value), (best, best_value)))
+    }
+
+    /// The review from exact margins: the solver's best, and the position after the move
+    /// solved for the opponent.
+    fn solved(&mut self, pos: &Position, played: Move, after: &Position) -> MoveReview {
+        let solver = self.solver.get_or_insert_with(Solver::new);
+        let best = solver.solve(pos);
+        let value = -solver.solve(after).margin;
+        let best_move = best.best.unwrap_or(played);
+        MoveReview::new(
+            pos.side_to_move(),
+            (played, Value::exact(value)),
+            (best_move, Value::exact(best.margin)),
+        )
+    }
+
+    /// The value for `side` of the position after its move: the final margin when the game
+    /// is over, else the search of the first position with a choice (forced moves and
+    /// passes, which an agent plays without searching, are played through), turned round
+    /// when the opponent is to move there.
+    fn value_after(&mut self, after: &Position, side: Color) -> Result<Value, ReviewError> {
+        let mut pos = *after;
+        loop {
+            if let Some(outcome) = pos.outcome() {
+                return Ok(Value::exact(outcome.margin_for(side)));
+            }
+            match pos.legal_move_list().as_slice() {
+                [only] => pos = pos.play_unchecked(*only),
+                _ => break,
+            }
+        }
+        let info = self.search(&pos)?;
+        let value =
+            root_value(&info, pos.size().squares()).ok_or_else(|| ReviewError::NoValues {
+                player: self.agent.name(),
+            })?;
+        self.kept = Some((pos, info));
+        Ok(if pos.side_to_move() == side {
+            value
+        } else {
+            value.negate()
+        })
+    }
+
+    /// The agent's search of `pos`, or the one kept from valuing the move into it.
+    fn search(&mut self, pos: &Position) -> Result<SearchInfo, ReviewError> {
+        match self.kept.take() {
+            Some((kept, info)) if kept == *pos => Ok(info),
+            _ => Ok(self.agent.think(pos, &self.budget, &mut |_| true)?),
+        }
+    }
+}

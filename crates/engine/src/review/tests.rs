@@ -1,0 +1,252 @@
+use super::*;
+use crate::report::{value_of_discs, MoveInfo};
+use crate::{NoModels, PlayerSpec, Rng};
+use othello::{BoardSize, Square, Variant};
+use std::time::Duration;
+
+fn square(name: &str) -> Move {
+    Move::Place(Square::parse(name, BoardSize::Eight).expect("a square"))
+}
+
+#[test]
+fn a_loss_is_marked_by_the_thresholds_in_discs() {
+    for (loss, mark) in [
+        (0.0, Mark::Best),
+        (1.99, Mark::Best),
+        (INACCURACY_DISCS, Mark::Inaccuracy),
+        (3.99, Mark::Inaccuracy),
+        (MISTAKE_DISCS, Mark::Mistake),
+        (7.99, Mark::Mistake),
+        (BLUNDER_DISCS, Mark::Blunder),
+        (40.0, Mark::Blunder),
+    ] {
+        assert_eq!(Mark::of_loss(loss), mark, "loss {loss}");
+    }
+}
+
+#[test]
+fn the_loss_is_best_minus_played_and_never_negative() {
+    let (f5, d3) = (square("f5"), square("d3"));
+    let worse = MoveReview::new(
+        Color::Black,
+        (f5, Value::estimate(-3.0)),
+        (d3, Value::estimate(2.5)),
+    );
+    assert_eq!(
+        (worse.best, worse.loss, worse.mark),
+        (d3, 5.5, Mark::Mistake)
+    );
+    // A played move valued above the search's choice is the best one, at no loss.
+    let better = MoveReview::new(
+        Color::Black,
+        (f5, Value::exact(4)),
+        (d3, Value::estimate(1.0)),
+    );
+    assert_eq!(better.best, f5);
+    assert_eq!(better.best_value, Some(Value::exact(4)));
+    assert_eq!((better.loss, better.mark), (0.0, Mark::Best));
+    // The search's choice played is the best, whatever the figures.
+    let same = MoveReview::new(
+        Color::White,
+        (d3, Value::estimate(1.0)),
+        (d3, Value::estimate(1.5)),
+    );
+    assert_eq!((same.loss, same.mark), (0.0, Mark::Best));
+}
+
+#[test]
+fn the_summary_averages_the_loss_over_moves_with_a_choice_and_counts_marks() {
+    let mv = square("f5");
+    let review = |side, loss: f32| {
+        MoveReview::new(
+            side,
+            (mv, Value::estimate(-loss)),
+            (mv, Value::estimate(0.0)),
+        )
+    };
+    let (c4, e3) = (square("c4"), square("e3"));
+    let reviews = [
+        MoveReview::new(Color::Black, (c4, Value::exact(-10)), (e3, Value::exact(0))),
+        MoveReview::new(Color::White, (c4, Value::exact(0)), (e3, Value::exact(2))),
+        MoveReview::new(Color::Black, (c4, Value::exact(-3)), (e3, Value::exact(0))),
+        MoveReview::forced(Color::Black, Move::Pass),
+        review(Color::Black, 0.0),
+    ];
+    let black = SideSummary::of(&reviews, Color::Black);
+    assert_eq!((black.moves, black.forced), (3, 1));
+    assert!((black.average_loss - 13.0 / 3.0).abs() < 1e-6);
+    assert_eq!(black.marks, [1, 1, 0, 1]);
+    let white = SideSummary::of(&reviews, Color::White);
+    assert_eq!((white.moves, white.forced, white.average_loss), (1, 0, 2.0));
+    assert_eq!(white.count(Mark::Inaccuracy), 1);
+    assert_eq!(SideSummary::of(&[], Color::White), SideSummary::default());
+}
+
+#[test]
+fn discs_of_value_undoes_value_of_discs() {
+    for discs in [-30.0f32, -8.0, -1.5, 0.0, 0.25, 6.0, 20.0] {
+        let back = discs_of_value(value_of_discs(discs));
+        assert!((back - discs).abs() < 0.05, "{discs} came back as {back}");
+    }
+    // A certain result is held to a finite number of discs.
+    assert!(discs_of_value(1.0).is_finite() && discs_of_value(1.0) > 30.0);
+}
+
+fn visited(mv: Move, visits: u32, q: f32, score: Option<f32>) -> MoveInfo {
+    MoveInfo {
+        mv,
+        visits,
+        prior: 0.5,
+        q,
+        proof: None,
+        bounds: None,
+        target: 0.0,
+        score,
+    }
+}
+
+#[test]
+fn a_report_values_the_moves_it_searched_and_no_others() {
+    let (d3, c4, f5) = (square("d3"), square("c4"), square("f5"));
+    let mut info = SearchInfo::decided(d3, Duration::ZERO);
+    // A player that only names its move values nothing, not even that move.
+    assert_eq!(move_value(&info, d3, 64), None);
+    assert_eq!(root_value(&info, 64), None);
+    info.simulations = 10;
+    info.moves = vec![
+        visited(d3, 8, 0.3, Some(2.5)),
+        visited(c4, 2, value_of_discs(-4.0), None),
+        visited(f5, 0, 0.0, None),
+    ];
+    assert_eq!(move_value(&info, d3, 64), Some(Value::estimate(2.5)));
+    let c4_value = move_value(&info, c4, 64).expect("visited");
+    assert!((c4_value.discs + 4.0).abs() < 1e-3 && !c4_value.exact);
+    assert_eq!(move_value(&info, f5, 64), None);
+    // Proven bounds hold the estimate, and equal bounds make it exact.
+    info.moves[0].bounds = Some((4, 64));
+    assert_eq!(move_value(&info, d3, 64), Some(Value::estimate(4.0)));
+    info.moves[2].bounds = Some((-6, -6));
+    assert_eq!(move_value(&info, f5, 64), Some(Value::exact(-6)));
+}
+
+/// A game from the start: `opening` plies of the first legal move (a quiet, reproducible
+/// line), then moves drawn at random to the end, so that the ending has mistakes in it.
+fn game_with_a_random_ending(opening: u32, seed: u64) -> Game {
+    let mut game = Game::new(Position::start(BoardSize::Eight, Variant::Standard));
+    let mut rng = Rng::new(seed);
+    while !game.position().is_game_over() {
+        let moves = game.position().legal_move_list();
+        let mv = if game.moves().len() < opening as usize {
+            moves[0]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        game.push(mv).expect("a legal move");
+    }
+    game
+}
+
+/// Checks every reviewed move of the last `empties` empties against margins the solver
+/// gives for each legal move directly; returns how many moves fell short of the best.
+fn assert_exact_in_the_ending(game: &Game, reviews: &[MoveReview], empties: u32) -> usize {
+    let mut short = 0;
+    for ((pos, &mv), review) in game.positions().iter().zip(game.moves()).zip(reviews) {
+        if pos.empty_count() > empties {
+            continue;
+        }
+        if pos.legal_move_list().len() == 1 {
+            assert!(review.is_forced(), "{pos}: {review:?}");
+            continue;
+        }
+        let margins = Solver::new().score_moves(pos);
+        let best = margins.iter().map(|&(_, m)| m).max().expect("moves");
+        let played = margins
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map(|&(_, margin)| margin)
+            .expect("the played move is legal");
+        assert_eq!(review.value, Some(Value::exact(played)), "{pos} {mv}");
+        assert_eq!(review.best_value, Some(Value::exact(best)), "{pos} {mv}");
+        assert_eq!(review.loss, (best - played) as f32, "{pos} {mv}");
+        assert_eq!(review.mark, Mark::of_loss(review.loss));
+        assert!(margins.contains(&(review.best, best)), "{pos}: {review:?}");
+        short += usize::from(played < best);
+    }
+    short
+}
+
+fn review(game: &Game, exact_empties: Option<u32>) -> Vec<MoveReview> {
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
+    let mut reviewer = Reviewer::new(agent, budget);
+    if let Some(empties) = exact_empties {
+        reviewer = reviewer.with_exact_empties(empties);
+    }
+    let mut heard = 0;
+    let reviews = reviewer
+        .review_game(game, &mut |index, _| {
+            assert_eq!(index, heard);
+            heard += 1;
+        })
+        .expect("a review");
+    assert_eq!(reviews.len(), game.moves().len());
+    reviews
+}
+
+#[test]
+fn the_last_fourteen_moves_are_valued_with_the_solvers_exact_margins() {
+    let game = game_with_a_random_ending(46, 5);
+    // Solved by the reviewer itself.
+    let short = assert_exact_in_the_ending(&game, &review(&game, None), 14);
+    assert!(short > 0, "a random ending has moves short of the best");
+    // Solved by the agent's root solve: the report's margins, and for a move it did not
+    // play, the root solve of the position after it.
+    assert_exact_in_the_ending(&game, &review(&game, Some(0)), 14);
+}
+
+#[test]
+fn every_move_of_a_game_is_reviewed_with_its_side_and_forced_moves_cost_nothing() {
+    let game = game_with_a_random_ending(0, 11);
+    let reviews = review(&game, Some(0));
+    for ((pos, &mv), review) in game.positions().iter().zip(game.moves()).zip(&reviews) {
+        assert_eq!((review.side, review.played), (pos.side_to_move(), mv));
+        assert!(review.loss >= 0.0);
+        let forced = pos.legal_move_list().len() == 1;
+        assert_eq!(review.is_forced(), forced, "{pos} {mv}");
+        if !forced {
+            let (value, best) = (
+                review.value.expect("valued"),
+                review.best_value.expect("valued"),
+            );
+            assert!(best.discs >= value.discs && value.discs.abs() <= 64.0);
+        }
+    }
+}
+
+#[test]
+fn an_illegal_move_in_the_game_says_its_number() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
+    let mut reviewer = Reviewer::new(agent, budget);
+    let after = start.play(square("f5")).expect("legal");
+    let error = reviewer
+        .review_move(&after, square("f5"))
+        .expect_err("occupied");
+    assert!(matches!(error, ReviewError::Illegal { mv, .. } if mv == square("f5")));
+}
+
+#[test]
+fn a_player_that_values_nothing_is_refused_with_its_name() {
+    let game = Game::from_transcript("f5d6", Position::start(BoardSize::Eight, Variant::Standard))
+        .expect("legal");
+    let spec: PlayerSpec = "greedy".parse().expect("a spec");
+    let (agent, budget) = spec.build(1, &NoModels).expect("an agent");
+    let error = Reviewer::new(agent, budget)
+        .review_game(&game, &mut |_, _| {})
+        .expect_err("greedy values nothing");
+    assert!(
+        matches!(&error, ReviewError::NoValues { player } if player.contains("greedy")),
+        "{error}"
+    );
+}
