@@ -16,7 +16,9 @@
 //!   src/search/classic/stoppers/stoppers.cc) and Leela Zero's `have_alternate_moves`: once
 //!   the most visited root move leads the second by more visits than the search can still
 //!   run in its time (at the rate it has run so far), no other move can overtake it, and
-//!   the time left is worth more to a later move.
+//!   the time left is worth more to a later move. Only on a game's clock by default: with
+//!   a time per move the time saved is lost, and with it the subtree the search would have
+//!   grown for the next move (`MctsConfig::early_stop`).
 
 use othello::Position;
 use std::time::Duration;

@@ -243,7 +243,7 @@ impl<E: Evaluator> Mcts<E> {
             return false;
         };
         // A Gumbel root's choice is not its most visited move.
-        if !self.config().early_stop || info.chosen.is_some() {
+        if !self.config().stops_early() || info.chosen.is_some() {
             return false;
         }
         let visits: Vec<u32> = info.moves.iter().map(|m| m.visits).collect();

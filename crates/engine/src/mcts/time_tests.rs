@@ -39,7 +39,7 @@ impl Evaluator for FirstMoveEvaluator {
 
 fn timed_agent(early_stop: bool, game_time: Option<Duration>) -> MctsPlayer<FirstMoveEvaluator> {
     let config = MctsConfig {
-        early_stop,
+        early_stop: Some(early_stop),
         game_time,
         ..MctsConfig::default()
     };

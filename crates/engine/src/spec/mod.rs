@@ -90,8 +90,8 @@ pub struct PlayerSpec {
     /// A clock for the whole game, in seconds, shared out over the moves by the time
     /// policy (`mcts/clock.rs`); with `time_ms`, no move takes more than that.
     pub time_game: Option<f64>,
-    /// 0: a timed search always runs to its time; unset or 1: it stops once its best move
-    /// cannot change.
+    /// 1: a timed search stops once its best move cannot change; 0: it always runs to its
+    /// time; unset: it stops early only on a game's clock (`time_game`).
     pub early_stop: Option<u32>,
     /// MCTS simulations per move.
     pub sims: Option<u64>,
@@ -269,7 +269,7 @@ impl PlayerSpec {
             config.game_time = Some(Duration::from_secs_f64(seconds));
         }
         if let Some(switch) = self.early_stop {
-            config.early_stop = switch != 0;
+            config.early_stop = Some(switch != 0);
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);

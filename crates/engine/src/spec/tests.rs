@@ -58,8 +58,13 @@ fn a_game_clock_and_the_early_stop_reach_the_search_settings() {
     let spec = parse("mcts:time_game=7.5,early_stop=0");
     let config = spec.mcts_config(1);
     assert_eq!(config.game_time, Some(Duration::from_millis(7_500)));
-    assert!(!config.early_stop);
-    assert!(parse("mcts").mcts_config(1).early_stop);
+    assert!(!config.stops_early());
+    // By default only a game's clock stops early: a time per move would lose what it saves.
+    assert!(parse("mcts:time_game=7.5").mcts_config(1).stops_early());
+    assert!(!parse("mcts:time=250").mcts_config(1).stops_early());
+    assert!(parse("mcts:time=250,early_stop=1")
+        .mcts_config(1)
+        .stops_early());
     assert_eq!(parse("mcts").mcts_config(1).game_time, None);
     // Without a time of its own a move may take up to the whole clock (the agent takes its
     // share); with one, that is the most a move takes.
