@@ -147,11 +147,20 @@ impl fmt::Display for Outcome {
                 } else {
                     (w, b)
                 };
-                write!(
-                    f,
-                    "{color} wins {own}-{other} (margin {})",
-                    self.margin_for(color)
-                )
+                let margin = self.margin_for(color);
+                // The margin counts the empty squares for the winner (the WOF rule): say
+                // so, or the score does not add up to it.
+                match self.empties {
+                    0 => write!(f, "{color} wins {own}-{other} (margin {margin})"),
+                    1 => write!(
+                        f,
+                        "{color} wins {own}-{other} (margin {margin}: the empty square goes to the winner)"
+                    ),
+                    n => write!(
+                        f,
+                        "{color} wins {own}-{other} (margin {margin}: the {n} empty squares go to the winner)"
+                    ),
+                }
             }
             None => write!(f, "draw {b}-{w}"),
         }

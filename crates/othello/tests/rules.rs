@@ -158,6 +158,11 @@ fn the_game_ends_when_neither_side_can_place() {
     // Two discs to none, and the 62 empties go to the winner.
     assert_eq!(outcome.margin_for(Color::Black), 64);
     assert_eq!(outcome.margin_for(Color::White), -64);
+    // The score as it stands, and where the rest of the margin comes from.
+    assert_eq!(
+        outcome.to_string(),
+        "Black wins 2-0 (margin 64: the 62 empty squares go to the winner)"
+    );
 }
 
 #[test]
@@ -169,6 +174,10 @@ fn in_the_reversed_variant_fewer_discs_win_and_empties_go_to_the_winner() {
     let outcome = pos.outcome().expect("over");
     assert_eq!(outcome.winner(), Some(Color::White));
     assert_eq!(outcome.margin_for(Color::White), 1 + 61);
+    assert_eq!(
+        outcome.to_string(),
+        "White wins 1-2 (margin 62: the 61 empty squares go to the winner)"
+    );
     let standard = pos.with_variant(Variant::Standard).outcome().expect("over");
     assert_eq!(standard.winner(), Some(Color::Black));
 }
