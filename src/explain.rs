@@ -5,7 +5,7 @@
 use crate::levels::{alphabeta_millis, describe_budget, seconds, thousands, Difficulty};
 use crate::merge::Merged;
 use crate::pool::Purpose;
-use crate::protocol::{EngineKind, WireBudget};
+use crate::protocol::{EngineKind, SolvedStat, WireBudget};
 use crate::state::{viewpoint, GameState, Seats};
 use crate::view::{Heat, ModelStatus, Role, View};
 use engine::PlayerSpec;
@@ -67,11 +67,32 @@ pub fn pass_notice(game: &GameState) -> Option<String> {
     if passes.is_empty() {
         return None;
     }
-    let sentences: Vec<String> = passes
-        .iter()
-        .map(|&c| format!("{} had no legal move and passed.", who(game, c)))
+    let sentences: Vec<String> = pass_counts(&passes)
+        .into_iter()
+        .map(|(c, n)| pass_sentence(&who(game, c), n))
         .collect();
     Some(sentences.join(" "))
+}
+
+/// How often each side passed, in the order they first did: one sentence a side, however
+/// many times it had to pass while the other played on.
+fn pass_counts(passes: &[Color]) -> Vec<(Color, usize)> {
+    let mut counts: Vec<(Color, usize)> = Vec::new();
+    for &color in passes {
+        match counts.iter_mut().find(|(c, _)| *c == color) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((color, 1)),
+        }
+    }
+    counts
+}
+
+fn pass_sentence(who: &str, times: usize) -> String {
+    match times {
+        1 => format!("{who} had no legal move and passed."),
+        2 => format!("{who} had no legal move and passed twice."),
+        n => format!("{who} had no legal move and passed {n} times."),
+    }
 }
 
 /// Who thinks for the agent on this board and how strong it is: a first line naming the
@@ -212,23 +233,50 @@ pub fn search_summary(
         .collect();
     let rate = merged.simulations_per_second();
     let workers = merged.per_worker_rate.len().max(1);
+    let speed = match merged.solved {
+        // The solver settled it without a simulation: its own count, not "0 simulations".
+        Some(solved) if merged.simulations == 0 => solver_speed(solved),
+        _ => format!(
+            "{} simulations in {}: {} per second on {workers} worker{}",
+            thousands(merged.simulations),
+            elapsed_text(merged.elapsed_ms),
+            thousands(rate.round() as u64),
+            if workers == 1 { "" } else { "s" }
+        ),
+    };
     Some(Summary {
         kind,
         heading,
         verdict: Some(estimate()),
         pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
-        speed: Some(format!(
-            "{} simulations in {}: {} per second on {workers} worker{}",
-            thousands(merged.simulations),
-            seconds(merged.elapsed_ms),
-            thousands(rate.round() as u64),
-            if workers == 1 { "" } else { "s" }
-        )),
+        speed: Some(speed),
         simulations: merged.simulations,
         rate,
         elapsed_ms: merged.elapsed_ms,
         workers,
     })
+}
+
+/// A search's time as the speed line says it: milliseconds under a second, where "0 s"
+/// would make any rate look absurd (a search that reused its tree can take 2 ms).
+fn elapsed_text(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{} ms", ms.round().max(1.0))
+    } else {
+        seconds(ms)
+    }
+}
+
+/// The exact solver's work, for a move it settled alone.
+fn solver_speed(solved: SolvedStat) -> String {
+    let ms = solved.micros as f64 / 1000.0;
+    let rate = solved.nodes as f64 / (ms / 1000.0).max(1e-6);
+    format!(
+        "The endgame solver: {} positions in {}: {} per second",
+        thousands(solved.nodes),
+        elapsed_text(ms),
+        thousands(rate.round() as u64)
+    )
 }
 
 /// The heading of a search's summary, and its kind (the panel's style), by what the search

@@ -112,6 +112,23 @@ fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
 }
 
 #[test]
+fn repeated_passes_are_one_sentence_a_side_with_a_count() {
+    use Color::{Black, White};
+    assert_eq!(
+        pass_counts(&[Black, Black, White, Black]),
+        vec![(Black, 3), (White, 1)]
+    );
+    assert_eq!(
+        pass_sentence("Black (you)", 4),
+        "Black (you) had no legal move and passed 4 times."
+    );
+    assert_eq!(
+        pass_sentence("White", 2),
+        "White had no legal move and passed twice."
+    );
+}
+
+#[test]
 fn the_persons_pass_is_announced_until_they_place_a_disc() {
     // Black has no move after these 18 moves (the browser tests load the same game).
     let transcript = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";
@@ -168,6 +185,18 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     assert_eq!(
         s.verdict.as_deref(),
         Some("Solved exactly: d6 is White's best move, and with perfect play Black (you) loses by 12")
+    );
+    // The solver's own work, not "0 simulations in 0 s: 0 per second".
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("The endgame solver: 1,000 positions in 30 ms: 33,333 per second")
+    );
+    // A search that reused its tree and ran 100 simulations in 2 ms says so.
+    let h = heat(&game, Purpose::Move, merged(0.5, 100, 1.9));
+    let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("100 simulations in 2 ms: 52,632 per second on 1 worker")
     );
 }
 
