@@ -4,6 +4,7 @@
 //! Pure, so the points are tested without a browser; `components::graph` draws them.
 
 use crate::merge::Merged;
+use crate::protocol::EngineKind;
 use othello::{Color, Game, Move};
 
 /// How many searched positions the page remembers (a few games' worth).
@@ -23,6 +24,17 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// What a report says of its position, when it says anything: a move played without a
+    /// search (the only legal one) has no estimate, and drawing the network's empty 50%
+    /// for it would drop the graph to even right after a proven result.
+    pub fn of_report(merged: &Merged, side: Color) -> Option<Estimate> {
+        let unsearched = merged.engine == EngineKind::Network
+            && merged.simulations == 0
+            && merged.solved.is_none()
+            && merged.book.is_none();
+        (!unsearched).then(|| Estimate::of(merged, side))
+    }
+
     /// A search of a position with `side` to move, turned to Black's side.
     pub fn of(merged: &Merged, side: Color) -> Estimate {
         let sign = if side == Color::Black { 1.0 } else { -1.0 };
@@ -171,7 +183,7 @@ pub fn describe(point: &Point) -> String {
 mod tests {
     use super::*;
     use crate::merge::MergedMove;
-    use crate::protocol::{EngineKind, SolvedStat};
+    use crate::protocol::SolvedStat;
     use othello::{BoardSize, Position, Variant};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {
@@ -200,6 +212,26 @@ mod tests {
     fn game(transcript: &str) -> Game {
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         Game::from_transcript(transcript, start).expect("legal")
+    }
+
+    #[test]
+    fn a_move_played_without_a_search_has_no_estimate() {
+        let mut forced = merged(0.0, None);
+        forced.simulations = 0;
+        assert_eq!(Estimate::of_report(&forced, Color::White), None);
+        let searched = merged(0.4, Some(3.0));
+        assert_eq!(
+            Estimate::of_report(&searched, Color::White),
+            Some(Estimate::of(&searched, Color::White))
+        );
+        let mut solved = forced.clone();
+        solved.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: 4,
+            nodes: 10,
+            micros: 5,
+        });
+        assert!(Estimate::of_report(&solved, Color::White).is_some_and(|e| e.exact));
     }
 
     #[test]

@@ -106,7 +106,9 @@ impl View {
         };
         // Every search of a position is the graph's latest word on it, the agent's, a
         // hint or analysis, and it moves live while the search runs.
-        self.estimates.record(position, Estimate::of(&merged, side));
+        if let Some(estimate) = Estimate::of_report(&merged, side) {
+            self.estimates.record(position, estimate);
+        }
         if let Some(book) = merged.book.as_ref().filter(|_| purpose == Purpose::Move) {
             if !self.book_moves.contains(&(position, book.best)) {
                 self.book_moves.push((position, book.best));
