@@ -214,7 +214,7 @@ pub fn search_summary(
     }
     // No simulations and no exact result: a single legal move played at once, or a search
     // not yet under way. A prior's 50% would read as an estimate, so none is shown.
-    if merged.simulations == 0 && merged.solved.is_none() {
+    if merged.settled_without_search() {
         let speed = match role {
             Role::Thinking => "Starting the search…",
             _ => "No search: it had a single legal move.",

@@ -4,7 +4,6 @@
 //! Pure, so the points are tested without a browser; `components::graph` draws them.
 
 use crate::merge::Merged;
-use crate::protocol::EngineKind;
 use othello::{Color, Game, Move};
 
 /// How many searched positions the page remembers (a few games' worth).
@@ -28,11 +27,7 @@ impl Estimate {
     /// search (the only legal one) has no estimate, and drawing the network's empty 50%
     /// for it would drop the graph to even right after a proven result.
     pub fn of_report(merged: &Merged, side: Color) -> Option<Estimate> {
-        let unsearched = merged.engine == EngineKind::Network
-            && merged.simulations == 0
-            && merged.solved.is_none()
-            && merged.book.is_none();
-        (!unsearched).then(|| Estimate::of(merged, side))
+        (!merged.settled_without_search()).then(|| Estimate::of(merged, side))
     }
 
     /// A search of a position with `side` to move, turned to Black's side.
@@ -183,7 +178,7 @@ pub fn describe(point: &Point) -> String {
 mod tests {
     use super::*;
     use crate::merge::MergedMove;
-    use crate::protocol::SolvedStat;
+    use crate::protocol::{EngineKind, SolvedStat};
     use othello::{BoardSize, Position, Variant};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {

@@ -76,6 +76,16 @@ impl Merged {
         choose_move(&candidates, self.chosen)
     }
 
+    /// A move the network's search settled without a simulation, the solver or the book:
+    /// the only legal one (or a search not yet under way). Its value is the network's
+    /// empty prior, no estimate.
+    pub fn settled_without_search(&self) -> bool {
+        self.engine == EngineKind::Network
+            && self.simulations == 0
+            && self.solved.is_none()
+            && self.book.is_none()
+    }
+
     /// All workers' simulations over the time they have searched (they search side by
     /// side), so the rate shown is always the count shown over the time shown.
     pub fn simulations_per_second(&self) -> f64 {

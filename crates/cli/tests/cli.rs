@@ -1,18 +1,6 @@
-use assert_cmd::Command;
+mod common;
 
-fn othello() -> Command {
-    Command::cargo_bin("othello").expect("the othello binary is built")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = othello().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::{othello, stdout_of};
 
 /// Runs a command that must fail: exit code 2, one clear line on stderr, nothing that
 /// looks like a panic.

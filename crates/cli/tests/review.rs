@@ -1,23 +1,12 @@
 //! `othello review`: the table, the annotated GGF and the errors, through the binary.
 
-use assert_cmd::Command;
 use engine::Solver;
 use othello::{BoardSize, Game, GgfGame, Move, Position, Variant};
 use std::path::PathBuf;
 
-fn othello() -> Command {
-    Command::cargo_bin("othello").expect("the othello binary is built")
-}
+mod common;
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = othello().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::{othello, stdout_of};
 
 /// Runs a review that must fail: exit code 2 and one line on stderr (clap adds its hint to
 /// a bad argument's), which is returned.

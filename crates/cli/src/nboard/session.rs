@@ -63,6 +63,16 @@ enum Player {
     Other(Box<dyn Agent>),
 }
 
+impl Player {
+    /// The player as the one interface every agent has.
+    fn agent(&mut self) -> &mut dyn Agent {
+        match self {
+            Player::Mcts(player) => player.as_mut(),
+            Player::Other(agent) => agent.as_mut(),
+        }
+    }
+}
+
 struct Seat {
     size: BoardSize,
     variant: Variant,
@@ -202,10 +212,7 @@ impl<W: Write> Engine<W> {
         // A game with no moves yet is a new game: the agent's game clock (`time_game=`)
         // starts again, and its tree goes.
         if new_game {
-            match &mut seat.player {
-                Player::Mcts(player) => player.new_game(),
-                Player::Other(agent) => agent.new_game(),
-            }
+            seat.player.agent().new_game();
         }
         self.game = record.into_game();
     }
@@ -340,13 +347,10 @@ impl<W: Write> Engine<W> {
         if self.interrupted() {
             return Err(Stopped);
         }
-        let agent: &mut dyn Agent = match &mut seat.player {
-            Player::Mcts(player) => {
-                self.interrupts.watch(Some(player.mcts().stop_flag()));
-                player.as_mut()
-            }
-            Player::Other(agent) => agent.as_mut(),
-        };
+        if let Player::Mcts(player) = &mut seat.player {
+            self.interrupts.watch(Some(player.mcts().stop_flag()));
+        }
+        let agent = seat.player.agent();
         let mut progress = Progress::new(self, seat.scores, pos.size());
         let result = agent.think(pos, budget, &mut |info| progress.report(info));
         self.interrupts.watch(None);

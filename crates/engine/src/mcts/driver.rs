@@ -246,15 +246,12 @@ impl SearchDriver {
         time_left: Option<Duration>,
     ) -> Option<Option<u64>> {
         let settings = &self.config().root_solve;
-        let limit = self.exact_root_empties(pos);
-        let extra = settings
-            .extra_empties
-            .unwrap_or_else(|| default_budgeted_extra_empties(pos.size()));
+        let reach = self.solve_reach(pos);
         let empties = pos.empty_count();
-        if limit == 0 || empties > limit + extra {
+        if empties > reach.tried {
             return None;
         }
-        if empties <= limit {
+        if empties <= reach.exact {
             return Some(None);
         }
         // The tighter of the budget's shares when it has both; no solve without either.
