@@ -100,8 +100,15 @@ test("the heat map belongs to its search: live while the agent thinks, never on 
   await context.close();
 });
 
+/** The page's width beyond the screen's: a phone must never scroll sideways. */
+const sideScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
 test("a finished game on a phone offers a rematch and the record", async () => {
   const { page, context } = await openGame({ width: 390, height: 844 });
+  // Every form fits the screen: no select (the start, the difficulty) runs past its edge.
+  assert.equal(await sideScroll(page), 0, "the page scrolls sideways at 390 px");
+  const level = await page.locator("#level").boundingBox();
+  assert.ok(level.x + level.width <= 390, `the difficulty ends at ${level.x + level.width} px`);
   await setLevel(page, "beginner");
   await page.fill("#transcript-input", ENDGAMES[2].transcript);
   await page.click("#load-transcript");
@@ -113,6 +120,7 @@ test("a finished game on a phone offers a rematch and the record", async () => {
   assert.match(await status(page), /Game over/);
   assert.ok(await page.locator("#rematch").isVisible());
   assert.ok(await page.locator("#download-record").isVisible());
+  assert.equal(await sideScroll(page), 0, "the finished game scrolls sideways");
   await shot(page, "phone-game-over");
   // Copy puts the record on the clipboard, and the button says it did.
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
