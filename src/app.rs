@@ -32,7 +32,7 @@ pub fn app() -> Html {
     let saved = use_memo((), |_| load_saved());
     let game = use_reducer({
         let saved = saved.clone();
-        move || GameModel(saved.0.clone())
+        move || GameModel::new(saved.0.clone())
     });
     let settings = use_state({
         let saved = saved.clone();

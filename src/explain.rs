@@ -61,6 +61,19 @@ pub fn status_line(game: &GameState, player_ready: bool) -> String {
     }
 }
 
+/// The line under the board while the person looks at a move the game cannot stop at
+/// (one after which the agent is to move): whose move it was, and where the game waits.
+pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
+    let shown = crate::state::at_ply(game, ply);
+    let index = ply.checked_sub(1)?;
+    let mv = shown.game.moves().get(index)?;
+    let mover = shown.game.positions().get(index)?.side_to_move();
+    Some(format!(
+        "The position after move {ply}, {mv} by {}. The game waits at your turn before it.",
+        who(game, mover)
+    ))
+}
+
 /// The passes since the person last placed a disc, announced until they act again.
 pub fn pass_notice(game: &GameState) -> Option<String> {
     let passes = game.recent_passes();

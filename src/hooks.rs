@@ -8,7 +8,9 @@ use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::{Pool, PoolEvent, Purpose};
 use crate::protocol::WireBudget;
 use crate::records::{game_from_ggf, is_ggf};
-use crate::state::{apply, game_from_board_text, game_from_transcript, Action, GameState, Seats};
+use crate::state::{
+    apply, browse_target, game_from_board_text, game_from_transcript, Action, GameState, Seats,
+};
 use crate::view::{ModelStatus, View, ViewAction};
 use engine::network::ModelCard;
 use engine::PlayerSpec;
@@ -21,15 +23,30 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
-/// The game as a reducer's state: the rules crate's [`GameState`], changed by [`Action`]s.
+/// The game as a reducer's state: the rules crate's [`GameState`], changed by [`Action`]s,
+/// and the move the person is looking at when the game cannot stop there.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameModel(pub GameState);
+pub struct GameModel {
+    pub state: GameState,
+    /// The ply the board shows instead of the game's position (see
+    /// [`crate::state::browse_target`]); any other action ends it.
+    pub browsing: Option<usize>,
+}
+
+impl GameModel {
+    pub fn new(state: GameState) -> GameModel {
+        GameModel {
+            state,
+            browsing: None,
+        }
+    }
+}
 
 impl Deref for GameModel {
     type Target = GameState;
 
     fn deref(&self) -> &GameState {
-        &self.0
+        &self.state
     }
 }
 
@@ -37,11 +54,16 @@ impl Reducible for GameModel {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let next = apply(&self.0, action);
-        if next == self.0 {
+        let asked = match action {
+            Action::GoTo(ply) => Some(ply),
+            _ => None,
+        };
+        let state = apply(&self.state, action);
+        let browsing = asked.and_then(|ply| browse_target(&state, ply));
+        if state == self.state && browsing == self.browsing {
             self
         } else {
-            Rc::new(GameModel(next))
+            Rc::new(GameModel { state, browsing })
         }
     }
 }
@@ -80,11 +102,14 @@ pub fn load_saved() -> (GameState, Settings) {
 /// Saves the game and the settings after every change.
 #[hook]
 pub fn use_persistence(game: &GameModel, settings: &Settings) {
-    use_effect_with((game.0.clone(), settings.clone()), |(game, settings)| {
-        if let Some(s) = storage() {
-            let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings));
-        }
-    });
+    use_effect_with(
+        (game.state.clone(), settings.clone()),
+        |(game, settings)| {
+            if let Some(s) = storage() {
+                let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings));
+            }
+        },
+    );
 }
 
 /// Starts the worker pool once. Its events update the view; a finished move search plays

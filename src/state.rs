@@ -57,12 +57,43 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
             next.redo();
         }
         Action::SetSeats(seats) => next.seats = seats,
+        // The move on the board now: nothing to go to (`go_to` would step back from an
+        // agent's turn and take the person's last move back).
+        Action::GoTo(ply) if ply == state.game.moves().len() => {}
         Action::GoTo(ply) => {
             next.go_to(ply);
         }
         Action::Load { game, seats } => return GameState::from_game(game, seats),
     }
     next
+}
+
+/// The ply to show on the board after `GoTo(ply)` left the game in `after`: `None` when
+/// the game stopped at that move, else that move, the one the person asked to see. The
+/// game steps back to the person's turn (it never leaves the agent to move on a click), so
+/// a move after which the agent is to move is shown without becoming the game's position.
+pub fn browse_target(after: &GameState, ply: usize) -> Option<usize> {
+    let played = after.game.moves().len();
+    (ply != played && ply <= played + after.undone.len()).then_some(ply)
+}
+
+/// The game as it stood after `ply` moves, the later ones as redo: the position a person
+/// browsing the moves sees, with that move's placement and flips.
+pub fn at_ply(state: &GameState, ply: usize) -> GameState {
+    let mut shown = state.clone();
+    while shown.game.moves().len() > ply {
+        match shown.game.pop() {
+            Some(mv) => shown.undone.push(mv),
+            None => break,
+        }
+    }
+    while shown.game.moves().len() < ply {
+        let Some(mv) = shown.undone.pop() else { break };
+        if shown.game.push(mv).is_err() {
+            break;
+        }
+    }
+    shown
 }
 
 /// Whether a heat map computed for the position with hash `searched` still belongs on the
@@ -299,6 +330,36 @@ mod tests {
         assert_eq!(back.game.moves().len(), 2);
         assert!(back.can_redo());
         assert_eq!(apply(&back, Action::Redo).game, s.game);
+    }
+
+    #[test]
+    fn a_click_on_the_persons_own_move_shows_the_position_after_it() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        // After c3 (ply 3) White is to move: the game waits at Black's turn before it,
+        // and the board shows the position after c3.
+        let back = apply(&s, Action::GoTo(3));
+        assert_eq!(back.game.moves().len(), 2);
+        assert!(back.human_to_move());
+        assert_eq!(browse_target(&back, 3), Some(3));
+        let shown = at_ply(&back, 3);
+        assert_eq!(shown.game.transcript(false), "f5d6c3");
+        assert_eq!(
+            shown.last_placement(),
+            Some(mv("c3").square().expect("a square"))
+        );
+        // The agent's move ends at the person's turn: no browsing.
+        let two = apply(&s, Action::GoTo(2));
+        assert_eq!(browse_target(&two, 2), None);
+        assert_eq!(at_ply(&two, 2).game, two.game);
+        assert_eq!(browse_target(&two, 9), None, "past the last move");
+    }
+
+    #[test]
+    fn going_to_the_move_on_the_board_takes_nothing_back() {
+        // The person just played f5 and the agent thinks: clicking f5 leaves it played.
+        let s = apply(&as_black(), play("f5"));
+        assert_eq!(apply(&s, Action::GoTo(1)), s);
     }
 
     #[test]

@@ -5,14 +5,15 @@
 use super::new_game::NewGameChoice;
 use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
 use crate::explain::{
-    game_record, may_name_opening, opening_line, pass_notice, search_summary, status_line,
+    browse_line, game_record, may_name_opening, opening_line, pass_notice, search_summary,
+    status_line,
 };
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
 use crate::records::ggf_record;
-use crate::state::{explain_click, rematch_seats, Action, Seats};
+use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
 use crate::view::{live_estimate, shown, View, ViewAction};
 use engine::PlayerSpec;
 use othello::Square;
@@ -56,10 +57,16 @@ pub fn play_area(props: &PlayProps) -> Html {
         Callback::from(move |w| watch.set(w))
     };
     let ready = props.player.is_some();
+    let back_to_game = dispatch(Action::GoTo(game.game.moves().len())).reform(|_| ());
+    let browsing = game.browsing.is_some();
     html! {
         <section class="play" aria-label="Game">
             <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
-            if let Some(text) = pass_notice(game) {
+            if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
+                <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
+                    <button id="back-to-game" onclick={back_to_game}>{ "Back to the game" }</button>
+                </p>
+            } else if let Some(text) = pass_notice(game) {
                 <p class="notice" id="pass-notice" role="status">{ text }</p>
             }
             <p class="status" id="status" role="status" aria-live="polite">{ status_line(game, ready) }</p>
@@ -74,7 +81,7 @@ pub fn play_area(props: &PlayProps) -> Html {
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
             }
-            <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && ready}
+            <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && ready && !browsing}
                       heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
                       on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
                       book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
@@ -98,6 +105,26 @@ pub struct BoardProps {
 #[function_component(PlayBoard)]
 fn play_board(props: &BoardProps) -> Html {
     let (game, view) = (&props.game, &props.view);
+    // While the person looks at a move the game cannot stop at, the board shows the
+    // position after it, read only: no legal moves, no search, no hint.
+    if let Some(ply) = game.browsing {
+        let shown = at_ply(game, ply);
+        let pos = *shown.position();
+        let view = view.dispatcher();
+        let on_play = Callback::from(move |_: Square| {
+            view.dispatch(ViewAction::Message(Some(
+                "You are looking at an earlier move: \"Back to the game\" returns to your turn."
+                    .to_owned(),
+            )));
+        });
+        return html! {
+            <>
+                <Counts position={pos} />
+                <Board position={pos} legal={othello::Bitboard::default()} last={shown.last_placement()} flips={shown.last_flips()}
+                       flip_class={if ply % 2 == 0 { "flip-a" } else { "flip-b" }} tiles={None} hint={None} {on_play} />
+            </>
+        };
+    }
     let pos = *game.position();
     let on_play = {
         let (game, view) = (game.clone(), view.dispatcher());

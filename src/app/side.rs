@@ -53,7 +53,7 @@ pub fn side_panel(props: &SideProps) -> Html {
                      moves={game.game.moves().len()} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={on_load_transcript}
-                      ggf={ggf_record(game, &props.opponent)} {on_open} book_plies={book_plies(&game.game, &view.book_moves)} />
+                      ggf={ggf_record(game, &props.opponent)} {on_open} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />

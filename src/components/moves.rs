@@ -21,6 +21,9 @@ pub struct MoveListProps {
     pub ggf: String,
     /// A GGF file the person opened.
     pub on_open: Callback<web_sys::File>,
+    /// The move the board shows while the person browses, when it is not the game's last.
+    #[prop_or_default]
+    pub browsing: Option<usize>,
     /// Plies the agent played from the opening book, marked as book moves.
     #[prop_or_default]
     pub book_plies: Vec<usize>,
@@ -53,6 +56,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         })
     };
     let played = props.game.moves().len();
+    let current = props.browsing.unwrap_or(played);
     let all: Vec<Move> = props
         .game
         .moves()
@@ -67,7 +71,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             let class = classes!(
                 "mv",
                 (ply > played).then_some("redo"),
-                (ply == played).then_some("current"),
+                (ply == current).then_some("current"),
                 book.then_some("book")
             );
             let title = if book {

@@ -328,3 +328,30 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
         Some("No search: one look by the network.")
     );
 }
+
+#[test]
+fn browsing_names_the_move_shown_and_where_the_game_waits() {
+    let mut game = start(Seats::Human(Color::Black));
+    for (action, agent) in [("f5", false), ("d6", true), ("c3", false), ("d3", true)] {
+        game = if agent {
+            apply(
+                &game,
+                Action::AgentMove {
+                    position: game.position().hash(),
+                    mv: mv(action),
+                },
+            )
+        } else {
+            apply(&game, Action::Play(mv(action)))
+        };
+    }
+    let back = apply(&game, Action::GoTo(3));
+    assert_eq!(
+        browse_line(&back, 3).as_deref(),
+        Some(
+            "The position after move 3, c3 by Black (you). The game waits at your turn before \
+             it."
+        )
+    );
+    assert_eq!(browse_line(&back, 0), None);
+}

@@ -131,3 +131,38 @@ test("a finished game on a phone offers a rematch and the record", async () => {
   assert.match(copied, /^Result: (Black wins|White wins|draw)/m);
   await context.close();
 });
+
+test("a click on your own move in the list shows the position after it; the game waits at your turn", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page);
+  for (let i = 0; i < 2; i++) {
+    await waitForTurn(page);
+    await page.locator(".cell.legal").first().click();
+  }
+  await waitForTurn(page);
+  const transcript = await page.locator("#transcript").innerText();
+  const mine = await page.locator('button.mv[data-ply="3"]').innerText();
+  await page.click('button.mv[data-ply="3"]');
+  await page.waitForSelector("#browse-notice");
+  // The board is the position after that move: its disc is there, marked as the last move.
+  assert.equal(await page.locator(`#sq-${mine}.last .disc`).count(), 1, `${mine} on the board`);
+  assert.match(await page.locator("#browse-notice").innerText(), new RegExp(`after move 3, ${mine} by Black \\(you\\)`));
+  assert.equal(await page.locator("button.mv.current").innerText(), mine);
+  // Read only, and the game itself waits at the person's turn before that move.
+  assert.equal(await page.locator(".cell.legal").count(), 0);
+  assert.ok(await page.locator("#hint").isDisabled());
+  assert.equal(await moveCount(page), 2);
+  await page.click("#back-to-game");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
+  assert.equal(await page.locator(`#sq-${mine} .disc`).count(), 0);
+  assert.ok((await page.locator(".cell.legal").count()) > 0);
+  await page.click("#redo");
+  await waitForTurn(page);
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  // The agent's moves end at the person's turn: no browsing needed.
+  await page.click('button.mv[data-ply="2"]');
+  assert.equal(await moveCount(page), 2);
+  assert.equal(await page.locator("#browse-notice").count(), 0);
+  await context.close();
+});
