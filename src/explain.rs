@@ -342,7 +342,20 @@ fn search_heading(
                 merged.best_move().map_or("—".to_owned(), |m| m.to_string())
             ),
         ),
-        (Role::Analysis, _) => ("analysis", format!("Analysis of {} to move", heat.side)),
+        // The level's budget bounds analysis as it bounds a hint: say whether it is spent.
+        (Role::Analysis, _) => {
+            let budget = describe_budget(budget);
+            let budget = budget.trim_end_matches(" per move");
+            let state = if heat.done {
+                format!("finished ({budget}; a higher level looks longer)")
+            } else {
+                format!("searching ({budget})…")
+            };
+            (
+                "analysis",
+                format!("Analysis of {} to move: {state}", heat.side),
+            )
+        }
     }
 }
 

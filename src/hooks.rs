@@ -268,7 +268,7 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
         let search = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
             (true, _, Some(player)) => Some((Purpose::Move, wanted.budget, player.clone())),
             (false, true, Some(player)) => {
-                let (budget, player) = analysis(player);
+                let (budget, player) = analysis(player, wanted.budget);
                 Some((Purpose::Analysis, budget, player))
             }
             _ => None,

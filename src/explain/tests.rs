@@ -330,6 +330,32 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
 }
 
 #[test]
+fn analysis_says_its_budget_and_when_it_has_finished() {
+    let game = start(Seats::Analysis);
+    let view = View::default();
+    let strong = WireBudget {
+        simulations: None,
+        millis: Some(1000),
+    };
+    let mut shown = heat(&game, Purpose::Analysis, merged(0.1, 800, 500.0));
+    let running = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
+        .expect("a summary");
+    assert_eq!(
+        running.heading,
+        "Analysis of Black to move: searching (1 s)…"
+    );
+    shown.done = true;
+    let done = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
+        .expect("a summary");
+    assert!(
+        done.heading
+            .starts_with("Analysis of Black to move: finished (1 s;"),
+        "{}",
+        done.heading
+    );
+}
+
+#[test]
 fn browsing_names_the_move_shown_and_where_the_game_waits() {
     let mut game = start(Seats::Human(Color::Black));
     for (action, agent) in [("f5", false), ("d6", true), ("c3", false), ("d3", true)] {

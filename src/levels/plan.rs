@@ -15,18 +15,6 @@ const MIN_SIMULATIONS_PER_WORKER: u64 = 100;
 /// or an undo waits for it.
 const ALPHABETA_MAX_MILLIS: u64 = 5000;
 
-/// Analysis keeps searching the position until the person moves (or this runs out).
-const ANALYSIS_BUDGET: WireBudget = WireBudget {
-    simulations: None,
-    millis: Some(60_000),
-};
-
-/// Alpha-beta cannot be stopped halfway, so its analysis is short.
-const ALPHABETA_ANALYSIS_BUDGET: WireBudget = WireBudget {
-    simulations: None,
-    millis: Some(2000),
-};
-
 /// One worker's part of a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkerJob {
@@ -111,20 +99,18 @@ fn root_parallel(player: &PlayerSpec, size: BoardSize, index: usize) -> PlayerSp
     }
 }
 
-/// What analysis searches: a long search of PUCT's visits, merged across all workers (a
-/// Gumbel root would keep it on one), or a short one for alpha-beta. Without the book:
-/// analysis is asked for the search's own view (a hint shows the book's).
-pub fn analysis(player: &PlayerSpec) -> (WireBudget, PlayerSpec) {
-    if EngineKind::of(player) == EngineKind::AlphaBeta {
-        return (ALPHABETA_ANALYSIS_BUDGET, player.clone());
-    }
-    let puct = PlayerSpec {
-        gumbel: None,
+/// What analysis searches: exactly what a hint at the chosen level searches (the same
+/// agent, its root solve and Gumbel root included, on the level's budget), so the two
+/// never disagree, without the book: analysis is asked for the search's own view (a hint
+/// shows the book's). It ends when the level's budget does; a longer look is a higher
+/// level or a custom time.
+pub fn analysis(player: &PlayerSpec, budget: WireBudget) -> (WireBudget, PlayerSpec) {
+    let searched = PlayerSpec {
         book: None,
         book_random: None,
         ..player.clone()
     };
-    (ANALYSIS_BUDGET, puct)
+    (budget, searched)
 }
 
 /// Shares `budget` among up to `workers` workers: a time budget runs on all of them for the

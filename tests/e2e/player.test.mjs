@@ -166,3 +166,30 @@ test("a click on your own move in the list shows the position after it; the game
   assert.equal(await page.locator("#browse-notice").count(), 0);
   await context.close();
 });
+
+test("analysis searches as a hint does at the chosen level, and says when it has finished", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "casual");
+  await newGame(page, { players: "analysis" });
+  // 16 empties, White to move: the root solve settles it, in analysis as in a hint.
+  const ending = ENDGAMES[0];
+  await page.fill("#transcript-input", ending.transcript);
+  await page.click("#load-transcript");
+  await page.waitForFunction(
+    () => /^Analysis of White to move: finished \(100 simulations/.test(document.querySelector("#search-heading")?.textContent ?? ""),
+    null,
+    { timeout: 20_000 },
+  );
+  assert.equal(await page.getAttribute("#solved", "data-best"), ending.optimal[0]);
+  const analysed = await page.getAttribute("#solved", "data-margin");
+  await page.click("#hint");
+  await page.waitForFunction(() => /^Hint for White/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
+  await page.waitForSelector("#solved");
+  assert.equal(await page.getAttribute("#solved", "data-best"), ending.optimal[0]);
+  assert.equal(await page.getAttribute("#solved", "data-margin"), analysed);
+  // A longer level searches the next position for longer, and says so while it runs.
+  await setLevel(page, "strong");
+  await page.click(`#sq-${ending.optimal[0]}`);
+  await page.waitForFunction(() => /^Analysis of (Black|White) to move: (searching|finished) \(1 s/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
+  await context.close();
+});

@@ -133,16 +133,33 @@ fn a_restarted_worker_gets_its_job_with_what_is_left_of_the_time() {
 }
 
 #[test]
-fn analysis_searches_puct_for_a_minute_and_alpha_beta_for_two_seconds() {
-    let gumbel = Difficulty::default().tune(network());
-    let (budget, spec) = analysis(&gumbel);
-    assert_eq!(budget, millis(60_000));
-    assert_eq!(spec, network());
+fn analysis_searches_as_a_hint_at_the_chosen_level_does_without_the_book() {
+    for level in ["casual", "strongest"] {
+        let difficulty = Difficulty::Level(level.to_owned());
+        let hint = PlayerSpec {
+            book: Some("8x8".to_owned()),
+            book_random: Some(1.0),
+            ..difficulty.tune(network())
+        };
+        let (budget, spec) = analysis(&hint, difficulty.budget());
+        assert_eq!(budget, difficulty.budget(), "{level}");
+        assert_eq!((&spec.book, spec.book_random), (&None, None));
+        // The same agent as the hint's otherwise: its Gumbel root stays.
+        assert_eq!(spec.gumbel, hint.gumbel, "{level}");
+        assert_eq!(
+            SearchPlan::new(&spec, budget, BoardSize::Eight, 4, 7)
+                .jobs
+                .len(),
+            SearchPlan::new(&hint, budget, BoardSize::Eight, 4, 7)
+                .jobs
+                .len()
+        );
+    }
     let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
-    assert_eq!(analysis(&alphabeta), (millis(2000), alphabeta));
-    // A minute on every worker, their visits merged.
-    let plan = SearchPlan::new(&spec, budget, BoardSize::Eight, 4, 7);
-    assert_eq!(plan.jobs.len(), 4);
+    assert_eq!(
+        analysis(&alphabeta, millis(1000)),
+        (millis(1000), alphabeta)
+    );
 }
 
 #[test]
