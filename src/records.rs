@@ -2,8 +2,8 @@
 //! writes it (what NBoard, NTest and Edax read), and a pasted or opened record read back
 //! into a game. Pure, so the round trip is tested natively.
 
-use othello::ggf::{read_games, GgfGame};
-use othello::{Color, Game};
+use othello::ggf::{read_games, GgfError, GgfGame};
+use othello::{Color, Game, IllegalReason};
 
 use crate::state::{GameState, Seats};
 
@@ -30,14 +30,60 @@ pub fn is_ggf(text: &str) -> bool {
 }
 
 /// The game of a GGF record (the first one when a file holds several, as GGS files
-/// do), or why the text is not one, in the rules crate's words after ours.
+/// do), or why the text is not one, in words that name the cause once.
 pub fn game_from_ggf(text: &str) -> Result<Game, String> {
-    let games = read_games(text).map_err(|e| format!("this is not a GGF record ({e})"))?;
+    let several = text.matches("(;").count() > 1;
+    let games = read_games(text).map_err(|e| explain_ggf_error(&e, several))?;
     games
         .into_iter()
         .next()
         .map(GgfGame::into_game)
         .ok_or_else(|| "the file holds no game".to_owned())
+}
+
+/// Why a record was refused: a record that is GGF but holds a move that cannot be read or
+/// played is said to be so (not "not a GGF record"), naming the move once; the game's
+/// number only when the text holds `several`.
+fn explain_ggf_error(error: &GgfError, several: bool) -> String {
+    match error {
+        GgfError::InGame { index, cause } if several => {
+            format!("game {index}: {}", explain_ggf_error(cause, several))
+        }
+        GgfError::InGame { cause, .. } => explain_ggf_error(cause, several),
+        GgfError::Illegal {
+            number,
+            tag,
+            text,
+            cause,
+        } => format!(
+            "its move {number}, {tag}[{text}], cannot be played there: {}",
+            illegal_reason(cause.reason)
+        ),
+        GgfError::WrongColor {
+            number,
+            tag,
+            text,
+            to_move,
+        } => format!("its move {number}, {tag}[{text}], is out of turn: {to_move} is to move"),
+        GgfError::BadMove {
+            number,
+            tag,
+            text,
+            cause,
+        } => format!("its move {number}, {tag}[{text}], cannot be read: {cause}"),
+        other => format!("this is not a GGF record ({other})"),
+    }
+}
+
+/// Why a move is illegal, in a player's words.
+pub fn illegal_reason(reason: IllegalReason) -> &'static str {
+    match reason {
+        IllegalReason::OffBoard => "the square is not on the board",
+        IllegalReason::Occupied => "the square already holds a disc",
+        IllegalReason::FlipsNothing => "it turns no disc",
+        IllegalReason::PassWithMovesLeft => "a pass, while a move was possible",
+        IllegalReason::GameOver => "the game was already over",
+    }
 }
 
 #[cfg(test)]
@@ -83,8 +129,19 @@ mod tests {
         assert!(!is_ggf("f5d6c3"));
         let err = game_from_ggf("(;GM[Chess];)").expect_err("not Othello");
         assert!(err.starts_with("this is not a GGF record"), "{err}");
+        // A GGF record with an illegal move is a GGF record: the move is the cause.
         let err = game_from_ggf("(;GM[Othello]TY[8]B[a1];)").expect_err("illegal");
-        assert!(err.contains("a1"), "{err}");
+        assert_eq!(
+            err,
+            "its move 1, B[a1], cannot be played there: it turns no disc"
+        );
+        let err = game_from_ggf("(;GM[Othello]TY[8]W[f5];)").expect_err("out of turn");
+        assert!(err.contains("out of turn: Black is to move"), "{err}");
+        let err = game_from_ggf("(;GM[Othello]TY[8]B[z9];)").expect_err("not a square");
+        assert!(
+            err.starts_with("its move 1, B[z9], cannot be read: 'z9'"),
+            "{err}"
+        );
         assert!(game_from_ggf("").is_err());
     }
 }

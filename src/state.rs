@@ -2,7 +2,7 @@
 //! crate's, which `othello play` uses too), applied by a reducer, so the view is a function
 //! of the state and every change can be tested without a browser.
 
-use othello::{BoardSize, Color, Game, Move, Position, Square, Variant};
+use othello::{BoardSize, Color, Game, Move, Position, Square, TranscriptErrorKind, Variant};
 pub use othello::{GameState, Seats};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -179,9 +179,30 @@ pub fn viewpoint(seats: Seats) -> Color {
     }
 }
 
-/// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board.
+/// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board, or says
+/// once what is wrong: text that is no transcript at all, or the move that cannot be read
+/// or played.
 pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Result<Game, String> {
-    Game::from_transcript(text.trim(), Position::start(size, variant)).map_err(|e| e.to_string())
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("there is nothing to load: paste a transcript such as f5d6c3".to_owned());
+    }
+    Game::from_transcript(text, Position::start(size, variant)).map_err(|e| {
+        let n = e.move_number;
+        match e.kind {
+            TranscriptErrorKind::BadSquare(_) if n == 1 => "this is neither a transcript \
+                 (moves such as f5d6c3) nor a GGF record (which starts with \"(;\")"
+                .to_owned(),
+            TranscriptErrorKind::BadSquare(square) => {
+                format!("its move {n}, '{square}', is not a square of the {size} board")
+            }
+            TranscriptErrorKind::Illegal(illegal) => format!(
+                "its move {n}, {}, cannot be played there: {}",
+                illegal.mv,
+                crate::records::illegal_reason(illegal.reason)
+            ),
+        }
+    })
 }
 
 /// Parses board text (64 or 36 squares, a space, the side to move) into a game that
@@ -367,7 +388,22 @@ mod tests {
         let game = game_from_transcript(" f5d6c3 ", BoardSize::Eight, Variant::Standard)
             .expect("a legal opening");
         assert_eq!(game.moves().len(), 3);
-        assert!(game_from_transcript("f5a1", BoardSize::Eight, Variant::Standard).is_err());
+        let words = |text: &str| {
+            game_from_transcript(text, BoardSize::Eight, Variant::Standard).expect_err(text)
+        };
+        assert_eq!(
+            words("f5a1"),
+            "its move 2, a1, cannot be played there: it turns no disc"
+        );
+        assert!(
+            words("hello world").starts_with("this is neither a transcript"),
+            "{}",
+            words("hello world")
+        );
+        assert_eq!(
+            words("f5z9"),
+            "its move 2, 'z9', is not a square of the 8x8 board"
+        );
         assert!(game_from_board_text("XO", Variant::Standard).is_err());
         let text = Position::start(BoardSize::Six, Variant::Standard).to_board_text();
         let game = game_from_board_text(&text, Variant::Standard).expect("valid");

@@ -38,7 +38,15 @@ test("a GGF download re-imports to the same game; a bad record keeps the game", 
   await page.fill("#transcript-input", "(;GM[Othello]TY[8]B[a1];)");
   await page.click("#load-transcript");
   await page.waitForSelector("#message");
-  assert.match(await page.locator("#message").innerText(), /Cannot load the game record: .*a1/);
+  // A GGF record with an illegal move is not called "not a GGF record": the move is named.
+  assert.equal(await page.locator("#message").innerText(),
+    "Cannot load the game record: its move 1, B[a1], cannot be played there: it turns no disc");
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  // Text that is no transcript at all is called so, not "bad square 'h'".
+  await page.fill("#transcript-input", "hello world");
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => /neither a transcript/.test(document.querySelector("#message")?.textContent ?? ""));
+  assert.doesNotMatch(await page.locator("#message").innerText(), /bad square/);
   assert.equal(await page.locator("#transcript").innerText(), transcript);
 
   // Open the downloaded file in a new game: the same moves come back.
