@@ -37,6 +37,9 @@ pub struct View {
     pub hint: Option<(u64, Move)>,
     pub models: Vec<((BoardSize, Variant), ModelStatus)>,
     pub message: Option<String>,
+    /// The message is news (a game started from an opening), not a refusal or a failure:
+    /// drawn as a notice, not as an error.
+    pub message_is_note: bool,
     pub restarts: u32,
     /// What each network's card says about its strength, by network name.
     pub strengths: Vec<(String, String)>,
@@ -54,6 +57,8 @@ pub enum ViewAction {
     Pool(PoolEvent),
     Model(BoardSize, Variant, ModelStatus),
     Message(Option<String>),
+    /// A message that reports news rather than a problem (see [`View::message_is_note`]).
+    Note(String),
     /// A network's measured strength, from its card.
     Strength(String, String),
 }
@@ -136,7 +141,14 @@ impl View {
             ViewAction::Stopped => next.searching = None,
             ViewAction::Pool(event) => next.hear(event),
             ViewAction::Model(size, variant, status) => next.set_model(size, variant, status),
-            ViewAction::Message(message) => next.message = message,
+            ViewAction::Message(message) => {
+                next.message = message;
+                next.message_is_note = false;
+            }
+            ViewAction::Note(note) => {
+                next.message = Some(note);
+                next.message_is_note = true;
+            }
             ViewAction::Strength(name, line) => {
                 next.strengths.retain(|(n, _)| *n != name);
                 next.strengths.push((name, line));
@@ -175,6 +187,7 @@ impl View {
                     self.set_model(size, variant, ModelStatus::Failed(error.clone()));
                 }
                 self.message = Some(format!("The search failed: {error}"));
+                self.message_is_note = false;
             }
             PoolEvent::ModelLoaded {
                 name,
@@ -183,10 +196,12 @@ impl View {
             } => {
                 // "Checking …" or an older refusal no longer applies.
                 self.message = None;
+                self.message_is_note = false;
                 self.set_model(size, variant, ModelStatus::Ready(name));
             }
             PoolEvent::ModelRejected { name, error } => {
                 self.message = Some(format!("The network {name} was not loaded: {error}"));
+                self.message_is_note = false;
                 // A built-in network that fails leaves its board to alpha-beta.
                 let loading: Vec<(BoardSize, Variant)> = self
                     .models
@@ -427,5 +442,18 @@ mod tests {
             .as_ref()
             .is_some_and(|m| m.contains("not an ONNX file")));
         assert_eq!(loaded(&view, "az-8x8").message, None);
+    }
+
+    #[test]
+    fn a_note_is_news_until_a_problem_replaces_it() {
+        let view = View::default().apply(ViewAction::Note("Started from opening 3".into()));
+        assert!(view.message_is_note);
+        let refused = view.apply(ViewAction::Pool(PoolEvent::ModelRejected {
+            name: "mine".into(),
+            error: "not an ONNX file".into(),
+        }));
+        assert!(!refused.message_is_note);
+        let cleared = view.apply(ViewAction::Message(None));
+        assert_eq!((cleared.message, cleared.message_is_note), (None, false));
     }
 }

@@ -87,15 +87,17 @@ fn start_game(
         return;
     }
     match xot_game(random_seed()) {
-        Ok((number, opening)) => {
+        Ok(xot) => {
             game.dispatch(Action::Load {
-                game: opening,
+                game: xot.game,
                 seats,
             });
-            message(format!(
-                "Started from balanced opening {number} of {} (XOT).",
-                xot_openings().len()
-            ));
+            view.dispatch(ViewAction::Note(format!(
+                "Started from balanced opening {} of {} (XOT): {}.",
+                xot.number,
+                xot_openings().len(),
+                xot.transcript
+            )));
         }
         Err(e) => message(format!("Cannot start from an opening: {e}")),
     }

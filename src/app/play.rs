@@ -74,7 +74,11 @@ pub fn play_area(props: &PlayProps) -> Html {
                 <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
             }
             if let Some(text) = view.message.clone() {
-                <p class="message" id="message" role="alert">{ text }</p>
+                if view.message_is_note {
+                    <p class="notice note" id="message" role="status">{ text }</p>
+                } else {
+                    <p class="message" id="message" role="alert">{ text }</p>
+                }
             }
             if pos.is_game_over() {
                 <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent)}

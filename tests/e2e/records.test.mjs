@@ -109,13 +109,25 @@ test("a new game can start from a random balanced opening, on 8x8 standard only"
   const { page, context, errors } = await openGame();
   await page.selectOption("#new-start", "xot");
   await newGame(page, { size: "8", players: "analysis" });
-  await page.waitForFunction(() => /balanced opening \d+ of 200/.test(document.querySelector("#message")?.textContent ?? ""));
-  assert.equal(await moveCount(page), 8);
-  const opening = await page.locator("#transcript").innerText();
-  // There is no list for 6x6: said, and the game stays as it was.
+  await page.waitForFunction(() => /balanced opening \d+ of 200 \(XOT\): [a-h1-8]{16}\./.test(document.querySelector("#message")?.textContent ?? ""));
+  // News, not an error: drawn as a notice.
+  assert.equal(await page.getAttribute("#message", "class"), "notice note");
+  // The opening is the start position: its 8 moves are on the board (12 discs), none in
+  // the game, so Undo has nothing to take back.
+  assert.equal(await moveCount(page), 0);
+  assert.equal(await page.locator(".cell .disc").count(), 12);
+  assert.ok(await page.locator("#undo").isDisabled());
+  await page.locator(".cell.legal").first().click();
+  await page.click("#undo");
+  assert.equal(await moveCount(page), 0);
+  assert.equal(await page.locator(".cell .disc").count(), 12);
+  assert.ok(await page.locator("#undo").isDisabled());
+  const opening = await page.inputValue("#board-text");
+  // There is no list for 6x6: said (as a problem), and the game stays as it was.
   await newGame(page, { size: "6", players: "analysis" });
   assert.match(await page.locator("#message").innerText(), /standard 8x8 Othello only/);
-  assert.equal(await page.locator("#transcript").innerText(), opening);
+  assert.equal(await page.getAttribute("#message", "class"), "message");
+  assert.equal(await page.inputValue("#board-text"), opening);
   await page.selectOption("#new-start", "standard");
   await newGame(page, { size: "6", players: "analysis" });
   assert.equal(await moveCount(page), 0);
