@@ -38,7 +38,13 @@ pub fn app() -> Html {
         let saved = saved.clone();
         move || saved.1.clone()
     });
-    let view = use_reducer(View::default);
+    let view = use_reducer({
+        let saved = saved.clone();
+        move || View {
+            estimates: saved.2.clone(),
+            ..View::default()
+        }
+    });
     let new_game = use_new_game(game.clone(), view.dispatcher());
     // Agent against agent: paused, and the pause between moves (ms).
     let watch = use_state(|| (false, 1000u32));
@@ -64,7 +70,7 @@ pub fn app() -> Html {
             delay_ms: if watching { watch.1 } else { 0 },
         },
     );
-    use_persistence(&game, &settings);
+    use_persistence(&game, &settings, &view.estimates);
 
     let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
     let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);

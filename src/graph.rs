@@ -10,7 +10,7 @@ use othello::{Color, Game, Move};
 const REMEMBERED: usize = 600;
 
 /// A search's estimate of a position, from Black's side.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// Black's chance to win, in [0, 1] (a draw counts half).
     pub black_win: f32,

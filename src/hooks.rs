@@ -2,6 +2,7 @@
 //! networks, the search that follows the game, and the saved game. The components only
 //! draw; these talk to the workers, the network and local storage.
 
+use crate::graph::Estimates;
 use crate::levels::{analysis, worker_count};
 use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
 use crate::persist::{self, Settings, STORAGE_KEY};
@@ -83,8 +84,8 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-/// The saved game and settings, or a new game as Black.
-pub fn load_saved() -> (GameState, Settings) {
+/// The saved game, settings and graph, or a new game as Black.
+pub fn load_saved() -> persist::Restored {
     storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
         .and_then(|text| persist::load(&text).ok())
@@ -95,18 +96,19 @@ pub fn load_saved() -> (GameState, Settings) {
                     Seats::Human(Color::Black),
                 ),
                 Settings::default(),
+                Estimates::default(),
             )
         })
 }
 
-/// Saves the game and the settings after every change.
+/// Saves the game, the settings and the graph after every change.
 #[hook]
-pub fn use_persistence(game: &GameModel, settings: &Settings) {
+pub fn use_persistence(game: &GameModel, settings: &Settings, estimates: &Estimates) {
     use_effect_with(
-        (game.state.clone(), settings.clone()),
-        |(game, settings)| {
+        (game.state.clone(), settings.clone(), estimates.clone()),
+        |(game, settings, estimates)| {
             if let Some(s) = storage() {
-                let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings));
+                let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings, estimates));
             }
         },
     );

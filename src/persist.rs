@@ -1,8 +1,10 @@
 //! What survives a page reload: the game (start position and moves in Othello notation,
-//! so a saved game is readable and outlives changes to the structs) and the settings.
+//! so a saved game is readable and outlives changes to the structs), the settings, and
+//! the evaluation graph's estimates of the game's positions.
 
+use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
-use crate::state::{GameState, Seats};
+use crate::state::{at_ply, GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -47,9 +49,21 @@ struct Saved {
     /// Who plays which colour (named `players` in saves since version 1).
     players: Seats,
     settings: Settings,
+    /// The graph's estimate of each position of the game and its redo moves, by ply (the
+    /// start first), `null` where none was searched. Absent in older saves.
+    #[serde(default)]
+    graph: Vec<Option<Estimate>>,
 }
 
-pub fn save(state: &GameState, settings: &Settings) -> String {
+/// The positions of the game with its redo moves replayed: the start, then after each move.
+fn line(state: &GameState) -> Vec<othello::Position> {
+    at_ply(state, state.game.moves().len() + state.undone.len())
+        .game
+        .positions()
+        .to_vec()
+}
+
+pub fn save(state: &GameState, settings: &Settings, estimates: &Estimates) -> String {
     let saved = Saved {
         version: VERSION,
         start: state.game.start().to_board_text(),
@@ -63,6 +77,10 @@ pub fn save(state: &GameState, settings: &Settings) -> String {
             .collect(),
         players: state.seats,
         settings: settings.clone(),
+        graph: line(state)
+            .iter()
+            .map(|p| estimates.get(p.hash()))
+            .collect(),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -78,7 +96,10 @@ pub enum LoadError {
     Invalid(String),
 }
 
-pub fn load(text: &str) -> Result<(GameState, Settings), LoadError> {
+/// A saved game: the game, the settings and the graph's estimates.
+pub type Restored = (GameState, Settings, Estimates);
+
+pub fn load(text: &str) -> Result<Restored, LoadError> {
     let saved: Saved = serde_json::from_str(text).map_err(|e| LoadError::Syntax(e.to_string()))?;
     if saved.version != VERSION {
         return Err(LoadError::Version(saved.version));
@@ -93,14 +114,18 @@ pub fn load(text: &str) -> Result<(GameState, Settings), LoadError> {
     if let Ok(redo) = redo_game {
         undone = redo.moves().iter().rev().copied().collect::<Vec<Move>>();
     }
-    Ok((
-        GameState {
-            game,
-            seats: saved.players,
-            undone,
-        },
-        saved.settings,
-    ))
+    let state = GameState {
+        game,
+        seats: saved.players,
+        undone,
+    };
+    let mut estimates = Estimates::default();
+    for (pos, estimate) in line(&state).iter().zip(saved.graph) {
+        if let Some(estimate) = estimate {
+            estimates.record(pos.hash(), estimate);
+        }
+    }
+    Ok((state, saved.settings, estimates))
 }
 
 #[cfg(test)]
@@ -133,9 +158,9 @@ mod tests {
             heat_map: false,
             book: true,
         };
-        let text = save(&s, &settings);
+        let text = save(&s, &settings, &Estimates::default());
         assert!(text.contains("\"moves\":\"f5d6\""), "{text}");
-        let (back, back_settings) = load(&text).expect("loads");
+        let (back, back_settings, _) = load(&text).expect("loads");
         assert_eq!(back, s);
         assert_eq!(back_settings, settings);
         assert_eq!(apply(&back, Action::Redo).game.transcript(true), "f5d6c3");
@@ -145,7 +170,8 @@ mod tests {
     fn a_reversed_game_from_a_set_up_position_round_trips() {
         let start = Position::start(BoardSize::Six, Variant::Reversed);
         let state = GameState::new(start, Seats::Human(Color::White));
-        let (back, _) = load(&save(&state, &Settings::default())).expect("loads");
+        let saved = save(&state, &Settings::default(), &Estimates::default());
+        let (back, _, _) = load(&saved).expect("loads");
         assert_eq!(back, state);
         assert_eq!(back.position().variant(), Variant::Reversed);
     }
@@ -156,10 +182,52 @@ mod tests {
         let good = save(
             &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
             &Settings::default(),
+            &Estimates::default(),
         );
         let future = good.replace("\"version\":1", "\"version\":9");
         assert_eq!(load(&future), Err(LoadError::Version(9)));
         let illegal = good.replace("\"moves\":\"\"", "\"moves\":\"a1\"");
         assert!(matches!(load(&illegal), Err(LoadError::Invalid(_))));
+    }
+
+    #[test]
+    fn the_graphs_estimates_of_the_game_and_its_redo_moves_survive() {
+        let mut s = new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis);
+        for action in [
+            mv("f5", BoardSize::Eight),
+            mv("d6", BoardSize::Eight),
+            mv("c3", BoardSize::Eight),
+            Action::Undo,
+        ] {
+            s = apply(&s, action);
+        }
+        let whole = line(&s);
+        assert_eq!(whole.len(), 4, "the start, then after f5, d6 and c3 (redo)");
+        let guess = |black_win: f32| Estimate {
+            black_win,
+            black_discs: Some(2.0),
+            exact: false,
+        };
+        let mut estimates = Estimates::default();
+        estimates.record(whole[0].hash(), guess(0.5));
+        estimates.record(whole[3].hash(), guess(0.7));
+        // A position of another game is not the graph's business.
+        estimates.record(
+            Position::start(BoardSize::Six, Variant::Standard).hash(),
+            guess(0.1),
+        );
+        let (_, _, back) = load(&save(&s, &Settings::default(), &estimates)).expect("loads");
+        assert_eq!(back.get(whole[0].hash()), Some(guess(0.5)));
+        assert_eq!(back.get(whole[1].hash()), None);
+        assert_eq!(back.get(whole[3].hash()), Some(guess(0.7)));
+        assert_eq!(
+            back.get(Position::start(BoardSize::Six, Variant::Standard).hash()),
+            None
+        );
+        // A save from before the graph was kept loads with an empty one.
+        let old = save(&s, &Settings::default(), &Estimates::default())
+            .replace(",\"graph\":[null,null,null,null]", "");
+        assert!(!old.contains("graph"), "{old}");
+        assert_eq!(load(&old).expect("loads").2, Estimates::default());
     }
 }

@@ -101,6 +101,14 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "4");
   assert.equal(await moveCount(page), 4);
   assert.ok(!(await page.locator("#redo").isDisabled()));
+  // A reload keeps the graph with the game: its points, and those of the redo moves.
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  assert.equal(await moveCount(page), 4);
+  assert.deepEqual(await graphPlies(page), [2, 4]);
+  await page.click("#redo");
+  await page.click("#redo");
+  assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
   assert.deepEqual(errors, []);
   await context.close();
 });
