@@ -218,6 +218,28 @@ impl View {
     }
 }
 
+/// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best
+/// 1: a chance to win tells the moves apart by its rank among them, not by its distance
+/// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
+/// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
+/// negative strength, which the board draws grey, and stays out of the scale.
+pub fn spread(tiles: &mut [crate::merge::Tile]) {
+    let untried = |t: &crate::merge::Tile| t.label == "?";
+    let (low, high) = tiles
+        .iter()
+        .filter(|t| !untried(t))
+        .fold((f32::MAX, f32::MIN), |(lo, hi), t| {
+            (lo.min(t.strength), hi.max(t.strength))
+        });
+    for tile in tiles.iter_mut() {
+        if untried(tile) {
+            tile.strength = -1.0;
+        } else if high - low > f32::EPSILON {
+            tile.strength = (tile.strength - low) / (high - low);
+        }
+    }
+}
+
 /// The estimate of the search of the position on the board while it runs: the graph's
 /// live point.
 pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
@@ -455,5 +477,32 @@ mod tests {
         assert!(!refused.message_is_note);
         let cleared = view.apply(ViewAction::Message(None));
         assert_eq!((cleared.message, cleared.message_is_note), (None, false));
+    }
+
+    #[test]
+    fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
+        let tile = |strength: f32| crate::merge::Tile {
+            mv: Move::Pass,
+            strength,
+            label: format!("{:.0}%", strength * 100.0),
+            aria: String::new(),
+        };
+        let untried = crate::merge::Tile {
+            label: "?".to_owned(),
+            ..tile(0.0)
+        };
+        let mut tiles = vec![tile(0.11), tile(0.19), untried, tile(0.15)];
+        spread(&mut tiles);
+        let strengths: Vec<f32> = tiles.iter().map(|t| t.strength).collect();
+        assert_eq!(strengths[0], 0.0);
+        assert_eq!(strengths[1], 1.0);
+        assert!(
+            strengths[2] < 0.0,
+            "an untried move is not ranked: {strengths:?}"
+        );
+        assert!((strengths[3] - 0.5).abs() < 1e-5, "{strengths:?}");
+        let mut even = vec![tile(0.5), tile(0.5)];
+        spread(&mut even);
+        assert_eq!(even[0].strength, 0.5);
     }
 }

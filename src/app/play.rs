@@ -14,7 +14,7 @@ use crate::pool::Purpose;
 use crate::protocol::WireBudget;
 use crate::records::ggf_record;
 use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
-use crate::view::{live_estimate, shown, View, ViewAction};
+use crate::view::{live_estimate, shown, spread, View, ViewAction};
 use engine::PlayerSpec;
 use othello::Square;
 use yew::prelude::*;
@@ -89,7 +89,8 @@ pub fn play_area(props: &PlayProps) -> Html {
                       heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
                       on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
                       book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
-            if seats == Seats::AgentVsAgent {
+            // Nothing to pause once the game is over.
+            if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
             }
             <SearchView game={game.clone()} view={view.clone()} heat_map={props.heat_map}
@@ -145,7 +146,11 @@ fn play_board(props: &BoardProps) -> Html {
     // search as where its visits go.
     let tiles = board_heat.map(|h| {
         let tiles = match h.purpose {
-            Purpose::Hint => h.merged.hint_tiles(&pos.legal_move_list()),
+            Purpose::Hint => {
+                let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
+                spread(&mut tiles);
+                tiles
+            }
             _ => h.merged.heat_tiles(),
         };
         (tiles, h.merged.best_move())
@@ -164,7 +169,7 @@ fn play_board(props: &BoardProps) -> Html {
             <Counts position={pos} />
             <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
                    flip_class={if game.game.moves().len() % 2 == 0 { "flip-a" } else { "flip-b" }}
-                   {tiles} {hint} {on_play} />
+                   {tiles} {hint} {on_play} ranked={board_heat.is_some_and(|h| h.purpose == Purpose::Hint)} />
         </>
     }
 }

@@ -25,6 +25,10 @@ pub struct BoardProps {
     pub tiles: Option<Tiles>,
     pub hint: Option<Square>,
     pub on_play: Callback<Square>,
+    /// The tiles rank moves (a hint): drawn from red (the worst) to green (the best)
+    /// rather than as the search's orange shares.
+    #[prop_or_default]
+    pub ranked: bool,
 }
 
 fn focus_square(sq: Square) {
@@ -73,8 +77,15 @@ pub fn board(props: &BoardProps) -> Html {
             .and_then(|(t, _)| t.iter().find(|t| t.mv == Move::Place(sq)));
         let best = tiles.and_then(|(_, best)| *best) == Some(Move::Place(sq));
         let heat_overlay = tile.map(|tile| {
-            let alpha = 0.15 + 0.75 * tile.strength.clamp(0.0, 1.0);
-            let style = format!("background: rgba(255, 99, 32, {alpha:.2})");
+            let strength = tile.strength.clamp(0.0, 1.0);
+            let style = if props.ranked && tile.strength < 0.0 {
+                // A move the hint's search never tried: no rank to colour.
+                "background: hsla(0, 0%, 45%, 0.5)".to_owned()
+            } else if props.ranked {
+                format!("background: hsla({:.1}, 75%, 42%, 0.8)", 120.0 * strength)
+            } else {
+                format!("background: rgba(255, 99, 32, {:.2})", 0.15 + 0.75 * strength)
+            };
             html! {
                 <span class={classes!("heat", best.then_some("best"))} style={style} aria-hidden="true">
                     <span class="pct">{ tile.label.clone() }</span>

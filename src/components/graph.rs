@@ -7,8 +7,11 @@ use crate::graph::{describe, height, Point, Scale};
 use yew::prelude::*;
 
 const WIDTH: f32 = 480.0;
-const HEIGHT: f32 = 120.0;
+const HEIGHT: f32 = 130.0;
 const PAD: f32 = 8.0;
+/// Above and below the points: the axis labels' bands, so that no point (the live one
+/// included) covers "Black wins" or "White wins".
+const LABEL_BAND: f32 = 18.0;
 
 #[derive(Properties, PartialEq)]
 pub struct GraphProps {
@@ -24,7 +27,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     // Early in a game the points spread over the width; a longer game squeezes them.
     let span = props.points.len().max(20) as f32;
     let x = |ply: usize| PAD + (ply as f32 - 0.5) / span * (WIDTH - 2.0 * PAD);
-    let y = |h: f32| HEIGHT - PAD - h * (HEIGHT - 2.0 * PAD);
+    let y = |h: f32| HEIGHT - LABEL_BAND - h * (HEIGHT - 2.0 * LABEL_BAND);
     // The line joins the points that have an estimate; a move without one (the person's,
     // with no hint) has no point of its own, so the line runs past it.
     let line: Vec<String> = props

@@ -428,6 +428,10 @@ test("a hint marks the agent's suggestion; agent vs agent plays on by itself", a
   await page.click("#pause");
   await page.waitForFunction((n) =>
     (document.querySelector("#transcript").textContent.match(/[a-f][1-6]/g) || []).length > n, paused, { timeout: 10_000 });
+  // Played to its end, there is nothing left to pause.
+  await waitForTurn(page, 60_000);
+  assert.match(await status(page), /Game over/);
+  assert.equal(await page.locator("#pause").count(), 0);
   await context.close();
 });
 

@@ -87,10 +87,24 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   assert.equal(await page.locator(".cell.legal .heat .pct").count(), legal);
   assert.equal(await page.locator(".cell .disc ~ .heat").count(), 0);
   assert.match(await page.locator(".cell.hint .pct").innerText(), /^(\d+%|win|draw|loss|[+-]?\d+|\?)$/);
+  // The hint's colours rank the moves, red to green: the best value is green, and moves with
+  // different values differ in colour, however close their chances.
+  const tiles = await page.$$eval(".cell.legal .heat", (hs) => hs.map((h) => [h.textContent, h.getAttribute("style")]));
+  assert.ok(tiles.some(([, style]) => /hsla\(120(\.0)?,/.test(style)), JSON.stringify(tiles));
+  for (const [label, style] of tiles)
+    for (const [other, otherStyle] of tiles)
+      if (label !== other) assert.notEqual(style, otherStyle, `${label} and ${other} drawn alike`);
   await shot(page, "hint");
   await page.locator(".cell.hint").click();
   await waitForTurn(page);
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
+  // No point covers the axis labels ("Black wins", "White wins").
+  const overlaps = await page.$$eval("#eval-graph .pt, #eval-graph .eval-axis", (els) => {
+    const boxes = els.map((e) => [e.classList.contains("eval-axis"), e.getBoundingClientRect()]);
+    const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return boxes.filter(([axis]) => axis).flatMap(([, label]) => boxes.filter(([axis, pt]) => !axis && meet(label, pt))).length;
+  });
+  assert.equal(overlaps, 0, "a point covers an axis label");
   // Hovering says the move; clicking goes to the position after it, the rest kept as redo.
   const fourth = page.locator('#eval-graph .pt[data-ply="4"]');
   await fourth.hover();
