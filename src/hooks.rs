@@ -8,7 +8,7 @@ use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
 use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::{Pool, PoolEvent, Purpose};
 use crate::protocol::WireBudget;
-use crate::records::{game_from_ggf, is_ggf};
+use crate::records::{games_from_ggf, is_ggf, RecordGame};
 use crate::state::{
     apply, browse_target, game_from_board_text, game_from_transcript, Action, GameState, Seats,
 };
@@ -307,17 +307,30 @@ pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted:
     });
 }
 
-/// Callbacks that load a pasted transcript (the seats stay) and a position from board text
-/// (analysis), or say what is wrong with them.
+/// What the loaders hand the page: load a pasted transcript or record (the seats stay),
+/// load a position from board text (analysis), and the games of a record that holds
+/// several, waiting for the person to pick one (`on_pick`: that game, or `None` to load
+/// none).
+#[derive(Clone, PartialEq)]
+pub struct Loaders {
+    pub transcript: Callback<String>,
+    pub board: Callback<String>,
+    pub choices: Option<Rc<Vec<RecordGame>>>,
+    pub on_pick: Callback<Option<usize>>,
+}
+
+/// The loaders, which say what is wrong with a text they cannot load.
 #[hook]
 pub fn use_loaders(
     game: UseReducerHandle<GameModel>,
     view: UseReducerDispatcher<View>,
     size: BoardSize,
     variant: Variant,
-) -> (Callback<String>, Callback<String>) {
+) -> Loaders {
+    let choices = use_state(|| None::<Rc<Vec<RecordGame>>>);
     let seats = game.seats;
     let dispatch = game.dispatcher();
+    let notes = view.clone();
     let load = move |parsed: Result<(othello::Game, Seats), String>, what: &str| match parsed {
         Ok((loaded, seats)) => {
             view.dispatch(ViewAction::Message(None));
@@ -329,23 +342,52 @@ pub fn use_loaders(
         Err(e) => view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}")))),
     };
     let transcript = {
-        let load = load.clone();
+        let (load, choices) = (load.clone(), choices.clone());
         Callback::from(move |text: String| {
+            choices.set(None);
             // One box takes both: a GGF record opens with "(;", a transcript never does.
-            if is_ggf(&text) {
-                let parsed = game_from_ggf(&text).map(|g| (g, seats));
-                load(parsed, "load the game record");
-            } else {
+            if !is_ggf(&text) {
                 let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
                 load(parsed, "load the transcript");
+                return;
             }
+            match games_from_ggf(&text) {
+                // A file of several games (a GGS archive): the person picks one.
+                Ok(games) if games.len() > 1 => {
+                    notes.dispatch(ViewAction::Message(None));
+                    choices.set(Some(Rc::new(games)));
+                }
+                Ok(games) => {
+                    let first = games.into_iter().next().map(|g| (g.game, seats));
+                    load(
+                        first.ok_or_else(|| "the file holds no game".to_owned()),
+                        "load the game record",
+                    );
+                }
+                Err(e) => load(Err(e), "load the game record"),
+            }
+        })
+    };
+    let on_pick = {
+        let (load, choices) = (load.clone(), choices.clone());
+        Callback::from(move |pick: Option<usize>| {
+            let chosen = pick.and_then(|i| choices.as_ref().and_then(|games| games.get(i)));
+            if let Some(record) = chosen {
+                load(Ok((record.game.clone(), seats)), "load the game record");
+            }
+            choices.set(None);
         })
     };
     let board = Callback::from(move |text: String| {
         let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
         load(parsed, "read the board text");
     });
-    (transcript, board)
+    Loaders {
+        transcript,
+        board,
+        choices: (*choices).clone(),
+        on_pick,
+    }
 }
 
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {

@@ -32,13 +32,63 @@ pub fn is_ggf(text: &str) -> bool {
 /// The game of a GGF record (the first one when a file holds several, as GGS files
 /// do), or why the text is not one, in words that name the cause once.
 pub fn game_from_ggf(text: &str) -> Result<Game, String> {
-    let several = text.matches("(;").count() > 1;
-    let games = read_games(text).map_err(|e| explain_ggf_error(&e, several))?;
-    games
+    games_from_ggf(text)?
         .into_iter()
         .next()
-        .map(GgfGame::into_game)
+        .map(|g| g.game)
         .ok_or_else(|| "the file holds no game".to_owned())
+}
+
+/// One game of a record, with the line a person picks it by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordGame {
+    /// "2. Black: Logistello, White: Hannibal, 60 moves, Black won by 4 (1997-08-03)".
+    pub label: String,
+    pub game: Game,
+}
+
+/// Every game of a GGF record (GGS files hold many), each with its line for the picker,
+/// or why the text is not a record.
+pub fn games_from_ggf(text: &str) -> Result<Vec<RecordGame>, String> {
+    let several = text.matches("(;").count() > 1;
+    let games = read_games(text).map_err(|e| explain_ggf_error(&e, several))?;
+    if games.is_empty() {
+        return Err("the file holds no game".to_owned());
+    }
+    Ok(games
+        .into_iter()
+        .enumerate()
+        .map(|(i, record)| RecordGame {
+            label: record_label(i + 1, &record),
+            game: record.into_game(),
+        })
+        .collect())
+}
+
+fn record_label(number: usize, record: &GgfGame) -> String {
+    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".to_owned());
+    let moves = record
+        .game()
+        .moves()
+        .iter()
+        .filter(|m| **m != othello::Move::Pass)
+        .count();
+    let result = match record.result.map(|r| r.black_margin) {
+        None => "unfinished".to_owned(),
+        Some(m) if m > 0.0 => format!("Black won by {m}"),
+        Some(m) if m < 0.0 => format!("White won by {}", -m),
+        Some(_) => "a draw".to_owned(),
+    };
+    let date = record
+        .date
+        .as_ref()
+        .map_or(String::new(), |d| format!(" ({d})"));
+    let plural = if moves == 1 { "" } else { "s" };
+    format!(
+        "{number}. Black: {}, White: {}, {moves} move{plural}, {result}{date}",
+        name(&record.black),
+        name(&record.white)
+    )
 }
 
 /// Why a record was refused: a record that is GGF but holds a move that cannot be read or
@@ -143,5 +193,25 @@ mod tests {
             "{err}"
         );
         assert!(game_from_ggf("").is_err());
+    }
+
+    #[test]
+    fn a_record_of_several_games_lists_each_to_pick() {
+        let games = games_from_ggf(
+            "(;GM[Othello]PB[Ann]PW[Bob]DT[2026-11-25]TY[8]B[f5]W[d6]RE[+4];)\n\
+             (;GM[Othello]PB[Cy]TY[8]B[d3];)",
+        )
+        .expect("two games");
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games[0].label,
+            "1. Black: Ann, White: Bob, 2 moves, Black won by 4 (2026-11-25)"
+        );
+        assert_eq!(games[1].label, "2. Black: Cy, White: ?, 1 move, unfinished");
+        assert_eq!(games[1].game.transcript(false), "d3");
+        // A bad game in a file of several says which.
+        let err = games_from_ggf("(;GM[Othello]TY[8]B[f5];)(;GM[Othello]TY[8]B[a1];)")
+            .expect_err("game 2 is illegal");
+        assert!(err.starts_with("game 2: its move 1, B[a1]"), "{err}");
     }
 }

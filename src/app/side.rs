@@ -33,10 +33,9 @@ pub fn side_panel(props: &SideProps) -> Html {
     let (game, view) = (&props.game, &props.view);
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
-    let (on_load_transcript, on_load_board) =
-        use_loaders(game.clone(), view.dispatcher(), size, variant);
+    let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
     let on_open = {
-        let (load, view) = (on_load_transcript.clone(), view.dispatcher());
+        let (load, view) = (loaders.transcript.clone(), view.dispatcher());
         Callback::from(move |file| open_record(file, load.clone(), view.clone()))
     };
     // The shipped network playing (or loading) now; none while a network of one's own is.
@@ -52,9 +51,10 @@ pub fn side_panel(props: &SideProps) -> Html {
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
                      moves={game.game.moves().len()} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
-            <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={on_load_transcript}
+            <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={loaders.transcript.clone()}
+                      choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
                       ggf={ggf_record(game, &props.opponent)} {on_open} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
-            <AnalysisForm board_text={pos.to_board_text()} on_load={on_load_board} />
+            <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>

@@ -4,8 +4,10 @@
 
 use super::controls::data_href;
 use crate::explain::opening_line;
+use crate::records::RecordGame;
 use othello::{Game, Move};
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -21,6 +23,12 @@ pub struct MoveListProps {
     pub ggf: String,
     /// A GGF file the person opened.
     pub on_open: Callback<web_sys::File>,
+    /// The games of a record that holds several, waiting for the person to pick one.
+    #[prop_or_default]
+    pub choices: Option<Rc<Vec<RecordGame>>>,
+    /// Loads the picked game (`None`: none).
+    #[prop_or_default]
+    pub on_pick: Callback<Option<usize>>,
     /// The move the board shows while the person browses, when it is not the game's last.
     #[prop_or_default]
     pub browsing: Option<usize>,
@@ -108,6 +116,41 @@ pub fn move_list(props: &MoveListProps) -> Html {
             <label class="file-button">{ "Open a GGF file " }
                 <input id="open-ggf" type="file" accept=".ggf,text/plain" onchange={on_open} />
             </label>
+            if let Some(games) = props.choices.clone() {
+                <GamePicker {games} on_pick={props.on_pick.clone()} />
+            }
         </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PickerProps {
+    games: Rc<Vec<RecordGame>>,
+    on_pick: Callback<Option<usize>>,
+}
+
+/// A record of several games (a GGS archive): which one to load.
+#[function_component(GamePicker)]
+fn game_picker(props: &PickerProps) -> Html {
+    let select = use_node_ref();
+    let on_load = {
+        let select = select.clone();
+        props.on_pick.reform(move |_| {
+            select
+                .cast::<HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+        })
+    };
+    html! {
+        <div class="confirm" id="pick-game" role="group" aria-label="Pick a game of the record">
+            <p>{ format!("The record holds {} games: pick one to load.", props.games.len()) }</p>
+            <select ref={select} id="pick-game-select" aria-label="Game to load">
+                { for props.games.iter().enumerate().map(|(i, g)| html! {
+                    <option value={i.to_string()}>{ g.label.clone() }</option>
+                }) }
+            </select>
+            <button id="pick-game-load" onclick={on_load}>{ "Load this game" }</button>
+            <button id="pick-game-cancel" onclick={props.on_pick.reform(|_| None)}>{ "Cancel" }</button>
+        </div>
     }
 }

@@ -61,6 +61,24 @@ test("a GGF download re-imports to the same game; a bad record keeps the game", 
   await page.fill("#transcript-input", record);
   await page.click("#load-transcript");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, transcript);
+
+  // A record of several games lets the person pick one: here the second, then none.
+  const archive = `${record}\n(;GM[Othello]PB[Ann]PW[Bob]TY[8]B[d3]W[c5]B[f6];)\n`;
+  await page.fill("#transcript-input", archive);
+  await page.click("#load-transcript");
+  await page.waitForSelector("#pick-game");
+  assert.match(await page.locator("#pick-game").innerText(), /holds 2 games/);
+  assert.equal(await page.locator("#pick-game-select option").nth(1).innerText(),
+    "2. Black: Ann, White: Bob, 3 moves, unfinished");
+  assert.equal(await page.locator("#transcript").innerText(), transcript, "nothing loaded before the pick");
+  await page.selectOption("#pick-game-select", "1");
+  await page.click("#pick-game-load");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "d3c5f6");
+  assert.equal(await page.locator("#pick-game").count(), 0);
+  await page.click("#load-transcript");
+  await page.click("#pick-game-cancel");
+  assert.equal(await page.locator("#pick-game").count(), 0);
+  assert.equal(await page.locator("#transcript").innerText(), "d3c5f6");
   assert.deepEqual(errors, []);
   await context.close();
 });
