@@ -23,7 +23,7 @@ use engine::PlayerSpec;
 use header::Header;
 use new_game::use_new_game;
 use othello::Position;
-use play::PlayArea;
+use play::{PlayArea, SearchView};
 use side::SidePanel;
 use yew::prelude::*;
 
@@ -99,6 +99,9 @@ pub fn app() -> Html {
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
                           opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
+                <section class="thinking" aria-label="The search and the evaluation graph">
+                    <SearchView game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget} />
+                </section>
                 <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
                            note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
                            {on_upload} {on_builtin} />

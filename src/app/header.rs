@@ -18,8 +18,13 @@ pub fn header(props: &HeaderProps) -> Html {
         <header>
             <h1>{ "Othello Zero" }</h1>
             <p class="model" id="model-status" aria-live="polite" data-player={props.spec.clone()}>{ props.opponent.clone() }</p>
+            // The card's match results are a dense paragraph: folded, so that the board,
+            // the search and the graph come first on a laptop's screen.
             if let Some(strength) = props.strength.clone() {
-                <p class="model small" id="model-strength">{ strength }</p>
+                <details class="model small strength">
+                    <summary>{ "How strong it measured" }</summary>
+                    <p class="model small" id="model-strength">{ strength }</p>
+                </details>
             }
         </header>
     }

@@ -1,6 +1,6 @@
 //! The game: the board with its heat map or hint, what is happening (and the named
-//! opening, once the game follows one), the buttons, and the search's panel and
-//! evaluation graph.
+//! opening, once the game follows one), the buttons; and the search's panel and the
+//! evaluation graph, a section of their own.
 
 use super::new_game::NewGameChoice;
 use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
@@ -93,8 +93,6 @@ pub fn play_area(props: &PlayProps) -> Html {
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
             }
-            <SearchView game={game.clone()} view={view.clone()} heat_map={props.heat_map}
-                        player={props.player.clone()} budget={props.budget} />
         </section>
     }
 }
@@ -183,9 +181,10 @@ pub struct SearchViewProps {
     pub budget: WireBudget,
 }
 
-/// The search's panel and the evaluation graph under the controls.
+/// The search's panel and the evaluation graph: beside the board on a wide screen, under
+/// the controls on a phone.
 #[function_component(SearchView)]
-fn search_view(props: &SearchViewProps) -> Html {
+pub fn search_view(props: &SearchViewProps) -> Html {
     let (game, view) = (&props.game, &props.view);
     let (panel, _) = shown(view, game, props.heat_map);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);

@@ -193,3 +193,24 @@ test("analysis searches as a hint does at the chosen level, and says when it has
   await page.waitForFunction(() => /^Analysis of (Black|White) to move: (searching|finished) \(1 s/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
   await context.close();
 });
+
+test("on a laptop's screen the search and the graph are in view beside the board", async () => {
+  const { page, context } = await openGame({ width: 1280, height: 800 });
+  await setLevel(page, "beginner");
+  await newGame(page);
+  for (let i = 0; i < 2; i++) {
+    await waitForTurn(page);
+    await page.locator(".cell.legal").first().click();
+  }
+  await waitForTurn(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (const part of ["#board", "#search-info", "#eval-graph", "#undo"]) {
+    const box = await page.locator(part).boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `${part} ends at ${box && box.y + box.height} px, below the fold`);
+  }
+  // The match results are folded under a summary, one click away.
+  assert.equal(await page.locator("details.strength[open]").count(), 0);
+  await page.click("details.strength summary");
+  assert.match(await page.locator("#model-strength").innerText(), /against alpha-beta/);
+  await context.close();
+});
