@@ -133,7 +133,13 @@ pub fn opponent_lines(
         )
     };
     match view.model(size, variant) {
-        Some(ModelStatus::Loading(name)) => (format!("Loading the {name} network…"), None),
+        Some(ModelStatus::Loading(name)) => (
+            match view.download_progress(name) {
+                Some(progress) => format!("Loading the {name} network… {progress}"),
+                None => format!("Loading the {name} network…"),
+            },
+            None,
+        ),
         Some(ModelStatus::Ready(name)) => (
             format!(
                 "{role}: the {name} network, {}: {}",

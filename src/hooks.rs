@@ -12,7 +12,7 @@ use crate::records::{games_from_ggf, is_ggf, RecordGame};
 use crate::state::{
     apply, browse_target, game_from_board_text, game_from_transcript, Action, GameState, Seats,
 };
-use crate::view::{ModelStatus, View, ViewAction};
+use crate::view::{Download, ModelStatus, View, ViewAction};
 use engine::network::ModelCard;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Position, Variant};
@@ -219,7 +219,14 @@ fn load_builtin(
     ));
     spawn_local(async move {
         let files = async {
-            let onnx = fetch_bytes(&model.onnx_path()).await?;
+            let progress = |received: u64, total: Option<u64>| {
+                view.dispatch(ViewAction::Downloading(Download {
+                    name: name.clone(),
+                    received,
+                    total,
+                }));
+            };
+            let onnx = fetch_with_progress(&model.onnx_path(), progress).await?;
             let card = fetch_bytes(&model.card_path()).await?;
             let card =
                 String::from_utf8(card).map_err(|_| "the model card is not UTF-8".to_owned())?;
@@ -388,6 +395,52 @@ pub fn use_loaders(
         choices: (*choices).clone(),
         on_pick,
     }
+}
+
+/// Fetches `url` chunk by chunk, telling `progress` the bytes received so far and the
+/// whole size when the response's length is the file's (not for a compressed transfer).
+async fn fetch_with_progress(
+    url: &str,
+    progress: impl Fn(u64, Option<u64>),
+) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {e:?}"))?
+        .dyn_into()
+        .map_err(|_| format!("cannot fetch {url}"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let header = |name: &str| response.headers().get(name).ok().flatten();
+    let total = header("content-length")
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|_| header("content-encoding").is_none());
+    let Some(body) = response.body() else {
+        return fetch_bytes(url).await;
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body
+        .get_reader()
+        .dyn_into()
+        .map_err(|_| format!("cannot read {url}"))?;
+    let mut bytes = Vec::new();
+    progress(0, total);
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("cannot read {url}: {e:?}"))?;
+        let done = js_sys::Reflect::get(&chunk, &"done".into())
+            .map(|d| d.is_truthy())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        let value = js_sys::Reflect::get(&chunk, &"value".into())
+            .map_err(|e| format!("cannot read {url}: {e:?}"))?;
+        bytes.extend(js_sys::Uint8Array::new(&value).to_vec());
+        progress(bytes.len() as u64, total);
+    }
+    Ok(bytes)
 }
 
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {

@@ -48,6 +48,17 @@ pub struct View {
     /// The agent's moves from the opening book, by the hash of the position they were
     /// played in, for the move list's marks.
     pub book_moves: Vec<(u64, Move)>,
+    /// How far the download of a network has come, while it loads.
+    pub download: Option<Download>,
+}
+
+/// A network's download under way: its name, the bytes received, and the whole size when
+/// the server said it (not for a compressed transfer, whose length is not the file's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    pub name: String,
+    pub received: u64,
+    pub total: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -61,6 +72,8 @@ pub enum ViewAction {
     Note(String),
     /// A network's measured strength, from its card.
     Strength(String, String),
+    /// Progress of a network's download.
+    Downloading(Download),
 }
 
 impl View {
@@ -71,6 +84,17 @@ impl View {
             .map(|(_, s)| s)
     }
 
+    /// How far the network `name` has downloaded ("120 KB of 359 KB", or "120 KB so far"
+    /// when the size is not known), while it is loading.
+    pub fn download_progress(&self, name: &str) -> Option<String> {
+        let d = self.download.as_ref().filter(|d| d.name == name)?;
+        let kb = |bytes: u64| bytes.div_ceil(1024);
+        Some(match d.total {
+            Some(total) => format!("{} KB of {} KB", kb(d.received), kb(total)),
+            None => format!("{} KB so far", kb(d.received)),
+        })
+    }
+
     pub fn strength(&self, name: &str) -> Option<&str> {
         self.strengths
             .iter()
@@ -79,6 +103,10 @@ impl View {
     }
 
     fn set_model(&mut self, size: BoardSize, variant: Variant, status: ModelStatus) {
+        // A download's progress matters only while its network is loading.
+        if !matches!(&status, ModelStatus::Loading(_)) {
+            self.download = None;
+        }
         self.models.retain(|(key, _)| *key != (size, variant));
         self.models.push(((size, variant), status));
     }
@@ -149,6 +177,7 @@ impl View {
                 next.message = Some(note);
                 next.message_is_note = true;
             }
+            ViewAction::Downloading(download) => next.download = Some(download),
             ViewAction::Strength(name, line) => {
                 next.strengths.retain(|(n, _)| *n != name);
                 next.strengths.push((name, line));
@@ -504,5 +533,40 @@ mod tests {
         let mut even = vec![tile(0.5), tile(0.5)];
         spread(&mut even);
         assert_eq!(even[0].strength, 0.5);
+    }
+
+    #[test]
+    fn a_downloads_progress_is_said_while_its_network_loads() {
+        let view = View::default()
+            .apply(ViewAction::Model(
+                BoardSize::Six,
+                Variant::Standard,
+                ModelStatus::Loading("az-6x6".into()),
+            ))
+            .apply(ViewAction::Downloading(Download {
+                name: "az-6x6".into(),
+                received: 120 * 1024,
+                total: Some(330 * 1024 + 5),
+            }));
+        assert_eq!(
+            view.download_progress("az-6x6").as_deref(),
+            Some("120 KB of 331 KB")
+        );
+        assert_eq!(view.download_progress("az-8x8"), None);
+        let compressed = view.apply(ViewAction::Downloading(Download {
+            name: "az-6x6".into(),
+            received: 1000,
+            total: None,
+        }));
+        assert_eq!(
+            compressed.download_progress("az-6x6").as_deref(),
+            Some("1 KB so far")
+        );
+        let loaded = compressed.apply(ViewAction::Pool(PoolEvent::ModelLoaded {
+            name: "az-6x6".into(),
+            size: BoardSize::Six,
+            variant: Variant::Standard,
+        }));
+        assert_eq!(loaded.download_progress("az-6x6"), None);
     }
 }

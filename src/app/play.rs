@@ -58,6 +58,16 @@ pub fn play_area(props: &PlayProps) -> Html {
     };
     let ready = props.player.is_some();
     let back_to_game = dispatch(Action::GoTo(game.game.moves().len())).reform(|_| ());
+    // "Loading the network…", with how far its download has come.
+    let progress = view
+        .download
+        .as_ref()
+        .and_then(|d| view.download_progress(&d.name))
+        .filter(|_| !ready && game.agent_to_move());
+    let status = match progress {
+        Some(progress) => format!("{} {progress}", status_line(game, ready)),
+        None => status_line(game, ready),
+    };
     let browsing = game.browsing.is_some();
     html! {
         <section class="play" aria-label="Game">
@@ -69,7 +79,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             } else if let Some(text) = pass_notice(game) {
                 <p class="notice" id="pass-notice" role="status">{ text }</p>
             }
-            <p class="status" id="status" role="status" aria-live="polite">{ status_line(game, ready) }</p>
+            <p class="status" id="status" role="status" aria-live="polite">{ status }</p>
             if may_name_opening(&game.game) {
                 <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
             }

@@ -214,3 +214,30 @@ test("on a laptop's screen the search and the graph are in view beside the board
   assert.match(await page.locator("#model-strength").innerText(), /against alpha-beta/);
   await context.close();
 });
+
+test("a network's download shows its progress while it loads", async () => {
+  const { page, context } = await openGame();
+  // A slow connection (about 100 KB a second) for the 6x6 network, fetched when a 6x6 game starts.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false, latency: 20, downloadThroughput: 100 * 1024, uploadThroughput: -1,
+  });
+  await newGame(page, { size: "6", players: "white" });
+  const progress = /Loading the az-6x6 network… (\d+) KB (of \d+ KB|so far)/;
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector("#model-status").textContent),
+    progress.source, { timeout: 10_000 });
+  const first = Number(progress.exec(await page.locator("#model-status").innerText())[1]);
+  // The agent (Black) waits for it: the status line says so, with the same progress.
+  assert.match(await status(page), /Loading the network… \d+ KB/);
+  await page.waitForFunction(([re, n]) => {
+    const m = new RegExp(re).exec(document.querySelector("#model-status").textContent);
+    return m && Number(m[1]) > n;
+  }, [progress.source, first], { timeout: 10_000 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1,
+  });
+  await page.waitForFunction(() => /Opponent: the az-6x6 network/.test(document.querySelector("#model-status").textContent),
+    null, { timeout: 30_000 });
+  await context.close();
+});
