@@ -21,7 +21,7 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.match(await status(page), /Black to move: your turn/);
   assert.ok(Number(await page.getAttribute("main", "data-workers")) >= 1);
   assert.match(await page.locator("#model-status").innerText(), /Opponent: the az-8x8 network, Casual: 100 simulations per move/);
-  assert.match(await page.locator("#model-strength").innerText(), /Measured at 800 simulations per move: .* against alpha-beta \(depth 4\)/);
+  assert.match(await page.locator("#model-strength").textContent(), /Measured at 800 simulations per move: .* against alpha-beta \(depth 4\)/);
   // Nothing to take back or replay yet, and no custom budget to type.
   assert.ok(await page.locator("#undo").isDisabled());
   assert.ok(await page.locator("#redo").isDisabled());
@@ -363,7 +363,7 @@ test("analysis from board text, reversed games against the 6x6 and 8x8 reversed 
     null,
     { timeout: 30_000 },
   );
-  assert.match(await page.locator("#model-strength").innerText(), /against alpha-beta \(depth 4\)/);
+  assert.match(await page.locator("#model-strength").textContent(), /against alpha-beta \(depth 4\)/);
   await page.locator(".cell.legal").first().click();
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);

@@ -251,7 +251,7 @@ test("the opponent can be another shipped learner: Q-learning and the policy-gra
     );
     assert.match(await page.locator("#learner-note").innerText(), note);
     // Its card's measured strength is shown, and it plays the game under way.
-    assert.match(await page.locator("#model-strength").innerText(), /against the heuristic player/);
+    assert.match(await page.locator("#model-strength").textContent(), /against the heuristic player/);
     const before = await moveCount(page);
     await page.locator(".cell.legal").first().click();
     await waitForTurn(page);
