@@ -135,6 +135,34 @@ test("at the Strong level the agent plays endings of 16 or fewer empties perfect
   await context.close();
 });
 
+// White to move at 23 empties (an arena game): the win/loss/draw search proves White's win
+// with b5 in about 3 M solver nodes natively, the exact margin (+8) takes about 32 M, more
+// than a worker's cap on a solve it cannot interrupt (10 M).
+const PROOF_ZONE = "c4c3f5f4g4f6d6f3e6c7d3e7d7g5g3e3f8c5b4b6c6b3e2d2f2e1c8a4f7g6c1d1f1h5h3h4h6";
+
+test("at the Strongest level a proven win beyond the exact solve is played and said so, and the graph marks it", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "strongest");
+  await newGame(page, { size: "8", players: "black" });
+  await page.fill("#transcript-input", PROOF_ZONE);
+  await page.click("#load-transcript");
+  await waitForTurn(page, 60_000);
+  const played = (await page.locator("#transcript").innerText()).slice(PROOF_ZONE.length, PROOF_ZONE.length + 2);
+  const solved = page.locator("#solved");
+  assert.equal(await solved.getAttribute("data-exact"), "false");
+  assert.equal(await solved.getAttribute("data-best"), played);
+  assert.ok(Number(await solved.getAttribute("data-margin")) >= 1);
+  assert.match(
+    await solved.innerText(),
+    new RegExp(`^Proven loss for Black \\(you\\) \\(the solver proved the result; the margin was beyond its budget\\): ${played} keeps it for White`),
+  );
+  // The graph's point for the agent's move is a proven one.
+  assert.ok(await page.locator("#eval-graph .pt.exact").count() >= 1);
+  await shot(page, "proven-win");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("undo takes back to the person's turn, redo replays, and a reload keeps the game", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "beginner");
