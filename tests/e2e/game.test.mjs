@@ -32,8 +32,9 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.deepEqual(errors, []);
   assert.deepEqual(warnings, []);
   if (process.env.E2E_COMPRESSED) {
-    // The site is served precompressed: the worker's wasm travels as brotli.
-    const reply = await context.request.get(new URL("worker_bg.wasm", SITE).href, {
+    // The site is served precompressed: the worker's wasm (the relaxed SIMD build Chromium
+    // runs) travels as brotli.
+    const reply = await context.request.get(new URL("worker-relaxed_bg.wasm", SITE).href, {
       headers: { "accept-encoding": "br, gzip" },
     });
     assert.equal(reply.headers()["content-encoding"], "br");
@@ -312,6 +313,34 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16", a
   );
   assert.match(String(missing), /no network named 'az-9x9'/);
   await context.close();
+});
+
+test("both worker builds: relaxed SIMD where the browser has it, plain SIMD when forced; each searches", async () => {
+  numbers.worker_builds = {};
+  for (const [query, build] of [["", "relaxed-simd"], ["?simd=plain", "simd"]]) {
+    // One worker (two cores), so the rate is one worker's.
+    const { page, context, errors, warnings } = await openGame(undefined, 2, false, query);
+    assert.equal(await page.getAttribute("main", "data-simd"), build);
+    const network = await page.evaluate(
+      () => new Promise((resolve) => window.othelloBenchNetwork("az-8x8", 1, 1000, resolve)),
+    );
+    assert.equal(typeof network, "number", String(network));
+    await setLevel(page, "strong");
+    await newGame(page, { size: "8" });
+    await page.click("#sq-f5");
+    await page.waitForFunction(() => Number(document.querySelector("#search-info")?.dataset.simulations) > 0);
+    await waitForTurn(page, 20_000);
+    const info = page.locator("#search-info");
+    const simulations = Number(await info.getAttribute("data-rate"));
+    assert.ok(simulations > 0);
+    numbers.worker_builds[build] = {
+      network_positions_per_second: Math.round(network),
+      simulations_per_second: simulations,
+    };
+    assert.deepEqual(errors, []);
+    assert.deepEqual(warnings, []);
+    await context.close();
+  }
 });
 
 test("a worker that dies is replaced and the game goes on", async () => {
