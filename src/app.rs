@@ -82,6 +82,10 @@ pub fn app() -> Html {
         .borrow()
         .as_ref()
         .map_or(0, |p| p.borrow().worker_count());
+    let simd = pool
+        .borrow()
+        .as_ref()
+        .map_or("", |p| p.borrow().worker_build().name());
     let (opponent, strength) =
         opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
     // The game's records name the agent without its role ("Opponent: ").
@@ -94,7 +98,7 @@ pub fn app() -> Html {
         .map(std::string::ToString::to_string)
         .unwrap_or_default();
     html! {
-        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()}>
+        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}>
             <Header {opponent} {strength} {spec} />
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}

@@ -441,16 +441,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         );
     }
     if let Some(solved) = merged.solved {
-        let margin = solved.margin * sign as i32;
-        let result = match margin {
-            m if m > 0 => format!("{me} wins by {m}"),
-            m if m < 0 => format!("{me} loses by {}", -m),
-            _ => "it is a draw".to_owned(),
-        };
-        return format!(
-            "Solved exactly: {} is {side}'s best move, and with perfect play {result}",
-            solved.best
-        );
+        return proven_verdict(solved, side, &me, sign as i32);
     }
     let win = if side == view {
         merged.win_probability()
@@ -465,6 +456,43 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         text.push_str(&format!(", expected result {discs:+.0} discs"));
     }
     text
+}
+
+/// The solver's verdict for `me` (`sign`: +1 when `me` is the side to move `side`):
+/// "Proven win by 6", "Proven draw", or, where the budget allowed only the result, "Proven
+/// win" and the move that keeps it.
+fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> String {
+    let margin = solved.margin * sign;
+    let result = match margin.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
+    };
+    if solved.exact {
+        let by = if margin == 0 {
+            String::new()
+        } else {
+            format!(" by {}", margin.abs())
+        };
+        let whose = if margin == 0 {
+            String::new()
+        } else {
+            format!(" for {me}")
+        };
+        return format!(
+            "Proven {result}{by}{whose}, solved exactly: {} is {side}'s best move",
+            solved.best
+        );
+    }
+    let whose = if margin == 0 {
+        String::new()
+    } else {
+        format!(" for {me}")
+    };
+    format!(
+        "Proven {result}{whose} (the solver proved the result; the margin was beyond its budget): {} keeps it for {side}",
+        solved.best
+    )
 }
 
 /// A game's record, to copy or download: the board, who played, the result and the moves.

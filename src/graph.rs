@@ -20,6 +20,10 @@ pub struct Estimate {
     /// Proved by the exact solver (or a proven win, draw or loss in the tree), not
     /// estimated.
     pub exact: bool,
+    /// The solver proved the result but not the margin: `black_discs` is the margin the
+    /// winner is proven to reach at least. Absent in saves from before it (`persist`).
+    #[serde(default)]
+    pub margin_at_least: bool,
 }
 
 impl Estimate {
@@ -39,6 +43,7 @@ impl Estimate {
                 black_win: (margin.signum() + 1.0) / 2.0,
                 black_discs: Some(margin),
                 exact: true,
+                margin_at_least: !solved.exact,
             };
         }
         let best = merged.best_move();
@@ -52,12 +57,14 @@ impl Estimate {
                 black_win: (f32::from(proof) * sign + 1.0) / 2.0,
                 black_discs: None,
                 exact: true,
+                margin_at_least: false,
             };
         }
         Estimate {
             black_win: (merged.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
             black_discs: merged.score.map(|s| s * sign),
             exact: false,
+            margin_at_least: false,
         }
     }
 }
@@ -165,8 +172,17 @@ pub fn describe(point: &Point) -> String {
         point.ply,
         e.black_win * 100.0
     );
-    if let Some(d) = e.black_discs {
-        text.push_str(&format!(", {d:+.0} discs"));
+    match e.black_discs {
+        Some(d) if e.margin_at_least => {
+            let winner = if d > 0.0 { "Black" } else { "White" };
+            text.push_str(&format!(
+                " (proved by the solver: {winner} wins by at least {:.0} discs)",
+                d.abs()
+            ));
+            return text;
+        }
+        Some(d) => text.push_str(&format!(", {d:+.0} discs")),
+        None => {}
     }
     if e.exact {
         text.push_str(" (exact: proved by the solver)");
@@ -223,6 +239,7 @@ mod tests {
         solved.solved = Some(SolvedStat {
             best: Move::Pass,
             margin: 4,
+            exact: true,
             nodes: 10,
             micros: 5,
         });
@@ -239,12 +256,34 @@ mod tests {
         solved.solved = Some(SolvedStat {
             best: Move::Pass,
             margin: -10,
+            exact: true,
             nodes: 1,
             micros: 1,
         });
         let exact = Estimate::of(&solved, Color::White);
         assert_eq!((exact.black_win, exact.black_discs), (1.0, Some(10.0)));
-        assert!(exact.exact);
+        assert!(exact.exact && !exact.margin_at_least);
+        // Only White's win proven, by at least 2: a proven point whose discs are a bound.
+        solved.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: 2,
+            exact: false,
+            nodes: 1,
+            micros: 1,
+        });
+        let proven = Estimate::of(&solved, Color::White);
+        assert_eq!((proven.black_win, proven.black_discs), (0.0, Some(-2.0)));
+        assert!(proven.exact && proven.margin_at_least);
+        let point = Point {
+            ply: 38,
+            mv: Some(Move::Pass),
+            mover: Color::White,
+            estimate: Some(proven),
+        };
+        assert_eq!(
+            describe(&point),
+            "38. pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs)"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod pool;
 pub mod protocol;
 pub mod records;
 pub mod search;
+pub mod simd;
 pub mod state;
 pub mod view;
 

@@ -454,6 +454,7 @@ mod tests {
         solved.solved = Some(SolvedStat {
             best: mv("c4"),
             margin: 12,
+            exact: true,
             nodes: 5000,
             micros: 900,
         });

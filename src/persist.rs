@@ -207,6 +207,7 @@ mod tests {
             black_win,
             black_discs: Some(2.0),
             exact: false,
+            margin_at_least: false,
         };
         let mut estimates = Estimates::default();
         estimates.record(whole[0].hash(), guess(0.5));

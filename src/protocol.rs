@@ -143,8 +143,10 @@ pub struct MoveStat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolvedStat {
     pub best: Move,
-    /// Final disc margin for the side to move with perfect play.
+    /// Final disc margin for the side to move with perfect play: exact, or when `exact` is
+    /// false, the least a proven win (or draw) reaches.
     pub margin: i32,
+    pub exact: bool,
     pub nodes: u64,
     pub micros: u64,
 }
@@ -224,6 +226,7 @@ impl Report {
             solved: info.solved.map(|s| SolvedStat {
                 best: s.best,
                 margin: s.margin,
+                exact: s.is_exact(),
                 nodes: s.nodes,
                 micros: s.micros,
             }),
@@ -278,6 +281,7 @@ mod tests {
             Solved {
                 best: mv,
                 margin: -6,
+                upper: -6,
                 nodes: 1000,
                 micros: 50,
             },

@@ -18,6 +18,7 @@ pub fn search_panel(props: &SearchPanelProps) -> Html {
     let solved = props.solved.map(|solved| {
         html! {
             <p id="solved" data-best={solved.best.to_string()} data-margin={solved.margin.to_string()}
+               data-exact={solved.exact.to_string()}
                data-nodes={solved.nodes.to_string()} data-micros={solved.micros.to_string()}>
                 { s.verdict.clone().unwrap_or_default() }
                 <span class="small">{ format!(" ({} solver nodes in {:.2} s)", solved.nodes, solved.micros as f64 / 1e6) }</span>

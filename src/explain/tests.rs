@@ -177,6 +177,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     solved.solved = Some(SolvedStat {
         best: mv("d6"),
         margin: 12,
+        exact: true,
         nodes: 1000,
         micros: 30_000,
     });
@@ -184,7 +185,22 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("Solved exactly: d6 is White's best move, and with perfect play Black (you) loses by 12")
+        Some("Proven loss by 12 for Black (you), solved exactly: d6 is White's best move")
+    );
+    // Where the budget allowed only the result (a win for White, by at least 2).
+    let mut proven = merged(1.0, 0, 30.0);
+    proven.solved = Some(SolvedStat {
+        best: mv("d6"),
+        margin: 2,
+        exact: false,
+        nodes: 1000,
+        micros: 30_000,
+    });
+    let h = heat(&game, Purpose::Move, proven);
+    let p = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        p.verdict.as_deref(),
+        Some("Proven loss for Black (you) (the solver proved the result; the margin was beyond its budget): d6 keeps it for White")
     );
     // The solver's own work, not "0 simulations in 0 s: 0 per second".
     assert_eq!(

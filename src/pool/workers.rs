@@ -9,6 +9,7 @@ use super::{PoolEvent, Purpose};
 use crate::levels::{alphabeta_millis, SearchPlan, WorkerJob};
 use crate::merge::merge;
 use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
+use crate::simd::WorkerBuild;
 use crate::worker::SearchWorker;
 use engine::PlayerSpec;
 use gloo_worker::{Spawnable, WorkerBridge};
@@ -22,9 +23,6 @@ const SEARCH_TIMEOUT_MS: f64 = 4000.0;
 const LOAD_TIMEOUT_MS: f64 = 30000.0;
 /// The view is redrawn at most this often while workers report.
 const EMIT_INTERVAL_MS: f64 = 90.0;
-/// Our own loader (www/worker-loader.js): gloo-worker's and Trunk's generated ones call
-/// wasm-bindgen's init with a bare URL, which it warns about as deprecated.
-const WORKER_SCRIPT: &str = "worker-loader.js";
 
 struct Slot {
     bridge: WorkerBridge<SearchWorker>,
@@ -84,6 +82,8 @@ pub struct Pool {
     me: Weak<RefCell<Pool>>,
     /// Who hears the answer to the network benchmark under way.
     bench: Option<BenchAnswer>,
+    /// The worker build this browser runs (relaxed SIMD where it has it).
+    build: WorkerBuild,
 }
 
 /// A summary: the workers and the callbacks have no useful text.
@@ -115,6 +115,7 @@ impl Pool {
             on_event: Rc::new(on_event),
             me: Weak::new(),
             bench: None,
+            build: WorkerBuild::detect(),
         }));
         {
             let mut p = pool.borrow_mut();
@@ -143,6 +144,10 @@ impl Pool {
         self.slots.len()
     }
 
+    pub fn worker_build(&self) -> WorkerBuild {
+        self.build
+    }
+
     fn spawn(&self, index: usize, generation: u32) -> Slot {
         let me = self.me.clone();
         let bridge = SearchWorker::spawner()
@@ -158,7 +163,10 @@ impl Pool {
                     emit(event);
                 }
             })
-            .spawn(WORKER_SCRIPT);
+            // Our own loader (www/worker-loader.js): gloo-worker's and Trunk's generated
+            // ones call wasm-bindgen's init with a bare URL, which it warns about as
+            // deprecated.
+            .spawn(self.build.script());
         Slot {
             bridge,
             generation,

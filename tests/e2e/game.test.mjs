@@ -32,8 +32,9 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.deepEqual(errors, []);
   assert.deepEqual(warnings, []);
   if (process.env.E2E_COMPRESSED) {
-    // The site is served precompressed: the worker's wasm travels as brotli.
-    const reply = await context.request.get(new URL("worker_bg.wasm", SITE).href, {
+    // The site is served precompressed: the worker's wasm (the relaxed SIMD build Chromium
+    // runs) travels as brotli.
+    const reply = await context.request.get(new URL("worker-relaxed_bg.wasm", SITE).href, {
       headers: { "accept-encoding": "br, gzip" },
     });
     assert.equal(reply.headers()["content-encoding"], "br");
@@ -131,6 +132,34 @@ test("at the Strong level the agent plays endings of 16 or fewer empties perfect
   numbers.solver_wasm_nodes_per_second = Math.round(
     rates.reduce((s, r) => s + r.nodes, 0) / rates.reduce((s, r) => s + r.ms, 0) * 1000,
   );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// White to move at 23 empties (an arena game): the win/loss/draw search proves White's win
+// with b5 in about 3 M solver nodes natively, the exact margin (+8) takes about 32 M, more
+// than a worker's cap on a solve it cannot interrupt (10 M).
+const PROOF_ZONE = "c4c3f5f4g4f6d6f3e6c7d3e7d7g5g3e3f8c5b4b6c6b3e2d2f2e1c8a4f7g6c1d1f1h5h3h4h6";
+
+test("at the Strongest level a proven win beyond the exact solve is played and said so, and the graph marks it", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "strongest");
+  await newGame(page, { size: "8", players: "black" });
+  await page.fill("#transcript-input", PROOF_ZONE);
+  await page.click("#load-transcript");
+  await waitForTurn(page, 60_000);
+  const played = (await page.locator("#transcript").innerText()).slice(PROOF_ZONE.length, PROOF_ZONE.length + 2);
+  const solved = page.locator("#solved");
+  assert.equal(await solved.getAttribute("data-exact"), "false");
+  assert.equal(await solved.getAttribute("data-best"), played);
+  assert.ok(Number(await solved.getAttribute("data-margin")) >= 1);
+  assert.match(
+    await solved.innerText(),
+    new RegExp(`^Proven loss for Black \\(you\\) \\(the solver proved the result; the margin was beyond its budget\\): ${played} keeps it for White`),
+  );
+  // The graph's point for the agent's move is a proven one.
+  assert.ok(await page.locator("#eval-graph .pt.exact").count() >= 1);
+  await shot(page, "proven-win");
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -285,6 +314,34 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16", a
   );
   assert.match(String(missing), /no network named 'az-9x9'/);
   await context.close();
+});
+
+test("both worker builds: relaxed SIMD where the browser has it, plain SIMD when forced; each searches", async () => {
+  numbers.worker_builds = {};
+  for (const [query, build] of [["", "relaxed-simd"], ["?simd=plain", "simd"]]) {
+    // One worker (two cores), so the rate is one worker's.
+    const { page, context, errors, warnings } = await openGame(undefined, 2, false, query);
+    assert.equal(await page.getAttribute("main", "data-simd"), build);
+    const network = await page.evaluate(
+      () => new Promise((resolve) => window.othelloBenchNetwork("az-8x8", 1, 1000, resolve)),
+    );
+    assert.equal(typeof network, "number", String(network));
+    await setLevel(page, "strong");
+    await newGame(page, { size: "8" });
+    await page.click("#sq-f5");
+    await page.waitForFunction(() => Number(document.querySelector("#search-info")?.dataset.simulations) > 0);
+    await waitForTurn(page, 20_000);
+    const info = page.locator("#search-info");
+    const simulations = Number(await info.getAttribute("data-rate"));
+    assert.ok(simulations > 0);
+    numbers.worker_builds[build] = {
+      network_positions_per_second: Math.round(network),
+      simulations_per_second: simulations,
+    };
+    assert.deepEqual(errors, []);
+    assert.deepEqual(warnings, []);
+    await context.close();
+  }
 });
 
 test("a worker that dies is replaced and the game goes on", async () => {

@@ -67,8 +67,9 @@ export async function shot(page, name, part = undefined) {
 /** A fresh page (empty localStorage) that has loaded its network. `cores` overrides
  * navigator.hardwareConcurrency, which sets how many workers the page starts. The opening
  * book is turned off unless `book`: most tests watch the agent search from the first move,
- * which a book move (played at once, with no search) would skip. */
-export async function openGame(viewport = { width: 1100, height: 900 }, cores = undefined, book = false) {
+ * which a book move (played at once, with no search) would skip. `query` is added to the
+ * page's address (`?simd=plain` forces the plain SIMD worker). */
+export async function openGame(viewport = { width: 1100, height: 900 }, cores = undefined, book = false, query = "") {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   if (cores !== undefined) {
@@ -86,7 +87,7 @@ export async function openGame(viewport = { width: 1100, height: 900 }, cores = 
   page.on("console", listen);
   page.on("worker", (w) => w.on?.("console", listen));
   const t0 = Date.now();
-  await page.goto(SITE);
+  await page.goto(SITE + query);
   await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
   await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
   const readyMs = Date.now() - t0;

@@ -57,10 +57,21 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
     }
     let side = pos.side_to_move();
     if let Some(solved) = info.solved {
+        let what = if solved.is_exact() {
+            format!(
+                "exact solve: best move {}, margin {:+}",
+                solved.best, solved.margin
+            )
+        } else {
+            format!(
+                "proven {}: {side} {} with {}",
+                if solved.margin > 0 { "win" } else { "draw" },
+                solved.verdict(),
+                solved.best
+            )
+        };
         out.push_str(&format!(
-            "{side} to move: exact solve: best move {}, margin {:+} ({} nodes in {:.3} s)\n",
-            solved.best,
-            solved.margin,
+            "{side} to move: {what} ({} nodes in {:.3} s)\n",
             solved.nodes,
             solved.micros as f64 / 1e6
         ));

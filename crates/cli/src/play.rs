@@ -46,7 +46,8 @@ pub fn play(
             let info = player.think(&pos, &budget, &mut |_| true)?;
             let mv = info.best_move().unwrap_or(Move::Pass);
             let why = match info.solved {
-                Some(s) => format!("exact solve: margin {:+}", s.margin),
+                Some(s) if s.is_exact() => format!("exact solve: margin {:+}", s.margin),
+                Some(s) => format!("proven: {}", s.verdict()),
                 None if info.book.is_some() => {
                     format!(
                         "book move, value {:+.1} discs",

@@ -59,5 +59,5 @@ pub use mcts::{Mcts, MctsConfig, MctsPlayer};
 pub use othello;
 pub use report::SearchInfo;
 pub use rng::Rng;
-pub use solver::{Solution, Solver, WinLossDraw};
+pub use solver::{Proven, Solution, Solver, WinLossDraw};
 pub use spec::{parse_player_list, ModelSource, NoModels, PlayerKind, PlayerSpec, SpecError};

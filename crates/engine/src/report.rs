@@ -64,15 +64,39 @@ pub struct MoveInfo {
     pub score: Option<f32>,
 }
 
-/// The exact solver's verdict on the root: the move with the largest final margin.
+/// The solver's verdict on the root: the move with the largest final margin, or, where
+/// the node budget allowed only the result, a move that keeps a proven win or draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solved {
     pub best: Move,
-    /// Final disc margin for the side to move with perfect play (empties to the winner).
+    /// Final disc margin for the side to move with perfect play (empties to the winner),
+    /// at least: `best` is proven to reach it.
     pub margin: i32,
+    /// At most this margin: equal to `margin` when the solve was exact, more when only a
+    /// win was proven.
+    pub upper: i32,
     /// Solver nodes the solve took, and how long, for speed reports.
     pub nodes: u64,
     pub micros: u64,
+}
+
+impl Solved {
+    /// Whether the margin is exact, not only its side of zero.
+    pub fn is_exact(&self) -> bool {
+        self.margin == self.upper
+    }
+
+    /// The verdict in words, for the side to move: "wins by 6", "draws", "loses by 4";
+    /// "wins" (by at least the proven margin) when only the result is proven.
+    pub fn verdict(&self) -> String {
+        match (self.margin, self.is_exact()) {
+            (0, true) => "draws".to_string(),
+            (m, true) if m > 0 => format!("wins by {m}"),
+            (m, true) => format!("loses by {}", -m),
+            (m, false) if m > 1 => format!("wins (by at least {m})"),
+            (_, false) => "wins".to_string(),
+        }
+    }
 }
 
 /// A snapshot of an agent's thinking: what the page draws as the heat map.
@@ -174,7 +198,7 @@ impl SearchInfo {
                 prior: 1.0,
                 q: proof.value(),
                 proof: Some(proof),
-                bounds: Some((solved.margin, solved.margin)),
+                bounds: Some((solved.margin, solved.upper)),
                 target: 1.0,
                 score: Some(solved.margin as f32),
             }],

@@ -42,12 +42,14 @@ pub const SMART_PRUNING_FACTOR: f64 = 1.33;
 /// counts it compares mean something.
 pub const MINIMUM_SIMULATIONS_TO_STOP: u64 = 64;
 
-/// Where the root solve reaches: it always solves at `exact` empties and fewer, and tries a
-/// solve within a node budget up to `tried` empties (`MctsConfig::root_solve`).
+/// Where the root solve reaches: it always solves at `exact` empties and fewer, tries a
+/// solve within a node budget up to `tried` empties, and with a time budget, a proof of
+/// the result up to `proved` (`MctsConfig::root_solve`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveReach {
     pub exact: u32,
     pub tried: u32,
+    pub proved: u32,
 }
 
 /// How much of the game's time a move with `empties` empty squares gets, against the others
@@ -199,6 +201,7 @@ mod tests {
     const REACH: SolveReach = SolveReach {
         exact: 16,
         tried: 20,
+        proved: 24,
     };
 
     /// A game played by the first legal move until `empties` remain, or it ends.
@@ -353,6 +356,7 @@ mod tests {
         let reach = SolveReach {
             exact: 10,
             tried: 12,
+            proved: 14,
         };
         assert_eq!(move_weight(16, 36, reach), 1.6);
         assert_eq!(move_weight(30, 36, reach), 0.6);

@@ -22,7 +22,9 @@
 //! for the leaves of all its games. The evaluator stays outside the driver for that reason.
 
 use super::clock::SolveReach;
-use super::config::{default_budgeted_extra_empties, default_exact_root_empties, MctsConfig};
+use super::config::{
+    default_budgeted_extra_empties, default_exact_root_empties, default_proof_empties, MctsConfig,
+};
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::Budget;
 use crate::book::{Book, BookChoice};
@@ -183,8 +185,21 @@ impl SearchDriver {
             .root_solve
             .extra_empties
             .unwrap_or_else(|| default_budgeted_extra_empties(pos.size()));
-        let tried = if exact == 0 { 0 } else { exact + extra };
-        SolveReach { exact, tried }
+        let proof = self
+            .config()
+            .root_solve
+            .proof_empties
+            .unwrap_or_else(|| default_proof_empties(pos.size()));
+        let (tried, proved) = if exact == 0 {
+            (0, 0)
+        } else {
+            (exact + extra, proof.max(exact + extra))
+        };
+        SolveReach {
+            exact,
+            tried,
+            proved,
+        }
     }
 
     /// Whether `pos` is within the always-solved endgame.
@@ -225,14 +240,21 @@ impl SearchDriver {
         let nodes = self.solve_nodes(pos, budget, time_left)?;
         let clock = Instant::now();
         let solver = self.solver();
-        let solution = match nodes {
-            None => solver.solve(pos),
-            Some(nodes) => solver.solve_within(pos, nodes)?,
+        let proven = match nodes {
+            None => solver.prove_within(pos, u64::MAX),
+            Some(nodes) => solver.prove_within(pos, nodes),
         };
+        // A proven win or draw is played at once, as Egaroucid plays its win/loss/draw
+        // search's move: the search could only risk it. A proven loss is left to the
+        // search, the better hope against a fallible opponent.
+        if proven.lower < 0 && proven.exact().is_none() {
+            return None;
+        }
         Some(RootDecision::Solved(Solved {
-            best: solution.best?,
-            margin: solution.margin,
-            nodes: solution.nodes,
+            best: proven.best?,
+            margin: proven.lower,
+            upper: proven.upper,
+            nodes: proven.nodes,
             micros: clock.elapsed().as_micros() as u64,
         }))
     }
@@ -248,11 +270,19 @@ impl SearchDriver {
         let settings = &self.config().root_solve;
         let reach = self.solve_reach(pos);
         let empties = pos.empty_count();
-        if empties > reach.tried {
-            return None;
-        }
-        if empties <= reach.exact {
+        if empties <= reach.exact && reach.exact > 0 {
             return Some(None);
+        }
+        // Proofs beyond the tried solve are for a time budget only: a budget in
+        // simulations promises a cost in evaluations, which a proof's share of nodes per
+        // simulation would overrun where it mostly fails.
+        let reach = if time_left.is_some() {
+            reach.proved
+        } else {
+            reach.tried
+        };
+        if empties > reach {
+            return None;
         }
         // The tighter of the budget's shares when it has both; no solve without either.
         let by_sims = budget

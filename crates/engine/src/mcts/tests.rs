@@ -842,3 +842,70 @@ fn the_root_decision_plays_a_forced_move_solves_within_reach_and_leaves_the_rest
     let pos = beyond.expect("found");
     assert_eq!(driver.decide_root(&pos, &Budget::default(), None), None);
 }
+
+/// Beyond the tried solve, a time budget buys a proof of the result: a proven win or draw
+/// is played (its move reaches the proven margin, which bounds the true one), a proven loss
+/// or an unfinished proof leaves the move to the search. A budget in simulations never
+/// tries a proof there. Small reaches (exact 8, tried 10, proofs to 14 empties) and a node
+/// budget of one per millisecond keep the solves small and often cut short.
+#[test]
+fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win() {
+    let config = MctsConfig {
+        root_solve: RootSolve {
+            exact_empties: Some(8),
+            extra_empties: Some(2),
+            proof_empties: Some(14),
+            nodes_per_ms: 1,
+            ..RootSolve::default()
+        },
+        ..MctsConfig::default()
+    };
+    let mut rng = Rng::new(41);
+    let mut solver = Solver::new();
+    let mut driver = SearchDriver::new(config);
+    let (mut exact, mut result_only, mut left) = (0, 0, 0);
+    while exact + result_only + left < 60 {
+        let empties = 11 + rng.below(4) as u32;
+        let Some(pos) = random_endgame(&mut rng, empties) else {
+            continue;
+        };
+        if pos.legal_move_list().len() < 2 {
+            continue;
+        }
+        let text = pos.to_board_text();
+        let nodes_before = driver.solver().nodes();
+        assert_eq!(
+            driver.decide_root(&pos, &Budget::simulations(100), None),
+            None,
+            "{text}: no proof for a budget in simulations"
+        );
+        assert_eq!(driver.solver().nodes(), nodes_before, "{text}");
+        let time = Duration::from_millis(50 + rng.below(30_000) as u64);
+        let truth = solver.solve(&pos).margin;
+        match driver.decide_root(&pos, &Budget::time(time), Some(time)) {
+            Some(RootDecision::Solved(solved)) => {
+                assert!(
+                    solved.margin >= 0 || solved.is_exact(),
+                    "{text}: {solved:?}"
+                );
+                assert!(
+                    solved.margin <= truth && truth <= solved.upper,
+                    "{text}: {solved:?} but {truth}"
+                );
+                let after = pos.play(solved.best).expect("legal");
+                assert!(-solver.solve(&after).margin >= solved.margin, "{text}");
+                if solved.is_exact() {
+                    exact += 1;
+                } else {
+                    result_only += 1;
+                }
+            }
+            None => left += 1,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert!(
+        exact > 5 && result_only > 5 && left > 5,
+        "{exact} exact, {result_only} with the result only, {left} left to the search"
+    );
+}

@@ -247,7 +247,13 @@ pub fn move_value(info: &SearchInfo, mv: Move, squares: u32) -> Option<Value> {
 /// the search's estimate (the root's, as [`move_value`] reads a move's).
 pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
     if let Some(solved) = info.solved {
-        return Some(Value::exact(solved.margin));
+        // A proof of the result alone bounds the margin from below: the bound is the
+        // estimate, since nothing else was searched.
+        return Some(if solved.is_exact() {
+            Value::exact(solved.margin)
+        } else {
+            Value::estimate(solved.margin as f32)
+        });
     }
     if !has_values(info) {
         return None;

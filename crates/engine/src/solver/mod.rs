@@ -71,6 +71,37 @@ impl WinLossDraw {
     }
 }
 
+/// What is proven of a position's final margin (for the side to move): it lies in
+/// `lower..=upper`. A budgeted solve that runs out leaves them apart; a complete one makes
+/// them equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    pub lower: i32,
+    pub upper: i32,
+    /// A move that reaches `lower` when the side to move is proven to win or draw (a
+    /// complete solve names one in every position that is not over).
+    pub best: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+impl Proven {
+    /// The final margin, once the bounds meet.
+    pub fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// Win, loss or draw, once the bounds settle it.
+    pub fn win_loss_draw(&self) -> Option<WinLossDraw> {
+        match (self.lower, self.upper) {
+            (lo, _) if lo > 0 => Some(WinLossDraw::Win),
+            (_, hi) if hi < 0 => Some(WinLossDraw::Loss),
+            (0, 0) => Some(WinLossDraw::Draw),
+            _ => None,
+        }
+    }
+}
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
@@ -172,64 +203,83 @@ impl Solver {
 
     /// The exact final margin for the side to move and a move that achieves it.
     pub fn solve(&mut self, pos: &Position) -> Solution {
-        self.prepare(pos);
-        let start = self.nodes;
-        let (p, o) = (pos.player().0, pos.opponent().0);
-        // Win/loss/draw first: it is cheap, fills the table with good moves, and its
-        // fail-soft value is the first bound the null-window tests move from (a draw is
-        // already exact).
-        let (sign, wld_best) = self.root(p, o, -1, 1);
-        let (margin, best) = match sign {
-            _ if self.out_of_nodes() => (0, None),
-            v if v >= 1 => self.raise(p, o, v, wld_best),
-            v if v <= -1 => self.lower(p, o, v),
-            v => (v, wld_best),
-        };
+        let proven = self.prove(pos);
         Solution {
-            margin,
-            best,
-            nodes: self.nodes - start,
+            margin: proven.lower,
+            best: proven.best,
+            nodes: proven.nodes,
         }
     }
 
-    /// The exact margin above a proven lower bound `lo` (reached by `best`), by
+    /// The bounds on the final margin a solve proves, up to the exact margin: win, loss
+    /// or draw first, then the margin. Cut short when a budgeted solve runs out, it keeps
+    /// what the completed null-window searches proved (only those count).
+    fn prove(&mut self, pos: &Position) -> Proven {
+        self.prepare(pos);
+        let start = self.nodes;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let mut proven = Proven {
+            lower: -self.squares,
+            upper: self.squares,
+            best: None,
+            nodes: 0,
+        };
+        // Win/loss/draw first: it is cheap, fills the table with good moves, and its
+        // fail-soft value is the first bound the null-window tests move from (a draw is
+        // already exact: the window (-1, 1) holds only 0).
+        let (sign, wld_best) = self.root(p, o, -1, 1);
+        if !self.out_of_nodes() {
+            match sign {
+                v if v >= 1 => {
+                    (proven.lower, proven.best) = (v, wld_best);
+                    self.raise(p, o, &mut proven);
+                }
+                v if v <= -1 => {
+                    proven.upper = v;
+                    self.lower(p, o, &mut proven);
+                }
+                v => (proven.lower, proven.upper, proven.best) = (v, v, wld_best),
+            }
+        }
+        proven.nodes = self.nodes - start;
+        proven
+    }
+
+    /// The exact margin above a proven lower bound (reached by `proven.best`), by
     /// null-window tests that raise it until one fails: MTD(f) (Plaat, Schaeffer, Pijls
     /// and de Bruin, 1996) with the win/loss/draw search's fail-soft bound as the first
     /// guess. Each test below the true margin is as cheap as that first search; only
     /// the last, which fails, must refute every move. On FFO #40-#48 this takes about
     /// 30% less time than one wide-window principal variation search (docs/solver.md).
-    fn raise(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut lo: i32,
-        mut best: Option<Move>,
-    ) -> (i32, Option<Move>) {
+    fn raise(&mut self, p: u64, o: u64, proven: &mut Proven) {
         loop {
+            let lo = proven.lower;
             let (v, mv) = self.root(p, o, lo, lo + 1);
             if self.out_of_nodes() {
-                return (0, None);
+                return;
             }
             if v <= lo {
-                return (lo, best);
+                proven.upper = lo;
+                return;
             }
-            lo = v;
-            best = mv;
+            (proven.lower, proven.best) = (v, mv);
         }
     }
 
-    /// The exact margin below a proven upper bound `hi`: [`Solver::raise`] downwards.
-    /// The test that fails high names a move reaching the margin.
-    fn lower(&mut self, p: u64, o: u64, mut hi: i32) -> (i32, Option<Move>) {
+    /// The exact margin below a proven upper bound: [`Solver::raise`] downwards. The test
+    /// that fails high names a move reaching the margin.
+    fn lower(&mut self, p: u64, o: u64, proven: &mut Proven) {
         loop {
+            let hi = proven.upper;
             let (v, mv) = self.root(p, o, hi - 1, hi);
             if self.out_of_nodes() {
-                return (0, None);
+                return;
             }
             if v >= hi {
-                return (hi, mv);
+                (proven.lower, proven.best) = (hi, mv);
+                return;
             }
-            hi = v;
+            proven.upper = v;
         }
     }
 
@@ -237,11 +287,23 @@ impl Solver {
     /// enough. What the table learnt before giving up stays (only complete searches are
     /// stored), so a later solve of the same game starts ahead.
     pub fn solve_within(&mut self, pos: &Position, max_nodes: u64) -> Option<Solution> {
+        let proven = self.prove_within(pos, max_nodes);
+        proven.exact().map(|margin| Solution {
+            margin,
+            best: proven.best,
+            nodes: proven.nodes,
+        })
+    }
+
+    /// What a solve proves within `max_nodes` visited positions: often the win, loss or
+    /// draw where the exact margin does not fit (its null-window search cuts far more), as
+    /// Egaroucid proves the result before it searches for the margin. The table keeps
+    /// what it learnt, as for [`Solver::solve_within`].
+    pub fn prove_within(&mut self, pos: &Position, max_nodes: u64) -> Proven {
         self.node_limit = self.nodes.saturating_add(max_nodes);
-        let solution = self.solve(pos);
-        let finished = !self.out_of_nodes();
+        let proven = self.prove(pos);
         self.node_limit = u64::MAX;
-        finished.then_some(solution)
+        proven
     }
 
     /// Whether a budgeted solve has run out: what the search returns since is not a value.

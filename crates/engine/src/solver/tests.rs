@@ -94,3 +94,67 @@ fn a_full_board_is_all_stable() {
     assert_eq!(solver.stable(black, white), black);
     assert_eq!(solver.stable(white, black), white);
 }
+
+/// A solve cut short by its node budget still proves only what is true: the bounds hold
+/// the minimax margin, a settled win, loss or draw is the true one, and the move it names
+/// for a win or a draw reaches the lower bound. The budgets are small enough that many
+/// solves stop between the win/loss/draw search and the exact margin.
+#[test]
+fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
+    let mut rng = Rng::new(29);
+    let (mut cut_short, mut result_only) = (0, 0);
+    for case in 0..400 {
+        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
+        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let mut pos = Position::start(size, variant);
+        let empties = 8 + rng.below(3) as u32;
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            let mv = *rng.choose(&moves).expect("not over");
+            pos = pos.play(mv).expect("legal");
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        let truth = minimax(&pos);
+        let budget = 1 + rng.below(4000) as u64;
+        let proven = Solver::with_table_bits(10).prove_within(&pos, budget);
+        let text = pos.to_board_text();
+        assert!(
+            proven.lower <= truth && truth <= proven.upper,
+            "{text}: {proven:?} but truth {truth}"
+        );
+        if let Some(result) = proven.win_loss_draw() {
+            assert_eq!(result, WinLossDraw::from_margin(truth), "{text}");
+        }
+        if proven.lower >= 0 || proven.exact().is_some() {
+            let best = proven.best.expect("a proven result names its move");
+            let after = pos.play(best).expect("legal");
+            assert!(-minimax(&after) >= proven.lower, "{text}: {proven:?}");
+        }
+        cut_short += usize::from(proven.exact().is_none());
+        result_only += usize::from(proven.exact().is_none() && proven.win_loss_draw().is_some());
+    }
+    assert!(
+        cut_short > 40 && result_only > 10,
+        "{cut_short} cut short, {result_only} with only the result"
+    );
+}
+
+#[test]
+fn an_unlimited_proof_is_the_exact_solve() {
+    let mut rng = Rng::new(31);
+    for _ in 0..40 {
+        let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
+        while pos.empty_count() > 12 && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("not over"))
+                .expect("legal");
+        }
+        let solution = Solver::new().solve(&pos);
+        let proven = Solver::new().prove_within(&pos, u64::MAX);
+        assert_eq!(proven.exact(), Some(solution.margin));
+        assert_eq!(proven.best, solution.best);
+    }
+}

@@ -107,6 +107,11 @@ pub struct PlayerSpec {
     /// largest margin), and a few more within a node budget (0: never; unset: the
     /// board's default).
     pub exact: Option<u32>,
+    /// With a time budget, root positions with at most this many empties get a proof of
+    /// the result (win, loss or draw) within the root solve's node budget, and a proven
+    /// win or draw is played (at most the tried solve's reach: none beyond it; unset: the
+    /// board's default).
+    pub prove: Option<u32>,
     /// Dirichlet noise at the root (its concentration; unset: none).
     pub noise: Option<f64>,
     /// Gumbel AlphaZero at the root with this many moves considered (unset or 0: PUCT);
@@ -210,6 +215,7 @@ impl PlayerSpec {
             model: None,
             solver: None,
             exact: None,
+            prove: None,
             noise: None,
             gumbel: None,
             cscale: None,
@@ -273,6 +279,7 @@ impl PlayerSpec {
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
+        config.root_solve.proof_empties = self.prove.or(config.root_solve.proof_empties);
         config
     }
 

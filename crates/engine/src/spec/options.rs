@@ -127,6 +127,7 @@ const OPTIONS: &[SpecOption] = &[
     option("c", SEARCHES, field!(Real, c), Accepts::NonNegative),
     option("solver", MCTS, field!(Small, solver), Accepts::Empties),
     option("exact", MCTS, field!(Small, exact), Accepts::Empties),
+    option("prove", MCTS, field!(Small, prove), Accepts::Empties),
     option("noise", MCTS, field!(Real, noise), Accepts::NonNegative),
     option("gumbel", MCTS, field!(Small, gumbel), Accepts::Range(0, 64)),
     option("cscale", MCTS, field!(Real, cscale), Accepts::NonNegative),

@@ -21,6 +21,7 @@ fn specs_print_back_to_text_that_parses_to_the_same_spec() {
         "mcts:model=models/az-8x8.onnx,sims=800,solver=10",
         "mcts:model=net.onnx,time=100,c=2,solver=0,seed=1",
         "mcts:model=net.onnx,sims=10,exact=20",
+        "mcts:model=net.onnx,time=250,prove=22",
         "mcts:sims=400,noise=0.3,playouts=1",
         "mcts:model=net.onnx,sims=32,gumbel=16,cscale=1",
         "uct:sims=1000,c=1.4",
@@ -215,11 +216,12 @@ fn a_model_the_source_does_not_have_is_named_and_playouts_need_no_model() {
 
 #[test]
 fn mcts_settings_come_from_the_spec_and_the_seed_is_salted() {
-    let spec = parse("mcts:c=2.5,solver=10,exact=14,noise=0.3,seed=4");
+    let spec = parse("mcts:c=2.5,solver=10,exact=14,prove=20,noise=0.3,seed=4");
     let config = spec.mcts_config(9);
     assert_eq!(config.c_puct, 2.5);
     assert_eq!(config.solver_empties, Some(10));
     assert_eq!(config.root_solve.exact_empties, Some(14));
+    assert_eq!(config.root_solve.proof_empties, Some(20));
     assert_eq!(config.dirichlet_alpha, 0.3);
     assert_eq!(config.seed, spec.player_seed(9));
     assert_ne!(spec.player_seed(9), 9);
