@@ -11,12 +11,14 @@ use othello::{BoardSize, Variant};
 use std::time::Duration;
 
 /// A worker cannot be interrupted while the solver runs, and the page replaces a worker
-/// that has been silent for 4 s: a budgeted root solve is capped at about a second and a
-/// half of the solver in wasm (measured at 6-8 M nodes/s in Chromium).
-pub const WORKER_MAX_SOLVE_NODES: u64 = 10_000_000;
-/// The solver's share of a time budget in wasm, where it runs at about half its native
-/// speed: the same share of the time as natively.
-pub const WORKER_SOLVE_NODES_PER_MS: u64 = 4_000;
+/// that has been silent for 4 s: a budgeted root solve or proof is capped at about 0.7 s of
+/// the solver in Chromium on this project's test machine (measured at 27-29 M nodes/s in
+/// the endgame-reach measurement, docs/web.md), which leaves room for a device four times
+/// slower.
+pub const WORKER_MAX_SOLVE_NODES: u64 = 20_000_000;
+/// The solver's share of a time budget in wasm: the native one, since the wasm solver now
+/// runs at about native speed (it ran at half of it when this was first set).
+pub const WORKER_SOLVE_NODES_PER_MS: u64 = 8_000;
 /// The root-solve settings of a worker's agent. The rest are the engine's defaults, the
 /// solver's table included: 2^18 entries (6 MiB) suit a worker, and the same table as
 /// natively means the same choice between moves of equal margin.
