@@ -144,9 +144,12 @@ fn summary_line(side: Color, s: &SideSummary) -> String {
 /// hundredths, never -0); a forced move, which was not valued, gets none. The record's times stay.
 fn annotate(record: &mut GgfGame, reviews: &[MoveReview]) {
     for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
+        // The table's own rounding (to even on a tie, as `{:.2}` does: 17.125 is 17.12 in
+        // both), so the record and the table never differ in the last digit.
         note.eval = review
             .value
-            .map(|v| (f64::from(v.discs) * 100.0).round() / 100.0 + 0.0);
+            .and_then(|v| format!("{:.2}", v.discs).parse::<f64>().ok())
+            .map(|e| e + 0.0);
     }
     if record.result.is_none() {
         record.set_result_from_board();

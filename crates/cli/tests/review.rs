@@ -117,7 +117,7 @@ fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
         let pos = &game.positions()[i];
         match row[3].as_str() {
             "-" => assert_eq!(note.eval, None, "move {}", i + 1),
-            value => assert_eq!(note.eval, value.parse().ok(), "move {}", i + 1),
+            value => assert_eq!(note.eval, value.parse().ok(), "move {}: {row:?}", i + 1),
         }
         if pos.empty_count() <= 14 && pos.legal_move_list().len() > 1 {
             let after = pos.play(game.moves()[i]).expect("legal");
