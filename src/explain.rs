@@ -8,6 +8,7 @@ use crate::pool::Purpose;
 use crate::protocol::{EngineKind, SolvedStat, WireBudget};
 use crate::state::{viewpoint, GameState, Seats};
 use crate::view::{Heat, ModelStatus, Role, View};
+use engine::report::Proof;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 
@@ -442,6 +443,21 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     }
     if let Some(solved) = merged.solved {
         return proven_verdict(solved, side, &me, sign as i32);
+    }
+    if let Some(proof) = merged.proof {
+        let for_view = if side == view { proof } else { proof.flip() };
+        let (result, whose) = match for_view {
+            Proof::Win => ("win", format!(" for {me}")),
+            Proof::Loss => ("loss", format!(" for {me}")),
+            Proof::Draw => ("draw", String::new()),
+        };
+        // The root solve leaves a proven loss to the search, whose move is a swindle's.
+        let why = if proof == Proof::Loss {
+            format!(": {side} plays on for the best practical chance")
+        } else {
+            String::new()
+        };
+        return format!("Proven {result}{whose}{why}");
     }
     let win = if side == view {
         merged.win_probability()

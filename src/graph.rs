@@ -217,6 +217,7 @@ mod tests {
             solved: None,
             chosen: None,
             book: None,
+            proof: None,
         }
     }
 

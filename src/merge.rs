@@ -2,7 +2,7 @@
 //! move by move to choose the move and to draw the heat map.
 
 use crate::protocol::{proof_from_code, BookStat, EngineKind, Report, SolvedStat};
-use engine::report::{choose_move, value_of_discs, Candidate};
+use engine::report::{choose_move, value_of_discs, Candidate, Proof};
 use othello::Move;
 
 /// One move of the merged search.
@@ -44,6 +44,9 @@ pub struct Merged {
     /// The opening book's move, when a worker played from the book (the first worker's:
     /// with `book_random` each draws its own).
     pub book: Option<BookStat>,
+    /// The root's result for the side to move, when a worker proved it (a fact, as a
+    /// move's proof is).
+    pub proof: Option<Proof>,
 }
 
 impl Merged {
@@ -314,6 +317,7 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         // Every worker's solver finds the same margin; any of them names a best move.
         solved,
         book: reports.iter().find_map(|r| r.book.clone()),
+        proof: reports.iter().find_map(|r| proof_from_code(r.proof)),
     })
 }
 
@@ -351,6 +355,7 @@ mod tests {
             elapsed_ms: 100.0,
             solved: None,
             book: None,
+            proof: None,
         }
     }
 

@@ -181,6 +181,11 @@ pub struct Report {
     /// Set when the move comes from the opening book: its move is the one to play.
     #[serde(default)]
     pub book: Option<BookStat>,
+    /// The root's proven result for the side to move (as [`MoveStat::proof`] codes it),
+    /// when the search or the root solve proved it: a proven loss leaves the move to the
+    /// search, which says so.
+    #[serde(default)]
+    pub proof: Option<i8>,
 }
 
 fn proof_code(proof: Option<Proof>) -> Option<i8> {
@@ -230,6 +235,7 @@ impl Report {
                 nodes: s.nodes,
                 micros: s.micros,
             }),
+            proof: proof_code(info.proof),
             book: info.book.as_ref().map(|book| BookStat {
                 best: book.mv,
                 value: book.value,

@@ -347,6 +347,7 @@ mod tests {
             solved: None,
             chosen: None,
             book: None,
+            proof: None,
         }
     }
 

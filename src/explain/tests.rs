@@ -30,6 +30,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
         solved: None,
         chosen: None,
         book: None,
+        proof: None,
     }
 }
 
@@ -196,6 +197,15 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         nodes: 1000,
         micros: 30_000,
     });
+    // A loss the root solve proved for White, who searches on.
+    let mut lost = merged(1.0, 400, 30.0);
+    lost.proof = Some(engine::report::Proof::Loss);
+    let h = heat(&game, Purpose::Move, lost);
+    let l = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        l.verdict.as_deref(),
+        Some("Proven win for Black (you): White plays on for the best practical chance")
+    );
     let h = heat(&game, Purpose::Move, proven);
     let p = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(

@@ -29,7 +29,7 @@ use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::Budget;
 use crate::book::{Book, BookChoice};
 use crate::evaluator::{EvalError, Evaluator};
-use crate::report::{SearchInfo, Solved};
+use crate::report::{Proof, SearchInfo, Solved};
 use crate::rng::{splitmix64, Rng};
 use crate::solver::Solver;
 use othello::{Move, Position};
@@ -93,6 +93,9 @@ pub struct SearchDriver {
     root_prepared: bool,
     book: Option<BookPlay>,
     book_rng: Rng,
+    /// A loss the root solve proved before leaving the move to the search, and the
+    /// position it holds for: the search's reports say so.
+    root_proof: Option<(Position, Proof)>,
 }
 
 impl SearchDriver {
@@ -110,6 +113,7 @@ impl SearchDriver {
             root_prepared: false,
             book: None,
             book_rng,
+            root_proof: None,
         }
     }
 
@@ -225,6 +229,7 @@ impl SearchDriver {
         budget: &Budget,
         time_left: Option<Duration>,
     ) -> Option<RootDecision> {
+        self.root_proof = None;
         let moves = pos.legal_move_list();
         if let [only] = moves[..] {
             return Some(RootDecision::Forced(only));
@@ -248,6 +253,9 @@ impl SearchDriver {
         // search's move: the search could only risk it. A proven loss is left to the
         // search, the better hope against a fallible opponent.
         if proven.lower < 0 && proven.exact().is_none() {
+            if proven.upper < 0 {
+                self.root_proof = Some((*pos, Proof::Loss));
+            }
             return None;
         }
         Some(RootDecision::Solved(Solved {
@@ -306,6 +314,9 @@ impl SearchDriver {
     /// the re-expansion free); otherwise the subtree that leads to `pos` is kept.
     pub fn begin(&mut self, pos: &Position, planned: Option<u64>, noise: bool) {
         self.stop.store(false, Ordering::Relaxed);
+        if self.root_proof.is_some_and(|(proven, _)| proven != *pos) {
+            self.root_proof = None;
+        }
         if self.config().gumbel.is_some() && planned.is_some() {
             self.tree.clear();
         }
@@ -394,6 +405,10 @@ impl SearchDriver {
 
     /// Stage 4: what the search knows now.
     pub fn report(&self, elapsed: Duration) -> SearchInfo {
-        self.tree.info(self.simulations, elapsed)
+        let mut info = self.tree.info(self.simulations, elapsed);
+        if let Some((_, proof)) = self.root_proof {
+            info.proof = info.proof.or(Some(proof));
+        }
+        info
     }
 }

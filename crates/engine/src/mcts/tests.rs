@@ -863,7 +863,7 @@ fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win
     let mut rng = Rng::new(41);
     let mut solver = Solver::new();
     let mut driver = SearchDriver::new(config);
-    let (mut exact, mut result_only, mut left) = (0, 0, 0);
+    let (mut exact, mut result_only, mut left, mut lost) = (0, 0, 0, 0);
     while exact + result_only + left < 60 {
         let empties = 11 + rng.below(4) as u32;
         let Some(pos) = random_endgame(&mut rng, empties) else {
@@ -900,12 +900,24 @@ fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win
                     result_only += 1;
                 }
             }
-            None => left += 1,
+            None => {
+                left += 1;
+                // The search that follows says when the loss was proven.
+                driver.begin(&pos, Some(1), false);
+                if driver.report(Duration::ZERO).proof == Some(Proof::Loss) {
+                    assert!(truth < 0, "{text}: reported lost, but {truth}");
+                    lost += 1;
+                }
+            }
             other => panic!("{text}: {other:?}"),
         }
     }
     assert!(
-        exact > 5 && result_only > 5 && left > 5,
-        "{exact} exact, {result_only} with the result only, {left} left to the search"
+        exact > 5 && result_only > 5 && left > 5 && lost > 2,
+        "{exact} exact, {result_only} with the result only, {left} left to the search \
+         ({lost} proven lost)"
     );
+    // A search of another position does not inherit the proof.
+    driver.begin(&start8(), Some(1), false);
+    assert_eq!(driver.report(Duration::ZERO).proof, None);
 }
