@@ -4,7 +4,7 @@
 use crate::args::AgentArgs;
 use anyhow::{bail, Result};
 use engine::book::BookChoice;
-use engine::report::SearchInfo;
+use engine::report::{Proof, SearchInfo};
 use engine::{Budget, ModelSource};
 use othello::{Move, Position, Square};
 
@@ -85,7 +85,10 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         "{side} to move; win estimate {:.1}%{}; best move {}\n",
         info.win_probability() * 100.0,
         match info.proof {
-            Some(p) => format!(" (proven {p:?})"),
+            Some(Proof::Win) => " (proven win)".to_owned(),
+            Some(Proof::Draw) => " (proven draw)".to_owned(),
+            // The root solve leaves a proven loss to the search: its move is a swindle's.
+            Some(Proof::Loss) => " (proven loss: the search plays on for a mistake)".to_owned(),
             None => String::new(),
         },
         info.best_move()
