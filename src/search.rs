@@ -10,6 +10,8 @@ use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
 use othello::{BoardSize, Variant};
 use std::time::Duration;
 
+mod review;
+
 /// A worker cannot be interrupted while the solver runs, and the page replaces a worker
 /// that has been silent for 4 s: a budgeted root solve or proof is capped at about 0.7 s of
 /// the solver in Chromium on this project's test machine (measured at 27-29 M nodes/s in
@@ -122,6 +124,10 @@ struct Job {
     thinking: Thinking,
     stop: bool,
     last: Option<Report>,
+    /// The position searched, and whether to solve every move once the root is solved
+    /// (a hint's request).
+    position: othello::Position,
+    every_move: bool,
 }
 
 #[derive(Debug, Default)]
@@ -131,6 +137,8 @@ pub struct Searcher {
     /// (the arena's agents keep theirs for a whole game).
     agents: Vec<(PlayerSpec, Box<dyn Agent>)>,
     job: Option<Job>,
+    /// The game review under way, if any (`review.rs`).
+    reviewing: Option<review::Reviewing>,
 }
 
 impl Searcher {
@@ -216,6 +224,8 @@ impl Searcher {
             thinking: Thinking::new(position, budget),
             stop: false,
             last: None,
+            position,
+            every_move: request.every_move,
         });
         Ok(())
     }
@@ -252,8 +262,11 @@ impl Searcher {
         };
         match agent.think_more(&mut job.thinking, slice) {
             Ok(info) => {
-                let report = Report::from_info(&info, job.engine);
+                let mut report = Report::from_info(&info, job.engine);
                 if job.thinking.is_done() || job.stop {
+                    if job.every_move {
+                        solve_every_move(&mut report, &job.position);
+                    }
                     self.job = None;
                     Some(Output::Done { id, report })
                 } else {
@@ -286,6 +299,41 @@ impl Searcher {
                 other => return Err(format!("unexpected {other:?}")),
             }
         }
+    }
+}
+
+/// A hint whose root the solver settled exactly names only its best move's margin. Within
+/// the solver's sure reach (`default_exact_root_empties`: 16 empties on 8x8) the other
+/// moves are cheap to solve as well (each position after one has an empty less than a root
+/// the solver finished), so every legal move gets its exact margin, as bounds the merge
+/// and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
+/// empties) a move's solve could take seconds, so those moves keep the search's word.
+fn solve_every_move(report: &mut Report, pos: &othello::Position) {
+    if !report.solved.is_some_and(|s| s.exact)
+        || pos.empty_count() > engine::mcts::default_exact_root_empties(pos.size())
+    {
+        return;
+    }
+    let mut solver = engine::Solver::new();
+    for mv in pos.legal_move_list() {
+        let settled = report
+            .moves
+            .iter()
+            .any(|m| m.mv == mv && m.bounds.is_some_and(|(low, high)| low == high));
+        let Ok(after) = pos.play(mv) else { continue };
+        if mv == othello::Move::Pass || settled {
+            continue;
+        }
+        let margin = -solver.solve(&after).margin;
+        report.moves.retain(|m| m.mv != mv);
+        report.moves.push(crate::protocol::MoveStat {
+            mv,
+            visits: 0,
+            prior: 0.0,
+            q: margin.signum() as f32,
+            proof: Some(margin.signum() as i8),
+            bounds: Some((margin, margin)),
+        });
     }
 }
 
@@ -325,6 +373,7 @@ mod tests {
                 millis: None,
             },
             seed,
+            every_move: false,
         }
     }
 
@@ -380,6 +429,39 @@ mod tests {
         assert_eq!(report.best, Some(solved.best));
         let after = pos.play(solved.best).expect("legal");
         assert_eq!(-Solver::new().solve(&after).margin, solution.margin);
+    }
+
+    #[test]
+    fn a_solved_hint_gives_every_move_its_exact_margin() {
+        let mut rng = engine::Rng::new(4);
+        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+        while pos.empty_count() > 14 || pos.legal_move_list().len() < 3 {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+            assert!(!pos.is_game_over());
+        }
+        let mut hint = request(7, &pos, "mcts", 20, 1);
+        hint.every_move = true;
+        let report = Searcher::new()
+            .run(hint, Duration::from_millis(50))
+            .expect("searches");
+        for mv in pos.legal_move_list() {
+            let after = pos.play(mv).expect("legal");
+            let margin = -Solver::new().solve(&after).margin;
+            let stat = report
+                .moves
+                .iter()
+                .find(|m| m.mv == mv)
+                .expect("every move");
+            assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
+        }
+        // A move's search (not a hint) keeps the solver's one move.
+        let report = Searcher::new()
+            .run(request(8, &pos, "mcts", 20, 1), Duration::from_millis(50))
+            .expect("searches");
+        assert!(report.moves.len() < pos.legal_move_list().len());
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! changed only by [`ViewAction`]s in a reducer, so it is tested without a browser; the
 //! worker pool's events arrive as actions too.
 
+use crate::editor::{edit, EditAction, Editor};
 use crate::graph::{Estimate, Estimates};
 use crate::merge::Merged;
 use crate::models::builtin_for;
 use crate::pool::{PoolEvent, Purpose};
+use crate::review::ReviewState;
 use crate::state::{heat_visible, GameState};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{BoardSize, Color, Move, Variant};
@@ -50,6 +52,10 @@ pub struct View {
     pub book_moves: Vec<(u64, Move)>,
     /// How far the download of a network has come, while it loads.
     pub download: Option<Download>,
+    /// The game's review: the reviewed moves, the review running, the move looked at.
+    pub review: ReviewState,
+    /// The board editor, while a position is being set up.
+    pub editor: Option<Editor>,
 }
 
 /// A network's download under way: its name, the bytes received, and the whole size when
@@ -74,6 +80,13 @@ pub enum ViewAction {
     Strength(String, String),
     /// Progress of a network's download.
     Downloading(Download),
+    /// A review started in the pool with this id, of this many moves.
+    ReviewStarted(u64, usize),
+    ReviewCancelled,
+    /// Shows this move of the game (0-based) with its best move, or the game again.
+    ReviewFocus(Option<usize>),
+    /// The board editor.
+    Edit(EditAction),
 }
 
 impl View {
@@ -178,6 +191,10 @@ impl View {
                 next.message_is_note = true;
             }
             ViewAction::Downloading(download) => next.download = Some(download),
+            ViewAction::ReviewStarted(id, total) => next.review.started(id, total),
+            ViewAction::ReviewCancelled => next.review.cancelled(),
+            ViewAction::ReviewFocus(focus) => next.review.focus = focus,
+            ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),
             ViewAction::Strength(name, line) => {
                 next.strengths.retain(|(n, _)| *n != name);
                 next.strengths.push((name, line));
@@ -243,6 +260,14 @@ impl View {
                 }
             }
             PoolEvent::WorkerRestarted { .. } => self.restarts += 1,
+            PoolEvent::Reviewed {
+                id,
+                position,
+                review,
+                done,
+                ..
+            } => self.review.reviewed(id, position, review, done),
+            PoolEvent::ReviewEnded { id, error } => self.review.ended(id, error),
         }
     }
 }

@@ -8,7 +8,9 @@
 use super::{PoolEvent, Purpose};
 use crate::levels::{alphabeta_millis, SearchPlan, WorkerJob};
 use crate::merge::merge;
-use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
+use crate::protocol::{
+    EngineKind, Input, Output, Report, ReviewRequest, SearchRequest, WireBudget,
+};
 use crate::simd::WorkerBuild;
 use crate::worker::SearchWorker;
 use engine::PlayerSpec;
@@ -68,6 +70,46 @@ struct Job {
     last_emit: f64,
 }
 
+/// A game's review under way: its moves go to one worker one at a time, in order, so it
+/// can be cancelled between moves and never holds a worker for long.
+struct ReviewJob {
+    id: u64,
+    /// Each move with the position it was played from.
+    moves: Vec<(Position, othello::Move)>,
+    /// The move in the worker now.
+    next: usize,
+    slot: usize,
+    player: PlayerSpec,
+    budget: WireBudget,
+    seed: u64,
+    sent: f64,
+}
+
+impl ReviewJob {
+    fn request(&self) -> Option<ReviewRequest> {
+        let (pos, played) = self.moves.get(self.next)?;
+        Some(ReviewRequest {
+            id: self.id,
+            index: self.next,
+            board: pos.to_board_text(),
+            variant: pos.variant(),
+            played: *played,
+            player: self.player.clone(),
+            budget: self.budget,
+            seed: self.seed,
+        })
+    }
+
+    /// How long its worker may stay silent on a move: a move's review can be two searches
+    /// (the position, then the one after a move the search left alone) and a budgeted
+    /// solve, at a few hundred simulations a second on a slow, busy device.
+    fn timeout_ms(&self) -> f64 {
+        let sims = self.budget.simulations.unwrap_or(0) as f64;
+        let millis = self.budget.millis.unwrap_or(0) as f64;
+        SEARCH_TIMEOUT_MS + 2.0 * (sims * 3.0 + millis)
+    }
+}
+
 /// Hears a network benchmark's positions a second, or why it could not run.
 pub type BenchAnswer = Box<dyn FnOnce(Result<f64, String>)>;
 
@@ -84,6 +126,7 @@ pub struct Pool {
     bench: Option<BenchAnswer>,
     /// The worker build this browser runs (relaxed SIMD where it has it).
     build: WorkerBuild,
+    review: Option<ReviewJob>,
 }
 
 /// A summary: the workers and the callbacks have no useful text.
@@ -116,6 +159,7 @@ impl Pool {
             me: Weak::new(),
             bench: None,
             build: WorkerBuild::detect(),
+            review: None,
         }));
         {
             let mut p = pool.borrow_mut();
@@ -275,6 +319,87 @@ impl Pool {
         self.job.as_ref().map(|j| (j.purpose, j.hash))
     }
 
+    /// Reviews `moves` (each with the position it was played from) with `player` at
+    /// `budget` a position, replacing any review under way; returns the review's id. The
+    /// last worker takes it: where there are several, the first ones keep searching for
+    /// the game (a Casual or Instinct search runs on the first alone).
+    pub fn review(
+        &mut self,
+        moves: Vec<(Position, othello::Move)>,
+        player: PlayerSpec,
+        budget: WireBudget,
+    ) -> u64 {
+        self.cancel_review();
+        let id = self.next_id;
+        self.next_id += 1;
+        let job = ReviewJob {
+            id,
+            moves,
+            next: 0,
+            slot: self.slots.len() - 1,
+            player,
+            budget,
+            seed: random_seed(),
+            sent: now(),
+        };
+        // An empty game ends at once: said to no one, since nothing was asked of a worker.
+        let _ = self.send_review(job);
+        id
+    }
+
+    /// Sends the review's next move to its worker, or ends it when none is left.
+    fn send_review(&mut self, mut job: ReviewJob) -> Option<PoolEvent> {
+        let Some(request) = job.request() else {
+            return Some(PoolEvent::ReviewEnded {
+                id: job.id,
+                error: None,
+            });
+        };
+        let t = now();
+        job.sent = t;
+        let slot = &mut self.slots[job.slot];
+        slot.last_heard = slot.last_heard.max(t);
+        slot.bridge.send(Input::Review(Box::new(request)));
+        self.review = Some(job);
+        None
+    }
+
+    /// Drops the review under way: the move in the worker now is answered and ignored.
+    pub fn cancel_review(&mut self) {
+        self.review = None;
+    }
+
+    pub fn reviewing(&self) -> Option<u64> {
+        self.review.as_ref().map(|r| r.id)
+    }
+
+    fn on_reviewed(
+        &mut self,
+        id: u64,
+        index: usize,
+        review: crate::review::ReviewedMove,
+    ) -> Vec<PoolEvent> {
+        let Some(mut job) = self.review.take() else {
+            return vec![];
+        };
+        if job.id != id || job.next != index {
+            self.review = Some(job);
+            return vec![];
+        }
+        let position = job.moves[index].0.hash();
+        let total = job.moves.len();
+        job.next += 1;
+        let mut events = vec![PoolEvent::Reviewed {
+            id,
+            position,
+            review,
+            done: job.next,
+            total,
+        }];
+        events.extend(self.send_review(job));
+        events
+    }
+
     /// Asks worker `index` to run `model` alone on batches of `batch` for about `millis`;
     /// `done` gets its positions a second, or why not (the browser tests' tract figure).
     pub fn bench_network(
@@ -337,6 +462,21 @@ impl Pool {
                 }
                 vec![]
             }
+            Output::Reviewed {
+                id,
+                index: move_index,
+                review,
+            } => self.on_reviewed(id, move_index, review),
+            Output::ReviewFailed { id, error } => match self.review.take() {
+                Some(job) if job.id == id => vec![PoolEvent::ReviewEnded {
+                    id,
+                    error: Some(error),
+                }],
+                other => {
+                    self.review = other;
+                    vec![]
+                }
+            },
             Output::Progress { id, report } => self.on_report(index, id, report, false),
             Output::Done { id, report } => self.on_report(index, id, report, true),
             Output::Failed { id, error } => match self.job.take() {
@@ -448,8 +588,17 @@ impl Pool {
                 }
                 _ => SEARCH_TIMEOUT_MS,
             };
+            let review_timeout = self
+                .review
+                .as_ref()
+                .filter(|r| r.slot == index)
+                .map(|r| (r.timeout_ms(), r.sent));
+            let stale_review = review_timeout.is_some_and(|(limit, sent)| {
+                slot.loading_since.is_none() && t - slot.last_heard.max(sent) > limit
+            });
             let stale_search =
-                searching && slot.loading_since.is_none() && t - slot.last_heard > timeout;
+                (searching && slot.loading_since.is_none() && t - slot.last_heard > timeout)
+                    || stale_review;
             let stale_load = slot
                 .loading_since
                 .is_some_and(|since| t - since.max(slot.last_heard) > LOAD_TIMEOUT_MS);
@@ -493,6 +642,15 @@ impl Pool {
                         .send(Input::Search(Box::new(request)));
                 }
             }
+            // The review's move goes again to the new worker (a fresh reviewer: the move is
+            // valued all the same).
+            if let Some(job) = self.review.take() {
+                if job.slot == index {
+                    events.extend(self.send_review(job));
+                } else {
+                    self.review = Some(job);
+                }
+            }
             events.push(PoolEvent::WorkerRestarted { index });
         }
         events
@@ -507,6 +665,7 @@ fn request(job: &Job, part: &Part) -> SearchRequest {
         player: part.job.spec.clone(),
         budget: part.job.budget,
         seed: part.job.seed,
+        every_move: job.purpose == Purpose::Hint,
     }
 }
 
