@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { moveCount, newGame, numbers, openGame, shot, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { ENDGAMES, moveCount, newGame, numbers, openGame, shot, status, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -114,6 +114,26 @@ test("a review cancelled midway leaves the page usable", async () => {
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
   assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a solved hint shows every legal move's exact margin, not the best move's alone", async () => {
+  const { page, context, errors } = await openGame();
+  await newGame(page, { size: "8", players: "black" });
+  // 16 empties (15 once the agent has answered): within the solver's sure reach.
+  await page.fill("#transcript-input", ENDGAMES[0].transcript);
+  await page.click("#load-transcript");
+  assert.match(await waitForTurn(page), /your turn/);
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 20_000 });
+  const labels = await page.$$eval(".cell.legal", (cells) =>
+    cells.map((c) => [c.dataset.square, c.querySelector(".heat .pct")?.textContent ?? ""]));
+  assert.ok(labels.length > 1, JSON.stringify(labels));
+  for (const [square, label] of labels) assert.match(label, /^[+-]?\d+$/, `${square}: "${label}"`);
+  // The gold frame is on the solver's move, whose margin no other move beats.
+  const best = Number(await page.locator(".cell.hint .heat .pct").innerText());
+  assert.ok(labels.every(([, label]) => Number(label) <= best), JSON.stringify(labels));
   assert.deepEqual(errors, []);
   await context.close();
 });
