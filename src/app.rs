@@ -8,15 +8,18 @@ mod new_game;
 mod play;
 mod side;
 
+use crate::components::ReviewPanel;
+use crate::explain::who;
 use crate::explain::{level_note, opponent_lines};
 use crate::hooks::{
-    load_saved, upload_model, use_builtin_model, use_persistence, use_pool, use_search_driver,
-    GameModel, PoolHandle, SearchWanted,
+    load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    use_persistence, use_pool, use_search_driver, GameModel, PoolHandle, SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::persist::Settings;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
+use crate::review::{ReviewLevel, ReviewState};
 use crate::state::Seats;
 use crate::view::{View, ViewAction};
 use engine::PlayerSpec;
@@ -42,6 +45,10 @@ pub fn app() -> Html {
         let saved = saved.clone();
         move || View {
             estimates: saved.2.clone(),
+            review: ReviewState {
+                reviews: saved.3.clone(),
+                ..ReviewState::default()
+            },
             ..View::default()
         }
     });
@@ -70,7 +77,8 @@ pub fn app() -> Html {
             delay_ms: if watching { watch.1 } else { 0 },
         },
     );
-    use_persistence(&game, &settings, &view.estimates);
+    use_persistence(&game, &settings, &view.estimates, &view.review.reviews);
+    let review_panel = review_panel(&pool, &view, &game, &settings);
 
     let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
     let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);
@@ -105,12 +113,52 @@ pub fn app() -> Html {
                           opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
                     <SearchView game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget} />
+                    { review_panel }
                 </section>
                 <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
                            note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
                            {on_upload} {on_builtin} />
             </div>
         </main>
+    }
+}
+
+/// The review's panel, wired to the pool, the view and the review's budget (a setting).
+fn review_panel(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    game: &UseReducerHandle<GameModel>,
+    settings: &UseStateHandle<Settings>,
+) -> Html {
+    let level = settings.review_level;
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, level);
+    let on_level = {
+        let settings = settings.clone();
+        Callback::from(move |level: ReviewLevel| {
+            settings.set(Settings {
+                review_level: level,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let moves = view
+        .review
+        .reviews
+        .of_game(&game.game)
+        .into_iter()
+        .zip(game.game.moves().iter().copied())
+        .map(|(r, mv)| (mv, r))
+        .collect::<Vec<_>>();
+    let on_focus = {
+        let view = view.dispatcher();
+        Callback::from(move |focus| view.dispatch(ViewAction::ReviewFocus(focus)))
+    };
+    html! {
+        <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
+                     error={view.review.error.clone()} {level} {on_level}
+                     unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
+                     focus={view.review.focus} {on_focus}
+                     black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />
     }
 }
 

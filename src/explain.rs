@@ -12,7 +12,8 @@ use engine::report::Proof;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 
-fn who(game: &GameState, color: Color) -> String {
+/// A side as the page names it: "Black (you)", "White (the agent)", or just "Black".
+pub fn who(game: &GameState, color: Color) -> String {
     match game.seats {
         Seats::Human(c) if c == color => format!("{color} (you)"),
         Seats::Human(_) => format!("{color} (the agent)"),

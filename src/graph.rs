@@ -1,9 +1,11 @@
 //! The evaluation graph's data: for each move of the game, the estimate for Black of the
 //! search of the position that move was played from (the agent's search before its move, a
-//! hint or analysis before the person's), and a live point for the search running now.
+//! hint or analysis before the person's, or the game's review of it, which takes
+//! precedence: it values every move alike), and a live point for the search running now.
 //! Pure, so the points are tested without a browser; `components::graph` draws them.
 
 use crate::merge::Merged;
+use crate::review::{ReviewedMove, Reviews};
 use othello::{Color, Game, Move};
 
 /// How many searched positions the page remembers (a few games' worth).
@@ -67,6 +69,31 @@ impl Estimate {
             margin_at_least: false,
         }
     }
+
+    /// The review's value of the position a move was played from (its best move's value,
+    /// for the mover), turned to Black's side; `None` for a forced move, which has none.
+    pub fn of_review(review: &ReviewedMove) -> Option<Estimate> {
+        let best = review.best_value?;
+        let sign = if review.side == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let discs = best * sign;
+        // The page's link between discs and value: value = tanh(discs / 8), the inverse
+        // of the engine's `discs_of_value`.
+        let black_win = if review.best_exact {
+            (discs.signum() + 1.0) / 2.0
+        } else {
+            ((discs / 8.0).tanh() + 1.0) / 2.0
+        };
+        Some(Estimate {
+            black_win,
+            black_discs: Some(discs),
+            exact: review.best_exact,
+            margin_at_least: false,
+        })
+    }
 }
 
 /// The latest estimate of every position searched, by position hash, oldest first.
@@ -98,21 +125,34 @@ pub struct Point {
     pub mv: Option<Move>,
     pub mover: Color,
     pub estimate: Option<Estimate>,
+    /// The game's review of the move, when it has one.
+    pub review: Option<ReviewedMove>,
 }
 
 /// The graph's points: one per move of the game, and a live one when `live` (the search of
 /// the position on the board, running now) is given.
-pub fn points(game: &Game, estimates: &Estimates, live: Option<Estimate>) -> Vec<Point> {
+pub fn points(
+    game: &Game,
+    estimates: &Estimates,
+    reviews: &Reviews,
+    live: Option<Estimate>,
+) -> Vec<Point> {
     let positions = game.positions();
     let mut out: Vec<Point> = game
         .moves()
         .iter()
         .enumerate()
-        .map(|(i, mv)| Point {
-            ply: i + 1,
-            mv: Some(*mv),
-            mover: positions[i].side_to_move(),
-            estimate: estimates.get(positions[i].hash()),
+        .map(|(i, mv)| {
+            let review = reviews.get(positions[i].hash(), *mv);
+            Point {
+                ply: i + 1,
+                mv: Some(*mv),
+                mover: positions[i].side_to_move(),
+                estimate: review
+                    .and_then(|r| Estimate::of_review(&r))
+                    .or_else(|| estimates.get(positions[i].hash())),
+                review,
+            }
         })
         .collect();
     if let Some(estimate) = live {
@@ -121,6 +161,7 @@ pub fn points(game: &Game, estimates: &Estimates, live: Option<Estimate>) -> Vec
             mv: None,
             mover: game.position().side_to_move(),
             estimate: Some(estimate),
+            review: None,
         });
     }
     out
@@ -158,6 +199,10 @@ pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
 
 /// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
 pub fn describe(point: &Point) -> String {
+    // A reviewed move is read for its review: its value, the best move's, its mark.
+    if let Some(review) = point.review.filter(|r| !r.is_forced()) {
+        return crate::review::describe(point.ply, &review);
+    }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
         format!("{mv} ({})", point.mover)
     });
@@ -280,6 +325,7 @@ mod tests {
             mv: Some(Move::Pass),
             mover: Color::White,
             estimate: Some(proven),
+            review: None,
         };
         assert_eq!(
             describe(&point),
@@ -296,7 +342,7 @@ mod tests {
             g.positions()[1].hash(),
             Estimate::of(&merged(0.2, None), Color::White),
         );
-        let pts = points(&g, &known, None);
+        let pts = points(&g, &known, &Reviews::default(), None);
         assert_eq!(pts.len(), 3);
         assert_eq!(pts[0].estimate, None, "no search before f5: a gap");
         assert_eq!(pts[1].mv.map(|m| m.to_string()), Some("d6".into()));
@@ -305,7 +351,7 @@ mod tests {
         assert_eq!(scale(&pts), Scale::Percent);
         // The search now running adds a live point after the last move.
         let live = Estimate::of(&merged(0.0, None), Color::White);
-        let pts = points(&g, &known, Some(live));
+        let pts = points(&g, &known, &Reviews::default(), Some(live));
         assert_eq!(pts.len(), 4);
         assert_eq!((pts[3].ply, pts[3].mv), (4, None));
         assert!(describe(&pts[0]).contains("no search"));
@@ -326,6 +372,44 @@ mod tests {
     }
 
     #[test]
+    fn a_reviewed_move_is_drawn_at_its_positions_reviewed_value() {
+        let g = game("f5d6");
+        let mut known = Estimates::default();
+        known.record(
+            g.positions()[1].hash(),
+            Estimate::of(&merged(0.9, Some(20.0)), Color::White),
+        );
+        let d6 = g.moves()[1];
+        let mut reviews = Reviews::default();
+        reviews.record(
+            g.positions()[1].hash(),
+            ReviewedMove {
+                side: Color::White,
+                played: d6,
+                value: Some(-6.0),
+                value_exact: true,
+                best: Move::parse("f6", BoardSize::Eight).expect("a move"),
+                best_value: Some(2.0),
+                best_exact: true,
+                loss: 8.0,
+            },
+        );
+        let pts = points(&g, &known, &reviews, None);
+        assert_eq!(pts[0].estimate, None, "f5 has neither review nor search");
+        let e = pts[1].estimate.expect("reviewed");
+        // White's best is worth +2 for White: -2 for Black, exact, and the review wins
+        // over the search's estimate of the same position.
+        assert_eq!(
+            (e.black_discs, e.exact, e.black_win),
+            (Some(-2.0), true, 0.0)
+        );
+        assert_eq!(
+            describe(&pts[1]),
+            "2. d6 (White): -6; best f6 +2: a blunder, 8.00 discs lost"
+        );
+    }
+
+    #[test]
     fn discs_are_the_scale_when_every_estimate_has_them() {
         let g = game("f5d6");
         let mut known = Estimates::default();
@@ -333,7 +417,7 @@ mod tests {
             g.positions()[0].hash(),
             Estimate::of(&merged(0.1, Some(13.0)), Color::Black),
         );
-        let pts = points(&g, &known, None);
+        let pts = points(&g, &known, &Reviews::default(), None);
         assert_eq!(scale(&pts), Scale::Discs(16.0));
         let e = pts[0].estimate.expect("searched");
         assert!((height(&e, Scale::Discs(16.0)) - (13.0 / 16.0 + 1.0) / 2.0).abs() < 1e-6);

@@ -2,6 +2,10 @@
 //! networks, the search that follows the game, and the saved game. The components only
 //! draw; these talk to the workers, the network and local storage.
 
+mod review;
+
+pub use review::{review_callbacks, review_unavailable};
+
 use crate::graph::Estimates;
 use crate::levels::{analysis, worker_count};
 use crate::models::{builtin_for, default_card, strength_line, BuiltinModel};
@@ -9,6 +13,7 @@ use crate::persist::{self, Settings, STORAGE_KEY};
 use crate::pool::{Pool, PoolEvent, Purpose};
 use crate::protocol::WireBudget;
 use crate::records::{games_from_ggf, is_ggf, RecordGame};
+use crate::review::Reviews;
 use crate::state::{
     apply, browse_target, game_from_board_text, game_from_transcript, Action, GameState, Seats,
 };
@@ -84,7 +89,7 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-/// The saved game, settings and graph, or a new game as Black.
+/// The saved game, settings, graph and review, or a new game as Black.
 pub fn load_saved() -> persist::Restored {
     storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
@@ -97,18 +102,30 @@ pub fn load_saved() -> persist::Restored {
                 ),
                 Settings::default(),
                 Estimates::default(),
+                Reviews::default(),
             )
         })
 }
 
-/// Saves the game, the settings and the graph after every change.
+/// Saves the game, the settings, the graph and the review after every change.
 #[hook]
-pub fn use_persistence(game: &GameModel, settings: &Settings, estimates: &Estimates) {
+pub fn use_persistence(
+    game: &GameModel,
+    settings: &Settings,
+    estimates: &Estimates,
+    reviews: &Reviews,
+) {
     use_effect_with(
-        (game.state.clone(), settings.clone(), estimates.clone()),
-        |(game, settings, estimates)| {
+        (
+            game.state.clone(),
+            settings.clone(),
+            estimates.clone(),
+            reviews.clone(),
+        ),
+        |(game, settings, estimates, reviews)| {
             if let Some(s) = storage() {
-                let _ = s.set_item(STORAGE_KEY, &persist::save(game, settings, estimates));
+                let text = persist::save(game, settings, estimates, reviews);
+                let _ = s.set_item(STORAGE_KEY, &text);
             }
         },
     );

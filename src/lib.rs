@@ -5,6 +5,7 @@
 //! worker protocol and the pool's events, merging the workers' searches, difficulty levels
 //! and the search plan, and the saved-game format.
 
+pub mod editor;
 pub mod explain;
 pub mod graph;
 pub mod levels;
@@ -15,6 +16,7 @@ pub mod persist;
 pub mod pool;
 pub mod protocol;
 pub mod records;
+pub mod review;
 pub mod search;
 pub mod simd;
 pub mod state;

@@ -155,15 +155,20 @@ impl Merged {
             .map(|&mv| {
                 let stat = self.moves.iter().find(|m| m.mv == mv && m.visits > 0);
                 let solved = self.solved.filter(|s| s.best == mv).map(|s| s.margin);
-                // A margin the search's bounds settled is as exact as the solver's.
-                let exact = stat
+                // A margin the search's bounds settled is as exact as the solver's, and so
+                // is one the worker solved beside a solved hint's best move (a move no
+                // simulation visited).
+                let exact = self
+                    .moves
+                    .iter()
+                    .find(|m| m.mv == mv)
                     .and_then(|m| m.bounds)
                     .filter(|(lower, upper)| lower == upper)
                     .map(|(margin, _)| margin);
                 let (strength, label, aria) =
                     match (solved.or(exact), stat.and_then(|m| m.proof), stat) {
                         (Some(margin), _, _) => (
-                            (margin.signum() as f32 + 1.0) / 2.0,
+                            exact_strength(margin),
                             format!("{margin:+}"),
                             format!("exact: you finish {margin:+} discs with perfect play"),
                         ),
@@ -197,6 +202,18 @@ impl Merged {
                 }
             })
             .collect()
+    }
+}
+
+/// An exact margin's place on the hint's scale: a win above any estimate short of
+/// certainty and a loss below, each ordered by its margin, so a solved hint's colours rank
+/// +20 above +4.
+fn exact_strength(margin: i32) -> f32 {
+    let by_margin = margin as f32 / 640.0;
+    match margin.signum() {
+        1 => 0.9 + by_margin,
+        -1 => 0.1 + by_margin,
+        _ => 0.5,
     }
 }
 

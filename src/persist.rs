@@ -1,9 +1,10 @@
 //! What survives a page reload: the game (start position and moves in Othello notation,
 //! so a saved game is readable and outlives changes to the structs), the settings, and
-//! the evaluation graph's estimates of the game's positions.
+//! the evaluation graph's estimates of the game's positions, and the game's review.
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
+use crate::review::{ReviewLevel, ReviewedMove, Reviews};
 use crate::state::{at_ply, GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ pub struct Settings {
     /// shows its thinking from the first move on).
     #[serde(default = "book_on")]
     pub book: bool,
+    /// The budget the last review was asked at (absent in older saves: Club).
+    #[serde(default)]
+    pub review_level: ReviewLevel,
 }
 
 fn book_on() -> bool {
@@ -32,6 +36,7 @@ impl Default for Settings {
             difficulty: Difficulty::default(),
             heat_map: true,
             book: true,
+            review_level: ReviewLevel::default(),
         }
     }
 }
@@ -53,6 +58,17 @@ struct Saved {
     /// start first), `null` where none was searched. Absent in older saves.
     #[serde(default)]
     graph: Vec<Option<Estimate>>,
+    /// The review of each move of the game and its redo moves, `null` where it has none.
+    /// Absent in older saves.
+    #[serde(default)]
+    review: Vec<Option<ReviewedMove>>,
+}
+
+/// The moves of the game and then its redo moves, in order.
+fn line_moves(state: &GameState) -> Vec<Move> {
+    let mut moves = state.game.moves().to_vec();
+    moves.extend(state.undone.iter().rev());
+    moves
 }
 
 /// The positions of the game with its redo moves replayed: the start, then after each move.
@@ -63,7 +79,13 @@ fn line(state: &GameState) -> Vec<othello::Position> {
         .to_vec()
 }
 
-pub fn save(state: &GameState, settings: &Settings, estimates: &Estimates) -> String {
+pub fn save(
+    state: &GameState,
+    settings: &Settings,
+    estimates: &Estimates,
+    reviews: &Reviews,
+) -> String {
+    let whole = line(state);
     let saved = Saved {
         version: VERSION,
         start: state.game.start().to_board_text(),
@@ -77,9 +99,11 @@ pub fn save(state: &GameState, settings: &Settings, estimates: &Estimates) -> St
             .collect(),
         players: state.seats,
         settings: settings.clone(),
-        graph: line(state)
+        graph: whole.iter().map(|p| estimates.get(p.hash())).collect(),
+        review: whole
             .iter()
-            .map(|p| estimates.get(p.hash()))
+            .zip(line_moves(state))
+            .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
     };
     // Plain data: serialising cannot fail.
@@ -96,8 +120,8 @@ pub enum LoadError {
     Invalid(String),
 }
 
-/// A saved game: the game, the settings and the graph's estimates.
-pub type Restored = (GameState, Settings, Estimates);
+/// A saved game: the game, the settings, the graph's estimates and the review.
+pub type Restored = (GameState, Settings, Estimates, Reviews);
 
 pub fn load(text: &str) -> Result<Restored, LoadError> {
     let saved: Saved = serde_json::from_str(text).map_err(|e| LoadError::Syntax(e.to_string()))?;
@@ -119,13 +143,21 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
         seats: saved.players,
         undone,
     };
+    let whole = line(&state);
     let mut estimates = Estimates::default();
-    for (pos, estimate) in line(&state).iter().zip(saved.graph) {
+    for (pos, estimate) in whole.iter().zip(saved.graph) {
         if let Some(estimate) = estimate {
             estimates.record(pos.hash(), estimate);
         }
     }
-    Ok((state, saved.settings, estimates))
+    let mut reviews = Reviews::default();
+    for ((pos, mv), review) in whole.iter().zip(line_moves(&state)).zip(saved.review) {
+        // A review that names another move than the line's is not this game's.
+        if let Some(review) = review.filter(|r| r.played == mv) {
+            reviews.record(pos.hash(), review);
+        }
+    }
+    Ok((state, saved.settings, estimates, reviews))
 }
 
 #[cfg(test)]
@@ -157,10 +189,11 @@ mod tests {
             difficulty: Difficulty::Millis(750),
             heat_map: false,
             book: true,
+            review_level: ReviewLevel::Deep,
         };
-        let text = save(&s, &settings, &Estimates::default());
+        let text = save(&s, &settings, &Estimates::default(), &Reviews::default());
         assert!(text.contains("\"moves\":\"f5d6\""), "{text}");
-        let (back, back_settings, _) = load(&text).expect("loads");
+        let (back, back_settings, _, _) = load(&text).expect("loads");
         assert_eq!(back, s);
         assert_eq!(back_settings, settings);
         assert_eq!(apply(&back, Action::Redo).game.transcript(true), "f5d6c3");
@@ -170,8 +203,13 @@ mod tests {
     fn a_reversed_game_from_a_set_up_position_round_trips() {
         let start = Position::start(BoardSize::Six, Variant::Reversed);
         let state = GameState::new(start, Seats::Human(Color::White));
-        let saved = save(&state, &Settings::default(), &Estimates::default());
-        let (back, _, _) = load(&saved).expect("loads");
+        let saved = save(
+            &state,
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        );
+        let (back, _, _, _) = load(&saved).expect("loads");
         assert_eq!(back, state);
         assert_eq!(back.position().variant(), Variant::Reversed);
     }
@@ -183,6 +221,7 @@ mod tests {
             &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
             &Settings::default(),
             &Estimates::default(),
+            &Reviews::default(),
         );
         let future = good.replace("\"version\":1", "\"version\":9");
         assert_eq!(load(&future), Err(LoadError::Version(9)));
@@ -217,7 +256,13 @@ mod tests {
             Position::start(BoardSize::Six, Variant::Standard).hash(),
             guess(0.1),
         );
-        let (_, _, back) = load(&save(&s, &Settings::default(), &estimates)).expect("loads");
+        let (_, _, back, _) = load(&save(
+            &s,
+            &Settings::default(),
+            &estimates,
+            &Reviews::default(),
+        ))
+        .expect("loads");
         assert_eq!(back.get(whole[0].hash()), Some(guess(0.5)));
         assert_eq!(back.get(whole[1].hash()), None);
         assert_eq!(back.get(whole[3].hash()), Some(guess(0.7)));
@@ -226,9 +271,52 @@ mod tests {
             None
         );
         // A save from before the graph was kept loads with an empty one.
-        let old = save(&s, &Settings::default(), &Estimates::default())
-            .replace(",\"graph\":[null,null,null,null]", "");
+        let old = save(
+            &s,
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        )
+        .replace(",\"graph\":[null,null,null,null]", "");
         assert!(!old.contains("graph"), "{old}");
         assert_eq!(load(&old).expect("loads").2, Estimates::default());
+    }
+
+    #[test]
+    fn the_review_of_the_game_and_its_redo_moves_survives() {
+        let mut s = new_game(
+            BoardSize::Eight,
+            Variant::Standard,
+            Seats::Human(Color::Black),
+        );
+        s = apply(&s, mv("f5", BoardSize::Eight));
+        s = apply(&s, Action::SetSeats(Seats::Analysis));
+        s = apply(&s, mv("d6", BoardSize::Eight));
+        s = apply(&s, Action::Undo);
+        let whole = line(&s);
+        let review = |played: &str, loss: f32| ReviewedMove {
+            side: Color::Black,
+            played: Move::parse(played, BoardSize::Eight).expect("a move"),
+            value: Some(-loss),
+            value_exact: false,
+            best: Move::parse("f5", BoardSize::Eight).expect("a move"),
+            best_value: Some(0.0),
+            best_exact: false,
+            loss,
+        };
+        let mut reviews = Reviews::default();
+        reviews.record(whole[0].hash(), review("f5", 0.0));
+        reviews.record(whole[1].hash(), review("d6", 3.0));
+        let text = save(&s, &Settings::default(), &Estimates::default(), &reviews);
+        let (_, _, _, back) = load(&text).expect("loads");
+        assert_eq!(back, reviews);
+        // A save from before reviews were kept loads without one.
+        let old = text
+            .split(",\"review\"")
+            .next()
+            .expect("a prefix")
+            .to_owned()
+            + "}";
+        assert_eq!(load(&old).expect("loads").3, Reviews::default());
     }
 }

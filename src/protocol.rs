@@ -1,6 +1,7 @@
 //! The messages between the page and its search workers. Plain data (serialised with
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
+use crate::review::ReviewedMove;
 use engine::report::{Proof, SearchInfo};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
@@ -59,9 +60,40 @@ pub struct SearchRequest {
     /// How long; it replaces the budget in the spec.
     pub budget: WireBudget,
     pub seed: u64,
+    /// A hint's search: when the solver settles the root exactly within its sure reach,
+    /// the worker solves every other legal move too, so each gets its exact margin.
+    #[serde(default)]
+    pub every_move: bool,
 }
 
 impl SearchRequest {
+    pub fn position(&self) -> Result<Position, String> {
+        Position::from_board_text(&self.board, self.variant).map_err(|e| e.to_string())
+    }
+}
+
+/// One move of a game to review (`engine::review`, as `othello review` reviews it). The
+/// page sends a game's moves one at a time and in order, so a review can be cancelled
+/// between moves and the worker's reviewer reuses the search of the position after a move
+/// for the next one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewRequest {
+    /// The review's id: a new id starts a fresh reviewer (a fresh tree), as the CLI starts
+    /// one per game.
+    pub id: u64,
+    /// The move's index in the game (0-based).
+    pub index: usize,
+    /// The position the move was played from, in board text (OBF).
+    pub board: String,
+    pub variant: Variant,
+    pub played: Move,
+    /// The reviewer: a search that values moves (mcts).
+    pub player: PlayerSpec,
+    pub budget: WireBudget,
+    pub seed: u64,
+}
+
+impl ReviewRequest {
     pub fn position(&self) -> Result<Position, String> {
         Position::from_board_text(&self.board, self.variant).map_err(|e| e.to_string())
     }
@@ -80,6 +112,8 @@ pub enum Input {
     Search(Box<SearchRequest>),
     /// Ends the search with this id early; it still answers with `Done`.
     Stop { id: u64 },
+    /// Reviews one move of a game; answered by `Reviewed` or `ReviewFailed`.
+    Review(Box<ReviewRequest>),
     /// Makes the worker panic: lets the tests check that a dead worker is replaced.
     Crash,
     /// Runs the named network alone, `batch` positions a run, for about `millis`, and
@@ -114,6 +148,17 @@ pub enum Output {
     },
     /// The search could not run (no network for the board, a broken network, bad input).
     Failed {
+        id: u64,
+        error: String,
+    },
+    /// A move reviewed.
+    Reviewed {
+        id: u64,
+        index: usize,
+        review: ReviewedMove,
+    },
+    /// The move could not be reviewed (no network, an illegal move, a bad spec).
+    ReviewFailed {
         id: u64,
         error: String,
     },
@@ -325,6 +370,7 @@ mod tests {
                 millis: None,
             },
             seed: 1,
+            every_move: false,
         }));
         let text = serde_json::to_string(&req).expect("serialisable");
         let back: Input = serde_json::from_str(&text).expect("deserialisable");

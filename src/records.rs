@@ -5,12 +5,15 @@
 use othello::ggf::{read_games, GgfError, GgfGame};
 use othello::{Color, Game, IllegalReason};
 
+use crate::review::Reviews;
 use crate::state::{GameState, Seats};
 
 /// The game played so far (not the moves taken back) as one GGF record: the start
-/// position, the players as the page names them, the result when the game is over.
-pub fn ggf_record(game: &GameState, opponent: &str) -> String {
+/// position, the players as the page names them, the result when the game is over, and
+/// each reviewed move's value in its move field (`B[f5/-2]`, as GGS records carry them).
+pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String {
     let mut record = GgfGame::new(game.game.clone());
+    crate::review::annotate(&mut record, &reviews.of_game(&game.game));
     let (black, white) = match game.seats {
         Seats::Human(Color::Black) => ("you".to_owned(), opponent.to_owned()),
         Seats::Human(Color::White) => (opponent.to_owned(), "you".to_owned()),
@@ -150,7 +153,7 @@ mod tests {
     #[test]
     fn a_record_reads_back_as_the_same_game() {
         let state = played("f5d6c3d3c4f4f6f3e6e7", Seats::Human(Color::White));
-        let text = ggf_record(&state, "the az-8x8 network");
+        let text = ggf_record(&state, "the az-8x8 network", &Reviews::default());
         assert!(text.starts_with("(;GM[Othello]"), "{text}");
         assert!(text.contains("PB[the az-8x8 network]") && text.contains("PW[you]"));
         assert!(text.contains("RE[?]"), "unfinished: {text}");
@@ -168,7 +171,7 @@ mod tests {
         }
         assert!(game.position().is_game_over());
         let state = GameState::from_game(game.clone(), Seats::AgentVsAgent);
-        let text = ggf_record(&state, "alpha-beta");
+        let text = ggf_record(&state, "alpha-beta", &Reviews::default());
         assert!(!text.contains("RE[?]"), "{text}");
         assert_eq!(game_from_ggf(&text).expect("our own record"), game);
     }

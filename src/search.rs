@@ -10,6 +10,11 @@ use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
 use othello::{BoardSize, Variant};
 use std::time::Duration;
 
+mod hint;
+mod review;
+
+use hint::solve_every_move;
+
 /// A worker cannot be interrupted while the solver runs, and the page replaces a worker
 /// that has been silent for 4 s: a budgeted root solve or proof is capped at about 0.7 s of
 /// the solver in Chromium on this project's test machine (measured at 27-29 M nodes/s in
@@ -122,6 +127,10 @@ struct Job {
     thinking: Thinking,
     stop: bool,
     last: Option<Report>,
+    /// The position searched, and whether to solve every move once the root is solved
+    /// (a hint's request).
+    position: othello::Position,
+    every_move: bool,
 }
 
 #[derive(Debug, Default)]
@@ -131,6 +140,8 @@ pub struct Searcher {
     /// (the arena's agents keep theirs for a whole game).
     agents: Vec<(PlayerSpec, Box<dyn Agent>)>,
     job: Option<Job>,
+    /// The game review under way, if any (`review.rs`).
+    reviewing: Option<review::Reviewing>,
 }
 
 impl Searcher {
@@ -216,6 +227,8 @@ impl Searcher {
             thinking: Thinking::new(position, budget),
             stop: false,
             last: None,
+            position,
+            every_move: request.every_move,
         });
         Ok(())
     }
@@ -252,8 +265,11 @@ impl Searcher {
         };
         match agent.think_more(&mut job.thinking, slice) {
             Ok(info) => {
-                let report = Report::from_info(&info, job.engine);
+                let mut report = Report::from_info(&info, job.engine);
                 if job.thinking.is_done() || job.stop {
+                    if job.every_move {
+                        solve_every_move(&mut report, &job.position);
+                    }
                     self.job = None;
                     Some(Output::Done { id, report })
                 } else {
@@ -325,6 +341,7 @@ mod tests {
                 millis: None,
             },
             seed,
+            every_move: false,
         }
     }
 

@@ -3,10 +3,12 @@
 //! changed only by [`ViewAction`]s in a reducer, so it is tested without a browser; the
 //! worker pool's events arrive as actions too.
 
+use crate::editor::{edit, EditAction, Editor};
 use crate::graph::{Estimate, Estimates};
 use crate::merge::Merged;
 use crate::models::builtin_for;
 use crate::pool::{PoolEvent, Purpose};
+use crate::review::ReviewState;
 use crate::state::{heat_visible, GameState};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{BoardSize, Color, Move, Variant};
@@ -50,6 +52,10 @@ pub struct View {
     pub book_moves: Vec<(u64, Move)>,
     /// How far the download of a network has come, while it loads.
     pub download: Option<Download>,
+    /// The game's review: the reviewed moves, the review running, the move looked at.
+    pub review: ReviewState,
+    /// The board editor, while a position is being set up.
+    pub editor: Option<Editor>,
 }
 
 /// A network's download under way: its name, the bytes received, and the whole size when
@@ -74,6 +80,13 @@ pub enum ViewAction {
     Strength(String, String),
     /// Progress of a network's download.
     Downloading(Download),
+    /// A review started in the pool with this id, of this many moves.
+    ReviewStarted(u64, usize),
+    ReviewCancelled,
+    /// Shows this move of the game (0-based) with its best move, or the game again.
+    ReviewFocus(Option<usize>),
+    /// The board editor.
+    Edit(EditAction),
 }
 
 impl View {
@@ -178,6 +191,10 @@ impl View {
                 next.message_is_note = true;
             }
             ViewAction::Downloading(download) => next.download = Some(download),
+            ViewAction::ReviewStarted(id, total) => next.review.started(id, total),
+            ViewAction::ReviewCancelled => next.review.cancelled(),
+            ViewAction::ReviewFocus(focus) => next.review.focus = focus,
+            ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),
             ViewAction::Strength(name, line) => {
                 next.strengths.retain(|(n, _)| *n != name);
                 next.strengths.push((name, line));
@@ -243,6 +260,14 @@ impl View {
                 }
             }
             PoolEvent::WorkerRestarted { .. } => self.restarts += 1,
+            PoolEvent::Reviewed {
+                id,
+                position,
+                review,
+                done,
+                ..
+            } => self.review.reviewed(id, position, review, done),
+            PoolEvent::ReviewEnded { id, error } => self.review.ended(id, error),
         }
     }
 }
@@ -311,9 +336,11 @@ pub fn shown<'a>(
         };
         Some((h, role))
     });
-    // A hint in a book position has no simulations, but the book's values to show.
+    // A hint in a book position has no simulations, but the book's values to show; so
+    // has a hint the solver settled (every move's margin, within the solver's sure reach).
     let has_tiles = |h: &Heat, role: Role| {
-        !h.merged.tiles().is_empty() || (role == Role::Hint && h.merged.book.is_some())
+        !h.merged.tiles().is_empty()
+            || (role == Role::Hint && (h.merged.book.is_some() || h.merged.solved.is_some()))
     };
     let board = panel
         .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))
@@ -322,252 +349,4 @@ pub fn shown<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::EngineKind;
-
-    fn merged(best: &str) -> Merged {
-        let mv = Move::parse(best, BoardSize::Eight).expect("a move");
-        Merged {
-            engine: EngineKind::Network,
-            moves: vec![crate::merge::MergedMove {
-                mv,
-                visits: 10,
-                share: 1.0,
-                q: 0.2,
-                proof: None,
-                bounds: None,
-            }],
-            pv: vec![mv],
-            value: 0.2,
-            score: None,
-            simulations: 10,
-            elapsed_ms: 5.0,
-            per_worker_rate: vec![2000.0],
-            solved: None,
-            chosen: None,
-            book: None,
-            proof: None,
-        }
-    }
-
-    fn loaded(view: &View, name: &str) -> View {
-        view.apply(ViewAction::Pool(PoolEvent::ModelLoaded {
-            name: name.into(),
-            size: BoardSize::Eight,
-            variant: Variant::Standard,
-        }))
-    }
-
-    #[test]
-    fn the_player_is_the_loaded_network_or_alpha_beta_and_none_while_loading() {
-        let view = View::default();
-        assert_eq!(view.player(BoardSize::Eight, Variant::Standard), None);
-        assert_eq!(view.player(BoardSize::Eight, Variant::Reversed), None);
-        // A board without a shipped network (4x4, which the page does not offer).
-        assert_eq!(
-            view.player(BoardSize::Four, Variant::Standard)
-                .map(|p| p.to_string()),
-            Some("alphabeta".to_owned())
-        );
-        let view = loaded(&view, "az-8x8");
-        assert_eq!(
-            view.player(BoardSize::Eight, Variant::Standard)
-                .map(|p| p.to_string()),
-            Some("mcts:model=az-8x8".to_owned())
-        );
-    }
-
-    #[test]
-    fn a_failed_search_retires_the_network_for_its_board() {
-        let view = loaded(&View::default(), "az-8x8").apply(ViewAction::Pool(PoolEvent::Failed {
-            purpose: Purpose::Move,
-            position: 1,
-            size: BoardSize::Eight,
-            variant: Variant::Standard,
-            error: "broken".into(),
-        }));
-        assert_eq!(
-            view.player(BoardSize::Eight, Variant::Standard)
-                .map(|p| p.kind),
-            Some(PlayerKind::AlphaBeta)
-        );
-        assert_eq!(view.message.as_deref(), Some("The search failed: broken"));
-    }
-
-    #[test]
-    fn reports_of_a_replaced_search_are_dropped_and_a_hint_is_kept() {
-        let view = View::default().apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
-        let stale = view.apply(ViewAction::Pool(PoolEvent::Progress {
-            purpose: Purpose::Hint,
-            position: 8,
-            merged: merged("d3"),
-        }));
-        assert_eq!(stale.heat, None);
-        let done = view.apply(ViewAction::Pool(PoolEvent::Done {
-            purpose: Purpose::Hint,
-            position: 7,
-            merged: merged("d3"),
-        }));
-        assert!(done.heat.as_ref().is_some_and(|h| h.done));
-        assert_eq!(
-            done.hint,
-            Some((7, Move::parse("d3", BoardSize::Eight).expect("a move")))
-        );
-    }
-
-    #[test]
-    fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
-        use crate::state::{apply, Action, Seats};
-        let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-        let game = GameState::new(start, Seats::Human(Color::Black));
-        let f5 = apply(
-            &game,
-            Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
-        );
-        let searched = f5.position().hash();
-        let view = View::default()
-            .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
-            .apply(ViewAction::Pool(PoolEvent::Progress {
-                purpose: Purpose::Move,
-                position: searched,
-                merged: merged("d6"),
-            }));
-        let (panel, board) = shown(&view, &f5, true);
-        assert_eq!(panel.map(|(_, r)| r), Some(Role::Thinking));
-        assert!(board.is_some());
-        assert!(
-            shown(&view, &f5, false).1.is_none(),
-            "the toggle hides the board's tiles"
-        );
-        let answered = apply(
-            &f5,
-            Action::AgentMove {
-                position: searched,
-                mv: Move::parse("d6", BoardSize::Eight).expect("a move"),
-            },
-        );
-        let (panel, board) = shown(&view, &answered, true);
-        assert_eq!(panel.map(|(_, r)| r), Some(Role::Past));
-        assert!(board.is_none(), "no tiles on the person's turn");
-        let moved_on = apply(
-            &answered,
-            Action::Play(Move::parse("c3", BoardSize::Eight).expect("a move")),
-        );
-        assert_eq!(shown(&view, &moved_on, true), (None, None));
-    }
-
-    #[test]
-    fn a_search_without_simulations_of_its_own_draws_no_tiles() {
-        let mut idle = merged("d3");
-        idle.simulations = 0;
-        let view = View::default()
-            .apply(ViewAction::Started(Purpose::Analysis, 1, Color::Black))
-            .apply(ViewAction::Pool(PoolEvent::Progress {
-                purpose: Purpose::Analysis,
-                position: 1,
-                merged: idle,
-            }));
-        let heat = view.heat.clone().expect("shown in the panel");
-        assert!(heat.merged.tiles().is_empty());
-    }
-
-    #[test]
-    fn a_rejected_builtin_network_leaves_its_board_to_alpha_beta_and_a_load_clears_it() {
-        let view = View::default()
-            .apply(ViewAction::Model(
-                BoardSize::Eight,
-                Variant::Standard,
-                ModelStatus::Loading("az-8x8".into()),
-            ))
-            .apply(ViewAction::Pool(PoolEvent::ModelRejected {
-                name: "az-8x8".into(),
-                error: "not an ONNX file".into(),
-            }));
-        assert_eq!(
-            view.player(BoardSize::Eight, Variant::Standard)
-                .map(|p| p.kind),
-            Some(PlayerKind::AlphaBeta)
-        );
-        assert!(view
-            .message
-            .as_ref()
-            .is_some_and(|m| m.contains("not an ONNX file")));
-        assert_eq!(loaded(&view, "az-8x8").message, None);
-    }
-
-    #[test]
-    fn a_note_is_news_until_a_problem_replaces_it() {
-        let view = View::default().apply(ViewAction::Note("Started from opening 3".into()));
-        assert!(view.message_is_note);
-        let refused = view.apply(ViewAction::Pool(PoolEvent::ModelRejected {
-            name: "mine".into(),
-            error: "not an ONNX file".into(),
-        }));
-        assert!(!refused.message_is_note);
-        let cleared = view.apply(ViewAction::Message(None));
-        assert_eq!((cleared.message, cleared.message_is_note), (None, false));
-    }
-
-    #[test]
-    fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
-        let tile = |strength: f32| crate::merge::Tile {
-            mv: Move::Pass,
-            strength,
-            label: format!("{:.0}%", strength * 100.0),
-            aria: String::new(),
-        };
-        let untried = crate::merge::Tile {
-            label: "?".to_owned(),
-            ..tile(0.0)
-        };
-        let mut tiles = vec![tile(0.11), tile(0.19), untried, tile(0.15)];
-        spread(&mut tiles);
-        let strengths: Vec<f32> = tiles.iter().map(|t| t.strength).collect();
-        assert_eq!(strengths[0], 0.0);
-        assert_eq!(strengths[1], 1.0);
-        assert!(
-            strengths[2] < 0.0,
-            "an untried move is not ranked: {strengths:?}"
-        );
-        assert!((strengths[3] - 0.5).abs() < 1e-5, "{strengths:?}");
-        let mut even = vec![tile(0.5), tile(0.5)];
-        spread(&mut even);
-        assert_eq!(even[0].strength, 0.5);
-    }
-
-    #[test]
-    fn a_downloads_progress_is_said_while_its_network_loads() {
-        let view = View::default()
-            .apply(ViewAction::Model(
-                BoardSize::Six,
-                Variant::Standard,
-                ModelStatus::Loading("az-6x6".into()),
-            ))
-            .apply(ViewAction::Downloading(Download {
-                name: "az-6x6".into(),
-                received: 120 * 1024,
-                total: Some(330 * 1024 + 5),
-            }));
-        assert_eq!(
-            view.download_progress("az-6x6").as_deref(),
-            Some("120 KB of 331 KB")
-        );
-        assert_eq!(view.download_progress("az-8x8"), None);
-        let compressed = view.apply(ViewAction::Downloading(Download {
-            name: "az-6x6".into(),
-            received: 1000,
-            total: None,
-        }));
-        assert_eq!(
-            compressed.download_progress("az-6x6").as_deref(),
-            Some("1 KB so far")
-        );
-        let loaded = compressed.apply(ViewAction::Pool(PoolEvent::ModelLoaded {
-            name: "az-6x6".into(),
-            size: BoardSize::Six,
-            variant: Variant::Standard,
-        }));
-        assert_eq!(loaded.download_progress("az-6x6"), None);
-    }
-}
+mod tests;

@@ -111,6 +111,17 @@ impl Worker for SearchWorker {
                 }
             }
             Input::Stop { id } => self.searcher.stop(id),
+            // One move at a time, at once: a move's review is one search (or a solve) of
+            // the review's budget, and the page sends the next move only when this one is
+            // answered, so a cancelled review stops after the move under way.
+            Input::Review(request) => {
+                let (id, index) = (request.id, request.index);
+                let out = match self.searcher.review(&request) {
+                    Ok(review) => Output::Reviewed { id, index, review },
+                    Err(error) => Output::ReviewFailed { id, error },
+                };
+                scope.respond(who, out);
+            }
             Input::Crash => panic!("the page asked this worker to crash (a test of restarts)"),
             Input::BenchNetwork {
                 model,

@@ -3,7 +3,10 @@
 //! evaluation graph, a section of their own.
 
 use super::new_game::NewGameChoice;
-use crate::components::{Board, Controls, Counts, EvalGraph, GameOver, SearchPanel, WatchControls};
+use crate::components::{
+    Board, Controls, Counts, EditorPanel, EvalGraph, GameOver, SearchPanel, WatchControls,
+};
+use crate::editor::EditAction;
 use crate::explain::{
     browse_line, game_record, may_name_opening, opening_line, pass_notice, search_summary,
     status_line,
@@ -13,6 +16,7 @@ use crate::hooks::GameModel;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
 use crate::records::ggf_record;
+use crate::review::{focus_line, focus_tiles, ReviewedMove};
 use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
 use crate::view::{live_estimate, shown, spread, View, ViewAction};
 use engine::PlayerSpec;
@@ -68,11 +72,36 @@ pub fn play_area(props: &PlayProps) -> Html {
         Some(progress) => format!("{} {progress}", status_line(game, ready)),
         None => status_line(game, ready),
     };
+    if let Some(editor) = view.editor.as_ref() {
+        return html! {
+            <section class="play" aria-label="Game">
+                <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
+                <p class="status" id="status" role="status" aria-live="polite">{ "Setting up a position" }</p>
+                { editor_panel(game, view, editor) }
+            </section>
+        };
+    }
+    let on_edit = {
+        let view = view.dispatcher();
+        Callback::from(move |_| {
+            view.dispatch(ViewAction::Message(None));
+            view.dispatch(ViewAction::Edit(EditAction::Open(pos)));
+        })
+    };
     let browsing = game.browsing.is_some();
+    let reviewed = focused_review(view, game);
+    let leave_review = {
+        let view = view.dispatcher();
+        Callback::from(move |_| view.dispatch(ViewAction::ReviewFocus(None)))
+    };
     html! {
         <section class="play" aria-label="Game">
             <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
-            if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
+            if let Some((index, review)) = reviewed {
+                <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
+                    <button id="review-back" onclick={leave_review}>{ "Back to the game" }</button>
+                </p>
+            } else if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
                 <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
                     <button id="back-to-game" onclick={back_to_game}>{ "Back to the game" }</button>
                 </p>
@@ -91,7 +120,7 @@ pub fn play_area(props: &PlayProps) -> Html {
                 }
             }
             if pos.is_game_over() {
-                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent)}
+                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, &view.review.reviews)}
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
             }
@@ -99,6 +128,9 @@ pub fn play_area(props: &PlayProps) -> Html {
                       heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
                       on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
                       book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
+            <div class="controls">
+                <button id="edit-board" onclick={on_edit} title="Set up any position by clicking squares, then play it against the agent">{ "Set up a position" }</button>
+            </div>
             // Nothing to pause once the game is over.
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
@@ -118,6 +150,42 @@ pub struct BoardProps {
 #[function_component(PlayBoard)]
 fn play_board(props: &BoardProps) -> Html {
     let (game, view) = (&props.game, &props.view);
+    // The editor's position, each click cycling a square.
+    if let Some(editor) = view.editor.as_ref() {
+        let pos = editor.shown();
+        let view = view.dispatcher();
+        let on_play = Callback::from(move |sq: Square| {
+            view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
+        });
+        return html! {
+            <>
+                <Counts position={pos} />
+                <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
+                       flip_class="flip-a" tiles={None} hint={None} {on_play} />
+            </>
+        };
+    }
+    // A reviewed move, clicked in the review: the position it was played from, read only,
+    // with the played move and the best one.
+    if let Some((index, review)) = focused_review(view, game) {
+        let pos = game.game.positions()[index];
+        let view = view.dispatcher();
+        let on_play = Callback::from(move |_: Square| {
+            view.dispatch(ViewAction::Message(Some(
+                "You are looking at a reviewed move: \"Back to the game\" returns to the game."
+                    .to_owned(),
+            )));
+        });
+        let tiles = Some((focus_tiles(&review), Some(review.best)));
+        return html! {
+            <>
+                <Counts position={pos} />
+                <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
+                       flip_class="flip-a" {tiles} hint={review.best.square()} {on_play} ranked={true}
+                       played={review.played.square().filter(|_| review.played != review.best)} />
+            </>
+        };
+    }
     // While the person looks at a move the game cannot stop at, the board shows the
     // position after it, read only: no legal moves, no search, no hint.
     if let Some(ply) = game.browsing {
@@ -199,7 +267,12 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let (panel, _) = shown(view, game, props.heat_map);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
     let solved = panel.and_then(|(h, _)| h.merged.solved);
-    let graph_points = points(&game.game, &view.estimates, live_estimate(view, game));
+    let graph_points = points(
+        &game.game,
+        &view.estimates,
+        &view.review.reviews,
+        live_estimate(view, game),
+    );
     let graph_scale = scale(&graph_points);
     let on_goto = go_to(game, view);
     html! {
@@ -212,6 +285,56 @@ pub fn search_view(props: &SearchViewProps) -> Html {
             }
         </>
     }
+}
+
+/// The editor's controls, wired: a refused position says why; an accepted one becomes the
+/// game, with the seats chosen (the agent moves at once when it is its turn).
+fn editor_panel(
+    game: &UseReducerHandle<GameModel>,
+    view: &UseReducerHandle<View>,
+    editor: &crate::editor::Editor,
+) -> Html {
+    let edit = |action: EditAction| {
+        let view = view.dispatcher();
+        Callback::from(move |()| view.dispatch(ViewAction::Edit(action.clone())))
+    };
+    let on_side = {
+        let view = view.dispatcher();
+        Callback::from(move |side| view.dispatch(ViewAction::Edit(EditAction::Side(side))))
+    };
+    let on_play = {
+        let (game, view, editor) = (game.dispatcher(), view.dispatcher(), editor.clone());
+        Callback::from(move |seats: String| match editor.check() {
+            Ok(pos) => {
+                let seats = match seats.as_str() {
+                    "white" => Seats::Human(othello::Color::White),
+                    "analysis" => Seats::Analysis,
+                    _ => Seats::Human(othello::Color::Black),
+                };
+                view.dispatch(ViewAction::Edit(EditAction::Close));
+                view.dispatch(ViewAction::Message(None));
+                game.dispatch(Action::Load {
+                    game: othello::Game::new(pos),
+                    seats,
+                });
+            }
+            Err(why) => view.dispatch(ViewAction::Edit(EditAction::Refused(why))),
+        })
+    };
+    html! {
+        <EditorPanel to_move={editor.to_move} error={editor.error.clone()} {on_side}
+                     on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)} {on_play}
+                     on_close={edit(EditAction::Close)} />
+    }
+}
+
+/// The reviewed move the person clicked, with its index in the game, while it is still a
+/// move of the game with its review.
+fn focused_review(view: &View, game: &GameModel) -> Option<(usize, ReviewedMove)> {
+    let index = view.review.focus?;
+    let pos = game.game.positions().get(index)?;
+    let mv = game.game.moves().get(index)?;
+    Some((index, view.review.reviews.get(pos.hash(), *mv)?))
 }
 
 /// Goes to the position after this many moves (from the graph or the move list).

@@ -53,7 +53,7 @@ pub fn side_panel(props: &SideProps) -> Html {
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
-                      ggf={ggf_record(game, &props.opponent)} {on_open} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
+                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} {on_open} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />

@@ -29,6 +29,9 @@ pub struct BoardProps {
     /// rather than as the search's orange shares.
     #[prop_or_default]
     pub ranked: bool,
+    /// The move a reviewed position's player chose, marked beside the best (the hint).
+    #[prop_or_default]
+    pub played: Option<Square>,
 }
 
 fn focus_square(sq: Square) {
@@ -109,6 +112,7 @@ pub fn board(props: &BoardProps) -> Html {
                     is_legal.then_some("legal"),
                     (props.last == Some(sq)).then_some("last"),
                     (props.hint == Some(sq)).then_some("hint"),
+                    (props.played == Some(sq)).then_some("played"),
                 )}
                 role="gridcell"
                 // No aria-disabled on the squares without a move: a click there says why.
@@ -152,8 +156,15 @@ fn square_label(
     if let Some(aria) = tile_aria {
         label.push_str(&format!(", {aria}"));
     }
+    if props.played == Some(sq) {
+        label.push_str(", the move played");
+    }
     if props.hint == Some(sq) {
-        label.push_str(", suggested move");
+        label.push_str(if props.played.is_some() {
+            ", the best move"
+        } else {
+            ", suggested move"
+        });
     }
     label
 }

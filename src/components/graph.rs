@@ -44,7 +44,14 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         let (cx, cy) = (x(p.ply), y(height(&e, props.scale)));
         let ply = p.ply;
         let live = p.mv.is_none();
-        let class = classes!("pt", e.exact.then_some("exact"), live.then_some("live"));
+        // A reviewed move's point carries its mark, so mistakes stand out on the line.
+        let mark = p.review.and_then(|r| r.mark()).map(engine::review::Mark::name);
+        let class = classes!(
+            "pt",
+            e.exact.then_some("exact"),
+            live.then_some("live"),
+            mark
+        );
         // The live point's move is not played yet: it goes to the position on the board.
         let target = if live { ply - 1 } else { ply };
         let onclick = props.on_goto.reform(move |_| target);

@@ -4,17 +4,21 @@
 mod analysis;
 mod board;
 mod controls;
+mod editor;
 mod graph;
 mod moves;
 mod network;
+mod review;
 mod search_panel;
 mod settings;
 
 pub use analysis::AnalysisForm;
 pub use board::Board;
 pub use controls::{Controls, Counts, GameOver, WatchControls};
+pub use editor::EditorPanel;
 pub use graph::EvalGraph;
 pub use moves::MoveList;
 pub use network::NetworkPanel;
+pub use review::ReviewPanel;
 pub use search_panel::SearchPanel;
 pub use settings::{DifficultyPicker, NewGame};

@@ -2,6 +2,7 @@
 //! consumes them is tested without a browser.
 
 use crate::merge::Merged;
+use crate::review::ReviewedMove;
 use othello::{BoardSize, Variant};
 
 /// What a search is for.
@@ -48,5 +49,19 @@ pub enum PoolEvent {
     },
     WorkerRestarted {
         index: usize,
+    },
+    /// A move of the review under way is reviewed: the move played from the position with
+    /// hash `position`, the `done`th of `total`.
+    Reviewed {
+        id: u64,
+        position: u64,
+        review: ReviewedMove,
+        done: usize,
+        total: usize,
+    },
+    /// The review stopped: every move is reviewed (`error: None`), or one could not be.
+    ReviewEnded {
+        id: u64,
+        error: Option<String>,
     },
 }

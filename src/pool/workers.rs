@@ -17,6 +17,10 @@ use othello::{BoardSize, Position, Variant};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
+mod review;
+
+use review::ReviewJob;
+
 /// A searching worker that has not reported for this long is replaced.
 const SEARCH_TIMEOUT_MS: f64 = 4000.0;
 /// Building a network (tract optimises the graph) can take a while on a slow machine.
@@ -84,6 +88,7 @@ pub struct Pool {
     bench: Option<BenchAnswer>,
     /// The worker build this browser runs (relaxed SIMD where it has it).
     build: WorkerBuild,
+    review: Option<ReviewJob>,
 }
 
 /// A summary: the workers and the callbacks have no useful text.
@@ -116,6 +121,7 @@ impl Pool {
             me: Weak::new(),
             bench: None,
             build: WorkerBuild::detect(),
+            review: None,
         }));
         {
             let mut p = pool.borrow_mut();
@@ -337,6 +343,21 @@ impl Pool {
                 }
                 vec![]
             }
+            Output::Reviewed {
+                id,
+                index: move_index,
+                review,
+            } => self.on_reviewed(id, move_index, review),
+            Output::ReviewFailed { id, error } => match self.review.take() {
+                Some(job) if job.id == id => vec![PoolEvent::ReviewEnded {
+                    id,
+                    error: Some(error),
+                }],
+                other => {
+                    self.review = other;
+                    vec![]
+                }
+            },
             Output::Progress { id, report } => self.on_report(index, id, report, false),
             Output::Done { id, report } => self.on_report(index, id, report, true),
             Output::Failed { id, error } => match self.job.take() {
@@ -448,8 +469,17 @@ impl Pool {
                 }
                 _ => SEARCH_TIMEOUT_MS,
             };
+            let review_timeout = self
+                .review
+                .as_ref()
+                .filter(|r| r.slot == index)
+                .map(|r| (r.timeout_ms(), r.sent));
+            let stale_review = review_timeout.is_some_and(|(limit, sent)| {
+                slot.loading_since.is_none() && t - slot.last_heard.max(sent) > limit
+            });
             let stale_search =
-                searching && slot.loading_since.is_none() && t - slot.last_heard > timeout;
+                (searching && slot.loading_since.is_none() && t - slot.last_heard > timeout)
+                    || stale_review;
             let stale_load = slot
                 .loading_since
                 .is_some_and(|since| t - since.max(slot.last_heard) > LOAD_TIMEOUT_MS);
@@ -493,6 +523,15 @@ impl Pool {
                         .send(Input::Search(Box::new(request)));
                 }
             }
+            // The review's move goes again to the new worker (a fresh reviewer: the move is
+            // valued all the same).
+            if let Some(job) = self.review.take() {
+                if job.slot == index {
+                    events.extend(self.send_review(job));
+                } else {
+                    self.review = Some(job);
+                }
+            }
             events.push(PoolEvent::WorkerRestarted { index });
         }
         events
@@ -507,6 +546,7 @@ fn request(job: &Job, part: &Part) -> SearchRequest {
         player: part.job.spec.clone(),
         budget: part.job.budget,
         seed: part.job.seed,
+        every_move: job.purpose == Purpose::Hint,
     }
 }
 

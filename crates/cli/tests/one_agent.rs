@@ -34,6 +34,7 @@ fn worker_move(pos: &Position, spec: &PlayerSpec, sims: u64, seed: u64) -> Move 
             millis: None,
         },
         seed,
+        every_move: false,
     };
     // As the worker's message loop does: start, then slices until the agent decides.
     searcher.start(request).expect("the worker searches");

@@ -1,0 +1,80 @@
+//! The board editor's controls (the board itself is the game's board, drawn from the
+//! editor's position): the side to move, clear, the start position, who plays, and "Play
+//! from here" (or the reason the position cannot be played).
+
+use othello::Color;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    pub to_move: Color,
+    pub error: Option<String>,
+    pub on_side: Callback<Color>,
+    pub on_clear: Callback<()>,
+    pub on_reset: Callback<()>,
+    /// Play from the position with these seats ("black", "white", "analysis").
+    pub on_play: Callback<String>,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(EditorPanel)]
+pub fn editor_panel(props: &EditorProps) -> Html {
+    let seats = use_state(|| "black".to_owned());
+    let on_side = props.on_side.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        if value == "white" {
+            Color::White
+        } else {
+            Color::Black
+        }
+    });
+    let on_seats = {
+        let seats = seats.clone();
+        Callback::from(move |e: Event| {
+            seats.set(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            );
+        })
+    };
+    let on_play = {
+        let (seats, play) = (seats.clone(), props.on_play.clone());
+        Callback::from(move |_| play.emit((*seats).clone()))
+    };
+    let side = if props.to_move == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    html! {
+        <div class="editor" id="editor" aria-label="Set up a position">
+            <p class="small">{ "Click a square to cycle it: empty, black, white. Then choose who moves and play from here." }</p>
+            <div class="controls">
+                <label>{ "To move " }
+                    <select id="editor-side" onchange={on_side}>
+                        <option value="black" selected={side == "black"}>{ "Black" }</option>
+                        <option value="white" selected={side == "white"}>{ "White" }</option>
+                    </select>
+                </label>
+                <button id="editor-clear" onclick={props.on_clear.reform(|_| ())}>{ "Clear" }</button>
+                <button id="editor-reset" onclick={props.on_reset.reform(|_| ())}>{ "Start position" }</button>
+            </div>
+            <div class="controls">
+                <label>{ "You " }
+                    <select id="editor-seats" onchange={on_seats}>
+                        <option value="black" selected={*seats == "black"}>{ "play Black" }</option>
+                        <option value="white" selected={*seats == "white"}>{ "play White" }</option>
+                        <option value="analysis" selected={*seats == "analysis"}>{ "analyse (move both sides)" }</option>
+                    </select>
+                </label>
+                <button id="editor-play" onclick={on_play}>{ "Play from here" }</button>
+                <button id="editor-close" onclick={props.on_close.reform(|_| ())}>{ "Cancel" }</button>
+            </div>
+            if let Some(error) = props.error.clone() {
+                <p class="message" id="editor-error" role="alert">{ error }</p>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,139 @@
+// Browser tests of the game review: a finished game reviewed end to end (marks, summary, a
+// click that shows the best move, the review on the graph, in the GGF download and after a
+// reload), and a review cancelled midway that leaves the page usable. Desktop 1280x800 and
+// phone 390x844.
+// Run by scripts/e2e.sh; lib.mjs lists the environment they read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { ENDGAMES, moveCount, newGame, numbers, openGame, shot, status, useBrowser, waitForTurn } from "./lib.mjs";
+
+useBrowser();
+
+/** A whole standard game (60 moves, no pass) of two random players, Black losing 12-52:
+ * plenty of marks to find. */
+const RANDOM_GAME =
+  "e6d6c3f4d7c5g4g3c4g5b5c7f5a5a6d8a4f7f6d3h4c2e7e3g6f8b4b3e2h5b6f3h6g7c6a7d2d1c1b1c8b2h7h8h2a3h3h1f2g2f1g1e8g8a2a1b7b8a8e1";
+
+async function loadFinished(page) {
+  await newGame(page, { size: "8", players: "black" });
+  await page.fill("#transcript-input", RANDOM_GAME);
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  assert.equal(await moveCount(page), 60);
+}
+
+const sideScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test("a finished game reviewed end to end: marks, summary, the best move on the board, kept", async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await loadFinished(page);
+  assert.equal(await page.locator("#review-level").inputValue(), "club", "Club is the default");
+  const t0 = Date.now();
+  await page.click("#review-start");
+  await page.waitForSelector("#review-progress");
+  // The page stays live while the worker reviews: a click answers at once.
+  const clickAt = Date.now();
+  await page.click("#heatmap");
+  numbers.click_during_review_ms = Date.now() - clickAt;
+  await page.waitForSelector("#review-start", { timeout: 300_000 });
+  const ms = Date.now() - t0;
+  numbers.review_club_ms_per_move = Math.round(ms / 60);
+  const rows = page.locator("#review-moves tbody tr");
+  assert.equal(await rows.count(), 60);
+  assert.equal(await page.locator("#review-error").count(), 0);
+  // Both sides summed up with the CLI's words.
+  for (const side of ["black", "white"])
+    assert.match(await page.locator(`#review-summary-${side}`).innerText(),
+      /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
+  assert.match(await page.locator("#review-summary-black").innerText(), /^Black \(you\): /);
+  // A random game blunders; the marks are in the table and on the graph's points.
+  const blunders = page.locator("#review-moves tr.blunder");
+  assert.ok((await blunders.count()) > 0, "no blunder in a random game");
+  assert.ok((await page.locator("#eval-graph .pt.blunder").count()) > 0);
+  // The last moves are within the solver's reach: exact, whole numbers.
+  assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+-]\d+|-)$/);
+  // The help states the thresholds.
+  assert.match(await page.locator("#review").innerText(), /inaccuracy from 2 discs lost, a mistake from 4, a blunder from 8/);
+  await shot(page, "review");
+
+  // A click on a blunder shows the position it was played from, with the played and the best move.
+  const row = blunders.first();
+  const ply = Number(await row.getAttribute("data-ply"));
+  const cells = await row.locator("td").allInnerTexts();
+  const [played, best] = [cells[1], cells[3]];
+  await row.click();
+  await page.waitForSelector("#review-notice");
+  assert.match(await page.locator("#review-notice").innerText(), new RegExp(`Move ${ply} .*best ${best}`));
+  assert.equal(await page.locator(".cell.hint").getAttribute("data-square"), best);
+  assert.equal(await page.locator(".cell.played").getAttribute("data-square"), played);
+  assert.equal(await page.locator(`.cell[data-square="${played}"] .disc`).count(), 0, "shown before the move");
+  await shot(page, "review-move", "section.play");
+  await page.click("#review-back");
+  assert.equal(await page.locator("#review-notice").count(), 0);
+  assert.match(await status(page), /Game over/);
+
+  // The GGF download carries every valued move's evaluation, as GGS records do.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf")]);
+  const record = fs.readFileSync(await download.path(), "utf8");
+  assert.match(record, /B\[e6\/-?\d+(\.\d+)?\]/);
+  assert.ok((record.match(/[BW]\[[a-h][1-8]\/-?\d/g) || []).length >= 50, record);
+
+  // A reload keeps the review with the game.
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 60);
+
+  // On a phone the review fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");
+  await page.locator("#review").scrollIntoViewIfNeeded();
+  await shot(page, "review-phone", "#review");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a review cancelled midway leaves the page usable", async () => {
+  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+  await loadFinished(page);
+  await page.selectOption("#review-level", "deep");
+  await page.click("#review-start");
+  await page.waitForFunction(() => Number(document.querySelector("#review-progress")?.value ?? 0) >= 1, null, { timeout: 60_000 });
+  await page.click("#review-cancel");
+  await page.waitForSelector("#review-start");
+  assert.ok(!(await page.locator("#review-start").isDisabled()));
+  const reviewed = await page.locator("#review-moves tbody tr").count();
+  assert.ok(reviewed >= 1 && reviewed < 60, `${reviewed} moves reviewed`);
+  // The move under way when it was cancelled is dropped: nothing more arrives.
+  await page.waitForTimeout(3000);
+  assert.equal(await page.locator("#review-moves tbody tr").count(), reviewed);
+  assert.equal(await page.locator("#review-progress").count(), 0);
+  // The game goes on: a new game, a move, the agent's reply.
+  await newGame(page, { size: "8", players: "black" });
+  await page.locator(".cell.legal").first().click();
+  await waitForTurn(page);
+  assert.equal(await moveCount(page), 2);
+  assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a solved hint shows every legal move's exact margin, not the best move's alone", async () => {
+  const { page, context, errors } = await openGame();
+  await newGame(page, { size: "8", players: "black" });
+  // 16 empties (15 once the agent has answered): within the solver's sure reach.
+  await page.fill("#transcript-input", ENDGAMES[0].transcript);
+  await page.click("#load-transcript");
+  assert.match(await waitForTurn(page), /your turn/);
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 20_000 });
+  const labels = await page.$$eval(".cell.legal", (cells) =>
+    cells.map((c) => [c.dataset.square, c.querySelector(".heat .pct")?.textContent ?? ""]));
+  assert.ok(labels.length > 1, JSON.stringify(labels));
+  for (const [square, label] of labels) assert.match(label, /^[+-]?\d+$/, `${square}: "${label}"`);
+  // The gold frame is on the solver's move, whose margin no other move beats.
+  const best = Number(await page.locator(".cell.hint .heat .pct").innerText());
+  assert.ok(labels.every(([, label]) => Number(label) <= best), JSON.stringify(labels));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
