@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use table::{Busy, Entry, Table};
 
+mod eval;
 mod last;
 mod order;
 mod stability;
@@ -128,6 +129,9 @@ pub struct Solver {
     /// Square types for ordering; all zero off 8x8.
     square_value: [u8; 64],
     squares: i32,
+    /// From this many empties on, moves are also ordered by a shallow search
+    /// ([`order::SORT_EMPTIES`]; tests lower it to check that search against minimax).
+    sort_empties: u32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
     /// A budgeted solve gives up when `nodes` reaches this (`u64::MAX`: never). From then
@@ -165,6 +169,7 @@ impl Solver {
             corner_columns: FILE_A | FILE_H,
             square_value: SQUARE_VALUE_8X8,
             squares: 64,
+            sort_empties: order::SORT_EMPTIES,
             table_for: None,
             node_limit: u64::MAX,
         }
@@ -418,7 +423,7 @@ impl Solver {
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
         }
-        let Ok(ordered) = self.order(p, o, moves, n, None) else {
+        let Ok(ordered) = self.order(p, o, moves, n, None, 0) else {
             unreachable!("no transposition cutoff is asked for at the root")
         };
         match self.search_moves(p, o, &ordered, alpha, beta, n) {
@@ -601,7 +606,7 @@ impl Solver {
         // Enhanced transposition cutoff above ETC_EMPTIES: a child the table already
         // proves bad enough for the opponent settles this node without a search.
         let etc_beta = (n > ETC_EMPTIES).then_some(beta);
-        let mut ordered = match self.order(p, o, moves, n, etc_beta) {
+        let mut ordered = match self.order(p, o, moves, n, etc_beta, tt_move) {
             Ok(ordered) => ordered,
             Err(cutoff) => return cutoff,
         };
