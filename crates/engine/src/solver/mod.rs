@@ -423,10 +423,13 @@ impl Solver {
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
         }
-        let Ok(ordered) = self.order(p, o, moves, n, None, 0) else {
+        let Ok(mut ordered) = self.order(p, o, moves, n, None) else {
             unreachable!("no transposition cutoff is asked for at the root")
         };
-        match self.search_moves(p, o, &ordered, alpha, beta, n) {
+        if let Some(depth) = self.sort_depth(n, moves) {
+            self.refine(p, o, &mut ordered, 0, depth);
+        }
+        match self.search_moves(p, o, &mut ordered, alpha, beta, n, None) {
             Some((best, best_sq)) => (best, Some(place(best_sq))),
             None => (0, None),
         }
@@ -435,15 +438,19 @@ impl Solver {
     /// Principal variation search over `ordered` (the first move with the full window,
     /// the rest with a null window first, since most only need to be shown no better):
     /// the fail-soft best value and its square, or `None` when a budgeted solve ran out.
+    /// `refine_after_first`: the depth of the shallow searches that order the moves after
+    /// the first, once it has failed to cut ([`Solver::refine`]).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_moves(
         &mut self,
         p: u64,
         o: u64,
-        ordered: &Ordered,
+        ordered: &mut Ordered,
         mut alpha: i32,
         beta: i32,
         n: u32,
+        refine_after_first: Option<u32>,
     ) -> Option<(i32, u8)> {
         let mut best = -INF;
         let mut best_sq = ordered.square(0);
@@ -477,6 +484,11 @@ impl Solver {
                     return Some((best, best_sq));
                 }
                 alpha = alpha.max(v);
+            }
+            if i == 0 {
+                if let Some(depth) = refine_after_first {
+                    self.refine(p, o, ordered, 1, depth);
+                }
             }
         }
         for &sq in &deferred[..deferred_len] {
@@ -606,14 +618,23 @@ impl Solver {
         // Enhanced transposition cutoff above ETC_EMPTIES: a child the table already
         // proves bad enough for the opponent settles this node without a search.
         let etc_beta = (n > ETC_EMPTIES).then_some(beta);
-        let mut ordered = match self.order(p, o, moves, n, etc_beta, tt_move) {
+        let mut ordered = match self.order(p, o, moves, n, etc_beta) {
             Ok(ordered) => ordered,
             Err(cutoff) => return cutoff,
         };
-        if tt_move != 0 {
-            ordered.promote(tt_move - 1);
-        }
-        let Some((best, best_sq)) = self.search_moves(p, o, &ordered, alpha, beta, n) else {
+        let first_from_table = tt_move != 0 && ordered.promote(tt_move - 1);
+        // Far from the end the shallow searches add to the order; with the table's move
+        // first they wait until it has failed to cut.
+        let lazy = match self.sort_depth(n, moves) {
+            Some(depth) if first_from_table => Some(depth),
+            Some(depth) => {
+                self.refine(p, o, &mut ordered, 0, depth);
+                None
+            }
+            None => None,
+        };
+        let Some((best, best_sq)) = self.search_moves(p, o, &mut ordered, alpha, beta, n, lazy)
+        else {
             return 0;
         };
 

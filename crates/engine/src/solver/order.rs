@@ -80,16 +80,11 @@ impl Solver {
         moves: u64,
         n: u32,
         etc_beta: Option<i32>,
-        tt_move: u8,
     ) -> Result<Ordered, i32> {
         let mut ordered = Ordered::default();
         let empty = self.mask & !(p | o);
         let odd = self.odd_quadrants(empty);
         let parity_weight = if n < 12 { 8 } else { 4 };
-        // Far from the end (8x8 only: the evaluation knows its squares), a shallow search of
-        // each child adds to the keys; a lone move needs no order.
-        let sort_depth = (self.squares == 64 && n >= self.sort_empties && moves & (moves - 1) != 0)
-            .then(|| SORT_DEPTH + (n - self.sort_empties) / SORT_DEPTH_STEP);
         let mut rest = moves;
         while rest != 0 {
             let sq = rest.trailing_zeros() as u8;
@@ -114,13 +109,7 @@ impl Solver {
                     score += W_HASH;
                 }
             }
-            let mut score = i64::from(score);
-            if let Some(depth) = sort_depth.filter(|_| sq + 1 != tt_move) {
-                // The opponent's value after the move, a few plies deep: lower is better.
-                let v = self.child_value(np, no, replies, depth);
-                score += i64::from(EVAL_BOUND - v) * W_EVAL;
-            }
-            ordered.push(ORDER_KEY_BASE - score, sq);
+            ordered.push(ORDER_KEY_BASE - i64::from(score), sq);
         }
         ordered.sort();
         Ok(ordered)
@@ -190,10 +179,15 @@ impl Ordered {
 
     /// Insertion sort: lists are short.
     pub(super) fn sort(&mut self) {
-        for i in 1..self.len {
+        self.sort_from(0);
+    }
+
+    /// Sorts the moves from `from` on, leaving those before in place.
+    pub(super) fn sort_from(&mut self, from: usize) {
+        for i in from + 1..self.len {
             let item = self.moves[i];
             let mut j = i;
-            while j > 0 && self.moves[j - 1] > item {
+            while j > from && self.moves[j - 1] > item {
                 self.moves[j] = self.moves[j - 1];
                 j -= 1;
             }
@@ -201,11 +195,21 @@ impl Ordered {
         }
     }
 
+    /// Raises the score of the move at `i` by `score` (lowers its key; the keys stay
+    /// far above any score added).
+    #[inline(always)]
+    pub(super) fn raise(&mut self, i: usize, score: i64) {
+        self.moves[i] -= (score.max(0) as u64) << 8;
+    }
+
     /// Moves `sq` (the table's best move) to the front, keeping the rest in order.
-    pub(super) fn promote(&mut self, sq: u8) {
+    /// Whether it was in the list.
+    pub(super) fn promote(&mut self, sq: u8) -> bool {
         if let Some(i) = self.moves[..self.len].iter().position(|&m| m as u8 == sq) {
             self.moves[..=i].rotate_right(1);
+            return true;
         }
+        false
     }
 }
 
@@ -213,6 +217,32 @@ impl Ordered {
 pub(super) const EVAL_BOUND: i32 = 4096;
 
 impl Solver {
+    /// How deep the shallow searches that order `moves` go, or `None` where only the fast
+    /// keys count: near the end, off 8x8 (the evaluation knows its squares) and for a
+    /// lone move.
+    #[inline(always)]
+    pub(super) fn sort_depth(&self, n: u32, moves: u64) -> Option<u32> {
+        (self.squares == 64 && n >= self.sort_empties && moves & (moves - 1) != 0)
+            .then(|| SORT_DEPTH + (n - self.sort_empties) / SORT_DEPTH_STEP)
+    }
+
+    /// Adds the shallow search's value of each child to the keys of the moves from
+    /// `from` on and sorts them again. The search calls it for the moves after the
+    /// table's move only once that move has failed to cut (most often it cuts, and then
+    /// the shallow searches would be wasted); the order is the one an eager sort gives.
+    pub(super) fn refine(&self, p: u64, o: u64, ordered: &mut Ordered, from: usize, depth: u32) {
+        for i in from..ordered.len {
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let replies = legal_moves_unmasked(np, no) & self.mask;
+            // The opponent's value after the move, a few plies deep: lower is better.
+            let v = self.child_value(np, no, replies, depth);
+            ordered.raise(i, i64::from(EVAL_BOUND - v) * W_EVAL);
+        }
+        ordered.sort_from(from);
+    }
+
     /// The value of a child position for its side to move (`replies` its moves) by the
     /// shallow search, passes and game ends included.
     fn child_value(&self, p: u64, o: u64, replies: u64, depth: u32) -> i32 {

@@ -251,9 +251,15 @@ fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
         if v <= alpha {
-            assert!(truth <= v, "{text}: {v} in ({alpha}, {beta}), truth {truth}");
+            assert!(
+                truth <= v,
+                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
+            );
         } else if v >= beta {
-            assert!(truth >= v, "{text}: {v} in ({alpha}, {beta}), truth {truth}");
+            assert!(
+                truth >= v,
+                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
+            );
         } else {
             assert_eq!(v, truth, "{text}: ({alpha}, {beta})");
         }
