@@ -2,7 +2,8 @@
 //! under the WOF rule (empties go to the winner, exactly [`Variant::margin`]).
 //!
 //! The layout follows Edax's endgame: a deep search with move generation, fastest-first
-//! ordering (fewest replies for the opponent), a transposition table and principal
+//! ordering (fewest replies for the opponent; from 14 empties also a shallow search of
+//! each child over a small evaluation, eval.rs), a transposition table and principal
 //! variation search; a shallow search for the last few empties that walks the empty
 //! squares in parity order and lets `flips` decide legality (no move generation); and a
 //! last-empty routine that only counts flips. Nothing here depends on the variant except
