@@ -2,7 +2,8 @@
 //! under the WOF rule (empties go to the winner, exactly [`Variant::margin`]).
 //!
 //! The layout follows Edax's endgame: a deep search with move generation, fastest-first
-//! ordering (fewest replies for the opponent), a transposition table and principal
+//! ordering (fewest replies for the opponent; from 14 empties also a shallow search of
+//! each child over a small evaluation, eval.rs), a transposition table and principal
 //! variation search; a shallow search for the last few empties that walks the empty
 //! squares in parity order and lets `flips` decide legality (no move generation); and a
 //! last-empty routine that only counts flips. Nothing here depends on the variant except
@@ -15,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use table::{Busy, Entry, Table};
 
+mod eval;
 mod last;
 mod order;
 mod stability;
@@ -128,6 +130,9 @@ pub struct Solver {
     /// Square types for ordering; all zero off 8x8.
     square_value: [u8; 64],
     squares: i32,
+    /// From this many empties on, moves are also ordered by a shallow search
+    /// ([`order::SORT_EMPTIES`]; tests lower it to check that search against minimax).
+    sort_empties: u32,
     /// Board the table's contents belong to; values differ between boards and variants.
     table_for: Option<(BoardSize, Variant)>,
     /// A budgeted solve gives up when `nodes` reaches this (`u64::MAX`: never). From then
@@ -165,6 +170,7 @@ impl Solver {
             corner_columns: FILE_A | FILE_H,
             square_value: SQUARE_VALUE_8X8,
             squares: 64,
+            sort_empties: order::SORT_EMPTIES,
             table_for: None,
             node_limit: u64::MAX,
         }
@@ -418,10 +424,13 @@ impl Solver {
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
         }
-        let Ok(ordered) = self.order(p, o, moves, n, None) else {
+        let Ok(mut ordered) = self.order(p, o, moves, n, None) else {
             unreachable!("no transposition cutoff is asked for at the root")
         };
-        match self.search_moves(p, o, &ordered, alpha, beta, n) {
+        if let Some(depth) = self.sort_depth(n, moves) {
+            self.refine(p, o, &mut ordered, 0, depth);
+        }
+        match self.search_moves(p, o, &mut ordered, alpha, beta, n, None) {
             Some((best, best_sq)) => (best, Some(place(best_sq))),
             None => (0, None),
         }
@@ -430,15 +439,19 @@ impl Solver {
     /// Principal variation search over `ordered` (the first move with the full window,
     /// the rest with a null window first, since most only need to be shown no better):
     /// the fail-soft best value and its square, or `None` when a budgeted solve ran out.
+    /// `refine_after_first`: the depth of the shallow searches that order the moves after
+    /// the first, once it has failed to cut ([`Solver::refine`]).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_moves(
         &mut self,
         p: u64,
         o: u64,
-        ordered: &Ordered,
+        ordered: &mut Ordered,
         mut alpha: i32,
         beta: i32,
         n: u32,
+        refine_after_first: Option<u32>,
     ) -> Option<(i32, u8)> {
         let mut best = -INF;
         let mut best_sq = ordered.square(0);
@@ -472,6 +485,11 @@ impl Solver {
                     return Some((best, best_sq));
                 }
                 alpha = alpha.max(v);
+            }
+            if i == 0 {
+                if let Some(depth) = refine_after_first {
+                    self.refine(p, o, ordered, 1, depth);
+                }
             }
         }
         for &sq in &deferred[..deferred_len] {
@@ -605,10 +623,19 @@ impl Solver {
             Ok(ordered) => ordered,
             Err(cutoff) => return cutoff,
         };
-        if tt_move != 0 {
-            ordered.promote(tt_move - 1);
-        }
-        let Some((best, best_sq)) = self.search_moves(p, o, &ordered, alpha, beta, n) else {
+        let first_from_table = tt_move != 0 && ordered.promote(tt_move - 1);
+        // Far from the end the shallow searches add to the order; with the table's move
+        // first they wait until it has failed to cut.
+        let lazy = match self.sort_depth(n, moves) {
+            Some(depth) if first_from_table => Some(depth),
+            Some(depth) => {
+                self.refine(p, o, &mut ordered, 0, depth);
+                None
+            }
+            None => None,
+        };
+        let Some((best, best_sq)) = self.search_moves(p, o, &mut ordered, alpha, beta, n, lazy)
+        else {
             return 0;
         };
 

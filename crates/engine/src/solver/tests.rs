@@ -158,3 +158,110 @@ fn an_unlimited_proof_is_the_exact_solve() {
         assert_eq!(proven.best, solution.best);
     }
 }
+
+/// `shallow_value` by the definition: plain negamax of `static_value` to `depth` plies
+/// over every move, a pass free, the end of the game sixteen units per disc.
+fn shallow_reference(solver: &Solver, p: u64, o: u64, depth: u32) -> i32 {
+    let moves = othello::raw::legal_moves_unmasked(p, o) & solver.mask;
+    if depth == 0 {
+        return solver.static_value(p, o, moves);
+    }
+    let mut best = -order::EVAL_BOUND;
+    for sq in 0..64u8 {
+        if moves & (1 << sq) == 0 {
+            continue;
+        }
+        let f = flips(p, o, sq);
+        let (np, no) = (o & !f, p | f | (1 << sq));
+        let v = if othello::raw::legal_moves_unmasked(np, no) & solver.mask != 0 {
+            -shallow_reference(solver, np, no, depth - 1)
+        } else if othello::raw::legal_moves_unmasked(no, np) & solver.mask != 0 {
+            shallow_reference(solver, no, np, depth - 1)
+        } else {
+            16 * solver.final_score(no, np)
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+/// The ordering's shallow search (children sorted, alpha-beta) gives the plain
+/// negamax value with the full window, in both variants.
+#[test]
+fn the_ordering_search_is_the_negamax_of_its_evaluation() {
+    let mut rng = Rng::new(37);
+    let mut solver = Solver::new();
+    for case in 0..300 {
+        let variant = [Variant::Standard, Variant::Reversed][case % 2];
+        let mut pos = Position::start(BoardSize::Eight, variant);
+        let empties = 10 + rng.below(40) as u32;
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("not over"))
+                .expect("legal");
+        }
+        solver.prepare(&pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let moves = othello::raw::legal_moves_unmasked(p, o) & solver.mask;
+        if moves == 0 {
+            continue;
+        }
+        let depth = rng.below(4) as u32;
+        let bound = order::EVAL_BOUND;
+        assert_eq!(
+            solver.shallow_value(p, o, moves, depth, -bound, bound),
+            shallow_reference(&solver, p, o, depth),
+            "{} depth {depth}",
+            pos.to_board_text()
+        );
+    }
+}
+
+/// With the evaluation ordering switched on from 6 empties (14 by default, beyond what
+/// minimax can check), exact scores, best moves and fail-soft bounds stay right: the
+/// ordering, and skipping it for the table's move, changes only the order.
+#[test]
+fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
+    let mut rng = Rng::new(41);
+    let mut solver = Solver::new();
+    solver.sort_empties = 6;
+    for case in 0..300 {
+        let variant = [Variant::Standard, Variant::Reversed][case % 2];
+        let mut pos = Position::start(BoardSize::Eight, variant);
+        let empties = 6 + rng.below(5) as u32;
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("not over"))
+                .expect("legal");
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        let truth = minimax(&pos);
+        let text = pos.to_board_text();
+        let solution = solver.solve(&pos);
+        assert_eq!(solution.margin, truth, "{text}");
+        let best = solution.best.expect("not over");
+        assert_eq!(-minimax(&pos.play(best).expect("legal")), truth, "{text}");
+        // A random window on the same table.
+        let alpha = rng.below(40) as i32 - 20;
+        let beta = alpha + 1 + rng.below(2) as i32 * rng.below(20) as i32;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
+        if v <= alpha {
+            assert!(
+                truth <= v,
+                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
+            );
+        } else if v >= beta {
+            assert!(
+                truth >= v,
+                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
+            );
+        } else {
+            assert_eq!(v, truth, "{text}: ({alpha}, {beta})");
+        }
+    }
+}
