@@ -215,25 +215,6 @@ pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     SideSummary::of(&moves, side)
 }
 
-/// One side's summary in words: "average loss 1.25 discs over 28 moves with a choice
-/// (best 24, inaccuracy 2, mistake 1, blunder 1); 2 forced moves".
-pub fn summary_text(s: &SideSummary) -> String {
-    let marks: Vec<String> = Mark::ALL
-        .iter()
-        .map(|&mark| format!("{mark} {}", s.count(mark)))
-        .collect();
-    let moves = |n: usize| if n == 1 { "move" } else { "moves" };
-    format!(
-        "average loss {:.2} discs over {} {} with a choice ({}); {} forced {}",
-        s.average_loss,
-        s.moves,
-        moves(s.moves),
-        marks.join(", "),
-        s.forced,
-        moves(s.forced)
-    )
-}
-
 /// The thresholds in words, for the page's review panel (the CLI's table says the same).
 pub fn marks_help() -> String {
     format!(
@@ -408,7 +389,7 @@ mod tests {
         assert_eq!((black.moves, black.average_loss), (2, 5.0));
         assert_eq!(black.count(Mark::Blunder), 1);
         assert_eq!(
-            summary_text(&summary(&of_game, Color::White)),
+            summary(&of_game, Color::White).to_string(),
             "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
              mistake 0, blunder 0); 0 forced moves"
         );

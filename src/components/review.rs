@@ -2,9 +2,7 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
-use crate::review::{
-    describe, marks_help, summary, summary_text, value_text, ReviewLevel, ReviewedMove,
-};
+use crate::review::{describe, marks_help, summary, value_text, ReviewLevel, ReviewedMove};
 use othello::{Color, Move};
 use yew::prelude::*;
 
@@ -58,7 +56,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         let line = |side: Color, name: &str| {
             html! {
                 <li id={format!("review-summary-{}", side.name().to_lowercase())}>
-                    <strong>{ format!("{name}: ") }</strong>{ summary_text(&summary(&reviews, side)) }
+                    <strong>{ format!("{name}: ") }</strong>{ summary(&reviews, side).to_string() }
                 </li>
             }
         };

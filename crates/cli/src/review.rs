@@ -6,7 +6,7 @@ use crate::args::{read_record, AgentArgs, BoardArgs, SeedArg};
 use anyhow::{bail, Result};
 use clap::Args;
 use engine::review::{
-    Mark, MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
+    MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
 };
 use engine::{Budget, ModelSource, PlayerSpec};
 use indicatif::ProgressBar;
@@ -124,20 +124,7 @@ pub fn render(reviews: &[MoveReview]) -> String {
 }
 
 fn summary_line(side: Color, s: &SideSummary) -> String {
-    let marks: Vec<String> = Mark::ALL
-        .iter()
-        .map(|&mark| format!("{mark} {}", s.count(mark)))
-        .collect();
-    let moves = |n: usize| if n == 1 { "move" } else { "moves" };
-    format!(
-        "{side}: average loss {:.2} discs over {} {} with a choice ({}); {} forced {}\n",
-        s.average_loss,
-        s.moves,
-        moves(s.moves),
-        marks.join(", "),
-        s.forced,
-        moves(s.forced)
-    )
+    format!("{side}: {s}\n")
 }
 
 /// Each move's value as its record's evaluation (discs, from the mover's side, to

@@ -199,6 +199,28 @@ impl SideSummary {
     }
 }
 
+/// "average loss 1.25 discs over 28 moves with a choice (best 24, inaccuracy 2, mistake 1,
+/// blunder 1); 2 forced moves": the words the CLI's table and the page's review panel share.
+impl fmt::Display for SideSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let marks: Vec<String> = Mark::ALL
+            .iter()
+            .map(|&mark| format!("{mark} {}", self.count(mark)))
+            .collect();
+        let moves = |n: usize| if n == 1 { "move" } else { "moves" };
+        write!(
+            f,
+            "average loss {:.2} discs over {} {} with a choice ({}); {} forced {}",
+            self.average_loss,
+            self.moves,
+            moves(self.moves),
+            marks.join(", "),
+            self.forced,
+            moves(self.forced)
+        )
+    }
+}
+
 /// Why a game cannot be reviewed.
 #[derive(Debug, Error)]
 pub enum ReviewError {
