@@ -7,7 +7,7 @@ use crate::protocol::{EngineKind, Output, Report, SearchRequest};
 use engine::mcts::RootSolve;
 use engine::network::{runs_per_second, ModelError, Network};
 use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
-use othello::{BoardSize, Variant};
+use othello::{BoardSize, Position, Variant};
 use std::time::Duration;
 
 mod hint;
@@ -199,6 +199,24 @@ impl Searcher {
             .map_err(|e| e.to_string())
     }
 
+    /// `player` without a budget of its own (the request's budget rules; one in the spec
+    /// would only confuse), checked against the position's board, rules and networks.
+    fn budgetless_spec(
+        &self,
+        player: &PlayerSpec,
+        position: &Position,
+    ) -> Result<PlayerSpec, String> {
+        let spec = PlayerSpec {
+            sims: None,
+            time_ms: None,
+            depth: None,
+            ..player.clone()
+        };
+        spec.check_game(position.size(), position.variant(), &self.networks)
+            .map_err(|e| e.to_string())?;
+        Ok(spec)
+    }
+
     /// Starts thinking about the request's position, replacing any search under way.
     pub fn start(&mut self, request: SearchRequest) -> Result<(), String> {
         self.job = None;
@@ -206,15 +224,7 @@ impl Searcher {
         if position.is_game_over() {
             return Err("the game is over: nothing to search".to_owned());
         }
-        let spec = PlayerSpec {
-            // The request's budget rules; a budget in the spec would only confuse.
-            sims: None,
-            time_ms: None,
-            depth: None,
-            ..request.player.clone()
-        };
-        spec.check_game(position.size(), position.variant(), &self.networks)
-            .map_err(|e| e.to_string())?;
+        let spec = self.budgetless_spec(&request.player, &position)?;
         if !self.agents.iter().any(|(s, _)| *s == spec) {
             let agent = build_agent(&spec, request.seed, &self.networks)?;
             self.agents.push((spec.clone(), agent));
@@ -330,7 +340,14 @@ mod tests {
     use engine::{Budget, NoModels, Solver};
     use othello::{Game, Position};
 
-    fn request(id: u64, pos: &Position, player: &str, sims: u64, seed: u64) -> SearchRequest {
+    /// A search request with a budget in simulations (also for the submodules' tests).
+    pub(super) fn request(
+        id: u64,
+        pos: &Position,
+        player: &str,
+        sims: u64,
+        seed: u64,
+    ) -> SearchRequest {
         SearchRequest {
             id,
             board: pos.to_board_text(),

@@ -37,25 +37,10 @@ pub(super) fn solve_every_move(report: &mut crate::protocol::Report, pos: &othel
 
 #[cfg(test)]
 mod tests {
-    use crate::protocol::{SearchRequest, WireBudget};
+    use crate::search::tests::request;
     use engine::Solver;
     use othello::{BoardSize, Position, Variant};
     use std::time::Duration;
-
-    fn request(id: u64, pos: &Position, player: &str, sims: u64, seed: u64) -> SearchRequest {
-        SearchRequest {
-            id,
-            board: pos.to_board_text(),
-            variant: pos.variant(),
-            player: player.parse().expect("a spec"),
-            budget: WireBudget {
-                simulations: Some(sims),
-                millis: None,
-            },
-            seed,
-            every_move: false,
-        }
-    }
 
     #[test]
     fn a_solved_hint_gives_every_move_its_exact_margin() {

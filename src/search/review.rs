@@ -5,7 +5,7 @@ use super::{build_agent, Searcher};
 use crate::protocol::{ReviewRequest, WireBudget};
 use crate::review::ReviewedMove;
 use engine::review::Reviewer;
-use engine::{PlayerKind, PlayerSpec};
+use engine::PlayerKind;
 
 /// The review under way: its id and the reviewer, kept between its moves so the search of
 /// the position after one move serves the next (as the CLI's one reviewer per game does).
@@ -29,14 +29,7 @@ impl Searcher {
         }
         if self.reviewing.as_ref().is_none_or(|r| r.id != request.id) {
             self.reviewing = None;
-            let spec = PlayerSpec {
-                sims: None,
-                time_ms: None,
-                depth: None,
-                ..request.player.clone()
-            };
-            spec.check_game(position.size(), position.variant(), &self.networks)
-                .map_err(|e| e.to_string())?;
+            let spec = self.budgetless_spec(&request.player, &position)?;
             let agent = build_agent(&spec, request.seed, &self.networks)?;
             self.reviewing = Some(Reviewing {
                 id: request.id,
@@ -70,7 +63,7 @@ fn budget(wire: WireBudget) -> engine::Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{Budget, NoModels};
+    use engine::{Budget, NoModels, PlayerSpec};
     use othello::{BoardSize, Game, Position, Variant};
 
     fn request(id: u64, index: usize, game: &Game, player: &str, sims: u64) -> ReviewRequest {
