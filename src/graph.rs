@@ -48,15 +48,21 @@ impl Estimate {
                 margin_at_least: !solved.exact,
             };
         }
+        // The root's own proof first: a proven loss leaves the move to the search, whose
+        // best move carries no proof and whose value is the network's hope, yet the point
+        // is as proven as a solved one.
         let best = merged.best_move();
-        let proof = merged
-            .moves
-            .iter()
-            .find(|m| Some(m.mv) == best)
-            .and_then(|m| m.proof);
+        let proof = merged.proof.map(|p| p.value()).or_else(|| {
+            merged
+                .moves
+                .iter()
+                .find(|m| Some(m.mv) == best)
+                .and_then(|m| m.proof)
+                .map(f32::from)
+        });
         if let Some(proof) = proof {
             return Estimate {
-                black_win: (f32::from(proof) * sign + 1.0) / 2.0,
+                black_win: (proof * sign + 1.0) / 2.0,
                 black_discs: None,
                 exact: true,
                 margin_at_least: false,
@@ -240,6 +246,7 @@ mod tests {
     use super::*;
     use crate::merge::MergedMove;
     use crate::protocol::{EngineKind, SolvedStat};
+    use engine::report::Proof;
     use othello::{BoardSize, Position, Variant};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {
@@ -290,6 +297,25 @@ mod tests {
             micros: 5,
         });
         assert!(Estimate::of_report(&solved, Color::White).is_some_and(|e| e.exact));
+    }
+
+    #[test]
+    fn a_root_proven_lost_is_a_proven_point_though_the_search_plays_on() {
+        // White to move, proven lost; the search still hopes (its value +0.3 for White)
+        // and its best move has no proof of its own.
+        let mut lost = merged(0.3, Some(2.0));
+        lost.proof = Some(Proof::Loss);
+        let estimate = Estimate::of(&lost, Color::White);
+        assert_eq!((estimate.black_win, estimate.black_discs), (1.0, None));
+        assert!(estimate.exact && !estimate.margin_at_least);
+        // The same for Black to move, and a proven draw is even.
+        assert_eq!(Estimate::of(&lost, Color::Black).black_win, 0.0);
+        lost.proof = Some(Proof::Draw);
+        let drawn = Estimate::of(&lost, Color::Black);
+        assert!(drawn.exact && drawn.black_win == 0.5);
+        // Without the root's proof the network's estimate stands.
+        lost.proof = None;
+        assert!(!Estimate::of(&lost, Color::White).exact);
     }
 
     #[test]
