@@ -6,7 +6,7 @@ use super::new_game::NewGameChoice;
 use crate::components::{
     Board, Controls, Counts, EditorPanel, EvalGraph, GameOver, SearchPanel, WatchControls,
 };
-use crate::editor::EditAction;
+use crate::editor::{EditAction, FLIP, MIRROR, ROTATE};
 use crate::explain::{
     browse_line, game_record, may_name_opening, opening_line, pass_notice, search_summary,
     status_line,
@@ -323,8 +323,10 @@ fn editor_panel(
     };
     html! {
         <EditorPanel to_move={editor.to_move} error={editor.error.clone()} {on_side}
-                     on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)} {on_play}
-                     on_close={edit(EditAction::Close)} />
+                     on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)}
+                     on_rotate={edit(EditAction::Transform(ROTATE))} on_mirror={edit(EditAction::Transform(MIRROR))}
+                     on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}
+                     {on_play} on_close={edit(EditAction::Close)} />
     }
 }
 
