@@ -58,6 +58,7 @@ impl ReviewedMove {
             best_value: value(self.best_value, self.best_exact),
             loss: self.loss,
             mark: Mark::of_loss(self.loss),
+            line: Vec::new(),
         }
     }
 
@@ -391,7 +392,7 @@ mod tests {
         assert_eq!(
             summary(&of_game, Color::White).to_string(),
             "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
-             mistake 0, blunder 0); 0 forced moves"
+             mistake 0, blunder 0); 0 forced moves; 3.00 discs lost in all"
         );
         // Another game through the same first position shares f5's review only.
         let other = Game::from_transcript("f5f6", start).expect("legal");
