@@ -13,7 +13,8 @@ use crate::explain::who;
 use crate::explain::{level_note, opponent_lines};
 use crate::hooks::{
     load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
-    use_persistence, use_pool, use_search_driver, GameModel, PoolHandle, SearchWanted,
+    use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
+    SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::persist::Settings;
@@ -78,6 +79,7 @@ pub fn app() -> Html {
         },
     );
     use_persistence(&game, &settings, &view.estimates, &view.review.reviews);
+    use_review_follows_game(&pool, &view, &game);
     let review_panel = review_panel(&pool, &view, &game, &settings);
 
     let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
@@ -106,7 +108,8 @@ pub fn app() -> Html {
         .map(std::string::ToString::to_string)
         .unwrap_or_default();
     html! {
-        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}>
+        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
+              data-reviewed={view.review.reviews.len().to_string()}>
             <Header {opponent} {strength} {spec} />
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}

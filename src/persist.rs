@@ -303,6 +303,7 @@ mod tests {
             best_value: Some(0.0),
             best_exact: false,
             loss,
+            line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
@@ -318,5 +319,16 @@ mod tests {
             .to_owned()
             + "}";
         assert_eq!(load(&old).expect("loads").3, Reviews::default());
+        // A review saved before the best line was kept loads with none.
+        let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        for review in json["review"].as_array_mut().expect("reviews") {
+            review
+                .as_object_mut()
+                .and_then(|r| r.remove("line"))
+                .expect("a line");
+        }
+        let back = load(&json.to_string()).expect("loads").3;
+        let f5 = Move::parse("f5", BoardSize::Eight).expect("a move");
+        assert_eq!(back.get(whole[0].hash(), f5).map(|r| r.line), Some(vec![]));
     }
 }

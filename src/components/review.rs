@@ -2,7 +2,9 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
-use crate::review::{describe, marks_help, summary, value_text, ReviewLevel, ReviewedMove};
+use crate::review::{
+    describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewedMove,
+};
 use othello::{Color, Move};
 use yew::prelude::*;
 
@@ -29,7 +31,7 @@ pub struct ReviewProps {
 
 #[function_component(ReviewPanel)]
 pub fn review_panel(props: &ReviewProps) -> Html {
-    let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| *r).collect();
+    let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| r.clone()).collect();
     let reviewed = reviews.iter().flatten().count();
     let on_level = props.on_level.reform(|e: Event| {
         let value = e
@@ -74,9 +76,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         let onclick = props
             .on_focus
             .reform(move |_| if focused { None } else { Some(i) });
+        let title = match line_sentence(r) {
+            Some(line) => format!("{} {line}", describe(i + 1, r)),
+            None => describe(i + 1, r),
+        };
         Some(html! {
             <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
-                {onclick} title={describe(i + 1, r)}>
+                {onclick} title={title}>
                 <td>{ (i + 1).to_string() }</td>
                 <td>{ mv.to_string() }</td>
                 <td class="num">{ value_text(r.value, r.value_exact) }</td>
