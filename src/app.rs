@@ -20,7 +20,7 @@ use crate::levels::Difficulty;
 use crate::persist::Settings;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
-use crate::review::{ReviewLevel, ReviewState};
+use crate::review::{ReviewLevel, ReviewOrder, ReviewState};
 use crate::state::Seats;
 use crate::view::{View, ViewAction};
 use engine::PlayerSpec;
@@ -133,13 +133,22 @@ fn review_panel(
     game: &UseReducerHandle<GameModel>,
     settings: &UseStateHandle<Settings>,
 ) -> Html {
-    let level = settings.review_level;
-    let (on_review, on_cancel) = review_callbacks(pool, view, game, level);
+    let (level, order) = (settings.review_level, settings.review_order);
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order));
     let on_level = {
         let settings = settings.clone();
         Callback::from(move |level: ReviewLevel| {
             settings.set(Settings {
                 review_level: level,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let on_order = {
+        let settings = settings.clone();
+        Callback::from(move |order: ReviewOrder| {
+            settings.set(Settings {
+                review_order: order,
                 ..(*settings).clone()
             });
         })
@@ -158,7 +167,7 @@ fn review_panel(
     };
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
-                     error={view.review.error.clone()} {level} {on_level}
+                     error={view.review.error.clone()} {level} {on_level} {order} {on_order}
                      unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
                      focus={view.review.focus} {on_focus}
                      black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />

@@ -4,7 +4,7 @@
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
-use crate::review::{ReviewLevel, ReviewedMove, Reviews};
+use crate::review::{ReviewLevel, ReviewOrder, ReviewedMove, Reviews};
 use crate::state::{at_ply, GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,9 @@ pub struct Settings {
     /// The budget the last review was asked at (absent in older saves: Club).
     #[serde(default)]
     pub review_level: ReviewLevel,
+    /// The order of the last review (absent in older saves: from the first move).
+    #[serde(default)]
+    pub review_order: ReviewOrder,
 }
 
 fn book_on() -> bool {
@@ -37,6 +40,7 @@ impl Default for Settings {
             heat_map: true,
             book: true,
             review_level: ReviewLevel::default(),
+            review_order: ReviewOrder::default(),
         }
     }
 }
@@ -190,6 +194,7 @@ mod tests {
             heat_map: false,
             book: true,
             review_level: ReviewLevel::Deep,
+            review_order: ReviewOrder::NewestFirst,
         };
         let text = save(&s, &settings, &Estimates::default(), &Reviews::default());
         assert!(text.contains("\"moves\":\"f5d6\""), "{text}");

@@ -3,6 +3,10 @@
 //! CLI agree), the marks and each side's summary, the review's budgets, and the review
 //! written into a GGF record. Plain data, tested without a browser.
 
+mod schedule;
+
+pub use schedule::{ReviewOrder, Schedule};
+
 use crate::levels::thousands;
 use engine::review::{Mark, MoveReview, SideSummary, Value};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};

@@ -3,7 +3,8 @@
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
 use crate::review::{
-    describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewedMove,
+    describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewOrder,
+    ReviewedMove,
 };
 use othello::{Color, Move};
 use yew::prelude::*;
@@ -17,6 +18,8 @@ pub struct ReviewProps {
     pub error: Option<String>,
     pub level: ReviewLevel,
     pub on_level: Callback<ReviewLevel>,
+    pub order: ReviewOrder,
+    pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
     pub unavailable: Option<String>,
     pub on_review: Callback<()>,
@@ -39,12 +42,18 @@ pub fn review_panel(props: &ReviewProps) -> Html {
             .value();
         ReviewLevel::from_key(&value).unwrap_or_default()
     });
+    let on_order = props.on_order.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        ReviewOrder::from_key(&value).unwrap_or_default()
+    });
     let running = props.running.is_some();
     let button = match props.running {
         Some((done, total)) => html! {
             <>
                 <progress id="review-progress" max={total.to_string()} value={done.to_string()}></progress>
-                <span id="review-status" role="status">{ format!("Reviewing move {} of {total}…", (done + 1).min(total)) }</span>
+                <span id="review-status" role="status">{ format!("Reviewed {done} of {total} moves…") }</span>
                 <button id="review-cancel" onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
             </>
         },
@@ -101,6 +110,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                     <select id="review-level" onchange={on_level} disabled={running}>
                         { for ReviewLevel::ALL.into_iter().map(|l| html! {
                             <option value={l.key()} selected={l == props.level}>{ l.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Order " }
+                    <select id="review-order" onchange={on_order} disabled={running}>
+                        { for ReviewOrder::ALL.into_iter().map(|o| html! {
+                            <option value={o.key()} selected={o == props.order}>{ o.label() }</option>
                         }) }
                     </select>
                 </label>

@@ -3,7 +3,7 @@
 
 use super::{GameModel, PoolHandle};
 use crate::protocol::WireBudget;
-use crate::review::ReviewLevel;
+use crate::review::{ReviewLevel, ReviewOrder};
 use crate::view::{View, ViewAction};
 use engine::PlayerKind;
 use yew::prelude::*;
@@ -47,13 +47,13 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
     }
 }
 
-/// Starts a review of the game's moves (those played, not the redo list) at `level`, and
-/// cancels one: the callbacks the review panel calls.
+/// Starts a review of the game's moves (those played, not the redo list) at `level` in
+/// `order`, and cancels one: the callbacks the review panel calls.
 pub fn review_callbacks(
     pool: &PoolHandle,
     view: &UseReducerHandle<View>,
     game: &GameModel,
-    level: ReviewLevel,
+    (level, order): (ReviewLevel, ReviewOrder),
 ) -> (Callback<()>, Callback<()>) {
     let start = {
         let (pool, view) = (pool.clone(), view.clone());
@@ -84,7 +84,7 @@ pub fn review_callbacks(
                 millis: None,
             };
             if let Some(p) = pool.borrow().as_ref() {
-                let id = p.borrow_mut().review(moves, player, budget);
+                let id = p.borrow_mut().review(moves, player, budget, order);
                 view.dispatch(ViewAction::ReviewStarted(id, played.clone()));
             }
         })

@@ -105,17 +105,23 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   await context.close();
 });
 
-test("a review cancelled midway leaves the page usable", async () => {
-  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+test("a review newest first on two workers, cancelled midway, leaves the page usable", async () => {
+  // Three cores: two workers, both reviewing.
+  const { page, context, errors } = await openGame({ width: 390, height: 844 }, 3);
+  assert.equal(await page.getAttribute("main", "data-workers"), "2");
   await loadFinished(page);
   await page.selectOption("#review-level", "deep");
+  await page.selectOption("#review-order", "newest");
   await page.click("#review-start");
-  await page.waitForFunction(() => Number(document.querySelector("#review-progress")?.value ?? 0) >= 1, null, { timeout: 60_000 });
+  await page.waitForFunction(() => Number(document.querySelector("#review-progress")?.value ?? 0) >= 2, null, { timeout: 60_000 });
   await page.click("#review-cancel");
   await page.waitForSelector("#review-start");
   assert.ok(!(await page.locator("#review-start").isDisabled()));
   const reviewed = await page.locator("#review-moves tbody tr").count();
-  assert.ok(reviewed >= 1 && reviewed < 60, `${reviewed} moves reviewed`);
+  assert.ok(reviewed >= 2 && reviewed < 60, `${reviewed} moves reviewed`);
+  // Newest first: the game's last moves, the 60th among them, not its first.
+  const plies = (await page.locator("#review-moves tbody tr").evaluateAll((rows) => rows.map((r) => Number(r.dataset.ply))));
+  assert.ok(plies.includes(60) && plies.every((p) => p > 60 - 2 * reviewed - 2), JSON.stringify(plies));
   // The move under way when it was cancelled is dropped: nothing more arrives.
   await page.waitForTimeout(3000);
   assert.equal(await page.locator("#review-moves tbody tr").count(), reviewed);
