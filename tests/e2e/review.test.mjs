@@ -51,7 +51,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   for (const side of ["black", "white"]) {
     const total = (await page.locator(`#review-summary-${side}`).innerText()).match(/(\d+\.\d\d) discs lost in all/)[1];
     assert.equal(await page.locator(`#loss-line-${side}`).getAttribute("data-final"), total, side);
-    assert.match(await page.locator(`#loss-total-${side}`).innerText(), new RegExp(`${total}$`));
+    assert.match(await page.locator(`#loss-total-${side}`).textContent(), new RegExp(`${total}$`));
   }
   // A random game blunders; the marks are in the table and on the graph's points.
   const blunders = page.locator("#review-moves tr.blunder");
