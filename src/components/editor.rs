@@ -119,20 +119,6 @@ pub fn editor_panel(props: &EditorProps) -> Html {
                 <button id="editor-reset" onclick={props.on_reset.reform(|_| ())}>{ "Start position" }</button>
             </div>
             <div class="controls">
-                <button id="editor-rotate" onclick={props.on_rotate.reform(|_| ())} title="Turn the discs a quarter turn clockwise">{ "Rotate ↻" }</button>
-                <button id="editor-mirror" onclick={props.on_mirror.reform(|_| ())} title="Swap left and right">{ "Mirror ↔" }</button>
-                <button id="editor-flip" onclick={props.on_flip.reform(|_| ())} title="Swap top and bottom">{ "Flip ↕" }</button>
-            </div>
-            <div class="controls">
-                <button id="editor-copy-text" onclick={on_copy_text} title="Board text, which Analyse a position reads">{ "Copy as board text" }</button>
-                <button id="editor-copy-ggf" onclick={on_copy_ggf} title="A GGF record with no moves, which Load and NBoard read">{ "Copy as GGF" }</button>
-            </div>
-            if let (Some(note), Some(c)) = (copy_note, current) {
-                <p class="small" id="editor-copy-note" role="status">{ note }</p>
-                <input id="editor-copied" class="board-text" readonly=true value={c.text.clone()}
-                       aria-label={format!("The position as {}", c.what)} onfocus={Callback::from(select_all)} />
-            }
-            <div class="controls">
                 <label>{ "You " }
                     <select id="editor-seats" onchange={on_seats}>
                         <option value="black" selected={*seats == "black"}>{ "play Black" }</option>
@@ -145,6 +131,22 @@ pub fn editor_panel(props: &EditorProps) -> Html {
             </div>
             if let Some(error) = props.error.clone() {
                 <p class="message" id="editor-error" role="alert">{ error }</p>
+            }
+            // Turning and copying come after playing and its refusal, which a person looks
+            // for first and which must stay in view on a laptop's screen.
+            <div class="controls">
+                <button id="editor-rotate" onclick={props.on_rotate.reform(|_| ())} title="Turn the discs a quarter turn clockwise">{ "Rotate ↻" }</button>
+                <button id="editor-mirror" onclick={props.on_mirror.reform(|_| ())} title="Swap left and right">{ "Mirror ↔" }</button>
+                <button id="editor-flip" onclick={props.on_flip.reform(|_| ())} title="Swap top and bottom">{ "Flip ↕" }</button>
+            </div>
+            <div class="controls">
+                <button id="editor-copy-text" onclick={on_copy_text} title="Board text, which Analyse a position reads">{ "Copy as board text" }</button>
+                <button id="editor-copy-ggf" onclick={on_copy_ggf} title="A GGF record with no moves, which Load and NBoard read">{ "Copy as GGF" }</button>
+            </div>
+            if let (Some(note), Some(c)) = (copy_note, current) {
+                <p class="small" id="editor-copy-note" role="status">{ note }</p>
+                <input id="editor-copied" class="board-text" readonly=true value={c.text.clone()}
+                       aria-label={format!("The position as {}", c.what)} onfocus={Callback::from(select_all)} />
             }
         </div>
     }
