@@ -13,13 +13,14 @@ use crate::explain::who;
 use crate::explain::{level_note, opponent_lines};
 use crate::hooks::{
     load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
-    use_persistence, use_pool, use_search_driver, GameModel, PoolHandle, SearchWanted,
+    use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
+    SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::persist::Settings;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
-use crate::review::{ReviewLevel, ReviewState};
+use crate::review::{ReviewLevel, ReviewOrder, ReviewState};
 use crate::state::Seats;
 use crate::view::{View, ViewAction};
 use engine::PlayerSpec;
@@ -78,6 +79,7 @@ pub fn app() -> Html {
         },
     );
     use_persistence(&game, &settings, &view.estimates, &view.review.reviews);
+    use_review_follows_game(&pool, &view, &game);
     let review_panel = review_panel(&pool, &view, &game, &settings);
 
     let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
@@ -106,7 +108,8 @@ pub fn app() -> Html {
         .map(std::string::ToString::to_string)
         .unwrap_or_default();
     html! {
-        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}>
+        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
+              data-reviewed={view.review.reviews.len().to_string()}>
             <Header {opponent} {strength} {spec} />
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
@@ -130,13 +133,22 @@ fn review_panel(
     game: &UseReducerHandle<GameModel>,
     settings: &UseStateHandle<Settings>,
 ) -> Html {
-    let level = settings.review_level;
-    let (on_review, on_cancel) = review_callbacks(pool, view, game, level);
+    let (level, order) = (settings.review_level, settings.review_order);
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order));
     let on_level = {
         let settings = settings.clone();
         Callback::from(move |level: ReviewLevel| {
             settings.set(Settings {
                 review_level: level,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let on_order = {
+        let settings = settings.clone();
+        Callback::from(move |order: ReviewOrder| {
+            settings.set(Settings {
+                review_order: order,
                 ..(*settings).clone()
             });
         })
@@ -155,7 +167,7 @@ fn review_panel(
     };
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
-                     error={view.review.error.clone()} {level} {on_level}
+                     error={view.review.error.clone()} {level} {on_level} {order} {on_order}
                      unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
                      focus={view.review.focus} {on_focus}
                      black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />

@@ -1,9 +1,17 @@
 //! The board editor: a position set up by clicking squares (each click cycles empty, black,
-//! white), the side to move, clear and the start position; and the check that refuses a
-//! position no game can reach, in words. Plain data, tested without a browser; the page
-//! draws it on the board and plays from it (`Action::Load`).
+//! white), the side to move, clear and the start position, turned and mirrored by the
+//! board's symmetries, copied as board text or GGF; and the check that refuses a position
+//! no game can reach, in words. Plain data, tested without a browser; the page draws it on
+//! the board and plays from it (`Action::Load`).
 
-use othello::{Bitboard, BoardSize, Color, Position, Square, Variant};
+use othello::{Bitboard, BoardSize, Color, Game, GgfGame, Position, Square, Symmetry, Variant};
+
+/// A quarter turn clockwise as the board is drawn (a1 top left): a1 goes to h1.
+pub const ROTATE: Symmetry = Symmetry::ALL[5];
+/// Left and right swapped: a1 goes to h1, a8 to h8.
+pub const MIRROR: Symmetry = Symmetry::ALL[4];
+/// Top and bottom swapped: a1 goes to a8.
+pub const FLIP: Symmetry = Symmetry::ALL[2];
 
 /// What the person does in the editor.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,6 +20,8 @@ pub enum EditAction {
     Open(Position),
     Click(Square),
     Side(Color),
+    /// Turns or mirrors the discs ([`ROTATE`], [`MIRROR`], [`FLIP`]); the side to move stays.
+    Transform(Symmetry),
     Clear,
     Reset,
     /// Playing from the position was refused, for this reason.
@@ -29,6 +39,7 @@ pub fn edit(editor: Option<&Editor>, action: EditAction) -> Option<Editor> {
     match action {
         EditAction::Click(sq) => next.click(sq),
         EditAction::Side(side) => next.set_side(side),
+        EditAction::Transform(symmetry) => next.transform(symmetry),
         EditAction::Clear => next.clear(),
         EditAction::Reset => next.reset(),
         EditAction::Refused(why) => next.error = Some(why),
@@ -87,6 +98,25 @@ impl Editor {
 
     pub fn reset(&mut self) {
         *self = Editor::from_position(&Position::start(self.size, self.variant));
+    }
+
+    /// The discs moved by `symmetry`; the centre maps onto itself, so a position a game can
+    /// reach stays one.
+    pub fn transform(&mut self, symmetry: Symmetry) {
+        self.black = symmetry.bitboard(self.black, self.size);
+        self.white = symmetry.bitboard(self.white, self.size);
+        self.error = None;
+    }
+
+    /// The position as board text, which "Analyse a position" reads back.
+    pub fn board_text(&self) -> String {
+        self.shown().to_board_text()
+    }
+
+    /// The position as a GGF record with no moves (its `BO[]` the position, `TY[]` the
+    /// board and rules), which the page's record loader, NBoard and Edax read back.
+    pub fn ggf_text(&self) -> String {
+        GgfGame::new(Game::new(self.shown())).to_string()
     }
 
     pub fn set_side(&mut self, side: Color) {
@@ -241,6 +271,70 @@ mod tests {
             e.click(sq(s));
         }
         assert!(e.check().is_ok(), "{:?}", e.check());
+    }
+
+    #[test]
+    fn rotate_and_mirror_reach_all_eight_symmetries_and_keep_the_side() {
+        let mut e = editor();
+        // An asymmetric position: each of its eight images differs.
+        for s in ["c3", "c3", "f4", "e6", "e6", "f6"] {
+            e.click(sq(s));
+        }
+        e.set_side(Color::White);
+        let at = |e: &Editor, s: &str| e.shown().color_at(sq(s));
+        let mut turned = e.clone();
+        turned.transform(ROTATE);
+        // c3 (white) is a quarter turn clockwise at f3; f4 (black) at e6.
+        assert_eq!(at(&turned, "f3"), Some(Color::White));
+        assert_eq!(at(&turned, "e6"), Some(Color::Black));
+        assert_eq!(turned.to_move, Color::White);
+        let mut mirrored = e.clone();
+        mirrored.transform(MIRROR);
+        assert_eq!(at(&mirrored, "f3"), Some(Color::White));
+        let mut flipped = e.clone();
+        flipped.transform(FLIP);
+        assert_eq!(at(&flipped, "c6"), Some(Color::White));
+        let mut seen = std::collections::HashSet::new();
+        let mut walk = e.clone();
+        for _ in 0..2 {
+            for _ in 0..4 {
+                walk.transform(ROTATE);
+                seen.insert((walk.black, walk.white));
+                assert!(walk.check().is_ok(), "{:?}", walk.check());
+            }
+            walk.transform(MIRROR);
+        }
+        assert_eq!(seen.len(), 8, "rotate and mirror reach every symmetry");
+        assert_eq!(
+            (walk.black, walk.white),
+            (e.black, e.white),
+            "and come back"
+        );
+    }
+
+    #[test]
+    fn the_copied_texts_load_back_to_the_same_position() {
+        let mut e = editor();
+        for s in ["c4", "c4", "f6", "d3"] {
+            e.click(sq(s));
+        }
+        e.set_side(Color::White);
+        let pos = e.shown();
+        let from_text = crate::state::game_from_board_text(&e.board_text(), Variant::Standard)
+            .expect("board text reads back");
+        assert_eq!(*from_text.position(), pos);
+        let ggf = e.ggf_text();
+        assert!(
+            ggf.starts_with("(;GM[Othello]") && ggf.contains("BO[8 "),
+            "{ggf}"
+        );
+        let from_ggf = crate::records::game_from_ggf(&ggf).expect("GGF reads back");
+        assert_eq!(*from_ggf.position(), pos);
+        assert!(from_ggf.moves().is_empty());
+        // The reversed rules and the small board travel in the record.
+        let small = Editor::from_position(&Position::start(BoardSize::Six, Variant::Reversed));
+        let back = crate::records::game_from_ggf(&small.ggf_text()).expect("reads");
+        assert_eq!(*back.position(), small.shown());
     }
 
     #[test]

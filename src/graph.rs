@@ -155,7 +155,8 @@ pub fn points(
                 mv: Some(*mv),
                 mover: positions[i].side_to_move(),
                 estimate: review
-                    .and_then(|r| Estimate::of_review(&r))
+                    .as_ref()
+                    .and_then(Estimate::of_review)
                     .or_else(|| estimates.get(positions[i].hash())),
                 review,
             }
@@ -203,11 +204,29 @@ pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
     }
 }
 
+/// `side`'s discs lost so far over the reviewed moves among `points`: the ply of each of its
+/// reviewed moves with the running total after it (a forced move adds nothing). Summed in
+/// the game's order, as each side's summary sums its total, so the line ends on exactly the
+/// summary's figure.
+pub fn cumulative_loss(points: &[Point], side: Color) -> Vec<(usize, f32)> {
+    let mut total = 0.0f32;
+    points
+        .iter()
+        .filter_map(|p| {
+            let review = p.review.as_ref().filter(|r| r.side == side)?;
+            if !review.is_forced() {
+                total += review.loss;
+            }
+            Some((p.ply, total))
+        })
+        .collect()
+}
+
 /// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
 pub fn describe(point: &Point) -> String {
     // A reviewed move is read for its review: its value, the best move's, its mark.
-    if let Some(review) = point.review.filter(|r| !r.is_forced()) {
-        return crate::review::describe(point.ply, &review);
+    if let Some(review) = point.review.as_ref().filter(|r| !r.is_forced()) {
+        return crate::review::describe(point.ply, review);
     }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
         format!("{mv} ({})", point.mover)
@@ -418,6 +437,7 @@ mod tests {
                 best_value: Some(2.0),
                 best_exact: true,
                 loss: 8.0,
+                line: vec![],
             },
         );
         let pts = points(&g, &known, &reviews, None);
@@ -433,6 +453,44 @@ mod tests {
             describe(&pts[1]),
             "2. d6 (White): -6; best f6 +2: a blunder, 8.00 discs lost"
         );
+    }
+
+    #[test]
+    fn each_sides_cumulative_loss_ends_on_its_summarys_total() {
+        use crate::review::summary;
+        use engine::review::{MoveReview, Value};
+        let g = game("f5d6c3d3c4");
+        let mut reviews = Reviews::default();
+        // Every move but the last reviewed, with losses that do not add up exactly in f32.
+        let losses = [0.1f32, 2.7, 0.3, 8.45];
+        for (i, loss) in losses.iter().enumerate() {
+            let pos = g.positions()[i];
+            let mv = g.moves()[i];
+            let review = MoveReview::new(
+                pos.side_to_move(),
+                (mv, Value::estimate(-loss)),
+                (pos.legal_move_list()[0], Value::estimate(0.0)),
+            );
+            reviews.record(pos.hash(), ReviewedMove::from_engine(&review));
+        }
+        let pts = points(&g, &Estimates::default(), &reviews, None);
+        let of_game = reviews.of_game(&g);
+        for side in [Color::Black, Color::White] {
+            let line = cumulative_loss(&pts, side);
+            let total = summary(&of_game, side).total_loss;
+            assert_eq!(line.last().map(|&(_, t)| t), Some(total), "{side}");
+        }
+        // A point at each of the side's reviewed moves, never one for the other side's.
+        let black: Vec<usize> = cumulative_loss(&pts, Color::Black)
+            .iter()
+            .map(|&(ply, _)| ply)
+            .collect();
+        assert_eq!(black, [1, 3]);
+        assert!(cumulative_loss(
+            &points(&g, &Estimates::default(), &Reviews::default(), None),
+            Color::White
+        )
+        .is_empty());
     }
 
     #[test]

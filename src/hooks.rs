@@ -4,7 +4,7 @@
 
 mod review;
 
-pub use review::{review_callbacks, review_unavailable};
+pub use review::{review_callbacks, review_unavailable, use_review_follows_game};
 
 use crate::graph::Estimates;
 use crate::levels::{analysis, worker_count};

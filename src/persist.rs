@@ -4,7 +4,7 @@
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
-use crate::review::{ReviewLevel, ReviewedMove, Reviews};
+use crate::review::{ReviewLevel, ReviewOrder, ReviewedMove, Reviews};
 use crate::state::{at_ply, GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,9 @@ pub struct Settings {
     /// The budget the last review was asked at (absent in older saves: Club).
     #[serde(default)]
     pub review_level: ReviewLevel,
+    /// The order of the last review (absent in older saves: from the first move).
+    #[serde(default)]
+    pub review_order: ReviewOrder,
 }
 
 fn book_on() -> bool {
@@ -37,6 +40,7 @@ impl Default for Settings {
             heat_map: true,
             book: true,
             review_level: ReviewLevel::default(),
+            review_order: ReviewOrder::default(),
         }
     }
 }
@@ -190,6 +194,7 @@ mod tests {
             heat_map: false,
             book: true,
             review_level: ReviewLevel::Deep,
+            review_order: ReviewOrder::NewestFirst,
         };
         let text = save(&s, &settings, &Estimates::default(), &Reviews::default());
         assert!(text.contains("\"moves\":\"f5d6\""), "{text}");
@@ -303,6 +308,7 @@ mod tests {
             best_value: Some(0.0),
             best_exact: false,
             loss,
+            line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
@@ -318,5 +324,16 @@ mod tests {
             .to_owned()
             + "}";
         assert_eq!(load(&old).expect("loads").3, Reviews::default());
+        // A review saved before the best line was kept loads with none.
+        let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        for review in json["review"].as_array_mut().expect("reviews") {
+            review
+                .as_object_mut()
+                .and_then(|r| r.remove("line"))
+                .expect("a line");
+        }
+        let back = load(&json.to_string()).expect("loads").3;
+        let f5 = Move::parse("f5", BoardSize::Eight).expect("a move");
+        assert_eq!(back.get(whole[0].hash(), f5).map(|r| r.line), Some(vec![]));
     }
 }

@@ -3,6 +3,10 @@
 //! CLI agree), the marks and each side's summary, the review's budgets, and the review
 //! written into a GGF record. Plain data, tested without a browser.
 
+mod schedule;
+
+pub use schedule::{ReviewOrder, Schedule};
+
 use crate::levels::thousands;
 use engine::review::{Mark, MoveReview, SideSummary, Value};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
@@ -11,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// One move reviewed, as it travels from the worker and is saved with the game: the
 /// engine's [`MoveReview`] in plain fields.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewedMove {
     pub side: Color,
     pub played: Move,
@@ -23,6 +27,10 @@ pub struct ReviewedMove {
     pub best_exact: bool,
     /// Discs given away against the best move, never negative.
     pub loss: f32,
+    /// The best line from the position, the best move first (empty for a forced move;
+    /// absent in saves from before it).
+    #[serde(default)]
+    pub line: Vec<Move>,
 }
 
 impl ReviewedMove {
@@ -36,11 +44,12 @@ impl ReviewedMove {
             best_value: r.best_value.map(|v| v.discs),
             best_exact: r.best_value.is_some_and(|v| v.exact),
             loss: r.loss,
+            line: r.line.clone(),
         }
     }
 
     /// Back to the engine's type, for its summary.
-    pub fn to_engine(self) -> MoveReview {
+    pub fn to_engine(&self) -> MoveReview {
         let value = |discs: Option<f32>, exact: bool| {
             discs.map(|d| {
                 if exact {
@@ -58,7 +67,14 @@ impl ReviewedMove {
             best_value: value(self.best_value, self.best_exact),
             loss: self.loss,
             mark: Mark::of_loss(self.loss),
+            line: self.line.clone(),
         }
+    }
+
+    /// The best line in standard notation, "c4 e3 f6"; empty for a forced move.
+    pub fn line_text(&self) -> String {
+        let moves: Vec<String> = self.line.iter().map(ToString::to_string).collect();
+        moves.join(" ")
     }
 
     pub fn is_forced(&self) -> bool {
@@ -152,7 +168,17 @@ impl Reviews {
         self.0
             .iter()
             .find(|(h, r)| *h == position && r.played == played)
-            .map(|(_, r)| *r)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// How many reviewed moves are remembered (every game's, not only the one on the
+    /// board): the browser tests watch it to see that nothing arrives after a cancel.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// The review of each move of `game`, in order (`None` where it has none).
@@ -177,6 +203,8 @@ pub struct ReviewState {
     pub reviews: Reviews,
     /// The review under way: its id, the moves done and the moves in all.
     pub running: Option<(u64, usize, usize)>,
+    /// The game under review: its start and the moves sent to the workers.
+    pub subject: Option<Game>,
     /// Why the last review stopped early.
     pub error: Option<String>,
     /// The move (0-based index in the game) shown on the board with its best move.
@@ -184,13 +212,31 @@ pub struct ReviewState {
 }
 
 impl ReviewState {
-    pub fn started(&mut self, id: u64, total: usize) {
-        self.running = Some((id, 0, total));
+    pub fn started(&mut self, id: u64, game: Game) {
+        self.running = Some((id, 0, game.moves().len()));
+        self.subject = Some(game);
         self.error = None;
+    }
+
+    /// Whether the review under way is still of the game on the board: the same start,
+    /// and its moves still the start of the game's line (played moves, then the redo
+    /// list), so undo, redo, browsing and playing on keep it, while a new game, a loaded
+    /// record, a position set up in the editor or another move after an undo end it.
+    pub fn follows(&self, state: &crate::state::GameState) -> bool {
+        let Some(subject) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
+            return true;
+        };
+        if subject.start() != state.game.start() {
+            return false;
+        }
+        let line = state.game.moves().iter().chain(state.undone.iter().rev());
+        let reviewed = subject.moves();
+        line.clone().count() >= reviewed.len() && line.zip(reviewed).all(|(a, b)| a == b)
     }
 
     pub fn cancelled(&mut self) {
         self.running = None;
+        self.subject = None;
     }
 
     /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
@@ -204,6 +250,7 @@ impl ReviewState {
     pub fn ended(&mut self, id: u64, error: Option<String>) {
         if self.running.is_some_and(|r| r.0 == id) {
             self.running = None;
+            self.subject = None;
             self.error = error;
         }
     }
@@ -211,7 +258,11 @@ impl ReviewState {
 
 /// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it.
 pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
-    let moves: Vec<MoveReview> = reviews.iter().flatten().map(|r| r.to_engine()).collect();
+    let moves: Vec<MoveReview> = reviews
+        .iter()
+        .flatten()
+        .map(ReviewedMove::to_engine)
+        .collect();
     SideSummary::of(&moves, side)
 }
 
@@ -285,6 +336,20 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
     ]
 }
 
+/// The best line as the page shows it beside a reviewed move: "Best line: d3 c3 c4 (the
+/// search's most visited path)", or the solver's; `None` for a forced move.
+pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
+    if r.line.is_empty() {
+        return None;
+    }
+    let whose = if r.best_exact {
+        "the solver's, with perfect play"
+    } else {
+        "the search's most visited path"
+    };
+    Some(format!("Best line: {} ({whose}).", r.line_text()))
+}
+
 /// The line under the board while a reviewed move is shown.
 pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
     format!(
@@ -299,6 +364,7 @@ pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
 pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
     for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
         note.eval = review
+            .as_ref()
             .and_then(|r| r.value)
             .and_then(|v| format!("{v:.2}").parse::<f64>().ok())
             // Never -0.
@@ -391,11 +457,14 @@ mod tests {
         assert_eq!(
             summary(&of_game, Color::White).to_string(),
             "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
-             mistake 0, blunder 0); 0 forced moves"
+             mistake 0, blunder 0); 0 forced moves; 3.00 discs lost in all"
         );
         // Another game through the same first position shares f5's review only.
         let other = Game::from_transcript("f5f6", start).expect("legal");
-        assert_eq!(reviews.of_game(&other)[0].map(|r| r.played), Some(mv("f5")));
+        assert_eq!(
+            reviews.of_game(&other)[0].as_ref().map(|r| r.played),
+            Some(mv("f5"))
+        );
         assert_eq!(reviews.of_game(&other)[1], None);
     }
 
@@ -418,16 +487,18 @@ mod tests {
 
     #[test]
     fn a_cancelled_reviews_late_answers_are_dropped() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
         let mut state = ReviewState::default();
-        state.started(4, 2);
+        state.started(4, game("f5d6"));
         let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
-        state.reviewed(4, 10, r, 1);
+        state.reviewed(4, 10, r.clone(), 1);
         assert_eq!(state.running, Some((4, 1, 2)));
         state.cancelled();
-        state.reviewed(4, 11, r, 2);
+        state.reviewed(4, 11, r.clone(), 2);
         assert_eq!(state.reviews.get(11, mv("f5")), None);
         assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
-        state.started(5, 1);
+        state.started(5, game("f5"));
         state.ended(4, Some("late".into()));
         assert_eq!(
             (state.running, state.error.clone()),
@@ -438,6 +509,51 @@ mod tests {
             (state.running, state.error),
             (None, Some("no network".into()))
         );
+    }
+
+    #[test]
+    fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
+        use crate::state::{apply, Action, GameState, Seats};
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let played = Game::from_transcript("f5d6c3d3", start).expect("legal");
+        let mut state = ReviewState::default();
+        let on_board = GameState::from_game(played.clone(), Seats::Analysis);
+        assert!(state.follows(&on_board), "no review: nothing to cancel");
+        state.started(1, played.clone());
+        assert!(state.follows(&on_board));
+        // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
+        let undone = apply(&on_board, Action::Undo);
+        assert!(undone.game.moves().len() < 4 && state.follows(&undone));
+        let on = apply(&on_board, Action::Play(mv("c4")));
+        assert!(on.game.moves().len() == 5 && state.follows(&on));
+        // Another move where a reviewed one was, a new game, another start: not this game.
+        let mut other = GameState::from_game(played.clone(), Seats::Analysis);
+        other.undo();
+        other.undone.clear();
+        let instead = other
+            .position()
+            .legal_move_list()
+            .into_iter()
+            .find(|&m| m != mv("d3"))
+            .expect("another move");
+        let other = apply(&other, Action::Play(instead));
+        assert!(!state.follows(&other), "{:?}", other.game.moves());
+        let new_game = apply(
+            &on_board,
+            Action::NewGame {
+                size: BoardSize::Eight,
+                variant: Variant::Standard,
+                seats: Seats::Human(Color::Black),
+            },
+        );
+        assert!(!state.follows(&new_game));
+        let mut elsewhere = Game::new(start.play(mv("d3")).expect("legal"));
+        let reply = elsewhere.position().legal_move_list()[0];
+        elsewhere.push(reply).expect("legal");
+        assert!(!state.follows(&GameState::from_game(elsewhere, Seats::Analysis)));
+        // Once the review is over there is nothing to follow.
+        state.ended(1, None);
+        assert!(state.follows(&new_game));
     }
 
     #[test]

@@ -80,8 +80,8 @@ pub enum ViewAction {
     Strength(String, String),
     /// Progress of a network's download.
     Downloading(Download),
-    /// A review started in the pool with this id, of this many moves.
-    ReviewStarted(u64, usize),
+    /// A review started in the pool with this id, of this game's moves.
+    ReviewStarted(u64, othello::Game),
     ReviewCancelled,
     /// Shows this move of the game (0-based) with its best move, or the game again.
     ReviewFocus(Option<usize>),
@@ -191,7 +191,7 @@ impl View {
                 next.message_is_note = true;
             }
             ViewAction::Downloading(download) => next.download = Some(download),
-            ViewAction::ReviewStarted(id, total) => next.review.started(id, total),
+            ViewAction::ReviewStarted(id, game) => next.review.started(id, game),
             ViewAction::ReviewCancelled => next.review.cancelled(),
             ViewAction::ReviewFocus(focus) => next.review.focus = focus,
             ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),

@@ -6,7 +6,7 @@ use super::new_game::NewGameChoice;
 use crate::components::{
     Board, Controls, Counts, EditorPanel, EvalGraph, GameOver, SearchPanel, WatchControls,
 };
-use crate::editor::EditAction;
+use crate::editor::{EditAction, FLIP, MIRROR, ROTATE};
 use crate::explain::{
     browse_line, game_record, may_name_opening, opening_line, pass_notice, search_summary,
     status_line,
@@ -16,7 +16,7 @@ use crate::hooks::GameModel;
 use crate::pool::Purpose;
 use crate::protocol::WireBudget;
 use crate::records::ggf_record;
-use crate::review::{focus_line, focus_tiles, ReviewedMove};
+use crate::review::{focus_line, focus_tiles, line_sentence, ReviewedMove};
 use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
 use crate::view::{live_estimate, shown, spread, View, ViewAction};
 use engine::PlayerSpec;
@@ -99,6 +99,9 @@ pub fn play_area(props: &PlayProps) -> Html {
             <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
             if let Some((index, review)) = reviewed {
                 <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
+                    if let Some(line) = line_sentence(&review) {
+                        <span id="review-line" data-line={review.line_text()}>{ line }{ " " }</span>
+                    }
                     <button id="review-back" onclick={leave_review}>{ "Back to the game" }</button>
                 </p>
             } else if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
@@ -323,8 +326,10 @@ fn editor_panel(
     };
     html! {
         <EditorPanel to_move={editor.to_move} error={editor.error.clone()} {on_side}
-                     on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)} {on_play}
-                     on_close={edit(EditAction::Close)} />
+                     on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)}
+                     on_rotate={edit(EditAction::Transform(ROTATE))} on_mirror={edit(EditAction::Transform(MIRROR))}
+                     on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}
+                     {on_play} on_close={edit(EditAction::Close)} />
     }
 }
 

@@ -1,8 +1,10 @@
 //! The board editor's controls (the board itself is the game's board, drawn from the
-//! editor's position): the side to move, clear, the start position, who plays, and "Play
-//! from here" (or the reason the position cannot be played).
+//! editor's position): the side to move, clear, the start position, turn and mirror, copy
+//! as board text or GGF, who plays, and "Play from here" (or the reason the position cannot
+//! be played).
 
 use othello::Color;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,14 +14,30 @@ pub struct EditorProps {
     pub on_side: Callback<Color>,
     pub on_clear: Callback<()>,
     pub on_reset: Callback<()>,
+    pub on_rotate: Callback<()>,
+    pub on_mirror: Callback<()>,
+    pub on_flip: Callback<()>,
+    /// The position as board text and as a GGF record, to copy.
+    pub board_text: String,
+    pub ggf: String,
     /// Play from the position with these seats ("black", "white", "analysis").
     pub on_play: Callback<String>,
     pub on_close: Callback<()>,
 }
 
+/// What the last copy put out: which form, its text, and whether the browser's clipboard
+/// took it (`None` while it answers).
+#[derive(Clone, PartialEq)]
+struct Copied {
+    what: &'static str,
+    text: String,
+    taken: Option<bool>,
+}
+
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &EditorProps) -> Html {
     let seats = use_state(|| "black".to_owned());
+    let copied = use_state(|| None::<Copied>);
     let on_side = props.on_side.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -43,11 +61,50 @@ pub fn editor_panel(props: &EditorProps) -> Html {
         let (seats, play) = (seats.clone(), props.on_play.clone());
         Callback::from(move |_| play.emit((*seats).clone()))
     };
+    // The text goes in the field below at once, so it can be selected by hand where the
+    // browser refuses the clipboard (no permission, a page that is not https).
+    let copy = |what: &'static str, text: String| {
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            copied.set(Some(Copied {
+                what,
+                text: text.clone(),
+                taken: None,
+            }));
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let written = JsFuture::from(window.navigator().clipboard().write_text(&text));
+            let (copied, text) = (copied.clone(), text.clone());
+            spawn_local(async move {
+                let taken = written.await.is_ok();
+                copied.set(Some(Copied {
+                    what,
+                    text,
+                    taken: Some(taken),
+                }));
+            });
+        })
+    };
+    let on_copy_text = copy("board text", props.board_text.clone());
+    let on_copy_ggf = copy("GGF", props.ggf.clone());
     let side = if props.to_move == Color::White {
         "white"
     } else {
         "black"
     };
+    // A copy of a position since changed is no longer this one: it goes.
+    let current = (*copied)
+        .as_ref()
+        .filter(|c| c.text == props.board_text || c.text == props.ggf);
+    let copy_note = current.map(|c| match c.taken {
+        None => format!("Copying the position as {}…", c.what),
+        Some(true) => format!("Copied the position as {} to the clipboard.", c.what),
+        Some(false) => format!(
+            "The browser refused the clipboard: select the {} below and copy it.",
+            c.what
+        ),
+    });
     html! {
         <div class="editor" id="editor" aria-label="Set up a position">
             <p class="small">{ "Click a square to cycle it: empty, black, white. Then choose who moves and play from here." }</p>
@@ -75,6 +132,28 @@ pub fn editor_panel(props: &EditorProps) -> Html {
             if let Some(error) = props.error.clone() {
                 <p class="message" id="editor-error" role="alert">{ error }</p>
             }
+            // Turning and copying come after playing and its refusal, which a person looks
+            // for first and which must stay in view on a laptop's screen.
+            <div class="controls">
+                <button id="editor-rotate" onclick={props.on_rotate.reform(|_| ())} title="Turn the discs a quarter turn clockwise">{ "Rotate ↻" }</button>
+                <button id="editor-mirror" onclick={props.on_mirror.reform(|_| ())} title="Swap left and right">{ "Mirror ↔" }</button>
+                <button id="editor-flip" onclick={props.on_flip.reform(|_| ())} title="Swap top and bottom">{ "Flip ↕" }</button>
+            </div>
+            <div class="controls">
+                <button id="editor-copy-text" onclick={on_copy_text} title="Board text, which Analyse a position reads">{ "Copy as board text" }</button>
+                <button id="editor-copy-ggf" onclick={on_copy_ggf} title="A GGF record with no moves, which Load and NBoard read">{ "Copy as GGF" }</button>
+            </div>
+            if let (Some(note), Some(c)) = (copy_note, current) {
+                <p class="small" id="editor-copy-note" role="status">{ note }</p>
+                <input id="editor-copied" class="board-text" readonly=true value={c.text.clone()}
+                       aria-label={format!("The position as {}", c.what)} onfocus={Callback::from(select_all)} />
+            }
         </div>
     }
+}
+
+/// Selects the whole field, so a person copies it in one gesture.
+fn select_all(e: FocusEvent) {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .select();
 }

@@ -2,7 +2,10 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
-use crate::review::{describe, marks_help, summary, value_text, ReviewLevel, ReviewedMove};
+use crate::review::{
+    describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewOrder,
+    ReviewedMove,
+};
 use othello::{Color, Move};
 use yew::prelude::*;
 
@@ -15,6 +18,8 @@ pub struct ReviewProps {
     pub error: Option<String>,
     pub level: ReviewLevel,
     pub on_level: Callback<ReviewLevel>,
+    pub order: ReviewOrder,
+    pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
     pub unavailable: Option<String>,
     pub on_review: Callback<()>,
@@ -29,7 +34,7 @@ pub struct ReviewProps {
 
 #[function_component(ReviewPanel)]
 pub fn review_panel(props: &ReviewProps) -> Html {
-    let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| *r).collect();
+    let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| r.clone()).collect();
     let reviewed = reviews.iter().flatten().count();
     let on_level = props.on_level.reform(|e: Event| {
         let value = e
@@ -37,12 +42,18 @@ pub fn review_panel(props: &ReviewProps) -> Html {
             .value();
         ReviewLevel::from_key(&value).unwrap_or_default()
     });
+    let on_order = props.on_order.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        ReviewOrder::from_key(&value).unwrap_or_default()
+    });
     let running = props.running.is_some();
     let button = match props.running {
         Some((done, total)) => html! {
             <>
                 <progress id="review-progress" max={total.to_string()} value={done.to_string()}></progress>
-                <span id="review-status" role="status">{ format!("Reviewing move {} of {total}…", (done + 1).min(total)) }</span>
+                <span id="review-status" role="status">{ format!("Reviewed {done} of {total} moves…") }</span>
                 <button id="review-cancel" onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
             </>
         },
@@ -74,9 +85,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         let onclick = props
             .on_focus
             .reform(move |_| if focused { None } else { Some(i) });
+        let title = match line_sentence(r) {
+            Some(line) => format!("{} {line}", describe(i + 1, r)),
+            None => describe(i + 1, r),
+        };
         Some(html! {
             <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
-                {onclick} title={describe(i + 1, r)}>
+                {onclick} title={title}>
                 <td>{ (i + 1).to_string() }</td>
                 <td>{ mv.to_string() }</td>
                 <td class="num">{ value_text(r.value, r.value_exact) }</td>
@@ -95,6 +110,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                     <select id="review-level" onchange={on_level} disabled={running}>
                         { for ReviewLevel::ALL.into_iter().map(|l| html! {
                             <option value={l.key()} selected={l == props.level}>{ l.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Order " }
+                    <select id="review-order" onchange={on_order} disabled={running}>
+                        { for ReviewOrder::ALL.into_iter().map(|o| html! {
+                            <option value={o.key()} selected={o == props.order}>{ o.label() }</option>
                         }) }
                     </select>
                 </label>

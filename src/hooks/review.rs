@@ -3,10 +3,31 @@
 
 use super::{GameModel, PoolHandle};
 use crate::protocol::WireBudget;
-use crate::review::ReviewLevel;
+use crate::review::{ReviewLevel, ReviewOrder};
 use crate::view::{View, ViewAction};
 use engine::PlayerKind;
 use yew::prelude::*;
+
+/// Ends the review under way when the game on the board is no longer the one reviewed (a
+/// new game, a loaded record, a position set up in the editor, another move after an
+/// undo: [`crate::review::ReviewState::follows`]), so that it does not go on valuing the
+/// old game's moves in the worker; and leaves a reviewed move shown on the board once the
+/// game changes, as any move of the game leaves browsing.
+#[hook]
+pub fn use_review_follows_game(pool: &PoolHandle, view: &UseReducerHandle<View>, game: &GameModel) {
+    let (pool, view) = (pool.clone(), view.clone());
+    use_effect_with(game.state.clone(), move |state| {
+        if !view.review.follows(state) {
+            if let Some(p) = pool.borrow().as_ref() {
+                p.borrow_mut().cancel_review();
+            }
+            view.dispatch(ViewAction::ReviewCancelled);
+        }
+        if view.review.focus.is_some() {
+            view.dispatch(ViewAction::ReviewFocus(None));
+        }
+    });
+}
 
 /// Why the game cannot be reviewed now, in words, or `None` when it can.
 pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
@@ -26,13 +47,13 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
     }
 }
 
-/// Starts a review of the game's moves (those played, not the redo list) at `level`, and
-/// cancels one: the callbacks the review panel calls.
+/// Starts a review of the game's moves (those played, not the redo list) at `level` in
+/// `order`, and cancels one: the callbacks the review panel calls.
 pub fn review_callbacks(
     pool: &PoolHandle,
     view: &UseReducerHandle<View>,
     game: &GameModel,
-    level: ReviewLevel,
+    (level, order): (ReviewLevel, ReviewOrder),
 ) -> (Callback<()>, Callback<()>) {
     let start = {
         let (pool, view) = (pool.clone(), view.clone());
@@ -63,8 +84,8 @@ pub fn review_callbacks(
                 millis: None,
             };
             if let Some(p) = pool.borrow().as_ref() {
-                let id = p.borrow_mut().review(moves, player, budget);
-                view.dispatch(ViewAction::ReviewStarted(id, total));
+                let id = p.borrow_mut().review(moves, player, budget, order);
+                view.dispatch(ViewAction::ReviewStarted(id, played.clone()));
             }
         })
     };

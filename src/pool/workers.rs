@@ -347,7 +347,7 @@ impl Pool {
                 id,
                 index: move_index,
                 review,
-            } => self.on_reviewed(id, move_index, review),
+            } => self.on_reviewed(index, id, move_index, review),
             Output::ReviewFailed { id, error } => match self.review.take() {
                 Some(job) if job.id == id => vec![PoolEvent::ReviewEnded {
                     id,
@@ -472,8 +472,7 @@ impl Pool {
             let review_timeout = self
                 .review
                 .as_ref()
-                .filter(|r| r.slot == index)
-                .map(|r| (r.timeout_ms(), r.sent));
+                .and_then(|r| r.sent_to(index).map(|sent| (r.timeout_ms(), sent)));
             let stale_review = review_timeout.is_some_and(|(limit, sent)| {
                 slot.loading_since.is_none() && t - slot.last_heard.max(sent) > limit
             });
@@ -523,15 +522,7 @@ impl Pool {
                         .send(Input::Search(Box::new(request)));
                 }
             }
-            // The review's move goes again to the new worker (a fresh reviewer: the move is
-            // valued all the same).
-            if let Some(job) = self.review.take() {
-                if job.slot == index {
-                    events.extend(self.send_review(job));
-                } else {
-                    self.review = Some(job);
-                }
-            }
+            self.resend_review(index);
             events.push(PoolEvent::WorkerRestarted { index });
         }
         events

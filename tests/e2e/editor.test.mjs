@@ -60,3 +60,64 @@ for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["pho
     await context.close();
   });
 }
+
+/** The board as the page draws it: square -> "X" (black), "O" (white) or "-". */
+const board = (page) =>
+  page.$$eval("#board .cell", (cells) =>
+    Object.fromEntries(cells.map((c) => [c.dataset.square, c.querySelector(".disc.black") ? "X" : c.querySelector(".disc.white") ? "O" : "-"])));
+
+test("the editor turns and mirrors a position, and copies it as board text and GGF that load back", async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  await page.click("#edit-board");
+  // An asymmetric position: c3 white, f4 black, beside the start's four.
+  for (const sq of ["c3", "c3", "f4"]) await page.click(`.cell[data-square="${sq}"]`);
+  const set = await board(page);
+  assert.deepEqual([set.c3, set.f4, set.d4, set.e4], ["O", "X", "O", "X"]);
+  // A quarter turn clockwise as drawn: c3 to f3, f4 to e6, the centre's diagonals swapped.
+  await page.click("#editor-rotate");
+  let b = await board(page);
+  assert.deepEqual([b.f3, b.e6, b.c3, b.f4, b.d4, b.e4], ["O", "X", "-", "-", "X", "O"]);
+  // Mirror (left and right) and flip (top and bottom).
+  await page.click("#editor-mirror");
+  b = await board(page);
+  assert.deepEqual([b.c3, b.d6], ["O", "X"]);
+  await page.click("#editor-flip");
+  b = await board(page);
+  assert.deepEqual([b.c6, b.d3], ["O", "X"]);
+  // A flip and a mirror make a half turn: with three more quarter turns and another half
+  // turn, two whole turns bring it back.
+  for (let i = 0; i < 3; i++) await page.click("#editor-rotate");
+  await page.click("#editor-flip");
+  await page.click("#editor-mirror");
+  assert.deepEqual(await board(page), set);
+  await page.selectOption("#editor-side", "white");
+
+  // Copy as board text: the clipboard and the field beside it say the same.
+  await page.click("#editor-copy-text");
+  await page.waitForFunction(() => /^Copied the position as board text/.test(document.querySelector("#editor-copy-note")?.textContent ?? ""));
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(await page.locator("#editor-copied").inputValue(), text);
+  assert.match(text, /^[XO-]{64} O$/);
+  await page.click("#editor-copy-ggf");
+  await page.waitForFunction(() => /^Copied the position as GGF/.test(document.querySelector("#editor-copy-note")?.textContent ?? ""));
+  const ggf = await page.locator("#editor-copied").inputValue();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), ggf);
+  assert.match(ggf, /^\(;GM\[Othello\].*BO\[8 [-*O]{64} O\];\)$/);
+  await shot(page, "editor-copy", "section.play");
+  await page.click("#editor-close");
+
+  // The page's own loaders read both back to the same position, White to move.
+  await page.fill("#board-input", text);
+  await page.click("#load-board");
+  await page.waitForFunction((t) => document.querySelector("#board-text").value === t, text);
+  assert.deepEqual(await board(page), set);
+  await page.click('.cell[data-square="e3"]'); // moves on, so the record's load is seen
+  await page.fill("#transcript-input", ggf);
+  await page.click("#load-transcript");
+  await page.waitForFunction((t) => document.querySelector("#board-text").value === t, text);
+  assert.deepEqual(await board(page), set);
+  assert.equal(await page.locator("#message").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -47,6 +47,12 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
     assert.match(await page.locator(`#review-summary-${side}`).innerText(),
       /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
   assert.match(await page.locator("#review-summary-black").innerText(), /^Black \(you\): /);
+  // Each side's discs lost so far, drawn under the graph, ends on its summary's total.
+  for (const side of ["black", "white"]) {
+    const total = (await page.locator(`#review-summary-${side}`).innerText()).match(/(\d+\.\d\d) discs lost in all/)[1];
+    assert.equal(await page.locator(`#loss-line-${side}`).getAttribute("data-final"), total, side);
+    assert.match(await page.locator(`#loss-total-${side}`).textContent(), new RegExp(`${total}$`));
+  }
   // A random game blunders; the marks are in the table and on the graph's points.
   const blunders = page.locator("#review-moves tr.blunder");
   assert.ok((await blunders.count()) > 0, "no blunder in a random game");
@@ -65,6 +71,11 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   await row.click();
   await page.waitForSelector("#review-notice");
   assert.match(await page.locator("#review-notice").innerText(), new RegExp(`Move ${ply} .*best ${best}`));
+  // With the best line from that position, the best move first, in standard notation.
+  const line = await page.locator("#review-line").getAttribute("data-line");
+  assert.match(line, /^([a-h][1-8]|pass)( ([a-h][1-8]|pass)){0,5}$/);
+  assert.equal(line.split(" ")[0], best);
+  assert.match(await page.locator("#review-line").innerText(), new RegExp(`^Best line: ${line} \\(`));
   assert.equal(await page.locator(".cell.hint").getAttribute("data-square"), best);
   assert.equal(await page.locator(".cell.played").getAttribute("data-square"), played);
   assert.equal(await page.locator(`.cell[data-square="${played}"] .disc`).count(), 0, "shown before the move");
@@ -89,21 +100,28 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");
   await page.locator("#review").scrollIntoViewIfNeeded();
   await shot(page, "review-phone", "#review");
+  await shot(page, "review-graph-phone", "#eval-graph");
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test("a review cancelled midway leaves the page usable", async () => {
-  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+test("a review newest first on two workers, cancelled midway, leaves the page usable", async () => {
+  // Three cores: two workers, both reviewing.
+  const { page, context, errors } = await openGame({ width: 390, height: 844 }, 3);
+  assert.equal(await page.getAttribute("main", "data-workers"), "2");
   await loadFinished(page);
   await page.selectOption("#review-level", "deep");
+  await page.selectOption("#review-order", "newest");
   await page.click("#review-start");
-  await page.waitForFunction(() => Number(document.querySelector("#review-progress")?.value ?? 0) >= 1, null, { timeout: 60_000 });
+  await page.waitForFunction(() => Number(document.querySelector("#review-progress")?.value ?? 0) >= 2, null, { timeout: 60_000 });
   await page.click("#review-cancel");
   await page.waitForSelector("#review-start");
   assert.ok(!(await page.locator("#review-start").isDisabled()));
   const reviewed = await page.locator("#review-moves tbody tr").count();
-  assert.ok(reviewed >= 1 && reviewed < 60, `${reviewed} moves reviewed`);
+  assert.ok(reviewed >= 2 && reviewed < 60, `${reviewed} moves reviewed`);
+  // Newest first: the game's last moves, the 60th among them, not its first.
+  const plies = (await page.locator("#review-moves tbody tr").evaluateAll((rows) => rows.map((r) => Number(r.dataset.ply))));
+  assert.ok(plies.includes(60) && plies.every((p) => p > 60 - 2 * reviewed - 2), JSON.stringify(plies));
   // The move under way when it was cancelled is dropped: nothing more arrives.
   await page.waitForTimeout(3000);
   assert.equal(await page.locator("#review-moves tbody tr").count(), reviewed);
@@ -114,6 +132,46 @@ test("a review cancelled midway leaves the page usable", async () => {
   await waitForTurn(page);
   assert.equal(await moveCount(page), 2);
   assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a new game or Play from here cancels a review under way, and the new game plays", async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const remembered = async () => Number(await page.getAttribute("main", "data-reviewed"));
+  await loadFinished(page);
+  await page.selectOption("#review-level", "deep");
+  await page.click("#review-start");
+  await page.waitForSelector("#review-progress");
+  // A new game while the Deep review runs: the review ends with the game it was of.
+  await newGame(page, { size: "8", players: "black" });
+  await page.waitForSelector("#review-progress", { state: "detached", timeout: 2000 });
+  const before = await remembered();
+  // The new game plays as any: the person's d3 (the old game began e6), the agent's reply.
+  await page.click('.cell[data-square="d3"]');
+  assert.match(await waitForTurn(page), /your turn/);
+  assert.equal(await moveCount(page), 2);
+  // Nothing of the old review arrives later (a Deep move takes about 0.8 s here).
+  await page.waitForTimeout(2500);
+  assert.equal(await remembered(), before, "a cancelled review's move was kept");
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 0);
+  assert.equal(await page.locator("#review-progress").count(), 0);
+  assert.ok(!(await page.locator("#review-start").isDisabled()), "the new game can be reviewed");
+
+  // The same for a position set up in the editor and played.
+  await loadFinished(page);
+  await page.click("#review-start");
+  await page.waitForSelector("#review-progress");
+  await page.click("#edit-board");
+  await page.click("#editor-reset");
+  await page.click("#editor-play");
+  await page.waitForSelector("#review-progress", { state: "detached", timeout: 2000 });
+  const after = await remembered();
+  await page.click('.cell[data-square="c4"]');
+  assert.match(await waitForTurn(page), /your turn/);
+  await page.waitForTimeout(1500);
+  assert.equal(await remembered(), after);
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

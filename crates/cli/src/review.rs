@@ -92,22 +92,24 @@ fn value_text(value: Option<Value>) -> String {
     }
 }
 
-/// The table of moves, then each side's summary.
+/// The table of moves (each with its best line, which the annotated GGF leaves out: GGF has
+/// no field for one), then each side's summary.
 pub fn render(reviews: &[MoveReview]) -> String {
     let mut out = format!(
         "Values in discs for the side to move; whole numbers are exact margins. Marks by \
          discs lost: inaccuracy from {INACCURACY_DISCS}, mistake from {MISTAKE_DISCS}, \
          blunder from {BLUNDER_DISCS}.\n"
     );
-    out.push_str("  #  side   move    value  best   best value   loss  mark\n");
+    out.push_str("  #  side   move    value  best   best value   loss  mark        line\n");
     for (i, r) in reviews.iter().enumerate() {
         let mark = if r.is_forced() {
             "forced".to_owned()
         } else {
             r.mark.to_string()
         };
-        out.push_str(&format!(
-            "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5.2}  {mark}\n",
+        let line: Vec<String> = r.line.iter().map(ToString::to_string).collect();
+        let row = format!(
+            "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5.2}  {mark:<10}  {}",
             i + 1,
             r.side.to_string(),
             r.played.to_string(),
@@ -115,7 +117,10 @@ pub fn render(reviews: &[MoveReview]) -> String {
             r.best.to_string(),
             value_text(r.best_value),
             r.loss,
-        ));
+            line.join(" "),
+        );
+        out.push_str(row.trim_end());
+        out.push('\n');
     }
     for side in [Color::Black, Color::White] {
         out.push_str(&summary_line(side, &SideSummary::of(reviews, side)));

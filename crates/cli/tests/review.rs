@@ -28,7 +28,8 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("othello-review-{name}-{}.ggf", std::process::id()))
 }
 
-/// The table's rows: number, side, move, value, best, best value, loss, mark.
+/// The table's rows: number, side, move, value, best, best value, loss, mark, then the best
+/// line's moves.
 fn rows(table: &str) -> Vec<Vec<String>> {
     table
         .lines()
@@ -45,14 +46,28 @@ fn review_prints_a_row_for_each_move_and_each_sides_summary() {
         "{out}"
     );
     assert!(
-        out.contains("  #  side   move    value  best   best value   loss  mark\n"),
+        out.contains("  #  side   move    value  best   best value   loss  mark        line\n"),
         "{out}"
     );
     let rows = rows(&out);
     let played = ["f5", "d6", "c3", "d3", "c4"];
     assert_eq!(rows.len(), played.len(), "{out}");
     for (i, (row, mv)) in rows.iter().zip(played).enumerate() {
-        assert_eq!(row.len(), 8, "{row:?}");
+        // The best line, the best move first, legal from the position.
+        assert!(row.len() > 8 && row[8] == row[4], "{row:?}");
+        let line: Vec<Move> = row[8..]
+            .iter()
+            .map(|m| Move::parse(m, BoardSize::Eight).expect("a move"))
+            .collect();
+        let mut pos = *Game::from_transcript(
+            &played[..i].concat(),
+            Position::start(BoardSize::Eight, Variant::Standard),
+        )
+        .expect("legal")
+        .position();
+        for step in line {
+            pos = pos.play(step).expect("a legal line");
+        }
         let side = if i % 2 == 0 { "Black" } else { "White" };
         assert_eq!(
             row[..3],
@@ -190,5 +205,6 @@ fn a_pass_in_the_game_is_a_forced_move_at_no_loss() {
         .into_iter()
         .find(|row| row[2] == "pass")
         .expect("a pass row");
+    // No line: nothing was searched.
     assert_eq!(pass[3..], ["-", "pass", "-", "0.00", "forced"]);
 }

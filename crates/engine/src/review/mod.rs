@@ -23,6 +23,9 @@ pub const INACCURACY_DISCS: f32 = 2.0;
 pub const MISTAKE_DISCS: f32 = 4.0;
 /// A loss of at least this many discs is a blunder.
 pub const BLUNDER_DISCS: f32 = 8.0;
+/// How many plies of the best line a review keeps: enough to see the idea (the reply, the
+/// follow-up), short enough that a search's line is still more than noise.
+pub const LINE_PLIES: usize = 6;
 
 /// How a move compares with the best one, by its loss in discs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,7 +103,7 @@ impl Value {
 }
 
 /// One move of a game, reviewed.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveReview {
     pub side: Color,
     pub played: Move,
@@ -115,6 +118,10 @@ pub struct MoveReview {
     /// negative; 0 for a forced move.
     pub loss: f32,
     pub mark: Mark,
+    /// The best line from the position, `best` first, up to [`LINE_PLIES`] plies: the
+    /// solver's where the reviewer solved the position, else the search's most visited
+    /// path. Empty for a forced move, which was not searched.
+    pub line: Vec<Move>,
 }
 
 impl MoveReview {
@@ -128,7 +135,23 @@ impl MoveReview {
             best_value: None,
             loss: 0.0,
             mark: Mark::Best,
+            line: Vec::new(),
         }
+    }
+
+    /// The review with `line` as its best line, cut to [`LINE_PLIES`]; a line that does
+    /// not start with the best move (the search's path went another way, or the played
+    /// move became the best) says nothing of it, so the best move stands alone.
+    pub fn with_line(mut self, mut line: Vec<Move>) -> MoveReview {
+        if self.is_forced() {
+            return self;
+        }
+        if line.first() != Some(&self.best) {
+            line = vec![self.best];
+        }
+        line.truncate(LINE_PLIES);
+        self.line = line;
+        self
     }
 
     /// The review of `played`, worth `value`, against `best`, worth `best_value`.
@@ -153,6 +176,7 @@ impl MoveReview {
             best_value: Some(best_value),
             loss,
             mark: Mark::of_loss(loss),
+            line: vec![best],
         }
     }
 
@@ -168,6 +192,9 @@ pub struct SideSummary {
     /// Moves with a choice.
     pub moves: usize,
     pub forced: usize,
+    /// Discs lost over the whole game: the sum of the losses, in the game's order (the
+    /// page's cumulative loss line ends on this very figure).
+    pub total_loss: f32,
     /// Mean loss in discs over the moves with a choice (0 when there are none).
     pub average_loss: f32,
     /// How many of those got each mark, in the order of [`Mark::ALL`].
@@ -178,18 +205,17 @@ impl SideSummary {
     /// The summary of `side`'s moves among `reviews`.
     pub fn of(reviews: &[MoveReview], side: Color) -> SideSummary {
         let mut summary = SideSummary::default();
-        let mut total_loss = 0.0;
         for review in reviews.iter().filter(|r| r.side == side) {
             if review.is_forced() {
                 summary.forced += 1;
                 continue;
             }
             summary.moves += 1;
-            total_loss += review.loss;
+            summary.total_loss += review.loss;
             summary.marks[review.mark as usize] += 1;
         }
         if summary.moves > 0 {
-            summary.average_loss = total_loss / summary.moves as f32;
+            summary.average_loss = summary.total_loss / summary.moves as f32;
         }
         summary
     }
@@ -200,7 +226,8 @@ impl SideSummary {
 }
 
 /// "average loss 1.25 discs over 28 moves with a choice (best 24, inaccuracy 2, mistake 1,
-/// blunder 1); 2 forced moves": the words the CLI's table and the page's review panel share.
+/// blunder 1); 2 forced moves; 35.00 discs lost in all": the words the CLI's table and the
+/// page's review panel share.
 impl fmt::Display for SideSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let marks: Vec<String> = Mark::ALL
@@ -210,13 +237,15 @@ impl fmt::Display for SideSummary {
         let moves = |n: usize| if n == 1 { "move" } else { "moves" };
         write!(
             f,
-            "average loss {:.2} discs over {} {} with a choice ({}); {} forced {}",
+            "average loss {:.2} discs over {} {} with a choice ({}); {} forced {}; {:.2} discs \
+             lost in all",
             self.average_loss,
             self.moves,
             moves(self.moves),
             marks.join(", "),
             self.forced,
-            moves(self.forced)
+            moves(self.forced),
+            self.total_loss
         )
     }
 }
@@ -283,6 +312,31 @@ pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
     let discs = info.score.unwrap_or_else(|| discs_of_value(info.value));
     let limit = squares as f32;
     Some(Value::estimate(discs.clamp(-limit, limit)))
+}
+
+/// The solver's best line from `pos`, `first` (a best move) first: each position after it
+/// solved in turn, up to [`LINE_PLIES`] plies or the game's end. The positions lie within a
+/// ply or two of the one just solved, so its table makes them cheap.
+fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
+    let mut line = vec![first];
+    let Ok(mut pos) = pos.play(first) else {
+        return line;
+    };
+    while line.len() < LINE_PLIES && !pos.is_game_over() {
+        let mv = match pos.legal_move_list().as_slice() {
+            [only] => *only,
+            _ => match solver.solve(&pos).best {
+                Some(mv) => mv,
+                None => break,
+            },
+        };
+        line.push(mv);
+        match pos.play(mv) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    line
 }
 
 /// Reviews a game's moves with an agent: each position with a choice is searched with the
@@ -383,11 +437,23 @@ impl Reviewer {
         let best_value = move_value(&info, best, squares)
             .or_else(|| root_value(&info, squares))
             .ok_or_else(no_values)?;
-        let value = match move_value(&info, played, squares) {
-            Some(value) => value,
-            None => self.value_after(&after, side)?,
+        let (value, after_line) = match move_value(&info, played, squares) {
+            Some(value) => (value, None),
+            None => {
+                let (value, line) = self.value_after(&after, side)?;
+                (value, Some(line))
+            }
         };
-        Ok(MoveReview::new(side, (played, value), (best, best_value)))
+        let review = MoveReview::new(side, (played, value), (best, best_value));
+        // The search's line is the best move's; where the played move turned out best, the
+        // line is that move and the search of the position after it.
+        let line = match after_line {
+            Some(rest) if review.best == played && info.pv.first() != Some(&played) => {
+                std::iter::once(played).chain(rest).collect()
+            }
+            _ => info.pv.clone(),
+        };
+        Ok(review.with_line(line))
     }
 
     /// The review from exact margins: the solver's best, and the position after the move
@@ -397,25 +463,36 @@ impl Reviewer {
         let best = solver.solve(pos);
         let value = -solver.solve(after).margin;
         let best_move = best.best.unwrap_or(played);
-        MoveReview::new(
+        let review = MoveReview::new(
             pos.side_to_move(),
             (played, Value::exact(value)),
             (best_move, Value::exact(best.margin)),
-        )
+        );
+        let line = solver_line(solver, pos, review.best);
+        review.with_line(line)
     }
 
     /// The value for `side` of the position after its move: the final margin when the game
     /// is over, else the search of the first position with a choice (forced moves and
     /// passes, which an agent plays without searching, are played through), turned round
-    /// when the opponent is to move there.
-    fn value_after(&mut self, after: &Position, side: Color) -> Result<Value, ReviewError> {
+    /// when the opponent is to move there; with the line from there (the forced moves,
+    /// then that search's principal variation).
+    fn value_after(
+        &mut self,
+        after: &Position,
+        side: Color,
+    ) -> Result<(Value, Vec<Move>), ReviewError> {
         let mut pos = *after;
+        let mut line = Vec::new();
         loop {
             if let Some(outcome) = pos.outcome() {
-                return Ok(Value::exact(outcome.margin_for(side)));
+                return Ok((Value::exact(outcome.margin_for(side)), line));
             }
             match pos.legal_move_list().as_slice() {
-                [only] => pos = pos.play_unchecked(*only),
+                [only] => {
+                    line.push(*only);
+                    pos = pos.play_unchecked(*only);
+                }
                 _ => break,
             }
         }
@@ -424,12 +501,14 @@ impl Reviewer {
             root_value(&info, pos.size().squares()).ok_or_else(|| ReviewError::NoValues {
                 player: self.agent.name(),
             })?;
+        line.extend(info.pv.iter().copied());
         self.kept = Some((pos, info));
-        Ok(if pos.side_to_move() == side {
+        let value = if pos.side_to_move() == side {
             value
         } else {
             value.negate()
-        })
+        };
+        Ok((value, line))
     }
 
     /// The agent's search of `pos`, or the one kept from valuing the move into it.

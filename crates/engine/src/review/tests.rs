@@ -75,6 +75,10 @@ fn the_summary_averages_the_loss_over_moves_with_a_choice_and_counts_marks() {
     let black = SideSummary::of(&reviews, Color::Black);
     assert_eq!((black.moves, black.forced), (3, 1));
     assert!((black.average_loss - 13.0 / 3.0).abs() < 1e-6);
+    assert_eq!(black.total_loss, 13.0);
+    assert!(black
+        .to_string()
+        .ends_with("; 1 forced move; 13.00 discs lost in all"));
     assert_eq!(black.marks, [1, 1, 0, 1]);
     let white = SideSummary::of(&reviews, Color::White);
     assert_eq!((white.moves, white.forced, white.average_loss), (1, 0, 2.0));
@@ -248,5 +252,54 @@ fn a_player_that_values_nothing_is_refused_with_its_name() {
     assert!(
         matches!(&error, ReviewError::NoValues { player } if player.contains("greedy")),
         "{error}"
+    );
+}
+
+/// Plays `line` from `pos`, each move checked legal; the position at its end.
+fn play_line(pos: &Position, line: &[Move]) -> Position {
+    line.iter().fold(*pos, |p, &mv| {
+        p.play(mv)
+            .unwrap_or_else(|e| panic!("{mv} in {line:?} from {pos}: {e}"))
+    })
+}
+
+#[test]
+fn the_best_line_starts_with_the_best_move_and_is_legal_and_exact_where_solved() {
+    let game = game_with_a_random_ending(30, 7);
+    let reviews = review(&game, None);
+    let mut solver = Solver::new();
+    let mut longer = 0;
+    for (pos, review) in game.positions().iter().zip(&reviews) {
+        if review.is_forced() {
+            assert!(review.line.is_empty(), "{review:?}");
+            continue;
+        }
+        assert_eq!(review.line.first(), Some(&review.best), "{pos}: {review:?}");
+        assert!(review.line.len() <= LINE_PLIES, "{review:?}");
+        play_line(pos, &review.line);
+        longer += usize::from(review.line.len() > 1);
+        // Where the reviewer solved the position, every move of the line keeps the margin:
+        // it is the solver's line, not merely a legal one.
+        if pos.empty_count() <= default_exact_root_empties(pos.size()) {
+            let best = review.best_value.expect("valued").discs as i32;
+            let mut at = *pos;
+            let mut margin = best;
+            for &mv in &review.line {
+                let next = at.play(mv).expect("legal");
+                let after = if next.is_game_over() {
+                    next.outcome()
+                        .expect("over")
+                        .margin_for(next.side_to_move())
+                } else {
+                    solver.solve(&next).margin
+                };
+                assert_eq!(after, -margin, "{mv} in {:?} from {pos}", review.line);
+                (at, margin) = (next, after);
+            }
+        }
+    }
+    assert!(
+        longer > 10,
+        "the lines go beyond their first move: {longer}"
     );
 }
