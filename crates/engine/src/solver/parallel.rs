@@ -8,9 +8,8 @@
 //! One search, shared: a thread searches a node's elder brothers alone (most nodes are
 //! settled by the first, and then nothing is wasted on their younger brothers; here two,
 //! [`SPLIT_ELDERS`]); once they have failed to cut, and when some thread is free, the
-//! node becomes a split point and the
-//! free threads take its other moves one at a time, each with the node's current alpha,
-//! while its owner takes them too. The owner waits for its helpers at the end, and while
+//! node becomes a split point and the free threads take its other moves one at a time,
+//! each with the node's current alpha, while its owner takes them too. The owner waits for its helpers at the end, and while
 //! it waits it may help them, but only at split points below its own (Edax's
 //! `get_helper` through `node->parent`, Stockfish's "helpful master"), so no thread ever
 //! waits on work that waits on it. A move that reaches beta settles the split point: its
@@ -40,8 +39,8 @@ pub(super) const SPLIT_EMPTIES: u32 = 14;
 /// to cut. Edax and Egaroucid split after one (Egaroucid has a commented-out
 /// `YBWC_N_ELDER_CHILD`); here the second move cuts often enough where the first did not
 /// (a node the ordering got wrong) that waiting for it too saves more than it idles: on
-/// FFO #40-#49 two threads searched 9% more nodes than one thread instead of 17%, and
-/// took 43.3 s against 45.3 s (docs/solver.md).
+/// FFO #40-#49 two threads searched 9% more nodes than one thread instead of 15% with
+/// one elder (from 16 empties), and took 43.3 s against 45.3 s (docs/solver.md).
 pub(super) const SPLIT_ELDERS: usize = 2;
 
 /// At most this many threads (a split point's helpers are a 64-bit mask).
