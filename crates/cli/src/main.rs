@@ -104,7 +104,7 @@ enum Command {
         /// Only the best move and its margin: the other moves need only be shown worse
         #[arg(long, conflicts_with = "wld")]
         best_only: bool,
-        // The threads share one table (simplified ABDADA); `--threads 1` is the
+        // The threads share one search (Young Brothers Wait); `--threads 1` is the
         // one-thread solver that docs/solver.md compares with Edax.
         #[command(flatten)]
         threads: args::ThreadsArg,

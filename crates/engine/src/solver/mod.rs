@@ -12,13 +12,16 @@
 use order::{corners, quadrants, Ordered, SQUARE_VALUE_8X8};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
-use std::sync::atomic::{AtomicBool, Ordering};
+use parallel::{Pool, SplitPoint};
 use std::sync::Arc;
-use table::{Busy, Entry, Table};
+use table::{Entry, Table};
 
 mod eval;
 mod last;
 mod order;
+mod parallel;
+#[cfg(test)]
+mod parallel_tests;
 mod stability;
 mod table;
 #[cfg(test)]
@@ -36,10 +39,6 @@ const SHALLOW_STABILITY_EMPTIES: u32 = 4;
 
 /// Above this many empties the children are looked up in the table before searching.
 const ETC_EMPTIES: u32 = 11;
-
-/// From this many empties on, the threads of a parallel solve tell each other which
-/// moves they are searching (smaller subtrees are not worth the bookkeeping).
-const SHARED_EMPTIES: u32 = 9;
 
 /// Below this many empties positions are not stored: a store costs more than re-solving.
 const TT_MIN_EMPTIES: u32 = 8;
@@ -114,11 +113,19 @@ const RANK_8: u64 = 0xff << 56;
 pub struct Solver {
     /// Shared with the other threads of a parallel solve.
     table: Arc<Table>,
-    /// In a parallel solve: the positions the threads are searching now.
-    busy: Option<Arc<Busy>>,
-    /// A helper thread of a parallel solve stops when this is set (the main thread has
-    /// the answer); what it returns from then on is not a value, as when out of nodes.
-    stop: Option<Arc<AtomicBool>>,
+    /// In a parallel solve: its threads (parallel.rs).
+    pool: Option<Arc<Pool>>,
+    /// In a parallel solve: the innermost split point this thread works at. When it or
+    /// one above it stops, what the search returns is not a value, as when out of nodes.
+    chain: Option<Arc<SplitPoint>>,
+    /// This thread's index in the pool (the main thread is 0).
+    id: usize,
+    /// From this many empties on, a node may be split ([`parallel::SPLIT_EMPTIES`];
+    /// tests lower it so that positions minimax can check are split too).
+    split_empties: u32,
+    /// A node is split only after this many of its moves have been searched alone
+    /// ([`parallel::SPLIT_ELDERS`]; tests also try 1).
+    split_elders: usize,
     nodes: u64,
     mask: u64,
     variant: Variant,
@@ -159,8 +166,11 @@ impl Solver {
         let bits = bits.clamp(4, 28);
         Solver {
             table: Arc::new(Table::new(bits)),
-            busy: None,
-            stop: None,
+            pool: None,
+            chain: None,
+            id: 0,
+            split_empties: parallel::SPLIT_EMPTIES,
+            split_elders: parallel::SPLIT_ELDERS,
             nodes: 0,
             mask: u64::MAX,
             variant: Variant::Standard,
@@ -312,71 +322,12 @@ impl Solver {
         proven
     }
 
-    /// Whether a budgeted solve has run out: what the search returns since is not a value.
+    /// Whether a budgeted solve has run out, or (in a parallel solve) the split point this
+    /// thread works under has been settled or abandoned: what the search returns since
+    /// is not a value.
     #[inline(always)]
     fn out_of_nodes(&self) -> bool {
-        self.nodes >= self.node_limit
-            || self
-                .stop
-                .as_ref()
-                .is_some_and(|stop| stop.load(Ordering::Relaxed))
-    }
-
-    /// Runs `work` (a solve, a win/loss/draw search, the scores of all moves) on `pos`
-    /// with `threads` threads and returns this thread's result. The helpers run the same
-    /// work on the same table: what one proves the others read, and simplified ABDADA
-    /// sends them down different moves where they meet. The main thread's search is the
-    /// one that counts and every bound in the table is exact, so the values are the
-    /// one-thread values (among equally good moves the one named may differ, as the
-    /// table's contents do). The helpers stop when the main thread is done; their
-    /// positions are added to [`Solver::nodes`].
-    ///
-    /// One thread (or wasm, which has none) is `work(self, pos)`.
-    pub fn parallel<R>(
-        &mut self,
-        pos: &Position,
-        threads: usize,
-        work: impl Fn(&mut Solver, &Position) -> R + Sync,
-    ) -> R {
-        if threads <= 1 || cfg!(target_arch = "wasm32") {
-            return work(self, pos);
-        }
-        // The helpers start from a prepared solver, so none of them clears the table
-        // the others have begun to fill.
-        self.prepare(pos);
-        let busy = Arc::new(Busy::new());
-        let stop = Arc::new(AtomicBool::new(false));
-        self.busy = Some(Arc::clone(&busy));
-        let (result, helper_nodes) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    let mut helper = Solver {
-                        table: Arc::clone(&self.table),
-                        busy: Some(Arc::clone(&busy)),
-                        stop: Some(Arc::clone(&stop)),
-                        nodes: 0,
-                        node_limit: u64::MAX,
-                        ..*self
-                    };
-                    let work = &work;
-                    scope.spawn(move || {
-                        work(&mut helper, pos);
-                        helper.nodes
-                    })
-                })
-                .collect();
-            let result = work(self, pos);
-            stop.store(true, Ordering::Relaxed);
-            // A helper that panicked only did less; the result does not depend on it.
-            let helper_nodes: u64 = helpers
-                .into_iter()
-                .map(|helper| helper.join().unwrap_or(0))
-                .sum();
-            (result, helper_nodes)
-        });
-        self.busy = None;
-        self.nodes += helper_nodes;
-        result
+        self.nodes >= self.node_limit || self.chain.as_ref().is_some_and(|sp| sp.stopped())
     }
 
     /// Win, loss or draw for the side to move, with a move that achieves it: a search
@@ -455,26 +406,18 @@ impl Solver {
     ) -> Option<(i32, u8)> {
         let mut best = -INF;
         let mut best_sq = ordered.square(0);
-        // Younger brothers that another thread is searching now, for the end.
-        let shared = self.busy.is_some() && n >= SHARED_EMPTIES;
-        let mut deferred = [0u8; 64];
-        let mut deferred_len = 0;
         for i in 0..ordered.len {
-            let sq = ordered.square(i);
-            let f = flips(p, o, sq);
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let mark = (shared && i > 0).then(|| table::hash(np, no));
-            if let Some(key) = mark {
-                if !self.mark_busy(key) {
-                    deferred[deferred_len] = sq;
-                    deferred_len += 1;
-                    continue;
+            // Young Brothers Wait: once the elder brothers have failed to cut, free
+            // threads may take the rest (parallel.rs).
+            if i >= self.split_elders && self.may_split(n, ordered.len - i) {
+                if let Some(result) = self.split(p, o, ordered, i, alpha, beta, n, (best, best_sq))
+                {
+                    return result;
                 }
             }
-            let v = self.search_child(np, no, i == 0, alpha, beta, n);
-            if let Some(key) = mark {
-                self.unmark_busy(key);
-            }
+            let sq = ordered.square(i);
+            let f = flips(p, o, sq);
+            let v = self.search_child(o & !f, p | f | (1 << sq), i == 0, alpha, beta, n);
             if self.out_of_nodes() {
                 return None;
             }
@@ -492,43 +435,7 @@ impl Solver {
                 }
             }
         }
-        for &sq in &deferred[..deferred_len] {
-            let f = flips(p, o, sq);
-            let v = self.search_child(o & !f, p | f | (1 << sq), false, alpha, beta, n);
-            if self.out_of_nodes() {
-                return None;
-            }
-            if v > best {
-                best = v;
-                best_sq = sq;
-                if v >= beta {
-                    break;
-                }
-                alpha = alpha.max(v);
-            }
-        }
         Some((best, best_sq))
-    }
-
-    /// Marks a child position as being searched by this thread; `false` when another
-    /// thread has marked it.
-    #[inline(always)]
-    fn mark_busy(&self, key: u64) -> bool {
-        match &self.busy {
-            Some(busy) if busy.contains(key) => false,
-            Some(busy) => {
-                busy.insert(key);
-                true
-            }
-            None => true,
-        }
-    }
-
-    #[inline(always)]
-    fn unmark_busy(&self, key: u64) {
-        if let Some(busy) = &self.busy {
-            busy.remove(key);
-        }
     }
 
     /// The value of a child for the side to move: the eldest brother with the full

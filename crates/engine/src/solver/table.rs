@@ -1,7 +1,6 @@
-//! The solver's transposition table, shared by the threads of a parallel solve, and the
-//! set of positions some thread is searching right now (for simplified ABDADA).
+//! The solver's transposition table, shared by the threads of a parallel solve.
 //!
-//! Both are lock-free. A table slot is three words written one at a time, so a reader
+//! It is lock-free. A table slot is three words written one at a time, so a reader
 //! may see half of one store and half of another; the key words are stored XORed with
 //! the data word (Hyatt and Mann, "A lockless transposition-table implementation for
 //! parallel search", ICGA Journal 2002), so a torn slot fails the key check instead of
@@ -127,49 +126,8 @@ impl Table {
 }
 
 #[inline(always)]
-pub(super) fn hash(p: u64, o: u64) -> u64 {
+fn hash(p: u64, o: u64) -> u64 {
     (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
-/// Positions that a thread is searching now. Simplified ABDADA (Kerrigan; Weill's
-/// ABDADA, 1996): a thread that meets a younger brother another thread is already
-/// searching leaves it for last, so two threads in the same node split its moves
-/// instead of searching the same subtree twice. A lost or stale mark costs only time.
-pub(super) struct Busy {
-    marks: Box<[AtomicU64]>,
-}
-
-const BUSY_BITS: u32 = 14;
-
-impl Busy {
-    pub(super) fn new() -> Busy {
-        Busy {
-            marks: (0..1usize << BUSY_BITS)
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-        }
-    }
-
-    #[inline(always)]
-    fn mark(&self, key: u64) -> &AtomicU64 {
-        &self.marks[(key >> (64 - BUSY_BITS)) as usize]
-    }
-
-    #[inline(always)]
-    pub(super) fn contains(&self, key: u64) -> bool {
-        self.mark(key).load(Relaxed) == key
-    }
-
-    #[inline(always)]
-    pub(super) fn insert(&self, key: u64) {
-        self.mark(key).store(key, Relaxed);
-    }
-
-    #[inline(always)]
-    pub(super) fn remove(&self, key: u64) {
-        // Only our own mark: another thread may have taken the cell since.
-        let _ = self.mark(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
 }
 
 #[cfg(test)]
@@ -228,21 +186,5 @@ mod tests {
         slot.data.store(b.pack(), Relaxed);
         assert_eq!(slot.read(1, 2), None);
         assert_eq!(slot.read(1, 3), None);
-    }
-
-    #[test]
-    fn busy_marks_are_removed_only_by_their_owner() {
-        let busy = Busy::new();
-        let key = hash(0x1234, 0x5678);
-        assert!(!busy.contains(key));
-        busy.insert(key);
-        assert!(busy.contains(key));
-        // A different key in the same cell takes it over; removing the old one leaves it.
-        let other = key ^ 1;
-        busy.insert(other);
-        busy.remove(key);
-        assert!(busy.contains(other));
-        busy.remove(other);
-        assert!(!busy.contains(other));
     }
 }
