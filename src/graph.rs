@@ -278,6 +278,7 @@ mod tests {
                 q: value,
                 proof: None,
                 bounds: None,
+                score: None,
             }],
             pv: vec![],
             value,

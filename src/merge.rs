@@ -18,6 +18,9 @@ pub struct MergedMove {
     /// What the trees know for certain of the final margin after the move, for the side
     /// to move: every tree's bounds are true, so the merge keeps the narrowest.
     pub bounds: Option<(i32, i32)>,
+    /// Visit-weighted mean of the trees' expected final disc difference after the move,
+    /// for the side to move; `None` without a score head.
+    pub score: Option<f32>,
 }
 
 /// The search of all workers as one.
@@ -184,13 +187,31 @@ impl Merged {
                                 format!("a proven {word}"),
                             )
                         }
+                        // Discs where the network estimates them (finding 9 of issue 35:
+                        // at small budgets every chance reads 92-99%, which cannot tell
+                        // moves apart; a disc margin can), coloured by them as book tiles
+                        // are; the chance stays in the words a screen reader says.
                         (None, None, Some(m)) => {
                             let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
-                            (
-                                win,
-                                format!("{:.0}%", win * 100.0),
-                                format!("{:.0}% chance to win after it", win * 100.0),
-                            )
+                            match m.score {
+                                Some(discs) => {
+                                    let shown = discs.round();
+                                    let shown = if shown == 0.0 { 0.0 } else { shown };
+                                    (
+                                        (value_of_discs(discs) + 1.0) / 2.0,
+                                        format!("{shown:+.0}"),
+                                        format!(
+                                        "about {discs:+.1} discs after it ({:.0}% chance to win)",
+                                        win * 100.0
+                                    ),
+                                    )
+                                }
+                                None => (
+                                    win,
+                                    format!("{:.0}%", win * 100.0),
+                                    format!("{:.0}% chance to win after it", win * 100.0),
+                                ),
+                            }
                         }
                         (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
                     };
@@ -243,6 +264,8 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
     let mut moves: Vec<MergedMove> = Vec::new();
     // Sums of q * visits, to turn into means at the end.
     let mut q_sums: Vec<f64> = Vec::new();
+    // Sums of score * visits and of the visits behind them, over the trees with a score.
+    let mut score_sums: Vec<(f64, f64)> = Vec::new();
     for report in &reports {
         for stat in &report.moves {
             let index = match moves.iter().position(|m| m.mv == stat.mv) {
@@ -255,13 +278,19 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
                         q: 0.0,
                         proof: None,
                         bounds: None,
+                        score: None,
                     });
                     q_sums.push(0.0);
+                    score_sums.push((0.0, 0.0));
                     moves.len() - 1
                 }
             };
             moves[index].visits += stat.visits as u64;
             q_sums[index] += stat.q as f64 * stat.visits as f64;
+            if let (Some(score), true) = (stat.score, stat.visits > 0) {
+                score_sums[index].0 += f64::from(score) * f64::from(stat.visits);
+                score_sums[index].1 += f64::from(stat.visits);
+            }
             // A proof from any tree is a fact about the position.
             if stat.proof.is_some() {
                 moves[index].proof = stat.proof;
@@ -273,9 +302,12 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         }
     }
     let total: u64 = moves.iter().map(|m| m.visits).sum();
-    for (m, q_sum) in moves.iter_mut().zip(&q_sums) {
+    for ((m, q_sum), (score_sum, scored)) in moves.iter_mut().zip(&q_sums).zip(&score_sums) {
         if m.visits > 0 {
             m.q = (q_sum / m.visits as f64) as f32;
+        }
+        if *scored > 0.0 {
+            m.score = Some((score_sum / scored) as f32);
         }
         m.share = if total > 0 {
             m.visits as f32 / total as f32
@@ -356,6 +388,7 @@ mod tests {
             q,
             proof: None,
             bounds: None,
+            score: None,
         }
     }
 
@@ -506,6 +539,40 @@ mod tests {
             [("f5".into(), "+0".into()), ("d3".into(), "-2".into())]
         );
         assert!(tiles[0].strength > tiles[1].strength);
+    }
+
+    #[test]
+    fn a_hint_shows_the_networks_discs_merged_over_the_workers_when_it_has_them() {
+        let scored = |text: &str, visits: u32, q: f32, discs: f32| MoveStat {
+            score: Some(discs),
+            ..stat(text, visits, q)
+        };
+        // Nearly equal chances (96% and 95%) that the disc estimates tell apart.
+        let a = report(
+            vec![scored("d3", 30, 0.92, 6.0), scored("c4", 10, 0.90, 2.0)],
+            0.9,
+            &["d3"],
+        );
+        let b = report(
+            vec![scored("d3", 10, 0.92, 10.0), stat("c4", 10, 0.90)],
+            0.9,
+            &["d3"],
+        );
+        let merged = merge([&a, &b]).expect("two reports");
+        // Visit-weighted over the trees that estimate discs: (30*6 + 10*10) / 40 = 7; c4
+        // only from the tree that has a score.
+        assert_eq!(merged.moves[0].score, Some(7.0));
+        assert_eq!(merged.moves[1].score, Some(2.0));
+        let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5")]);
+        let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["+7", "+2", "?"]);
+        assert!(tiles[0].strength > tiles[1].strength);
+        assert!(tiles[0].aria.contains("+7.0 discs") && tiles[0].aria.contains("96%"));
+        // Without a score head the chance stays, and a disc estimate never rounds to "-0".
+        let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
+        assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");
+        let even = merge([&report(vec![scored("d3", 30, 0.0, -0.3)], 0.0, &["d3"])]).expect("one");
+        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "+0");
     }
 
     #[test]

@@ -182,6 +182,10 @@ pub struct MoveStat {
     pub proof: Option<i8>,
     /// (at least, at most) final margin for the side to move, when the tree knows one.
     pub bounds: Option<(i32, i32)>,
+    /// Expected final disc difference after the move, for the side to move, when the
+    /// network has a score head. Absent from reports of workers older than it.
+    #[serde(default)]
+    pub score: Option<f32>,
 }
 
 /// The exact solver's verdict on the root, as it travels.
@@ -265,6 +269,7 @@ impl Report {
                     q: m.q,
                     proof: proof_code(m.proof),
                     bounds: m.bounds,
+                    score: m.score,
                 })
                 .collect(),
             pv: info.pv.clone(),

@@ -20,6 +20,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
             q: value,
             proof: None,
             bounds: None,
+            score: None,
         }],
         pv: vec![mv("d6"), mv("c3")],
         value,

@@ -31,6 +31,7 @@ pub(super) fn solve_every_move(report: &mut crate::protocol::Report, pos: &othel
             q: margin.signum() as f32,
             proof: Some(margin.signum() as i8),
             bounds: Some((margin, margin)),
+            score: Some(margin as f32),
         });
     }
 }

@@ -12,6 +12,7 @@ fn merged(best: &str) -> Merged {
             q: 0.2,
             proof: None,
             bounds: None,
+            score: None,
         }],
         pv: vec![mv],
         value: 0.2,

@@ -104,7 +104,11 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   const legal = await page.locator(".cell.legal").count();
   assert.equal(await page.locator(".cell.legal .heat .pct").count(), legal);
   assert.equal(await page.locator(".cell .disc ~ .heat").count(), 0);
-  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(\d+%|win|draw|loss|[+-]?\d+|\?)$/);
+  // The network estimates discs (it has a score head), so the tiles give discs, not chances
+  // that at a small budget all read 90-99% (issue 35's finding 9); an untried move says "?".
+  const labels = await page.locator(".cell.legal .heat .pct").allInnerTexts();
+  assert.ok(labels.every((l) => /^([+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
+  assert.match(await page.locator(".cell.hint .pct").innerText(), /^([+-]\d+|win|draw|loss)$/);
   // The hint's colours rank the moves, red to green: the best value is green, and moves with
   // different values differ in colour, however close their chances.
   const tiles = await page.$$eval(".cell.legal .heat", (hs) => hs.map((h) => [h.textContent, h.getAttribute("style")]));
