@@ -6,6 +6,7 @@
 
 use crate::merge::Merged;
 use crate::review::{ReviewedMove, Reviews};
+use engine::report::Proof;
 use othello::{Color, Game, Move};
 
 /// How many searched positions the page remembers (a few games' worth).
@@ -52,7 +53,7 @@ impl Estimate {
         // best move carries no proof and whose value is the network's hope, yet the point
         // is as proven as a solved one.
         let best = merged.best_move();
-        let proof = merged.proof.map(|p| p.value()).or_else(|| {
+        let proof = merged.proof.map(Proof::value).or_else(|| {
             merged
                 .moves
                 .iter()
@@ -265,7 +266,6 @@ mod tests {
     use super::*;
     use crate::merge::MergedMove;
     use crate::protocol::{EngineKind, SolvedStat};
-    use engine::report::Proof;
     use othello::{BoardSize, Position, Variant};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {
