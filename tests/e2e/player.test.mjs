@@ -167,6 +167,24 @@ test("a click on your own move in the list shows the position after it; the game
   await context.close();
 });
 
+test("analysis at Strongest settles the 20-empty position of issue 35's first finding: a2, Black wins by 38", async () => {
+  // Before the fix, Analyse ran its own 60 s search and ended on c7 ("+23 discs").
+  const { page, context } = await openGame();
+  await setLevel(page, "strongest");
+  await newGame(page, { players: "analysis" });
+  await page.fill("#board-input", "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X");
+  await page.click("#load-board");
+  await page.waitForFunction(
+    () => /^Analysis of Black to move: finished/.test(document.querySelector("#search-heading")?.textContent ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  assert.equal(await page.getAttribute("#solved", "data-best"), "a2");
+  assert.equal(await page.getAttribute("#solved", "data-exact"), "true");
+  assert.equal(Number(await page.getAttribute("#solved", "data-margin")), 38);
+  await context.close();
+});
+
 test("analysis searches as a hint does at the chosen level, and says when it has finished", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "casual");
