@@ -65,6 +65,16 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   }
   const final = await status(page);
   assert.match(final, /Game over: (Black wins|White wins|draw)/);
+  // The score adds up (issue 35's finding 4): the margin is the difference of the discs
+  // plus the empty squares, which go to the winner, and the text names them when there are.
+  const score = final.match(/wins (\d+)-(\d+) \(margin (\d+)(: the (\d+ )?empty squares? go)?/);
+  if (score) {
+    const [own, other, margin] = [1, 2, 3].map((i) => Number(score[i]));
+    const empties = 64 - own - other;
+    assert.ok(own > other, final);
+    assert.equal(margin, own - other + empties, final);
+    assert.equal(score[4] !== undefined, empties > 0, final);
+  }
   assert.ok(replies > 10, `the agent answered ${replies} times`);
   numbers.slowest_reply_ms_at_150ms_budget = slowest;
   // The budget plus the page's own work (model already loaded, 100 ms reporting slices).
