@@ -1,7 +1,8 @@
 //! Reference code shared by the crate's unit tests: slow, obviously correct, and only
 //! for small searches.
 
-use othello::Position;
+use crate::Rng;
+use othello::{BoardSize, Position, Variant};
 
 /// Exact margin for the side to move by plain minimax over the rules (a handful of
 /// empties only).
@@ -14,5 +15,43 @@ pub(crate) fn minimax(pos: &Position) -> i32 {
             .map(|mv| -minimax(&pos.play_unchecked(mv)))
             .max()
             .unwrap_or(0),
+    }
+}
+
+/// A position reached by random play with at most `empties` empty squares; `None` when
+/// the game ended first.
+pub(crate) fn random_position(
+    size: BoardSize,
+    variant: Variant,
+    empties: u32,
+    rng: &mut Rng,
+) -> Option<Position> {
+    let mut pos = Position::start(size, variant);
+    while pos.empty_count() > empties && !pos.is_game_over() {
+        let moves = pos.legal_move_list();
+        pos = pos
+            .play(*rng.choose(&moves).expect("not over"))
+            .expect("legal");
+    }
+    (!pos.is_game_over()).then_some(pos)
+}
+
+/// Asserts that `v`, a search's value in the window (`alpha`, `beta`), is a fail-soft
+/// bound of the true margin `truth`: at or below alpha it bounds it from above, at or
+/// above beta from below, and in between it is exact.
+#[track_caller]
+pub(crate) fn assert_fail_soft(v: i32, alpha: i32, beta: i32, truth: i32, what: &str) {
+    if v <= alpha {
+        assert!(
+            truth <= v,
+            "{what}: {v} in ({alpha}, {beta}), truth {truth}"
+        );
+    } else if v >= beta {
+        assert!(
+            truth >= v,
+            "{what}: {v} in ({alpha}, {beta}), truth {truth}"
+        );
+    } else {
+        assert_eq!(v, truth, "{what}: window ({alpha}, {beta})");
     }
 }

@@ -3,25 +3,8 @@
 //! positions minimax can check are split many times over, helpers' cutoffs included.
 
 use super::*;
-use crate::test_support::minimax;
+use crate::test_support::{assert_fail_soft, minimax, random_position};
 use crate::Rng;
-
-/// A position from random play with at most `empties` empty squares, not over.
-fn random_position(
-    size: BoardSize,
-    variant: Variant,
-    empties: u32,
-    rng: &mut Rng,
-) -> Option<Position> {
-    let mut pos = Position::start(size, variant);
-    while pos.empty_count() > empties && !pos.is_game_over() {
-        let moves = pos.legal_move_list();
-        pos = pos
-            .play(*rng.choose(&moves).expect("not over"))
-            .expect("legal");
-    }
-    (!pos.is_game_over()).then_some(pos)
-}
 
 fn kind(case: usize) -> (BoardSize, Variant) {
     [
@@ -69,19 +52,7 @@ fn parallel_search_values_are_fail_soft_bounds_for_any_window() {
         });
         total_splits += made;
         let text = pos.to_board_text();
-        if v <= alpha {
-            assert!(
-                truth <= v,
-                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
-            );
-        } else if v >= beta {
-            assert!(
-                truth >= v,
-                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
-            );
-        } else {
-            assert_eq!(v, truth, "{text}: ({alpha}, {beta})");
-        }
+        assert_fail_soft(v, alpha, beta, truth, &text);
     }
     // How many nodes split depends on when a thread is free, which the machine's load
     // decides (236 on a loaded 2-core machine, against 300 asked first): the bound only

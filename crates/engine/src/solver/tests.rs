@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::minimax;
+use crate::test_support::{assert_fail_soft, minimax, random_position};
 use crate::Rng;
 use othello::Color;
 
@@ -47,16 +47,10 @@ fn search_values_are_fail_soft_bounds_for_any_window() {
     for case in 0..1200 {
         let size = [BoardSize::Eight, BoardSize::Six][case % 2];
         let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
-        let mut pos = Position::start(size, variant);
         let empties = 1 + rng.below(9) as u32;
-        while pos.empty_count() > empties && !pos.is_game_over() {
-            let moves = pos.legal_move_list();
-            let mv = *rng.choose(&moves).expect("not over");
-            pos = pos.play(mv).expect("legal");
-        }
-        if pos.is_game_over() {
+        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
-        }
+        };
         solver.prepare(&pos);
         let truth = minimax(&pos);
         let alpha = rng.below(60) as i32 - 30;
@@ -68,19 +62,7 @@ fn search_values_are_fail_soft_bounds_for_any_window() {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
         let text = pos.to_board_text();
-        if v <= alpha {
-            assert!(
-                truth <= v,
-                "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
-            );
-        } else if v >= beta {
-            assert!(
-                truth >= v,
-                "{text}: {v} in ({alpha}, {beta}) but truth {truth}"
-            );
-        } else {
-            assert_eq!(v, truth, "{text}: window ({alpha}, {beta})");
-        }
+        assert_fail_soft(v, alpha, beta, truth, &text);
     }
 }
 
@@ -106,16 +88,10 @@ fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
     for case in 0..400 {
         let size = [BoardSize::Eight, BoardSize::Six][case % 2];
         let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
-        let mut pos = Position::start(size, variant);
         let empties = 8 + rng.below(3) as u32;
-        while pos.empty_count() > empties && !pos.is_game_over() {
-            let moves = pos.legal_move_list();
-            let mv = *rng.choose(&moves).expect("not over");
-            pos = pos.play(mv).expect("legal");
-        }
-        if pos.is_game_over() {
+        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
-        }
+        };
         let truth = minimax(&pos);
         let budget = 1 + rng.below(4000) as u64;
         let proven = Solver::with_table_bits(10).prove_within(&pos, budget);
@@ -228,17 +204,10 @@ fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
     solver.sort_empties = 6;
     for case in 0..300 {
         let variant = [Variant::Standard, Variant::Reversed][case % 2];
-        let mut pos = Position::start(BoardSize::Eight, variant);
         let empties = 6 + rng.below(5) as u32;
-        while pos.empty_count() > empties && !pos.is_game_over() {
-            let moves = pos.legal_move_list();
-            pos = pos
-                .play(*rng.choose(&moves).expect("not over"))
-                .expect("legal");
-        }
-        if pos.is_game_over() {
+        let Some(pos) = random_position(BoardSize::Eight, variant, empties, &mut rng) else {
             continue;
-        }
+        };
         let truth = minimax(&pos);
         let text = pos.to_board_text();
         let solution = solver.solve(&pos);
@@ -250,18 +219,6 @@ fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
         let beta = alpha + 1 + rng.below(2) as i32 * rng.below(20) as i32;
         let (p, o) = (pos.player().0, pos.opponent().0);
         let v = solver.search(p, o, alpha, beta, pos.empty_count(), false);
-        if v <= alpha {
-            assert!(
-                truth <= v,
-                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
-            );
-        } else if v >= beta {
-            assert!(
-                truth >= v,
-                "{text}: {v} in ({alpha}, {beta}), truth {truth}"
-            );
-        } else {
-            assert_eq!(v, truth, "{text}: ({alpha}, {beta})");
-        }
+        assert_fail_soft(v, alpha, beta, truth, &text);
     }
 }
