@@ -187,32 +187,7 @@ impl Merged {
                                 format!("a proven {word}"),
                             )
                         }
-                        // Discs where the network estimates them (finding 9 of issue 35:
-                        // at small budgets every chance reads 92-99%, which cannot tell
-                        // moves apart; a disc margin can), coloured by them as book tiles
-                        // are; the chance stays in the words a screen reader says.
-                        (None, None, Some(m)) => {
-                            let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
-                            match m.score {
-                                Some(discs) => {
-                                    let shown = discs.round();
-                                    let shown = if shown == 0.0 { 0.0 } else { shown };
-                                    (
-                                        (value_of_discs(discs) + 1.0) / 2.0,
-                                        format!("{shown:+.0}"),
-                                        format!(
-                                        "about {discs:+.1} discs after it ({:.0}% chance to win)",
-                                        win * 100.0
-                                    ),
-                                    )
-                                }
-                                None => (
-                                    win,
-                                    format!("{:.0}%", win * 100.0),
-                                    format!("{:.0}% chance to win after it", win * 100.0),
-                                ),
-                            }
-                        }
+                        (None, None, Some(m)) => estimate_tile(m),
                         (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
                     };
                 Tile {
@@ -238,19 +213,46 @@ fn exact_strength(margin: i32) -> f32 {
     }
 }
 
+/// A searched move's tile (strength, label, words): discs where the network estimates
+/// them (finding 9 of issue 35: at small budgets every chance reads 92-99%, which cannot
+/// tell moves apart; a disc margin can), coloured by them as book tiles are, the chance
+/// kept in the words a screen reader says; the chance in percent without a score head.
+fn estimate_tile(m: &MergedMove) -> (f32, String, String) {
+    let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
+    match m.score {
+        Some(discs) => (
+            (value_of_discs(discs) + 1.0) / 2.0,
+            whole_discs(discs),
+            format!(
+                "about {discs:+.1} discs after it ({:.0}% chance to win)",
+                win * 100.0
+            ),
+        ),
+        None => (
+            win,
+            format!("{:.0}%", win * 100.0),
+            format!("{:.0}% chance to win after it", win * 100.0),
+        ),
+    }
+}
+
+/// Discs as a tile shows them: whole, signed, and no "-0" (a rounded zero is even).
+fn whole_discs(discs: f32) -> String {
+    let shown = discs.round();
+    let shown = if shown == 0.0 { 0.0 } else { shown };
+    format!("{shown:+.0}")
+}
+
 /// The book's moves as hint tiles: each with its book value in discs.
 fn book_tiles(book: &BookStat) -> Vec<Tile> {
     book.moves
         .iter()
         .map(|&(mv, value)| {
-            // No "-0": a rounded zero is even.
-            let shown = value.round();
-            let shown = if shown == 0.0 { 0.0 } else { shown };
             Tile {
                 mv,
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
-                label: format!("{shown:+.0}"),
+                label: whole_discs(value),
                 aria: format!("book: {value:+.1} discs after it"),
             }
         })
