@@ -16,14 +16,18 @@ mod review;
 use hint::solve_every_move;
 
 /// A worker cannot be interrupted while the solver runs, and the page replaces a worker
-/// that has been silent for 4 s: a budgeted root solve or proof is capped at about 0.7 s of
-/// the solver in Chromium on this project's test machine (measured at 27-29 M nodes/s in
-/// the endgame-reach measurement, docs/web.md), which leaves room for a device four times
-/// slower.
+/// that has been silent for 4 s: a budgeted root solve or proof is capped at about 2 s of
+/// the solver in Chromium on this project's test machine (10-11 M nodes/s since the
+/// shallow-search ordering, `solver-speed.measure.mjs`, docs/solver.md; it was 0.7 s at
+/// 27-29 M nodes/s before, when the cap was set), which leaves room for a device about
+/// twice slower.
 pub const WORKER_MAX_SOLVE_NODES: u64 = 20_000_000;
-/// The solver's share of a time budget in wasm: the native one, since the wasm solver now
-/// runs at about native speed (it ran at half of it when this was first set).
-pub const WORKER_SOLVE_NODES_PER_MS: u64 = 8_000;
+/// The solver's share of a time budget in wasm: the native share (8,000 nodes a
+/// millisecond, about half a budget at 15 M nodes/s) scaled by the wasm solver's speed
+/// against the native one, 0.68-0.76 in Chromium on 2026-11-26 (10.4 M nodes/s against
+/// 15.2 M in the same run, `solver-speed.measure.mjs`, docs/solver.md). At 8,000 it spent
+/// about 1.4-1.6 times the share of the move's time its budget stood for.
+pub const WORKER_SOLVE_NODES_PER_MS: u64 = 5_500;
 /// The root-solve settings of a worker's agent. The rest are the engine's defaults, the
 /// solver's table included: 2^18 entries (6 MiB) suit a worker, and the same table as
 /// natively means the same choice between moves of equal margin.

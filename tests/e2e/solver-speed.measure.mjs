@@ -24,7 +24,7 @@ const OTHELLO = process.env.OTHELLO_BIN ?? path.join(HERE, "../../target/release
 
 // The endgame-reach measurement's three arena games (no passes before move 45), each cut
 // at 21 and 20 empties with the agent to move: exact solves of about 1-15 M nodes, which
-// Strongest's budget (5 s, 8,000 nodes a millisecond, capped at 20 M) always completes.
+// Strongest's budget (5 s, 5,500 nodes a millisecond, capped at 20 M) always completes.
 const GAMES = [
   "f5f4c3e6d3c4f3g3c6f2f6g4g5e3d2c2h4h3b3b4c5e1e7a4h2h6e2d1g2b6f1c7b5d7d6h1g1h5a3g6f7a5d8b2",
   "c4c3e6f6c2d6c6b4f5e3c5b5f3b6d3b3a3f4a6e2c7d2a5c8d7d8f1a4d1f2e7e1c1e8g3g4h4b2a1g5b1a2h6h2",

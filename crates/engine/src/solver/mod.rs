@@ -375,7 +375,8 @@ impl Solver {
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
         }
-        let Ok(mut ordered) = self.order(p, o, moves, n, None) else {
+        let mut ordered = Ordered::default();
+        let Ok(()) = self.order(p, o, moves, n, None, &mut ordered) else {
             unreachable!("no transposition cutoff is asked for at the root")
         };
         if let Some(depth) = self.sort_depth(n, moves) {
@@ -526,10 +527,10 @@ impl Solver {
         // Enhanced transposition cutoff above ETC_EMPTIES: a child the table already
         // proves bad enough for the opponent settles this node without a search.
         let etc_beta = (n > ETC_EMPTIES).then_some(beta);
-        let mut ordered = match self.order(p, o, moves, n, etc_beta) {
-            Ok(ordered) => ordered,
-            Err(cutoff) => return cutoff,
-        };
+        let mut ordered = Ordered::default();
+        if let Err(cutoff) = self.order(p, o, moves, n, etc_beta, &mut ordered) {
+            return cutoff;
+        }
         let first_from_table = tt_move != 0 && ordered.promote(tt_move - 1);
         // Far from the end the shallow searches add to the order; with the table's move
         // first they wait until it has failed to cut.

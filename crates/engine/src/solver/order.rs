@@ -73,6 +73,10 @@ impl Solver {
     /// proves at least `beta` for the mover ends the node (`Err` with that value), and one
     /// that is stored at all goes earlier, as in Edax's deep ordering (`W_HASH`): its
     /// subtree is partly searched already.
+    ///
+    /// The list is filled in place (`ordered`, empty on entry) rather than returned: a
+    /// returned list is copied into the caller's frame, and in wasm that copy (and the
+    /// zeroing of a fresh list) is a call into the engine for every node.
     pub(super) fn order(
         &self,
         p: u64,
@@ -80,8 +84,8 @@ impl Solver {
         moves: u64,
         n: u32,
         etc_beta: Option<i32>,
-    ) -> Result<Ordered, i32> {
-        let mut ordered = Ordered::default();
+        ordered: &mut Ordered,
+    ) -> Result<(), i32> {
         let empty = self.mask & !(p | o);
         let odd = self.odd_quadrants(empty);
         let parity_weight = if n < 12 { 8 } else { 4 };
@@ -112,7 +116,7 @@ impl Solver {
             ordered.push(ORDER_KEY_BASE - i64::from(score), sq);
         }
         ordered.sort();
-        Ok(ordered)
+        Ok(())
     }
 
     /// Edax's `get_corner_stability`: the mover's corners and the edge squares next to
