@@ -57,6 +57,7 @@ pub struct Thinking {
     pub simulations: u64,
     started: bool,
     done: bool,
+    extended: bool,
 }
 
 impl Thinking {
@@ -68,6 +69,7 @@ impl Thinking {
             simulations: 0,
             started: false,
             done: false,
+            extended: false,
         }
     }
 
@@ -88,6 +90,20 @@ impl Thinking {
     /// True before the first slice; marks the thinking started.
     pub fn start(&mut self) -> bool {
         !std::mem::replace(&mut self.started, true)
+    }
+
+    /// Lengthens a time budget by `by`, once a move: false (and no change) when it was
+    /// lengthened before, has no time budget or `by` is nothing.
+    pub fn extend_time(&mut self, by: Duration) -> bool {
+        let Some(time) = self.budget.time else {
+            return false;
+        };
+        if self.extended || by.is_zero() {
+            return false;
+        }
+        self.extended = true;
+        self.budget.time = Some(time + by);
+        true
     }
 
     pub fn finish(&mut self) {

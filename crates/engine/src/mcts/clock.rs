@@ -19,6 +19,12 @@
 //!   the time left is worth more to a later move. Only on a game's clock by default: with
 //!   a time per move the time saved is lost, and with it the subtree the search would have
 //!   grown for the next move (`MctsConfig::early_stop`).
+//! - **Searching on when unsure** is Baier and Winands' UNST ("Time Management for Monte
+//!   Carlo Tree Search", IEEE TCIAIG 8(3), 2016): when a search's time is up and its most
+//!   visited root move is not the one whose value is best (among moves visited enough for
+//!   their values to mean something), the search has not made up its mind, and it runs
+//!   once more for [`UNSTABLE_EXTENSION`] of its time, drawn from the later moves' shares.
+//!   Only on a game's clock, where the time it borrows is its own (`MctsConfig::extend`).
 
 use othello::Position;
 use std::time::Duration;
@@ -41,6 +47,14 @@ pub const SMART_PRUNING_FACTOR: f64 = 1.33;
 /// A search stops early only once it has run this many simulations, so that the visit
 /// counts it compares mean something.
 pub const MINIMUM_SIMULATIONS_TO_STOP: u64 = 64;
+
+/// An unsure search runs on for this part of its time once (Baier and Winands' UNST-L; they
+/// found an extension of about the search's own time best in Go).
+pub const UNSTABLE_EXTENSION: f64 = 1.0;
+
+/// A move challenges the most visited one only with at least this share of its visits:
+/// the values of rarely visited moves are mostly noise.
+pub const CHALLENGER_VISIT_SHARE: f64 = 0.25;
 
 /// Where the root solve reaches: it always solves at `exact` empties and fewer, tries a
 /// solve within a node budget up to `tried` empties, and with a time budget, a proof of
@@ -158,6 +172,17 @@ impl GameClock {
             .max(MINIMUM_MOVE_TIME)
     }
 
+    /// How much longer an unsure search given `time` may run: [`UNSTABLE_EXTENSION`] of
+    /// it, within the share no move may exceed ([`MAXIMUM_SHARE`] of what is left).
+    pub fn extension(&self, time: Duration) -> Duration {
+        let cap = self
+            .left
+            .saturating_sub(RESERVE_PER_MOVE)
+            .mul_f64(MAXIMUM_SHARE);
+        time.mul_f64(UNSTABLE_EXTENSION)
+            .min(cap.saturating_sub(time))
+    }
+
     /// A move took `spent`: a search given `deadline`, or a move settled without one
     /// (forced, from the book, solved), which says nothing of how searches use their time.
     pub fn charge(&mut self, spent: Duration, deadline: Option<Duration>) {
@@ -190,6 +215,22 @@ pub fn can_stop_early(visits: &[u32], simulations: u64, elapsed: Duration, left:
     let rate = simulations as f64 / elapsed.as_secs_f64();
     let still_to_run = rate * left.as_secs_f64() / SMART_PRUNING_FACTOR;
     f64::from(first - second) > still_to_run
+}
+
+/// Whether a search has not made up its mind (UNST): `moves` are the root moves' visit
+/// counts and values (for the side to move), with the moves proven lost left out. True
+/// when a move with at least [`CHALLENGER_VISIT_SHARE`] of the most visited move's visits
+/// has a better value than it.
+pub fn is_unsure(moves: &[(u32, f32)]) -> bool {
+    let Some(&(leader_visits, leader_value)) = moves.iter().max_by_key(|(visits, _)| *visits)
+    else {
+        return false;
+    };
+    let enough = f64::from(leader_visits) * CHALLENGER_VISIT_SHARE;
+    leader_visits > 0
+        && moves
+            .iter()
+            .any(|&(visits, value)| f64::from(visits) >= enough && value > leader_value)
 }
 
 #[cfg(test)]
@@ -348,6 +389,35 @@ mod tests {
             Duration::ZERO
         ));
         assert!(can_stop_early(&[100, 0], 100, elapsed, Duration::ZERO));
+    }
+
+    #[test]
+    fn a_search_is_unsure_when_a_well_visited_move_has_a_better_value_than_the_leader() {
+        assert!(is_unsure(&[(600, 0.10), (300, 0.20), (100, 0.5)]));
+        // The better value of a move with few visits is noise.
+        assert!(!is_unsure(&[(600, 0.10), (100, 0.50), (50, 0.9)]));
+        assert!(!is_unsure(&[(600, 0.30), (300, 0.20)]));
+        assert!(!is_unsure(&[(600, 0.30)]));
+        assert!(!is_unsure(&[]));
+        assert!(!is_unsure(&[(0, 0.0), (0, 0.5)]));
+    }
+
+    #[test]
+    fn an_extension_is_the_search_s_time_again_within_the_largest_share() {
+        let clock = GameClock::new(Duration::from_secs(10));
+        let time = Duration::from_millis(300);
+        assert_eq!(clock.extension(time), time.mul_f64(UNSTABLE_EXTENSION));
+        // Near the end of the clock the cap leaves less, and a move already at the cap
+        // gets nothing more.
+        let mut late = clock;
+        late.charge(Duration::from_millis(9_000), None);
+        let cap = late
+            .left()
+            .saturating_sub(RESERVE_PER_MOVE)
+            .mul_f64(MAXIMUM_SHARE);
+        assert_eq!(late.extension(time), cap - time);
+        assert_eq!(late.extension(cap), Duration::ZERO);
+        assert_eq!(late.extension(cap * 2), Duration::ZERO);
     }
 
     #[test]

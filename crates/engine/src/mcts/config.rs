@@ -47,6 +47,11 @@ pub struct MctsConfig {
     /// search would have grown for the next move: stopping early at 250 ms a move scored
     /// 39.0% against running on (docs/arena.md).
     pub early_stop: Option<bool>,
+    /// When a timed search's time is up and its most visited root move does not have the
+    /// best value, search on once for about as long again (Baier and Winands' UNST; see
+    /// `clock.rs`). `None`: only on a game's clock, whose later moves lend the time; with
+    /// a time per move the move would overrun its budget.
+    pub extend: Option<bool>,
     /// A clock for the whole game: each move's time is its share of what is left
     /// (`clock.rs`), and the time a move does not use goes to the moves after it. `None`:
     /// the budget a move is given is its own.
@@ -94,6 +99,7 @@ impl Default for MctsConfig {
             gumbel: None,
             score_utility: 0.3,
             early_stop: None,
+            extend: None,
             game_time: None,
             seed: 0,
         }
@@ -104,6 +110,11 @@ impl MctsConfig {
     /// Whether a timed search stops once its best move is settled (see `early_stop`).
     pub fn stops_early(&self) -> bool {
         self.early_stop.unwrap_or(self.game_time.is_some())
+    }
+
+    /// Whether an unsure timed search runs on past its time (see `extend`).
+    pub fn extends_when_unsure(&self) -> bool {
+        self.extend.unwrap_or(self.game_time.is_some())
     }
 }
 

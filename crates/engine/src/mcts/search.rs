@@ -4,14 +4,14 @@
 //! simulation count and the root's noise carry over, so slicing never changes what is
 //! searched.
 
-use super::clock::{can_stop_early, GameClock, SolveReach};
+use super::clock::{can_stop_early, is_unsure, GameClock, SolveReach, UNSTABLE_EXTENSION};
 use super::config::MctsConfig;
 use super::driver::{BookPlay, SearchDriver};
 use super::tree::{ExactSolver, SearchTree};
 use crate::agent::{Budget, Thinking};
 use crate::book::BookMove;
 use crate::evaluator::{EvalError, Evaluator};
-use crate::report::SearchInfo;
+use crate::report::{Proof, SearchInfo};
 use crate::solver::Solver;
 use othello::Position;
 use std::sync::atomic::AtomicBool;
@@ -228,12 +228,39 @@ impl<E: Evaluator> Mcts<E> {
         }
         thinking.simulations = self.driver.simulations();
         let info = self.driver.report(thinking.elapsed());
-        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d)
+            && !(decide && self.search_on_when_unsure(thinking, &info));
         let settled = decide && self.may_stop_early(thinking, &info);
         if self.driver.finished(max_sims) || out_of_time || settled {
             thinking.finish();
         }
         Ok(info)
+    }
+
+    /// At the end of a timed search's time on a game's clock: lengthens it once when its
+    /// most visited move does not have the best value (see [`is_unsure`]), and says whether
+    /// it did. Moves proven lost are no candidates, and a Gumbel root or a proof decides
+    /// by its own rule.
+    pub(super) fn search_on_when_unsure(&self, thinking: &mut Thinking, info: &SearchInfo) -> bool {
+        if !self.config().extends_when_unsure() || info.chosen.is_some() {
+            return false;
+        }
+        let Some(time) = thinking.budget.time else {
+            return false;
+        };
+        // Without a game's clock (`extend=1` with a time per move) the move overruns.
+        let by = self
+            .clock
+            .map_or(time.mul_f64(UNSTABLE_EXTENSION), |clock| {
+                clock.extension(time)
+            });
+        let candidates: Vec<(u32, f32)> = info
+            .moves
+            .iter()
+            .filter(|m| m.proof != Some(Proof::Loss))
+            .map(|m| (m.visits, m.q))
+            .collect();
+        is_unsure(&candidates) && thinking.extend_time(by)
     }
 
     /// Whether a timed search's best move is settled (see [`can_stop_early`]): only the

@@ -93,6 +93,9 @@ pub struct PlayerSpec {
     /// 1: a timed search stops once its best move cannot change; 0: it always runs to its
     /// time; unset: it stops early only on a game's clock (`time_game`).
     pub early_stop: Option<u32>,
+    /// 1: a timed search whose most visited move does not have the best value when its
+    /// time is up runs on once; 0: never; unset: only on a game's clock (`time_game`).
+    pub extend: Option<u32>,
     /// MCTS simulations per move.
     pub sims: Option<u64>,
     /// MCTS exploration constant.
@@ -210,6 +213,7 @@ impl PlayerSpec {
             time_ms: None,
             time_game: None,
             early_stop: None,
+            extend: None,
             sims: None,
             c: None,
             model: None,
@@ -276,6 +280,9 @@ impl PlayerSpec {
         }
         if let Some(switch) = self.early_stop {
             config.early_stop = Some(switch != 0);
+        }
+        if let Some(switch) = self.extend {
+            config.extend = Some(switch != 0);
         }
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);

@@ -124,6 +124,7 @@ const OPTIONS: &[SpecOption] = &[
         field!(Small, early_stop),
         Accepts::Switch,
     ),
+    option("extend", MCTS, field!(Small, extend), Accepts::Switch),
     option("c", SEARCHES, field!(Real, c), Accepts::NonNegative),
     option("solver", MCTS, field!(Small, solver), Accepts::Empties),
     option("exact", MCTS, field!(Small, exact), Accepts::Empties),

@@ -67,6 +67,17 @@ fn a_game_clock_and_the_early_stop_reach_the_search_settings() {
         .mcts_config(1)
         .stops_early());
     assert_eq!(parse("mcts").mcts_config(1).game_time, None);
+    // Searching on when unsure follows the clock the same way, and has its own switch.
+    assert!(parse("mcts:time_game=7.5")
+        .mcts_config(1)
+        .extends_when_unsure());
+    assert!(!parse("mcts:time_game=7.5,extend=0")
+        .mcts_config(1)
+        .extends_when_unsure());
+    assert!(!parse("mcts:time=250").mcts_config(1).extends_when_unsure());
+    let extended = parse("mcts:time=250,extend=1");
+    assert!(extended.mcts_config(1).extends_when_unsure());
+    assert_eq!(extended.to_string(), "mcts:time=250,extend=1");
     // Without a time of its own a move may take up to the whole clock (the agent takes its
     // share); with one, that is the most a move takes.
     assert_eq!(spec.budget(), Budget::time(Duration::from_millis(7_500)));
@@ -138,6 +149,7 @@ fn bad_values_are_refused_with_the_reason() {
         "mcts:time_game=-5",
         "mcts:early_stop=2",
         "mcts:early_stop=yes",
+        "mcts:extend=2",
     ] {
         let error = text.parse::<PlayerSpec>().expect_err(text);
         assert!(
