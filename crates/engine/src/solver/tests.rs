@@ -117,6 +117,38 @@ fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
     );
 }
 
+/// Lopsided positions, where the margin lies far from the first search's bound and the
+/// null-window tests take doubling steps (up for a big win, down for a big loss): the
+/// margin and the move are still exact, on both boards and both rules.
+#[test]
+fn margins_far_from_the_first_guess_are_still_exact() {
+    let mut rng = Rng::new(37);
+    let (mut big_wins, mut big_losses) = (0, 0);
+    for case in 0..400 {
+        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
+        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let empties = 8 + rng.below(3) as u32;
+        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+            continue;
+        };
+        let truth = minimax(&pos);
+        if truth.abs() < 16 {
+            continue;
+        }
+        let text = pos.to_board_text();
+        let solution = Solver::with_table_bits(12).solve(&pos);
+        assert_eq!(solution.margin, truth, "{text}");
+        let best = solution.best.expect("not over");
+        assert_eq!(-minimax(&pos.play(best).expect("legal")), truth, "{text}");
+        big_wins += usize::from(truth > 0);
+        big_losses += usize::from(truth < 0);
+    }
+    assert!(
+        big_wins > 20 && big_losses > 20,
+        "{big_wins} wins, {big_losses} losses"
+    );
+}
+
 #[test]
 fn an_unlimited_proof_is_the_exact_solve() {
     let mut rng = Rng::new(31);
