@@ -18,6 +18,17 @@ pub(crate) fn minimax(pos: &Position) -> i32 {
     }
 }
 
+/// The board and rules of a test's `case`-th position: 8x8 and 6x6, standard and
+/// reversed, in turn.
+pub(crate) fn board_and_rules(case: usize) -> (BoardSize, Variant) {
+    [
+        (BoardSize::Eight, Variant::Standard),
+        (BoardSize::Six, Variant::Standard),
+        (BoardSize::Eight, Variant::Reversed),
+        (BoardSize::Six, Variant::Reversed),
+    ][case % 4]
+}
+
 /// A position reached by random play with at most `empties` empty squares; `None` when
 /// the game ended first.
 pub(crate) fn random_position(

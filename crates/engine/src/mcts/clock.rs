@@ -162,10 +162,7 @@ impl GameClock {
     /// left.
     pub fn move_time(&self, pos: &Position, reach: SolveReach) -> Duration {
         let share = move_time(pos, self.left, reach);
-        let cap = self
-            .left
-            .saturating_sub(RESERVE_PER_MOVE)
-            .mul_f64(MAXIMUM_SHARE);
+        let cap = self.largest_move_time();
         share
             .div_f64(self.use_ratio)
             .min(cap.max(share))
@@ -175,12 +172,15 @@ impl GameClock {
     /// How much longer an unsure search given `time` may run: [`UNSTABLE_EXTENSION`] of
     /// it, within the share no move may exceed ([`MAXIMUM_SHARE`] of what is left).
     pub fn extension(&self, time: Duration) -> Duration {
-        let cap = self
-            .left
-            .saturating_sub(RESERVE_PER_MOVE)
-            .mul_f64(MAXIMUM_SHARE);
         time.mul_f64(UNSTABLE_EXTENSION)
-            .min(cap.saturating_sub(time))
+            .min(self.largest_move_time().saturating_sub(time))
+    }
+
+    /// The most a move may take: [`MAXIMUM_SHARE`] of what is left, less a move's reserve.
+    fn largest_move_time(&self) -> Duration {
+        self.left
+            .saturating_sub(RESERVE_PER_MOVE)
+            .mul_f64(MAXIMUM_SHARE)
     }
 
     /// A move took `spent`: a search given `deadline`, or a move settled without one

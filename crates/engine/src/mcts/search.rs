@@ -237,9 +237,9 @@ impl<E: Evaluator> Mcts<E> {
         Ok(info)
     }
 
-    /// At the end of a timed search's time on a game's clock: lengthens it once when its
-    /// most visited move does not have the best value (see [`is_unsure`]), and says whether
-    /// it did. Moves proven lost are no candidates, and a Gumbel root or a proof decides
+    /// At the end of a timed search's time (on a game's clock, or anywhere with
+    /// `extend=1`): lengthens it once when its most visited move does not have the best
+    /// value (see [`is_unsure`]), and says whether it did. Moves proven lost are no candidates, and a Gumbel root or a proof decides
     /// by its own rule.
     pub(super) fn search_on_when_unsure(&self, thinking: &mut Thinking, info: &SearchInfo) -> bool {
         if !self.config().extends_when_unsure() || info.chosen.is_some() {

@@ -316,8 +316,9 @@ impl Solver {
                 return;
             }
             if v >= probe {
-                steps.moved(v.min(proven.upper) - proven.lower);
-                (proven.lower, proven.best) = (v.min(proven.upper), mv);
+                let reached = v.min(proven.upper);
+                steps.moved(reached - proven.lower);
+                (proven.lower, proven.best) = (reached, mv);
             } else {
                 // Fail-soft: at most `v`, and never below what is proven.
                 proven.upper = v.max(proven.lower);
@@ -343,8 +344,9 @@ impl Solver {
                 floor = proven.lower;
                 steps = Steps::default();
             } else {
-                steps.moved(proven.upper - v.max(floor));
-                proven.upper = v.max(floor);
+                let bound = v.max(floor);
+                steps.moved(proven.upper - bound);
+                proven.upper = bound;
             }
         }
     }

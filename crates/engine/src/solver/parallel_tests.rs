@@ -3,17 +3,8 @@
 //! positions minimax can check are split many times over, helpers' cutoffs included.
 
 use super::*;
-use crate::test_support::{assert_fail_soft, minimax, random_position};
+use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_position};
 use crate::Rng;
-
-fn kind(case: usize) -> (BoardSize, Variant) {
-    [
-        (BoardSize::Eight, Variant::Standard),
-        (BoardSize::Six, Variant::Standard),
-        (BoardSize::Eight, Variant::Reversed),
-        (BoardSize::Six, Variant::Reversed),
-    ][case % 4]
-}
 
 /// The number of split points the pool made so far (0 outside a parallel solve).
 fn splits(solver: &Solver) -> u64 {
@@ -31,7 +22,7 @@ fn parallel_search_values_are_fail_soft_bounds_for_any_window() {
     solver.split_empties = 6;
     let mut total_splits = 0;
     for case in 0..600 {
-        let (size, variant) = kind(case);
+        let (size, variant) = board_and_rules(case);
         let empties = 7 + rng.below(4) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
@@ -68,7 +59,7 @@ fn parallel_solves_equal_one_thread_solves() {
     let mut rng = Rng::new(47);
     let mut total_splits = 0;
     for case in 0..96 {
-        let (size, variant) = kind(case);
+        let (size, variant) = board_and_rules(case);
         let empties = 10 + rng.below(7) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
@@ -126,7 +117,7 @@ fn a_budgeted_parallel_proof_bounds_the_true_margin() {
     solver.split_empties = 6;
     let (mut cut_short, mut exact) = (0, 0);
     for case in 0..300 {
-        let (size, variant) = kind(case);
+        let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::{assert_fail_soft, minimax, random_position};
+use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_position};
 use crate::Rng;
 use othello::Color;
 
@@ -45,8 +45,7 @@ fn search_values_are_fail_soft_bounds_for_any_window() {
     let mut rng = Rng::new(23);
     let mut solver = Solver::new();
     for case in 0..1200 {
-        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
-        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let (size, variant) = board_and_rules(case);
         let empties = 1 + rng.below(9) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
@@ -86,8 +85,7 @@ fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
     let mut rng = Rng::new(29);
     let (mut cut_short, mut result_only) = (0, 0);
     for case in 0..400 {
-        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
-        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
@@ -125,8 +123,7 @@ fn margins_far_from_the_first_guess_are_still_exact() {
     let mut rng = Rng::new(37);
     let (mut big_wins, mut big_losses) = (0, 0);
     for case in 0..400 {
-        let size = [BoardSize::Eight, BoardSize::Six][case % 2];
-        let variant = [Variant::Standard, Variant::Reversed][case / 2 % 2];
+        let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
         let Some(pos) = random_position(size, variant, empties, &mut rng) else {
             continue;
