@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from train.data import Samples
-from train.export import check_parity, export_model, main, run_onnx, torch_outputs
+from train.export import ExportError, check_parity, export_model, main, run_onnx, torch_outputs
 from train.net import NetConfig, OthelloNet
 from train.tests.engine import real_othello
 from train.tests.rules import planes, start
@@ -149,3 +149,21 @@ def test_the_rust_engine_reads_the_exported_model_like_pytorch(tmp_path: Path) -
     for move, percent in want.items():
         assert priors[move] == pytest.approx(percent, abs=0.06)
     assert value == pytest.approx(float(out["value"][0]), abs=6e-4)
+
+
+def test_a_confident_policy_passes_and_a_wrong_one_still_fails(tmp_path: Path) -> None:
+    net = trained_net(NetConfig(board=6, blocks=1, channels=4))
+    with torch.no_grad():  # logits in the thousands: float32 keeps no 1e-4 there
+        net.policy_fc.weight.mul_(100000.0)
+        net.policy_fc.bias.mul_(100000.0)
+    onnx_path, _, samples_path = export_model(net, tmp_path / "m")
+    with np.load(samples_path) as z:
+        arrays = {k: z[k] for k in z.files}
+    assert np.abs(arrays["policy"]).max() > 1000
+    assert check_parity(onnx_path, samples_path) <= 1e-4
+    # Off by a thousandth of its size, the largest logit is wrong, not rounded.
+    worst = np.unravel_index(np.argmax(np.abs(arrays["policy"])), arrays["policy"].shape)
+    arrays["policy"][worst] *= 1.001
+    np.savez(samples_path, **arrays)
+    with pytest.raises(ExportError, match="output 'policy' differs"):
+        check_parity(onnx_path, samples_path)
