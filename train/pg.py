@@ -9,7 +9,10 @@ games just played, then throw them away. They differ in the return a move is jud
 - Advantage actor-critic (Mnih et al. 2016's A2C, synchronous): the lambda-return that
   bootstraps from the critic's value of the learner's next decision (GAE, Schulman et al.
   2016, with gamma = 1); the critic learns that return. With lambda = 1 it is REINFORCE.
-An entropy bonus keeps the policy from collapsing early (both, as in A3C). The network is
+An entropy bonus keeps the policy from collapsing early (both, as in A3C), and the
+advantages can be normalised per minibatch (`normalize_advantage`, as PPO's baselines
+do), which keeps the step size the same whether the results are lopsided or not. The
+network is
 the AlphaZero tower with its policy and value heads, exported to the model contract as
 it is, so both learners play in the arena, in `othello play` and in the page, and their
 value head lets a search use them.
@@ -34,6 +37,10 @@ DEFAULTS: dict[str, Any] = {
     "value_weight": 1.0,
     "entropy_weight": 0.01,
     "lam": 0.8,
+    "normalize_advantage": False,
+    # Where the network lives: "cpu", or "cuda" on a lent GPU machine. The games are
+    # stepped in numpy either way; only the network's calls move.
+    "device": "cpu",
 }
 
 
@@ -43,7 +50,10 @@ class PolicyGradient:
         net_config = NetConfig(
             board=config["board"], blocks=config["blocks"], channels=config["channels"]
         )
-        self.net = OthelloNet(net_config)
+        self.device = torch.device(config.get("device", "cpu"))
+        if self.device.type == "cuda" and not torch.cuda.is_available():
+            raise rl.LearnerError("device cuda asked for, but PyTorch sees no GPU here")
+        self.net = OthelloNet(net_config).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config["lr"])
         self.rng = np.random.default_rng(config["seed"])
         self.actor_critic = config["learner"] == "a2c"
@@ -51,21 +61,24 @@ class PolicyGradient:
     @torch.no_grad()
     def act(self, planes: np.ndarray, legal: np.ndarray, explore: bool) -> np.ndarray:
         self.net.eval()
-        logits = self.net(torch.from_numpy(planes.astype(np.float32))).policy
-        logits = rl.masked_logits(logits, torch.from_numpy(legal))
+        logits = self.net(self.tensor(planes.astype(np.float32))).policy
+        logits = rl.masked_logits(logits, self.tensor(legal))
         if not explore:
-            return logits.argmax(dim=1).numpy()
+            return logits.argmax(dim=1).cpu().numpy()
         # Gumbel-max: a sample of softmax(logits), drawn from this learner's own rng.
         gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
-        return (logits + torch.from_numpy(gumbel).float()).argmax(dim=1).numpy()
+        return (logits + self.tensor(gumbel.astype(np.float32))).argmax(dim=1).cpu().numpy()
+
+    def tensor(self, array: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(array).to(self.device)
 
     @torch.no_grad()
     def values(self, planes: np.ndarray) -> np.ndarray:
         self.net.eval()
         out = []
         for start in range(0, len(planes), 1024):
-            chunk = torch.from_numpy(planes[start : start + 1024].astype(np.float32))
-            out.append(self.net(chunk).value.squeeze(1).numpy())
+            chunk = self.tensor(planes[start : start + 1024].astype(np.float32))
+            out.append(self.net(chunk).value.squeeze(1).cpu().numpy())
         return np.concatenate(out) if out else np.zeros(0, np.float32)
 
     def returns(self, e: rl.Episodes) -> np.ndarray:
@@ -103,16 +116,16 @@ class PolicyGradient:
         planes, (moved, legal_moved) = rl.augment_moves(
             e.planes[rows], [onehot, e.legal[rows].astype(np.float32)], self.rng
         )
-        action = torch.from_numpy(moved.argmax(axis=1))
-        legal = torch.from_numpy(legal_moved > 0.5)
+        action = self.tensor(moved.argmax(axis=1))
+        legal = self.tensor(legal_moved > 0.5)
         self.net.train()
-        out = self.net(torch.from_numpy(planes.astype(np.float32)))
+        out = self.net(self.tensor(planes.astype(np.float32)))
         logp = torch.log_softmax(rl.masked_logits(out.policy, legal), dim=1)
         probs = logp.exp()
         entropy = -(probs * logp.masked_fill(~legal, 0.0)).sum(dim=1)
         value = out.value.squeeze(1)
-        target_t = torch.from_numpy(target)
-        advantage = (target_t - value).detach()
+        target_t = self.tensor(target.astype(np.float32))
+        advantage = self.advantages(target_t, value)
         taken = logp.gather(1, action[:, None]).squeeze(1)
         policy_loss = -(advantage * taken).mean()
         value_loss = ((value - target_t) ** 2).mean()
@@ -121,6 +134,14 @@ class PolicyGradient:
         loss.backward()
         self.optimizer.step()
         return loss.item()
+
+    def advantages(self, target: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
+        """How much better each decision turned out than the critic expected; with
+        `normalize_advantage`, centred and scaled within the minibatch."""
+        advantage = (target - value).detach()
+        if self.config.get("normalize_advantage") and advantage.numel() > 1:
+            advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+        return advantage
 
     def state_dict(self) -> dict[str, Any]:
         return {
@@ -132,6 +153,10 @@ class PolicyGradient:
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.net.load_state_dict(state["net"])
         self.optimizer.load_state_dict(state["optimizer"])
+        # The saved optimiser carries the learning rate it ran at; a resume given another
+        # (a lower one to settle a run) must use it.
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config["lr"]
         self.rng.bit_generator.state = state["rng"]
 
     def frozen(self) -> PolicyGradient:
@@ -149,6 +174,13 @@ class PolicyGradient:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--value-weight", type=float, help="weight of the value (critic) loss")
     p.add_argument("--entropy-weight", type=float, help="weight of the entropy bonus")
+    p.add_argument(
+        "--normalize-advantage",
+        type=int,
+        choices=(0, 1),
+        help="1: scale each minibatch's advantages to mean 0, deviation 1",
+    )
+    p.add_argument("--device", help="where the network runs: cpu or cuda")
 
 
 def add_a2c_arguments(p: argparse.ArgumentParser) -> None:

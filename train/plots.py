@@ -87,3 +87,86 @@ def plot_elo_cpu(path: Path, runs: dict[str, list[dict[str, str]]], title: str =
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=80)
     plt.close(fig)
+
+
+# The seeds' REINFORCE player (issue 37): over 75% against the heuristic player after
+# about 1.5 million games of training against fixed opponents.
+SEED_GAMES, SEED_SCORE = 1_500_000, 0.75
+
+
+def plot_against_heuristic(
+    path: Path, runs: dict[str, list[dict[str, str]]], title: str = ""
+) -> bool:
+    """Score against the heuristic player (the learner sampling its moves, 95% band)
+    against games played and against CPU-hours, one line a run, with the seeds' result
+    marked; False when no run has such a score."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (by_games, by_hours) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    drawn = False
+    for label, rows in runs.items():
+        scored = [r for r in rows if r.get("heuristic_score", "") not in ("", None)]
+        if not scored:
+            continue
+        low = [float(r["heuristic_low"]) for r in scored]
+        high = [float(r["heuristic_high"]) for r in scored]
+        score = [float(r["heuristic_score"]) for r in scored]
+        for ax, key in ((by_games, "games"), (by_hours, "cpu_hours")):
+            xs = [float(r[key]) for r in scored]
+            ax.fill_between(xs, low, high, alpha=0.12)
+            ax.plot(xs, score, marker="o", markersize=2, label=label)
+        drawn = True
+    if not drawn:
+        plt.close(fig)
+        return False
+    by_games.plot([SEED_GAMES], [SEED_SCORE], marker="*", markersize=12, color="black",
+                  linestyle="none", label="the seed's REINFORCE (1.5 M games)")  # fmt: skip
+    for ax in (by_games, by_hours):
+        ax.axhline(SEED_SCORE, color="black", linestyle="--", linewidth=0.8)
+        ax.axhline(0.5, color="grey", linewidth=0.6)
+        ax.grid(alpha=0.3)
+    by_games.set_xscale("log")
+    by_games.set_xlabel("games played")
+    by_hours.set_xlabel("CPU-hours (one core each; the network on a GPU where lent)")
+    by_games.set_ylabel("score against heuristic, sampling (95% band)")
+    by_games.legend(fontsize=7, loc="upper left")
+    fig.suptitle(title or "Policy-gradient learners against the heuristic player")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m train.plots --out F.png RUN...`: the learners' scores against the
+    heuristic player (`eval_heuristic_games`), each run labelled by its folder name."""
+    import argparse
+    import csv
+    import sys
+
+    p = argparse.ArgumentParser(prog="python -m train.plots", description=main.__doc__)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--title", default="")
+    p.add_argument("runs", type=Path, nargs="+")
+    args = p.parse_args(argv)
+    runs: dict[str, list[dict[str, str]]] = {}
+    for root in args.runs:
+        metrics = root / "metrics.csv"
+        if not metrics.exists():
+            print(f"error: {root} has no metrics.csv (not a learner's run)", file=sys.stderr)
+            return 1
+        with open(metrics, newline="") as f:
+            runs[root.name] = list(csv.DictReader(f))
+    if not plot_against_heuristic(args.out, runs, args.title):
+        print("error: no run has a score against heuristic (eval_heuristic_games)", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

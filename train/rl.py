@@ -265,7 +265,7 @@ def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
 # ---- the run directory ----
 
 METRICS = ["iteration", "games", "positions", "loss", "win_rate", "elo", "elo_low", "elo_high"]
-METRICS += ["cpu_hours", "seconds"]
+METRICS += ["cpu_hours", "seconds", "heuristic_score", "heuristic_low", "heuristic_high"]
 
 
 class LearnerRun:
@@ -369,6 +369,18 @@ def common_arguments(p: argparse.ArgumentParser, defaults: dict[str, Any]) -> No
     p.add_argument("--past-every", type=int, help="iterations between frozen copies")
     p.add_argument("--othello", help="the othello binary (for the evaluation arena)")
     p.add_argument("--torch-threads", type=int, default=1)
+    p.add_argument(
+        "--eval-heuristic-games",
+        type=int,
+        help="games against the heuristic player at each evaluation, played here in numpy"
+        " from the standard start with the learner sampling its moves (0: none)",
+    )
+    p.add_argument(
+        "--max-minutes",
+        type=float,
+        help="stop after this many minutes of wall time in this invocation (a lent"
+        " machine's lease), saving as at an evaluation; not kept in config.json",
+    )
     p.description = (p.description or "") + f" Defaults: {json.dumps(defaults)}"
 
 
@@ -387,11 +399,12 @@ COMMON_DEFAULTS: dict[str, Any] = {
     "eval_players": "random,greedy,heuristic,alphabeta:depth=2",
     "past_every": 20,
     "othello": "target/release/othello",
+    "eval_heuristic_games": 0,
 }
 
 
 def given_options(args: argparse.Namespace) -> dict[str, Any]:
-    skip = {"run", "torch_threads"}
+    skip = {"run", "torch_threads", "max_minutes"}
     return {k: v for k, v in vars(args).items() if k not in skip}
 
 
@@ -409,7 +422,9 @@ def train(
     rng = np.random.default_rng([c["seed"], state["iteration"]])
     torch.manual_seed(c["seed"] * 7919 + state["iteration"])
     if run.checkpoint.exists():
-        learner.load_state_dict(torch.load(run.checkpoint, weights_only=False))
+        # Saved on whatever device the run last used; load_state_dict moves it to ours.
+        state_dict = torch.load(run.checkpoint, map_location="cpu", weights_only=False)
+        learner.load_state_dict(state_dict)
         run.log(f"resuming at iteration {state['iteration']} ({state['cpu_hours']:.3f} CPU-h)")
     pool = parse_pool(c["opponents"])
     past: Actor | None = learner.frozen() if state["iteration"] > 0 else None
@@ -434,7 +449,7 @@ def train(
         if state["iteration"] % c["past_every"] == 0:
             past = learner.frozen()
         due = state["evaluations"] * c["eval_every"]
-        finishing = hours() >= c["max_cpu_hours"]
+        finishing = hours() >= c["max_cpu_hours"] or bool(stop and stop())
         if hours() >= due or finishing:
             gen = state["evaluations"]
             row = {
@@ -446,8 +461,11 @@ def train(
                 "seconds": round(time.time() - started, 1),
             }
             recent, wins = [], []
+            row.update(heuristic_row(learner, c, gen))
+            model = learner.export(run.root / "models" / f"gen-{gen:04d}", run.root.name, gen)
+            for suffix in (".onnx", ".json"):
+                (run.root / f"best{suffix}").write_bytes(model.with_suffix(suffix).read_bytes())
             if evaluate is not None:
-                model = learner.export(run.root / "models" / f"gen-{gen:04d}", run.root.name, gen)
                 out = run.root / "eval" / f"gen-{gen:04d}"
                 out.mkdir(parents=True, exist_ok=True)
                 job = EvalJob(
@@ -456,14 +474,17 @@ def train(
                 )  # fmt: skip
                 elo, low, high = evaluate(job)
                 row.update(elo=round(elo, 1), elo_low=round(low, 1), elo_high=round(high, 1))
-                for suffix in (".onnx", ".json"):
-                    (run.root / f"best{suffix}").write_bytes(model.with_suffix(suffix).read_bytes())
             row["cpu_hours"] = round(hours(), 5)
             torch.save(learner.state_dict(), run.checkpoint)
             state.update(cpu_hours=row["cpu_hours"], evaluations=gen + 1)
             run.save_state(state)
             run.add_metrics(row)
             rated = f", Elo {row['elo']} [{row['elo_low']}, {row['elo_high']}]" if evaluate else ""
+            if "heuristic_score" in row:
+                rated += (
+                    f", {row['heuristic_score']:.1%} [{row['heuristic_low']:.1%},"
+                    f" {row['heuristic_high']:.1%}] against heuristic"
+                )
             run.log(
                 f"iteration {state['iteration']}: {state['games']} games, loss {row['loss']}"
                 f"{rated}, {row['cpu_hours']:.3f} CPU-hours"
@@ -472,10 +493,39 @@ def train(
     return state
 
 
-def plot(run: LearnerRun) -> None:
-    from train.plots import plot_elo_cpu
+def score_against_heuristic(
+    learner: Actor, games: int, n: int, seed: int
+) -> tuple[float, float, float]:
+    """The learner's score (wins and half the draws) in `games` games against the
+    heuristic player from the standard start, sampling its moves, with each colour in
+    about half of them; and its Wilson 95% interval. The seeds' measure of their
+    policy-gradient players (issue 37), played in numpy: it needs no engine binary."""
+    from train.report_stats import wilson
 
-    plot_elo_cpu(run.root / "plots" / "elo-cpu.png", {run.root.name: run.metrics()})
+    e = play_games(learner, games, n, {"heuristic": 1.0}, np.random.default_rng(seed))
+    score = float(np.mean((e.learner_outcome + 1) / 2))
+    low, high = wilson(score, games)
+    return score, low, high
+
+
+def heuristic_row(learner: Learner, c: dict[str, Any], gen: int) -> dict[str, float]:
+    games = int(c.get("eval_heuristic_games") or 0)
+    if games <= 0:
+        return {}
+    score, low, high = score_against_heuristic(learner, games, c["board"], c["seed"] * 7 + gen)
+    return {
+        "heuristic_score": round(score, 4),
+        "heuristic_low": round(low, 4),
+        "heuristic_high": round(high, 4),
+    }
+
+
+def plot(run: LearnerRun) -> None:
+    from train.plots import plot_against_heuristic, plot_elo_cpu
+
+    rows = {run.root.name: run.metrics()}
+    plot_elo_cpu(run.root / "plots" / "elo-cpu.png", rows)
+    plot_against_heuristic(run.root / "plots" / "heuristic.png", rows)
 
 
 def main_for(
@@ -500,7 +550,11 @@ def main_for(
             raise LearnerError(
                 f"othello binary {binary} not found (build it: cargo build --release -p cli)"
             )
-        train(run, learner, evaluate)
+        stop = None
+        if args.max_minutes is not None:
+            deadline = time.time() + 60 * args.max_minutes
+            stop = lambda: time.time() >= deadline  # noqa: E731
+        train(run, learner, evaluate, stop)
     except (LearnerError, ValueError, OSError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -260,3 +260,126 @@ def test_the_comparison_refuses_a_folder_that_is_not_a_run(
     code = main(["--board", "6", "--run", str(tmp_path), "--out", str(tmp_path / "out")])
     assert code == 1
     assert "is not a run directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("learner", ["reinforce", "a2c"])
+@pytest.mark.parametrize("normalize", [0, 1])
+def test_a_rewarded_move_gains_on_a_punished_one(learner: str, normalize: int) -> None:
+    agent = pg(learner, entropy_weight=0.0, lr=0.01, normalize_advantage=normalize)
+    games = random_midgames(6, 1, seed=7)
+    assert games.legal_mask()[0].sum() > 1
+    planes = np.repeat(games.planes().astype(np.uint8), 64, axis=0)
+    legal = np.repeat(games.legal_mask(), 64, axis=0)
+    good, bad = (int(m) for m in np.flatnonzero(legal[0])[:2])
+    action = np.where(np.arange(64) % 2 == 0, good, bad)
+    outcome = np.where(action == good, 1.0, -1.0).astype(np.float32)
+
+    def probs() -> tuple[float, float]:
+        with torch.no_grad():
+            agent.net.eval()
+            logits = rl.masked_logits(
+                agent.net(torch.from_numpy(planes[:1].astype(np.float32))).policy,
+                torch.from_numpy(legal[:1]),
+            )
+            p = torch.softmax(logits, 1)[0]
+            return float(p[good]), float(p[bad])
+
+    episodes = rl.Episodes(
+        planes=planes, legal=legal, action=action, outcome=outcome,
+        next_index=np.full(64, -1), game=np.arange(64), opponent=["self"] * 64,
+        learner_outcome=outcome,
+    )  # fmt: skip
+    good_before, bad_before = probs()
+    for _ in range(5):
+        agent.learn(episodes)
+    good_after, bad_after = probs()
+    assert good_after > good_before + 0.02
+    assert bad_after < bad_before
+
+
+def test_normalised_advantages_are_centred_scaled_and_keep_their_order() -> None:
+    target = torch.tensor([1.0, -1.0, 1.0, 0.0, -1.0])
+    value = torch.tensor([0.5, 0.0, -0.2, 0.1, -0.9])
+    raw = pg("reinforce").advantages(target, value)
+    assert torch.allclose(raw, target - value)
+    got = pg("reinforce", normalize_advantage=1).advantages(target, value)
+    assert abs(float(got.mean())) < 1e-6
+    assert float(got.std()) == pytest.approx(1.0, abs=1e-5)
+    assert (torch.argsort(got) == torch.argsort(raw)).all()
+    # One decision alone has no spread to scale by: it is left as it is.
+    one = pg("reinforce", normalize_advantage=1).advantages(target[:1], value[:1])
+    assert torch.allclose(one, target[:1] - value[:1])
+
+
+def test_the_score_against_heuristic_tells_a_strong_player_from_a_random_one() -> None:
+    class Classic:
+        def __init__(self, kind: str) -> None:
+            self.kind, self.rng = kind, np.random.default_rng(11)
+
+        def act(self, planes: np.ndarray, legal: np.ndarray, explore: bool) -> np.ndarray:
+            if self.kind == "random":
+                return np.argmax(np.where(legal, self.rng.random(legal.shape), -1), axis=1)
+            return np.array([int(np.flatnonzero(row)[0]) for row in legal])
+
+    score, low, high = rl.score_against_heuristic(Classic("random"), 200, 6, seed=5)
+    assert low <= score <= high and low >= 0.0 and high <= 1.0
+    assert high < 0.5, "a random player should lose to the heuristic player"
+    # Wilson's interval on 200 games is about +-7 points at these scores.
+    assert 0.08 < high - low < 0.16
+    # The same seed replays the same games for the same player.
+    first = rl.score_against_heuristic(Classic("first"), 200, 6, seed=5)
+    assert rl.score_against_heuristic(Classic("first"), 200, 6, seed=5) == first
+
+
+def test_a_run_stopped_by_the_clock_saves_and_scores_without_the_engine(tmp_path: Path) -> None:
+    defaults = {**PG_DEFAULTS, **SMALL, "learner": "reinforce"}
+    given = {"max_cpu_hours": 10.0, "eval_every": 10.0, "eval_heuristic_games": 24}
+    run = rl.LearnerRun.open(tmp_path / "run", defaults, given)
+    calls = iter([False, False, False, True])
+    state = rl.train(run, PolicyGradient(run.config), None, stop=lambda: next(calls, True))
+    # The first evaluation is due at once; the clock's stop forces a second.
+    assert state["iteration"] == 2 and state["evaluations"] == 2
+    rows = run.metrics()
+    assert [r["iteration"] for r in rows] == ["1", "2"]
+    for r in rows:
+        assert 0.0 <= float(r["heuristic_low"]) <= float(r["heuristic_score"])
+        assert float(r["heuristic_score"]) <= float(r["heuristic_high"]) <= 1.0
+        assert r["elo"] == ""
+    assert (run.root / "best.onnx").exists() and run.checkpoint.exists()
+    assert "against heuristic" in (run.root / "log.txt").read_text()
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a GPU")
+def test_asking_for_a_gpu_where_there_is_none_is_one_clear_error() -> None:
+    with pytest.raises(rl.LearnerError, match="no GPU"):
+        pg("reinforce", device="cuda")
+
+
+def test_a_resume_given_another_learning_rate_runs_at_it() -> None:
+    first = pg("reinforce", lr=0.001)
+    saved = first.state_dict()
+    again = pg("reinforce", lr=0.0001)
+    again.load_state_dict(saved)
+    assert [g["lr"] for g in again.optimizer.param_groups] == [0.0001]
+    for name, tensor in first.net.state_dict().items():
+        assert torch.equal(tensor, again.net.state_dict()[name])
+
+
+def test_the_heuristic_curve_is_drawn_from_runs_that_have_one(tmp_path: Path) -> None:
+    from train.plots import main as plots_main
+
+    scored = tmp_path / "scored"
+    scored.mkdir()
+    header = ",".join(rl.METRICS)
+    row = {k: "" for k in rl.METRICS}
+    row.update(games="512", cpu_hours="0.01", heuristic_score="0.4")
+    row.update(heuristic_low="0.35", heuristic_high="0.45")
+    (scored / "metrics.csv").write_text(header + "\n" + ",".join(row.values()) + "\n")
+    unscored = tmp_path / "unscored"
+    unscored.mkdir()
+    (unscored / "metrics.csv").write_text(header + "\n")
+    out = tmp_path / "h.png"
+    assert plots_main(["--out", str(out), str(unscored)]) == 1 and not out.exists()
+    assert plots_main(["--out", str(out), str(scored), str(unscored)]) == 0
+    assert out.stat().st_size > 1000
+    assert plots_main(["--out", str(out), str(tmp_path / "missing")]) == 1
