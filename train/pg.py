@@ -9,18 +9,21 @@ games just played, then throw them away. They differ in the return a move is jud
 - Advantage actor-critic (Mnih et al. 2016's A2C, synchronous): the lambda-return that
   bootstraps from the critic's value of the learner's next decision (GAE, Schulman et al.
   2016, with gamma = 1); the critic learns that return. With lambda = 1 it is REINFORCE.
-An entropy bonus keeps the policy from collapsing early (both, as in A3C), and the
-advantages can be normalised per minibatch (`normalize_advantage`, as PPO's baselines
-do), which keeps the step size the same whether the results are lopsided or not. The
-network is
-the AlphaZero tower with its policy and value heads, exported to the model contract as
-it is, so both learners play in the arena, in `othello play` and in the page, and their
+With `epochs` above 1 each batch of games is learned from that many times, through PPO's
+clipped objective (Schulman et al. 2017), so that the later passes cannot move a move's
+probability more than `clip` away from the policy that played it. An entropy bonus keeps
+the policy from collapsing early (both, as in A3C), and the advantages can be normalised
+per minibatch (`normalize_advantage`, as PPO's baselines do), which keeps the step size
+the same whether the results are lopsided or not. The network is the AlphaZero tower
+with its policy and value heads, exported to the model contract as it is, so both
+learners play in the arena, in `othello play` and in the page, and their
 value head lets a search use them.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,8 @@ DEFAULTS: dict[str, Any] = {
     "entropy_weight": 0.01,
     "lam": 0.8,
     "normalize_advantage": False,
+    "epochs": 1,
+    "clip": 0.2,
     # Where the network lives: "cpu", or "cuda" on a lent GPU machine. The games are
     # stepped in numpy either way; only the network's calls move.
     "device": "cpu",
@@ -101,14 +106,24 @@ class PolicyGradient:
             return 0.0
         c = self.config
         target = self.returns(e)
-        order = self.rng.permutation(len(e))
+        # The policy that played the games, for the clipped passes; in training mode, as
+        # the learning net is, so that both see the same batch statistics.
+        played = copy.deepcopy(self.net).train() if c.get("epochs", 1) > 1 else None
         losses = []
-        for start in range(0, len(e), c["batch_size"]):
-            rows = order[start : start + c["batch_size"]]
-            losses.append(self.step(e, rows, target[rows]))
+        for _ in range(max(1, int(c.get("epochs", 1)))):
+            order = self.rng.permutation(len(e))
+            for start in range(0, len(e), c["batch_size"]):
+                rows = order[start : start + c["batch_size"]]
+                losses.append(self.step(e, rows, target[rows], played))
         return float(np.mean(losses))
 
-    def step(self, e: rl.Episodes, rows: np.ndarray, target: np.ndarray) -> float:
+    def step(
+        self,
+        e: rl.Episodes,
+        rows: np.ndarray,
+        target: np.ndarray,
+        played: torch.nn.Module | None = None,
+    ) -> float:
         c = self.config
         moves = e.legal.shape[1]
         onehot = np.zeros((rows.size, moves), np.float32)
@@ -119,7 +134,8 @@ class PolicyGradient:
         action = self.tensor(moved.argmax(axis=1))
         legal = self.tensor(legal_moved > 0.5)
         self.net.train()
-        out = self.net(self.tensor(planes.astype(np.float32)))
+        batch = self.tensor(planes.astype(np.float32))
+        out = self.net(batch)
         logp = torch.log_softmax(rl.masked_logits(out.policy, legal), dim=1)
         probs = logp.exp()
         entropy = -(probs * logp.masked_fill(~legal, 0.0)).sum(dim=1)
@@ -127,7 +143,13 @@ class PolicyGradient:
         target_t = self.tensor(target.astype(np.float32))
         advantage = self.advantages(target_t, value)
         taken = logp.gather(1, action[:, None]).squeeze(1)
-        policy_loss = -(advantage * taken).mean()
+        if played is None:
+            policy_loss = -(advantage * taken).mean()
+        else:
+            with torch.no_grad():
+                before = torch.log_softmax(rl.masked_logits(played(batch).policy, legal), dim=1)
+            old = before.gather(1, action[:, None]).squeeze(1)
+            policy_loss = -clipped_surrogate(taken, old, advantage, c["clip"]).mean()
         value_loss = ((value - target_t) ** 2).mean()
         loss = policy_loss + c["value_weight"] * value_loss - c["entropy_weight"] * entropy.mean()
         self.optimizer.zero_grad()
@@ -171,6 +193,16 @@ class PolicyGradient:
         return onnx_path
 
 
+def clipped_surrogate(
+    logp: torch.Tensor, old_logp: torch.Tensor, advantage: torch.Tensor, clip: float
+) -> torch.Tensor:
+    """PPO's objective per decision: the probability ratio times the advantage, the ratio
+    clipped to [1 - clip, 1 + clip] where that is the smaller; past the clip in the
+    advantage's direction it has no gradient, so a batch reused cannot push further."""
+    ratio = torch.exp(logp - old_logp)
+    return torch.minimum(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--value-weight", type=float, help="weight of the value (critic) loss")
     p.add_argument("--entropy-weight", type=float, help="weight of the entropy bonus")
@@ -181,6 +213,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="1: scale each minibatch's advantages to mean 0, deviation 1",
     )
     p.add_argument("--device", help="where the network runs: cpu or cuda")
+    p.add_argument("--epochs", type=int, help="passes over each batch of games (PPO above 1)")
+    p.add_argument("--clip", type=float, help="PPO's clip on the probability ratio")
 
 
 def add_a2c_arguments(p: argparse.ArgumentParser) -> None:

@@ -383,3 +383,57 @@ def test_the_heuristic_curve_is_drawn_from_runs_that_have_one(tmp_path: Path) ->
     assert plots_main(["--out", str(out), str(scored), str(unscored)]) == 0
     assert out.stat().st_size > 1000
     assert plots_main(["--out", str(out), str(tmp_path / "missing")]) == 1
+
+
+def test_the_clipped_objective_matches_its_definition_and_stops_at_the_clip() -> None:
+    from train.pg import clipped_surrogate
+
+    old = torch.log(torch.tensor([0.5, 0.5, 0.5, 0.5, 0.2]))
+    new = torch.log(torch.tensor([0.55, 0.9, 0.3, 0.9, 0.1])).requires_grad_()
+    advantage = torch.tensor([1.0, 1.0, -1.0, -1.0, 2.0])
+    got = clipped_surrogate(new, old, advantage, 0.2)
+    for i in range(5):
+        ratio = float(torch.exp(new[i].detach() - old[i]))
+        clipped = min(max(ratio, 0.8), 1.2)
+        a = float(advantage[i])
+        assert float(got[i]) == pytest.approx(min(ratio * a, clipped * a), rel=1e-5)
+    got.sum().backward()
+    assert new.grad is not None
+    grad = new.grad.tolist()
+    assert grad[0] != 0.0  # inside the clip: still learning
+    assert grad[1] == 0.0  # a good move already 1.8 times likelier: no further push
+    assert grad[2] == 0.0  # a bad move already at 0.6 of its probability: likewise
+    assert grad[3] != 0.0  # a bad move made likelier: the unclipped term pulls it back
+    assert grad[4] != 0.0  # a good move made less likely: the unclipped term pushes back
+
+
+def test_several_clipped_passes_move_a_rewarded_move_further_than_one() -> None:
+    def gain(epochs: int) -> float:
+        agent = pg("reinforce", entropy_weight=0.0, lr=0.003, epochs=epochs, seed=4)
+        games = random_midgames(6, 1, seed=7)
+        planes = np.repeat(games.planes().astype(np.uint8), 64, axis=0)
+        legal = np.repeat(games.legal_mask(), 64, axis=0)
+        good, bad = (int(m) for m in np.flatnonzero(legal[0])[:2])
+        action = np.where(np.arange(64) % 2 == 0, good, bad)
+        outcome = np.where(action == good, 1.0, -1.0).astype(np.float32)
+        episodes = rl.Episodes(
+            planes=planes, legal=legal, action=action, outcome=outcome,
+            next_index=np.full(64, -1), game=np.arange(64), opponent=["self"] * 64,
+            learner_outcome=outcome,
+        )  # fmt: skip
+
+        def prob() -> float:
+            with torch.no_grad():
+                agent.net.eval()
+                logits = rl.masked_logits(
+                    agent.net(torch.from_numpy(planes[:1].astype(np.float32))).policy,
+                    torch.from_numpy(legal[:1]),
+                )
+                return float(torch.softmax(logits, 1)[0, good])
+
+        before = prob()
+        agent.learn(episodes)
+        return prob() - before
+
+    one, four = gain(1), gain(4)
+    assert one > 0 and four > one
