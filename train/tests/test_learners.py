@@ -262,39 +262,44 @@ def test_the_comparison_refuses_a_folder_that_is_not_a_run(
     assert "is not a run directory" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("learner", ["reinforce", "a2c"])
-@pytest.mark.parametrize("normalize", [0, 1])
-def test_a_rewarded_move_gains_on_a_punished_one(learner: str, normalize: int) -> None:
-    agent = pg(learner, entropy_weight=0.0, lr=0.01, normalize_advantage=normalize)
-    games = random_midgames(6, 1, seed=7)
+def good_and_bad_move(seed: int = 7) -> tuple[rl.Episodes, int, int]:
+    """64 decisions in one position: half of them one move, which won, half another,
+    which lost."""
+    games = random_midgames(6, 1, seed=seed)
     assert games.legal_mask()[0].sum() > 1
     planes = np.repeat(games.planes().astype(np.uint8), 64, axis=0)
     legal = np.repeat(games.legal_mask(), 64, axis=0)
     good, bad = (int(m) for m in np.flatnonzero(legal[0])[:2])
     action = np.where(np.arange(64) % 2 == 0, good, bad)
     outcome = np.where(action == good, 1.0, -1.0).astype(np.float32)
-
-    def probs() -> tuple[float, float]:
-        with torch.no_grad():
-            agent.net.eval()
-            logits = rl.masked_logits(
-                agent.net(torch.from_numpy(planes[:1].astype(np.float32))).policy,
-                torch.from_numpy(legal[:1]),
-            )
-            p = torch.softmax(logits, 1)[0]
-            return float(p[good]), float(p[bad])
-
     episodes = rl.Episodes(
         planes=planes, legal=legal, action=action, outcome=outcome,
         next_index=np.full(64, -1), game=np.arange(64), opponent=["self"] * 64,
         learner_outcome=outcome,
     )  # fmt: skip
-    good_before, bad_before = probs()
+    return episodes, good, bad
+
+
+def move_probability(agent: PolicyGradient, e: rl.Episodes, move: int) -> float:
+    with torch.no_grad():
+        agent.net.eval()
+        logits = rl.masked_logits(
+            agent.net(torch.from_numpy(e.planes[:1].astype(np.float32))).policy,
+            torch.from_numpy(e.legal[:1]),
+        )
+        return float(torch.softmax(logits, 1)[0, move])
+
+
+@pytest.mark.parametrize("learner", ["reinforce", "a2c"])
+@pytest.mark.parametrize("normalize", [0, 1])
+def test_a_rewarded_move_gains_on_a_punished_one(learner: str, normalize: int) -> None:
+    agent = pg(learner, entropy_weight=0.0, lr=0.01, normalize_advantage=normalize)
+    episodes, good, bad = good_and_bad_move()
+    good_before, bad_before = (move_probability(agent, episodes, m) for m in (good, bad))
     for _ in range(5):
         agent.learn(episodes)
-    good_after, bad_after = probs()
-    assert good_after > good_before + 0.02
-    assert bad_after < bad_before
+    assert move_probability(agent, episodes, good) > good_before + 0.02
+    assert move_probability(agent, episodes, bad) < bad_before
 
 
 def test_normalised_advantages_are_centred_scaled_and_keep_their_order() -> None:
@@ -396,7 +401,7 @@ def test_the_clipped_objective_matches_its_definition_and_stops_at_the_clip() ->
         ratio = float(torch.exp(new[i].detach() - old[i]))
         clipped = min(max(ratio, 0.8), 1.2)
         a = float(advantage[i])
-        assert float(got[i]) == pytest.approx(min(ratio * a, clipped * a), rel=1e-5)
+        assert float(got[i].detach()) == pytest.approx(min(ratio * a, clipped * a), rel=1e-5)
     got.sum().backward()
     assert new.grad is not None
     grad = new.grad.tolist()
@@ -410,30 +415,10 @@ def test_the_clipped_objective_matches_its_definition_and_stops_at_the_clip() ->
 def test_several_clipped_passes_move_a_rewarded_move_further_than_one() -> None:
     def gain(epochs: int) -> float:
         agent = pg("reinforce", entropy_weight=0.0, lr=0.003, epochs=epochs, seed=4)
-        games = random_midgames(6, 1, seed=7)
-        planes = np.repeat(games.planes().astype(np.uint8), 64, axis=0)
-        legal = np.repeat(games.legal_mask(), 64, axis=0)
-        good, bad = (int(m) for m in np.flatnonzero(legal[0])[:2])
-        action = np.where(np.arange(64) % 2 == 0, good, bad)
-        outcome = np.where(action == good, 1.0, -1.0).astype(np.float32)
-        episodes = rl.Episodes(
-            planes=planes, legal=legal, action=action, outcome=outcome,
-            next_index=np.full(64, -1), game=np.arange(64), opponent=["self"] * 64,
-            learner_outcome=outcome,
-        )  # fmt: skip
-
-        def prob() -> float:
-            with torch.no_grad():
-                agent.net.eval()
-                logits = rl.masked_logits(
-                    agent.net(torch.from_numpy(planes[:1].astype(np.float32))).policy,
-                    torch.from_numpy(legal[:1]),
-                )
-                return float(torch.softmax(logits, 1)[0, good])
-
-        before = prob()
+        episodes, good, _ = good_and_bad_move()
+        before = move_probability(agent, episodes, good)
         agent.learn(episodes)
-        return prob() - before
+        return move_probability(agent, episodes, good) - before
 
     one, four = gain(1), gain(4)
     assert one > 0 and four > one
