@@ -43,6 +43,11 @@ DEFAULTS: dict[str, Any] = {
     "normalize_advantage": False,
     "epochs": 1,
     "clip": 0.2,
+    # Learn each decision in one of the board's eight symmetries, drawn at random, as every
+    # learner here does. Off, the policy gradient is the on-policy one: a network that is
+    # not yet symmetric can give a move it played in one orientation a probability of
+    # e^-80 in another, and learning from that is learning off-policy.
+    "augment": True,
     # Where the network lives: "cpu", or "cuda" on a lent GPU machine. The games are
     # stepped in numpy either way; only the network's calls move.
     "device": "cpu",
@@ -128,9 +133,11 @@ class PolicyGradient:
         moves = e.legal.shape[1]
         onehot = np.zeros((rows.size, moves), np.float32)
         onehot[np.arange(rows.size), e.action[rows]] = 1
-        planes, (moved, legal_moved) = rl.augment_moves(
-            e.planes[rows], [onehot, e.legal[rows].astype(np.float32)], self.rng
-        )
+        planes, (moved, legal_moved) = e.planes[rows], (onehot, e.legal[rows])
+        if c.get("augment", True):
+            planes, (moved, legal_moved) = rl.augment_moves(
+                planes, [onehot, legal_moved.astype(np.float32)], self.rng
+            )
         action = self.tensor(moved.argmax(axis=1))
         legal = self.tensor(legal_moved > 0.5)
         self.net.train()
@@ -198,9 +205,18 @@ def clipped_surrogate(
 ) -> torch.Tensor:
     """PPO's objective per decision: the probability ratio times the advantage, the ratio
     clipped to [1 - clip, 1 + clip] where that is the smaller; past the clip in the
-    advantage's direction it has no gradient, so a batch reused cannot push further."""
-    ratio = torch.exp(logp - old_logp)
-    return torch.minimum(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage)
+    advantage's direction it has no gradient, so a batch reused cannot push further.
+    A bad move whose ratio has grown large is bounded below at DUAL_CLIP times its
+    advantage (dual-clip PPO, Ye et al. 2020): unbounded, one such decision's gradient
+    overflowed a run to NaN in its first batch."""
+    ratio = torch.exp((logp - old_logp).clamp(max=LOG_RATIO_CAP))
+    objective = torch.minimum(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage)
+    return torch.where(advantage < 0, torch.maximum(objective, DUAL_CLIP * advantage), objective)
+
+
+DUAL_CLIP = 3.0
+# e^20: far past any clip; keeps exp() finite whatever the log-probabilities do.
+LOG_RATIO_CAP = 20.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -215,6 +231,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="where the network runs: cpu or cuda")
     p.add_argument("--epochs", type=int, help="passes over each batch of games (PPO above 1)")
     p.add_argument("--clip", type=float, help="PPO's clip on the probability ratio")
+    p.add_argument(
+        "--augment",
+        type=int,
+        choices=(0, 1),
+        help="1: learn each decision in a random board symmetry; 0: as played",
+    )
 
 
 def add_a2c_arguments(p: argparse.ArgumentParser) -> None:

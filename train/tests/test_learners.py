@@ -422,3 +422,40 @@ def test_several_clipped_passes_move_a_rewarded_move_further_than_one() -> None:
 
     one, four = gain(1), gain(4)
     assert one > 0 and four > one
+
+
+def test_a_bad_move_grown_likely_is_bounded_and_nothing_overflows() -> None:
+    from train.pg import DUAL_CLIP, clipped_surrogate
+
+    old = torch.tensor([-80.0, -80.0, -1.0])
+    new = torch.tensor([-1.0, -70.0, -1.0], requires_grad=True)  # ratios e^79, e^10, 1
+    advantage = torch.tensor([-1.0, -0.5, -1.0])
+    got = clipped_surrogate(new, old, advantage, 0.2)
+    assert torch.isfinite(got).all()
+    assert got[0].item() == pytest.approx(DUAL_CLIP * -1.0)
+    assert got[1].item() == pytest.approx(DUAL_CLIP * -0.5)
+    assert got[2].item() == pytest.approx(-1.0)
+    got.sum().backward()
+    assert new.grad is not None
+    assert new.grad.tolist()[:2] == [0.0, 0.0] and new.grad.tolist()[2] != 0.0
+
+
+@pytest.mark.parametrize("augment", [0, 1])
+def test_the_learner_learns_in_the_orientation_it_played_unless_told_to_augment(
+    augment: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = pg("reinforce", augment=augment)
+    episodes, _, _ = good_and_bad_move()
+    seen: list[np.ndarray] = []
+    forward = agent.net.forward
+
+    def spy(x: torch.Tensor) -> object:
+        if agent.net.training:
+            seen.append(x.numpy().copy())
+        return forward(x)
+
+    monkeypatch.setattr(agent.net, "forward", spy)
+    agent.learn(episodes)
+    played = episodes.planes.astype(np.float32)
+    same = all(np.array_equal(x, played[: len(x)]) for x in seen)
+    assert seen and same == (augment == 0)
