@@ -159,10 +159,11 @@ def play_games(
     pool: dict[str, float],
     rng: np.random.Generator,
     past: Actor | None = None,
+    learner_black: np.ndarray | None = None,
 ) -> Episodes:
     """Plays `count` games of the learner against opponents drawn from `pool`, the
-    learner's colour at random, and records every decision of the learner that had a
-    choice of placement."""
+    learner's colour at random unless `learner_black` gives it game by game, and records
+    every decision of the learner that had a choice of placement."""
     names = list(pool)
     if past is None and "past" in names:
         names = [k for k in names if k != "past"] or ["self"]
@@ -170,7 +171,8 @@ def play_games(
     weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(names), 1 / len(names))
     opponent = [names[i] for i in rng.choice(len(names), size=count, p=weights)]
     selfplay = np.array([o == "self" for o in opponent])
-    learner_black = rng.random(count) < 0.5
+    if learner_black is None:
+        learner_black = rng.random(count) < 0.5
     games = env.Games(n, count)
     records: dict[str, list[Any]] = {k: [] for k in ("planes", "legal", "action", "game", "black")}
     last: dict[tuple[int, bool], int] = {}
@@ -497,12 +499,14 @@ def score_against_heuristic(
     learner: Actor, games: int, n: int, seed: int
 ) -> tuple[float, float, float]:
     """The learner's score (wins and half the draws) in `games` games against the
-    heuristic player from the standard start, sampling its moves, with each colour in
-    about half of them; and its Wilson 95% interval. The seeds' measure of their
+    heuristic player from the standard start, sampling its moves, Black in the even
+    games and White in the odd; and its Wilson 95% interval. The seeds' measure of their
     policy-gradient players (issue 37), played in numpy: it needs no engine binary."""
     from train.report_stats import wilson
 
-    e = play_games(learner, games, n, {"heuristic": 1.0}, np.random.default_rng(seed))
+    black = np.arange(games) % 2 == 0
+    rng = np.random.default_rng(seed)
+    e = play_games(learner, games, n, {"heuristic": 1.0}, rng, learner_black=black)
     score = float(np.mean((e.learner_outcome + 1) / 2))
     low, high = wilson(score, games)
     return score, low, high

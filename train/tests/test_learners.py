@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -459,3 +460,36 @@ def test_the_learner_learns_in_the_orientation_it_played_unless_told_to_augment(
     played = episodes.planes.astype(np.float32)
     same = all(np.array_equal(x, played[: len(x)]) for x in seen)
     assert seen and same == (augment == 0)
+
+
+def test_a_shipped_file_is_measured_against_heuristic_with_colours_swapped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from train.against_heuristic import main as against
+
+    path = pg("reinforce").export(tmp_path / "r", "test", 0)
+    out = tmp_path / "result.json"
+    assert against([str(path), "--games", "40", "--seed", "3", "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["games"] == 40 and result["moves"] == "sampling"
+    assert 0 <= result["low"] <= result["score"] <= result["high"] <= 1
+    assert "colours swapped" in capsys.readouterr().out
+    # The same seed, the same games; argmax is another measure.
+    assert against([str(path), "--games", "40", "--seed", "3", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["score"] == result["score"]
+    assert against([str(path), "--games", "3"]) == 1
+    assert against([str(tmp_path / "missing.onnx")]) == 1
+    assert "cannot load" in capsys.readouterr().err
+
+
+def test_the_measure_plays_each_colour_in_half_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[np.ndarray] = []
+    original = rl.play_games
+
+    def spy(*args: Any, **kwargs: Any) -> rl.Episodes:
+        seen.append(kwargs["learner_black"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(rl, "play_games", spy)
+    rl.score_against_heuristic(pg("reinforce"), 10, 6, seed=1)
+    assert len(seen) == 1 and list(seen[0]) == [True, False] * 5
