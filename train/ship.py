@@ -71,11 +71,10 @@ def arena_strength(report: dict[str, Any], model: Path) -> list[dict[str, Any]]:
                 "mean_margin": round(total["mean_margin"], 2),
             }
         )
-    from_start = all(o == "" for o in report.get("openings", [""]))
     entry: dict[str, Any] = {
         "as": players[me],
         "board": report.get("board"),
-        "openings": "the initial position" if from_start else "random 4-8 ply openings",
+        "openings": openings_label(report.get("openings", [""]), report.get("board")),
         "results": results,
     }
     # An Elo is only a measurement against an anchor other than the model itself.
@@ -101,6 +100,19 @@ def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:
         "optimal": round(optimal / len(moves), 4),
         "keeps_result": round(kept / len(moves), 4),
     }
+
+
+def openings_label(openings: list[str], board: int | None) -> str:
+    """What an arena's games started from: the initial position, the shipped XOT openings
+    of the board (openings/xot-NxN.txt), or random ones."""
+    if all(o == "" for o in openings):
+        return "the initial position"
+    xot = Path(__file__).resolve().parent.parent / "openings" / f"xot-{board}x{board}.txt"
+    if xot.is_file():
+        lines = (line.split("#")[0].strip() for line in xot.read_text().splitlines())
+        if set(openings) <= {line for line in lines if line}:
+            return "XOT openings"
+    return "random 4-8 ply openings"
 
 
 def ship(

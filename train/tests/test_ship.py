@@ -90,3 +90,14 @@ def test_shipping_a_shipped_model_again_only_replaces_its_strength(tmp_path: Pat
     assert card["training"] == card_before["training"]
     assert card["training"]["source"].endswith("run/models/gen-0007.onnx")
     assert card["strength"]["arena"][0]["results"][0]["wins"] == 4
+
+
+def test_the_card_says_which_openings_the_arena_started_from() -> None:
+    from train.ship import openings_label
+
+    path = Path(__file__).resolve().parents[2] / "openings" / "xot-8x8.txt"
+    xot = [line.split("#")[0].strip() for line in path.read_text().splitlines()]
+    xot = [line for line in xot if line]
+    assert openings_label(["", ""], 8) == "the initial position"
+    assert openings_label(xot[:3], 8) == "XOT openings"
+    assert openings_label([*xot[:3], "f5d6c3"], 8) == "random 4-8 ply openings"
