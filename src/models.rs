@@ -175,6 +175,12 @@ pub fn strength_line(card: &str) -> Option<String> {
         if let Some(spec) = arena.get("as").and_then(|a| a.as_str()) {
             measured_at = measured_at.or_else(|| measured_as(spec));
         }
+        // A card can hold the same opponent twice, from the start and from XOT openings
+        // (a learner that masters one opening and not the others): say which is which.
+        let from = match arena.get("openings").and_then(|o| o.as_str()) {
+            Some("XOT openings") => " from XOT openings",
+            _ => "",
+        };
         for result in arena
             .get("results")
             .and_then(|r| r.as_array())
@@ -197,7 +203,7 @@ pub fn strength_line(card: &str) -> Option<String> {
                 String::new()
             };
             parts.push(format!(
-                "{wins} won{draws}, {losses} lost against {}",
+                "{wins} won{draws}, {losses} lost against {}{from}",
                 opponent_name(opponent)
             ));
         }
@@ -379,6 +385,12 @@ mod tests {
         );
         let none = default_card("mine", BoardSize::Six, Variant::Standard);
         assert_eq!(strength_line(&none), None);
+        // The shipped REINFORCE network was measured from the start and from XOT openings.
+        let card = std::fs::read_to_string(root.join("models/reinforce-8x8.json")).expect("card");
+        let line = strength_line(&card).expect("reinforce-8x8 was measured");
+        assert!(line.contains("367 won, 4 drawn, 29 lost against"), "{line}");
+        assert!(line.contains("from XOT openings"), "{line}");
+        assert_eq!(line.matches("from XOT openings").count(), 4, "{line}");
         assert_eq!(strength_line("not json"), None);
     }
 
