@@ -388,7 +388,10 @@ mod tests {
         // The shipped REINFORCE network was measured from the start and from XOT openings.
         let card = std::fs::read_to_string(root.join("models/reinforce-8x8.json")).expect("card");
         let line = strength_line(&card).expect("reinforce-8x8 was measured");
-        assert!(line.contains("369 won, 10 drawn, 21 lost against"), "{line}");
+        assert!(
+            line.contains("369 won, 10 drawn, 21 lost against"),
+            "{line}"
+        );
         assert!(line.contains("from XOT openings"), "{line}");
         assert_eq!(line.matches("from XOT openings").count(), 4, "{line}");
         assert_eq!(strength_line("not json"), None);
