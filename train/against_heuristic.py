@@ -34,9 +34,7 @@ class OnnxPolicy:
         logits = np.where(legal, logits, -np.inf)
         if self.argmax or not explore:
             return np.argmax(logits, axis=1)
-        # Gumbel-max: a sample of softmax(logits).
-        gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
-        return np.argmax(logits + gumbel, axis=1)
+        return np.argmax(logits + rl.gumbel_noise(self.rng, legal.shape), axis=1)
 
 
 def main(argv: list[str] | None = None) -> int:

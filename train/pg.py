@@ -62,7 +62,7 @@ class PolicyGradient:
         net_config = NetConfig(
             board=config["board"], blocks=config["blocks"], channels=config["channels"]
         )
-        self.device = torch.device(config.get("device", "cpu"))
+        self.device = torch.device(config["device"])
         if self.device.type == "cuda" and not torch.cuda.is_available():
             raise rl.LearnerError("device cuda asked for, but PyTorch sees no GPU here")
         self.net = OthelloNet(net_config).to(self.device)
@@ -77,9 +77,8 @@ class PolicyGradient:
         logits = rl.masked_logits(logits, self.tensor(legal))
         if not explore:
             return logits.argmax(dim=1).cpu().numpy()
-        # Gumbel-max: a sample of softmax(logits), drawn from this learner's own rng.
-        gumbel = -np.log(-np.log(self.rng.random(legal.shape) + 1e-12) + 1e-12)
-        return (logits + self.tensor(gumbel.astype(np.float32))).argmax(dim=1).cpu().numpy()
+        gumbel = self.tensor(rl.gumbel_noise(self.rng, legal.shape))
+        return (logits + gumbel).argmax(dim=1).cpu().numpy()
 
     def tensor(self, array: np.ndarray) -> torch.Tensor:
         return torch.from_numpy(array).to(self.device)
@@ -115,9 +114,9 @@ class PolicyGradient:
         target = self.returns(e)
         # The policy that played the games, for the clipped passes; in training mode, as
         # the learning net is, so that both see the same batch statistics.
-        played = copy.deepcopy(self.net).train() if c.get("epochs", 1) > 1 else None
+        played = copy.deepcopy(self.net).train() if c["epochs"] > 1 else None
         losses = []
-        for _ in range(max(1, int(c.get("epochs", 1)))):
+        for _ in range(max(1, c["epochs"])):
             order = self.rng.permutation(len(e))
             for start in range(0, len(e), c["batch_size"]):
                 rows = order[start : start + c["batch_size"]]
@@ -136,7 +135,7 @@ class PolicyGradient:
         onehot = np.zeros((rows.size, moves), np.float32)
         onehot[np.arange(rows.size), e.action[rows]] = 1
         planes, (moved, legal_moved) = e.planes[rows], (onehot, e.legal[rows])
-        if c.get("augment", True):
+        if c["augment"]:
             planes, (moved, legal_moved) = rl.augment_moves(
                 planes, [onehot, legal_moved.astype(np.float32)], self.rng
             )
@@ -170,7 +169,7 @@ class PolicyGradient:
         """How much better each decision turned out than the critic expected; with
         `normalize_advantage`, centred and scaled within the minibatch."""
         advantage = (target - value).detach()
-        if self.config.get("normalize_advantage") and advantage.numel() > 1:
+        if self.config["normalize_advantage"] and advantage.numel() > 1:
             advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
         return advantage
 
@@ -224,10 +223,10 @@ LOG_RATIO_CAP = 20.0
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--value-weight", type=float, help="weight of the value (critic) loss")
     p.add_argument("--entropy-weight", type=float, help="weight of the entropy bonus")
+    switch = {"type": int, "choices": (0, 1)}
     p.add_argument(
         "--normalize-advantage",
-        type=int,
-        choices=(0, 1),
+        **switch,
         help="1: scale each minibatch's advantages to mean 0, deviation 1",
     )
     p.add_argument("--device", help="where the network runs: cpu or cuda")
@@ -235,8 +234,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clip", type=float, help="PPO's clip on the probability ratio")
     p.add_argument(
         "--augment",
-        type=int,
-        choices=(0, 1),
+        **switch,
         help="1: learn each decision in a random board symmetry; 0: as played",
     )
 

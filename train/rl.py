@@ -260,6 +260,12 @@ def frozen_twin(learner: L) -> L:
     return twin
 
 
+def gumbel_noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Gumbel(0, 1) noise: the argmax of logits plus it is a sample of softmax(logits)
+    (the Gumbel-max trick), drawn from the caller's own rng."""
+    return (-np.log(-np.log(rng.random(shape) + 1e-12) + 1e-12)).astype(np.float32)
+
+
 def masked_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~legal, float("-inf"))
 
