@@ -15,25 +15,41 @@ mod review;
 
 use hint::solve_every_move;
 
-/// A worker cannot be interrupted while the solver runs, and the page replaces a worker
-/// that has been silent for 4 s: a budgeted root solve or proof is capped at about 2 s of
-/// the solver in Chromium on this project's test machine (10-11 M nodes/s since the
-/// shallow-search ordering, `solver-speed.measure.mjs`, docs/solver.md; it was 0.7 s at
-/// 27-29 M nodes/s before, when the cap was set), which leaves room for a device about
-/// twice slower.
-pub const WORKER_MAX_SOLVE_NODES: u64 = 20_000_000;
+/// The worker runs a budgeted root proof beside its search in slices of this many solver
+/// nodes: about 0.1 s in Chromium on this project's test machine (9-11 M nodes/s,
+/// `solver-speed.measure.mjs`, docs/solver.md), about as long as one of the search's
+/// slices. Between slices it reports, takes a Stop and answers the page's watchdog (a
+/// worker silent for 4 s is replaced), so a proof's budget needs no cap. Natively, in
+/// slices of a million nodes, FFO #40-#44 took 0.99-1.07 times the nodes of one whole
+/// proof (docs/solver.md).
+pub const WORKER_SOLVE_SLICE_NODES: u64 = 1_000_000;
+/// A review's move is one message, whose solve cannot be sliced: its budgeted solve is
+/// capped at about 2 s of the solver in Chromium on this project's test machine, which
+/// leaves the watchdog's 4 s room for a device about twice slower.
+pub const WORKER_MAX_REVIEW_SOLVE_NODES: u64 = 20_000_000;
 /// The solver's share of a time budget in wasm: the native share (8,000 nodes a
 /// millisecond, about half a budget at 15 M nodes/s) scaled by the wasm solver's speed
 /// against the native one, 0.68-0.76 in Chromium on 2026-11-26 (10.4 M nodes/s against
 /// 15.2 M in the same run, `solver-speed.measure.mjs`, docs/solver.md). At 8,000 it spent
 /// about 1.4-1.6 times the share of the move's time its budget stood for.
 pub const WORKER_SOLVE_NODES_PER_MS: u64 = 5_500;
-/// The root-solve settings of a worker's agent. The rest are the engine's defaults, the
-/// solver's table included: 2^18 entries (6 MiB) suit a worker, and the same table as
-/// natively means the same choice between moves of equal margin.
+/// The root-solve settings of a worker's searching agent: proofs in slices. The rest are
+/// the engine's defaults, the solver's table included: 2^18 entries (6 MiB) suit a
+/// worker, and the same table as natively means the same choice between moves of equal
+/// margin.
 pub fn worker_root_solve(settings: RootSolve) -> RootSolve {
     RootSolve {
-        max_nodes: Some(WORKER_MAX_SOLVE_NODES),
+        slice_nodes: Some(WORKER_SOLVE_SLICE_NODES),
+        nodes_per_ms: WORKER_SOLVE_NODES_PER_MS,
+        ..settings
+    }
+}
+
+/// The root-solve settings of a worker's reviewing agent: one message a move, so a capped
+/// proof in one go.
+pub fn worker_review_solve(settings: RootSolve) -> RootSolve {
+    RootSolve {
+        max_nodes: Some(WORKER_MAX_REVIEW_SOLVE_NODES),
         nodes_per_ms: WORKER_SOLVE_NODES_PER_MS,
         ..settings
     }
@@ -230,7 +246,7 @@ impl Searcher {
         }
         let spec = self.budgetless_spec(&request.player, &position)?;
         if !self.agents.iter().any(|(s, _)| *s == spec) {
-            let agent = build_agent(&spec, request.seed, &self.networks)?;
+            let agent = build_agent(&spec, request.seed, &self.networks, worker_root_solve)?;
             self.agents.push((spec.clone(), agent));
         }
         let budget = request.budget.to_budget();
@@ -319,18 +335,20 @@ impl Searcher {
     }
 }
 
-/// The agent for a spec: the engine's builder, with the root solve a worker can afford.
+/// The agent for a spec: the engine's builder, with the root solve a worker can afford
+/// (`root_solve`: [`worker_root_solve`] or [`worker_review_solve`]).
 fn build_agent(
     spec: &PlayerSpec,
     seed: u64,
     networks: &Networks,
+    root_solve: fn(RootSolve) -> RootSolve,
 ) -> Result<Box<dyn Agent>, String> {
     if spec.kind == PlayerKind::Mcts {
         let mut player = spec
             .mcts_player(seed, networks)
             .map_err(|e| e.to_string())?;
         let config = player.mcts().config_mut();
-        config.root_solve = worker_root_solve(config.root_solve.clone());
+        config.root_solve = root_solve(config.root_solve.clone());
         return Ok(Box::new(player));
     }
     let (agent, _) = spec.build(seed, networks).map_err(|e| e.to_string())?;
@@ -448,6 +466,51 @@ mod tests {
             )
             .expect("searches without a book");
         assert_eq!((report.book, report.simulations), (None, 50));
+    }
+
+    /// FFO #40 (20 empties, +38): within the budgeted solve's reach, and more than one
+    /// of the worker's proof slices. The worker reports the search between slices, and a
+    /// Stop meanwhile answers with the search's move; left alone, the proof plays.
+    #[test]
+    fn a_root_proof_runs_in_slices_beside_the_search_and_a_stop_answers_with_the_search() {
+        let pos = Position::from_board_text(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+            Variant::Standard,
+        )
+        .expect("FFO #40");
+        let timed = |id| SearchRequest {
+            budget: WireBudget {
+                simulations: None,
+                millis: Some(600_000),
+            },
+            ..request(id, &pos, "mcts", 1, 1)
+        };
+        let mut searcher = Searcher::new();
+        searcher.start(timed(7)).expect("starts");
+        let Some(Output::Progress { id: 7, report }) = searcher.step(Duration::from_millis(5))
+        else {
+            panic!("the first slice of the proof settles nothing");
+        };
+        assert!(report.simulations > 0 && report.solved.is_none());
+        searcher.stop(7);
+        match searcher.step(Duration::from_millis(5)) {
+            Some(Output::Done { id: 7, report }) => {
+                assert!(report.solved.is_none());
+                assert!(pos.is_legal(report.best.expect("the search's move")));
+            }
+            other => panic!("expected Done, got {other:?}"),
+        }
+        searcher.start(timed(8)).expect("starts");
+        let report = loop {
+            match searcher.step(Duration::from_millis(5)) {
+                Some(Output::Progress { .. }) => {}
+                Some(Output::Done { report, .. }) => break report,
+                other => panic!("unexpected {other:?}"),
+            }
+        };
+        let solved = report.solved.expect("the proof settles the move");
+        assert_eq!((solved.margin, solved.exact), (38, true));
+        assert_eq!(report.best, Some(solved.best));
     }
 
     #[test]

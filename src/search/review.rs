@@ -1,7 +1,7 @@
 //! The worker's side of a game's review: the engine's [`Reviewer`] (the one `othello
 //! review` runs) over the agent a search of the same spec would get, one move a message.
 
-use super::{build_agent, Searcher};
+use super::{build_agent, worker_review_solve, Searcher};
 use crate::protocol::{ReviewRequest, WireBudget};
 use crate::review::ReviewedMove;
 use engine::review::Reviewer;
@@ -30,7 +30,7 @@ impl Searcher {
         if self.reviewing.as_ref().is_none_or(|r| r.id != request.id) {
             self.reviewing = None;
             let spec = self.budgetless_spec(&request.player, &position)?;
-            let agent = build_agent(&spec, request.seed, &self.networks)?;
+            let agent = build_agent(&spec, request.seed, &self.networks, worker_review_solve)?;
             self.reviewing = Some(Reviewing {
                 id: request.id,
                 reviewer: Reviewer::new(agent, budget(request.budget)),

@@ -174,8 +174,15 @@ pub struct RootSolve {
     /// Solver nodes per millisecond of a time budget.
     pub nodes_per_ms: u64,
     /// A cap on a budgeted solve whatever the budget (`None`: none), for a caller that
-    /// cannot be interrupted while the solver runs (the page's worker).
+    /// cannot be interrupted while the solver runs and does not slice it (the page's
+    /// worker reviewing a move).
     pub max_nodes: Option<u64>,
+    /// Run a budgeted solve in slices of at most this many nodes beside the search
+    /// (`None`: in one go, before it), for a caller that must regain control every
+    /// fraction of a second (the page's worker, which reports, takes a Stop, and is
+    /// replaced when silent). Each slice starts again from the root; the table carries
+    /// the work over.
+    pub slice_nodes: Option<u64>,
     /// log2 of the solver's transposition table entries.
     pub table_bits: u32,
 }
@@ -195,6 +202,7 @@ impl Default for RootSolve {
             // uses is taken from the search's time.
             nodes_per_ms: 8_000,
             max_nodes: None,
+            slice_nodes: None,
             // 2^18 entries (6 MiB): root solves of this size revisit far fewer positions.
             table_bits: 18,
         }

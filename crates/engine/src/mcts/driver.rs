@@ -31,7 +31,7 @@ use crate::book::{Book, BookChoice};
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo, Solved};
 use crate::rng::{splitmix64, Rng};
-use crate::solver::Solver;
+use crate::solver::{Proven, Solver};
 use othello::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -96,6 +96,31 @@ pub struct SearchDriver {
     /// A loss the root solve proved before leaving the move to the search, and the
     /// position it holds for: the search's reports say so.
     root_proof: Option<(Position, Proof)>,
+    /// A budgeted root proof going on in slices beside the search
+    /// ([`RootSolve::slice_nodes`](super::RootSolve::slice_nodes)).
+    pending_proof: Option<PendingProof>,
+}
+
+/// A root proof run a slice at a time: each slice starts again from the root, from the
+/// bounds the slices before it proved ([`Solver::resume_within`]), and the table, which
+/// keeps every subtree a slice completed, carries the rest of their work over.
+#[derive(Clone, Debug)]
+struct PendingProof {
+    pos: Position,
+    /// Nodes of the proof's budget not yet spent.
+    left: u64,
+    proven: Proven,
+    micros: u64,
+}
+
+impl PendingProof {
+    /// Takes what a slice proved: it went on from these bounds, so it holds at least as
+    /// much.
+    fn update(&mut self, slice: Proven) {
+        self.left = self.left.saturating_sub(slice.nodes);
+        let nodes = self.proven.nodes + slice.nodes;
+        self.proven = Proven { nodes, ..slice };
+    }
 }
 
 impl SearchDriver {
@@ -114,6 +139,7 @@ impl SearchDriver {
             book: None,
             book_rng,
             root_proof: None,
+            pending_proof: None,
         }
     }
 
@@ -223,6 +249,10 @@ impl SearchDriver {
     /// exact solver's when the position is within reach: always at the exact depth, and a
     /// few empties beyond when a solve fits in the budget's share of nodes (`time_left`:
     /// what is left of a time budget).
+    ///
+    /// With [`RootSolve::slice_nodes`](super::RootSolve::slice_nodes) set, a budgeted solve
+    /// is only started here: the caller begins the search and runs the proof a slice at a
+    /// time beside it ([`SearchDriver::prove_more`]).
     pub fn decide_root(
         &mut self,
         pos: &Position,
@@ -230,6 +260,7 @@ impl SearchDriver {
         time_left: Option<Duration>,
     ) -> Option<RootDecision> {
         self.root_proof = None;
+        self.pending_proof = None;
         let moves = pos.legal_move_list();
         if let [only] = moves[..] {
             return Some(RootDecision::Forced(only));
@@ -243,15 +274,65 @@ impl SearchDriver {
             }
         }
         let nodes = self.solve_nodes(pos, budget, time_left)?;
+        if let (Some(nodes), Some(_)) = (nodes, self.config().root_solve.slice_nodes) {
+            self.pending_proof = Some(PendingProof {
+                pos: *pos,
+                left: nodes,
+                proven: Proven::unknown(pos),
+                micros: 0,
+            });
+            return None;
+        }
         let clock = Instant::now();
         let solver = self.solver();
         let proven = match nodes {
             None => solver.prove_within(pos, u64::MAX),
             Some(nodes) => solver.prove_within(pos, nodes),
         };
-        // A proven win or draw is played at once, as Egaroucid plays its win/loss/draw
-        // search's move: the search could only risk it. A proven loss is left to the
-        // search, the better hope against a fallible opponent.
+        let micros = clock.elapsed().as_micros() as u64;
+        self.settle(pos, &proven, micros)
+    }
+
+    /// One more slice of a root proof started by [`SearchDriver::decide_root`], if one is
+    /// going on: the move once the proof settles the root as a whole budgeted solve
+    /// would have; `None` while it goes on, and once it has left the root to the search.
+    pub fn prove_more(&mut self) -> Option<RootDecision> {
+        let mut pending = self.pending_proof.take()?;
+        let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);
+        let clock = Instant::now();
+        let known = pending.proven;
+        let proven = self
+            .solver()
+            .resume_within(&pending.pos, slice.min(pending.left), known);
+        pending.micros += clock.elapsed().as_micros() as u64;
+        pending.update(proven);
+        if pending.proven.exact().is_none() && pending.left > 0 {
+            self.pending_proof = Some(pending);
+            return None;
+        }
+        self.settle(&pending.pos, &pending.proven, pending.micros)
+    }
+
+    /// Whether a root proof is going on beside the search.
+    pub fn proving(&self) -> bool {
+        self.pending_proof.is_some()
+    }
+
+    /// Whether the search has run its simulations while a root proof beside it goes on
+    /// (and was neither stopped nor settled by its own tree's solver): the move waits
+    /// for the proof, as it would have had the proof run first.
+    pub fn waits_for_proof(&self, max_simulations: u64) -> bool {
+        self.proving()
+            && self.simulations >= max_simulations
+            && !self.tree.root_is_proven()
+            && !self.stop.load(Ordering::Relaxed)
+    }
+
+    /// What a root proof decides: a proven win or draw is played at once, as Egaroucid
+    /// plays its win/loss/draw search's move (the search could only risk it), and so is an
+    /// exact margin; a proven loss is left to the search, the better hope against a
+    /// fallible opponent, and the search's reports say it is proven.
+    fn settle(&mut self, pos: &Position, proven: &Proven, micros: u64) -> Option<RootDecision> {
         if proven.lower < 0 && proven.exact().is_none() {
             if proven.upper < 0 {
                 self.root_proof = Some((*pos, Proof::Loss));
@@ -263,7 +344,7 @@ impl SearchDriver {
             margin: proven.lower,
             upper: proven.upper,
             nodes: proven.nodes,
-            micros: clock.elapsed().as_micros() as u64,
+            micros,
         }))
     }
 

@@ -56,6 +56,8 @@ pub use search::Mcts;
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
 #[cfg(test)]
+mod sliced_proof_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod time_tests;

@@ -218,9 +218,23 @@ impl<E: Evaluator> Mcts<E> {
             let planned = (limit != u64::MAX).then_some(limit);
             self.driver.begin(&pos, planned, true);
         }
+        // A root proof in slices (the page's worker) takes each slice but for one round of
+        // the search, which keeps a move to report and to play on a Stop; the time is the
+        // proof's as when it ran first, and the search has the rest once it is over.
+        let proving = decide && !thinking.is_done() && self.driver.proving();
+        if proving {
+            if let Some(decision) = self.driver.prove_more() {
+                thinking.finish();
+                return Ok(decision.into_info(thinking.elapsed()));
+            }
+        }
         let max_sims = self.driver.simulation_limit(&thinking.budget);
         let deadline = thinking.deadline();
-        let slice_end = Instant::now() + slice;
+        let slice_end = if proving {
+            Instant::now()
+        } else {
+            Instant::now() + slice
+        };
         let until = deadline.map_or(slice_end, |d| d.min(slice_end));
         if !thinking.is_done() {
             self.driver
@@ -231,7 +245,11 @@ impl<E: Evaluator> Mcts<E> {
         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d)
             && !(decide && self.search_on_when_unsure(thinking, &info));
         let settled = decide && self.may_stop_early(thinking, &info);
-        if self.driver.finished(max_sims) || out_of_time || settled {
+        // A proof in slices drew its budget from the search's simulations too: the move
+        // waits for it once they are run (a time budget's deadline ends both).
+        let searched =
+            self.driver.finished(max_sims) && !(decide && self.driver.waits_for_proof(max_sims));
+        if searched || out_of_time || settled {
             thinking.finish();
         }
         Ok(info)

@@ -28,7 +28,7 @@ fn quiet() -> impl FnMut(&SearchInfo) -> bool {
 }
 
 /// Counts calls and batch sizes, evaluating every position as even with uniform priors.
-struct CountingEvaluator {
+pub(super) struct CountingEvaluator {
     calls: usize,
     positions: usize,
     largest_batch: usize,
@@ -69,7 +69,7 @@ impl Evaluator for FailingEvaluator {
     }
 }
 
-fn counting() -> CountingEvaluator {
+pub(super) fn counting() -> CountingEvaluator {
     CountingEvaluator {
         calls: 0,
         positions: 0,
@@ -284,7 +284,7 @@ fn random_4x4(rng: &mut Rng, plies: usize) -> Position {
 }
 
 /// A random 8x8 position with `empties` empty squares that is not over.
-fn random_endgame(rng: &mut Rng, empties: u32) -> Option<Position> {
+pub(super) fn random_endgame(rng: &mut Rng, empties: u32) -> Option<Position> {
     let mut pos = start8();
     while pos.empty_count() > empties {
         let moves = pos.legal_move_list();

@@ -119,6 +119,17 @@ impl Steps {
 }
 
 impl Proven {
+    /// Nothing proven yet about `pos`: any margin its board allows.
+    pub fn unknown(pos: &Position) -> Proven {
+        let squares = pos.size().squares() as i32;
+        Proven {
+            lower: -squares,
+            upper: squares,
+            best: None,
+            nodes: 0,
+        }
+    }
+
     /// The final margin, once the bounds meet.
     pub fn exact(&self) -> Option<i32> {
         (self.lower == self.upper).then_some(self.lower)
@@ -263,30 +274,40 @@ impl Solver {
     /// or draw first, then the margin. Cut short when a budgeted solve runs out, it keeps
     /// what the completed null-window searches proved (only those count).
     fn prove(&mut self, pos: &Position) -> Proven {
+        self.prove_from(pos, Proven::unknown(pos))
+    }
+
+    /// [`Solver::prove`] going on from what an earlier, cut-short proof of `pos` proved:
+    /// once the result is known, the null-window tests start from its bounds instead of
+    /// from the win/loss/draw search again.
+    fn prove_from(&mut self, pos: &Position, known: Proven) -> Proven {
         self.prepare(pos);
         let start = self.nodes;
         let (p, o) = (pos.player().0, pos.opponent().0);
-        let mut proven = Proven {
-            lower: -self.squares,
-            upper: self.squares,
-            best: None,
-            nodes: 0,
-        };
-        // Win/loss/draw first: it is cheap, fills the table with good moves, and its
-        // fail-soft value is the first bound the null-window tests move from (a draw is
-        // already exact: the window (-1, 1) holds only 0).
-        let (sign, wld_best) = self.root(p, o, -1, 1);
-        if !self.out_of_nodes() {
-            match sign {
-                v if v >= 1 => {
-                    (proven.lower, proven.best) = (v, wld_best);
-                    self.raise(p, o, &mut proven);
+        let mut proven = Proven { nodes: 0, ..known };
+        if proven.exact().is_some() {
+            // Nothing left to prove.
+        } else if proven.lower >= 1 && proven.best.is_some() {
+            self.raise(p, o, &mut proven);
+        } else if proven.upper <= -1 {
+            self.lower(p, o, &mut proven);
+        } else {
+            // Win/loss/draw first: it is cheap, fills the table with good moves, and its
+            // fail-soft value is the first bound the null-window tests move from (a draw
+            // is already exact: the window (-1, 1) holds only 0).
+            let (sign, wld_best) = self.root(p, o, -1, 1);
+            if !self.out_of_nodes() {
+                match sign {
+                    v if v >= 1 => {
+                        (proven.lower, proven.best) = (v, wld_best);
+                        self.raise(p, o, &mut proven);
+                    }
+                    v if v <= -1 => {
+                        proven.upper = v;
+                        self.lower(p, o, &mut proven);
+                    }
+                    v => (proven.lower, proven.upper, proven.best) = (v, v, wld_best),
                 }
-                v if v <= -1 => {
-                    proven.upper = v;
-                    self.lower(p, o, &mut proven);
-                }
-                v => (proven.lower, proven.upper, proven.best) = (v, v, wld_best),
             }
         }
         proven.nodes = self.nodes - start;
@@ -368,8 +389,17 @@ impl Solver {
     /// Egaroucid proves the result before it searches for the margin. The table keeps
     /// what it learnt, as for [`Solver::solve_within`].
     pub fn prove_within(&mut self, pos: &Position, max_nodes: u64) -> Proven {
+        self.resume_within(pos, max_nodes, Proven::unknown(pos))
+    }
+
+    /// Goes on, within `max_nodes` more visited positions, with a proof of `pos` that an
+    /// earlier budget cut short (`known`, as [`Solver::prove_within`] returned it): the
+    /// bounds it proved are kept and the tests start from them, and the table still
+    /// holds the subtrees it completed, so a proof run in slices (the page's worker, which
+    /// must answer between them) redoes little. `nodes` counts this call's positions.
+    pub fn resume_within(&mut self, pos: &Position, max_nodes: u64, known: Proven) -> Proven {
         self.node_limit = self.nodes.saturating_add(max_nodes);
-        let proven = self.prove(pos);
+        let proven = self.prove_from(pos, known);
         self.node_limit = u64::MAX;
         proven
     }
