@@ -313,6 +313,14 @@ impl SearchDriver {
         self.settle(&pending.pos, &pending.proven, pending.micros)
     }
 
+    /// Ends a root proof going on beside the search (the move's time is up, or the search
+    /// was stopped): the move when what it has proven settles the root, as a whole
+    /// budgeted proof cut short by its nodes would have.
+    pub fn end_proof(&mut self) -> Option<RootDecision> {
+        let pending = self.pending_proof.take()?;
+        self.settle(&pending.pos, &pending.proven, pending.micros)
+    }
+
     /// Whether a root proof is going on beside the search.
     pub fn proving(&self) -> bool {
         self.pending_proof.is_some()

@@ -251,6 +251,11 @@ impl<E: Evaluator> Mcts<E> {
             self.driver.finished(max_sims) && !(decide && self.driver.waits_for_proof(max_sims));
         if searched || out_of_time || settled {
             thinking.finish();
+            // What a proof cut short by the move's end has proven still counts, as for a
+            // whole proof cut short by its nodes: a proven win or draw is played.
+            if let Some(decision) = decide.then(|| self.driver.end_proof()).flatten() {
+                return Ok(decision.into_info(thinking.elapsed()));
+            }
         }
         Ok(info)
     }

@@ -172,3 +172,47 @@ fn the_search_runs_beside_a_proof_in_slices_until_the_proof_settles_the_move() {
         }
     }
 }
+
+/// A proof cut short by the move's end (`end_proof`) still plays what it has proven, as a
+/// whole proof cut short by its nodes does: a proven win or draw, sound; anything less
+/// is the search's.
+#[test]
+fn a_proof_ended_early_plays_what_it_has_proven() {
+    let mut rng = Rng::new(5);
+    let mut solver = Solver::new();
+    let mut driver = SearchDriver::new(sliced(Some(1_000)));
+    let (mut played, mut left) = (0, 0);
+    while played + left < 40 {
+        let pos = endgame(&mut rng);
+        let text = pos.to_board_text();
+        let time = Duration::from_secs(600);
+        assert_eq!(
+            driver.decide_root(&pos, &Budget::time(time), Some(time)),
+            None
+        );
+        if driver.prove_more().is_some() || !driver.proving() {
+            continue;
+        }
+        let truth = solver.solve(&pos).margin;
+        match driver.end_proof() {
+            Some(RootDecision::Solved(solved)) => {
+                assert!(
+                    solved.margin >= 0 && !solved.is_exact(),
+                    "{text}: {solved:?}"
+                );
+                assert!(solved.margin <= truth && truth <= solved.upper, "{text}");
+                let after = pos.play(solved.best).expect("legal");
+                assert!(-solver.solve(&after).margin >= solved.margin, "{text}");
+                played += 1;
+            }
+            None => left += 1,
+            other => panic!("{text}: {other:?}"),
+        }
+        assert!(!driver.proving());
+        assert_eq!(driver.end_proof(), None, "ended once");
+    }
+    assert!(
+        played > 5 && left > 5,
+        "{played} played, {left} left to the search"
+    );
+}
