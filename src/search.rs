@@ -45,13 +45,13 @@ pub fn worker_root_solve(settings: RootSolve) -> RootSolve {
     }
 }
 
-/// The root-solve settings of a worker's reviewing agent: one message a move, so a capped
-/// proof in one go.
+/// The root-solve settings of a worker's reviewing agent: a searching agent's, but one
+/// message a move, so a capped proof in one go.
 pub fn worker_review_solve(settings: RootSolve) -> RootSolve {
     RootSolve {
+        slice_nodes: None,
         max_nodes: Some(WORKER_MAX_REVIEW_SOLVE_NODES),
-        nodes_per_ms: WORKER_SOLVE_NODES_PER_MS,
-        ..settings
+        ..worker_root_solve(settings)
     }
 }
 

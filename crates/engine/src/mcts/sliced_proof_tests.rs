@@ -2,45 +2,27 @@
 //! worker): every slice within its nodes, what the slices prove as sound as a whole
 //! proof, the search running meanwhile, and a settled proof ending the move.
 
-use super::tests::{counting, random_endgame};
+use super::tests::{counting, proof_zone_endgame, small_root_solve, RootProofs};
 use super::*;
-use crate::report::Proof;
 use crate::solver::Solver;
 use crate::{Budget, Rng, Thinking};
-use othello::Position;
 use std::time::Duration;
 
 /// A slice stops at the first deep node past its budget; the last few empties below it
 /// are counted without a check, so it may overrun by such a subtree.
 const SLICE_OVERRUN: u64 = 2_000;
 
-/// Small reaches (exact 8, tried 10, proofs to 14 empties), one node a millisecond and
-/// slices of `slice` nodes, so that proofs take several slices and are often cut short;
-/// no solver inside the tree, so that only the root's proof settles a move.
+/// The small reaches of `small_root_solve` with slices of `slice` nodes, so that proofs
+/// take several slices and are often cut short; no solver inside the tree, so that only
+/// the root's proof settles a move.
 fn sliced(slice: Option<u64>) -> MctsConfig {
     MctsConfig {
         solver_empties: Some(0),
         root_solve: RootSolve {
-            exact_empties: Some(8),
-            extra_empties: Some(2),
-            proof_empties: Some(14),
-            nodes_per_ms: 1,
             slice_nodes: slice,
-            ..RootSolve::default()
+            ..small_root_solve()
         },
         ..MctsConfig::default()
-    }
-}
-
-/// A position of 11-14 empties with a choice of moves.
-fn endgame(rng: &mut Rng) -> Position {
-    loop {
-        let empties = 11 + rng.below(4) as u32;
-        if let Some(pos) = random_endgame(rng, empties) {
-            if pos.legal_move_list().len() > 1 {
-                return pos;
-            }
-        }
     }
 }
 
@@ -50,12 +32,11 @@ fn a_proof_in_slices_keeps_each_slice_within_its_nodes_and_proves_only_what_hold
     let mut rng = Rng::new(43);
     let mut solver = Solver::new();
     let mut driver = SearchDriver::new(sliced(Some(SLICE)));
-    let (mut exact, mut result_only, mut left, mut lost, mut several) = (0, 0, 0, 0, 0);
-    while exact + result_only + left < 60 {
-        let pos = endgame(&mut rng);
+    let (mut proofs, mut several) = (RootProofs::default(), 0);
+    while proofs.decided() < 60 {
+        let pos = proof_zone_endgame(&mut rng);
         let text = pos.to_board_text();
         let time = Duration::from_millis(50 + rng.below(30_000) as u64);
-        let truth = solver.solve(&pos).margin;
         // Only started: the caller searches beside it.
         assert_eq!(
             driver.decide_root(&pos, &Budget::time(time), Some(time)),
@@ -82,39 +63,15 @@ fn a_proof_in_slices_keeps_each_slice_within_its_nodes_and_proves_only_what_hold
         if slices > 1 {
             several += 1;
         }
-        match decision {
-            Some(RootDecision::Solved(solved)) => {
-                assert!(
-                    solved.margin >= 0 || solved.is_exact(),
-                    "{text}: {solved:?}"
-                );
-                assert!(
-                    solved.margin <= truth && truth <= solved.upper,
-                    "{text}: {solved:?} but {truth}"
-                );
-                let after = pos.play(solved.best).expect("legal");
-                assert!(-solver.solve(&after).margin >= solved.margin, "{text}");
-                if solved.is_exact() {
-                    exact += 1;
-                } else {
-                    result_only += 1;
-                }
-            }
-            None => {
-                left += 1;
-                driver.begin(&pos, Some(1), false);
-                if driver.report(Duration::ZERO).proof == Some(Proof::Loss) {
-                    assert!(truth < 0, "{text}: reported lost, but {truth}");
-                    lost += 1;
-                }
-            }
-            other => panic!("{text}: {other:?}"),
-        }
+        proofs.check(&mut driver, &mut solver, &pos, decision);
     }
     assert!(
-        exact > 5 && result_only > 5 && left > 5 && lost > 2 && several > 30,
-        "{exact} exact, {result_only} with the result only, {left} left to the search \
-         ({lost} proven lost), {several} in more than one slice"
+        proofs.exact > 5
+            && proofs.result_only > 5
+            && proofs.left > 5
+            && proofs.lost > 2
+            && several > 30,
+        "{proofs}, {several} in more than one slice"
     );
 }
 
@@ -127,7 +84,7 @@ fn the_search_runs_beside_a_proof_in_slices_until_the_proof_settles_the_move() {
     let mut whole = Mcts::new(counting(), sliced(None));
     let mut checked = 0;
     while checked < 3 {
-        let pos = endgame(&mut rng);
+        let pos = proof_zone_endgame(&mut rng);
         // A long time, so that only the proof ends the move; whole proofs that need
         // several slices and fit the budget.
         let budget = Budget::time(Duration::from_secs(600));
@@ -181,10 +138,9 @@ fn a_proof_ended_early_plays_what_it_has_proven() {
     let mut rng = Rng::new(5);
     let mut solver = Solver::new();
     let mut driver = SearchDriver::new(sliced(Some(1_000)));
-    let (mut played, mut left) = (0, 0);
-    while played + left < 40 {
-        let pos = endgame(&mut rng);
-        let text = pos.to_board_text();
+    let mut proofs = RootProofs::default();
+    while proofs.decided() < 40 {
+        let pos = proof_zone_endgame(&mut rng);
         let time = Duration::from_secs(600);
         assert_eq!(
             driver.decide_root(&pos, &Budget::time(time), Some(time)),
@@ -193,26 +149,12 @@ fn a_proof_ended_early_plays_what_it_has_proven() {
         if driver.prove_more().is_some() || !driver.proving() {
             continue;
         }
-        let truth = solver.solve(&pos).margin;
-        match driver.end_proof() {
-            Some(RootDecision::Solved(solved)) => {
-                assert!(
-                    solved.margin >= 0 && !solved.is_exact(),
-                    "{text}: {solved:?}"
-                );
-                assert!(solved.margin <= truth && truth <= solved.upper, "{text}");
-                let after = pos.play(solved.best).expect("legal");
-                assert!(-solver.solve(&after).margin >= solved.margin, "{text}");
-                played += 1;
-            }
-            None => left += 1,
-            other => panic!("{text}: {other:?}"),
-        }
+        let decision = driver.end_proof();
         assert!(!driver.proving());
         assert_eq!(driver.end_proof(), None, "ended once");
+        proofs.check(&mut driver, &mut solver, &pos, decision);
     }
-    assert!(
-        played > 5 && left > 5,
-        "{played} played, {left} left to the search"
-    );
+    // Unfinished, so never exact.
+    assert_eq!(proofs.exact, 0, "{proofs}");
+    assert!(proofs.result_only > 5 && proofs.left > 5, "{proofs}");
 }

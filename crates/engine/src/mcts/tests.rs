@@ -843,46 +843,54 @@ fn the_root_decision_plays_a_forced_move_solves_within_reach_and_leaves_the_rest
     assert_eq!(driver.decide_root(&pos, &Budget::default(), None), None);
 }
 
-/// Beyond the tried solve, a time budget buys a proof of the result: a proven win or draw
-/// is played (its move reaches the proven margin, which bounds the true one), a proven loss
-/// or an unfinished proof leaves the move to the search. A budget in simulations never
-/// tries a proof there. Small reaches (exact 8, tried 10, proofs to 14 empties) and a node
-/// budget of one per millisecond keep the solves small and often cut short.
-#[test]
-fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win() {
-    let config = MctsConfig {
-        root_solve: RootSolve {
-            exact_empties: Some(8),
-            extra_empties: Some(2),
-            proof_empties: Some(14),
-            nodes_per_ms: 1,
-            ..RootSolve::default()
-        },
-        ..MctsConfig::default()
-    };
-    let mut rng = Rng::new(41);
-    let mut solver = Solver::new();
-    let mut driver = SearchDriver::new(config);
-    let (mut exact, mut result_only, mut left, mut lost) = (0, 0, 0, 0);
-    while exact + result_only + left < 60 {
+/// Small reaches (exact 8, tried 10, proofs to 14 empties) and a node budget of one per
+/// millisecond: root solves stay small and are often cut short.
+pub(super) fn small_root_solve() -> RootSolve {
+    RootSolve {
+        exact_empties: Some(8),
+        extra_empties: Some(2),
+        proof_empties: Some(14),
+        nodes_per_ms: 1,
+        ..RootSolve::default()
+    }
+}
+
+/// A position of 11-14 empties (beyond `small_root_solve`'s tried solve, within its
+/// proofs) with a choice of moves.
+pub(super) fn proof_zone_endgame(rng: &mut Rng) -> Position {
+    loop {
         let empties = 11 + rng.below(4) as u32;
-        let Some(pos) = random_endgame(&mut rng, empties) else {
-            continue;
-        };
-        if pos.legal_move_list().len() < 2 {
-            continue;
+        if let Some(pos) = random_endgame(rng, empties) {
+            if pos.legal_move_list().len() > 1 {
+                return pos;
+            }
         }
+    }
+}
+
+/// Root decisions on proofs, checked against the exact solver and counted by kind.
+#[derive(Default)]
+pub(super) struct RootProofs {
+    pub(super) exact: usize,
+    pub(super) result_only: usize,
+    pub(super) left: usize,
+    pub(super) lost: usize,
+}
+
+impl RootProofs {
+    /// A solved move must be a proven win or draw or an exact margin, its bounds must hold
+    /// the true margin, and its move must reach the proven one; a move left to the search
+    /// may be reported proven lost only when it is.
+    pub(super) fn check(
+        &mut self,
+        driver: &mut SearchDriver,
+        solver: &mut Solver,
+        pos: &Position,
+        decision: Option<RootDecision>,
+    ) {
         let text = pos.to_board_text();
-        let nodes_before = driver.solver().nodes();
-        assert_eq!(
-            driver.decide_root(&pos, &Budget::simulations(100), None),
-            None,
-            "{text}: no proof for a budget in simulations"
-        );
-        assert_eq!(driver.solver().nodes(), nodes_before, "{text}");
-        let time = Duration::from_millis(50 + rng.below(30_000) as u64);
-        let truth = solver.solve(&pos).margin;
-        match driver.decide_root(&pos, &Budget::time(time), Some(time)) {
+        let truth = solver.solve(pos).margin;
+        match decision {
             Some(RootDecision::Solved(solved)) => {
                 assert!(
                     solved.margin >= 0 || solved.is_exact(),
@@ -895,27 +903,70 @@ fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win
                 let after = pos.play(solved.best).expect("legal");
                 assert!(-solver.solve(&after).margin >= solved.margin, "{text}");
                 if solved.is_exact() {
-                    exact += 1;
+                    self.exact += 1;
                 } else {
-                    result_only += 1;
+                    self.result_only += 1;
                 }
             }
             None => {
-                left += 1;
+                self.left += 1;
                 // The search that follows says when the loss was proven.
-                driver.begin(&pos, Some(1), false);
+                driver.begin(pos, Some(1), false);
                 if driver.report(Duration::ZERO).proof == Some(Proof::Loss) {
                     assert!(truth < 0, "{text}: reported lost, but {truth}");
-                    lost += 1;
+                    self.lost += 1;
                 }
             }
             other => panic!("{text}: {other:?}"),
         }
     }
+
+    pub(super) fn decided(&self) -> usize {
+        self.exact + self.result_only + self.left
+    }
+}
+
+impl std::fmt::Display for RootProofs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} exact, {} with the result only, {} left to the search ({} proven lost)",
+            self.exact, self.result_only, self.left, self.lost
+        )
+    }
+}
+
+/// Beyond the tried solve, a time budget buys a proof of the result: a proven win or draw
+/// is played (its move reaches the proven margin, which bounds the true one), a proven loss
+/// or an unfinished proof leaves the move to the search. A budget in simulations never
+/// tries a proof there.
+#[test]
+fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win() {
+    let config = MctsConfig {
+        root_solve: small_root_solve(),
+        ..MctsConfig::default()
+    };
+    let mut rng = Rng::new(41);
+    let mut solver = Solver::new();
+    let mut driver = SearchDriver::new(config);
+    let mut proofs = RootProofs::default();
+    while proofs.decided() < 60 {
+        let pos = proof_zone_endgame(&mut rng);
+        let text = pos.to_board_text();
+        let nodes_before = driver.solver().nodes();
+        assert_eq!(
+            driver.decide_root(&pos, &Budget::simulations(100), None),
+            None,
+            "{text}: no proof for a budget in simulations"
+        );
+        assert_eq!(driver.solver().nodes(), nodes_before, "{text}");
+        let time = Duration::from_millis(50 + rng.below(30_000) as u64);
+        let decision = driver.decide_root(&pos, &Budget::time(time), Some(time));
+        proofs.check(&mut driver, &mut solver, &pos, decision);
+    }
     assert!(
-        exact > 5 && result_only > 5 && left > 5 && lost > 2,
-        "{exact} exact, {result_only} with the result only, {left} left to the search \
-         ({lost} proven lost)"
+        proofs.exact > 5 && proofs.result_only > 5 && proofs.left > 5 && proofs.lost > 2,
+        "{proofs}"
     );
     // A search of another position does not inherit the proof.
     driver.begin(&start8(), Some(1), false);
