@@ -43,6 +43,9 @@ pub(super) const SPLIT_EMPTIES: u32 = 14;
 /// one elder (from 16 empties), and took 43.3 s against 45.3 s (docs/solver.md).
 pub(super) const SPLIT_ELDERS: usize = 2;
 
+/// How long a thread with nothing to do spins before it parks ([`Pool::wait`]).
+const SPIN_BEFORE_PARKING: std::time::Duration = std::time::Duration::from_micros(200);
+
 /// At most this many threads (a split point's helpers are a 64-bit mask).
 pub(super) const MAX_THREADS: usize = 64;
 
@@ -127,6 +130,10 @@ struct Threads {
 pub(super) struct Pool {
     threads: Mutex<Threads>,
     wake: Box<[Condvar]>,
+    /// Set under the lock for a thread whenever something it may wait for changes (a task
+    /// handed to it, a helper leaving its split point, the end of the solve), and taken by
+    /// that thread in [`Pool::wait`]: what it spins on before it parks.
+    signal: Box<[AtomicBool]>,
     /// Threads without work now (idle or waiting, no task handed to them): read without
     /// the lock, so that a node with no thread to give its moves to costs one load.
     free: AtomicUsize,
@@ -146,6 +153,7 @@ impl Pool {
                 quit: false,
             }),
             wake: (0..threads).map(|_| Condvar::new()).collect(),
+            signal: (0..threads).map(|_| AtomicBool::new(false)).collect(),
             free: AtomicUsize::new(0),
             poisoned: AtomicBool::new(false),
             splits: AtomicU64::new(0),
@@ -158,15 +166,44 @@ impl Pool {
         self.threads.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn wait<'a>(&self, id: usize, guard: MutexGuard<'a, Threads>) -> MutexGuard<'a, Threads> {
-        let guard = self.wake[id]
-            .wait(guard)
-            .unwrap_or_else(PoisonError::into_inner);
+    /// Waits for a signal to `id` (or returns at once if one came since the last wait);
+    /// the caller checks again what it waits for. It spins for [`SPIN_BEFORE_PARKING`]
+    /// first, without the lock: a thread parked on its condition variable takes tens of
+    /// microseconds to wake (on a virtual machine an idle core must be woken by the
+    /// host), a large part of the work a split point hands over. Stockfish's YBWC threads
+    /// spun for the whole search (`Thread::idle_loop`, `sleepWhileIdle`); spinning for a
+    /// bounded time gives the core back when the wait is long (a search with fewer moves
+    /// to share out than threads).
+    fn wait<'a>(&'a self, id: usize, guard: MutexGuard<'a, Threads>) -> MutexGuard<'a, Threads> {
+        let mut guard = guard;
+        if !self.signal[id].swap(false, Relaxed) {
+            drop(guard);
+            let start = std::time::Instant::now();
+            while !self.signal[id].load(Relaxed) && start.elapsed() < SPIN_BEFORE_PARKING {
+                for _ in 0..32 {
+                    std::hint::spin_loop();
+                }
+            }
+            guard = self.lock();
+            // Signals are set under the lock, so none is lost between this check and
+            // the wait, which releases the lock atomically.
+            while !self.signal[id].swap(false, Relaxed) {
+                guard = self.wake[id]
+                    .wait(guard)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        }
         assert!(
             !self.poisoned.load(Relaxed),
             "a thread of the parallel solve panicked"
         );
         guard
+    }
+
+    /// Wakes `t`: the caller holds the lock and has changed what `t` waits for.
+    fn notify(&self, t: usize) {
+        self.signal[t].store(true, Relaxed);
+        self.wake[t].notify_one();
     }
 
     /// Counts the threads that could take a task now.
@@ -214,10 +251,9 @@ impl Pool {
         threads.active.push(Arc::clone(sp));
         self.splits.fetch_add(1, Relaxed);
         self.refresh(&threads);
-        drop(threads);
         for t in 0..self.wake.len() {
             if helpers & (1 << t) != 0 {
-                self.wake[t].notify_one();
+                self.notify(t);
             }
         }
         true
@@ -227,7 +263,7 @@ impl Pool {
     fn leave(&self, me: usize, sp: &SplitPoint) {
         let _threads = self.lock();
         sp.helpers.fetch_and(!(1 << me), Relaxed);
-        self.wake[sp.owner].notify_one();
+        self.notify(sp.owner);
     }
 
     /// Stops `sp` and every active split point below it. The caller holds the lock, so
@@ -257,8 +293,8 @@ impl Drop for PanicGuard<'_> {
         if std::thread::panicking() {
             self.0.poisoned.store(true, Relaxed);
             let _threads = self.0.lock();
-            for wake in &self.0.wake {
-                wake.notify_all();
+            for t in 0..self.0.wake.len() {
+                self.0.notify(t);
             }
         }
     }
@@ -271,9 +307,8 @@ impl Drop for QuitGuard<'_> {
     fn drop(&mut self) {
         let mut threads = self.0.lock();
         threads.quit = true;
-        drop(threads);
-        for wake in &self.0.wake {
-            wake.notify_all();
+        for t in 0..self.0.wake.len() {
+            self.0.notify(t);
         }
     }
 }
