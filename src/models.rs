@@ -373,7 +373,7 @@ mod tests {
         // The network it replaced is named as a network, not by its file's path.
         assert!(
             line.contains(
-                "164 won, 4 drawn, 32 lost against the az-8x8-a9 network (800 simulations)"
+                "217 won, 24 drawn, 159 lost against the az-8x8-b88 network (800 simulations)"
             ),
             "{line}"
         );
