@@ -174,8 +174,11 @@ impl Pool {
     /// spun for the whole search (`Thread::idle_loop`, `sleepWhileIdle`); spinning for a
     /// bounded time gives the core back when the wait is long (a search with fewer moves
     /// to share out than threads).
-    fn wait<'a>(&'a self, id: usize, guard: MutexGuard<'a, Threads>) -> MutexGuard<'a, Threads> {
-        let mut guard = guard;
+    fn wait<'a>(
+        &'a self,
+        id: usize,
+        mut guard: MutexGuard<'a, Threads>,
+    ) -> MutexGuard<'a, Threads> {
         if !self.signal[id].swap(false, Relaxed) {
             drop(guard);
             let start = std::time::Instant::now();
@@ -204,6 +207,14 @@ impl Pool {
     fn notify(&self, t: usize) {
         self.signal[t].store(true, Relaxed);
         self.wake[t].notify_one();
+    }
+
+    /// Wakes every thread (the solve is over, or a thread panicked); the caller holds the
+    /// lock.
+    fn notify_all(&self) {
+        for t in 0..self.wake.len() {
+            self.notify(t);
+        }
     }
 
     /// Counts the threads that could take a task now.
@@ -293,9 +304,7 @@ impl Drop for PanicGuard<'_> {
         if std::thread::panicking() {
             self.0.poisoned.store(true, Relaxed);
             let _threads = self.0.lock();
-            for t in 0..self.0.wake.len() {
-                self.0.notify(t);
-            }
+            self.0.notify_all();
         }
     }
 }
@@ -307,9 +316,7 @@ impl Drop for QuitGuard<'_> {
     fn drop(&mut self) {
         let mut threads = self.0.lock();
         threads.quit = true;
-        for t in 0..self.0.wake.len() {
-            self.0.notify(t);
-        }
+        self.0.notify_all();
     }
 }
 
