@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+from torch.optim.swa_utils import update_bn
 
 from train.data import load_window
 from train.export import export_model
@@ -33,13 +34,14 @@ from train.train import CheckpointError, read_checkpoint
 def checkpoint_paths(run: Path, last: int, upto: int | None) -> list[tuple[int, Path]]:
     """The last `last` generations' checkpoints (up to and including `upto`)."""
     found = []
-    for path in sorted((run / "checkpoints").glob("gen-*.pt")):
+    for path in (run / "checkpoints").glob("gen-*.pt"):
         try:
             generation = int(path.stem.removeprefix("gen-"))
         except ValueError:
             continue
         if upto is None or generation <= upto:
             found.append((generation, path))
+    found.sort()
     if len(found) < last:
         raise CheckpointError(
             f"{run}/checkpoints: {len(found)} generation checkpoints, {last} wanted"
@@ -64,18 +66,16 @@ def average_weights(paths: list[Path]) -> tuple[NetConfig, dict[str, torch.Tenso
     return NetConfig.from_dict(states[0]["net_config"]), mean
 
 
-@torch.no_grad()
 def refresh_batch_norm(net: nn.Module, planes: np.ndarray, batch: int, seed: int) -> None:
-    """Measures every batch norm's statistics afresh over `planes` (the cumulative mean of
-    the batches', `momentum=None`), as `torch.optim.swa_utils.update_bn` does."""
-    norms = [m for m in net.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
-    for m in norms:
-        m.reset_running_stats()
-        m.momentum = None
-    net.train()
+    """Measures every batch norm's statistics afresh over `planes`, in shuffled batches
+    (`torch.optim.swa_utils.update_bn`: the cumulative mean of the batches'), and leaves
+    the network in evaluation mode."""
     order = np.random.default_rng(seed).permutation(len(planes))
-    for start in range(0, len(order), batch):
-        net(torch.from_numpy(np.ascontiguousarray(planes[order[start : start + batch]])).float())
+    batches = (
+        torch.from_numpy(np.ascontiguousarray(planes[order[start : start + batch]])).float()
+        for start in range(0, len(order), batch)
+    )
+    update_bn(batches, net)
     net.eval()
 
 
