@@ -132,6 +132,11 @@ pub struct AccuracyArgs {
     /// Only positions with at most this many empty squares
     #[arg(long, default_value_t = 26)]
     max_empties: u32,
+    /// Label positions with more empties than this win, loss or draw only (a null-window
+    /// proof, much cheaper than the margin): "keeps the result" is then all that is
+    /// known of their moves. Default: every position exact
+    #[arg(long, value_name = "EMPTIES")]
+    exact_up_to: Option<u32>,
     #[command(flatten)]
     seed: SeedArg,
     /// Also write every checked move as JSON here
@@ -177,6 +182,7 @@ pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
         positions: args.positions,
         min_empties: args.min_empties,
         max_empties: args.max_empties,
+        exact_up_to: args.exact_up_to.unwrap_or(u32::MAX),
         seed: args.seed.seed,
     };
     let bar = ProgressBar::new(args.positions as u64);
@@ -200,14 +206,19 @@ pub fn accuracy(args: AccuracyArgs, models: &ModelFiles) -> Result<()> {
     println!("{}", report.summary());
     println!("empties   moves  optimal  keeps the result");
     for b in report.by_empties(4) {
-        let share = |n: usize| 100.0 * n as f64 / b.moves.max(1) as f64;
+        let share = |n: usize, of: usize| format!("{:.1}%", 100.0 * n as f64 / of.max(1) as f64);
+        // A group labelled win/loss/draw only has no optimal share to show.
+        let optimal = match b.exact {
+            0 => "-".to_string(),
+            exact => share(b.optimal, exact),
+        };
         println!(
-            "{:>2}-{:<2}    {:>5}  {:>6.1}%  {:>6.1}%",
+            "{:>2}-{:<2}    {:>5}  {:>7}  {:>7}",
             b.low,
             b.high,
             b.moves,
-            share(b.optimal),
-            share(b.keeps_result)
+            optimal,
+            share(b.keeps_result, b.moves)
         );
     }
     if let Some(path) = args.json {

@@ -94,6 +94,33 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
         stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%, 95% interval 88.6-100.0%)"),
         "{stdout}"
     );
+    // Above --exact-up-to only the result is labelled: no optimal share for those groups.
+    let out = othello()
+        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+        .args(["--against", "random", "--positions", "30"])
+        .args(["--max-empties", "8", "--exact-up-to", "3"])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("exactly labelled moves optimal")
+            && stdout.contains("30 of 30 moves keep the result"),
+        "{stdout}"
+    );
+    let wld_group = stdout
+        .lines()
+        .find(|l| l.starts_with(" 4-7 "))
+        .expect("a group above 3 empties");
+    assert_eq!(
+        wld_group.split_whitespace().collect::<Vec<_>>()[2..],
+        ["-", "100.0%"],
+        "{stdout}"
+    );
     let out = Command::cargo_bin("othello")
         .expect("binary")
         .args(["accuracy", "--board", "4", "--player", "oracle"])
