@@ -88,18 +88,25 @@ def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:
     moves = report["moves"]
     if not moves:
         raise ShipError("the accuracy report has no checked moves")
-    optimal = sum(m["played_margin"] == m["best_margin"] for m in moves)
+    # A move labelled win/loss/draw only (`"exact": false`, from `--exact-up-to`) holds the
+    # margins' signs: it says whether the result was kept, not whether the move was optimal.
+    exact = [m for m in moves if m.get("exact", True)]
+    optimal = sum(m["played_margin"] == m["best_margin"] for m in exact)
     kept = sum((m["played_margin"] > 0) - (m["played_margin"] < 0)
                == (m["best_margin"] > 0) - (m["best_margin"] < 0) for m in moves)  # fmt: skip
-    return {
+    strength: dict[str, Any] = {
         "as": report["player"],
         "positions": len(moves),
         "min_empties": report.get("min_empties", 0),
         "max_empties": report["max_empties"],
         "sparring": report["sparring"],
-        "optimal": round(optimal / len(moves), 4),
-        "keeps_result": round(kept / len(moves), 4),
     }
+    if exact:
+        strength["optimal"] = round(optimal / len(exact), 4)
+    if len(exact) < len(moves):
+        strength["exact_positions"] = len(exact)
+    strength["keeps_result"] = round(kept / len(moves), 4)
+    return strength
 
 
 def openings_label(openings: list[str], board: int | None) -> str:

@@ -63,6 +63,32 @@ def test_a_shipped_model_carries_what_it_was_measured_against(tmp_path: Path) ->
     assert card["strength"]["arena"][0]["openings"] == "random 4-8 ply openings"
     assert card["strength"]["accuracy"]["optimal"] == 0.25
     assert card["strength"]["accuracy"]["keeps_result"] == 0.75
+    assert "exact_positions" not in card["strength"]["accuracy"]
+
+
+def test_win_loss_draw_labels_count_toward_the_result_kept_only(tmp_path: Path) -> None:
+    model = model_files(tmp_path)
+    arena = write(tmp_path / "arena.json", arena_report(model))
+    moves = [
+        {"played_margin": 4, "best_margin": 4},
+        {"played_margin": 2, "best_margin": 4},
+        {"played_margin": -1, "best_margin": 1, "exact": False},
+        {"played_margin": 1, "best_margin": 1, "exact": False},
+        {"played_margin": -1, "best_margin": -1, "exact": False},
+    ]
+    accuracy = write(tmp_path / "acc.json", {"player": "p", "sparring": "s", "min_empties": 24,
+                                              "max_empties": 30, "moves": moves})  # fmt: skip
+    ship(model, "az-6x6", tmp_path / "models", [arena], accuracy)
+    card = json.loads((tmp_path / "models" / "az-6x6.json").read_text())
+    assert card["strength"]["accuracy"]["optimal"] == 0.5
+    assert card["strength"]["accuracy"]["exact_positions"] == 2
+    assert card["strength"]["accuracy"]["keeps_result"] == 0.8
+    results = {"player": "p", "sparring": "s", "max_empties": 30, "moves": moves[2:]}
+    only_results = write(tmp_path / "wld.json", results)
+    ship(model, "az-6x6", tmp_path / "models", [arena], only_results)
+    card = json.loads((tmp_path / "models" / "az-6x6.json").read_text())
+    assert "optimal" not in card["strength"]["accuracy"]
+    assert card["strength"]["accuracy"]["keeps_result"] == round(2 / 3, 4)
 
 
 def test_an_arena_report_without_the_model_is_refused(
