@@ -9,6 +9,17 @@ fn othello() -> Command {
     Command::cargo_bin("othello").expect("the othello binary is built")
 }
 
+/// Runs `command`, which must succeed (its stderr says why not), and returns its stdout.
+fn stdout_of(command: &mut Command) -> String {
+    let out = command.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn solve_prints_every_move_best_first_and_the_best_margin() {
     let out = othello()
@@ -44,20 +55,12 @@ fn solve_with_wld_reports_the_loss() {
 
 #[test]
 fn solve_reads_board_text_that_starts_with_an_empty_square() {
-    let out = othello()
-        .args([
-            "solve",
-            "--best-only",
-            "--------------XXX-----XXOOOOOOOXOOOOOOOOXXOOXXOOOOXXXXOOOOOOXXOO X",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("best move"));
+    let stdout = stdout_of(othello().args([
+        "solve",
+        "--best-only",
+        "--------------XXX-----XXOOOOOOOXOOOOOOOOXXOOXXOOOOXXXXOOOOOOXXOO X",
+    ]));
+    assert!(stdout.contains("best move"));
 }
 
 #[test]
@@ -71,41 +74,28 @@ fn a_bad_position_is_one_line_of_error_and_exit_code_2() {
 
 #[test]
 fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
-    let out = Command::cargo_bin("othello")
-        .expect("binary")
-        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
-        .args([
-            "--against",
-            "random",
-            "--positions",
-            "30",
-            "--max-empties",
-            "8",
-        ])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = stdout_of(
+        othello()
+            .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+            .args([
+                "--against",
+                "random",
+                "--positions",
+                "30",
+                "--max-empties",
+                "8",
+            ]),
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%, 95% interval 88.6-100.0%)"),
         "{stdout}"
     );
     // Above --exact-up-to only the result is labelled: no optimal share for those groups.
-    let out = othello()
-        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
-        .args(["--against", "random", "--positions", "30"])
-        .args(["--max-empties", "8", "--exact-up-to", "3"])
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = stdout_of(
+        othello()
+            .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+            .args(["--against", "random", "--positions", "30"])
+            .args(["--max-empties", "8", "--exact-up-to", "3"]),
     );
     assert!(
         stdout.contains("exactly labelled moves optimal")
@@ -121,8 +111,7 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
         ["-", "100.0%"],
         "{stdout}"
     );
-    let out = Command::cargo_bin("othello")
-        .expect("binary")
+    let out = othello()
         .args(["accuracy", "--board", "4", "--player", "oracle"])
         .output()
         .expect("runs");
@@ -149,24 +138,18 @@ fn accuracy_rechecks_recorded_positions_and_refuses_a_corrupt_report() {
         .args(["--max-empties", "8", "--json", report_arg])
         .assert()
         .success();
-    let out = othello()
-        .args([
-            "accuracy",
-            "--board",
-            "4",
-            "--player",
-            "alphabeta",
-            "--max-empties",
-            "8",
-        ])
-        .args(["--replay", report_arg])
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = stdout_of(
+        othello()
+            .args([
+                "accuracy",
+                "--board",
+                "4",
+                "--player",
+                "alphabeta",
+                "--max-empties",
+                "8",
+            ])
+            .args(["--replay", report_arg]),
     );
     // Every distinct recorded position once, each solved perfectly by alpha-beta.
     let recorded: serde_json::Value =

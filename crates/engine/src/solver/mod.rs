@@ -70,6 +70,15 @@ impl WinLossDraw {
             _ => WinLossDraw::Draw,
         }
     }
+
+    /// The sign of the margin (1, 0 or -1): all that a win/loss/draw result says of it.
+    pub fn sign(self) -> i32 {
+        match self {
+            WinLossDraw::Win => 1,
+            WinLossDraw::Draw => 0,
+            WinLossDraw::Loss => -1,
+        }
+    }
 }
 
 /// What is proven of a position's final margin (for the side to move): it lies in

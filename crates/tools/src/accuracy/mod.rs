@@ -13,7 +13,7 @@
 
 use crate::arena::{generate_openings, ArenaError, PlayerSpec};
 use engine::rng::splitmix64;
-use engine::{ModelSource, Solver, WinLossDraw};
+use engine::{ModelSource, Solver};
 use othello::{Color, Game, Move, Position, Variant};
 use serde::Serialize;
 
@@ -48,18 +48,9 @@ impl AccuracyConfig {
     }
 }
 
-/// The sign of a margin, which is all a win/loss/draw label knows of it.
-fn wld_sign(result: WinLossDraw) -> i32 {
-    match result {
-        WinLossDraw::Win => 1,
-        WinLossDraw::Draw => 0,
-        WinLossDraw::Loss => -1,
-    }
-}
-
 /// Labels `mv` played in `pos`: the played move's and the best move's margin, exact or
-/// (with `exact` false) only their signs. A lost position needs no second proof (every
-/// move loses), nor does a move that is the proof's own best move.
+/// (with `exact` false) only their signs. The move the proof names as best needs no
+/// second proof.
 fn label(
     solver: &mut Solver,
     pos: &Position,
@@ -67,17 +58,29 @@ fn label(
     after: &Position,
     exact: bool,
 ) -> (i32, i32) {
-    if exact {
-        return (-solver.solve(after).margin, solver.solve(pos).margin);
-    }
-    let (result, best, _) = solver.win_loss_draw(pos);
-    let best_sign = wld_sign(result);
-    let played_sign = if best_sign < 0 || best == Some(mv) {
-        best_sign
+    let (best_label, best_move) = if exact {
+        let solution = solver.solve(pos);
+        (solution.margin, solution.best)
     } else {
-        -wld_sign(solver.win_loss_draw(after).0)
+        let (result, best, _) = solver.win_loss_draw(pos);
+        (result.sign(), best)
     };
-    (played_sign, best_sign)
+    let played_label = if best_move == Some(mv) {
+        best_label
+    } else {
+        label_played(solver, after, best_label, exact)
+    };
+    (played_label, best_label)
+}
+
+/// The label of the move that led to `after`, in a position labelled `best_label`: its
+/// exact margin, or its sign (a lost position needs no proof: every move there loses).
+fn label_played(solver: &mut Solver, after: &Position, best_label: i32, exact: bool) -> i32 {
+    match (exact, best_label) {
+        (true, _) => -solver.solve(after).margin,
+        (false, label) if label < 0 => -1,
+        (false, _) => -solver.win_loss_draw(after).0.sign(),
+    }
 }
 
 /// One checked move.
@@ -189,6 +192,11 @@ impl AccuracyReport {
     pub fn summary(&self) -> String {
         let n = self.moves.len().max(1) as f64;
         let exact = self.exact();
+        let labelled = if exact < self.moves.len() {
+            "exactly labelled "
+        } else {
+            ""
+        };
         let (kept, open) = self.not_lost();
         let (low, high) = wilson_interval(self.optimal(), exact);
         // A recheck plays no games: its positions come from earlier reports.
@@ -200,14 +208,8 @@ impl AccuracyReport {
         let exact_part = match exact {
             0 => String::new(),
             _ => format!(
-                "{} of {} {}moves optimal ({:.1}%, 95% interval {:.1}-{:.1}%), ",
+                "{} of {exact} {labelled}moves optimal ({:.1}%, 95% interval {:.1}-{:.1}%), ",
                 self.optimal(),
-                exact,
-                if exact < self.moves.len() {
-                    "exactly labelled "
-                } else {
-                    ""
-                },
                 100.0 * self.optimal() as f64 / exact as f64,
                 100.0 * low,
                 100.0 * high,
@@ -216,13 +218,7 @@ impl AccuracyReport {
         let (keep_low, keep_high) = wilson_interval(self.keeps_result(), self.moves.len());
         let loss_part = match exact {
             0 => String::new(),
-            _ if exact == self.moves.len() => {
-                format!(", {:.2} discs lost per move", self.mean_loss())
-            }
-            _ => format!(
-                ", {:.2} discs lost per exactly labelled move",
-                self.mean_loss()
-            ),
+            _ => format!(", {:.2} discs lost per {labelled}move", self.mean_loss()),
         };
         format!(
             "{}: {}{} of {} moves keep the result ({:.1}%, 95% interval {:.1}-{:.1}%; {} of {} from won or drawn positions){}; positions with {} empties from {}",

@@ -1,6 +1,8 @@
 //! Rechecks on the positions of earlier reports.
 
-use super::{empties_range, play_checked, wld_sign, AccuracyConfig, AccuracyReport, CheckedMove};
+use super::{
+    empties_range, label_played, play_checked, AccuracyConfig, AccuracyReport, CheckedMove,
+};
 use crate::arena::ArenaError;
 use engine::{ModelSource, Solver};
 use othello::{Move, Position};
@@ -164,10 +166,7 @@ pub fn recheck_accuracy(
         let after = play_checked(pos, mv, &config.player)?;
         let played_margin = match recorded.margins.get(&mv) {
             Some(&margin) => margin,
-            None if recorded.exact => -solver.solve(&after).margin,
-            // In a lost position every move loses.
-            None if recorded.best_margin < 0 => -1,
-            None => -wld_sign(solver.win_loss_draw(&after).0),
+            None => label_played(&mut solver, &after, recorded.best_margin, recorded.exact),
         };
         report.moves.push(CheckedMove {
             position: recorded.text.clone(),
