@@ -16,10 +16,23 @@ fn config(player: &str, positions: usize) -> AccuracyConfig {
     }
 }
 
+/// A measure with no networks and no progress to show.
+fn measure(config: &AccuracyConfig) -> AccuracyReport {
+    measure_accuracy(config, &NoModels, &|_, _| {}).expect("runs")
+}
+
+/// A recheck of `records` with no networks and no progress to show.
+fn recheck(
+    config: &AccuracyConfig,
+    records: &[RecordedMove],
+) -> Result<AccuracyReport, ReplayError> {
+    recheck_accuracy(config, records, "t", &NoModels, &|_, _| {})
+}
+
 #[test]
 fn a_player_that_solves_the_endgame_plays_only_optimal_moves() {
     // On 4x4 alpha-beta solves every position with 16 or fewer empties exactly.
-    let report = measure_accuracy(&config("alphabeta", 40), &NoModels, &|_, _| {}).expect("runs");
+    let report = measure(&config("alphabeta", 40));
     assert_eq!(report.moves.len(), 40);
     assert_eq!(report.optimal(), 40, "{}", report.summary());
     assert_eq!(report.mean_loss(), 0.0);
@@ -27,7 +40,7 @@ fn a_player_that_solves_the_endgame_plays_only_optimal_moves() {
 
 #[test]
 fn a_random_player_is_caught_playing_bad_moves_and_each_check_is_exact() {
-    let report = measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
+    let report = measure(&config("random", 60));
     assert_eq!(report.moves.len(), 60);
     assert!(report.optimal() < 60, "{}", report.summary());
     assert!(report.mean_loss() > 0.0);
@@ -53,7 +66,7 @@ fn a_stretch_of_empties_checks_only_moves_from_it_in_games_and_rechecks() {
         min_empties: 6,
         ..config("random", 30)
     };
-    let report = measure_accuracy(&stretch, &NoModels, &|_, _| {}).expect("runs");
+    let report = measure(&stretch);
     assert_eq!(report.moves.len(), 30);
     assert!(report.moves.iter().all(|m| (6..=9).contains(&m.empties)));
     assert!(
@@ -69,31 +82,25 @@ fn a_stretch_of_empties_checks_only_moves_from_it_in_games_and_rechecks() {
     assert_eq!(groups, [(6, 7), (8, 9)]);
     assert_margins_are_exact(&report);
     // A recheck of the whole endgame's records keeps only the stretch's positions.
-    let everything = measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
+    let everything = measure(&config("random", 60));
     assert!(everything.moves.iter().any(|m| m.empties < 6));
-    let rechecked = recheck_accuracy(
+    let rechecked = recheck(
         &AccuracyConfig {
             min_empties: 6,
             ..config("greedy", 1000)
         },
         &recorded(&everything),
-        "t",
-        &NoModels,
-        &|_, _| {},
     )
     .expect("rechecks");
     assert!(!rechecked.moves.is_empty());
     assert!(rechecked.moves.iter().all(|m| (6..=9).contains(&m.empties)));
-    let none = recheck_accuracy(
+    let none = recheck(
         &AccuracyConfig {
             min_empties: 10,
             max_empties: 12,
             ..config("greedy", 10)
         },
         &recorded(&everything),
-        "t",
-        &NoModels,
-        &|_, _| {},
     )
     .expect_err("no position has 10-12 empties");
     assert_eq!(
@@ -124,19 +131,12 @@ fn recorded(report: &AccuracyReport) -> Vec<RecordedMove> {
 
 #[test]
 fn a_recheck_scores_each_recorded_position_with_exact_margins() {
-    let games = measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs");
+    let games = measure(&config("random", 60));
     let records = recorded(&games);
     let distinct: std::collections::HashSet<&str> =
         games.moves.iter().map(|m| m.position.as_str()).collect();
     // A perfect player on the same positions: every move optimal, none skipped.
-    let perfect = recheck_accuracy(
-        &config("alphabeta", 1000),
-        &records,
-        "t",
-        &NoModels,
-        &|_, _| {},
-    )
-    .expect("rechecks");
+    let perfect = recheck(&config("alphabeta", 1000), &records).expect("rechecks");
     assert_eq!(perfect.moves.len(), distinct.len());
     assert_eq!(
         perfect.optimal(),
@@ -145,28 +145,20 @@ fn a_recheck_scores_each_recorded_position_with_exact_margins() {
         perfect.summary()
     );
     // Another random player: its margins, reused or solved, match a fresh solve.
-    let other = recheck_accuracy(
-        &config("random:seed=9", 1000),
-        &records,
-        "t",
-        &NoModels,
-        &|_, _| {},
-    )
-    .expect("rechecks");
+    let other = recheck(&config("random:seed=9", 1000), &records).expect("rechecks");
     assert!(other.optimal() < other.moves.len());
     assert_margins_are_exact(&other);
-    let capped = recheck_accuracy(&config("greedy", 5), &records, "t", &NoModels, &|_, _| {})
-        .expect("rechecks");
+    let capped = recheck(&config("greedy", 5), &records).expect("rechecks");
     assert_eq!(capped.moves.len(), 5);
     assert_eq!(capped.moves[0].position, games.moves[0].position);
 }
 
 #[test]
 fn a_recheck_refuses_records_that_do_not_hold() {
-    let games = measure_accuracy(&config("random", 6), &NoModels, &|_, _| {}).expect("runs");
+    let games = measure(&config("random", 6));
     let good = recorded(&games);
     let run = |records: &[RecordedMove]| {
-        recheck_accuracy(&config("greedy", 100), records, "t", &NoModels, &|_, _| {})
+        recheck(&config("greedy", 100), records)
             .map(|r| r.moves.len())
             .map_err(|e| e.to_string())
     };
@@ -211,7 +203,7 @@ fn above_exact_up_to_moves_are_labelled_win_loss_or_draw_and_rechecked_so() {
         exact_up_to: 5,
         ..config("random", 60)
     };
-    let report = measure_accuracy(&split, &NoModels, &|_, _| {}).expect("runs");
+    let report = measure(&split);
     assert!(report.moves.iter().all(|m| m.exact == (m.empties <= 5)));
     let wld = report.moves.iter().filter(|m| !m.exact).count();
     assert!(wld > 0 && report.exact() > 0, "{}", report.summary());
@@ -242,29 +234,23 @@ fn above_exact_up_to_moves_are_labelled_win_loss_or_draw_and_rechecked_so() {
 
     // Another player on the same positions: its labels, reused or proven, hold too.
     let records = recorded(&report);
-    let other = recheck_accuracy(
+    let other = recheck(
         &AccuracyConfig {
             exact_up_to: 5,
             ..config("random:seed=5", 1000)
         },
         &records,
-        "t",
-        &NoModels,
-        &|_, _| {},
     )
     .expect("rechecks");
     assert!(other.moves.iter().any(|m| !m.exact));
     assert_signs_are_exact(&other);
     // Exact records serve a win/loss/draw check as their signs.
-    let all_wld = recheck_accuracy(
+    let all_wld = recheck(
         &AccuracyConfig {
             exact_up_to: 0,
             ..config("random:seed=5", 1000)
         },
-        &recorded(&measure_accuracy(&config("random", 60), &NoModels, &|_, _| {}).expect("runs")),
-        "t",
-        &NoModels,
-        &|_, _| {},
+        &recorded(&measure(&config("random", 60))),
     )
     .expect("rechecks");
     assert_eq!(all_wld.exact(), 0);
@@ -275,14 +261,8 @@ fn above_exact_up_to_moves_are_labelled_win_loss_or_draw_and_rechecked_so() {
         all_wld.summary()
     );
     // But a win/loss/draw label cannot stand in for a margin.
-    let wanted_exact = recheck_accuracy(
-        &config("greedy", 1000),
-        &records,
-        "t",
-        &NoModels,
-        &|_, _| {},
-    )
-    .expect_err("the margins are unknown");
+    let wanted_exact =
+        recheck(&config("greedy", 1000), &records).expect_err("the margins are unknown");
     assert!(
         wanted_exact
             .to_string()
@@ -295,8 +275,7 @@ fn above_exact_up_to_moves_are_labelled_win_loss_or_draw_and_rechecked_so() {
         .position(|m| !m.exact)
         .expect("a win/loss/draw label");
     bad[at].best_margin = 12;
-    let wrong_sign =
-        recheck_accuracy(&split, &bad, "t", &NoModels, &|_, _| {}).expect_err("not a sign");
+    let wrong_sign = recheck(&split, &bad).expect_err("not a sign");
     assert!(
         wrong_sign.to_string().contains("1, 0 or -1"),
         "{wrong_sign}"
