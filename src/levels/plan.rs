@@ -4,7 +4,7 @@
 use crate::protocol::{EngineKind, WireBudget};
 use engine::mcts::self_play_noise;
 use engine::rng::splitmix64;
-use engine::PlayerSpec;
+use engine::{PlayerKind, PlayerSpec};
 use othello::BoardSize;
 
 /// Below this many simulations per tree, several small trees see less than one big one,
@@ -60,11 +60,12 @@ impl SearchPlan {
             _ if one_tree => vec![budget],
             _ => split(budget, workers),
         };
+        let workers = budgets.len();
         let jobs = budgets
             .into_iter()
             .enumerate()
             .map(|(index, budget)| WorkerJob {
-                spec: root_parallel(player, size, index),
+                spec: root_parallel(player, size, index, workers, budget),
                 budget,
                 seed: splitmix64(seed ^ index as u64),
             })
@@ -87,14 +88,31 @@ impl SearchPlan {
     }
 }
 
-/// Worker `index`'s spec: root-parallel trees must differ, so every worker but the first
-/// mixes noise into its root, as self-play does.
-fn root_parallel(player: &PlayerSpec, size: BoardSize, index: usize) -> PlayerSpec {
-    if index == 0 {
-        return player.clone();
-    }
+/// Worker `index`'s spec, of `workers`: root-parallel trees must differ, so every worker
+/// but the first mixes noise into its root, as self-play does. With a time budget (the
+/// timed levels, whose agents prove endgames beyond the tried solve) the workers split
+/// the root proof by its moves, so that every worker's core works on a different part of
+/// it instead of all repeating one proof.
+fn root_parallel(
+    player: &PlayerSpec,
+    size: BoardSize,
+    index: usize,
+    workers: usize,
+    budget: WireBudget,
+) -> PlayerSpec {
+    let split = workers > 1 && budget.millis.is_some() && player.kind == PlayerKind::Mcts;
+    let (prove_parts, prove_part) = match split {
+        true => (Some(workers as u32), Some(index as u32)),
+        false => (player.prove_parts, player.prove_part),
+    };
+    let noise = match index {
+        0 => player.noise,
+        _ => Some(f64::from(self_play_noise(size))),
+    };
     PlayerSpec {
-        noise: Some(f64::from(self_play_noise(size))),
+        noise,
+        prove_parts,
+        prove_part,
         ..player.clone()
     }
 }

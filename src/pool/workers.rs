@@ -420,8 +420,17 @@ impl Pool {
         let Some(part) = job.parts.iter_mut().find(|p| p.slot == index) else {
             return vec![];
         };
+        let settled = done && report.solved.is_some();
         part.report = Some(report);
         part.done |= done;
+        if settled {
+            // A worker that solved the root (or proved its share of a split proof a win)
+            // has settled the move, which the merge plays whatever the other trees say:
+            // the others stop and answer now instead of at the end of their time.
+            for other in job.parts.iter().filter(|p| !p.done) {
+                self.slots[other.slot].bridge.send(Input::Stop { id });
+            }
+        }
         let all_done = job.parts.iter().all(|p| p.done);
         let t = now();
         if !all_done && t - job.last_emit < EMIT_INTERVAL_MS {

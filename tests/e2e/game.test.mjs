@@ -175,6 +175,30 @@ test("at the Strong level a proven win beyond the exact solve is played and said
   await context.close();
 });
 
+// With several workers a timed level splits the proof by the root's moves (each worker
+// proves its share: src/levels/plan.rs); the worker whose share holds the win plays it, and
+// the pool stops the others at once, so the move comes well before Strongest's 5 s, which
+// every worker's search would otherwise run to the end.
+test("at the Strongest level with three workers the split proof plays the win before the level's time", async () => {
+  const { page, context, errors } = await openGame(undefined, 4);
+  await setLevel(page, "strongest");
+  await newGame(page, { size: "8", players: "white" });
+  await page.fill("#transcript-input", PROOF_ZONE);
+  const t0 = Date.now();
+  await page.click("#load-transcript");
+  await waitForTurn(page, 60_000);
+  const ms = Date.now() - t0;
+  numbers.split_proof_ms = ms;
+  const played = (await page.locator("#transcript").innerText()).slice(PROOF_ZONE.length, PROOF_ZONE.length + 2);
+  const solved = page.locator("#solved");
+  assert.equal(await solved.getAttribute("data-best"), played);
+  assert.equal(await solved.getAttribute("data-exact"), "false");
+  assert.ok(Number(await solved.getAttribute("data-margin")) >= 1);
+  assert.ok(ms < 5000, `the move took ${ms} ms: the other workers were not stopped`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("undo takes back to the person's turn, redo replays, and a reload keeps the game", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "beginner");

@@ -83,6 +83,32 @@ fn a_time_level_runs_every_worker_for_the_whole_time() {
 }
 
 #[test]
+fn the_workers_of_a_time_level_split_the_root_proof_and_a_simulation_level_does_not() {
+    for level in ["strong", "strongest"] {
+        let plan = level_plan(level, 3);
+        let parts: Vec<_> = plan
+            .jobs
+            .iter()
+            .map(|j| (j.spec.prove_part, j.spec.prove_parts))
+            .collect();
+        assert_eq!(
+            parts,
+            vec![(Some(0), Some(3)), (Some(1), Some(3)), (Some(2), Some(3))]
+        );
+        // Each worker's spec says so in its text, which the worker parses back.
+        let text = plan.jobs[1].spec.to_string();
+        assert!(text.contains("prove_parts=3,prove_part=1"), "{text}");
+        assert_eq!(text.parse::<PlayerSpec>().as_ref(), Ok(&plan.jobs[1].spec));
+    }
+    // One worker proves the whole root; simulation levels prove nothing beyond the tried
+    // solve, so they have nothing to split.
+    let alone = level_plan("strongest", 1);
+    assert_eq!(alone.jobs[0].spec.prove_parts, None);
+    let club = level_plan("club", 4);
+    assert!(club.jobs.iter().all(|j| j.spec.prove_parts.is_none()));
+}
+
+#[test]
 fn every_job_has_a_seed_of_its_own_from_the_searchs_seed() {
     let plan = level_plan("strong", 4);
     let seeds: Vec<u64> = plan.jobs.iter().map(|j| j.seed).collect();

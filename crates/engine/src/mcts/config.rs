@@ -185,6 +185,38 @@ pub struct RootSolve {
     pub slice_nodes: Option<u64>,
     /// log2 of the solver's transposition table entries.
     pub table_bits: u32,
+    /// This searcher's share of a proof that several split by the root's moves (the
+    /// page's workers, each its own tree and solver): beyond the tried solve, it proves
+    /// only its share of the moves, and plays a win among them at once. `None`: the
+    /// whole root.
+    pub part: Option<ProofPart>,
+}
+
+/// Searcher `index` of `parts` proves the root moves whose place in square order is
+/// `index` modulo `parts` ([`ProofPart::moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofPart {
+    pub index: u32,
+    pub parts: u32,
+}
+
+impl ProofPart {
+    /// This part's share of `legal` (a bitboard of moves): every `parts`-th move in square
+    /// order, from the `index`-th. The parts of one split share out every move, each once.
+    pub fn moves(self, legal: u64) -> u64 {
+        let mut share = 0;
+        let mut rest = legal;
+        let mut place = 0;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if place % self.parts.max(1) == self.index {
+                share |= bit;
+            }
+            place += 1;
+        }
+        share
+    }
 }
 
 impl Default for RootSolve {
@@ -205,6 +237,7 @@ impl Default for RootSolve {
             slice_nodes: None,
             // 2^18 entries (6 MiB): root solves of this size revisit far fewer positions.
             table_bits: 18,
+            part: None,
         }
     }
 }

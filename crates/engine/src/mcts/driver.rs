@@ -26,6 +26,7 @@ use super::config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_proof_empties, MctsConfig,
 };
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
+use super::ProofPart;
 use crate::agent::Budget;
 use crate::book::{Book, BookChoice};
 use crate::evaluator::{EvalError, Evaluator};
@@ -99,6 +100,29 @@ pub struct SearchDriver {
     /// A budgeted root proof going on in slices beside the search
     /// ([`RootSolve::slice_nodes`](super::RootSolve::slice_nodes)).
     pending_proof: Option<PendingProof>,
+    /// This searcher's share of a root proof split by the root's moves
+    /// ([`RootSolve::part`](super::RootSolve::part)), going on beside the search.
+    pending_part: Option<PendingPart>,
+    /// What this searcher's share of a split proof proved of its moves, and the position
+    /// it holds for: (move, lower, upper) final margins for the side to move, put into the
+    /// root's children once the root is expanded.
+    part_bounds: Option<(Position, Vec<MoveBounds>)>,
+}
+
+/// A root move and what is proven of the final margin after it, for the side to move:
+/// at least, at most.
+type MoveBounds = (Move, i32, i32);
+
+/// A share of a split root proof: its moves (a bitboard), the nodes it may still visit,
+/// and what it has spent. A win/loss/draw search proves nothing until it completes, so
+/// each slice searches the share again from the root; the table carries the work over.
+#[derive(Clone, Copy, Debug)]
+struct PendingPart {
+    pos: Position,
+    moves: u64,
+    left: u64,
+    nodes: u64,
+    micros: u64,
 }
 
 /// A root proof run a slice at a time: each slice starts again from the root, from the
@@ -140,6 +164,8 @@ impl SearchDriver {
             book_rng,
             root_proof: None,
             pending_proof: None,
+            pending_part: None,
+            part_bounds: None,
         }
     }
 
@@ -261,6 +287,8 @@ impl SearchDriver {
     ) -> Option<RootDecision> {
         self.root_proof = None;
         self.pending_proof = None;
+        self.pending_part = None;
+        self.part_bounds = None;
         let moves = pos.legal_move_list();
         if let [only] = moves[..] {
             return Some(RootDecision::Forced(only));
@@ -274,6 +302,13 @@ impl SearchDriver {
             }
         }
         let nodes = self.solve_nodes(pos, budget, time_left)?;
+        if let (Some(nodes), Some(part)) = (nodes, self.config().root_solve.part) {
+            // Beyond the tried solve only: there every searcher tries the whole root, for
+            // the exact margin a win/loss/draw proof does not give.
+            if pos.empty_count() > self.solve_reach(pos).tried {
+                return self.begin_part(pos, part, nodes);
+            }
+        }
         if let (Some(nodes), Some(_)) = (nodes, self.config().root_solve.slice_nodes) {
             self.pending_proof = Some(PendingProof {
                 pos: *pos,
@@ -297,6 +332,9 @@ impl SearchDriver {
     /// going on: the move once the proof settles the root as a whole budgeted solve
     /// would have; `None` while it goes on, and once it has left the root to the search.
     pub fn prove_more(&mut self) -> Option<RootDecision> {
+        if self.pending_part.is_some() {
+            return self.prove_part_more();
+        }
         let mut pending = self.pending_proof.take()?;
         let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);
         let clock = Instant::now();
@@ -317,13 +355,99 @@ impl SearchDriver {
     /// was stopped): the move when what it has proven settles the root, as a whole
     /// budgeted proof cut short by its nodes would have.
     pub fn end_proof(&mut self) -> Option<RootDecision> {
+        // A share's win/loss/draw search cut short has proven nothing.
+        self.pending_part = None;
         let pending = self.pending_proof.take()?;
         self.settle(&pending.pos, &pending.proven, pending.micros)
     }
 
     /// Whether a root proof is going on beside the search.
     pub fn proving(&self) -> bool {
-        self.pending_proof.is_some()
+        self.pending_proof.is_some() || self.pending_part.is_some()
+    }
+
+    /// Starts this searcher's share of a split root proof (`nodes`: its budget): in
+    /// slices beside the search where the config slices proofs, else at once.
+    fn begin_part(&mut self, pos: &Position, part: ProofPart, nodes: u64) -> Option<RootDecision> {
+        let moves = part.moves(pos.legal_moves().0);
+        if moves == 0 {
+            // More searchers than moves: this one only searches.
+            return None;
+        }
+        self.pending_part = Some(PendingPart {
+            pos: *pos,
+            moves,
+            left: nodes,
+            nodes: 0,
+            micros: 0,
+        });
+        if self.config().root_solve.slice_nodes.is_some() {
+            return None;
+        }
+        self.prove_part_more()
+    }
+
+    /// One slice of this searcher's share of a split proof: a win among its moves is the
+    /// position's, played at once as a whole proof's would be; a draw or a loss bounds
+    /// its moves only, which the tree then knows (and the page's merge of the workers'
+    /// trees, which keeps every tree's bounds, combines into the root's result).
+    fn prove_part_more(&mut self) -> Option<RootDecision> {
+        let mut pending = self.pending_part.take()?;
+        let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);
+        let clock = Instant::now();
+        let solver = self.solver();
+        let before = solver.nodes();
+        let result =
+            solver.prove_moves_within(&pending.pos, pending.moves, slice.min(pending.left));
+        let spent = solver.nodes() - before;
+        pending.left = pending.left.saturating_sub(spent);
+        pending.nodes += spent;
+        pending.micros += clock.elapsed().as_micros() as u64;
+        let Some((value, best)) = result else {
+            if pending.left > 0 {
+                self.pending_part = Some(pending);
+            }
+            return None;
+        };
+        let squares = pending.pos.size().squares() as i32;
+        if value >= 1 {
+            return Some(RootDecision::Solved(Solved {
+                best,
+                margin: value,
+                upper: squares,
+                nodes: pending.nodes,
+                micros: pending.micros,
+            }));
+        }
+        // Fail-soft: no move of the share does better than `value`, and a drawn share's
+        // best move draws exactly.
+        let bounds = pending
+            .pos
+            .legal_move_list()
+            .into_iter()
+            .filter(|mv| mv.square().is_some_and(|sq| pending.moves & sq.bit() != 0))
+            .map(|mv| match mv == best && value == 0 {
+                true => (mv, 0, 0),
+                false => (mv, -squares, value),
+            })
+            .collect();
+        self.part_bounds = Some((pending.pos, bounds));
+        self.apply_part_bounds();
+        None
+    }
+
+    /// Puts what the share of a split proof proved into the root's children, once the
+    /// root is this position's and is expanded (the tree keeps them from then on).
+    fn apply_part_bounds(&mut self) {
+        let Some((pos, bounds)) = self.part_bounds.clone() else {
+            return;
+        };
+        if self.tree.root_position() != Some(&pos) {
+            return;
+        }
+        for (mv, lower, upper) in bounds {
+            self.tree.bound_root_move(mv, lower, upper);
+        }
     }
 
     /// Whether the search has run its simulations while a root proof beside it goes on
@@ -423,6 +547,7 @@ impl SearchDriver {
             return;
         }
         self.root_prepared = true;
+        self.apply_part_bounds();
         if self.noise {
             self.tree.add_root_noise();
         }

@@ -47,7 +47,7 @@ mod tree;
 pub use clock::GameClock;
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
-    self_play_noise, GumbelRoot, MctsConfig, RootSolve,
+    self_play_noise, GumbelRoot, MctsConfig, ProofPart, RootSolve,
 };
 pub use driver::{BookPlay, RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
@@ -57,6 +57,8 @@ pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
 #[cfg(test)]
 mod sliced_proof_tests;
+#[cfg(test)]
+mod split_proof_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -262,9 +262,10 @@ impl SearchTree {
         }
     }
 
-    /// Recomputes the node's margin bounds from its children's: its side to move gets the
-    /// best of them. True when they changed.
-    fn update_bounds(&mut self, index: usize) -> bool {
+    /// Narrows the node's margin bounds by its children's: its side to move gets the best
+    /// of them. Bounds are facts, so what the node already knows (a proof from outside
+    /// the tree, [`SearchTree::bound_root_move`]) is kept. True when they changed.
+    pub(super) fn update_bounds(&mut self, index: usize) -> bool {
         let node = &self.nodes[index];
         if node.expansion != Expansion::Expanded || node.child_count == 0 {
             return false;
@@ -275,8 +276,8 @@ impl SearchTree {
             lower = lower.max(self.nodes[c].lower);
             upper = upper.max(self.nodes[c].upper);
         }
-        let (lower, upper) = (-upper, -lower);
         let node = &mut self.nodes[index];
+        let (lower, upper) = ((-upper).max(node.lower), (-lower).min(node.upper));
         let changed = (node.lower, node.upper) != (lower, upper);
         node.lower = lower;
         node.upper = upper;

@@ -291,6 +291,25 @@ impl SearchTree {
             .is_some_and(|root| root.exact().is_some())
     }
 
+    /// Narrows what is known of the final margin after the root move `mv` (for the root's
+    /// side to move) to `lower..=upper`, a fact from outside the tree (a proof of that
+    /// move), and the root's bounds with it. Does nothing before the root is expanded.
+    pub fn bound_root_move(&mut self, mv: Move, lower: i32, upper: i32) {
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        if root.expansion != Expansion::Expanded {
+            return;
+        }
+        let Some(index) = root.children().find(|&c| self.nodes[c].mv == mv) else {
+            return;
+        };
+        let child = &mut self.nodes[index];
+        child.lower = child.lower.max(lower as i8);
+        child.upper = child.upper.min(upper as i8);
+        self.update_bounds(0);
+    }
+
     /// Makes `pos` the root, keeping the subtree that leads to it when `pos` is the current
     /// root, a child or a grandchild (our move and the opponent's reply).
     pub fn set_root(&mut self, pos: &Position) {

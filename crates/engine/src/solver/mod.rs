@@ -421,6 +421,31 @@ impl Solver {
         self.nodes >= self.node_limit || self.chain.as_ref().is_some_and(|sp| sp.stopped())
     }
 
+    /// The best result (win, loss or draw, as the fail-soft value of a search with the
+    /// window (-1, 1)) that the legal moves in `moves` reach, and the move that reaches
+    /// it, within `max_nodes` visited positions; `None` when that is not enough, or when
+    /// `moves` holds no legal move. A share of a proof that several searchers split by
+    /// the root's moves (the page's workers): a win among them is a win of the position;
+    /// a draw or a loss bounds only these moves. The table keeps what it learnt, so a
+    /// call that ran out and is made again redoes little.
+    pub fn prove_moves_within(
+        &mut self,
+        pos: &Position,
+        moves: u64,
+        max_nodes: u64,
+    ) -> Option<(i32, Move)> {
+        self.prepare(pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        if legal_moves_unmasked(p, o) & self.mask & moves == 0 {
+            return None;
+        }
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let (value, best) = self.root_among(p, o, moves, -1, 1);
+        let complete = !self.out_of_nodes();
+        self.node_limit = u64::MAX;
+        complete.then_some((value, best?))
+    }
+
     /// Win, loss or draw for the side to move, with a move that achieves it: a search
     /// with the window (-1, 1), which cuts far more than the exact score needs.
     pub fn win_loss_draw(&mut self, pos: &Position) -> (WinLossDraw, Option<Move>, u64) {
@@ -457,14 +482,32 @@ impl Solver {
     }
 
     fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        self.root_among(p, o, u64::MAX, alpha, beta)
+    }
+
+    /// [`Solver::root`] over the legal moves in `among` only (a pass is never left out):
+    /// the best of those moves, a bound on the root only from below. `among` must hold a
+    /// legal move when there is one.
+    fn root_among(
+        &mut self,
+        p: u64,
+        o: u64,
+        among: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<Move>) {
         let n = (self.mask & !(p | o)).count_ones();
-        let moves = legal_moves_unmasked(p, o) & self.mask;
-        if moves == 0 {
+        let legal = legal_moves_unmasked(p, o) & self.mask;
+        let moves = legal & among;
+        if legal == 0 {
             if legal_moves_unmasked(o, p) & self.mask == 0 {
                 return (self.final_score(p, o), None);
             }
             let v = -self.search(o, p, -beta, -alpha, n, false);
             return (v, Some(Move::Pass));
+        }
+        if moves == 0 {
+            return (-INF, None);
         }
         let mut ordered = Ordered::default();
         let Ok(()) = self.order(p, o, moves, n, None, &mut ordered) else {

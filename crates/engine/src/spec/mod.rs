@@ -13,7 +13,7 @@
 
 use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
-use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, MctsPlayer};
+use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, MctsPlayer, ProofPart};
 use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::players::{
     GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
@@ -115,6 +115,13 @@ pub struct PlayerSpec {
     /// win or draw is played (at most the tried solve's reach: none beyond it; unset: the
     /// board's default).
     pub prove: Option<u32>,
+    /// Searchers that split a root proof by its moves, each with its own tree and solver
+    /// (the page's workers at a timed level): this one proves only its share of the moves
+    /// (`prove_part`, from 0) and plays a win among them at once (unset or 1: the whole
+    /// root).
+    pub prove_parts: Option<u32>,
+    /// This searcher's share of a split proof, below `prove_parts` (unset: 0).
+    pub prove_part: Option<u32>,
     /// Dirichlet noise at the root (its concentration; unset: none).
     pub noise: Option<f64>,
     /// Gumbel AlphaZero at the root with this many moves considered (unset or 0: PUCT);
@@ -220,6 +227,8 @@ impl PlayerSpec {
             solver: None,
             exact: None,
             prove: None,
+            prove_parts: None,
+            prove_part: None,
             noise: None,
             gumbel: None,
             cscale: None,
@@ -287,6 +296,13 @@ impl PlayerSpec {
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
         config.root_solve.proof_empties = self.prove.or(config.root_solve.proof_empties);
+        config.root_solve.part =
+            self.prove_parts
+                .filter(|&parts| parts > 1)
+                .map(|parts| ProofPart {
+                    index: self.prove_part.unwrap_or(0) % parts,
+                    parts,
+                });
         config
     }
 

@@ -129,6 +129,18 @@ const OPTIONS: &[SpecOption] = &[
     option("solver", MCTS, field!(Small, solver), Accepts::Empties),
     option("exact", MCTS, field!(Small, exact), Accepts::Empties),
     option("prove", MCTS, field!(Small, prove), Accepts::Empties),
+    option(
+        "prove_parts",
+        MCTS,
+        field!(Small, prove_parts),
+        Accepts::Range(1, 64),
+    ),
+    option(
+        "prove_part",
+        MCTS,
+        field!(Small, prove_part),
+        Accepts::Range(0, 63),
+    ),
     option("noise", MCTS, field!(Real, noise), Accepts::NonNegative),
     option("gumbel", MCTS, field!(Small, gumbel), Accepts::Range(0, 64)),
     option("cscale", MCTS, field!(Real, cscale), Accepts::NonNegative),
@@ -301,6 +313,17 @@ impl FromStr for PlayerSpec {
         }
         if spec.kind.needs_model() && spec.model.is_none() {
             return Err(SpecError::NeedsModel(name));
+        }
+        if let Some(part) = spec.prove_part {
+            let parts = spec.prove_parts.unwrap_or(1);
+            if part >= parts {
+                return Err(SpecError::BadValue {
+                    player: name,
+                    option: "prove_part".into(),
+                    value: part.to_string(),
+                    reason: format!("expected a part below prove_parts ({parts})"),
+                });
+            }
         }
         Ok(spec)
     }

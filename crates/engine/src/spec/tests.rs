@@ -302,3 +302,30 @@ fn built_players_carry_the_spec_budget() {
     let (agent, _) = parse("novice").build(7, &NoModels).expect("builds");
     assert_eq!(agent.name(), "novice");
 }
+
+#[test]
+fn a_proof_part_sets_the_root_solve_s_share_and_must_be_below_the_parts() {
+    let spec = parse("mcts:time=1000,prove_parts=3,prove_part=2");
+    assert_eq!(
+        spec.mcts_config(1).root_solve.part,
+        Some(crate::mcts::ProofPart { index: 2, parts: 3 })
+    );
+    assert_eq!(parse(&spec.to_string()), spec);
+    // One part is the whole root, as with no split at all.
+    assert_eq!(
+        parse("mcts:prove_parts=1").mcts_config(1).root_solve.part,
+        None
+    );
+    assert_eq!(parse("mcts").mcts_config(1).root_solve.part, None);
+    for text in ["mcts:prove_parts=3,prove_part=3", "mcts:prove_part=1"] {
+        let error = text.parse::<PlayerSpec>().expect_err(text).to_string();
+        assert!(
+            error.contains("expected a part below prove_parts"),
+            "{text}: {error}"
+        );
+    }
+    assert!(matches!(
+        "mcts:prove_parts=0".parse::<PlayerSpec>(),
+        Err(SpecError::BadValue { .. })
+    ));
+}

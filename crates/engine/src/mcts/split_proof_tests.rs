@@ -1,0 +1,176 @@
+//! A root proof split by the root's moves among several searchers ([`RootSolve::part`],
+//! the page's workers at a timed level): the parts share out every move once, a part
+//! that proves a win plays it, and what a part proves of its other moves reaches its
+//! tree's report as bounds that hold, checked against the exact margin of every move.
+
+use super::tests::{counting, proof_zone_endgame, small_root_solve};
+use super::*;
+use crate::solver::Solver;
+use crate::{Budget, Rng};
+use othello::Position;
+use std::time::Duration;
+
+/// `small_root_solve`'s reaches (proofs at 11-14 empties) for part `index` of `parts`,
+/// in slices of `slice` nodes or in one go; no solver inside the tree, so that only the
+/// root's proof knows anything of the moves.
+fn part_config(index: u32, parts: u32, slice: Option<u64>) -> MctsConfig {
+    MctsConfig {
+        solver_empties: Some(0),
+        root_solve: RootSolve {
+            slice_nodes: slice,
+            part: Some(ProofPart { index, parts }),
+            ..small_root_solve()
+        },
+        ..MctsConfig::default()
+    }
+}
+
+/// The root decision of a part, its proof run to the end in slices where it has them.
+fn decide(driver: &mut SearchDriver, pos: &Position, time: Duration) -> Option<RootDecision> {
+    let decision = driver.decide_root(pos, &Budget::time(time), Some(time));
+    if decision.is_some() {
+        return decision;
+    }
+    while driver.proving() {
+        if let Some(decision) = driver.prove_more() {
+            return Some(decision);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_parts_of_a_split_share_out_every_move_once() {
+    let mut rng = Rng::new(5);
+    for _ in 0..200 {
+        let legal = rng.next_u64();
+        for parts in 1..=5 {
+            let shares: Vec<u64> = (0..parts)
+                .map(|index| ProofPart { index, parts }.moves(legal))
+                .collect();
+            assert_eq!(shares.iter().fold(0, |all, s| all | s), legal);
+            assert_eq!(
+                shares.iter().map(|s| s.count_ones()).sum::<u32>(),
+                legal.count_ones()
+            );
+            // Round robin: the shares' sizes differ by one at most.
+            let sizes: Vec<u32> = shares.iter().map(|s| s.count_ones()).collect();
+            let (low, high) = (sizes.iter().min(), sizes.iter().max());
+            assert!(high.zip(low).is_some_and(|(h, l)| h - l <= 1), "{sizes:?}");
+        }
+    }
+}
+
+/// Every part of a split, on positions beyond the tried solve with budgets from a few
+/// nodes to plenty: a part plays a move only when it wins (and by at least the margin it
+/// claims), the position is proven won by some part whenever a part gets its whole proof
+/// done and holds a winning move, and a part that proves its moves do not win leaves
+/// bounds on them in its search's report that hold the exact margins.
+#[test]
+fn a_split_proof_plays_only_true_wins_and_bounds_its_moves_truly() {
+    let mut rng = Rng::new(47);
+    let mut solver = Solver::new();
+    let (mut wins, mut bounded, mut drawn, mut cut_short) = (0, 0, 0, 0);
+    for round in 0..40 {
+        let pos = proof_zone_endgame(&mut rng);
+        let text = pos.to_board_text();
+        let margins = solver.score_moves(&pos);
+        let margin_of = |mv| margins.iter().find(|(m, _)| *m == mv).map(|(_, v)| *v);
+        let parts = 2 + rng.below(2) as u32;
+        let slice = (round % 2 == 0).then_some(500);
+        for index in 0..parts {
+            let part = ProofPart { index, parts };
+            let share = part.moves(pos.legal_moves().0);
+            let best_in_share = margins
+                .iter()
+                .filter(|(mv, _)| mv.square().is_some_and(|sq| share & sq.bit() != 0))
+                .map(|(_, v)| *v)
+                .max();
+            let time = Duration::from_millis(20 + rng.below(20_000) as u64);
+            let mut driver = SearchDriver::new(part_config(index, parts, slice));
+            match decide(&mut driver, &pos, time) {
+                Some(RootDecision::Solved(solved)) => {
+                    let truth = margin_of(solved.best);
+                    assert!(
+                        share & solved.best.square().map_or(0, othello::Square::bit) != 0,
+                        "{text}: {solved:?} is not part {index}'s move"
+                    );
+                    assert!(
+                        solved.margin >= 1 && truth.is_some_and(|t| t >= solved.margin),
+                        "{text}: {solved:?}, but the move's margin is {truth:?}"
+                    );
+                    assert!(!solved.is_exact(), "{text}: a part knows no upper bound");
+                    wins += 1;
+                }
+                None => {
+                    let Some(best) = best_in_share else {
+                        continue;
+                    };
+                    driver.begin(&pos, Some(200), false);
+                    driver.advance(&mut counting(), 200, None).expect("search");
+                    let report = driver.report(Duration::ZERO);
+                    let known: Vec<_> = report
+                        .moves
+                        .iter()
+                        .filter_map(|m| Some((m.mv, m.bounds?)))
+                        .collect();
+                    for (mv, (lower, upper)) in &known {
+                        let truth = margin_of(*mv).expect("a legal move");
+                        assert!(
+                            *lower <= truth && truth <= *upper,
+                            "{text}: {mv} bounded {lower}..{upper}, but {truth}"
+                        );
+                    }
+                    if known.is_empty() {
+                        // Cut short by its budget: nothing proven, so nothing claimed;
+                        // a share holding a win never got that far.
+                        cut_short += 1;
+                    } else {
+                        assert!(best <= 0, "{text}: part {index} missed a win of {best}");
+                        assert_eq!(known.len(), share.count_ones() as usize, "{text}");
+                        bounded += 1;
+                        if best == 0 {
+                            assert!(known.iter().any(|(_, b)| *b == (0, 0)), "{text}");
+                            drawn += 1;
+                        }
+                    }
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+    assert!(
+        wins > 5 && bounded > 5 && drawn > 0 && cut_short > 5,
+        "{wins} wins, {bounded} bounded ({drawn} drawn), {cut_short} cut short"
+    );
+}
+
+/// Below the split's reach (the tried solve) every part solves the whole root, for the
+/// exact margin, as a searcher alone does.
+#[test]
+fn within_the_tried_solve_every_part_solves_the_whole_root() {
+    let mut rng = Rng::new(48);
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    while checked < 10 {
+        let empties = 9 + rng.below(2) as u32;
+        let Some(pos) = super::tests::random_endgame(&mut rng, empties) else {
+            continue;
+        };
+        if pos.legal_move_list().len() < 2 {
+            continue;
+        }
+        checked += 1;
+        let truth = solver.solve(&pos).margin;
+        for index in 0..3 {
+            let mut driver = SearchDriver::new(part_config(index, 3, None));
+            let time = Duration::from_secs(1_000);
+            match decide(&mut driver, &pos, time) {
+                Some(RootDecision::Solved(solved)) => {
+                    assert_eq!((solved.margin, solved.upper), (truth, truth));
+                }
+                other => panic!("{}: {other:?}", pos.to_board_text()),
+            }
+        }
+    }
+}
