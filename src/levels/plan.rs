@@ -90,9 +90,11 @@ impl SearchPlan {
 
 /// Worker `index`'s spec, of `workers`: root-parallel trees must differ, so every worker
 /// but the first mixes noise into its root, as self-play does. With a time budget (the
-/// timed levels, whose agents prove endgames beyond the tried solve) the workers split
-/// the root proof by its moves, so that every worker's core works on a different part of
-/// it instead of all repeating one proof.
+/// timed levels, whose agents prove endgames beyond the tried solve) and three workers or
+/// more, the first proves the whole root as an agent alone does (the exact margin where it
+/// fits, a proven win or draw played at once), and the others split the proof by the
+/// root's moves instead of repeating it: each proves win, loss or draw for its share, so
+/// that a win the whole proof does not reach in time is still found and played.
 fn root_parallel(
     player: &PlayerSpec,
     size: BoardSize,
@@ -100,9 +102,9 @@ fn root_parallel(
     workers: usize,
     budget: WireBudget,
 ) -> PlayerSpec {
-    let split = workers > 1 && budget.millis.is_some() && player.kind == PlayerKind::Mcts;
-    let (prove_parts, prove_part) = match split {
-        true => (Some(workers as u32), Some(index as u32)),
+    let split = workers > 2 && index > 0 && budget.millis.is_some();
+    let (prove_parts, prove_part) = match split && player.kind == PlayerKind::Mcts {
+        true => (Some(workers as u32 - 1), Some(index as u32 - 1)),
         false => (player.prove_parts, player.prove_part),
     };
     let noise = match index {

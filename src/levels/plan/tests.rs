@@ -83,27 +83,36 @@ fn a_time_level_runs_every_worker_for_the_whole_time() {
 }
 
 #[test]
-fn the_workers_of_a_time_level_split_the_root_proof_and_a_simulation_level_does_not() {
+fn the_workers_of_a_time_level_beside_the_first_split_the_root_proof() {
     for level in ["strong", "strongest"] {
-        let plan = level_plan(level, 3);
+        let plan = level_plan(level, 4);
         let parts: Vec<_> = plan
             .jobs
             .iter()
             .map(|j| (j.spec.prove_part, j.spec.prove_parts))
             .collect();
+        // The first proves the whole root; the other three share its moves.
         assert_eq!(
             parts,
-            vec![(Some(0), Some(3)), (Some(1), Some(3)), (Some(2), Some(3))]
+            vec![
+                (None, None),
+                (Some(0), Some(3)),
+                (Some(1), Some(3)),
+                (Some(2), Some(3))
+            ]
         );
         // Each worker's spec says so in its text, which the worker parses back.
-        let text = plan.jobs[1].spec.to_string();
+        let text = plan.jobs[2].spec.to_string();
         assert!(text.contains("prove_parts=3,prove_part=1"), "{text}");
-        assert_eq!(text.parse::<PlayerSpec>().as_ref(), Ok(&plan.jobs[1].spec));
+        assert_eq!(text.parse::<PlayerSpec>().as_ref(), Ok(&plan.jobs[2].spec));
     }
-    // One worker proves the whole root; simulation levels prove nothing beyond the tried
-    // solve, so they have nothing to split.
-    let alone = level_plan("strongest", 1);
-    assert_eq!(alone.jobs[0].spec.prove_parts, None);
+    // With one or two workers each proves the whole root (a share of every move would
+    // only repeat the first's proof without its margin); simulation levels prove nothing
+    // beyond the tried solve, so they have nothing to split.
+    for workers in [1, 2] {
+        let plan = level_plan("strongest", workers);
+        assert!(plan.jobs.iter().all(|j| j.spec.prove_parts.is_none()));
+    }
     let club = level_plan("club", 4);
     assert!(club.jobs.iter().all(|j| j.spec.prove_parts.is_none()));
 }

@@ -186,9 +186,10 @@ pub struct RootSolve {
     /// log2 of the solver's transposition table entries.
     pub table_bits: u32,
     /// This searcher's share of a proof that several split by the root's moves (the
-    /// page's workers, each its own tree and solver): beyond the tried solve, it proves
-    /// only its share of the moves, and plays a win among them at once. `None`: the
-    /// whole root.
+    /// page's workers beside the one that proves the whole root, each with its own tree
+    /// and solver): beyond the tried solve, it proves win, loss or draw for its share of
+    /// the moves only, and what it proves becomes bounds on those moves in its tree.
+    /// `None`: the whole root, as a searcher alone.
     pub part: Option<ProofPart>,
 }
 

@@ -113,16 +113,14 @@ pub struct SearchDriver {
 /// at least, at most.
 type MoveBounds = (Move, i32, i32);
 
-/// A share of a split root proof: its moves (a bitboard), the nodes it may still visit,
-/// and what it has spent. A win/loss/draw search proves nothing until it completes, so
+/// A share of a split root proof: its moves (a bitboard) and the nodes it may still visit.
+/// A win/loss/draw search proves nothing until it completes, so
 /// each slice searches the share again from the root; the table carries the work over.
 #[derive(Clone, Copy, Debug)]
 struct PendingPart {
     pos: Position,
     moves: u64,
     left: u64,
-    nodes: u64,
-    micros: u64,
 }
 
 /// A root proof run a slice at a time: each slice starts again from the root, from the
@@ -378,8 +376,6 @@ impl SearchDriver {
             pos: *pos,
             moves,
             left: nodes,
-            nodes: 0,
-            micros: 0,
         });
         if self.config().root_solve.slice_nodes.is_some() {
             return None;
@@ -387,22 +383,22 @@ impl SearchDriver {
         self.prove_part_more()
     }
 
-    /// One slice of this searcher's share of a split proof: a win among its moves is the
-    /// position's, played at once as a whole proof's would be; a draw or a loss bounds
-    /// its moves only, which the tree then knows (and the page's merge of the workers'
-    /// trees, which keeps every tree's bounds, combines into the root's result).
+    /// One slice of this searcher's share of a split proof. What it proves of its moves
+    /// goes into its tree as bounds: a win (its best move wins by at least the fail-soft
+    /// value), a draw (its best move draws, the others do no better) or a loss (no move
+    /// does better than the value). A win is not played at once, as a whole proof's is:
+    /// the searcher proving the whole root may still find the exact margin, and the
+    /// page's merge of the workers' trees, which keeps every tree's bounds, plays a proven
+    /// win at the end of the move's time in any case.
     fn prove_part_more(&mut self) -> Option<RootDecision> {
         let mut pending = self.pending_part.take()?;
         let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);
-        let clock = Instant::now();
         let solver = self.solver();
         let before = solver.nodes();
         let result =
             solver.prove_moves_within(&pending.pos, pending.moves, slice.min(pending.left));
         let spent = solver.nodes() - before;
         pending.left = pending.left.saturating_sub(spent);
-        pending.nodes += spent;
-        pending.micros += clock.elapsed().as_micros() as u64;
         let Some((value, best)) = result else {
             if pending.left > 0 {
                 self.pending_part = Some(pending);
@@ -410,25 +406,18 @@ impl SearchDriver {
             return None;
         };
         let squares = pending.pos.size().squares() as i32;
-        if value >= 1 {
-            return Some(RootDecision::Solved(Solved {
-                best,
-                margin: value,
-                upper: squares,
-                nodes: pending.nodes,
-                micros: pending.micros,
-            }));
-        }
-        // Fail-soft: no move of the share does better than `value`, and a drawn share's
-        // best move draws exactly.
         let bounds = pending
             .pos
             .legal_move_list()
             .into_iter()
             .filter(|mv| mv.square().is_some_and(|sq| pending.moves & sq.bit() != 0))
-            .map(|mv| match mv == best && value == 0 {
-                true => (mv, 0, 0),
-                false => (mv, -squares, value),
+            .filter_map(|mv| match (mv == best, value) {
+                (true, v) if v >= 1 => Some((mv, v, squares)),
+                (true, 0) => Some((mv, 0, 0)),
+                // Fail-soft: a lost share's moves do no better than `value`.
+                (_, v) if v <= 0 => Some((mv, -squares, v)),
+                // A won share says nothing of its other moves.
+                _ => None,
             })
             .collect();
         self.part_bounds = Some((pending.pos, bounds));

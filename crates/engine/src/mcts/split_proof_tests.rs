@@ -1,13 +1,14 @@
 //! A root proof split by the root's moves among several searchers ([`RootSolve::part`],
-//! the page's workers at a timed level): the parts share out every move once, a part
-//! that proves a win plays it, and what a part proves of its other moves reaches its
-//! tree's report as bounds that hold, checked against the exact margin of every move.
+//! the page's workers at a timed level): the parts share out every move once, and what a
+//! part proves of its moves reaches its tree's report as bounds that hold, checked against
+//! the exact margin of every move; a proven win is the move its search plays.
 
 use super::tests::{counting, proof_zone_endgame, small_root_solve};
 use super::*;
+use crate::report::Proof;
 use crate::solver::Solver;
 use crate::{Budget, Rng};
-use othello::Position;
+use othello::{Move, Position};
 use std::time::Duration;
 
 /// `small_root_solve`'s reaches (proofs at 11-14 empties) for part `index` of `parts`,
@@ -62,12 +63,11 @@ fn the_parts_of_a_split_share_out_every_move_once() {
 }
 
 /// Every part of a split, on positions beyond the tried solve with budgets from a few
-/// nodes to plenty: a part plays a move only when it wins (and by at least the margin it
-/// claims), the position is proven won by some part whenever a part gets its whole proof
-/// done and holds a winning move, and a part that proves its moves do not win leaves
-/// bounds on them in its search's report that hold the exact margins.
+/// nodes to plenty: a part never settles the move itself; what it proves of its moves
+/// reaches its search's report as bounds that hold the exact margins, a winning share
+/// marks a winning move, and the move the search then chooses is that win.
 #[test]
-fn a_split_proof_plays_only_true_wins_and_bounds_its_moves_truly() {
+fn a_split_proof_bounds_its_moves_truly_and_its_search_plays_a_proven_win() {
     let mut rng = Rng::new(47);
     let mut solver = Solver::new();
     let (mut wins, mut bounded, mut drawn, mut cut_short) = (0, 0, 0, 0);
@@ -81,61 +81,51 @@ fn a_split_proof_plays_only_true_wins_and_bounds_its_moves_truly() {
         for index in 0..parts {
             let part = ProofPart { index, parts };
             let share = part.moves(pos.legal_moves().0);
-            let best_in_share = margins
+            let in_share = |mv: Move| mv.square().is_some_and(|sq| share & sq.bit() != 0);
+            let Some(best) = margins
                 .iter()
-                .filter(|(mv, _)| mv.square().is_some_and(|sq| share & sq.bit() != 0))
+                .filter(|(mv, _)| in_share(*mv))
                 .map(|(_, v)| *v)
-                .max();
+                .max()
+            else {
+                continue;
+            };
             let time = Duration::from_millis(20 + rng.below(20_000) as u64);
             let mut driver = SearchDriver::new(part_config(index, parts, slice));
-            match decide(&mut driver, &pos, time) {
-                Some(RootDecision::Solved(solved)) => {
-                    let truth = margin_of(solved.best);
-                    assert!(
-                        share & solved.best.square().map_or(0, othello::Square::bit) != 0,
-                        "{text}: {solved:?} is not part {index}'s move"
-                    );
-                    assert!(
-                        solved.margin >= 1 && truth.is_some_and(|t| t >= solved.margin),
-                        "{text}: {solved:?}, but the move's margin is {truth:?}"
-                    );
-                    assert!(!solved.is_exact(), "{text}: a part knows no upper bound");
-                    wins += 1;
+            assert_eq!(decide(&mut driver, &pos, time), None, "{text}");
+            driver.begin(&pos, Some(200), false);
+            driver.advance(&mut counting(), 200, None).expect("search");
+            let report = driver.report(Duration::ZERO);
+            let known: Vec<_> = report
+                .moves
+                .iter()
+                .filter_map(|m| Some((m.mv, m.bounds?)))
+                .collect();
+            for (mv, (lower, upper)) in &known {
+                let truth = margin_of(*mv).expect("a legal move");
+                assert!(in_share(*mv), "{text}: {mv} is not part {index}'s");
+                assert!(
+                    *lower <= truth && truth <= *upper,
+                    "{text}: {mv} bounded {lower}..{upper}, but {truth}"
+                );
+            }
+            if known.is_empty() {
+                // Cut short by its budget: nothing proven, so nothing claimed.
+                cut_short += 1;
+            } else if best >= 1 {
+                // One winning move is marked, and the search plays it.
+                assert_eq!(known.len(), 1, "{text}");
+                assert!(known[0].1 .0 >= 1, "{text}: {known:?}");
+                assert_eq!(report.proof, Some(Proof::Win), "{text}");
+                assert_eq!(report.best_move(), Some(known[0].0), "{text}");
+                wins += 1;
+            } else {
+                assert_eq!(known.len(), share.count_ones() as usize, "{text}");
+                bounded += 1;
+                if best == 0 {
+                    assert!(known.iter().any(|(_, b)| *b == (0, 0)), "{text}");
+                    drawn += 1;
                 }
-                None => {
-                    let Some(best) = best_in_share else {
-                        continue;
-                    };
-                    driver.begin(&pos, Some(200), false);
-                    driver.advance(&mut counting(), 200, None).expect("search");
-                    let report = driver.report(Duration::ZERO);
-                    let known: Vec<_> = report
-                        .moves
-                        .iter()
-                        .filter_map(|m| Some((m.mv, m.bounds?)))
-                        .collect();
-                    for (mv, (lower, upper)) in &known {
-                        let truth = margin_of(*mv).expect("a legal move");
-                        assert!(
-                            *lower <= truth && truth <= *upper,
-                            "{text}: {mv} bounded {lower}..{upper}, but {truth}"
-                        );
-                    }
-                    if known.is_empty() {
-                        // Cut short by its budget: nothing proven, so nothing claimed;
-                        // a share holding a win never got that far.
-                        cut_short += 1;
-                    } else {
-                        assert!(best <= 0, "{text}: part {index} missed a win of {best}");
-                        assert_eq!(known.len(), share.count_ones() as usize, "{text}");
-                        bounded += 1;
-                        if best == 0 {
-                            assert!(known.iter().any(|(_, b)| *b == (0, 0)), "{text}");
-                            drawn += 1;
-                        }
-                    }
-                }
-                other => panic!("{text}: {other:?}"),
             }
         }
     }

@@ -116,9 +116,9 @@ pub struct PlayerSpec {
     /// board's default).
     pub prove: Option<u32>,
     /// Searchers that split a root proof by its moves, each with its own tree and solver
-    /// (the page's workers at a timed level): this one proves only its share of the moves
-    /// (`prove_part`, from 0) and plays a win among them at once (unset or 1: the whole
-    /// root).
+    /// (the page's workers at a timed level, beside the one proving the whole root): this
+    /// one proves win, loss or draw for its share of the moves only (`prove_part`, from
+    /// 0), as bounds on them in its tree (unset or 1: the whole root).
     pub prove_parts: Option<u32>,
     /// This searcher's share of a split proof, below `prove_parts` (unset: 0).
     pub prove_part: Option<u32>,
