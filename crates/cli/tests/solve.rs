@@ -9,6 +9,13 @@ fn othello() -> Command {
     Command::cargo_bin("othello").expect("the othello binary is built")
 }
 
+/// `othello accuracy` on 4x4 (where every check solves in no time) for `player`.
+fn accuracy_on_4x4(player: &str) -> Command {
+    let mut command = othello();
+    command.args(["accuracy", "--board", "4", "--player", player]);
+    command
+}
+
 /// Runs `command`, which must succeed (its stderr says why not), and returns its stdout.
 fn stdout_of(command: &mut Command) -> String {
     let out = command.output().expect("runs");
@@ -75,16 +82,9 @@ fn a_bad_position_is_one_line_of_error_and_exit_code_2() {
 #[test]
 fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
     let stdout = stdout_of(
-        othello()
-            .args(["accuracy", "--board", "4", "--player", "alphabeta"])
-            .args([
-                "--against",
-                "random",
-                "--positions",
-                "30",
-                "--max-empties",
-                "8",
-            ]),
+        accuracy_on_4x4("alphabeta")
+            .args(["--against", "random", "--positions", "30"])
+            .args(["--max-empties", "8"]),
     );
     assert!(
         stdout.starts_with("alphabeta: 30 of 30 moves optimal (100.0%, 95% interval 88.6-100.0%)"),
@@ -92,8 +92,7 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
     );
     // Above --exact-up-to only the result is labelled: no optimal share for those groups.
     let stdout = stdout_of(
-        othello()
-            .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+        accuracy_on_4x4("alphabeta")
             .args(["--against", "random", "--positions", "30"])
             .args(["--max-empties", "8", "--exact-up-to", "3"]),
     );
@@ -111,10 +110,7 @@ fn accuracy_counts_optimal_endgame_moves_and_names_a_bad_player() {
         ["-", "100.0%"],
         "{stdout}"
     );
-    let out = othello()
-        .args(["accuracy", "--board", "4", "--player", "oracle"])
-        .output()
-        .expect("runs");
+    let out = accuracy_on_4x4("oracle").output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown player 'oracle'"));
 }
@@ -125,32 +121,23 @@ fn accuracy_rechecks_recorded_positions_and_refuses_a_corrupt_report() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let report = dir.join("random.json");
     let report_arg = report.to_str().expect("utf-8 path");
-    othello()
+    accuracy_on_4x4("random")
         .args([
-            "accuracy",
-            "--board",
-            "4",
-            "--player",
-            "random",
             "--positions",
             "20",
+            "--max-empties",
+            "8",
+            "--json",
+            report_arg,
         ])
-        .args(["--max-empties", "8", "--json", report_arg])
         .assert()
         .success();
-    let stdout = stdout_of(
-        othello()
-            .args([
-                "accuracy",
-                "--board",
-                "4",
-                "--player",
-                "alphabeta",
-                "--max-empties",
-                "8",
-            ])
-            .args(["--replay", report_arg]),
-    );
+    let stdout = stdout_of(accuracy_on_4x4("alphabeta").args([
+        "--max-empties",
+        "8",
+        "--replay",
+        report_arg,
+    ]));
     // Every distinct recorded position once, each solved perfectly by alpha-beta.
     let recorded: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
@@ -171,8 +158,7 @@ fn accuracy_rechecks_recorded_positions_and_refuses_a_corrupt_report() {
     );
     let corrupt = dir.join("corrupt.json");
     std::fs::write(&corrupt, "{\"moves\": [{\"position\": 3}]}").expect("write");
-    let out = othello()
-        .args(["accuracy", "--board", "4", "--player", "alphabeta"])
+    let out = accuracy_on_4x4("alphabeta")
         .args(["--replay", corrupt.to_str().expect("utf-8 path")])
         .output()
         .expect("runs");
