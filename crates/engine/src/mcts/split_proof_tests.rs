@@ -3,7 +3,7 @@
 //! part proves of its moves reaches its tree's report as bounds that hold, checked against
 //! the exact margin of every move; a proven win is the move its search plays.
 
-use super::tests::{counting, proof_zone_endgame, small_root_solve};
+use super::tests::{counting, endgame_with_a_choice, proof_zone_endgame, small_root_solve};
 use super::*;
 use crate::report::Proof;
 use crate::solver::Solver;
@@ -141,16 +141,8 @@ fn a_split_proof_bounds_its_moves_truly_and_its_search_plays_a_proven_win() {
 fn within_the_tried_solve_every_part_solves_the_whole_root() {
     let mut rng = Rng::new(48);
     let mut solver = Solver::new();
-    let mut checked = 0;
-    while checked < 10 {
-        let empties = 9 + rng.below(2) as u32;
-        let Some(pos) = super::tests::random_endgame(&mut rng, empties) else {
-            continue;
-        };
-        if pos.legal_move_list().len() < 2 {
-            continue;
-        }
-        checked += 1;
+    for _ in 0..10 {
+        let pos = endgame_with_a_choice(&mut rng, 9, 10);
         let truth = solver.solve(&pos).margin;
         for index in 0..3 {
             let mut driver = SearchDriver::new(part_config(index, 3, None));

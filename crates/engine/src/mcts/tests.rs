@@ -858,8 +858,13 @@ pub(super) fn small_root_solve() -> RootSolve {
 /// A position of 11-14 empties (beyond `small_root_solve`'s tried solve, within its
 /// proofs) with a choice of moves.
 pub(super) fn proof_zone_endgame(rng: &mut Rng) -> Position {
+    endgame_with_a_choice(rng, 11, 14)
+}
+
+/// A random 8x8 position of `fewest` to `most` empties with a choice of moves.
+pub(super) fn endgame_with_a_choice(rng: &mut Rng, fewest: u32, most: u32) -> Position {
     loop {
-        let empties = 11 + rng.below(4) as u32;
+        let empties = fewest + rng.below((most - fewest + 1) as usize) as u32;
         if let Some(pos) = random_endgame(rng, empties) {
             if pos.legal_move_list().len() > 1 {
                 return pos;
