@@ -102,8 +102,9 @@ fn root_parallel(
     workers: usize,
     budget: WireBudget,
 ) -> PlayerSpec {
-    let split = workers > 2 && index > 0 && budget.millis.is_some();
-    let (prove_parts, prove_part) = match split && player.kind == PlayerKind::Mcts {
+    let shares_proof =
+        workers > 2 && index > 0 && budget.millis.is_some() && player.kind == PlayerKind::Mcts;
+    let (prove_parts, prove_part) = match shares_proof {
         true => (Some(workers as u32 - 1), Some(index as u32 - 1)),
         false => (player.prove_parts, player.prove_part),
     };

@@ -424,9 +424,10 @@ impl Pool {
         part.report = Some(report);
         part.done |= done;
         if settled {
-            // A worker that solved the root (or proved its share of a split proof a win)
-            // has settled the move, which the merge plays whatever the other trees say:
-            // the others stop and answer now instead of at the end of their time.
+            // A worker that settled the root (a solve, or the first worker's proof of the
+            // whole root) has decided the move, which the merge plays whatever the other
+            // trees say: the others stop and answer now instead of at the end of their
+            // time.
             for other in job.parts.iter().filter(|p| !p.done) {
                 self.slots[other.slot].bridge.send(Input::Stop { id });
             }

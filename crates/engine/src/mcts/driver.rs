@@ -293,7 +293,8 @@ impl SearchDriver {
             // Beyond the tried solve only: there every searcher tries the whole root, for
             // the exact margin a win/loss/draw proof does not give.
             if pos.empty_count() > self.solve_reach(pos).tried {
-                return self.begin_part(pos, part, nodes);
+                self.begin_part(pos, part, nodes);
+                return None;
             }
         }
         if let (Some(nodes), Some(_)) = (nodes, self.config().root_solve.slice_nodes) {
@@ -320,7 +321,8 @@ impl SearchDriver {
     /// would have; `None` while it goes on, and once it has left the root to the search.
     pub fn prove_more(&mut self) -> Option<RootDecision> {
         if self.pending_part.is_some() {
-            return self.prove_part_more();
+            self.prove_part_more();
+            return None;
         }
         let mut pending = self.pending_proof.take()?;
         let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);

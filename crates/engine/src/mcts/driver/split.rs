@@ -3,7 +3,7 @@
 //! beside the one proving the whole root): this searcher's share, and what it proves put
 //! into its tree as bounds on those moves.
 
-use super::{RootDecision, SearchDriver};
+use super::SearchDriver;
 use crate::mcts::ProofPart;
 use othello::{Move, Position};
 
@@ -14,7 +14,7 @@ pub(super) type MoveBounds = (Move, i32, i32);
 /// A share of a split root proof: its moves (a bitboard) and the nodes it may still visit.
 /// A win/loss/draw search proves nothing until it completes, so each slice searches the
 /// share again from the root; the table carries the work over.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub(super) struct PendingPart {
     pos: Position,
     moves: u64,
@@ -23,27 +23,22 @@ pub(super) struct PendingPart {
 
 impl SearchDriver {
     /// Starts this searcher's share of a split root proof (`nodes`: its budget): in
-    /// slices beside the search where the config slices proofs, else at once.
-    pub(super) fn begin_part(
-        &mut self,
-        pos: &Position,
-        part: ProofPart,
-        nodes: u64,
-    ) -> Option<RootDecision> {
+    /// slices beside the search where the config slices proofs, else at once. A share
+    /// never settles the move; the search always runs.
+    pub(super) fn begin_part(&mut self, pos: &Position, part: ProofPart, nodes: u64) {
         let moves = part.moves(pos.legal_moves().0);
         if moves == 0 {
             // More searchers than moves: this one only searches.
-            return None;
+            return;
         }
         self.pending_part = Some(PendingPart {
             pos: *pos,
             moves,
             left: nodes,
         });
-        if self.config().root_solve.slice_nodes.is_some() {
-            return None;
+        if self.config().root_solve.slice_nodes.is_none() {
+            self.prove_part_more();
         }
-        self.prove_part_more()
     }
 
     /// One slice of this searcher's share of a split proof. What it proves of its moves
@@ -53,8 +48,10 @@ impl SearchDriver {
     /// the searcher proving the whole root may still find the exact margin, and the
     /// page's merge of the workers' trees, which keeps every tree's bounds, plays a proven
     /// win at the end of the move's time in any case.
-    pub(super) fn prove_part_more(&mut self) -> Option<RootDecision> {
-        let mut pending = self.pending_part.take()?;
+    pub(super) fn prove_part_more(&mut self) {
+        let Some(mut pending) = self.pending_part.take() else {
+            return;
+        };
         let slice = self.config().root_solve.slice_nodes.unwrap_or(u64::MAX);
         let solver = self.solver();
         let before = solver.nodes();
@@ -66,7 +63,7 @@ impl SearchDriver {
             if pending.left > 0 {
                 self.pending_part = Some(pending);
             }
-            return None;
+            return;
         };
         let squares = pending.pos.size().squares() as i32;
         let bounds = pending
@@ -85,7 +82,6 @@ impl SearchDriver {
             .collect();
         self.part_bounds = Some((pending.pos, bounds));
         self.apply_part_bounds();
-        None
     }
 
     /// Puts what the share of a split proof proved into the root's children, once the
