@@ -281,6 +281,17 @@ fn restore_sigpipe() {
     }
 }
 
+/// Ignores SIGPIPE again, for a command that writes to other programs (the arena's
+/// engines): one that dies while it is sent its next command must come back as an error
+/// that ends its game, not end this process.
+pub(crate) fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition before the command starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();

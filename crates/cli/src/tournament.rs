@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tools::accuracy::{
     measure_accuracy, recheck_accuracy, AccuracyConfig, RecordedMove, RecordedReport,
 };
@@ -20,12 +20,43 @@ pub struct ArenaArgs {
     board: BoardArgs,
     /// Comma-separated player specs, e.g. random,greedy,alphabeta:depth=4,uct:sims=1000,
     /// mcts:model=models/az-8x8.onnx,sims=800 (an `option=value` piece without a colon
-    /// belongs to the spec before it)
+    /// belongs to the spec before it), and the names of programs that --engine defines
     #[arg(long)]
     players: String,
-    /// Games per pairing (even: each opening is played with both colours)
+    /// Another program as a player, named for --players: NAME=nboard[:DEPTH] COMMAND...
+    /// (it speaks the NBoard protocol) or NAME=move COMMAND... (run once a move; its
+    /// arguments may hold {moves}, {board}, {side} and {ms}, else the position comes on
+    /// stdin). Repeat for several programs
+    #[arg(long = "engine", value_name = "NAME=PROTOCOL COMMAND")]
+    engines: Vec<String>,
+    /// Games per pairing (even: each opening is played with both colours); with --sprt,
+    /// the most games the match may play
     #[arg(long, default_value_t = 20)]
     games: usize,
+    /// Stop as soon as a sequential probability ratio test decides (two players):
+    /// elo0=A,elo1=B[,alpha=0.05,beta=0.05], in logistic Elo of the first player over the
+    /// second, on game pairs (pentanomial)
+    #[arg(long, value_name = "elo0=A,elo1=B")]
+    sprt: Option<arena::Sprt>,
+    /// Each side's clock for a whole game, in seconds: MCTS players that name no budget
+    /// share it out (time_game=); a side whose moves take longer, past --forfeit-margin,
+    /// loses the game
+    #[arg(long, value_name = "SECONDS")]
+    time_control: Option<f64>,
+    /// How far past its clock a side may go before it forfeits, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    forfeit_margin: u64,
+    /// Without a clock, the longest another program may think about one move, in
+    /// seconds, before it forfeits
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    move_timeout: f64,
+    /// Games played at once (each player thinks on one thread); the same as --threads
+    #[arg(long, conflicts_with = "threads")]
+    concurrency: Option<usize>,
+    /// Go on with the match whose games --out's games.jsonl holds (a killed match), with
+    /// the same arguments: its games are not played again
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -68,36 +99,126 @@ fn openings(args: &ArenaArgs) -> Result<arena::Openings> {
     Ok(arena::Openings::List(list))
 }
 
+/// The match's rules from the clock flags.
+fn rules(args: &ArenaArgs) -> Result<arena::MatchRules> {
+    let seconds = |value: f64, flag: &str| -> Result<Duration> {
+        if value.is_finite() && value > 0.0 {
+            Ok(Duration::from_secs_f64(value))
+        } else {
+            bail!("{flag} must be a positive number of seconds, not {value}")
+        }
+    };
+    Ok(arena::MatchRules {
+        clock: args
+            .time_control
+            .map(|t| seconds(t, "--time-control"))
+            .transpose()?,
+        forfeit_margin: Duration::from_millis(args.forfeit_margin),
+        move_timeout: seconds(args.move_timeout, "--move-timeout")?,
+    })
+}
+
+/// The players of `--players`, the programs of `--engine` among them, on the clock.
+fn players(args: &ArenaArgs) -> Result<Vec<arena::ArenaPlayer>> {
+    let engines = args
+        .engines
+        .iter()
+        .map(|text| text.parse::<arena::EngineCommand>())
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, program) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|e| e.name == program.name) {
+            bail!("--engine: two programs are named '{}'", program.name);
+        }
+        if program.name.parse::<arena::PlayerSpec>().is_ok() {
+            bail!(
+                "--engine: '{}' is the name of one of our players; name the program otherwise",
+                program.name
+            );
+        }
+    }
+    let players = arena::ArenaPlayer::parse_list(&args.players, &engines)?;
+    Ok(match args.time_control {
+        Some(seconds) => players.into_iter().map(|p| p.on_clock(seconds)).collect(),
+        None => players,
+    })
+}
+
+/// What makes a match the same match, for its journal: everything but how many games run
+/// at once.
+fn match_identity(config: &ArenaConfig, args: &ArenaArgs) -> serde_json::Value {
+    serde_json::json!({
+        "board": config.size.n(),
+        "variant": config.variant.name(),
+        "players": config.players.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "engines": args.engines,
+        "games": config.games_per_pairing,
+        "seed": config.seed,
+        "openings": match &config.openings {
+            arena::Openings::List(list) => list
+                .iter()
+                .map(arena::Opening::transcript)
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => format!("{other:?}"),
+        },
+        "rules": config.rules,
+        "sprt": config.sprt,
+    })
+}
+
 pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
+    if !args.engines.is_empty() {
+        crate::ignore_sigpipe();
+    }
     let config = ArenaConfig {
         size: args.board.board,
         variant: args.board.variant,
-        players: arena::parse_player_list(&args.players)?,
+        players: players(&args)?,
         games_per_pairing: args.games,
         seed: args.seed.seed,
         openings: openings(&args)?,
+        rules: rules(&args)?,
+        sprt: args.sprt,
     };
     // Check before the games so that a bad player list fails at once, not after an hour.
     config.check(models)?;
-    let threads = args.threads.get()?;
+    let concurrency = match args.concurrency {
+        Some(0) => bail!("--concurrency must be at least 1"),
+        Some(n) => n,
+        None => args.threads.get()?,
+    };
     output_dir(&args.out)?;
+    let (journal, done) =
+        arena::Journal::open(&args.out, &match_identity(&config, &args), args.resume)?;
     let total = config.schedule().len();
     let bar = ProgressBar::new(total as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    if !done.is_empty() {
+        bar.println(format!(
+            "resuming: {} games of {total} were played before",
+            done.len()
+        ));
+    }
     let clock = Instant::now();
-    let report = arena::run_arena(&config, threads, models, &|done, _| {
-        bar.set_position(done as u64);
+    let report = arena::run_match(&config, concurrency, models, Some((&journal, done)), &|p| {
+        bar.set_position(p.done as u64);
+        if let Some((llr, lower, upper)) = p.llr {
+            bar.set_message(format!("LLR {llr:.2} [{lower:.2}, {upper:.2}]"));
+        }
     });
     bar.finish_and_clear();
     let report = report?;
+    journal.finish()?;
     let seconds = clock.elapsed().as_secs_f64();
     print!("{}", arena::format_table(&report));
     println!(
-        "\n{total} games on {threads} thread{} in {seconds:.1} s",
-        if threads == 1 { "" } else { "s" }
+        "\n{} games, {concurrency} at once, in {seconds:.1} s",
+        report.games.len()
     );
     let json = serde_json::to_string_pretty(&report).context("cannot write the report as JSON")?;
     write_file(&args.out.join("arena.json"), &json)?;
@@ -106,8 +227,10 @@ pub fn arena(args: ArenaArgs, models: &ModelFiles) -> Result<()> {
     let records = arena::ggf(&config, &report).context("cannot write the games as GGF")?;
     write_file(&args.out.join("arena.ggf"), &records)?;
     println!(
-        "wrote arena.json, arena.csv, arena.svg and arena.ggf to {}",
-        args.out.display()
+        "games: {dir}/arena.ggf (GGF, one a line) and {dir}/arena.json (everything); \
+         {dir}/arena.csv and arena.svg; {dir}/{} (each game as it ended, for --resume)",
+        arena::Journal::FILE,
+        dir = args.out.display()
     );
     Ok(())
 }

@@ -27,7 +27,7 @@ fn an_arena_writes_json_csv_svg_and_ggf_and_prints_the_table() {
         .success();
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(stdout.contains("mcts:sims=20"), "{stdout}");
-    assert!(stdout.contains("12 games on 2 threads"), "{stdout}");
+    assert!(stdout.contains("12 games, 2 at once"), "{stdout}");
     let json = std::fs::read_to_string(out.join("arena.json")).expect("json");
     let report: serde_json::Value = serde_json::from_str(&json).expect("valid json");
     assert_eq!(report["games"].as_array().map(Vec::len), Some(12));
@@ -124,7 +124,7 @@ fn the_network_without_search_plays_in_the_arena() {
         .assert()
         .success();
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
-    assert!(stdout.contains("6 games on 2 threads"), "{stdout}");
+    assert!(stdout.contains("6 games, 2 at once"), "{stdout}");
     assert!(stdout.contains("value:model="), "{stdout}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -224,5 +224,282 @@ fn the_shipped_xot_openings_are_legal_balanced_and_play() {
         count += 1;
     }
     assert!(count >= 100, "{count} openings");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A test engine of `crates/cli/tests/engines/`.
+fn test_engine(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name);
+    path.display().to_string()
+}
+
+/// `othello arena` with `args`, its stdout and the report it wrote.
+fn arena_run(out: &std::path::Path, args: &[&str]) -> (String, serde_json::Value) {
+    let assert = Command::cargo_bin("othello")
+        .expect("binary")
+        .arg("arena")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let json = std::fs::read_to_string(out.join("arena.json")).expect("json");
+    (stdout, serde_json::from_str(&json).expect("valid json"))
+}
+
+#[test]
+fn our_nboard_engine_started_as_another_program_plays_a_match() {
+    let out = out_dir("nboard");
+    let othello = assert_cmd::cargo::cargo_bin("othello");
+    let engine = format!(
+        "self=nboard {} nboard --player alphabeta:depth=3",
+        othello.display()
+    );
+    let (stdout, report) = arena_run(
+        &out,
+        &[
+            "--engine",
+            &engine,
+            "--players",
+            "self,greedy",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--concurrency",
+            "2",
+        ],
+    );
+    let games = report["games"].as_array().expect("games");
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.get("forfeit").is_none()), "{stdout}");
+    // Alpha-beta at depth 3 beats greedy from these openings: the program really played.
+    let self_points: f64 = games
+        .iter()
+        .map(|g| {
+            let margin = g["black_margin"].as_i64().unwrap_or(0) as f64;
+            let black_is_self = g["black"] == 0;
+            let black_points = if margin > 0.0 {
+                1.0
+            } else if margin == 0.0 {
+                0.5
+            } else {
+                0.0
+            };
+            if black_is_self {
+                black_points
+            } else {
+                1.0 - black_points
+            }
+        })
+        .sum();
+    assert!(self_points >= 3.0, "{stdout}");
+    assert_eq!(report["engines"][0].as_str(), Some(engine.as_str()));
+    assert!(stdout.contains("Game pairs"), "{stdout}");
+    let ggf = std::fs::read_to_string(out.join("arena.ggf")).expect("ggf");
+    let records = othello::ggf::read_games(&ggf).expect("valid GGF");
+    assert_eq!(records[0].black.as_deref(), Some("self"));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_program_that_crashes_hangs_or_plays_illegally_loses_its_games_and_the_match_goes_on() {
+    let script = test_engine("faulty-nboard.sh");
+    for (mode, reason, on_time) in [
+        (
+            "crash",
+            "exited (exit status: 3) before it answered: faulty engine: crashing as asked",
+            false,
+        ),
+        ("hang", "gave no move within 0.50 s", true),
+        ("illegal", "played the illegal move a1", false),
+        ("garbage", "answered '??!', which is not a move", false),
+    ] {
+        let out = out_dir(&format!("faulty-{mode}"));
+        let engine = format!("faulty=nboard bash {script} {mode}");
+        let (stdout, report) = arena_run(
+            &out,
+            &[
+                "--engine",
+                &engine,
+                "--players",
+                "greedy,faulty",
+                "--games",
+                "4",
+                "--move-timeout",
+                "0.5",
+                "--concurrency",
+                "2",
+            ],
+        );
+        let games = report["games"].as_array().expect("games");
+        assert_eq!(games.len(), 4, "{mode}: every game was played\n{stdout}");
+        for g in games {
+            let forfeit = &g["forfeit"];
+            let faulty_side = if g["black"] == 1 { "black" } else { "white" };
+            assert_eq!(forfeit["side"], faulty_side, "{mode}: {g}");
+            let text = forfeit["reason"].as_str().unwrap_or_default();
+            assert!(
+                text.starts_with("faulty ") && text.contains(reason),
+                "{mode}: {text}"
+            );
+            assert_eq!(forfeit["on_time"], on_time, "{mode}");
+            // The faulty side lost by the whole board.
+            let margin = g["black_margin"].as_i64().unwrap_or(0);
+            assert_eq!(margin, if faulty_side == "black" { -64 } else { 64 });
+        }
+        assert!(stdout.contains("Forfeits (4)"), "{stdout}");
+        // The records say the game was lost on time (`:t`) or by a fault (`:r`).
+        let ggf = std::fs::read_to_string(out.join("arena.ggf")).expect("ggf");
+        let ending = if on_time { ":t]" } else { ":r]" };
+        assert_eq!(ggf.matches(ending).count(), 4, "{ggf}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn a_program_run_once_a_move_reads_the_position_on_stdin() {
+    let out = out_dir("per-move");
+    let engine = format!("first=move python3 {}", test_engine("first-legal-move.py"));
+    let (stdout, report) = arena_run(
+        &out,
+        &[
+            "--engine",
+            &engine,
+            "--players",
+            "first,random",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ],
+    );
+    let games = report["games"].as_array().expect("games");
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.get("forfeit").is_none()), "{stdout}");
+    // Every move of the program's side was the first legal move in square order.
+    let start = othello::Position::start(othello::BoardSize::Eight, othello::Variant::Standard);
+    for g in games {
+        let transcript = g["transcript"].as_str().unwrap_or_default();
+        let game = othello::Game::from_transcript(transcript, start).expect("legal");
+        let first_is_black = g["black"] == 0;
+        let opening_plies = report["openings"][g["opening"].as_u64().unwrap_or(0) as usize]
+            .as_str()
+            .map_or(0, |o| o.len() / 2);
+        for (i, mv) in game.moves().iter().enumerate().skip(opening_plies) {
+            let position = game.positions()[i];
+            let mover_is_black = position.side_to_move() == othello::Color::Black;
+            if mover_is_black == first_is_black && *mv != othello::Move::Pass {
+                let mut legal = position.legal_move_list();
+                legal.sort_by_key(|m| m.square().map(|s| (s.row(), s.column())));
+                assert_eq!(Some(mv), legal.first(), "move {i} of {transcript}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_killed_match_is_refused_without_resume_and_goes_on_with_it() {
+    let out = out_dir("resume");
+    let args = [
+        "--board",
+        "6",
+        "--players",
+        "random,greedy",
+        "--games",
+        "6",
+        "--seed",
+        "9",
+    ];
+    let (_, whole) = arena_run(&out, &args);
+    // A finished match's folder takes a new match: its games are in its reports.
+    arena_run(&out, &args);
+    // Killed after two games: the journal holds the header and those two, no end.
+    let journal = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).expect("journal");
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&journal, kept.join("\n") + "\n").expect("cut");
+    // A new run into the same folder would lose them: refused, with the way out.
+    let refused = Command::cargo_bin("othello")
+        .expect("binary")
+        .arg("arena")
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("add --resume"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let mut resumed_args = args.to_vec();
+    resumed_args.push("--resume");
+    let (stdout, resumed) = arena_run(&out, &resumed_args);
+    assert!(stdout.contains("6 games"), "{stdout}");
+    let outcomes = |r: &serde_json::Value| -> Vec<(String, i64)> {
+        r["games"]
+            .as_array()
+            .map(|games| {
+                games
+                    .iter()
+                    .map(|g| {
+                        (
+                            g["transcript"].to_string(),
+                            g["black_margin"].as_i64().unwrap_or(0),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(outcomes(&resumed), outcomes(&whole));
+    // Another match cannot resume this one.
+    let other = Command::cargo_bin("othello")
+        .expect("binary")
+        .args([
+            "arena",
+            "--board",
+            "6",
+            "--players",
+            "random,novice",
+            "--games",
+            "6",
+            "--resume",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&other.get_output().stderr).into_owned();
+    assert!(stderr.contains("holds another match"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_sequential_match_stops_at_its_verdict_and_says_so() {
+    let out = out_dir("sprt");
+    let (stdout, report) = arena_run(
+        &out,
+        &[
+            "--players",
+            "alphabeta:depth=3,random",
+            "--games",
+            "200",
+            "--sprt",
+            "elo0=0,elo1=100",
+            "--seed",
+            "4",
+        ],
+    );
+    assert!(stdout.contains("H1 accepted after"), "{stdout}");
+    assert!(
+        report["games"].as_array().map_or(0, Vec::len) < 60,
+        "{stdout}"
+    );
+    assert_eq!(report["sprt"]["verdict"], "H1");
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,19 +1,30 @@
-//! The arena: round-robin tournaments between players given as specs, with Elo ratings,
-//! tables, JSON/CSV and an SVG heat map.
+//! The arena: round-robin tournaments and sequential matches between players given as
+//! specs or as other programs, with Elo ratings, pentanomial statistics and the SPRT,
+//! tables, JSON/CSV, GGF and an SVG heat map.
 //!
-//! Every pairing plays every opening twice, colours swapped. Each game's agents are
-//! seeded from (global seed, pairing, opening, colour) alone, so results do not depend on
-//! the number of threads or the order games finish in. The pure parts (specs, openings,
-//! Elo, reports) are plain functions; `run_arena` plays the games on threads.
+//! Every pairing plays every opening twice, colours swapped: a game pair. Each game's
+//! agents are seeded from (global seed, pairing, opening, colour) alone, so results do not
+//! depend on the number of games played at once or the order they finish in. The pure
+//! parts (specs, openings, Elo, statistics, reports) are plain functions; `game.rs` plays
+//! one game, `run.rs` plays a match on threads (stopping at the SPRT's verdict), and
+//! `journal.rs` keeps every finished game on disk so that a killed match resumes.
 
 mod elo;
+mod external;
+mod game;
+mod journal;
 mod openings;
 mod records;
 mod refit;
 mod report;
+mod run;
+mod stats;
 
 pub use elo::{fit_elo, EloError, HeadToHead, Rating, ELO_PER_NAT};
 pub use engine::spec::{parse_player_list, PlayerKind, PlayerSpec, SpecError};
+pub use external::{EngineCommand, EngineDefinitionError, EngineFault, ExternalPlayer, Protocol};
+pub use game::play_game;
+pub use journal::{Journal, JournalError};
 pub use openings::{
     generate_openings, generate_openings_of, read_openings, Opening, Openings, OpeningsError,
     MAX_PLIES, MIN_PLIES,
@@ -21,13 +32,18 @@ pub use openings::{
 pub use records::ggf;
 pub use refit::{rate, NamedRating, RatedGame, RatingAnswer, RatingRequest, RefitError};
 pub use report::{csv, format_table, heat_map_svg};
+pub use run::{run_arena, run_match, MatchProgress};
+pub use stats::{
+    elo_of_score, expected_score, EloEstimate, Hypothesis, Pentanomial, Sprt, SprtError,
+};
 
 use engine::rng::splitmix64 as mix;
-use engine::{Agent, ModelSource};
-use othello::{BoardSize, Color, Game, Move, Position, Variant};
-use serde::Serialize;
+use engine::ModelSource;
+use othello::{BoardSize, Move, Variant};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Duration;
 use thiserror::Error;
-use web_time::Instant;
 
 /// Virtual draws of every player against the anchor, so that a player who wins or loses
 /// every game still gets a finite rating.
@@ -41,12 +57,16 @@ pub enum ArenaError {
     Openings(#[from] OpeningsError),
     #[error(transparent)]
     Elo(#[from] EloError),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
     #[error("the opening list has {found} openings for {wanted} games a pairing; play at most {max}", max = 2 * found)]
     TooFewOpenings { wanted: usize, found: usize },
     #[error("an opening of the list is for another board or rules: {0}")]
     OpeningMismatch(String),
     #[error("an arena needs at least two players")]
     TooFewPlayers,
+    #[error("a sequential test (--sprt) is a match of two players, not {0}")]
+    SprtPlayers(usize),
     #[error("games per pairing must be a positive even number (each opening is played with both colours), not {0}")]
     OddGames(usize),
     #[error("player '{player}' played the illegal move {mv} in {position}")]
@@ -55,6 +75,126 @@ pub enum ArenaError {
         mv: Move,
         position: String,
     },
+    #[error("the engine '{name}' cannot be run: {program} is not a file or a program on the PATH")]
+    NoProgram { name: String, program: String },
+}
+
+/// A player of the arena: one of ours, built from its spec for every game, or another
+/// program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArenaPlayer {
+    Spec(PlayerSpec),
+    Engine(EngineCommand),
+}
+
+impl fmt::Display for ArenaPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaPlayer::Spec(spec) => spec.fmt(f),
+            ArenaPlayer::Engine(engine) => engine.fmt(f),
+        }
+    }
+}
+
+impl From<PlayerSpec> for ArenaPlayer {
+    fn from(spec: PlayerSpec) -> ArenaPlayer {
+        ArenaPlayer::Spec(spec)
+    }
+}
+
+impl ArenaPlayer {
+    /// The players of a `--players` list, where a piece that names one of `engines` is
+    /// that program and every other piece is a spec, split as [`parse_player_list`] splits.
+    pub fn parse_list(
+        text: &str,
+        engines: &[EngineCommand],
+    ) -> Result<Vec<ArenaPlayer>, SpecError> {
+        let mut players = Vec::new();
+        let mut specs = String::new();
+        let flush = |specs: &mut String, players: &mut Vec<ArenaPlayer>| {
+            if !specs.is_empty() {
+                players.extend(parse_player_list(specs)?.into_iter().map(ArenaPlayer::Spec));
+                specs.clear();
+            }
+            Ok::<(), SpecError>(())
+        };
+        for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match engines.iter().find(|e| e.name == piece) {
+                Some(engine) => {
+                    flush(&mut specs, &mut players)?;
+                    players.push(ArenaPlayer::Engine(engine.clone()));
+                }
+                None => {
+                    if !specs.is_empty() {
+                        specs.push(',');
+                    }
+                    specs.push_str(piece);
+                }
+            }
+        }
+        flush(&mut specs, &mut players)?;
+        if players.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        for (i, player) in players.iter().enumerate() {
+            if players[..i]
+                .iter()
+                .any(|p| p.to_string() == player.to_string())
+            {
+                return Err(SpecError::Repeated(player.to_string()));
+            }
+        }
+        Ok(players)
+    }
+
+    /// The spec, for one of ours.
+    pub fn spec(&self) -> Option<&PlayerSpec> {
+        match self {
+            ArenaPlayer::Spec(spec) => Some(spec),
+            ArenaPlayer::Engine(_) => None,
+        }
+    }
+
+    /// The player on a game clock of `seconds` a side: an MCTS agent that names no budget
+    /// of its own gets the clock as `time_game=` (the time policy shares it out); every
+    /// other player plays as its spec says, and the clock only judges it.
+    pub fn on_clock(self, seconds: f64) -> ArenaPlayer {
+        match self {
+            ArenaPlayer::Spec(mut spec)
+                if spec.kind == PlayerKind::Mcts
+                    && spec.sims.is_none()
+                    && spec.time_ms.is_none()
+                    && spec.time_game.is_none() =>
+            {
+                spec.time_game = Some(seconds);
+                ArenaPlayer::Spec(spec)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The game clock and the patience of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MatchRules {
+    /// Each side's time for a whole game; `None`: no clock.
+    pub clock: Option<Duration>,
+    /// How far past its clock a side may go before it forfeits (the time a move takes to
+    /// reach the arena).
+    pub forfeit_margin: Duration,
+    /// Without a clock, how long another program may take over one move before it
+    /// forfeits (our own players cannot hang: they are not timed out).
+    pub move_timeout: Duration,
+}
+
+impl Default for MatchRules {
+    fn default() -> MatchRules {
+        MatchRules {
+            clock: None,
+            forfeit_margin: Duration::from_millis(500),
+            move_timeout: Duration::from_secs(60),
+        }
+    }
 }
 
 /// What to play.
@@ -62,14 +202,18 @@ pub enum ArenaError {
 pub struct ArenaConfig {
     pub size: BoardSize,
     pub variant: Variant,
-    pub players: Vec<PlayerSpec>,
-    /// Games per pairing: half as many openings, each played with both colours.
+    pub players: Vec<ArenaPlayer>,
+    /// Games per pairing: half as many openings, each played with both colours. With a
+    /// sequential test, the most games the match may play.
     pub games_per_pairing: usize,
     pub seed: u64,
     /// Where games start: random openings, the initial position (for a solved board, where
     /// a random opening may already be lost for one side), or a list such as the balanced
     /// XOT-style openings.
     pub openings: Openings,
+    pub rules: MatchRules,
+    /// Stop as soon as this test accepts a hypothesis (a match of two players).
+    pub sprt: Option<Sprt>,
 }
 
 impl ArenaConfig {
@@ -80,9 +224,15 @@ impl ArenaConfig {
         if self.games_per_pairing == 0 || self.games_per_pairing % 2 == 1 {
             return Err(ArenaError::OddGames(self.games_per_pairing));
         }
-        // Refuse a player that cannot be built before playing any game.
-        for spec in &self.players {
-            spec.check_game(self.size, self.variant, models)?;
+        if self.sprt.is_some() && self.players.len() != 2 {
+            return Err(ArenaError::SprtPlayers(self.players.len()));
+        }
+        // Refuse a player that cannot be built or started before playing any game.
+        for player in &self.players {
+            match player {
+                ArenaPlayer::Spec(spec) => spec.check_game(self.size, self.variant, models)?,
+                ArenaPlayer::Engine(engine) => check_program(engine)?,
+            }
         }
         Ok(())
     }
@@ -121,6 +271,27 @@ impl ArenaConfig {
     }
 }
 
+/// Whether an engine's program is a file or a program on the PATH: a typo fails before
+/// the match, not as a forfeit in every game.
+fn check_program(engine: &EngineCommand) -> Result<(), ArenaError> {
+    let program = std::path::Path::new(&engine.program);
+    let found = if program.components().count() > 1 {
+        program.is_file()
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+        })
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(ArenaError::NoProgram {
+            name: engine.name.clone(),
+            program: engine.program.clone(),
+        })
+    }
+}
+
 /// One game to play: player indices and the opening index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameJob {
@@ -129,13 +300,26 @@ pub struct GameJob {
     pub opening: usize,
 }
 
+/// A game a side lost by a fault rather than on the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// `black` or `white`.
+    pub side: String,
+    /// Why, in words: the program's fault, or the clock.
+    pub reason: String,
+    /// Lost on time (GGF's `:t`) rather than by a fault (`:r`).
+    pub on_time: bool,
+}
+
 /// A finished game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub black: usize,
     pub white: usize,
     pub opening: usize,
-    /// Final disc margin for Black (empties to the winner); positive when Black won.
+    /// Final disc margin for Black (empties to the winner); positive when Black won. A
+    /// forfeit counts as the largest loss, every square to the other side, as GGF records
+    /// a game lost on time.
     pub black_margin: i32,
     /// All moves from the initial position, the opening's included, passes written.
     pub transcript: String,
@@ -144,64 +328,9 @@ pub struct GameRecord {
     pub white_seconds: f64,
     pub black_moves: u32,
     pub white_moves: u32,
-}
-
-/// Plays one game from `opening` between two freshly built agents.
-pub fn play_game(
-    config: &ArenaConfig,
-    openings: &[Opening],
-    job: &GameJob,
-    models: &dyn ModelSource,
-) -> Result<GameRecord, ArenaError> {
-    let (black_seed, white_seed) = config.agent_seeds(job);
-    let (mut black, black_budget) = config.players[job.black].build(black_seed, models)?;
-    let (mut white, white_budget) = config.players[job.white].build(white_seed, models)?;
-    black.new_game();
-    white.new_game();
-    let opening = &openings[job.opening];
-    let mut game = Game::new(Position::start(config.size, config.variant));
-    for mv in &opening.moves {
-        // The opening was generated by the rules from this very start.
-        let before = game.position().to_board_text();
-        game.push(*mv).map_err(|_| ArenaError::IllegalMove {
-            player: "opening".into(),
-            mv: *mv,
-            position: before,
-        })?;
-    }
-    let mut seconds = [0.0f64; 2];
-    let mut moves = [0u32; 2];
-    while !game.position().is_game_over() {
-        let pos = *game.position();
-        let side = pos.side_to_move();
-        let (agent, budget, index): (&mut Box<dyn Agent>, _, _) = match side {
-            Color::Black => (&mut black, &black_budget, job.black),
-            Color::White => (&mut white, &white_budget, job.white),
-        };
-        let clock = Instant::now();
-        let mv = agent.select_move(&pos, budget);
-        seconds[side as usize] += clock.elapsed().as_secs_f64();
-        moves[side as usize] += 1;
-        if game.push(mv).is_err() {
-            return Err(ArenaError::IllegalMove {
-                player: config.players[index].to_string(),
-                mv,
-                position: pos.to_board_text(),
-            });
-        }
-    }
-    let outcome = game.position().count();
-    Ok(GameRecord {
-        black: job.black,
-        white: job.white,
-        opening: job.opening,
-        black_margin: outcome.margin_for(Color::Black),
-        transcript: game.transcript(true),
-        black_seconds: seconds[Color::Black as usize],
-        white_seconds: seconds[Color::White as usize],
-        black_moves: moves[Color::Black as usize],
-        white_moves: moves[Color::White as usize],
-    })
+    /// Set when a side lost by a fault: the transcript ends where it happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
 }
 
 /// Wins, draws and losses from one player's side, with the mean final disc margin.
@@ -228,6 +357,50 @@ impl Tally {
         self.mean_margin = total_margin / f64::from(self.games);
         self.score = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games);
     }
+}
+
+/// A game's points for Black: 1, 1/2 or 0.
+fn black_points(black_margin: i32) -> f64 {
+    match black_margin {
+        m if m > 0 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// The game pairs of every pairing (lower index first): the two games of an opening
+/// between the same two players, one with each colour. A game whose twin is missing (a
+/// sequential match stopped between them) is not counted.
+pub fn pair_stats(players: usize, games: &[GameRecord]) -> Vec<PairStats> {
+    use std::collections::HashMap;
+    let mut firsts: HashMap<(usize, usize, usize), f64> = HashMap::new();
+    let mut pentanomials = vec![vec![Pentanomial::default(); players]; players];
+    for g in games {
+        let (low, high) = (g.black.min(g.white), g.black.max(g.white));
+        let points_of_low = if g.black == low {
+            black_points(g.black_margin)
+        } else {
+            1.0 - black_points(g.black_margin)
+        };
+        match firsts.remove(&(low, high, g.opening)) {
+            Some(first) => pentanomials[low][high].add_pair(first, points_of_low),
+            None => {
+                firsts.insert((low, high, g.opening), points_of_low);
+            }
+        }
+    }
+    let mut stats = Vec::new();
+    for (player, row) in pentanomials.iter().enumerate() {
+        for (opponent, pentanomial) in row.iter().enumerate().skip(player + 1) {
+            stats.push(PairStats {
+                player,
+                opponent,
+                pentanomial: *pentanomial,
+                elo: pentanomial.elo(),
+            });
+        }
+    }
+    stats
 }
 
 /// One player against one opponent, from the player's side.
@@ -267,8 +440,43 @@ pub struct ArenaReport {
     pub ratings: Vec<PlayerRating>,
     /// Both directions of every pairing: (a, b) and (b, a).
     pub pairings: Vec<PairingResult>,
+    /// Every pairing's game pairs (an opening with both colours), from the first player's
+    /// side: the five outcomes and the Elo they give.
+    pub pairs: Vec<PairStats>,
+    /// The sequential test, when the match ran one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtReport>,
+    /// The programs that played, as `--engine` defined them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<String>,
+    /// The clock each side had for a game, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_seconds: Option<f64>,
     pub openings: Vec<String>,
     pub games: Vec<GameRecord>,
+}
+
+/// One pairing's game pairs, from `player`'s side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairStats {
+    pub player: usize,
+    pub opponent: usize,
+    pub pentanomial: Pentanomial,
+    /// `None` before the first complete pair.
+    pub elo: Option<EloEstimate>,
+}
+
+/// Where a sequential test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SprtReport {
+    pub test: Sprt,
+    /// Over every complete pair of the match.
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// The hypothesis accepted, and after how many pairs; `None`: the games ran out first.
+    pub verdict: Option<Hypothesis>,
+    pub pairs_at_verdict: Option<u32>,
 }
 
 impl ArenaReport {
@@ -284,12 +492,15 @@ impl ArenaReport {
         let anchor = config
             .players
             .iter()
-            .position(|p| p.kind == PlayerKind::Random && p.seed.is_none())
+            .position(|p| {
+                p.spec()
+                    .is_some_and(|s| s.kind == PlayerKind::Random && s.seed.is_none())
+            })
             .or_else(|| {
                 config
                     .players
                     .iter()
-                    .position(|p| p.kind == PlayerKind::Random)
+                    .position(|p| p.spec().is_some_and(|s| s.kind == PlayerKind::Random))
             })
             .unwrap_or(0);
         let mut head_to_head = HeadToHead::new(n);
@@ -306,17 +517,13 @@ impl ArenaReport {
                     .collect()
             })
             .collect();
+        let pairs = pair_stats(n, &games);
         let mut overall = vec![Tally::default(); n];
         let mut seconds = vec![0.0; n];
         let mut moves = vec![0u32; n];
         for g in &games {
             let (b, w, m) = (g.black, g.white, g.black_margin);
-            let black_points = match m {
-                m if m > 0 => 1.0,
-                0 => 0.5,
-                _ => 0.0,
-            };
-            head_to_head.add(b, w, black_points);
+            head_to_head.add(b, w, black_points(m));
             pairings[b][w].total.add(m);
             pairings[b][w].as_black.add(m);
             pairings[w][b].total.add(-m);
@@ -361,6 +568,17 @@ impl ArenaReport {
                 .flatten()
                 .filter(|p| p.player != p.opponent)
                 .collect(),
+            pairs,
+            sprt: None,
+            engines: config
+                .players
+                .iter()
+                .filter_map(|p| match p {
+                    ArenaPlayer::Engine(e) => Some(e.definition.clone()),
+                    ArenaPlayer::Spec(_) => None,
+                })
+                .collect(),
+            clock_seconds: config.rules.clock.map(|c| c.as_secs_f64()),
             openings: openings.iter().map(Opening::transcript).collect(),
             games,
         })
@@ -374,224 +592,5 @@ impl ArenaReport {
     }
 }
 
-/// Plays the whole tournament on `threads` threads (at least one), calling `progress`
-/// with (games done, total) after each game. The result is the same for any thread count.
-pub fn run_arena(
-    config: &ArenaConfig,
-    threads: usize,
-    models: &dyn ModelSource,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<ArenaReport, ArenaError> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::Mutex;
-
-    config.check(models)?;
-    let openings = openings::for_arena(config)?;
-    let jobs = config.schedule();
-    let total = jobs.len();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<GameRecord, ArenaError>>>> =
-        Mutex::new((0..total).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, total.max(1)) {
-            scope.spawn(|| loop {
-                if failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(index) else { break };
-                let record = play_game(config, &openings, job, models);
-                if record.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                if let Ok(mut slots) = results.lock() {
-                    slots[index] = Some(record);
-                }
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            });
-        }
-    });
-    let slots = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut games = Vec::with_capacity(total);
-    // A game that failed is reported; the games after it were never started.
-    for slot in slots.into_iter().flatten() {
-        games.push(slot?);
-    }
-    ArenaReport::new(config, &openings, games)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use engine::NoModels;
-
-    fn config(players: &str, games: usize, size: BoardSize) -> ArenaConfig {
-        ArenaConfig {
-            size,
-            variant: Variant::Standard,
-            players: parse_player_list(players).expect("valid players"),
-            games_per_pairing: games,
-            seed: 11,
-            openings: Openings::Random,
-        }
-    }
-
-    #[test]
-    fn from_the_start_every_game_begins_at_the_initial_position_and_games_still_differ() {
-        let c = ArenaConfig {
-            openings: Openings::Start,
-            ..config("random,greedy", 8, BoardSize::Six)
-        };
-        let report = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
-        // Openings are reported as transcripts from the initial position: all empty here.
-        assert_eq!(report.openings.len(), 4);
-        assert!(
-            report.openings.iter().all(String::is_empty),
-            "{:?}",
-            report.openings
-        );
-        let transcripts: std::collections::HashSet<&String> =
-            report.games.iter().map(|g| &g.transcript).collect();
-        assert!(
-            transcripts.len() > 4,
-            "{} distinct games",
-            transcripts.len()
-        );
-    }
-
-    /// The reproducible part of a report: everything but thinking times.
-    fn outcomes(report: &ArenaReport) -> Vec<(usize, usize, usize, i32, String)> {
-        report
-            .games
-            .iter()
-            .map(|g| {
-                (
-                    g.black,
-                    g.white,
-                    g.opening,
-                    g.black_margin,
-                    g.transcript.clone(),
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn results_are_the_same_on_one_thread_and_on_two() {
-        let c = config("random,novice,greedy,uct:sims=30", 6, BoardSize::Six);
-        let one = run_arena(&c, 1, &NoModels, &|_, _| {}).expect("runs");
-        let two = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
-        assert_eq!(one.games.len(), 6 * 6);
-        assert_eq!(outcomes(&one), outcomes(&two));
-        assert_eq!(one.pairings, two.pairings);
-        let elo = |r: &ArenaReport| r.ratings.iter().map(|p| p.elo).collect::<Vec<_>>();
-        assert_eq!(elo(&one), elo(&two));
-        // A different seed gives different games.
-        let other =
-            run_arena(&ArenaConfig { seed: 12, ..c }, 2, &NoModels, &|_, _| {}).expect("runs");
-        assert_ne!(outcomes(&one), outcomes(&other));
-    }
-
-    #[test]
-    fn every_opening_is_played_twice_per_pairing_with_colours_swapped() {
-        let c = config("random,greedy,novice", 8, BoardSize::Four);
-        let report = run_arena(&c, 2, &NoModels, &|_, _| {}).expect("runs");
-        assert_eq!(report.openings.len(), 4);
-        for a in 0..3 {
-            for b in 0..3 {
-                if a == b {
-                    continue;
-                }
-                for opening in 0..4 {
-                    let count = report
-                        .games
-                        .iter()
-                        .filter(|g| g.black == a && g.white == b && g.opening == opening)
-                        .count();
-                    assert_eq!(count, 1, "{a} as Black against {b}, opening {opening}");
-                }
-            }
-        }
-        for g in &report.games {
-            assert!(g.transcript.starts_with(&report.openings[g.opening]));
-        }
-    }
-
-    #[test]
-    fn progress_counts_every_game_up_to_the_total() {
-        use std::sync::Mutex;
-        let seen = Mutex::new(Vec::new());
-        let c = config("random,greedy", 4, BoardSize::Four);
-        run_arena(&c, 2, &NoModels, &|done, total| {
-            if let Ok(mut s) = seen.lock() {
-                s.push((done, total));
-            }
-        })
-        .expect("runs");
-        let mut seen = seen.into_inner().expect("not poisoned");
-        seen.sort();
-        assert_eq!(seen, (1..=4).map(|d| (d, 4)).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn tallies_add_up_from_both_sides() {
-        let c = config("random,greedy,uct:sims=20", 4, BoardSize::Four);
-        let openings = generate_openings(c.size, c.variant, 2, 5).expect("openings");
-        let games: Vec<GameRecord> = c
-            .schedule()
-            .iter()
-            .map(|job| play_game(&c, &openings, job, &NoModels).expect("plays"))
-            .collect();
-        let report = ArenaReport::new(&c, &openings, games).expect("report");
-        assert_eq!(report.anchor, "random");
-        assert_eq!(report.ratings[0].elo, 0.0);
-        for p in &report.pairings {
-            let back = report.pairing(p.opponent, p.player).expect("met");
-            assert_eq!(p.total.wins, back.total.losses);
-            assert_eq!(p.total.draws, back.total.draws);
-            assert_eq!(p.as_black.wins, back.as_white.losses);
-            assert!((p.total.mean_margin + back.total.mean_margin).abs() < 1e-9);
-            assert_eq!(p.total.games, p.as_black.games + p.as_white.games);
-            assert_eq!(p.as_black.games, 2);
-        }
-    }
-
-    #[test]
-    fn configurations_that_cannot_run_are_refused() {
-        let mut c = config("random,greedy", 3, BoardSize::Six);
-        assert!(matches!(c.check(&NoModels), Err(ArenaError::OddGames(3))));
-        c.games_per_pairing = 0;
-        assert!(matches!(c.check(&NoModels), Err(ArenaError::OddGames(0))));
-        let c = config("random", 2, BoardSize::Six);
-        assert!(matches!(c.check(&NoModels), Err(ArenaError::TooFewPlayers)));
-        let c = config("random,alphabeta:depth=4", 2, BoardSize::Six);
-        assert!(c.check(&NoModels).is_ok());
-    }
-
-    #[test]
-    fn agent_seeds_depend_on_the_game_not_on_its_place_in_the_queue() {
-        let c = config("random,greedy,novice", 4, BoardSize::Six);
-        let jobs = c.schedule();
-        let seeds: std::collections::HashSet<(u64, u64)> =
-            jobs.iter().map(|j| c.agent_seeds(j)).collect();
-        assert_eq!(seeds.len(), jobs.len(), "every game gets its own seeds");
-        let job = GameJob {
-            black: 2,
-            white: 0,
-            opening: 1,
-        };
-        assert_eq!(c.agent_seeds(&job), c.agent_seeds(&job));
-        assert_ne!(
-            c.agent_seeds(&job),
-            c.agent_seeds(&GameJob {
-                black: 0,
-                white: 2,
-                opening: 1
-            })
-        );
-    }
-}
+mod tests;

@@ -259,10 +259,12 @@ mod tests {
         let config = |seed, games| ArenaConfig {
             size: BoardSize::Eight,
             variant: Variant::Standard,
-            players: super::super::parse_player_list("random,greedy").expect("valid"),
+            players: super::super::ArenaPlayer::parse_list("random,greedy", &[]).expect("valid"),
             games_per_pairing: games,
             seed,
             openings: Openings::List(list.clone()),
+            rules: super::super::MatchRules::default(),
+            sprt: None,
         };
         let chosen = for_arena(&config(1, 6)).expect("three of six");
         assert_eq!(chosen.len(), 3);

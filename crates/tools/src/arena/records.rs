@@ -1,10 +1,12 @@
 //! Arena games as GGF records, for NBoard and other Othello software.
 
 use super::{ArenaConfig, ArenaReport};
+use othello::ggf::{Ending, GgfResult};
 use othello::{Game, GgfGame, Position, TranscriptError};
 
 /// Every game of `report` as one GGF record a line: the players' specs as their names, the
-/// result, the place `othello arena`, and `GN` with the game's pairing and opening. The
+/// result (`:t` for a game lost on time, `:r` for one lost by a program's fault), the place
+/// `othello arena`, and `GN` with the game's pairing and opening, and the forfeit's reason. The
 /// games start from the initial position (the opening's moves are part of the game).
 pub fn ggf(config: &ArenaConfig, report: &ArenaReport) -> Result<String, TranscriptError> {
     let start = Position::start(config.size, config.variant);
@@ -15,16 +17,30 @@ pub fn ggf(config: &ArenaConfig, report: &ArenaReport) -> Result<String, Transcr
         record.black = Some(report.players[g.black].clone());
         record.white = Some(report.players[g.white].clone());
         record.place = Some("othello arena".into());
-        record.other.push((
-            "GN".into(),
-            format!(
-                "{} seed {} opening {}",
-                index + 1,
-                report.seed,
-                g.opening + 1
-            ),
-        ));
-        record.set_result_from_board();
+        let mut name = format!(
+            "{} seed {} opening {}",
+            index + 1,
+            report.seed,
+            g.opening + 1
+        );
+        if let Some(forfeit) = &g.forfeit {
+            name.push_str(&format!("; {} forfeits: {}", forfeit.side, forfeit.reason));
+        }
+        record.other.push(("GN".into(), name));
+        match &g.forfeit {
+            // The board was not played out: the record says who lost, and how.
+            Some(forfeit) => {
+                record.result = Some(GgfResult {
+                    black_margin: f64::from(g.black_margin),
+                    ending: if forfeit.on_time {
+                        Ending::Timeout
+                    } else {
+                        Ending::Resigned
+                    },
+                });
+            }
+            None => record.set_result_from_board(),
+        }
         out.push_str(&record.to_string());
         out.push('\n');
     }
@@ -42,10 +58,12 @@ mod tests {
         let config = ArenaConfig {
             size: BoardSize::Six,
             variant: Variant::Standard,
-            players: parse_player_list("random,greedy").expect("valid"),
+            players: ArenaPlayer::parse_list("random,greedy", &[]).expect("valid"),
             games_per_pairing: 4,
             seed: 5,
             openings: Openings::Random,
+            rules: MatchRules::default(),
+            sprt: None,
         };
         let report = run_arena(&config, 1, &engine::NoModels, &|_, _| {}).expect("runs");
         let text = super::ggf(&config, &report).expect("records");

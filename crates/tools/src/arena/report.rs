@@ -13,11 +13,17 @@ pub fn format_table(report: &ArenaReport) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    let games = match report.sprt {
+        Some(_) => format!(
+            "a sequential match of at most {} games",
+            report.games_per_pairing
+        ),
+        None => format!("{} games per pairing", report.games_per_pairing),
+    };
     let _ = writeln!(
         out,
-        "{n}x{n} {}, {} games per pairing, seed {}",
+        "{n}x{n} {}, {games}, seed {}",
         report.variant,
-        report.games_per_pairing,
         report.seed,
         n = report.board
     );
@@ -68,7 +74,80 @@ pub fn format_table(report: &ArenaReport) -> String {
             tally_text(&p.as_white)
         );
     }
+    pairs_text(&mut out, report, width);
     out
+}
+
+/// The game pairs of every pairing, the sequential test, and the forfeits.
+fn pairs_text(out: &mut String, report: &ArenaReport, width: usize) {
+    let _ = writeln!(
+        out,
+        "\nGame pairs (an opening with both colours), from the first player's side: \
+         lost both, a loss and a draw, even, a win and a draw, won both; \
+         logistic Elo from the pairs with its 95% interval; LOS"
+    );
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:<width$}  {:>5}  {:>26}  {:>22}  {:>6}",
+        "player", "opponent", "pairs", "LL LD even WD WW", "Elo (95% interval)", "LOS"
+    );
+    for pairs in &report.pairs {
+        let c = pairs.pentanomial.counts;
+        let elo = pairs.elo.map_or_else(
+            || ("-".to_owned(), "-".to_owned()),
+            |e| {
+                (
+                    format!("{:+.0} [{:+.0}, {:+.0}]", e.elo, e.low, e.high),
+                    format!("{:.1}%", 100.0 * e.los),
+                )
+            },
+        );
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<width$}  {:>5}  {:>26}  {:>22}  {:>6}",
+            report.players[pairs.player],
+            report.players[pairs.opponent],
+            pairs.pentanomial.pairs(),
+            format!("{} {} {} {} {}", c[0], c[1], c[2], c[3], c[4]),
+            elo.0,
+            elo.1
+        );
+    }
+    if let Some(sprt) = &report.sprt {
+        let verdict = match (sprt.verdict, sprt.pairs_at_verdict) {
+            (Some(h), Some(pairs)) => {
+                let (favoured, over) = match h {
+                    super::Hypothesis::H1 => (sprt.test.elo1, sprt.test.elo0),
+                    super::Hypothesis::H0 => (sprt.test.elo0, sprt.test.elo1),
+                };
+                format!(
+                    "{h} accepted after {pairs} pairs: the games favour {favoured:+} Elo \
+                     for the first player over {over:+}"
+                )
+            }
+            _ => "no verdict: the games ran out first".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "\nSPRT {} (logistic Elo, pentanomial): LLR {:.2} in [{:.2}, {:.2}]: {verdict}",
+            sprt.test, sprt.llr, sprt.lower, sprt.upper
+        );
+    }
+    let forfeits: Vec<_> = report
+        .games
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.forfeit.as_ref().map(|f| (i, f)))
+        .collect();
+    if !forfeits.is_empty() {
+        let _ = writeln!(out, "\nForfeits ({}):", forfeits.len());
+        for (i, f) in forfeits {
+            let _ = writeln!(out, "  game {}: {} lost: {}", i + 1, f.side, f.reason);
+        }
+    }
+    if let Some(clock) = report.clock_seconds {
+        let _ = writeln!(out, "\nClock: {clock} s a side a game");
+    }
 }
 
 fn tally_text(t: &Tally) -> String {
@@ -253,10 +332,12 @@ mod tests {
         let config = ArenaConfig {
             size: othello::BoardSize::Four,
             variant: othello::Variant::Standard,
-            players: parse_player_list("random,greedy,mcts:sims=20,c=1").expect("valid"),
+            players: ArenaPlayer::parse_list("random,greedy,mcts:sims=20,c=1", &[]).expect("valid"),
             games_per_pairing: 2,
             seed: 3,
             openings: Openings::Random,
+            rules: MatchRules::default(),
+            sprt: None,
         };
         let openings = generate_openings(config.size, config.variant, 1, 1).expect("openings");
         let games = config
@@ -322,7 +403,17 @@ mod tests {
             .lines()
             .skip_while(|l| !l.starts_with("Pairings"))
             .skip(2)
+            .take_while(|l| !l.is_empty())
             .count();
         assert_eq!(pairing_rows, 3);
+        // Each pairing played one opening with both colours: one pair, in the pairs table.
+        let pair_rows: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with("Game pairs"))
+            .skip(2)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(pair_rows.len(), 3, "{table}");
+        assert!(pair_rows.iter().all(|row| row.contains("  1  ")), "{table}");
     }
 }

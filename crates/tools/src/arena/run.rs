@@ -1,0 +1,173 @@
+//! Playing a match: games from a shared queue on several threads, each finished game kept
+//! in the journal, and a sequential test that stops the match once it has decided.
+
+use super::{
+    openings, pair_stats, ArenaConfig, ArenaError, ArenaReport, GameRecord, Hypothesis, Journal,
+    Sprt, SprtReport,
+};
+use engine::ModelSource;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Where a match stands, after each game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchProgress {
+    pub done: usize,
+    pub total: usize,
+    /// With a sequential test: the log-likelihood ratio over the pairs complete so far, in
+    /// schedule order, and the test's bounds.
+    pub llr: Option<(f64, f64, f64)>,
+}
+
+/// Plays the whole tournament on `threads` threads (at least one), calling `progress`
+/// with (games done, total) after each game. The result is the same for any thread count.
+pub fn run_arena(
+    config: &ArenaConfig,
+    threads: usize,
+    models: &dyn ModelSource,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<ArenaReport, ArenaError> {
+    run_match(config, threads, models, None, &|p| {
+        progress(p.done, p.total);
+    })
+}
+
+/// The state shared by the threads of a match.
+struct Board {
+    /// One slot a game of the schedule, filled as games end (or from the journal).
+    slots: Vec<Option<GameRecord>>,
+    /// The sequential test's decision: the verdict and the pairs it took.
+    decided: Option<(Hypothesis, u32)>,
+}
+
+/// Plays a match on `concurrency` threads: every game of the schedule, or with a
+/// sequential test until it accepts a hypothesis. With a journal, the games it already
+/// holds are not played again and every new game is added to it as it ends.
+///
+/// The test reads the pairs in schedule order, over the longest run of complete pairs
+/// from the first, so its verdict and the pair it came at do not depend on the number of
+/// threads; games already under way when it decides are finished and kept.
+pub fn run_match(
+    config: &ArenaConfig,
+    concurrency: usize,
+    models: &dyn ModelSource,
+    journal: Option<(&Journal, Vec<(usize, GameRecord)>)>,
+    progress: &(dyn Fn(MatchProgress) + Sync),
+) -> Result<ArenaReport, ArenaError> {
+    config.check(models)?;
+    let openings = openings::for_arena(config)?;
+    let jobs = config.schedule();
+    let total = jobs.len();
+    let mut slots: Vec<Option<GameRecord>> = vec![None; total];
+    let (journal, done_before) = match journal {
+        Some((journal, done)) => (Some(journal), done),
+        None => (None, Vec::new()),
+    };
+    for (job, game) in done_before {
+        if let Some(slot) = slots.get_mut(job) {
+            *slot = Some(game);
+        }
+    }
+    let board = Mutex::new(Board {
+        slots,
+        decided: None,
+    });
+    let decide = |board: &mut Board| -> Option<(f64, f64, f64)> {
+        let test = config.sprt?;
+        let (llr, pairs) = prefix_llr(&test, &board.slots, config.players.len());
+        if board.decided.is_none() {
+            if let Some(verdict) = test.verdict(llr) {
+                board.decided = Some((verdict, pairs));
+            }
+        }
+        let (lower, upper) = test.bounds();
+        Some((llr, lower, upper))
+    };
+    let stop = AtomicBool::new(false);
+    {
+        let mut b = lock(&board);
+        decide(&mut b);
+        stop.store(b.decided.is_some(), Ordering::SeqCst);
+    }
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<ArenaError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.clamp(1, total.max(1)) {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(index) else { break };
+                if lock(&board).slots[index].is_some() {
+                    continue;
+                }
+                let record = super::play_game(config, &openings, job, models);
+                let record = record.and_then(|game| {
+                    if let Some(journal) = journal {
+                        journal.record(index, &game)?;
+                    }
+                    Ok(game)
+                });
+                let game = match record {
+                    Ok(game) => game,
+                    Err(error) => {
+                        stop.store(true, Ordering::SeqCst);
+                        lock(&failure).get_or_insert(error);
+                        break;
+                    }
+                };
+                let mut b = lock(&board);
+                b.slots[index] = Some(game);
+                let llr = decide(&mut b);
+                if b.decided.is_some() {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                let done = b.slots.iter().filter(|s| s.is_some()).count();
+                drop(b);
+                progress(MatchProgress { done, total, llr });
+            });
+        }
+    });
+    if let Some(error) = failure
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        return Err(error);
+    }
+    let board = board
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let sprt = config.sprt.map(|test| {
+        let (llr, _) = prefix_llr(&test, &board.slots, config.players.len());
+        let (lower, upper) = test.bounds();
+        SprtReport {
+            test,
+            llr,
+            lower,
+            upper,
+            verdict: board.decided.map(|(v, _)| v),
+            pairs_at_verdict: board.decided.map(|(_, pairs)| pairs),
+        }
+    });
+    let games = board.slots.into_iter().flatten().collect();
+    let mut report = ArenaReport::new(config, &openings, games)?;
+    report.sprt = sprt;
+    Ok(report)
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The log-likelihood ratio over the complete pairs of the schedule's first games (two
+/// players: pair k is games 2k and 2k+1), and how many pairs that is.
+fn prefix_llr(test: &Sprt, slots: &[Option<GameRecord>], players: usize) -> (f64, u32) {
+    let complete = slots.iter().take_while(|s| s.is_some()).count() / 2 * 2;
+    let games: Vec<GameRecord> = slots[..complete].iter().flatten().cloned().collect();
+    let stats = pair_stats(players, &games);
+    let pentanomial = stats.first().map(|s| s.pentanomial).unwrap_or_default();
+    (pentanomial.llr(test.elo0, test.elo1), pentanomial.pairs())
+}
