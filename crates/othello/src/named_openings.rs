@@ -1,8 +1,8 @@
 //! The named 8x8 openings (Tiger, Rose, Buffalo, Cow, Heath, ...): which one a game
 //! follows.
 //!
-//! The list is `openings/named-8x8.txt` (its header says where the names come from),
-//! embedded so that every front end names openings alike with nothing to load. A line
+//! The list is this crate's `data/named-8x8.txt` (its header says where the names come
+//! from), embedded so that every front end names openings alike with nothing to load. A line
 //! names the position it reaches, so matching is by position: a game is in the Tiger
 //! when it reaches the Tiger's position, under any of the 8 board symmetries and by any
 //! move order. That makes the four first moves (f5, d3, c4, e6) one opening, as players
@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 use thiserror::Error;
 
-const LIST: &str = include_str!("../../../openings/named-8x8.txt");
+const LIST: &str = include_str!("../data/named-8x8.txt");
 
 /// One named line of the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
