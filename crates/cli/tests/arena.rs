@@ -503,3 +503,38 @@ fn a_sequential_match_stops_at_its_verdict_and_says_so() {
     assert_eq!(report["sprt"]["verdict"], "H1");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_side_that_overruns_its_game_clock_loses_on_time_and_a_clocked_agent_does_not() {
+    let out = out_dir("clock");
+    // Rollout UCT with a budget in simulations cannot fit 2.5 s a game (the clock and a
+    // margin wide enough for a loaded machine); the MCTS agent with no budget of its own
+    // gets the clock as time_game= and shares it out.
+    let (stdout, report) = arena_run(
+        &out,
+        &[
+            "--board",
+            "6",
+            "--players",
+            "uct:sims=200000,mcts",
+            "--games",
+            "2",
+            "--time-control",
+            "0.5",
+            "--forfeit-margin",
+            "2000",
+        ],
+    );
+    assert_eq!(report["players"][1], "mcts:time_game=0.5", "{stdout}");
+    assert_eq!(report["clock_seconds"], 0.5);
+    for g in report["games"].as_array().expect("games") {
+        let forfeit = &g["forfeit"];
+        let uct_side = if g["black"] == 0 { "black" } else { "white" };
+        assert_eq!(forfeit["side"], uct_side, "{g}");
+        assert_eq!(forfeit["on_time"], true);
+        let reason = forfeit["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains("overran its clock"), "{reason}");
+        assert!(reason.contains("of 2.50 s"), "{reason}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
