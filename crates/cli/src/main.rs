@@ -11,6 +11,7 @@ mod model;
 mod nboard;
 mod openings;
 mod play;
+mod puzzles;
 mod review;
 mod selfplay;
 mod solve;
@@ -118,6 +119,9 @@ enum Command {
     /// Build, grow and look into opening books (docs/book.md)
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Build, list and prove puzzle sets (docs/puzzles.md)
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Play self-play games for training and write them as .npz + .json
     Selfplay(selfplay::SelfplayArgs),
     /// Play a round-robin tournament and rate the players (Elo)
@@ -208,6 +212,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench(command) => bench::run(command, &models())?,
         Command::Book(command) => book::run(command, &models())?,
+        Command::Puzzles(command) => puzzles::run(command, &models())?,
         Command::Selfplay(args) => selfplay::run(args, &models())?,
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Elo { games } => tournament::elo(&games)?,

@@ -44,6 +44,7 @@ pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod players;
+pub mod puzzles;
 pub mod report;
 pub mod review;
 pub mod rng;
