@@ -106,7 +106,7 @@ pub fn run(command: PuzzlesCommand, models: &ModelFiles) -> Result<()> {
             let bar = ProgressBar::new(set.puzzles.len() as u64);
             let failures = check_puzzles(&set, &|done, _| bar.set_position(done as u64));
             bar.finish_and_clear();
-            print_counts(&PuzzleCounts::of(&set, set.puzzles.len()));
+            print_counts(&PuzzleCounts::of(&set, 0));
             if let Some(first) = failures.first() {
                 bail!(
                     "{} of {} puzzles fail their proof; the first, puzzle {}: {}",
@@ -146,11 +146,16 @@ fn read_game_file(path: &Path) -> Result<Vec<Game>> {
         .collect())
 }
 
+/// The counts; the positions tried only when there were some (a build, not a check).
 fn print_counts(counts: &PuzzleCounts) {
-    println!(
-        "{} positions tried, {} kept as puzzles",
-        counts.tried, counts.kept
-    );
+    if counts.tried > 0 {
+        println!(
+            "{} positions tried, {} kept as puzzles",
+            counts.tried, counts.kept
+        );
+    } else {
+        println!("{} puzzles", counts.kept);
+    }
     let line = |name: &str, items: Vec<String>| println!("  by {name}: {}", items.join(", "));
     line(
         "kind",
