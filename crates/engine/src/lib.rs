@@ -50,6 +50,7 @@ pub mod rng;
 pub mod solver;
 pub mod spec;
 pub mod symmetric;
+pub mod tables;
 #[cfg(test)]
 mod test_support;
 

@@ -16,7 +16,8 @@ pub struct MctsConfig {
     /// workers to grow trees that differ.
     pub dirichlet_alpha: f32,
     pub dirichlet_fraction: f32,
-    /// Evaluations kept in the cache before it is cleared.
+    /// Evaluations kept in the cache before it is cleared (default
+    /// [`crate::tables::EVALUATION_CACHE_ENTRIES`]).
     pub cache_capacity: usize,
     /// Budget when the caller gives none.
     pub default_simulations: u64,
@@ -91,7 +92,7 @@ impl Default for MctsConfig {
             batch_size: 8,
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
-            cache_capacity: 1 << 18,
+            cache_capacity: crate::tables::EVALUATION_CACHE_ENTRIES,
             default_simulations: 800,
             progress_interval: Duration::from_millis(100),
             solver_empties: None,
@@ -183,7 +184,8 @@ pub struct RootSolve {
     /// replaced when silent). Each slice starts again from the root; the table carries
     /// the work over.
     pub slice_nodes: Option<u64>,
-    /// log2 of the solver's transposition table entries.
+    /// log2 of the root solver's transposition table entries (default
+    /// [`crate::tables::ROOT_SOLVER_TABLE_BITS`]).
     pub table_bits: u32,
     /// This searcher's share of a proof that several split by the root's moves (the
     /// page's workers beside the one that proves the whole root, each with its own tree
@@ -236,8 +238,7 @@ impl Default for RootSolve {
             nodes_per_ms: 8_000,
             max_nodes: None,
             slice_nodes: None,
-            // 2^18 entries (6 MiB): root solves of this size revisit far fewer positions.
-            table_bits: 18,
+            table_bits: crate::tables::ROOT_SOLVER_TABLE_BITS,
             part: None,
         }
     }

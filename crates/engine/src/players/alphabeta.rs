@@ -4,6 +4,7 @@
 use super::heuristic::square_table;
 use super::simple::forced_move;
 use crate::solver::Solver;
+use crate::tables::{ALPHABETA_SOLVER_TABLE_BITS, ALPHABETA_TABLE_BITS};
 use crate::{Agent, Budget, Rng};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
@@ -129,8 +130,6 @@ enum Bound {
     Upper,
 }
 
-const TABLE_BITS: u32 = 16;
-
 /// Alpha-beta player: iterative deepening negamax, a transposition table, the table's
 /// move then the square values for ordering, a phase-weighted feature evaluation, and
 /// the exact solver once few enough squares are empty. Reads `Budget::depth` and
@@ -151,9 +150,8 @@ impl AlphaBetaPlayer {
     pub fn new(seed: u64) -> AlphaBetaPlayer {
         AlphaBetaPlayer {
             rng: Rng::new(seed),
-            table: vec![Entry::default(); 1 << TABLE_BITS],
-            // The player only solves 14-16 empties; a small table is plenty.
-            solver: Solver::with_table_bits(16),
+            table: vec![Entry::default(); 1 << ALPHABETA_TABLE_BITS],
+            solver: Solver::with_table_bits(ALPHABETA_SOLVER_TABLE_BITS),
             geo: Geometry::new(BoardSize::Eight),
             variant: Variant::Standard,
             nodes: 0,
@@ -316,7 +314,7 @@ impl AlphaBetaPlayer {
 fn slot(p: u64, o: u64) -> usize {
     let h = (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (h >> (64 - TABLE_BITS)) as usize
+    (h >> (64 - ALPHABETA_TABLE_BITS)) as usize
 }
 
 impl Agent for AlphaBetaPlayer {

@@ -207,10 +207,10 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32.
+    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32
+    /// ([`crate::tables::SOLVER_TABLE_BITS`]).
     pub fn new() -> Solver {
-        let bits = if cfg!(target_arch = "wasm32") { 17 } else { 20 };
-        Solver::with_table_bits(bits)
+        Solver::with_table_bits(crate::tables::SOLVER_TABLE_BITS)
     }
 
     /// A solver with a table of `2^bits` entries (`bits` clamped to 4..=28).
