@@ -54,7 +54,7 @@ pub mod tables;
 #[cfg(test)]
 mod test_support;
 
-pub use agent::{Agent, Budget, Thinking};
+pub use agent::{Agent, Budget, RootRule, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 pub use mcts::{Mcts, MctsConfig, MctsPlayer};
 pub use othello;

@@ -15,7 +15,7 @@
 use engine::book::{next_book_position, Book, BookEntry, BookError, BookKey, Origin};
 use engine::evaluator::Evaluator;
 use engine::report::SearchInfo;
-use engine::{Budget, EvalError, MctsPlayer, Solver};
+use engine::{Budget, EvalError, MctsPlayer};
 use othello::{Color, Move, Position};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -156,14 +156,15 @@ pub fn todo(
 }
 
 /// The book entry of one search: the position's value and every move the search looked at
-/// enough to judge. Positions the agent solves exactly get the solver's margins instead.
+/// enough to judge. Positions the agent's root rule solves exactly get the margins of its
+/// root solver instead (the search driver's rule and table: one for every caller).
 pub fn search_position<E: Evaluator + Send>(
     agent: &mut MctsPlayer<E>,
     pos: &Position,
     simulations: u64,
 ) -> Result<BookEntry, EvalError> {
-    if agent.mcts().solves_exactly(pos) {
-        let margins = Solver::new().score_moves(pos);
+    if let Some(solver) = agent.mcts().exact_root_solver(pos) {
+        let margins = solver.score_moves(pos);
         let value = margins.first().map_or(0, |&(_, m)| m) as f32;
         return Ok(BookEntry {
             value,

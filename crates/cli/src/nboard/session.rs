@@ -430,10 +430,8 @@ impl<W: Write> Engine<W> {
         }
         // Where the agent's root decision would solve, every move gets its exact margin
         // from the agent's own root solver (one rule, one table).
-        if player.mcts().solves_exactly(pos) {
-            let hints = player
-                .mcts()
-                .solver()
+        if let Some(solver) = player.mcts().exact_root_solver(pos) {
+            let hints = solver
                 .score_moves(pos)
                 .into_iter()
                 .take(n)

@@ -1,6 +1,9 @@
 //! The search's settings, and the board-dependent defaults every caller shares.
 
-use othello::BoardSize;
+use super::clock::SolveReach;
+use crate::agent::RootRule;
+use crate::solver::Solver;
+use othello::{BoardSize, Position};
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -193,6 +196,68 @@ pub struct RootSolve {
     /// the moves only, and what it proves becomes bounds on those moves in its tree.
     /// `None`: the whole root, as a searcher alone.
     pub part: Option<ProofPart>,
+}
+
+impl RootSolve {
+    /// Root positions with at most this many empties on a `size` board are always solved
+    /// (0: never).
+    pub fn exact_root_empties(&self, size: BoardSize) -> u32 {
+        self.exact_empties
+            .unwrap_or_else(|| default_exact_root_empties(size))
+    }
+
+    /// Whether `pos` is within the always-solved endgame: the root decision plays the
+    /// exact solver's move there, whatever the budget.
+    pub fn solves_exactly(&self, pos: &Position) -> bool {
+        let limit = self.exact_root_empties(pos.size());
+        limit > 0 && pos.empty_count() <= limit
+    }
+
+    /// The root decision's fixed rule for `pos` (see [`RootRule`]): the only legal move,
+    /// else the always-solved endgame, solved with what `solver` gives (asked for only
+    /// then, so that a caller that never gets there makes no table), else neither.
+    pub fn rule<'a>(
+        &self,
+        pos: &Position,
+        solver: impl FnOnce() -> &'a mut Solver,
+    ) -> RootRule<'a> {
+        if let Some(only) = RootRule::forced(pos) {
+            return RootRule::Forced(only);
+        }
+        if self.solves_exactly(pos) {
+            RootRule::Exact(solver())
+        } else {
+            RootRule::Open
+        }
+    }
+
+    /// Where the root solve reaches on a `size` board: what it always solves, what it
+    /// tries within a node budget, and how far a timed search's proof goes.
+    pub fn reach(&self, size: BoardSize) -> SolveReach {
+        let exact = self.exact_root_empties(size);
+        let extra = self
+            .extra_empties
+            .unwrap_or_else(|| default_budgeted_extra_empties(size));
+        let proof = self
+            .proof_empties
+            .unwrap_or_else(|| default_proof_empties(size));
+        let (tried, proved) = if exact == 0 {
+            (0, 0)
+        } else {
+            (exact + extra, proof.max(exact + extra))
+        };
+        SolveReach {
+            exact,
+            tried,
+            proved,
+        }
+    }
+
+    /// A root solver with this setting's table: what a search driver makes for its root
+    /// decision, and what a caller without a driver makes to solve as one would.
+    pub fn new_solver(&self) -> Solver {
+        Solver::with_table_bits(self.table_bits)
+    }
 }
 
 /// Searcher `index` of `parts` proves the root moves whose place in square order is
