@@ -122,6 +122,32 @@ impl Thinking {
 /// [`RootSolve`](crate::mcts::RootSolve)). A caller that must treat a position as the
 /// agent's search would, without asking it to search (a game's review, a hint that solves
 /// every move), asks the agent for it ([`Agent::root_rule`]) rather than restating it.
+///
+/// ```
+/// use engine::othello::{BoardSize, Position, Variant};
+/// use engine::{Agent, NoModels, PlayerSpec, RootRule};
+///
+/// // A 6x6 position 14 empties from the end, where the side to move has a choice.
+/// let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+/// while pos.empty_count() > 14 || pos.legal_move_list().len() < 2 {
+///     let moves = pos.legal_move_list();
+///     pos = pos.play(moves[moves.len() / 2])?;
+/// }
+/// let agent = |spec: &str| -> Result<Box<dyn Agent>, Box<dyn std::error::Error>> {
+///     Ok(spec.parse::<PlayerSpec>()?.build(1, &NoModels)?.0)
+/// };
+/// // The board's reach (18 empties on 6x6): every move's exact margin, from the agent's
+/// // own root solver.
+/// let mut mcts = agent("mcts:sims=10")?;
+/// let Some(RootRule::Exact(solver)) = mcts.root_rule(&pos) else {
+///     panic!("within the reach");
+/// };
+/// assert_eq!(solver.score_moves(&pos).len(), pos.legal_move_list().len());
+/// // A spec's `exact=` moves the reach; a player without the search driver has no rule.
+/// assert!(matches!(agent("mcts:exact=12")?.root_rule(&pos), Some(RootRule::Open)));
+/// assert!(agent("greedy")?.root_rule(&pos).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub enum RootRule<'a> {
     /// The only legal move (a pass included): played without search.

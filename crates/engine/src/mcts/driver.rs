@@ -4,8 +4,8 @@
 //! 1. **root decision** ([`SearchDriver::decide_root`]): a forced move (a pass included) is
 //!    played without search, the opening book's move when the driver has a book
 //!    ([`BookPlay`]) and the position is in it, and the exact solver takes the root when it
-//!    is within reach (the rule of [`RootSolve`], with the one solver and table size it
-//!    names);
+//!    is within reach (the rule of [`RootSolve`](super::RootSolve), with the one solver
+//!    and table size it names);
 //! 2. **begin** ([`SearchDriver::begin`]): the position becomes the root, keeping the
 //!    subtree that leads to it; once the root is expanded it gets its noise and, with a
 //!    Gumbel root, its plan of visits;

@@ -8,6 +8,39 @@
 //! parts (specs, openings, Elo, statistics, reports) are plain functions; `game.rs` plays
 //! one game, `run.rs` plays a match on threads (stopping at the SPRT's verdict), and
 //! `journal.rs` keeps every finished game on disk so that a killed match resumes.
+//!
+//! A tournament's schedule, its games on threads, and its table and GGF records:
+//!
+//! ```
+//! use engine::othello::{BoardSize, Variant};
+//! use engine::NoModels;
+//! use tools::arena::{
+//!     format_table, ggf, run_arena, ArenaConfig, ArenaPlayer, MatchRules, Openings,
+//! };
+//!
+//! let config = ArenaConfig {
+//!     size: BoardSize::Four,
+//!     variant: Variant::Standard,
+//!     players: ArenaPlayer::parse_list("random,greedy,mcts:sims=20", &[])?,
+//!     games_per_pairing: 2,
+//!     seed: 1,
+//!     openings: Openings::Start,
+//!     rules: MatchRules::default(),
+//!     sprt: None,
+//! };
+//! // Three pairings, one opening each, played with both colours.
+//! let schedule = config.schedule();
+//! assert_eq!(schedule.len(), 6);
+//! assert_eq!((schedule[0].black, schedule[1].white), (0, 0));
+//! // A game's seeds depend on the game alone, so any thread may play it.
+//! assert_eq!(config.agent_seeds(&schedule[3]), config.agent_seeds(&schedule[3]));
+//!
+//! let report = run_arena(&config, 1, &NoModels, &|_, _| {})?;
+//! assert_eq!(report.games.len(), 6);
+//! assert!(format_table(&report).contains("mcts:sims=20"));
+//! assert_eq!(ggf(&config, &report)?.lines().count(), 6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod elo;
 mod external;

@@ -7,6 +7,38 @@
 //! self-play's root noise added, so self-play searches as the arena's agent does.
 //! `write` writes the files; `tests` tests both.
 //!
+//! A few games with the playout search, and their files:
+//!
+//! ```
+//! use engine::evaluator::Evaluator;
+//! use engine::othello::{BoardSize, Variant};
+//! use engine::{MctsConfig, PlayoutEvaluator};
+//! use tools::selfplay::{run_selfplay, tally, write_selfplay, SelfPlayConfig};
+//!
+//! let config = SelfPlayConfig::new(
+//!     BoardSize::Four,
+//!     Variant::Standard,
+//!     4,  // games
+//!     16, // simulations a move
+//!     MctsConfig::default(),
+//!     3, // seed
+//! );
+//! // One evaluator per thread: a network's, or random playouts as here.
+//! let evaluator = || -> Result<Box<dyn Evaluator>, _> { Ok(Box::new(PlayoutEvaluator::new(1, 1))) };
+//! let records = run_selfplay(&config, &evaluator, None, &|_finished| {})?;
+//! assert_eq!(records.len(), 4);
+//! let results = tally(&records);
+//! assert_eq!(results.black_wins + results.white_wins + results.draws, 4);
+//! // Every move with a choice of a learner's game is a sample.
+//! assert!(records.iter().all(|game| !game.samples.is_empty()));
+//!
+//! let dir = std::env::temp_dir().join(format!("selfplay-doc-{}", std::process::id()));
+//! let npz = write_selfplay(&dir, "games", &config, "none", &records)?;
+//! assert!(npz.exists() && dir.join("games.json").exists());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
 use engine::evaluator::{EvalError, Evaluator};
