@@ -27,7 +27,8 @@ killed in, and of self-play and the arenas only the shards it had not finished. 
 network.
 
 This module is the command line; the settings are train/settings.py, the directory
-train/rundir.py and the phases of a generation train/phases.py.
+train/rundir.py (`RunFiles`, the files every learner's run keeps, and `RunDir`, this
+run's) and the phases of a generation train/phases.py.
 
 With `--ray [auto|ADDRESS|local]` the shards of self-play and of the arenas are Ray tasks
 on a cluster (train/cluster.py); the run directory is the same as a local run's.

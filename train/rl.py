@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import csv
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -39,7 +37,7 @@ from train.contract import PLANES
 from train.data import SYMMETRIES, transform_grid, transform_policy
 from train.net import NetConfig
 from train.othello_cli import EvalJob, Evaluate, othello_evaluate
-from train.rundir import cpu_seconds, write_json_atomic
+from train.rundir import RunFiles, cpu_seconds, write_json_atomic
 from train.settings import merged_config
 
 CLASSIC = ("random", "greedy", "heuristic")
@@ -276,16 +274,13 @@ METRICS = ["iteration", "games", "positions", "loss", "win_rate", "elo", "elo_lo
 METRICS += ["cpu_hours", "seconds", "heuristic_score", "heuristic_low", "heuristic_high"]
 
 
-class LearnerRun:
+class LearnerRun(RunFiles):
     """A learner's run directory, resumed when it exists:
     config.json, state.json (iterations, games, CPU-hours, next evaluation), log.txt,
     metrics.csv (one row per evaluation), checkpoints/latest.pt (the learner's whole
     state, optimiser and replay included where small), models/gen-XXXX.onnx (each
-    evaluated network), best.onnx (the newest evaluated), plots/, eval/."""
-
-    def __init__(self, root: Path, config: dict[str, Any]) -> None:
-        self.root = root
-        self.config = config
+    evaluated network), best.onnx (the newest evaluated), plots/, eval/. The files every
+    run keeps are `RunFiles`'s."""
 
     @classmethod
     def open(cls, root: Path, defaults: dict[str, Any], given: dict[str, Any]) -> LearnerRun:
@@ -300,40 +295,16 @@ class LearnerRun:
         write_json_atomic(path, config)
         return cls(root, config)
 
-    def state(self) -> dict[str, Any]:
-        path = self.root / "state.json"
-        if path.exists():
-            return json.loads(path.read_text())
+    def initial_state(self) -> dict[str, Any]:
         return {"iteration": 0, "games": 0, "cpu_hours": 0.0, "evaluations": 0}
-
-    def save_state(self, state: dict[str, Any]) -> None:
-        write_json_atomic(self.root / "state.json", state)
-
-    def log(self, message: str) -> None:
-        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
-        print(line, flush=True)
-        with open(self.root / "log.txt", "a") as f:
-            f.write(line + "\n")
 
     @property
     def checkpoint(self) -> Path:
         return self.root / "checkpoints" / "latest.pt"
 
-    def metrics(self) -> list[dict[str, str]]:
-        path = self.root / "metrics.csv"
-        if not path.exists():
-            return []
-        with open(path, newline="") as f:
-            return list(csv.DictReader(f))
-
     def add_metrics(self, row: dict[str, Any]) -> None:
         rows = [*self.metrics(), {k: row.get(k, "") for k in METRICS}]
-        tmp = self.root / "metrics.csv.tmp"
-        with open(tmp, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=METRICS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
-        os.replace(tmp, self.root / "metrics.csv")
+        self.replace_metrics(rows, METRICS)
 
 
 class Learner(Protocol):

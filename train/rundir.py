@@ -1,6 +1,8 @@
 """A training run's directory: its files, its state and how it is created or resumed.
 What each file holds is in train/loop.py's docstring; the phases that fill them are in
-train/phases.py.
+train/phases.py. `RunFiles` is what every run directory shares, AlphaZero's (`RunDir`)
+and the other learners' (`train.rl.LearnerRun`): the config, state.json, log.txt and
+metrics.csv.
 """
 
 from __future__ import annotations
@@ -61,10 +63,61 @@ def fmt(value: Any) -> Any:
     return f"{value:.6g}" if isinstance(value, float) else value
 
 
-class RunDir:
+class RunFiles:
+    """The files every run directory keeps, whatever its learner: config.json (read by
+    the subclass's `open`), state.json, log.txt and metrics.csv (one row per evaluation or
+    generation), each written whole so that a kill never leaves half a file."""
+
     def __init__(self, root: Path, config: dict[str, Any]) -> None:
         self.root = Path(root)
         self.config = config
+
+    def initial_state(self) -> dict[str, Any]:
+        """The state of a run that has not started."""
+        return {}
+
+    @property
+    def state_path(self) -> Path:
+        return self.root / "state.json"
+
+    def state(self) -> dict[str, Any]:
+        if self.state_path.exists():
+            return json.loads(self.state_path.read_text())
+        return self.initial_state()
+
+    def save_state(self, state: dict[str, Any]) -> None:
+        write_json_atomic(self.state_path, state)
+
+    def log(self, message: str) -> None:
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
+        print(line, flush=True)
+        with open(self.root / "log.txt", "a") as f:
+            f.write(line + "\n")
+
+    def metrics(self) -> list[dict[str, str]]:
+        path = self.root / "metrics.csv"
+        if not path.exists():
+            return []
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+
+    def replace_metrics(self, rows: list[dict[str, Any]], fields: list[str]) -> None:
+        """Writes metrics.csv anew with these rows and columns (a row's other keys are
+        left out), through a temporary file."""
+        path = self.root / "metrics.csv"
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(tmp, path)
+
+
+class RunDir(RunFiles):
+    """AlphaZero's run directory: generations of self-play data, checkpoints and networks."""
+
+    def __init__(self, root: Path, config: dict[str, Any]) -> None:
+        super().__init__(root, config)
         # CPU time spent outside this process's children (shards on a Ray cluster), so far.
         self.remote_cpu: Callable[[], float] = lambda: 0.0
 
@@ -83,23 +136,8 @@ class RunDir:
         write_json_atomic(config_path, config)
         return cls(root, config)
 
-    @property
-    def state_path(self) -> Path:
-        return self.root / "state.json"
-
-    def state(self) -> dict[str, Any]:
-        if self.state_path.exists():
-            return json.loads(self.state_path.read_text())
+    def initial_state(self) -> dict[str, Any]:
         return {"generation": 0, "best": None, "step": 0}
-
-    def save_state(self, state: dict[str, Any]) -> None:
-        write_json_atomic(self.state_path, state)
-
-    def log(self, message: str) -> None:
-        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
-        print(line, flush=True)
-        with open(self.root / "log.txt", "a") as f:
-            f.write(line + "\n")
 
     def data(self, gen: int) -> Path:
         return generation_dir(self.root / "data", gen)
@@ -161,24 +199,11 @@ class RunDir:
     def write_metrics(self, row: dict[str, Any]) -> None:
         """Replaces the row of the same generation, so a generation redone after a kill
         between this write and the state save is not counted twice."""
-        path = self.root / "metrics.csv"
         rows = self.metrics()
         rows = [r for r in rows if int(r["generation"]) != row["generation"]] + [row]
         rows.sort(key=lambda r: int(r["generation"]))
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=METRICS_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            for r in rows:
-                writer.writerow({k: fmt(r.get(k, "")) for k in METRICS_FIELDS})
-        os.replace(tmp, path)
-
-    def metrics(self) -> list[dict[str, str]]:
-        path = self.root / "metrics.csv"
-        if not path.exists():
-            return []
-        with open(path, newline="") as f:
-            return list(csv.DictReader(f))
+        formatted = [{k: fmt(r.get(k, "")) for k in METRICS_FIELDS} for r in rows]
+        self.replace_metrics(formatted, METRICS_FIELDS)
 
     def plot(self) -> None:
         plot_run(self.root, self.metrics(), self.config["eval_players"])

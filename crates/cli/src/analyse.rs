@@ -4,7 +4,7 @@
 use crate::args::AgentArgs;
 use anyhow::{bail, Result};
 use engine::book::BookChoice;
-use engine::report::{Proof, SearchInfo};
+use engine::report::{Proof, SearchInfo, Solved};
 use engine::{Budget, ModelSource};
 use othello::{Move, Position, Square};
 
@@ -28,8 +28,27 @@ pub fn analyse(
 /// The board with each move's share of the visits (or the solver's move), then the move
 /// table, the principal variation and the speed.
 pub fn render(pos: &Position, info: &SearchInfo) -> String {
+    let mut out = render_board(pos, info);
+    if let Some(solved) = info.solved {
+        render_solved(&mut out, pos, &solved);
+    } else if let Some(book) = &info.book {
+        render_book(&mut out, pos, book);
+    } else {
+        render_search(&mut out, pos, info);
+    }
+    out
+}
+
+/// The visits of all the root's moves (at least 1, to divide by).
+fn visit_total(info: &SearchInfo) -> u32 {
+    info.moves.iter().map(|m| m.visits).sum::<u32>().max(1)
+}
+
+/// The board, each legal move marked: the solver's moves with a star, the book's with
+/// their value in discs, the search's with their share of the visits.
+fn render_board(pos: &Position, info: &SearchInfo) -> String {
     let n = pos.size().n();
-    let total: u32 = info.moves.iter().map(|m| m.visits).sum::<u32>().max(1);
+    let total = visit_total(info);
     let mut out = String::from("   ");
     for col in 0..n {
         out.push_str(&format!("  {} ", (b'a' + col) as char));
@@ -55,32 +74,37 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         }
         out.push('\n');
     }
+    out
+}
+
+/// The solver's word: its move and margin, or the result it proved, and what it cost.
+fn render_solved(out: &mut String, pos: &Position, solved: &Solved) {
     let side = pos.side_to_move();
-    if let Some(solved) = info.solved {
-        let what = if solved.is_exact() {
-            format!(
-                "exact solve: best move {}, margin {:+}",
-                solved.best, solved.margin
-            )
-        } else {
-            format!(
-                "proven {}: {side} {} with {}",
-                if solved.margin > 0 { "win" } else { "draw" },
-                solved.verdict(),
-                solved.best
-            )
-        };
-        out.push_str(&format!(
-            "{side} to move: {what} ({} nodes in {:.3} s)\n",
-            solved.nodes,
-            solved.micros as f64 / 1e6
-        ));
-        return out;
-    }
-    if let Some(book) = &info.book {
-        render_book(&mut out, pos, book);
-        return out;
-    }
+    let what = if solved.is_exact() {
+        format!(
+            "exact solve: best move {}, margin {:+}",
+            solved.best, solved.margin
+        )
+    } else {
+        format!(
+            "proven {}: {side} {} with {}",
+            if solved.margin > 0 { "win" } else { "draw" },
+            solved.verdict(),
+            solved.best
+        )
+    };
+    out.push_str(&format!(
+        "{side} to move: {what} ({} nodes in {:.3} s)\n",
+        solved.nodes,
+        solved.micros as f64 / 1e6
+    ));
+}
+
+/// The search's word: its estimate and move, the move table, the principal variation and
+/// the speed.
+fn render_search(out: &mut String, pos: &Position, info: &SearchInfo) {
+    let side = pos.side_to_move();
+    let total = visit_total(info);
     out.push_str(&format!(
         "{side} to move; win estimate {:.1}%{}; best move {}\n",
         info.win_probability() * 100.0,
@@ -120,7 +144,6 @@ pub fn render(pos: &Position, info: &SearchInfo) -> String {
         info.elapsed.as_secs_f64(),
         info.simulations_per_second()
     ));
-    out
 }
 
 /// A book move: the book's values (the board shows them in discs) and where each comes from.

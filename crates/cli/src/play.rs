@@ -4,7 +4,7 @@
 use crate::analyse::render;
 use crate::args::AgentArgs;
 use anyhow::Result;
-use engine::{Budget, ModelSource};
+use engine::{Agent, Budget, ModelSource, SearchInfo};
 use othello::{Color, GameState, Move, Position, Seats};
 use std::io::{BufRead, Write};
 
@@ -45,62 +45,19 @@ pub fn play(
         if state.agent_to_move() {
             let info = player.think(&pos, &budget, &mut |_| true)?;
             let mv = info.best_move().unwrap_or(Move::Pass);
-            let why = match info.solved {
-                Some(s) if s.is_exact() => format!("exact solve: margin {:+}", s.margin),
-                Some(s) => format!("proven: {}", s.verdict()),
-                None if info.book.is_some() => {
-                    format!(
-                        "book move, value {:+.1} discs",
-                        info.score.unwrap_or_default()
-                    )
-                }
-                None => format!(
-                    "win estimate {:.0}%, {} simulations",
-                    info.win_probability() * 100.0,
-                    info.simulations
-                ),
-            };
-            writeln!(out, "Agent plays {mv} ({why}).")?;
+            writeln!(out, "Agent plays {mv} ({}).", why(&info))?;
             state.play_agent(mv)?;
             continue;
         }
-        write!(out, "Your move: ")?;
-        out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(
-                out,
-                "\nGoodbye. The game so far: {}",
-                state.game.transcript(true)
-            )?;
+        let mut turn = Turn {
+            player: player.as_mut(),
+            budget: &budget,
+            state: &mut state,
+            announced: &mut announced,
+            out: &mut *out,
+        };
+        if !turn.person(&pos, input)? {
             return Ok(state);
-        }
-        let text = line.trim();
-        match text {
-            "quit" | "exit" => {
-                writeln!(out, "The game so far: {}", state.game.transcript(true))?;
-                return Ok(state);
-            }
-            "help" | "?" => writeln!(out, "{HELP}.")?,
-            "hint" => {
-                let info = player.think(&pos, &budget, &mut |_| true)?;
-                write!(out, "{}", render(&pos, &info))?;
-            }
-            "undo" => {
-                if state.undo() {
-                    announced = state.game.moves().len();
-                } else {
-                    writeln!(out, "Nothing to undo.")?;
-                }
-            }
-            _ => match Move::parse(text, pos.size()) {
-                Err(e) => writeln!(out, "{e}. {HELP}.")?,
-                Ok(mv) => {
-                    if let Err(e) = state.play_human(mv) {
-                        writeln!(out, "{e}.")?;
-                    }
-                }
-            },
         }
     }
     if let Some(outcome) = state.position().outcome() {
@@ -111,4 +68,84 @@ pub fn play(
         )?;
     }
     Ok(state)
+}
+
+/// Why the agent chose its move, in a few words: the solver's margin or result, the book,
+/// or the search's estimate.
+fn why(info: &SearchInfo) -> String {
+    match info.solved {
+        Some(s) if s.is_exact() => format!("exact solve: margin {:+}", s.margin),
+        Some(s) => format!("proven: {}", s.verdict()),
+        None if info.book.is_some() => {
+            format!(
+                "book move, value {:+.1} discs",
+                info.score.unwrap_or_default()
+            )
+        }
+        None => format!(
+            "win estimate {:.0}%, {} simulations",
+            info.win_probability() * 100.0,
+            info.simulations
+        ),
+    }
+}
+
+/// What the person's turn works on: the agent (for hints), the game, and the number of
+/// moves already announced (an undo winds it back).
+struct Turn<'a> {
+    player: &'a mut dyn Agent,
+    budget: &'a Budget,
+    state: &'a mut GameState,
+    announced: &'a mut usize,
+    out: &'a mut dyn Write,
+}
+
+impl Turn<'_> {
+    /// Reads one line and does what it asks: a move, a hint, an undo, help. Returns
+    /// `false` when the person quits or the input ends (the game so far is printed).
+    fn person(&mut self, pos: &Position, input: &mut dyn BufRead) -> Result<bool> {
+        write!(self.out, "Your move: ")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(
+                self.out,
+                "\nGoodbye. The game so far: {}",
+                self.state.game.transcript(true)
+            )?;
+            return Ok(false);
+        }
+        let text = line.trim();
+        match text {
+            "quit" | "exit" => {
+                writeln!(
+                    self.out,
+                    "The game so far: {}",
+                    self.state.game.transcript(true)
+                )?;
+                return Ok(false);
+            }
+            "help" | "?" => writeln!(self.out, "{HELP}.")?,
+            "hint" => {
+                let info = self.player.think(pos, self.budget, &mut |_| true)?;
+                write!(self.out, "{}", render(pos, &info))?;
+            }
+            "undo" => {
+                if self.state.undo() {
+                    *self.announced = self.state.game.moves().len();
+                } else {
+                    writeln!(self.out, "Nothing to undo.")?;
+                }
+            }
+            _ => match Move::parse(text, pos.size()) {
+                Err(e) => writeln!(self.out, "{e}. {HELP}.")?,
+                Ok(mv) => {
+                    if let Err(e) = self.state.play_human(mv) {
+                        writeln!(self.out, "{e}.")?;
+                    }
+                }
+            },
+        }
+        Ok(true)
+    }
 }

@@ -24,8 +24,8 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "mcts")]
     player: PlayerSpec,
     /// From this many empty squares the exact solver plays both sides, so every label is
-    /// exact from there and the rest of the game costs no network call (default: 16 on
-    /// 8x8, 18 on 6x6; 0: never)
+    /// exact from there and the rest of the game costs no network call (default: the
+    /// player's exact=, else 16 on 8x8, 18 on 6x6; 0: never)
     #[arg(long)]
     exact_empties: Option<u32>,
     /// Exact labels where the search still plays: recorded positions with at most this
@@ -190,6 +190,13 @@ fn check_flags(args: &SelfplayArgs) -> Result<()> {
     if args.player.kind != PlayerKind::Mcts {
         bail!("self-play searches with mcts, not '{}'", args.player);
     }
+    // Both say where the solver takes over; two different answers would leave one
+    // silently unused.
+    if let (Some(flag), Some(spec)) = (args.exact_empties, args.player.exact) {
+        if flag != spec {
+            bail!("--exact-empties {flag} contradicts the player's exact={spec}: give one of them");
+        }
+    }
     Ok(())
 }
 
@@ -209,7 +216,9 @@ fn selfplay_config(args: &SelfplayArgs, learner: &PlayerSpec, threads: usize) ->
     config.fast_simulations = args.fast_sims;
     config.full_search_share = args.full_share;
     config.opponent = args.opponent.clone();
-    config.exact_empties = args.exact_empties;
+    // The flag, else the spec's `exact=`, so that the sidecar names where the solver
+    // took over.
+    config.exact_empties = args.exact_empties.or(learner.exact);
     config.label_empties = args.label_empties;
     config.explored_share = args.explored_share;
     config.random_move_share = args.random_moves;

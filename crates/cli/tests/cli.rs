@@ -480,3 +480,55 @@ fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
         assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
     }
 }
+
+/// Self-play's `--exact-empties` and a player spec's `exact=` both say where the solver
+/// takes over: the spec's alone reaches the games (the sidecar names it), and two
+/// different answers are one clear error, not one silently dropped.
+#[test]
+fn self_play_takes_the_spec_s_exact_reach_and_refuses_a_contradicting_flag() {
+    let dir = std::env::temp_dir().join(format!("othello-selfplay-exact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let out = dir.to_str().expect("utf-8");
+    let common = [
+        "selfplay", "--board", "6", "--games", "1", "--sims", "4", "--out", out,
+    ];
+    let error = error_of(
+        &[
+            &common[..],
+            &["--player", "mcts:exact=12", "--exact-empties", "14"],
+        ]
+        .concat(),
+    );
+    assert!(
+        error.contains("--exact-empties 14 contradicts the player's exact=12"),
+        "{error}"
+    );
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    stdout_of(
+        &[
+            &common[..],
+            &["--player", "mcts:exact=12", "--name", "spec"],
+        ]
+        .concat(),
+    );
+    let sidecar = std::fs::read_to_string(dir.join("spec.json")).expect("the sidecar");
+    let sidecar: serde_json::Value = serde_json::from_str(&sidecar).expect("json");
+    assert_eq!(sidecar["settings"]["exact_empties"], 12, "{sidecar}");
+    // The same reach given twice is no contradiction.
+    stdout_of(
+        &[
+            &common[..],
+            &[
+                "--player",
+                "mcts:exact=12",
+                "--exact-empties",
+                "12",
+                "--name",
+                "both",
+            ],
+        ]
+        .concat(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 
 use crate::evaluator::EvalError;
 use crate::report::SearchInfo;
+use crate::solver::Solver;
 use othello::{Move, Position};
 use std::time::Duration;
 use web_time::Instant;
@@ -116,6 +117,59 @@ impl Thinking {
     }
 }
 
+/// What the search driver's root decision does with a position before any book, budget or
+/// search: its fixed rule (`mcts/driver.rs`, with the reach of
+/// [`RootSolve`](crate::mcts::RootSolve)). A caller that must treat a position as the
+/// agent's search would, without asking it to search (a game's review, a hint that solves
+/// every move), asks the agent for it ([`Agent::root_rule`]) rather than restating it.
+///
+/// ```
+/// use engine::othello::{BoardSize, Position, Variant};
+/// use engine::{Agent, NoModels, PlayerSpec, RootRule};
+///
+/// // A 6x6 position 14 empties from the end, where the side to move has a choice.
+/// let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+/// while pos.empty_count() > 14 || pos.legal_move_list().len() < 2 {
+///     let moves = pos.legal_move_list();
+///     pos = pos.play(moves[moves.len() / 2])?;
+/// }
+/// let agent = |spec: &str| -> Result<Box<dyn Agent>, Box<dyn std::error::Error>> {
+///     Ok(spec.parse::<PlayerSpec>()?.build(1, &NoModels)?.0)
+/// };
+/// // The board's reach (18 empties on 6x6): every move's exact margin, from the agent's
+/// // own root solver.
+/// let mut mcts = agent("mcts:sims=10")?;
+/// let Some(RootRule::Exact(solver)) = mcts.root_rule(&pos) else {
+///     panic!("within the reach");
+/// };
+/// assert_eq!(solver.score_moves(&pos).len(), pos.legal_move_list().len());
+/// // A spec's `exact=` moves the reach; a player without the search driver has no rule.
+/// assert!(matches!(agent("mcts:exact=12")?.root_rule(&pos), Some(RootRule::Open)));
+/// assert!(agent("greedy")?.root_rule(&pos).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub enum RootRule<'a> {
+    /// The only legal move (a pass included): played without search.
+    Forced(Move),
+    /// Within the always-solved endgame: the exact solver's move is played, and this is
+    /// the solver the agent solves its roots with (its table, shared by every solve).
+    Exact(&'a mut Solver),
+    /// Neither: the book, a solve within a node budget, or the search decides.
+    Open,
+}
+
+impl RootRule<'_> {
+    /// The move the rule plays without search: the only legal one (a pass included);
+    /// `None` where the side to move has a choice, or the game is over.
+    pub fn forced(pos: &Position) -> Option<Move> {
+        match pos.legal_move_list()[..] {
+            [only] => Some(only),
+            _ => None,
+        }
+    }
+}
+
 /// A player: given a position and a budget, returns a move.
 pub trait Agent: Send {
     /// A short name for tables, e.g. `greedy` or `alphabeta:depth=4`.
@@ -139,6 +193,13 @@ pub trait Agent: Send {
         let mv = self.select_move(&thinking.position, &thinking.budget);
         thinking.finish();
         Ok(SearchInfo::decided(mv, thinking.elapsed()))
+    }
+
+    /// The root decision's rule for `pos` (see [`RootRule`]), with this agent's own root
+    /// solver; `None` for a player without the search driver's root decision (every
+    /// player but `mcts`).
+    fn root_rule(&mut self, _pos: &Position) -> Option<RootRule<'_>> {
+        None
     }
 
     /// How long [`Agent::think`] lets a slice run between two progress reports.

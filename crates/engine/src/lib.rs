@@ -51,10 +51,11 @@ pub mod rng;
 pub mod solver;
 pub mod spec;
 pub mod symmetric;
+pub mod tables;
 #[cfg(test)]
 mod test_support;
 
-pub use agent::{Agent, Budget, Thinking};
+pub use agent::{Agent, Budget, RootRule, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 pub use mcts::{Mcts, MctsConfig, MctsPlayer};
 pub use othello;

@@ -11,11 +11,54 @@
 //! Nothing is searched twice: a position enters the book when its search ends, and the
 //! next round's list leaves out every position the book holds. The book file is rewritten
 //! (atomically) after every search, so a killed build loses at most the searches running.
+//!
+//! A small book grown from the 4x4 start, whose positions are all within the agent's exact
+//! reach, so every entry is solved:
+//!
+//! ```
+//! use engine::book::Book;
+//! use engine::othello::{BoardSize, Position, Variant};
+//! use engine::{NoModels, PlayerSpec};
+//! use tools::book::{grow, search_position, stats, todo, GrowthSettings};
+//!
+//! let start = Position::start(BoardSize::Four, Variant::Standard);
+//! let mut book = Book::new(BoardSize::Four, Variant::Standard);
+//! let spec: PlayerSpec = "mcts".parse()?;
+//! let mut agent = spec.mcts_player(1, &NoModels)?;
+//! let settings = GrowthSettings {
+//!     depth: 3,
+//!     ..GrowthSettings::default()
+//! };
+//! // Round after round, until the book holds every line its settings follow.
+//! let mut added = 0;
+//! loop {
+//!     let round = grow(
+//!         &mut book,
+//!         &[start],
+//!         &settings,
+//!         20,
+//!         |pos| search_position(&mut agent, pos, 50),
+//!         |_book, _searched| Ok(()), // where `othello book` writes the file
+//!     )?;
+//!     if round == 0 {
+//!         break;
+//!     }
+//!     added += round;
+//! }
+//! assert!(added > 1);
+//! assert_eq!(stats(&book).solved, added);
+//! // The start's moves, best first, with values in discs.
+//! let moves = book.moves(&start).expect("the start is in the book");
+//! assert!(moves.windows(2).all(|w| w[0].value >= w[1].value));
+//! // Grown to its settings: no position is left to search.
+//! assert!(todo(&book, &[start], &settings, 20).is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use engine::book::{next_book_position, Book, BookEntry, BookError, BookKey, Origin};
 use engine::evaluator::Evaluator;
 use engine::report::SearchInfo;
-use engine::{Budget, EvalError, MctsPlayer, Solver};
+use engine::{Budget, EvalError, MctsPlayer};
 use othello::{Color, Move, Position};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -156,14 +199,15 @@ pub fn todo(
 }
 
 /// The book entry of one search: the position's value and every move the search looked at
-/// enough to judge. Positions the agent solves exactly get the solver's margins instead.
+/// enough to judge. Positions the agent's root rule solves exactly get the margins of its
+/// root solver instead (the search driver's rule and table: one for every caller).
 pub fn search_position<E: Evaluator + Send>(
     agent: &mut MctsPlayer<E>,
     pos: &Position,
     simulations: u64,
 ) -> Result<BookEntry, EvalError> {
-    if agent.mcts().solves_exactly(pos) {
-        let margins = Solver::new().score_moves(pos);
+    if let Some(solver) = agent.mcts().exact_root_solver(pos) {
+        let margins = solver.score_moves(pos);
         let value = margins.first().map_or(0, |&(_, m)| m) as f32;
         return Ok(BookEntry {
             value,

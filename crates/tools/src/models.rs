@@ -1,6 +1,27 @@
 //! Networks from files, on the runtime the caller chose: the [`ModelSource`] of the
 //! command-line tools. Each file is loaded and checked once and then shared by every game
 //! and thread, since building a plan or a session costs far more than running it.
+//!
+//! A shipped network on tract, and an agent built on it through a player spec:
+//!
+//! ```
+//! use engine::othello::{BoardSize, Position, Variant};
+//! use engine::{Agent, PlayerSpec};
+//! use tools::models::{ModelFiles, RuntimeChoice};
+//!
+//! // Paths are the caller's; a doctest runs in crates/tools.
+//! let path = "../../models/az-6x6.onnx";
+//! let models = ModelFiles::new(RuntimeChoice::Tract);
+//! let network = models.load(std::path::Path::new(path))?;
+//! assert_eq!(network.card().board()?, BoardSize::Six);
+//!
+//! let spec: PlayerSpec = format!("mcts:model={path},sims=16").parse()?;
+//! let (mut agent, budget) = spec.build(1, &models)?;
+//! let start = Position::start(BoardSize::Six, Variant::Standard);
+//! let info = agent.think(&start, &budget, &mut |_| true)?;
+//! assert_eq!(info.simulations, 16);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::onnxruntime::{environment, OnnxRuntime};
 use engine::book::{Book, BookError};

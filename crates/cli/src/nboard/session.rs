@@ -410,41 +410,8 @@ impl<W: Write> Engine<W> {
             };
             return Ok(Ok(other_hints(&info, self.spec.kind, size, n)));
         };
-        // In the agent's book, the hints are the book's moves and values, as its root
-        // decision would play them.
-        if let Some(moves) = player.mcts().book_moves(pos) {
-            if moves.first().is_some_and(|m| m.in_book) {
-                let hints = moves
-                    .into_iter()
-                    .filter(|m| m.in_book)
-                    .take(n)
-                    .map(|m| Hint {
-                        line: vec![m.mv],
-                        discs: f64::from(m.value),
-                        depth: depth_text(false, None, 1),
-                        text: "book".into(),
-                        book: true,
-                    });
-                return Ok(Ok(hints.collect()));
-            }
-        }
-        // Where the agent's root decision would solve, every move gets its exact margin
-        // from the agent's own root solver (one rule, one table).
-        if player.mcts().solves_exactly(pos) {
-            let hints = player
-                .mcts()
-                .solver()
-                .score_moves(pos)
-                .into_iter()
-                .take(n)
-                .map(|(mv, margin)| Hint {
-                    line: vec![mv],
-                    discs: f64::from(margin),
-                    depth: depth_text(true, None, 1),
-                    text: "exact".into(),
-                    book: false,
-                });
-            return Ok(Ok(hints.collect()));
+        if let Some(hints) = settled_hints(player, pos, n) {
+            return Ok(Ok(hints));
         }
         self.interrupts.watch(Some(player.mcts().stop_flag()));
         let mut progress = Progress::new(self, seat.scores, size);
@@ -625,4 +592,43 @@ fn split_word(text: &str) -> (&str, &str) {
 fn fail(message: &str) {
     let line: String = message.lines().collect::<Vec<_>>().join(" ");
     eprintln!("error: {line}");
+}
+
+/// The hints the agent's root decision settles without a search: in its book, the book's
+/// moves and values, as it would play them; where its root rule solves, every move's
+/// exact margin from its own root solver (one rule, one table). `None`: a search decides.
+fn settled_hints(
+    player: &mut MctsPlayer<Box<dyn Evaluator + Send>>,
+    pos: &Position,
+    n: usize,
+) -> Option<Vec<Hint>> {
+    if let Some(moves) = player.mcts().book_moves(pos) {
+        if moves.first().is_some_and(|m| m.in_book) {
+            let hints = moves
+                .into_iter()
+                .filter(|m| m.in_book)
+                .take(n)
+                .map(|m| Hint {
+                    line: vec![m.mv],
+                    discs: f64::from(m.value),
+                    depth: depth_text(false, None, 1),
+                    text: "book".into(),
+                    book: true,
+                });
+            return Some(hints.collect());
+        }
+    }
+    let solver = player.mcts().exact_root_solver(pos)?;
+    let hints = solver
+        .score_moves(pos)
+        .into_iter()
+        .take(n)
+        .map(|(mv, margin)| Hint {
+            line: vec![mv],
+            discs: f64::from(margin),
+            depth: depth_text(true, None, 1),
+            text: "exact".into(),
+            book: false,
+        });
+    Some(hints.collect())
 }

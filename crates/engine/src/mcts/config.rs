@@ -1,6 +1,9 @@
 //! The search's settings, and the board-dependent defaults every caller shares.
 
-use othello::BoardSize;
+use super::clock::SolveReach;
+use crate::agent::RootRule;
+use crate::solver::Solver;
+use othello::{BoardSize, Position};
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -16,7 +19,8 @@ pub struct MctsConfig {
     /// workers to grow trees that differ.
     pub dirichlet_alpha: f32,
     pub dirichlet_fraction: f32,
-    /// Evaluations kept in the cache before it is cleared.
+    /// Evaluations kept in the cache before it is cleared (default
+    /// [`crate::tables::EVALUATION_CACHE_ENTRIES`]).
     pub cache_capacity: usize,
     /// Budget when the caller gives none.
     pub default_simulations: u64,
@@ -91,7 +95,7 @@ impl Default for MctsConfig {
             batch_size: 8,
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
-            cache_capacity: 1 << 18,
+            cache_capacity: crate::tables::EVALUATION_CACHE_ENTRIES,
             default_simulations: 800,
             progress_interval: Duration::from_millis(100),
             solver_empties: None,
@@ -183,7 +187,8 @@ pub struct RootSolve {
     /// replaced when silent). Each slice starts again from the root; the table carries
     /// the work over.
     pub slice_nodes: Option<u64>,
-    /// log2 of the solver's transposition table entries.
+    /// log2 of the root solver's transposition table entries (default
+    /// [`crate::tables::ROOT_SOLVER_TABLE_BITS`]).
     pub table_bits: u32,
     /// This searcher's share of a proof that several split by the root's moves (the
     /// page's workers beside the one that proves the whole root, each with its own tree
@@ -191,6 +196,68 @@ pub struct RootSolve {
     /// the moves only, and what it proves becomes bounds on those moves in its tree.
     /// `None`: the whole root, as a searcher alone.
     pub part: Option<ProofPart>,
+}
+
+impl RootSolve {
+    /// Root positions with at most this many empties on a `size` board are always solved
+    /// (0: never).
+    pub fn exact_root_empties(&self, size: BoardSize) -> u32 {
+        self.exact_empties
+            .unwrap_or_else(|| default_exact_root_empties(size))
+    }
+
+    /// Whether `pos` is within the always-solved endgame: the root decision plays the
+    /// exact solver's move there, whatever the budget.
+    pub fn solves_exactly(&self, pos: &Position) -> bool {
+        let limit = self.exact_root_empties(pos.size());
+        limit > 0 && pos.empty_count() <= limit
+    }
+
+    /// The root decision's fixed rule for `pos` (see [`RootRule`]): the only legal move,
+    /// else the always-solved endgame, solved with what `solver` gives (asked for only
+    /// then, so that a caller that never gets there makes no table), else neither.
+    pub fn rule<'a>(
+        &self,
+        pos: &Position,
+        solver: impl FnOnce() -> &'a mut Solver,
+    ) -> RootRule<'a> {
+        if let Some(only) = RootRule::forced(pos) {
+            return RootRule::Forced(only);
+        }
+        if self.solves_exactly(pos) {
+            RootRule::Exact(solver())
+        } else {
+            RootRule::Open
+        }
+    }
+
+    /// Where the root solve reaches on a `size` board: what it always solves, what it
+    /// tries within a node budget, and how far a timed search's proof goes.
+    pub fn reach(&self, size: BoardSize) -> SolveReach {
+        let exact = self.exact_root_empties(size);
+        let extra = self
+            .extra_empties
+            .unwrap_or_else(|| default_budgeted_extra_empties(size));
+        let proof = self
+            .proof_empties
+            .unwrap_or_else(|| default_proof_empties(size));
+        let (tried, proved) = if exact == 0 {
+            (0, 0)
+        } else {
+            (exact + extra, proof.max(exact + extra))
+        };
+        SolveReach {
+            exact,
+            tried,
+            proved,
+        }
+    }
+
+    /// A root solver with this setting's table: what a search driver makes for its root
+    /// decision, and what a caller without a driver makes to solve as one would.
+    pub fn new_solver(&self) -> Solver {
+        Solver::with_table_bits(self.table_bits)
+    }
 }
 
 /// Searcher `index` of `parts` proves the root moves whose place in square order is
@@ -236,8 +303,7 @@ impl Default for RootSolve {
             nodes_per_ms: 8_000,
             max_nodes: None,
             slice_nodes: None,
-            // 2^18 entries (6 MiB): root solves of this size revisit far fewer positions.
-            table_bits: 18,
+            table_bits: crate::tables::ROOT_SOLVER_TABLE_BITS,
             part: None,
         }
     }

@@ -4,8 +4,8 @@
 //! 1. **root decision** ([`SearchDriver::decide_root`]): a forced move (a pass included) is
 //!    played without search, the opening book's move when the driver has a book
 //!    ([`BookPlay`]) and the position is in it, and the exact solver takes the root when it
-//!    is within reach (the rule of [`RootSolve`], with the one solver and table size it
-//!    names);
+//!    is within reach (the rule of [`RootSolve`](super::RootSolve), with the one solver
+//!    and table size it names);
 //! 2. **begin** ([`SearchDriver::begin`]): the position becomes the root, keeping the
 //!    subtree that leads to it; once the root is expanded it gets its noise and, with a
 //!    Gumbel root, its plan of visits;
@@ -22,11 +22,9 @@
 //! for the leaves of all its games. The evaluator stays outside the driver for that reason.
 
 use super::clock::SolveReach;
-use super::config::{
-    default_budgeted_extra_empties, default_exact_root_empties, default_proof_empties, MctsConfig,
-};
+use super::config::MctsConfig;
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
-use crate::agent::Budget;
+use crate::agent::{Budget, RootRule};
 use crate::book::{Book, BookChoice};
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo, Solved};
@@ -213,49 +211,47 @@ impl SearchDriver {
 
     /// Root positions with at most this many empties are always solved (0: never).
     pub fn exact_root_empties(&self, pos: &Position) -> u32 {
-        self.config()
-            .root_solve
-            .exact_empties
-            .unwrap_or_else(|| default_exact_root_empties(pos.size()))
+        self.config().root_solve.exact_root_empties(pos.size())
     }
 
     /// Where the root solve reaches on `pos`'s board: what the time policy leaves the
     /// search little time for.
     pub fn solve_reach(&self, pos: &Position) -> SolveReach {
-        let exact = self.exact_root_empties(pos);
-        let extra = self
-            .config()
-            .root_solve
-            .extra_empties
-            .unwrap_or_else(|| default_budgeted_extra_empties(pos.size()));
-        let proof = self
-            .config()
-            .root_solve
-            .proof_empties
-            .unwrap_or_else(|| default_proof_empties(pos.size()));
-        let (tried, proved) = if exact == 0 {
-            (0, 0)
-        } else {
-            (exact + extra, proof.max(exact + extra))
-        };
-        SolveReach {
-            exact,
-            tried,
-            proved,
-        }
+        self.config().root_solve.reach(pos.size())
     }
 
     /// Whether `pos` is within the always-solved endgame.
     pub fn solves_exactly(&self, pos: &Position) -> bool {
-        let limit = self.exact_root_empties(pos);
-        limit > 0 && pos.empty_count() <= limit
+        self.config().root_solve.solves_exactly(pos)
     }
 
     /// The root solver, with the table size of the config (one for every caller).
     pub fn solver(&mut self) -> &mut Solver {
-        let bits = self.tree.config().root_solve.table_bits;
-        self.solver
-            .get_or_insert_with(|| Solver::with_table_bits(bits))
+        let root_solve = &self.tree.config().root_solve;
+        self.solver.get_or_insert_with(|| root_solve.new_solver())
+    }
+
+    /// The root decision's fixed rule for `pos` ([`RootRule`]): its only legal move, or
+    /// this driver's root solver where the rule solves `pos` exactly, or neither. For the
+    /// callers that treat a position as the root decision would without deciding it (a
+    /// review, NBoard's and the page's hints), so that the rule and the solver's table
+    /// are this driver's, a spec's `exact=` included.
+    pub fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
+        let root_solve = &self.tree.config().root_solve;
+        let solver = &mut self.solver;
+        root_solve.rule(pos, || {
+            solver.get_or_insert_with(|| root_solve.new_solver())
+        })
+    }
+
+    /// This driver's root solver where its rule solves `pos` exactly, whatever the moves
+    /// (a position with one legal move included): the book builder's exact entries.
+    pub fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
+        if self.solves_exactly(pos) {
+            Some(self.solver())
+        } else {
+            None
+        }
     }
 
     /// Stage 1: the move when no search is needed: the only legal one, the book's, or the
@@ -276,11 +272,10 @@ impl SearchDriver {
         self.pending_proof = None;
         self.pending_part = None;
         self.part_bounds = None;
-        let moves = pos.legal_move_list();
-        if let [only] = moves[..] {
+        if let Some(only) = RootRule::forced(pos) {
             return Some(RootDecision::Forced(only));
         }
-        if moves.is_empty() {
+        if pos.is_game_over() {
             return None;
         }
         if let Some(play) = &self.book {

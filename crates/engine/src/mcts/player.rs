@@ -2,7 +2,7 @@
 //! [`Agent`] interface, with a plain legal move when the evaluator fails.
 
 use super::search::Mcts;
-use crate::agent::{Agent, Budget, Thinking};
+use crate::agent::{Agent, Budget, RootRule, Thinking};
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::SearchInfo;
 use othello::{Move, Position};
@@ -58,6 +58,10 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
 
     fn report_interval(&self) -> Duration {
         self.mcts.config().progress_interval
+    }
+
+    fn root_rule(&mut self, pos: &Position) -> Option<RootRule<'_>> {
+        Some(self.mcts.root_rule(pos))
     }
 
     fn think_more(

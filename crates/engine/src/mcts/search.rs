@@ -8,7 +8,7 @@ use super::clock::{can_stop_early, is_unsure, GameClock, SolveReach, UNSTABLE_EX
 use super::config::MctsConfig;
 use super::driver::{BookPlay, SearchDriver};
 use super::tree::{ExactSolver, SearchTree};
-use crate::agent::{Budget, Thinking};
+use crate::agent::{Budget, RootRule, Thinking};
 use crate::book::BookMove;
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo};
@@ -109,6 +109,18 @@ impl<E: Evaluator> Mcts<E> {
     /// The root solver (one table for every solve of this search's games).
     pub fn solver(&mut self) -> &mut Solver {
         self.driver.solver()
+    }
+
+    /// The root decision's fixed rule for `pos`, with the root solver (see
+    /// [`SearchDriver::root_rule`]).
+    pub fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
+        self.driver.root_rule(pos)
+    }
+
+    /// The root solver where the rule solves `pos` exactly (see
+    /// [`SearchDriver::exact_root_solver`]).
+    pub fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
+        self.driver.exact_root_solver(pos)
     }
 
     /// One slice of a move's thinking, all four stages of the driver: the first slice

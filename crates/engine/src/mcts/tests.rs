@@ -977,3 +977,94 @@ fn a_time_budget_proves_the_result_beyond_the_tried_solve_and_plays_a_proven_win
     driver.begin(&start8(), Some(1), false);
     assert_eq!(driver.report(Duration::ZERO).proof, None);
 }
+
+/// The root rule a review, the book builder and the hints ask for is the driver's own: the
+/// only legal move first, then the always-solved endgame at the config's reach (a spec's
+/// `exact=` moves it), solved with the driver's one root solver.
+#[test]
+fn the_root_rule_is_the_driver_s_own_reach_and_its_one_root_solver() {
+    let mut rng = Rng::new(5);
+    let pos = std::iter::repeat_with(|| random_6x6_choice(&mut rng, 14))
+        .flatten()
+        .next()
+        .expect("a 6x6 position with a choice at 14 empties");
+    assert!(pos.empty_count() <= default_exact_root_empties(BoardSize::Six));
+    let mut driver = SearchDriver::new(MctsConfig::default());
+    let solved = match driver.root_rule(&pos) {
+        crate::RootRule::Exact(solver) => solver.solve(&pos),
+        other => panic!("{}: {other:?}", pos.to_board_text()),
+    };
+    // The rule's solver is the driver's root solver: its table now holds the solve.
+    let nodes = driver.solver().nodes();
+    assert!(nodes > 0);
+    let again = driver
+        .exact_root_solver(&pos)
+        .expect("within the reach")
+        .solve(&pos);
+    assert_eq!(again.margin, solved.margin);
+    assert!(
+        driver.solver().nodes() - nodes < solved.nodes,
+        "the table kept it"
+    );
+
+    let narrower = MctsConfig {
+        root_solve: RootSolve {
+            exact_empties: Some(12),
+            ..RootSolve::default()
+        },
+        ..MctsConfig::default()
+    };
+    let mut narrower = SearchDriver::new(narrower);
+    assert!(matches!(narrower.root_rule(&pos), crate::RootRule::Open));
+    assert!(narrower.exact_root_solver(&pos).is_none());
+
+    // One legal move is forced wherever it is, and the rule makes no solver for it.
+    let mut forced = None;
+    let mut rng = Rng::new(9);
+    while forced.is_none() {
+        let mut at = Position::start(BoardSize::Six, Variant::Standard);
+        while !at.is_game_over() {
+            if at.legal_move_list().len() == 1 {
+                forced = Some(at);
+                break;
+            }
+            let moves = at.legal_move_list();
+            at = at
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+        }
+    }
+    let forced = forced.expect("found");
+    let only = forced.legal_move_list()[0];
+    let mut fresh = SearchDriver::new(MctsConfig::default());
+    assert!(matches!(fresh.root_rule(&forced), crate::RootRule::Forced(mv) if mv == only));
+    assert_eq!(
+        fresh.decide_root(&forced, &Budget::simulations(10), None),
+        Some(RootDecision::Forced(only))
+    );
+}
+
+/// An agent answers with its driver's rule, so a spec's `exact=` reaches every caller that
+/// asks; players without the driver have no rule to give.
+#[test]
+fn an_mcts_agent_gives_its_spec_s_root_rule_and_other_players_none() {
+    use crate::{NoModels, PlayerSpec, RootRule};
+    let mut rng = Rng::new(5);
+    let pos = std::iter::repeat_with(|| random_6x6_choice(&mut rng, 14))
+        .flatten()
+        .next()
+        .expect("a 6x6 position with a choice at 14 empties");
+    let agent = |text: &str| {
+        let spec: PlayerSpec = text.parse().expect("a spec");
+        spec.build(1, &NoModels).expect("an agent").0
+    };
+    assert!(matches!(
+        agent("mcts:sims=10").root_rule(&pos),
+        Some(RootRule::Exact(_))
+    ));
+    assert!(matches!(
+        agent("mcts:sims=10,exact=12").root_rule(&pos),
+        Some(RootRule::Open)
+    ));
+    assert!(agent("alphabeta:depth=2").root_rule(&pos).is_none());
+}

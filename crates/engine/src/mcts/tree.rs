@@ -6,6 +6,7 @@ use super::gumbel::{self, RootMove};
 use crate::evaluator::Evaluation;
 use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
+use crate::tables::TREE_SOLVER_TABLE_BITS;
 use crate::Rng;
 use othello::{Move, Position};
 use std::collections::HashMap;
@@ -154,8 +155,7 @@ pub fn endgame_solver(empties: Option<u32>) -> ExactSolver {
         if pos.empty_count() > limit {
             return None;
         }
-        // 2^16 entries (1.5 MiB) is plenty for solves of this size.
-        let solver = solver.get_or_insert_with(|| Solver::with_table_bits(16));
+        let solver = solver.get_or_insert_with(|| Solver::with_table_bits(TREE_SOLVER_TABLE_BITS));
         Some(solver.solve(pos).margin)
     })
 }

@@ -4,6 +4,7 @@
 use super::heuristic::square_table;
 use super::simple::forced_move;
 use crate::solver::Solver;
+use crate::tables::{ALPHABETA_SOLVER_TABLE_BITS, ALPHABETA_TABLE_BITS};
 use crate::{Agent, Budget, Rng};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
@@ -129,8 +130,6 @@ enum Bound {
     Upper,
 }
 
-const TABLE_BITS: u32 = 16;
-
 /// Alpha-beta player: iterative deepening negamax, a transposition table, the table's
 /// move then the square values for ordering, a phase-weighted feature evaluation, and
 /// the exact solver once few enough squares are empty. Reads `Budget::depth` and
@@ -151,9 +150,8 @@ impl AlphaBetaPlayer {
     pub fn new(seed: u64) -> AlphaBetaPlayer {
         AlphaBetaPlayer {
             rng: Rng::new(seed),
-            table: vec![Entry::default(); 1 << TABLE_BITS],
-            // The player only solves 14-16 empties; a small table is plenty.
-            solver: Solver::with_table_bits(16),
+            table: vec![Entry::default(); 1 << ALPHABETA_TABLE_BITS],
+            solver: Solver::with_table_bits(ALPHABETA_SOLVER_TABLE_BITS),
             geo: Geometry::new(BoardSize::Eight),
             variant: Variant::Standard,
             nodes: 0,
@@ -225,14 +223,7 @@ impl AlphaBetaPlayer {
 
     fn negamax(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.aborted {
+        if self.out_of_time() {
             return 0;
         }
         let moves = legal_moves_unmasked(p, o) & self.geo.mask;
@@ -247,35 +238,13 @@ impl AlphaBetaPlayer {
         }
 
         let slot = slot(p, o);
-        let entry = self.table[slot];
-        let mut tt_move = None;
-        let mut alpha = alpha;
-        if entry.player == p && entry.opponent == o && entry.best != 0 {
-            tt_move = Some(entry.best - 1);
-            if u32::from(entry.depth) >= depth {
-                match entry.bound {
-                    Bound::Exact => return entry.value,
-                    Bound::Lower if entry.value >= beta => return entry.value,
-                    Bound::Upper if entry.value <= alpha => return entry.value,
-                    _ => {}
-                }
-            }
-        }
+        let tt_move = match self.probe(slot, p, o, depth, alpha, beta) {
+            Ok(tt_move) => tt_move,
+            Err(value) => return value,
+        };
         let alpha_in = alpha;
-
-        let mut ordered: Vec<(i32, u8)> = Vec::with_capacity(moves.count_ones() as usize);
-        let mut rest = moves;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let key = if Some(sq) == tt_move {
-                i32::MAX
-            } else {
-                self.geo.table[usize::from(sq)]
-            };
-            ordered.push((key, sq));
-        }
-        ordered.sort_by_key(|(key, _)| -i64::from(*key));
+        let mut alpha = alpha;
+        let ordered = self.ordered_moves(moves, tt_move);
 
         let mut best = -INF;
         let mut best_sq = ordered[0].1;
@@ -311,12 +280,73 @@ impl AlphaBetaPlayer {
         };
         best
     }
+
+    /// Whether the search must stop: the deadline has passed (looked at every 1,024
+    /// nodes, as the clock costs more than a node), now or before.
+    #[inline(always)]
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// What the table says of `p` to move at `depth` in (alpha, beta): its value when a
+    /// stored search at least as deep settles the node (`Err`), else the stored best
+    /// move to try first, if any.
+    #[inline(always)]
+    fn probe(
+        &self,
+        slot: usize,
+        p: u64,
+        o: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Option<u8>, i32> {
+        let entry = self.table[slot];
+        if entry.player != p || entry.opponent != o || entry.best == 0 {
+            return Ok(None);
+        }
+        if u32::from(entry.depth) >= depth {
+            match entry.bound {
+                Bound::Exact => return Err(entry.value),
+                Bound::Lower if entry.value >= beta => return Err(entry.value),
+                Bound::Upper if entry.value <= alpha => return Err(entry.value),
+                _ => {}
+            }
+        }
+        Ok(Some(entry.best - 1))
+    }
+
+    /// `moves` in the order to search them: the table's move first, then by the squares'
+    /// values (a stable sort, so equal squares keep their order).
+    fn ordered_moves(&self, moves: u64, tt_move: Option<u8>) -> Vec<(i32, u8)> {
+        let mut ordered: Vec<(i32, u8)> = Vec::with_capacity(moves.count_ones() as usize);
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let key = if Some(sq) == tt_move {
+                i32::MAX
+            } else {
+                self.geo.table[usize::from(sq)]
+            };
+            ordered.push((key, sq));
+        }
+        ordered.sort_by_key(|(key, _)| -i64::from(*key));
+        ordered
+    }
 }
 
 fn slot(p: u64, o: u64) -> usize {
     let h = (p ^ o.rotate_left(23).wrapping_mul(0xff51_afd7_ed55_8ccd))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (h >> (64 - TABLE_BITS)) as usize
+    (h >> (64 - ALPHABETA_TABLE_BITS)) as usize
 }
 
 impl Agent for AlphaBetaPlayer {

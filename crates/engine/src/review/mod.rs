@@ -4,9 +4,9 @@
 //! exact margins. Nothing here plays: it reads the game it is given, move by move, and runs
 //! on the page's engine as it is (no threads, no files).
 
-use crate::agent::{Agent, Budget};
+use crate::agent::{Agent, Budget, RootRule};
 use crate::evaluator::EvalError;
-use crate::mcts::default_exact_root_empties;
+use crate::mcts::RootSolve;
 use crate::report::{discs_of_value, SearchInfo};
 use crate::solver::Solver;
 use othello::{Color, Game, IllegalMove, Move, Position};
@@ -339,15 +339,39 @@ fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
     line
 }
 
+/// The review of `played` from exact margins: `solver`'s best, and the position after the
+/// move (`after`) solved for the opponent.
+fn solved(solver: &mut Solver, pos: &Position, played: Move, after: &Position) -> MoveReview {
+    let best = solver.solve(pos);
+    let value = -solver.solve(after).margin;
+    let best_move = best.best.unwrap_or(played);
+    let review = MoveReview::new(
+        pos.side_to_move(),
+        (played, Value::exact(value)),
+        (best_move, Value::exact(best.margin)),
+    );
+    let line = solver_line(solver, pos, review.best);
+    review.with_line(line)
+}
+
 /// Reviews a game's moves with an agent: each position with a choice is searched with the
-/// budget (or solved, within the solver's reach), and a played move the search left alone
-/// is valued by searching the position after it.
+/// budget (or solved, where the agent's root decision would solve it), and a played move
+/// the search left alone is valued by searching the position after it.
+///
+/// Which positions are forced or solved is the agent's own root rule, and the solves use
+/// its root solver ([`Agent::root_rule`]), so a review values a move as the agent plays
+/// it, a spec's `exact=` included, with one solver's table for both.
 pub struct Reviewer {
     agent: Box<dyn Agent>,
     budget: Budget,
-    /// Positions with at most this many empties are solved instead of searched.
-    exact_empties: Option<u32>,
-    /// Made on the first solve and kept, so its table serves the rest of the endgame.
+    /// The root rule for an agent without one (every player but `mcts`), or in place of
+    /// the agent's when [`Reviewer::with_exact_empties`] sets its reach: the driver's
+    /// defaults, so that such a review solves where the agent's would.
+    own_rule: RootSolve,
+    /// Whether `own_rule` was set by the caller, and so overrides the agent's.
+    overridden: bool,
+    /// The solver of `own_rule`, made on its first solve and kept, so its table serves
+    /// the rest of the endgame.
     solver: Option<Solver>,
     /// The last search of a position after a played move: the next move's position, so it
     /// is not searched twice.
@@ -360,29 +384,45 @@ impl fmt::Debug for Reviewer {
         f.debug_struct("Reviewer")
             .field("agent", &self.agent.name())
             .field("budget", &self.budget)
-            .field("exact_empties", &self.exact_empties)
+            .field("own_rule", &self.own_rule)
+            .field("overridden", &self.overridden)
             .finish_non_exhaustive()
     }
 }
 
 impl Reviewer {
-    /// A reviewer that solves as the agent's root solve does
-    /// ([`default_exact_root_empties`]).
+    /// A reviewer that solves where the agent's root decision solves, with its solver.
     pub fn new(agent: Box<dyn Agent>, budget: Budget) -> Reviewer {
         Reviewer {
             agent,
             budget,
-            exact_empties: None,
+            own_rule: RootSolve::default(),
+            overridden: false,
             solver: None,
             kept: None,
         }
     }
 
-    /// Solves positions with at most `empties` empties (0: never; the agent's own root
-    /// solve may still settle some).
+    /// Solves positions with at most `empties` empties itself, in place of the agent's
+    /// root rule (0: never; the agent's own root solve may still settle some when it is
+    /// asked to search them).
     pub fn with_exact_empties(mut self, empties: u32) -> Reviewer {
-        self.exact_empties = Some(empties);
+        self.own_rule.exact_empties = Some(empties);
+        self.overridden = true;
         self
+    }
+
+    /// The root rule for `pos`: the agent's, with its solver, unless the caller set the
+    /// reviewer's own or the agent has none.
+    fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
+        if !self.overridden {
+            if let Some(rule) = self.agent.root_rule(pos) {
+                return rule;
+            }
+        }
+        let own = &self.own_rule;
+        let solver = &mut self.solver;
+        own.rule(pos, || solver.get_or_insert_with(|| own.new_solver()))
     }
 
     /// Every move of `game`, in order; `progress` hears of each as it is done.
@@ -419,14 +459,10 @@ impl Reviewer {
         };
         let after = pos.play(played).map_err(illegal)?;
         let side = pos.side_to_move();
-        if pos.legal_move_list().len() <= 1 {
-            return Ok(MoveReview::forced(side, played));
-        }
-        let exact_empties = self
-            .exact_empties
-            .unwrap_or_else(|| default_exact_root_empties(pos.size()));
-        if pos.empty_count() <= exact_empties {
-            return Ok(self.solved(pos, played, &after));
+        match self.root_rule(pos) {
+            RootRule::Forced(_) => return Ok(MoveReview::forced(side, played)),
+            RootRule::Exact(solver) => return Ok(solved(solver, pos, played, &after)),
+            RootRule::Open => {}
         }
         let squares = pos.size().squares();
         let info = self.search(pos)?;
@@ -454,22 +490,6 @@ impl Reviewer {
             _ => info.pv.clone(),
         };
         Ok(review.with_line(line))
-    }
-
-    /// The review from exact margins: the solver's best, and the position after the move
-    /// solved for the opponent.
-    fn solved(&mut self, pos: &Position, played: Move, after: &Position) -> MoveReview {
-        let solver = self.solver.get_or_insert_with(Solver::new);
-        let best = solver.solve(pos);
-        let value = -solver.solve(after).margin;
-        let best_move = best.best.unwrap_or(played);
-        let review = MoveReview::new(
-            pos.side_to_move(),
-            (played, Value::exact(value)),
-            (best_move, Value::exact(best.margin)),
-        );
-        let line = solver_line(solver, pos, review.best);
-        review.with_line(line)
     }
 
     /// The value for `side` of the position after its move: the final margin when the game

@@ -1,7 +1,11 @@
 use super::*;
+use crate::agent::Thinking;
+use crate::mcts::default_exact_root_empties;
 use crate::report::{value_of_discs, MoveInfo};
 use crate::{NoModels, PlayerSpec, Rng};
 use othello::{BoardSize, Square, Variant};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn square(name: &str) -> Move {
@@ -302,4 +306,76 @@ fn the_best_line_starts_with_the_best_move_and_is_legal_and_exact_where_solved()
         longer > 10,
         "the lines go beyond their first move: {longer}"
     );
+}
+
+/// An agent that thinks as its inner one does and notes every position it is asked to
+/// think about; its root rule is the inner agent's.
+struct Noting {
+    inner: Box<dyn Agent>,
+    thought: Arc<Mutex<HashSet<Position>>>,
+}
+
+impl Agent for Noting {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn select_move(&mut self, pos: &Position, budget: &Budget) -> Move {
+        self.inner.select_move(pos, budget)
+    }
+
+    fn think_more(
+        &mut self,
+        thinking: &mut Thinking,
+        slice: Duration,
+    ) -> Result<SearchInfo, EvalError> {
+        if let Ok(mut thought) = self.thought.lock() {
+            thought.insert(thinking.position);
+        }
+        self.inner.think_more(thinking, slice)
+    }
+
+    fn root_rule(&mut self, pos: &Position) -> Option<RootRule<'_>> {
+        self.inner.root_rule(pos)
+    }
+}
+
+/// The review solves where the agent's root decision solves: a spec's `exact=` moves that
+/// line, and a position within it is not handed to the agent (but as the position after
+/// a searched one, to value the move into it) while every position beyond it is.
+#[test]
+fn a_spec_s_exact_reach_is_where_the_review_solves_instead_of_searching() {
+    let game = game_with_a_random_ending(20, 9);
+    for (text, reach) in [
+        ("mcts:sims=8", default_exact_root_empties(BoardSize::Eight)),
+        ("mcts:sims=8,exact=10", 10),
+    ] {
+        let spec: PlayerSpec = text.parse().expect("a spec");
+        let (inner, budget) = spec.build(3, &NoModels).expect("an agent");
+        let thought = Arc::new(Mutex::new(HashSet::new()));
+        let agent = Noting {
+            inner,
+            thought: thought.clone(),
+        };
+        let reviews = Reviewer::new(Box::new(agent), budget)
+            .review_game(&game, &mut |_, _| {})
+            .expect("a review");
+        let thought = thought.lock().expect("not poisoned");
+        let mut after_a_search = false;
+        for ((pos, &mv), review) in game.positions().iter().zip(game.moves()).zip(&reviews) {
+            if review.is_forced() {
+                continue;
+            }
+            let solved = pos.empty_count() <= reach;
+            if !solved || !after_a_search {
+                assert_eq!(thought.contains(pos), !solved, "{text}: {pos}");
+            }
+            after_a_search = !solved;
+            if solved {
+                let margins = Solver::new().score_moves(pos);
+                let played = margins.iter().find(|&&(m, _)| m == mv).expect("legal");
+                assert_eq!(review.value, Some(Value::exact(played.1)), "{text}: {pos}");
+            }
+        }
+    }
 }

@@ -207,10 +207,10 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32.
+    /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32
+    /// ([`crate::tables::SOLVER_TABLE_BITS`]).
     pub fn new() -> Solver {
-        let bits = if cfg!(target_arch = "wasm32") { 17 } else { 20 };
-        Solver::with_table_bits(bits)
+        Solver::with_table_bits(crate::tables::SOLVER_TABLE_BITS)
     }
 
     /// A solver with a table of `2^bits` entries (`bits` clamped to 4..=28).
@@ -637,26 +637,14 @@ impl Solver {
             return bound;
         }
         let use_table = n >= TT_MIN_EMPTIES;
-        let mut alpha = alpha;
-        let mut beta = beta;
-        let mut tt_move = 0u8;
-        if use_table {
-            if let Some(e) = self.probe(p, o) {
-                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                if lower == upper {
-                    return lower;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                tt_move = e.best;
+        let (alpha, beta, tt_move) = if use_table {
+            match self.narrow_by_table(p, o, alpha, beta) {
+                Ok(narrowed) => narrowed,
+                Err(bound) => return bound,
             }
-        }
+        } else {
+            (alpha, beta, 0)
+        };
 
         // Enhanced transposition cutoff above ETC_EMPTIES: a child the table already
         // proves bad enough for the opponent settles this node without a search.
@@ -682,23 +670,7 @@ impl Solver {
         };
 
         if use_table {
-            let (lower, upper) = if best <= alpha {
-                (-64, best)
-            } else if best >= beta {
-                (best, 64)
-            } else {
-                (best, best)
-            };
-            self.table.store(
-                p,
-                o,
-                Entry {
-                    lower: lower as i8,
-                    upper: upper as i8,
-                    best: best_sq + 1,
-                    empties: n as u8,
-                },
-            );
+            self.store_result(p, o, (alpha, beta), best, best_sq, n);
         }
         best
     }
@@ -706,6 +678,64 @@ impl Solver {
     #[inline(always)]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
         self.table.probe(p, o)
+    }
+
+    /// The window (alpha, beta) narrowed by the table's bounds on `p` to move, with the
+    /// table's best move (its square + 1; 0: none); `Err` with the value when the bounds
+    /// alone settle the node.
+    #[inline(always)]
+    fn narrow_by_table(
+        &self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, i32, u8), i32> {
+        let Some(e) = self.probe(p, o) else {
+            return Ok((alpha, beta, 0));
+        };
+        let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+        if lower >= beta {
+            return Err(lower);
+        }
+        if upper <= alpha {
+            return Err(upper);
+        }
+        if lower == upper {
+            return Err(lower);
+        }
+        Ok((alpha.max(lower), beta.min(upper), e.best))
+    }
+
+    /// Stores a fail-soft search's value `best` (reached by `best_sq`) in the window it
+    /// was searched with, as the bounds it proves.
+    #[inline(always)]
+    fn store_result(
+        &self,
+        p: u64,
+        o: u64,
+        (alpha, beta): (i32, i32),
+        best: i32,
+        best_sq: u8,
+        n: u32,
+    ) {
+        let (lower, upper) = if best <= alpha {
+            (-64, best)
+        } else if best >= beta {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        self.table.store(
+            p,
+            o,
+            Entry {
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_sq + 1,
+                empties: n as u8,
+            },
+        );
     }
 }
 

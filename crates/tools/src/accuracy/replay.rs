@@ -70,41 +70,52 @@ pub fn recheck_accuracy(
     config
         .player
         .check_game(config.size, config.variant, models)?;
+    let positions = distinct_positions(config, recorded)?;
+    let mut solver = Solver::new();
+    let (mut player, budget) = config.player.build(config.seed, models)?;
+    let mut report = AccuracyReport {
+        player: config.player.to_string(),
+        sparring: format!("the recorded positions of {source}"),
+        min_empties: config.min_empties,
+        max_empties: config.max_empties,
+        games: 0,
+        moves: Vec::new(),
+    };
+    for recorded in &positions {
+        let pos = &recorded.pos;
+        // Each position is a fresh game: nothing carries over from the one before.
+        player.new_game();
+        let mv = player.select_move(pos, &budget);
+        let after = play_checked(pos, mv, &config.player)?;
+        let played_margin = match recorded.margins.get(&mv) {
+            Some(&margin) => margin,
+            None => label_played(&mut solver, &after, recorded.best_margin, recorded.exact),
+        };
+        report.moves.push(CheckedMove {
+            position: recorded.text.clone(),
+            empties: pos.empty_count(),
+            played: mv,
+            played_margin,
+            best_margin: recorded.best_margin,
+            exact: recorded.exact,
+        });
+        progress(report.moves.len(), positions.len());
+    }
+    Ok(report)
+}
+
+/// The positions to check, each once with every move recorded there and its margin (as
+/// exact margins or as results, by the check's depth), at most `config.positions` of
+/// them; an error names the first record that cannot be trusted.
+fn distinct_positions(
+    config: &AccuracyConfig,
+    recorded: &[RecordedMove],
+) -> Result<Vec<RecordedPosition>, ReplayError> {
     let mut positions: Vec<RecordedPosition> = Vec::new();
     let mut index_of: HashMap<String, usize> = HashMap::new();
     for (index, record) in recorded.iter().enumerate() {
         let bad = |reason: String| ReplayError::BadRecord { index, reason };
-        let pos = Position::from_board_text(&record.position, config.variant)
-            .map_err(|e| bad(format!("{}: {e}", record.position)))?;
-        if pos.size() != config.size {
-            return Err(bad(format!(
-                "{} is a {} position, not {}",
-                record.position,
-                pos.size(),
-                config.size
-            )));
-        }
-        let played = Move::parse(&record.played, config.size)
-            .map_err(|e| bad(format!("move {:?}: {e}", record.played)))?;
-        if pos.play(played).is_err() {
-            return Err(bad(format!(
-                "{} is not legal in {}",
-                record.played, record.position
-            )));
-        }
-        if record.played_margin > record.best_margin {
-            return Err(bad(format!(
-                "the played move's margin {} beats the best margin {}",
-                record.played_margin, record.best_margin
-            )));
-        }
-        let signs = [record.played_margin, record.best_margin];
-        if !record.exact && signs.iter().any(|m| !(-1..=1).contains(m)) {
-            return Err(bad(format!(
-                "a win/loss/draw label is 1, 0 or -1, not {} and {}",
-                record.played_margin, record.best_margin
-            )));
-        }
+        let (pos, played) = parse_record(config, record).map_err(bad)?;
         if !config.checks(&pos) {
             continue;
         }
@@ -148,35 +159,45 @@ pub fn recheck_accuracy(
             config.max_empties,
         ));
     }
-    let mut solver = Solver::new();
-    let (mut player, budget) = config.player.build(config.seed, models)?;
-    let mut report = AccuracyReport {
-        player: config.player.to_string(),
-        sparring: format!("the recorded positions of {source}"),
-        min_empties: config.min_empties,
-        max_empties: config.max_empties,
-        games: 0,
-        moves: Vec::new(),
-    };
-    for recorded in &positions {
-        let pos = &recorded.pos;
-        // Each position is a fresh game: nothing carries over from the one before.
-        player.new_game();
-        let mv = player.select_move(pos, &budget);
-        let after = play_checked(pos, mv, &config.player)?;
-        let played_margin = match recorded.margins.get(&mv) {
-            Some(&margin) => margin,
-            None => label_played(&mut solver, &after, recorded.best_margin, recorded.exact),
-        };
-        report.moves.push(CheckedMove {
-            position: recorded.text.clone(),
-            empties: pos.empty_count(),
-            played: mv,
-            played_margin,
-            best_margin: recorded.best_margin,
-            exact: recorded.exact,
-        });
-        progress(report.moves.len(), positions.len());
+    Ok(positions)
+}
+
+/// One record's position and move, once both parse on the check's board, the move is
+/// legal there and its margins make sense; else why not.
+fn parse_record(
+    config: &AccuracyConfig,
+    record: &RecordedMove,
+) -> Result<(Position, Move), String> {
+    let pos = Position::from_board_text(&record.position, config.variant)
+        .map_err(|e| format!("{}: {e}", record.position))?;
+    if pos.size() != config.size {
+        return Err(format!(
+            "{} is a {} position, not {}",
+            record.position,
+            pos.size(),
+            config.size
+        ));
     }
-    Ok(report)
+    let played = Move::parse(&record.played, config.size)
+        .map_err(|e| format!("move {:?}: {e}", record.played))?;
+    if pos.play(played).is_err() {
+        return Err(format!(
+            "{} is not legal in {}",
+            record.played, record.position
+        ));
+    }
+    if record.played_margin > record.best_margin {
+        return Err(format!(
+            "the played move's margin {} beats the best margin {}",
+            record.played_margin, record.best_margin
+        ));
+    }
+    let signs = [record.played_margin, record.best_margin];
+    if !record.exact && signs.iter().any(|m| !(-1..=1).contains(m)) {
+        return Err(format!(
+            "a win/loss/draw label is 1, 0 or -1, not {} and {}",
+            record.played_margin, record.best_margin
+        ));
+    }
+    Ok((pos, played))
 }

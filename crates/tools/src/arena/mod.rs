@@ -8,6 +8,39 @@
 //! parts (specs, openings, Elo, statistics, reports) are plain functions; `game.rs` plays
 //! one game, `run.rs` plays a match on threads (stopping at the SPRT's verdict), and
 //! `journal.rs` keeps every finished game on disk so that a killed match resumes.
+//!
+//! A tournament's schedule, its games on threads, and its table and GGF records:
+//!
+//! ```
+//! use engine::othello::{BoardSize, Variant};
+//! use engine::NoModels;
+//! use tools::arena::{
+//!     format_table, ggf, run_arena, ArenaConfig, ArenaPlayer, MatchRules, Openings,
+//! };
+//!
+//! let config = ArenaConfig {
+//!     size: BoardSize::Four,
+//!     variant: Variant::Standard,
+//!     players: ArenaPlayer::parse_list("random,greedy,mcts:sims=20", &[])?,
+//!     games_per_pairing: 2,
+//!     seed: 1,
+//!     openings: Openings::Start,
+//!     rules: MatchRules::default(),
+//!     sprt: None,
+//! };
+//! // Three pairings, one opening each, played with both colours.
+//! let schedule = config.schedule();
+//! assert_eq!(schedule.len(), 6);
+//! assert_eq!((schedule[0].black, schedule[1].white), (0, 0));
+//! // A game's seeds depend on the game alone, so any thread may play it.
+//! assert_eq!(config.agent_seeds(&schedule[3]), config.agent_seeds(&schedule[3]));
+//!
+//! let report = run_arena(&config, 1, &NoModels, &|_, _| {})?;
+//! assert_eq!(report.games.len(), 6);
+//! assert!(format_table(&report).contains("mcts:sims=20"));
+//! assert_eq!(ggf(&config, &report)?.lines().count(), 6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod elo;
 mod external;
@@ -489,53 +522,10 @@ impl ArenaReport {
     ) -> Result<ArenaReport, ArenaError> {
         let n = config.players.len();
         let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
-        let anchor = config
-            .players
-            .iter()
-            .position(|p| {
-                p.spec()
-                    .is_some_and(|s| s.kind == PlayerKind::Random && s.seed.is_none())
-            })
-            .or_else(|| {
-                config
-                    .players
-                    .iter()
-                    .position(|p| p.spec().is_some_and(|s| s.kind == PlayerKind::Random))
-            })
-            .unwrap_or(0);
-        let mut head_to_head = HeadToHead::new(n);
-        let mut pairings: Vec<Vec<PairingResult>> = (0..n)
-            .map(|player| {
-                (0..n)
-                    .map(|opponent| PairingResult {
-                        player,
-                        opponent,
-                        total: Tally::default(),
-                        as_black: Tally::default(),
-                        as_white: Tally::default(),
-                    })
-                    .collect()
-            })
-            .collect();
+        let anchor = anchor_of(config);
+        let totals = Totals::of(n, &games);
         let pairs = pair_stats(n, &games);
-        let mut overall = vec![Tally::default(); n];
-        let mut seconds = vec![0.0; n];
-        let mut moves = vec![0u32; n];
-        for g in &games {
-            let (b, w, m) = (g.black, g.white, g.black_margin);
-            head_to_head.add(b, w, black_points(m));
-            pairings[b][w].total.add(m);
-            pairings[b][w].as_black.add(m);
-            pairings[w][b].total.add(-m);
-            pairings[w][b].as_white.add(-m);
-            overall[b].add(m);
-            overall[w].add(-m);
-            seconds[b] += g.black_seconds;
-            seconds[w] += g.white_seconds;
-            moves[b] += g.black_moves;
-            moves[w] += g.white_moves;
-        }
-        let fitted = fit_elo(&head_to_head.with_prior(anchor, PRIOR_DRAWS), anchor)?;
+        let fitted = fit_elo(&totals.head_to_head.with_prior(anchor, PRIOR_DRAWS), anchor)?;
         let ratings = (0..n)
             .map(|i| PlayerRating {
                 player: names[i].clone(),
@@ -543,9 +533,9 @@ impl ArenaReport {
                 stderr: fitted[i].stderr,
                 low: fitted[i].low,
                 high: fitted[i].high,
-                score: overall[i].score,
-                games: overall[i].games,
-                ms_per_move: 1000.0 * seconds[i] / f64::from(moves[i].max(1)),
+                score: totals.overall[i].score,
+                games: totals.overall[i].games,
+                ms_per_move: 1000.0 * totals.seconds[i] / f64::from(totals.moves[i].max(1)),
             })
             .collect();
         let rating_note = format!(
@@ -563,7 +553,8 @@ impl ArenaReport {
             players: names,
             rating_note,
             ratings,
-            pairings: pairings
+            pairings: totals
+                .pairings
                 .into_iter()
                 .flatten()
                 .filter(|p| p.player != p.opponent)
@@ -589,6 +580,75 @@ impl ArenaReport {
         self.pairings
             .iter()
             .find(|p| p.player == player && p.opponent == opponent && p.total.games > 0)
+    }
+}
+
+/// The player the ratings are anchored at (Elo 0): `random` without a seed of its own if
+/// it played, else any `random`, else the first player.
+fn anchor_of(config: &ArenaConfig) -> usize {
+    config
+        .players
+        .iter()
+        .position(|p| {
+            p.spec()
+                .is_some_and(|s| s.kind == PlayerKind::Random && s.seed.is_none())
+        })
+        .or_else(|| {
+            config
+                .players
+                .iter()
+                .position(|p| p.spec().is_some_and(|s| s.kind == PlayerKind::Random))
+        })
+        .unwrap_or(0)
+}
+
+/// Every player's results over the games: against each other (for the fit and the
+/// pairings' table), in all, and the time and moves it took.
+struct Totals {
+    head_to_head: HeadToHead,
+    /// `pairings[player][opponent]`, from `player`'s side.
+    pairings: Vec<Vec<PairingResult>>,
+    overall: Vec<Tally>,
+    seconds: Vec<f64>,
+    moves: Vec<u32>,
+}
+
+impl Totals {
+    fn of(n: usize, games: &[GameRecord]) -> Totals {
+        let mut totals = Totals {
+            head_to_head: HeadToHead::new(n),
+            pairings: (0..n)
+                .map(|player| {
+                    (0..n)
+                        .map(|opponent| PairingResult {
+                            player,
+                            opponent,
+                            total: Tally::default(),
+                            as_black: Tally::default(),
+                            as_white: Tally::default(),
+                        })
+                        .collect()
+                })
+                .collect(),
+            overall: vec![Tally::default(); n],
+            seconds: vec![0.0; n],
+            moves: vec![0u32; n],
+        };
+        for g in games {
+            let (b, w, m) = (g.black, g.white, g.black_margin);
+            totals.head_to_head.add(b, w, black_points(m));
+            totals.pairings[b][w].total.add(m);
+            totals.pairings[b][w].as_black.add(m);
+            totals.pairings[w][b].total.add(-m);
+            totals.pairings[w][b].as_white.add(-m);
+            totals.overall[b].add(m);
+            totals.overall[w].add(-m);
+            totals.seconds[b] += g.black_seconds;
+            totals.seconds[w] += g.white_seconds;
+            totals.moves[b] += g.black_moves;
+            totals.moves[w] += g.white_moves;
+        }
+        totals
     }
 }
 

@@ -2,8 +2,8 @@
 //! in the journal, and a sequential test that stops the match once it has decided.
 
 use super::{
-    openings, pair_stats, ArenaConfig, ArenaError, ArenaReport, GameRecord, Hypothesis, Journal,
-    Sprt, SprtReport,
+    openings, pair_stats, ArenaConfig, ArenaError, ArenaReport, GameJob, GameRecord, Hypothesis,
+    Journal, Opening, Sprt, SprtReport,
 };
 use engine::ModelSource;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -68,74 +68,40 @@ pub fn run_match(
             *slot = Some(game);
         }
     }
-    let board = Mutex::new(Board {
-        slots,
-        decided: None,
-    });
-    let decide = |board: &mut Board| -> Option<(f64, f64, f64)> {
-        let test = config.sprt?;
-        let (llr, pairs) = prefix_llr(&test, &board.slots, config.players.len());
-        if board.decided.is_none() {
-            if let Some(verdict) = test.verdict(llr) {
-                board.decided = Some((verdict, pairs));
-            }
-        }
-        let (lower, upper) = test.bounds();
-        Some((llr, lower, upper))
+    let shared = Match {
+        config,
+        openings: &openings,
+        jobs: &jobs,
+        models,
+        journal,
+        progress,
+        board: Mutex::new(Board {
+            slots,
+            decided: None,
+        }),
+        stop: AtomicBool::new(false),
+        next: AtomicUsize::new(0),
+        failure: Mutex::new(None),
     };
-    let stop = AtomicBool::new(false);
     {
-        let mut b = lock(&board);
-        decide(&mut b);
-        stop.store(b.decided.is_some(), Ordering::SeqCst);
+        let mut b = lock(&shared.board);
+        shared.decide(&mut b);
+        shared.stop.store(b.decided.is_some(), Ordering::SeqCst);
     }
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<ArenaError>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..concurrency.clamp(1, total.max(1)) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                let Some(job) = jobs.get(index) else { break };
-                if lock(&board).slots[index].is_some() {
-                    continue;
-                }
-                let record = super::play_game(config, &openings, job, models);
-                let record = record.and_then(|game| {
-                    if let Some(journal) = journal {
-                        journal.record(index, &game)?;
-                    }
-                    Ok(game)
-                });
-                let game = match record {
-                    Ok(game) => game,
-                    Err(error) => {
-                        stop.store(true, Ordering::SeqCst);
-                        lock(&failure).get_or_insert(error);
-                        break;
-                    }
-                };
-                let mut b = lock(&board);
-                b.slots[index] = Some(game);
-                let llr = decide(&mut b);
-                if b.decided.is_some() {
-                    stop.store(true, Ordering::SeqCst);
-                }
-                let done = b.slots.iter().filter(|s| s.is_some()).count();
-                drop(b);
-                progress(MatchProgress { done, total, llr });
-            });
+            scope.spawn(|| shared.work());
         }
     });
-    if let Some(error) = failure
+    if let Some(error) = shared
+        .failure
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
         return Err(error);
     }
-    let board = board
+    let board = shared
+        .board
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let sprt = config.sprt.map(|test| {
@@ -154,6 +120,87 @@ pub fn run_match(
     let mut report = ArenaReport::new(config, &openings, games)?;
     report.sprt = sprt;
     Ok(report)
+}
+
+/// A match under way, shared by its threads: what to play, the games so far, and the
+/// flags that end it.
+struct Match<'a> {
+    config: &'a ArenaConfig,
+    openings: &'a [Opening],
+    jobs: &'a [GameJob],
+    models: &'a dyn ModelSource,
+    journal: Option<&'a Journal>,
+    progress: &'a (dyn Fn(MatchProgress) + Sync),
+    board: Mutex<Board>,
+    /// Set once the test has decided or a game failed: no thread starts another game.
+    stop: AtomicBool,
+    /// The schedule's next game to hand out.
+    next: AtomicUsize,
+    /// The first error, which ends the match.
+    failure: Mutex<Option<ArenaError>>,
+}
+
+impl Match<'_> {
+    /// Runs the sequential test (when the match has one) over the games so far, keeping
+    /// its first verdict; the log-likelihood ratio and the test's bounds.
+    fn decide(&self, board: &mut Board) -> Option<(f64, f64, f64)> {
+        let test = self.config.sprt?;
+        let (llr, pairs) = prefix_llr(&test, &board.slots, self.config.players.len());
+        if board.decided.is_none() {
+            if let Some(verdict) = test.verdict(llr) {
+                board.decided = Some((verdict, pairs));
+            }
+        }
+        let (lower, upper) = test.bounds();
+        Some((llr, lower, upper))
+    }
+
+    /// One thread: takes the schedule's next game not played yet, plays it, journals it
+    /// and adds it to the board, until the schedule is done or the match is stopped.
+    fn work(&self) {
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let index = self.next.fetch_add(1, Ordering::SeqCst);
+            let Some(job) = self.jobs.get(index) else {
+                break;
+            };
+            if lock(&self.board).slots[index].is_some() {
+                continue;
+            }
+            let game = match self.play(index, job) {
+                Ok(game) => game,
+                Err(error) => {
+                    self.stop.store(true, Ordering::SeqCst);
+                    lock(&self.failure).get_or_insert(error);
+                    break;
+                }
+            };
+            let mut b = lock(&self.board);
+            b.slots[index] = Some(game);
+            let llr = self.decide(&mut b);
+            if b.decided.is_some() {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+            let done = b.slots.iter().filter(|s| s.is_some()).count();
+            drop(b);
+            (self.progress)(MatchProgress {
+                done,
+                total: self.jobs.len(),
+                llr,
+            });
+        }
+    }
+
+    /// Plays game `index` of the schedule and writes it to the journal.
+    fn play(&self, index: usize, job: &GameJob) -> Result<GameRecord, ArenaError> {
+        let game = super::play_game(self.config, self.openings, job, self.models)?;
+        if let Some(journal) = self.journal {
+            journal.record(index, &game)?;
+        }
+        Ok(game)
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

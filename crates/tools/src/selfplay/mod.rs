@@ -7,6 +7,38 @@
 //! self-play's root noise added, so self-play searches as the arena's agent does.
 //! `write` writes the files; `tests` tests both.
 //!
+//! A few games with the playout search, and their files:
+//!
+//! ```
+//! use engine::evaluator::Evaluator;
+//! use engine::othello::{BoardSize, Variant};
+//! use engine::{MctsConfig, PlayoutEvaluator};
+//! use tools::selfplay::{run_selfplay, tally, write_selfplay, SelfPlayConfig};
+//!
+//! let config = SelfPlayConfig::new(
+//!     BoardSize::Four,
+//!     Variant::Standard,
+//!     4,  // games
+//!     16, // simulations a move
+//!     MctsConfig::default(),
+//!     3, // seed
+//! );
+//! // One evaluator per thread: a network's, or random playouts as here.
+//! let evaluator = || -> Result<Box<dyn Evaluator>, _> { Ok(Box::new(PlayoutEvaluator::new(1, 1))) };
+//! let records = run_selfplay(&config, &evaluator, None, &|_finished| {})?;
+//! assert_eq!(records.len(), 4);
+//! let results = tally(&records);
+//! assert_eq!(results.black_wins + results.white_wins + results.draws, 4);
+//! // Every move with a choice of a learner's game is a sample.
+//! assert!(records.iter().all(|game| !game.samples.is_empty()));
+//!
+//! let dir = std::env::temp_dir().join(format!("selfplay-doc-{}", std::process::id()));
+//! let npz = write_selfplay(&dir, "games", &config, "none", &records)?;
+//! assert!(npz.exists() && dir.join("games.json").exists());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
 use engine::evaluator::{EvalError, Evaluator};
@@ -41,8 +73,10 @@ pub struct SelfPlayConfig {
     /// Positions with at most this many empties are played by the exact solver (the
     /// largest margin) instead of searched, so every game's result, and so every value,
     /// score and ownership target, is exact from there on, and the rest of the game costs
-    /// no network call. `None`: where the agent's root solve starts
-    /// ([`engine::mcts::default_exact_root_empties`]: 16 on 8x8, 18 on 6x6); `Some(0)`: never.
+    /// no network call. `None`: where the search's root solve starts (`mcts.root_solve`'s
+    /// `exact_empties`: a player spec's `exact=`, else
+    /// [`engine::mcts::default_exact_root_empties`], 16 on 8x8 and 18 on 6x6); `Some(0)`:
+    /// never.
     pub exact_empties: Option<u32>,
     /// Exact labels off the solver's line: every position with at most this many
     /// empties where the search still plays (above `exact_empties`) becomes a sample, full
@@ -155,10 +189,13 @@ impl GameInProgress {
     fn new(index: usize, config: &SelfPlayConfig, against_opponent: bool) -> GameInProgress {
         let seed = config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let start = Position::start(config.size, config.variant);
-        // The exact moves: always from `exact_empties`, never a budgeted solve beyond, so
-        // that every game's ending is exact from the same point.
+        // The exact moves: always from `exact_empties` (else the search's own reach, a
+        // spec's `exact=` included), never a budgeted solve beyond, so that every game's
+        // ending is exact from the same point.
         let root_solve = RootSolve {
-            exact_empties: config.exact_empties,
+            exact_empties: config
+                .exact_empties
+                .or(config.mcts.root_solve.exact_empties),
             extra_empties: Some(0),
             ..config.mcts.root_solve.clone()
         };

@@ -549,3 +549,38 @@ fn self_play_records_are_legal(records: &[GameRecord]) {
         assert_eq!(game.position().count(), record.outcome);
     }
 }
+
+/// A player spec's `exact=` (in the search settings self-play is given) reaches the games'
+/// searches when no `exact_empties` is set, and `exact_empties` wins when it is.
+#[test]
+fn a_spec_s_exact_reach_is_where_self_play_s_solver_takes_over() {
+    let spec: engine::PlayerSpec = "mcts:exact=12".parse().expect("a spec");
+    let mut config = small(1, 1);
+    config.mcts = spec.mcts_config(3).with_self_play_noise(BoardSize::Six);
+    let game = GameInProgress::new(0, &config, false);
+    assert_eq!(game.tree.config().root_solve.exact_empties, Some(12));
+    let mut rng = Rng::new(2);
+    let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+    while pos.empty_count() > 14 {
+        let moves = pos.legal_move_list();
+        pos = pos
+            .play(*rng.choose(&moves).expect("a move"))
+            .expect("legal");
+    }
+    assert!(
+        !game.tree.solves_exactly(&pos),
+        "14 empties is beyond exact=12"
+    );
+
+    config.exact_empties = Some(16);
+    let game = GameInProgress::new(0, &config, false);
+    assert_eq!(game.tree.config().root_solve.exact_empties, Some(16));
+    assert!(game.tree.solves_exactly(&pos));
+
+    // Without either, the board's default.
+    let game = GameInProgress::new(0, &small(1, 1), false);
+    assert_eq!(
+        game.tree.exact_root_empties(&pos),
+        default_exact_root_empties(BoardSize::Six)
+    );
+}

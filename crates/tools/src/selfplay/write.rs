@@ -110,36 +110,9 @@ pub fn write_selfplay(
     let n = config.size.n() as usize;
     let columns = Columns::gather(records, n);
     let count = columns.value.len();
-    let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
-    let arrays = [
-        (
-            "planes",
-            Column::U8(view(&columns.planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
-        ),
-        (
-            "policy",
-            Column::F32(view(&columns.policy, &[count, n * n + 1]).map_err(shape_error)?),
-        ),
-        (
-            "value",
-            Column::F32(view(&columns.value, &[count]).map_err(shape_error)?),
-        ),
-        (
-            "score",
-            Column::F32(view(&columns.score, &[count]).map_err(shape_error)?),
-        ),
-        (
-            "ownership",
-            Column::I8(view(&columns.ownership, &[count, n, n]).map_err(shape_error)?),
-        ),
-        (
-            "has_ownership",
-            Column::U8(view(&columns.has_ownership, &[count]).map_err(shape_error)?),
-        ),
-    ];
     // Write to a temporary name and rename, so a killed run never leaves half a file.
     let tmp = dir.join(format!(".{name}.npz.partial"));
-    write_npz(&tmp, &arrays).map_err(std::io::Error::other)?;
+    write_columns(&tmp, &columns, n)?;
     let sidecar = Sidecar {
         model,
         board_size: config.size.n(),
@@ -173,4 +146,38 @@ pub fn write_selfplay(
     std::fs::write(&json_tmp, json)?;
     std::fs::rename(&json_tmp, &json_path)?;
     Ok(npz_path)
+}
+
+/// The samples' columns as the `.npz` file's arrays (docs/selfplay-data.md), written to
+/// `path` for an `n`x`n` board.
+fn write_columns(path: &Path, columns: &Columns, n: usize) -> std::io::Result<()> {
+    let count = columns.value.len();
+    let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
+    let arrays = [
+        (
+            "planes",
+            Column::U8(view(&columns.planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "policy",
+            Column::F32(view(&columns.policy, &[count, n * n + 1]).map_err(shape_error)?),
+        ),
+        (
+            "value",
+            Column::F32(view(&columns.value, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "score",
+            Column::F32(view(&columns.score, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "ownership",
+            Column::I8(view(&columns.ownership, &[count, n, n]).map_err(shape_error)?),
+        ),
+        (
+            "has_ownership",
+            Column::U8(view(&columns.has_ownership, &[count]).map_err(shape_error)?),
+        ),
+    ];
+    write_npz(path, &arrays).map_err(std::io::Error::other)
 }
