@@ -5,7 +5,8 @@
 //! Pure, so the points are tested without a browser; `components::graph` draws them.
 
 use crate::merge::Merged;
-use crate::review::{ReviewedMove, Reviews};
+use crate::protocol::ReviewedMove;
+use crate::review::Reviews;
 use engine::report::Proof;
 use othello::{Color, Game, Move};
 

@@ -224,7 +224,7 @@ impl Difficulty {
         }
         PlayerSpec {
             gumbel: self.level().and_then(|l| l.gumbel),
-            book: Some(crate::search::PAGE_BOOK.to_owned()),
+            book: Some(crate::protocol::PAGE_BOOK.to_owned()),
             book_random: Some(PAGE_BOOK_RANDOM),
             ..player
         }

@@ -4,7 +4,8 @@
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
-use crate::review::{ReviewLevel, ReviewOrder, ReviewedMove, Reviews};
+use crate::protocol::ReviewedMove;
+use crate::review::{ReviewLevel, ReviewOrder, Reviews};
 use crate::state::{at_ply, GameState, Seats};
 use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};

@@ -1,11 +1,17 @@
 //! The messages between the page and its search workers. Plain data (serialised with
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
-use crate::review::ReviewedMove;
 use engine::report::{Proof, SearchInfo};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
+
+mod reviewed;
+
+pub use reviewed::ReviewedMove;
+
+/// The name the page's specs give the opening book the worker carries (`book=8x8`).
+pub const PAGE_BOOK: &str = "8x8";
 
 /// What kind of search a report comes from: the page draws a heat map only for a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

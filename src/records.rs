@@ -3,10 +3,9 @@
 //! into a game. Pure, so the round trip is tested natively.
 
 use othello::ggf::{read_games, GgfError, GgfGame};
-use othello::{Color, Game, IllegalReason};
+use othello::{Color, Game, GameState, IllegalReason, Seats};
 
 use crate::review::Reviews;
-use crate::state::{GameState, Seats};
 
 /// The game played so far (not the moves taken back) as one GGF record: the start
 /// position, the players as the page names them, the result when the game is over, and

@@ -8,84 +8,11 @@ mod schedule;
 pub use schedule::{ReviewOrder, Schedule};
 
 use crate::levels::thousands;
-use engine::review::{Mark, MoveReview, SideSummary, Value};
+use crate::protocol::ReviewedMove;
+use engine::review::{Mark, MoveReview, SideSummary};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
 use othello::{Color, Game, Move};
 use serde::{Deserialize, Serialize};
-
-/// One move reviewed, as it travels from the worker and is saved with the game: the
-/// engine's [`MoveReview`] in plain fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ReviewedMove {
-    pub side: Color,
-    pub played: Move,
-    /// The played move's value in discs for its side; `None` for a forced move.
-    pub value: Option<f32>,
-    pub value_exact: bool,
-    pub best: Move,
-    pub best_value: Option<f32>,
-    pub best_exact: bool,
-    /// Discs given away against the best move, never negative.
-    pub loss: f32,
-    /// The best line from the position, the best move first (empty for a forced move;
-    /// absent in saves from before it).
-    #[serde(default)]
-    pub line: Vec<Move>,
-}
-
-impl ReviewedMove {
-    pub fn from_engine(r: &MoveReview) -> ReviewedMove {
-        ReviewedMove {
-            side: r.side,
-            played: r.played,
-            value: r.value.map(|v| v.discs),
-            value_exact: r.value.is_some_and(|v| v.exact),
-            best: r.best,
-            best_value: r.best_value.map(|v| v.discs),
-            best_exact: r.best_value.is_some_and(|v| v.exact),
-            loss: r.loss,
-            line: r.line.clone(),
-        }
-    }
-
-    /// Back to the engine's type, for its summary.
-    pub fn to_engine(&self) -> MoveReview {
-        let value = |discs: Option<f32>, exact: bool| {
-            discs.map(|d| {
-                if exact {
-                    Value::exact(d.round() as i32)
-                } else {
-                    Value::estimate(d)
-                }
-            })
-        };
-        MoveReview {
-            side: self.side,
-            played: self.played,
-            value: value(self.value, self.value_exact),
-            best: self.best,
-            best_value: value(self.best_value, self.best_exact),
-            loss: self.loss,
-            mark: Mark::of_loss(self.loss),
-            line: self.line.clone(),
-        }
-    }
-
-    /// The best line in standard notation, "c4 e3 f6"; empty for a forced move.
-    pub fn line_text(&self) -> String {
-        let moves: Vec<String> = self.line.iter().map(ToString::to_string).collect();
-        moves.join(" ")
-    }
-
-    pub fn is_forced(&self) -> bool {
-        self.value.is_none()
-    }
-
-    /// The mark, by the CLI's thresholds; `None` for a forced move, which has none.
-    pub fn mark(&self) -> Option<Mark> {
-        (!self.is_forced()).then(|| Mark::of_loss(self.loss))
-    }
-}
 
 /// A value as the page and the CLI's table write it: an exact margin whole, an estimate to
 /// hundredths.
@@ -222,7 +149,7 @@ impl ReviewState {
     /// and its moves still the start of the game's line (played moves, then the redo
     /// list), so undo, redo, browsing and playing on keep it, while a new game, a loaded
     /// record, a position set up in the editor or another move after an undo end it.
-    pub fn follows(&self, state: &crate::state::GameState) -> bool {
+    pub fn follows(&self, state: &othello::GameState) -> bool {
         let Some(subject) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
             return true;
         };
@@ -375,6 +302,7 @@ pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::review::Value;
     use othello::{BoardSize, Position, Variant};
 
     fn mv(text: &str) -> Move {
@@ -513,7 +441,7 @@ mod tests {
 
     #[test]
     fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
-        use crate::state::{apply, Action, GameState, Seats};
+        use othello::{GameState, Seats};
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         let played = Game::from_transcript("f5d6c3d3", start).expect("legal");
         let mut state = ReviewState::default();
@@ -522,9 +450,11 @@ mod tests {
         state.started(1, played.clone());
         assert!(state.follows(&on_board));
         // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
-        let undone = apply(&on_board, Action::Undo);
+        let mut undone = on_board.clone();
+        undone.undo();
         assert!(undone.game.moves().len() < 4 && state.follows(&undone));
-        let on = apply(&on_board, Action::Play(mv("c4")));
+        let mut on = on_board.clone();
+        on.play_human(mv("c4")).expect("legal");
         assert!(on.game.moves().len() == 5 && state.follows(&on));
         // Another move where a reviewed one was, a new game, another start: not this game.
         let mut other = GameState::from_game(played.clone(), Seats::Analysis);
@@ -536,16 +466,9 @@ mod tests {
             .into_iter()
             .find(|&m| m != mv("d3"))
             .expect("another move");
-        let other = apply(&other, Action::Play(instead));
+        other.play_human(instead).expect("legal");
         assert!(!state.follows(&other), "{:?}", other.game.moves());
-        let new_game = apply(
-            &on_board,
-            Action::NewGame {
-                size: BoardSize::Eight,
-                variant: Variant::Standard,
-                seats: Seats::Human(Color::Black),
-            },
-        );
+        let new_game = GameState::new(start, Seats::Human(Color::Black));
         assert!(!state.follows(&new_game));
         let mut elsewhere = Game::new(start.play(mv("d3")).expect("legal"));
         let reply = elsewhere.position().legal_move_list()[0];

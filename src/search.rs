@@ -3,7 +3,7 @@
 //! and their thinking run slice by slice. The worker binary is a message loop around it;
 //! the tests drive it directly.
 
-use crate::protocol::{EngineKind, Output, Report, SearchRequest};
+use crate::protocol::{EngineKind, Output, Report, SearchRequest, PAGE_BOOK};
 use engine::mcts::RootSolve;
 use engine::network::{runs_per_second, ModelError, Network};
 use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
@@ -103,9 +103,6 @@ pub struct Loaded {
 /// The worker's networks, as the builder's source: `model=` names one of them.
 #[derive(Debug, Default)]
 pub struct Networks(Vec<Loaded>);
-
-/// The name the page's specs give the shipped 8x8 book (`book=8x8`).
-pub const PAGE_BOOK: &str = "8x8";
 
 /// The 8x8 standard book, grown by `othello book` (docs/book.md), in the worker's binary so
 /// that the book costs no request of its own and can never be missing; read on first use.
@@ -604,11 +601,9 @@ mod tests {
     #[test]
     fn the_network_bench_counts_the_positions_it_ran() {
         let positions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let card = engine::network::ModelCard::from_json(&crate::models::default_card(
-            "counting",
-            BoardSize::Six,
-            Variant::Standard,
-        ))
+        let card = engine::network::ModelCard::from_json(
+            r#"{"name": "counting", "board_size": 6, "variant": "standard", "planes": 4}"#,
+        )
         .expect("a valid card");
         let mut searcher = Searcher::new();
         searcher

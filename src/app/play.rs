@@ -14,9 +14,10 @@ use crate::explain::{
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
 use crate::pool::Purpose;
+use crate::protocol::ReviewedMove;
 use crate::protocol::WireBudget;
 use crate::records::ggf_record;
-use crate::review::{focus_line, focus_tiles, line_sentence, ReviewedMove};
+use crate::review::{focus_line, focus_tiles, line_sentence};
 use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
 use crate::view::{live_estimate, shown, spread, View, ViewAction};
 use engine::PlayerSpec;

@@ -4,7 +4,7 @@
 //! squares, estimates circles, the live point hollow.
 
 use crate::graph::{cumulative_loss, describe, height, Point, Scale};
-use crate::review::ReviewedMove;
+use crate::protocol::ReviewedMove;
 use yew::prelude::*;
 
 const WIDTH: f32 = 480.0;

@@ -2,9 +2,9 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
+use crate::protocol::ReviewedMove;
 use crate::review::{
     describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewOrder,
-    ReviewedMove,
 };
 use othello::{Color, Move};
 use yew::prelude::*;

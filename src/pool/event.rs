@@ -2,7 +2,7 @@
 //! consumes them is tested without a browser.
 
 use crate::merge::Merged;
-use crate::review::ReviewedMove;
+use crate::protocol::ReviewedMove;
 use othello::{BoardSize, Variant};
 
 /// What a search is for.

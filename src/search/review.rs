@@ -2,8 +2,8 @@
 //! review` runs) over the agent a search of the same spec would get, one move a message.
 
 use super::{build_agent, worker_review_solve, Searcher};
+use crate::protocol::ReviewedMove;
 use crate::protocol::{ReviewRequest, WireBudget};
-use crate::review::ReviewedMove;
 use engine::review::Reviewer;
 use engine::PlayerKind;
 

@@ -137,7 +137,7 @@ impl Pool {
         slot: usize,
         id: u64,
         index: usize,
-        review: crate::review::ReviewedMove,
+        review: crate::protocol::ReviewedMove,
     ) -> Vec<PoolEvent> {
         let Some(mut job) = self.review.take() else {
             return vec![];
