@@ -2,7 +2,8 @@
 //! opponent is and how strong, what a search found, and the record of a game. Plain
 //! functions of the game and the view, so every sentence is tested without a browser.
 
-use crate::page::levels::{alphabeta_millis, describe_budget, seconds, thousands, Difficulty};
+use crate::page::format::{seconds, thousands};
+use crate::page::levels::{alphabeta_millis, describe_budget, Difficulty};
 use crate::page::merge::Merged;
 use crate::page::pool::Purpose;
 use crate::page::state::{viewpoint, GameState, Seats};

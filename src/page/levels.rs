@@ -1,5 +1,6 @@
 //! Difficulty as a search budget, and the plan that shares a search among the workers.
 
+use crate::page::format::{seconds, thousands};
 use crate::protocol::WireBudget;
 use engine::{PlayerKind, PlayerSpec};
 use serde::{Deserialize, Serialize};
@@ -269,27 +270,6 @@ pub fn describe_budget(budget: WireBudget) -> String {
     }
 }
 
-/// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
-/// is "1 s", 60000 is "60 s".
-pub fn seconds(ms: f64) -> String {
-    let text = format!("{:.2}", ms / 1000.0);
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    format!("{text} s")
-}
-
-/// 36081 as "36,081".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,7 +358,6 @@ mod tests {
             Ok(Difficulty::Simulations(1_000_000))
         );
         assert!(CustomKind::Millis.prompt().contains("(0.05 s to 60 s)"));
-        assert_eq!(thousands(36081), "36,081");
         assert_eq!(Difficulty::Level("club".into()).name(), "Club");
         assert_eq!(
             Difficulty::Simulations(300).describe(),

@@ -9,6 +9,7 @@
 
 pub mod editor;
 pub mod explain;
+pub mod format;
 pub mod graph;
 pub mod levels;
 pub mod merge;

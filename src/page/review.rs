@@ -7,7 +7,7 @@ mod schedule;
 
 pub use schedule::{ReviewOrder, Schedule};
 
-use crate::page::levels::thousands;
+use crate::page::format::thousands;
 use crate::protocol::ReviewedMove;
 use engine::review::{Mark, MoveReview, SideSummary};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};

@@ -8,8 +8,8 @@
 //! tract is linked only when the `worker` feature is on (the worker binary). The page's
 //! build compiles this module too, for the type its pool spawns, but never runs it.
 
-use crate::protocol::{Input, Output};
 use super::search::Searcher;
+use crate::protocol::{Input, Output};
 use gloo_worker::{HandlerId, Worker, WorkerScope};
 use std::time::Duration;
 
