@@ -1,6 +1,6 @@
 //! Set up any position from board text and analyse it.
 
-use web_sys::HtmlTextAreaElement;
+use super::text_box::use_text_submit;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,18 +12,7 @@ pub struct AnalysisFormProps {
 
 #[function_component(AnalysisForm)]
 pub fn analysis_form(props: &AnalysisFormProps) -> Html {
-    let input = use_node_ref();
-    let onclick = {
-        let input = input.clone();
-        let on_load = props.on_load.clone();
-        Callback::from(move |_| {
-            let text = input
-                .cast::<HtmlTextAreaElement>()
-                .map(|t| t.value())
-                .unwrap_or_default();
-            on_load.emit(text);
-        })
-    };
+    let (input, onclick) = use_text_submit(&props.on_load);
     html! {
         <fieldset>
             <legend>{ "Analyse a position" }</legend>

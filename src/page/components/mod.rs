@@ -11,6 +11,7 @@ mod network;
 mod review;
 mod search_panel;
 mod settings;
+mod text_box;
 
 pub use analysis::AnalysisForm;
 pub use board::Board;

@@ -3,11 +3,12 @@
 //! load either.
 
 use super::controls::data_href;
+use super::text_box::use_text_submit;
 use crate::page::explain::opening_line;
 use crate::page::records::RecordGame;
 use othello::{Game, Move};
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -39,18 +40,7 @@ pub struct MoveListProps {
 
 #[function_component(MoveList)]
 pub fn move_list(props: &MoveListProps) -> Html {
-    let input = use_node_ref();
-    let onclick = {
-        let input = input.clone();
-        let on_load = props.on_load.clone();
-        Callback::from(move |_| {
-            let text = input
-                .cast::<HtmlTextAreaElement>()
-                .map(|t| t.value())
-                .unwrap_or_default();
-            on_load.emit(text);
-        })
-    };
+    let (input, onclick) = use_text_submit(&props.on_load);
     let on_open = {
         let on_open = props.on_open.clone();
         Callback::from(move |e: Event| {
