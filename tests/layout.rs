@@ -176,7 +176,10 @@ fn the_page_modules_import_one_another_without_a_circle() {
     let graph = page_imports();
     assert!(graph.contains_key("state") && graph["view"].contains("state"));
     if let Some(found) = circle(&graph) {
-        panic!("the page's modules import in a circle: {}", found.join(" -> "));
+        panic!(
+            "the page's modules import in a circle: {}",
+            found.join(" -> ")
+        );
     }
 }
 
