@@ -216,17 +216,17 @@ pub fn search_summary(
     let (kind, heading) = search_heading(heat, role, game, budget, &cap);
     // The network without search: its choice and its own estimate, no simulations to count.
     let estimate = || verdict(merged, heat.side, viewpoint(game.seats), game.seats);
-    if merged.engine == EngineKind::Instinct {
+    if merged.search.engine == EngineKind::Instinct {
         return Some(instinct_summary(heat, role, kind, estimate()));
     }
-    if merged.engine == EngineKind::AlphaBeta {
+    if merged.search.engine == EngineKind::AlphaBeta {
         return Some(Summary {
             kind,
             heading,
             ..Summary::empty()
         });
     }
-    if merged.book.is_some() {
+    if merged.search.book.is_some() {
         return Some(Summary {
             kind,
             heading,
@@ -249,19 +249,20 @@ pub fn search_summary(
         });
     }
     let pv: Vec<String> = merged
+        .search
         .pv
         .iter()
         .map(std::string::ToString::to_string)
         .collect();
     let rate = merged.simulations_per_second();
     let workers = merged.per_worker_rate.len().max(1);
-    let speed = match merged.solved {
+    let speed = match merged.search.solved {
         // The solver settled it without a simulation: its own count, not "0 simulations".
-        Some(solved) if merged.simulations == 0 => solver_speed(solved),
+        Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
         _ => format!(
             "{} simulations in {}: {} per second on {workers} worker{}",
-            thousands(merged.simulations),
-            elapsed_text(merged.elapsed_ms),
+            thousands(merged.search.simulations),
+            elapsed_text(merged.search.elapsed_ms),
             thousands(rate.round() as u64),
             if workers == 1 { "" } else { "s" }
         ),
@@ -272,9 +273,9 @@ pub fn search_summary(
         verdict: Some(estimate()),
         pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
         speed: Some(speed),
-        simulations: merged.simulations,
+        simulations: merged.search.simulations,
         rate,
-        elapsed_ms: merged.elapsed_ms,
+        elapsed_ms: merged.search.elapsed_ms,
         workers,
     })
 }
@@ -311,7 +312,7 @@ fn search_heading(
     cap: &str,
 ) -> (&'static str, String) {
     let merged = &heat.merged;
-    match (role, merged.engine) {
+    match (role, merged.search.engine) {
         (_, EngineKind::AlphaBeta) => {
             let chose = merged
                 .best_move()
@@ -325,7 +326,7 @@ fn search_heading(
                 role_kind(role),
                 format!(
                     "Alpha-beta{verb}{chose} in {} (up to {cap} per move)",
-                    seconds(merged.elapsed_ms)
+                    seconds(merged.search.elapsed_ms)
                 ),
             )
         }
@@ -343,7 +344,7 @@ fn search_heading(
             format!(
                 "Hint for {}: the {} suggests {}",
                 heat.side,
-                if merged.book.is_some() {
+                if merged.search.book.is_some() {
                     "opening book"
                 } else {
                     "search"
@@ -387,7 +388,7 @@ fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: Strin
         heading,
         verdict: Some(estimate),
         speed: Some("No search: one look by the network.".to_owned()),
-        elapsed_ms: merged.elapsed_ms,
+        elapsed_ms: merged.search.elapsed_ms,
         ..Summary::empty()
     }
 }
@@ -435,7 +436,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         view.name().to_owned()
     };
     let sign = if side == view { 1.0 } else { -1.0 };
-    if let Some(book) = &merged.book {
+    if let Some(book) = &merged.search.book {
         let value = book.value * sign as f32;
         let value = if value.abs() < 0.05 { 0.0 } else { value };
         return format!(
@@ -443,10 +444,10 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
             book.best
         );
     }
-    if let Some(solved) = merged.solved {
+    if let Some(solved) = merged.search.solved {
         return proven_verdict(solved, side, &me, sign as i32);
     }
-    if let Some(proof) = merged.proof {
+    if let Some(proof) = merged.search.proven() {
         let for_view = if side == view { proof } else { proof.flip() };
         let (result, whose) = match for_view {
             Proof::Win => ("win", format!(" for {me}")),
@@ -467,7 +468,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         1.0 - merged.win_probability()
     };
     let mut text = format!("For {me}: {:.0}% chance to win", win * 100.0);
-    if let Some(score) = merged.score {
+    if let Some(score) = merged.search.score {
         let discs = score * sign as f32;
         // No "-0": a rounded zero is even.
         let discs = if discs.round() == 0.0 { 0.0 } else { discs };

@@ -41,7 +41,7 @@ impl Estimate {
     /// A search of a position with `side` to move, turned to Black's side.
     pub fn of(merged: &Merged, side: Color) -> Estimate {
         let sign = if side == Color::Black { 1.0 } else { -1.0 };
-        if let Some(solved) = merged.solved {
+        if let Some(solved) = merged.search.solved {
             let margin = solved.margin as f32 * sign;
             return Estimate {
                 black_win: (margin.signum() + 1.0) / 2.0,
@@ -54,7 +54,7 @@ impl Estimate {
         // best move carries no proof and whose value is the network's hope, yet the point
         // is as proven as a solved one.
         let best = merged.best_move();
-        let proof = merged.proof.map(Proof::value).or_else(|| {
+        let proof = merged.search.proven().map(Proof::value).or_else(|| {
             merged
                 .moves
                 .iter()
@@ -71,8 +71,8 @@ impl Estimate {
             };
         }
         Estimate {
-            black_win: (merged.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
-            black_discs: merged.score.map(|s| s * sign),
+            black_win: (merged.search.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
+            black_discs: merged.search.score.map(|s| s * sign),
             exact: false,
             margin_at_least: false,
         }
@@ -266,12 +266,22 @@ pub fn describe(point: &Point) -> String {
 mod tests {
     use super::*;
     use crate::page::merge::MergedMove;
-    use crate::protocol::{EngineKind, SolvedStat};
+    use crate::protocol::{proof_code, EngineKind, SearchStat, SolvedStat};
     use othello::{BoardSize, Position, Variant};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {
         Merged {
-            engine: EngineKind::Network,
+            search: SearchStat {
+                engine: EngineKind::Network,
+                pv: vec![],
+                value,
+                score,
+                simulations: 1,
+                elapsed_ms: 1.0,
+                solved: None,
+                book: None,
+                proof: None,
+            },
             moves: vec![MergedMove {
                 mv: Move::Pass,
                 visits: 1,
@@ -281,16 +291,8 @@ mod tests {
                 bounds: None,
                 score: None,
             }],
-            pv: vec![],
-            value,
-            score,
-            simulations: 1,
-            elapsed_ms: 1.0,
             per_worker_rate: vec![],
-            solved: None,
             chosen: None,
-            book: None,
-            proof: None,
         }
     }
 
@@ -302,7 +304,7 @@ mod tests {
     #[test]
     fn a_move_played_without_a_search_has_no_estimate() {
         let mut forced = merged(0.0, None);
-        forced.simulations = 0;
+        forced.search.simulations = 0;
         assert_eq!(Estimate::of_report(&forced, Color::White), None);
         let searched = merged(0.4, Some(3.0));
         assert_eq!(
@@ -310,7 +312,7 @@ mod tests {
             Some(Estimate::of(&searched, Color::White))
         );
         let mut solved = forced.clone();
-        solved.solved = Some(SolvedStat {
+        solved.search.solved = Some(SolvedStat {
             best: Move::Pass,
             margin: 4,
             exact: true,
@@ -325,17 +327,17 @@ mod tests {
         // White to move, proven lost; the search still hopes (its value +0.3 for White)
         // and its best move has no proof of its own.
         let mut lost = merged(0.3, Some(2.0));
-        lost.proof = Some(Proof::Loss);
+        lost.search.proof = proof_code(Some(Proof::Loss));
         let estimate = Estimate::of(&lost, Color::White);
         assert_eq!((estimate.black_win, estimate.black_discs), (1.0, None));
         assert!(estimate.exact && !estimate.margin_at_least);
         // The same for Black to move, and a proven draw is even.
         assert_eq!(Estimate::of(&lost, Color::Black).black_win, 0.0);
-        lost.proof = Some(Proof::Draw);
+        lost.search.proof = proof_code(Some(Proof::Draw));
         let drawn = Estimate::of(&lost, Color::Black);
         assert!(drawn.exact && drawn.black_win == 0.5);
         // Without the root's proof the network's estimate stands.
-        lost.proof = None;
+        lost.search.proof = None;
         assert!(!Estimate::of(&lost, Color::White).exact);
     }
 
@@ -346,7 +348,7 @@ mod tests {
         assert_eq!(white.black_discs, Some(-6.0));
         assert!(!white.exact);
         let mut solved = merged(0.0, None);
-        solved.solved = Some(SolvedStat {
+        solved.search.solved = Some(SolvedStat {
             best: Move::Pass,
             margin: -10,
             exact: true,
@@ -357,7 +359,7 @@ mod tests {
         assert_eq!((exact.black_win, exact.black_discs), (1.0, Some(10.0)));
         assert!(exact.exact && !exact.margin_at_least);
         // Only White's win proven, by at least 2: a proven point whose discs are a bound.
-        solved.solved = Some(SolvedStat {
+        solved.search.solved = Some(SolvedStat {
             best: Move::Pass,
             margin: 2,
             exact: false,

@@ -1,8 +1,8 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::protocol::{proof_from_code, BookStat, EngineKind, Report, SolvedStat};
-use engine::report::{choose_move, value_of_discs, Candidate, Proof};
+use crate::protocol::{proof_from_code, BookStat, EngineKind, MoveStat, Report, SearchStat};
+use engine::report::{choose_move, value_of_discs, Candidate};
 use othello::Move;
 
 /// One move of the merged search.
@@ -26,46 +26,31 @@ pub struct MergedMove {
 /// The search of all workers as one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
-    pub engine: EngineKind,
+    /// The workers' searches summed ([`merge`] says how each part adds up).
+    pub search: SearchStat,
     /// Most visited first.
     pub moves: Vec<MergedMove>,
-    pub pv: Vec<Move>,
-    /// Root value for the side to move, in [-1, 1].
-    pub value: f32,
-    /// Expected final disc difference for the side to move: the solver's margin, or the
-    /// visit-weighted mean of the workers' estimates; `None` without a score head.
-    pub score: Option<f32>,
-    pub simulations: u64,
-    pub elapsed_ms: f64,
     /// Simulations per second of each worker that reported.
     pub per_worker_rate: Vec<f64>,
-    /// The exact solver's verdict when a worker solved the root.
-    pub solved: Option<SolvedStat>,
     /// The move a lone worker chose itself: a Gumbel root picks by prior and value, not
     /// by visits, so its choice cannot be read from the counts.
     pub chosen: Option<Move>,
-    /// The opening book's move, when a worker played from the book (the first worker's:
-    /// with `book_random` each draws its own).
-    pub book: Option<BookStat>,
-    /// The root's result for the side to move, when a worker proved it (a fact, as a
-    /// move's proof is).
-    pub proof: Option<Proof>,
 }
 
 impl Merged {
     /// Chance of winning for the side to move.
     pub fn win_probability(&self) -> f32 {
-        (self.value.clamp(-1.0, 1.0) + 1.0) / 2.0
+        (self.search.value.clamp(-1.0, 1.0) + 1.0) / 2.0
     }
 
     /// The solver's move when the root is solved; else the move the native agent's rule
     /// ([`choose_move`]) picks from the summed trees: the largest proven win, then the lone
     /// worker's own choice, then the most visited move that bounds do not rule out.
     pub fn best_move(&self) -> Option<Move> {
-        if let Some(solved) = self.solved {
+        if let Some(solved) = self.search.solved {
             return Some(solved.best);
         }
-        if let Some(book) = &self.book {
+        if let Some(book) = &self.search.book {
             return Some(book.best);
         }
         let candidates: Vec<Candidate> = self
@@ -86,17 +71,17 @@ impl Merged {
     /// the only legal one (or a search not yet under way). Its value is the network's
     /// empty prior, no estimate.
     pub fn settled_without_search(&self) -> bool {
-        self.engine == EngineKind::Network
-            && self.simulations == 0
-            && self.solved.is_none()
-            && self.book.is_none()
+        self.search.engine == EngineKind::Network
+            && self.search.simulations == 0
+            && self.search.solved.is_none()
+            && self.search.book.is_none()
     }
 
     /// All workers' simulations over the time they have searched (they search side by
     /// side), so the rate shown is always the count shown over the time shown.
     pub fn simulations_per_second(&self) -> f64 {
-        if self.elapsed_ms > 0.0 {
-            self.simulations as f64 * 1000.0 / self.elapsed_ms
+        if self.search.elapsed_ms > 0.0 {
+            self.search.simulations as f64 * 1000.0 / self.search.elapsed_ms
         } else {
             0.0
         }
@@ -106,7 +91,7 @@ impl Merged {
     /// search has run a simulation of its own: visits left in a reused tree, or a root the
     /// solver settled, are no heat map of this search.
     pub fn tiles(&self) -> Vec<(Move, f32)> {
-        if self.simulations == 0 {
+        if self.search.simulations == 0 {
             return Vec::new();
         }
         self.moves
@@ -146,10 +131,10 @@ impl Merged {
     /// person (their chance to win after it, or the solver's verdict), coloured by it. A
     /// move the search never tried says so rather than inventing a number.
     pub fn hint_tiles(&self, legal: &[Move]) -> Vec<Tile> {
-        if let Some(book) = &self.book {
+        if let Some(book) = &self.search.book {
             return book_tiles(book);
         }
-        if self.simulations == 0 && self.solved.is_none() {
+        if self.search.simulations == 0 && self.search.solved.is_none() {
             return Vec::new();
         }
         legal
@@ -157,7 +142,11 @@ impl Merged {
             .filter(|mv| **mv != Move::Pass)
             .map(|&mv| {
                 let stat = self.moves.iter().find(|m| m.mv == mv && m.visits > 0);
-                let solved = self.solved.filter(|s| s.best == mv).map(|s| s.margin);
+                let solved = self
+                    .search
+                    .solved
+                    .filter(|s| s.best == mv)
+                    .map(|s| s.margin);
                 // A margin the search's bounds settled is as exact as the solver's, and so
                 // is one the worker solved beside a solved hint's best move (a move no
                 // simulation visited).
@@ -262,45 +251,60 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
 /// Merges the latest report of each worker; `None` when there is none.
 pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged> {
     let reports: Vec<&Report> = reports.into_iter().collect();
-    let first = reports.first()?;
+    if reports.is_empty() {
+        return None;
+    }
+    let moves = sum_moves(&reports);
+    let chosen = match reports.as_slice() {
+        [lone] => lone.best,
+        _ => None,
+    };
+    // The PV of the tree that agrees with the merged choice.
+    let best = chosen.or(moves.first().map(|m| m.mv));
+    Some(Merged {
+        search: sum_searches(&reports, best),
+        moves,
+        per_worker_rate: reports
+            .iter()
+            .filter(|r| r.search.elapsed_ms > 0.0)
+            .map(|r| r.search.simulations as f64 * 1000.0 / r.search.elapsed_ms)
+            .collect(),
+        chosen,
+    })
+}
+
+/// The root moves of all the trees, most visited first: visits added up, values and
+/// scores averaged by visits, a proof from any tree (a fact about the position) and the
+/// narrowest bounds (every tree's are true).
+fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
     let mut moves: Vec<MergedMove> = Vec::new();
     // Sums of q * visits, to turn into means at the end.
     let mut q_sums: Vec<f64> = Vec::new();
     // Sums of score * visits and of the visits behind them, over the trees with a score.
     let mut score_sums: Vec<(f64, f64)> = Vec::new();
-    for report in &reports {
-        for stat in &report.moves {
-            let index = match moves.iter().position(|m| m.mv == stat.mv) {
-                Some(i) => i,
-                None => {
-                    moves.push(MergedMove {
-                        mv: stat.mv,
-                        visits: 0,
-                        share: 0.0,
-                        q: 0.0,
-                        proof: None,
-                        bounds: None,
-                        score: None,
-                    });
-                    q_sums.push(0.0);
-                    score_sums.push((0.0, 0.0));
-                    moves.len() - 1
-                }
-            };
-            moves[index].visits += stat.visits as u64;
-            q_sums[index] += stat.q as f64 * stat.visits as f64;
-            if let (Some(score), true) = (stat.score, stat.visits > 0) {
-                score_sums[index].0 += f64::from(score) * f64::from(stat.visits);
-                score_sums[index].1 += f64::from(stat.visits);
+    for stat in reports.iter().flat_map(|r| &r.moves) {
+        let index = match moves.iter().position(|m| m.mv == stat.mv) {
+            Some(i) => i,
+            None => {
+                moves.push(MergedMove {
+                    mv: stat.mv,
+                    visits: 0,
+                    share: 0.0,
+                    q: 0.0,
+                    proof: None,
+                    bounds: None,
+                    score: None,
+                });
+                q_sums.push(0.0);
+                score_sums.push((0.0, 0.0));
+                moves.len() - 1
             }
-            // A proof from any tree is a fact about the position.
-            if stat.proof.is_some() {
-                moves[index].proof = stat.proof;
-            }
-            if let Some((lower, upper)) = stat.bounds {
-                let (known_lower, known_upper) = moves[index].bounds.unwrap_or((lower, upper));
-                moves[index].bounds = Some((lower.max(known_lower), upper.min(known_upper)));
-            }
+        };
+        add_move(&mut moves[index], stat);
+        q_sums[index] += stat.q as f64 * stat.visits as f64;
+        if let (Some(score), true) = (stat.score, stat.visits > 0) {
+            score_sums[index].0 += f64::from(score) * f64::from(stat.visits);
+            score_sums[index].1 += f64::from(stat.visits);
         }
     }
     let total: u64 = moves.iter().map(|m| m.visits).sum();
@@ -318,17 +322,40 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
         };
     }
     moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.q.total_cmp(&a.q)));
+    moves
+}
+
+/// One tree's visits, proof and bounds of a move added to the merged move.
+fn add_move(merged: &mut MergedMove, stat: &MoveStat) {
+    merged.visits += stat.visits as u64;
+    // A proof from any tree is a fact about the position.
+    if stat.proof.is_some() {
+        merged.proof = stat.proof;
+    }
+    if let Some((lower, upper)) = stat.bounds {
+        let (known_lower, known_upper) = merged.bounds.unwrap_or((lower, upper));
+        merged.bounds = Some((lower.max(known_lower), upper.min(known_upper)));
+    }
+}
+
+/// The searches as one: the first worker's kind, the value weighted by each tree's root
+/// visits, the score the solver's margin or else the weighted mean of the trees that have
+/// one, the simulations added up over the longest time any worker searched, the principal
+/// variation of the tree that agrees with `best` and searched it most, and the solver's,
+/// the book's and a proof's verdict from any worker.
+fn sum_searches(reports: &[&Report], best: Option<Move>) -> SearchStat {
     let weight = |r: &Report| r.root_visits().max(1) as f64;
     let weights: f64 = reports.iter().map(|r| weight(r)).sum();
     let value = reports
         .iter()
-        .map(|r| r.value as f64 * weight(r))
+        .map(|r| r.search.value as f64 * weight(r))
         .sum::<f64>()
         / weights;
-    let solved = reports.iter().find_map(|r| r.solved);
+    // Every worker's solver finds the same margin; any of them names a best move.
+    let solved = reports.iter().find_map(|r| r.search.solved);
     let scored: Vec<(f64, f64)> = reports
         .iter()
-        .filter_map(|r| r.score.map(|s| (s as f64, weight(r))))
+        .filter_map(|r| r.search.score.map(|s| (s as f64, weight(r))))
         .collect();
     let score = match solved {
         Some(s) => Some(s.margin as f32),
@@ -338,44 +365,34 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
                 / scored.iter().map(|(_, w)| w).sum::<f64>()) as f32,
         ),
     };
-    let chosen = match reports.as_slice() {
-        [lone] => lone.best,
-        _ => None,
-    };
-    // The PV of the tree that agrees with the merged choice and searched it most.
-    let best = chosen.or(moves.first().map(|m| m.mv));
     let pv = reports
         .iter()
-        .filter(|r| r.pv.first().copied() == best)
+        .filter(|r| r.search.pv.first().copied() == best)
         .max_by_key(|r| r.root_visits())
         .or_else(|| reports.iter().max_by_key(|r| r.root_visits()))
-        .map(|r| r.pv.clone())
+        .map(|r| r.search.pv.clone())
         .unwrap_or_default();
-    Some(Merged {
-        engine: first.engine,
-        moves,
+    SearchStat {
+        engine: reports[0].search.engine,
         pv,
         value: value as f32,
-        chosen,
         score,
-        simulations: reports.iter().map(|r| r.simulations).sum(),
-        elapsed_ms: reports.iter().map(|r| r.elapsed_ms).fold(0.0, f64::max),
-        per_worker_rate: reports
+        simulations: reports.iter().map(|r| r.search.simulations).sum(),
+        elapsed_ms: reports
             .iter()
-            .filter(|r| r.elapsed_ms > 0.0)
-            .map(|r| r.simulations as f64 * 1000.0 / r.elapsed_ms)
-            .collect(),
-        // Every worker's solver finds the same margin; any of them names a best move.
+            .map(|r| r.search.elapsed_ms)
+            .fold(0.0, f64::max),
         solved,
-        book: reports.iter().find_map(|r| r.book.clone()),
-        proof: reports.iter().find_map(|r| proof_from_code(r.proof)),
-    })
+        // The first worker's: with `book_random` each draws its own.
+        book: reports.iter().find_map(|r| r.search.book.clone()),
+        proof: reports.iter().find_map(|r| r.search.proof),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::MoveStat;
+    use crate::protocol::SolvedStat;
     use othello::{BoardSize, Square};
 
     fn mv(text: &str) -> Move {
@@ -397,17 +414,19 @@ mod tests {
     fn report(moves: Vec<MoveStat>, value: f32, pv: &[&str]) -> Report {
         let simulations = moves.iter().map(|m| m.visits as u64).sum();
         Report {
-            engine: EngineKind::Network,
+            search: SearchStat {
+                engine: EngineKind::Network,
+                pv: pv.iter().map(|t| mv(t)).collect(),
+                value,
+                score: None,
+                simulations,
+                elapsed_ms: 100.0,
+                solved: None,
+                book: None,
+                proof: None,
+            },
             best: moves.first().map(|m| m.mv),
             moves,
-            pv: pv.iter().map(|t| mv(t)).collect(),
-            value,
-            score: None,
-            simulations,
-            elapsed_ms: 100.0,
-            solved: None,
-            book: None,
-            proof: None,
         }
     }
 
@@ -427,8 +446,8 @@ mod tests {
         // Visit-weighted q: (0.1*30 + 0.3*25) / 55.
         assert!((merged.moves[0].q - 10.5 / 55.0).abs() < 1e-6);
         // The PV comes from the tree whose first move is the merged choice.
-        assert_eq!(merged.pv, vec![mv("d3")]);
-        assert_eq!(merged.simulations, 100);
+        assert_eq!(merged.search.pv, vec![mv("d3")]);
+        assert_eq!(merged.search.simulations, 100);
         assert_eq!(merged.per_worker_rate.len(), 2);
         // 100 simulations in the 100 ms both workers searched.
         assert!((merged.simulations_per_second() - 1000.0).abs() < 1e-6);
@@ -443,7 +462,7 @@ mod tests {
         let merged = merge([&gumbel]).expect("one report");
         assert_eq!(merged.moves[0].mv, mv("d3"));
         assert_eq!(merged.best_move(), Some(mv("c4")));
-        assert_eq!(merged.pv, vec![mv("c4")]);
+        assert_eq!(merged.search.pv, vec![mv("c4")]);
         // A proven loss is never played, whoever chose it.
         gumbel.moves[1].proof = Some(-1);
         assert_eq!(merge([&gumbel]).and_then(|m| m.best_move()), Some(mv("d3")));
@@ -461,13 +480,13 @@ mod tests {
         let mut a = report(vec![stat("d3", 90, 0.0)], 0.5, &["d3"]);
         let mut b = report(vec![stat("d3", 10, 0.0)], -0.5, &["d3"]);
         let merged = merge([&a, &b]).expect("two reports");
-        assert!((merged.value - 0.4).abs() < 1e-6);
+        assert!((merged.search.value - 0.4).abs() < 1e-6);
         assert!((merged.win_probability() - 0.7).abs() < 1e-6);
-        assert_eq!(merged.score, None);
-        a.score = Some(10.0);
-        b.score = Some(-10.0);
+        assert_eq!(merged.search.score, None);
+        a.search.score = Some(10.0);
+        b.search.score = Some(-10.0);
         let merged = merge([&a, &b]).expect("two reports");
-        assert!((merged.score.expect("a score") - 8.0).abs() < 1e-5);
+        assert!((merged.search.score.expect("a score") - 8.0).abs() < 1e-5);
     }
 
     #[test]
@@ -508,7 +527,7 @@ mod tests {
     fn a_solved_root_plays_the_solvers_move_whatever_the_visits() {
         let searched = report(vec![stat("d3", 90, 0.5), stat("c4", 10, 0.4)], 0.5, &["d3"]);
         let mut solved = report(vec![stat("c4", 0, 1.0)], 1.0, &["c4"]);
-        solved.solved = Some(SolvedStat {
+        solved.search.solved = Some(SolvedStat {
             best: mv("c4"),
             margin: 12,
             exact: true,
@@ -517,14 +536,14 @@ mod tests {
         });
         let merged = merge([&searched, &solved]).expect("two reports");
         assert_eq!(merged.best_move(), Some(mv("c4")));
-        assert_eq!(merged.solved.map(|s| s.margin), Some(12));
+        assert_eq!(merged.search.solved.map(|s| s.margin), Some(12));
     }
 
     #[test]
     fn a_book_move_is_played_whatever_the_visits_and_hints_show_the_book_values() {
         let searched = report(vec![stat("d3", 500, 0.1)], 0.1, &["d3"]);
         let mut booked = report(Vec::new(), 0.0, &["f5"]);
-        booked.book = Some(BookStat {
+        booked.search.book = Some(BookStat {
             best: mv("f5"),
             value: -0.4,
             moves: vec![(mv("f5"), -0.4), (mv("d3"), -2.0)],
@@ -580,11 +599,11 @@ mod tests {
     #[test]
     fn no_tiles_before_this_search_has_simulated() {
         let mut reused = report(vec![stat("d3", 30, 0.1), stat("c4", 0, 0.0)], 0.1, &["d3"]);
-        reused.simulations = 0;
+        reused.search.simulations = 0;
         let merged = merge([&reused]).expect("one report");
         assert!(merged.tiles().is_empty());
         assert_eq!(merged.simulations_per_second(), 0.0);
-        reused.simulations = 1;
+        reused.search.simulations = 1;
         let tiles = merge([&reused]).expect("one report").tiles();
         assert_eq!(tiles, vec![(mv("d3"), 1.0)]);
     }

@@ -155,7 +155,12 @@ impl View {
         if let Some(estimate) = Estimate::of_report(&merged, side) {
             self.estimates.record(position, estimate);
         }
-        if let Some(book) = merged.book.as_ref().filter(|_| purpose == Purpose::Move) {
+        if let Some(book) = merged
+            .search
+            .book
+            .as_ref()
+            .filter(|_| purpose == Purpose::Move)
+        {
             if !self.book_moves.contains(&(position, book.best)) {
                 self.book_moves.push((position, book.best));
             }
@@ -340,7 +345,8 @@ pub fn shown<'a>(
     // has a hint the solver settled (every move's margin, within the solver's sure reach).
     let has_tiles = |h: &Heat, role: Role| {
         !h.merged.tiles().is_empty()
-            || (role == Role::Hint && (h.merged.book.is_some() || h.merged.solved.is_some()))
+            || (role == Role::Hint
+                && (h.merged.search.book.is_some() || h.merged.search.solved.is_some()))
     };
     let board = panel
         .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))

@@ -408,7 +408,7 @@ mod tests {
             let mv = agent.select_move(&pos, &Budget::simulations(300));
             assert_eq!(report.best, Some(mv), "{spec}");
             if spec.kind == PlayerKind::Mcts {
-                assert_eq!(report.simulations, 300, "{spec}");
+                assert_eq!(report.search.simulations, 300, "{spec}");
             }
         }
     }
@@ -428,7 +428,7 @@ mod tests {
             .run(request(2, &pos, "mcts", 20, 1), Duration::from_millis(50))
             .expect("searches");
         let solution = Solver::new().solve(&pos);
-        let solved = report.solved.expect("solved at 14 empties");
+        let solved = report.search.solved.expect("solved at 14 empties");
         assert_eq!(solved.margin, solution.margin);
         assert_eq!(report.best, Some(solved.best));
         let after = pos.play(solved.best).expect("legal");
@@ -449,8 +449,12 @@ mod tests {
                     Duration::from_millis(50),
                 )
                 .expect("answers");
-            let from_book = report.book.clone().expect("the start is in the book");
-            assert_eq!(report.simulations, 0);
+            let from_book = report
+                .search
+                .book
+                .clone()
+                .expect("the start is in the book");
+            assert_eq!(report.search.simulations, 0);
             assert_eq!(report.best, Some(from_book.best));
             assert!(start.is_legal(from_book.best));
             let best = from_book.moves.iter().map(|m| m.1).fold(f32::MIN, f32::max);
@@ -462,7 +466,7 @@ mod tests {
                 Duration::from_millis(50),
             )
             .expect("searches without a book");
-        assert_eq!((report.book, report.simulations), (None, 50));
+        assert_eq!((report.search.book, report.search.simulations), (None, 50));
     }
 
     /// FFO #40 (20 empties, +38): within the budgeted solve's reach, and more than one
@@ -488,11 +492,11 @@ mod tests {
         else {
             panic!("the first slice of the proof settles nothing");
         };
-        assert!(report.simulations > 0 && report.solved.is_none());
+        assert!(report.search.simulations > 0 && report.search.solved.is_none());
         searcher.stop(7);
         match searcher.step(Duration::from_millis(5)) {
             Some(Output::Done { id: 7, report }) => {
-                assert!(report.solved.is_none());
+                assert!(report.search.solved.is_none());
                 assert!(pos.is_legal(report.best.expect("the search's move")));
             }
             other => panic!("expected Done, got {other:?}"),
@@ -505,7 +509,7 @@ mod tests {
                 other => panic!("unexpected {other:?}"),
             }
         };
-        let solved = report.solved.expect("the proof settles the move");
+        let solved = report.search.solved.expect("the proof settles the move");
         assert_eq!((solved.margin, solved.exact), (38, true));
         assert_eq!(report.best, Some(solved.best));
     }
@@ -523,7 +527,7 @@ mod tests {
         ));
         searcher.stop(3);
         match searcher.step(Duration::from_millis(5)) {
-            Some(Output::Done { id: 3, report }) => assert!(report.simulations > 0),
+            Some(Output::Done { id: 3, report }) => assert!(report.search.simulations > 0),
             other => panic!("expected Done, got {other:?}"),
         }
         assert_eq!(searcher.step(Duration::from_millis(5)), None);

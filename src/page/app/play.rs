@@ -270,7 +270,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let (game, view) = (&props.game, &props.view);
     let (panel, _) = shown(view, game, props.heat_map);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
-    let solved = panel.and_then(|(h, _)| h.merged.solved);
+    let solved = panel.and_then(|(h, _)| h.merged.search.solved);
     let graph_points = points(
         &game.game,
         &view.estimates,

@@ -3,7 +3,7 @@ use crate::page::merge::MergedMove;
 use crate::page::pool::PoolEvent;
 use crate::page::state::{apply, Action};
 use crate::page::view::ViewAction;
-use crate::protocol::SolvedStat;
+use crate::protocol::{proof_code, SearchStat, SolvedStat};
 use othello::{Game, Position};
 
 fn mv(text: &str) -> Move {
@@ -12,7 +12,17 @@ fn mv(text: &str) -> Move {
 
 fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
     Merged {
-        engine: EngineKind::Network,
+        search: SearchStat {
+            engine: EngineKind::Network,
+            pv: vec![mv("d6"), mv("c3")],
+            value,
+            score: Some(-4.0),
+            simulations,
+            elapsed_ms,
+            solved: None,
+            book: None,
+            proof: None,
+        },
         moves: vec![MergedMove {
             mv: mv("d6"),
             visits: simulations,
@@ -22,16 +32,8 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
             bounds: None,
             score: None,
         }],
-        pv: vec![mv("d6"), mv("c3")],
-        value,
-        score: Some(-4.0),
-        simulations,
-        elapsed_ms,
         per_worker_rate: vec![1.0],
-        solved: None,
         chosen: None,
-        book: None,
-        proof: None,
     }
 }
 
@@ -176,7 +178,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         Some("1,200 simulations in 1 s: 1,200 per second on 1 worker")
     );
     let mut solved = merged(1.0, 0, 30.0);
-    solved.solved = Some(SolvedStat {
+    solved.search.solved = Some(SolvedStat {
         best: mv("d6"),
         margin: 12,
         exact: true,
@@ -191,7 +193,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     );
     // Where the budget allowed only the result (a win for White, by at least 2).
     let mut proven = merged(1.0, 0, 30.0);
-    proven.solved = Some(SolvedStat {
+    proven.search.solved = Some(SolvedStat {
         best: mv("d6"),
         margin: 2,
         exact: false,
@@ -200,7 +202,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     });
     // A loss the root solve proved for White, who searches on.
     let mut lost = merged(1.0, 400, 30.0);
-    lost.proof = Some(engine::report::Proof::Loss);
+    lost.search.proof = proof_code(Some(engine::report::Proof::Loss));
     let h = heat(&game, Purpose::Move, lost);
     let l = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
@@ -340,7 +342,7 @@ fn a_record_has_the_players_the_result_and_the_moves() {
 fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
     let mut instinct = merged(0.2, 0, 3.0);
-    instinct.engine = EngineKind::Instinct;
+    instinct.search.engine = EngineKind::Instinct;
     instinct.chosen = Some(mv("d6"));
     let h = heat(&game, Purpose::Move, instinct);
     let s = summary_of(&View::default(), &game, &h, Role::Thinking).expect("a summary");

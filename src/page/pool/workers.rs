@@ -420,7 +420,7 @@ impl Pool {
         let Some(part) = job.parts.iter_mut().find(|p| p.slot == index) else {
             return vec![];
         };
-        let settled = done && report.solved.is_some();
+        let settled = done && report.search.solved.is_some();
         part.report = Some(report);
         part.done |= done;
         if settled {

@@ -1,10 +1,20 @@
 use super::*;
-use crate::protocol::EngineKind;
+use crate::protocol::{EngineKind, SearchStat};
 
 fn merged(best: &str) -> Merged {
     let mv = Move::parse(best, BoardSize::Eight).expect("a move");
     Merged {
-        engine: EngineKind::Network,
+        search: SearchStat {
+            engine: EngineKind::Network,
+            pv: vec![mv],
+            value: 0.2,
+            score: None,
+            simulations: 10,
+            elapsed_ms: 5.0,
+            solved: None,
+            book: None,
+            proof: None,
+        },
         moves: vec![crate::page::merge::MergedMove {
             mv,
             visits: 10,
@@ -14,16 +24,8 @@ fn merged(best: &str) -> Merged {
             bounds: None,
             score: None,
         }],
-        pv: vec![mv],
-        value: 0.2,
-        score: None,
-        simulations: 10,
-        elapsed_ms: 5.0,
         per_worker_rate: vec![2000.0],
-        solved: None,
         chosen: None,
-        book: None,
-        proof: None,
     }
 }
 
@@ -136,7 +138,7 @@ fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
 #[test]
 fn a_search_without_simulations_of_its_own_draws_no_tiles() {
     let mut idle = merged("d3");
-    idle.simulations = 0;
+    idle.search.simulations = 0;
     let view = View::default()
         .apply(ViewAction::Started(Purpose::Analysis, 1, Color::Black))
         .apply(ViewAction::Pool(PoolEvent::Progress {
@@ -154,8 +156,8 @@ fn a_solved_hint_is_drawn_on_the_board_without_simulations() {
     let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
     let game = GameState::new(start, Seats::Human(Color::Black));
     let mut solved = merged("d3");
-    solved.simulations = 0;
-    solved.solved = Some(crate::protocol::SolvedStat {
+    solved.search.simulations = 0;
+    solved.search.solved = Some(crate::protocol::SolvedStat {
         best: Move::parse("d3", BoardSize::Eight).expect("a move"),
         margin: 4,
         exact: true,

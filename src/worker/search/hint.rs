@@ -7,7 +7,7 @@
 /// and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
 /// empties) a move's solve could take seconds, so those moves keep the search's word.
 pub(super) fn solve_every_move(report: &mut crate::protocol::Report, pos: &othello::Position) {
-    if !report.solved.is_some_and(|s| s.exact)
+    if !report.search.solved.is_some_and(|s| s.exact)
         || pos.empty_count() > engine::mcts::default_exact_root_empties(pos.size())
     {
         return;
