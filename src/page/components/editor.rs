@@ -37,7 +37,6 @@ struct Copied {
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &EditorProps) -> Html {
     let seats = use_state(|| "black".to_owned());
-    let copied = use_state(|| None::<Copied>);
     let on_side = props.on_side.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -61,50 +60,11 @@ pub fn editor_panel(props: &EditorProps) -> Html {
         let (seats, play) = (seats.clone(), props.on_play.clone());
         Callback::from(move |_| play.emit((*seats).clone()))
     };
-    // The text goes in the field below at once, so it can be selected by hand where the
-    // browser refuses the clipboard (no permission, a page that is not https).
-    let copy = |what: &'static str, text: String| {
-        let copied = copied.clone();
-        Callback::from(move |_: MouseEvent| {
-            copied.set(Some(Copied {
-                what,
-                text: text.clone(),
-                taken: None,
-            }));
-            let Some(window) = web_sys::window() else {
-                return;
-            };
-            let written = JsFuture::from(window.navigator().clipboard().write_text(&text));
-            let (copied, text) = (copied.clone(), text.clone());
-            spawn_local(async move {
-                let taken = written.await.is_ok();
-                copied.set(Some(Copied {
-                    what,
-                    text,
-                    taken: Some(taken),
-                }));
-            });
-        })
-    };
-    let on_copy_text = copy("board text", props.board_text.clone());
-    let on_copy_ggf = copy("GGF", props.ggf.clone());
     let side = if props.to_move == Color::White {
         "white"
     } else {
         "black"
     };
-    // A copy of a position since changed is no longer this one: it goes.
-    let current = (*copied)
-        .as_ref()
-        .filter(|c| c.text == props.board_text || c.text == props.ggf);
-    let copy_note = current.map(|c| match c.taken {
-        None => format!("Copying the position as {}…", c.what),
-        Some(true) => format!("Copied the position as {} to the clipboard.", c.what),
-        Some(false) => format!(
-            "The browser refused the clipboard: select the {} below and copy it.",
-            c.what
-        ),
-    });
     html! {
         <div class="editor" id="editor" aria-label="Set up a position">
             <p class="small">{ "Click a square to cycle it: empty, black, white. Then choose who moves and play from here." }</p>
@@ -139,6 +99,37 @@ pub fn editor_panel(props: &EditorProps) -> Html {
                 <button id="editor-mirror" onclick={props.on_mirror.reform(|_| ())} title="Swap left and right">{ "Mirror ↔" }</button>
                 <button id="editor-flip" onclick={props.on_flip.reform(|_| ())} title="Swap top and bottom">{ "Flip ↕" }</button>
             </div>
+            <CopyPosition board_text={props.board_text.clone()} ggf={props.ggf.clone()} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CopyProps {
+    board_text: String,
+    ggf: String,
+}
+
+/// The copy buttons, and what became of the last copy with its text in a field.
+#[function_component(CopyPosition)]
+fn copy_position(props: &CopyProps) -> Html {
+    let copied = use_state(|| None::<Copied>);
+    let on_copy_text = copy_to_clipboard(&copied, "board text", props.board_text.clone());
+    let on_copy_ggf = copy_to_clipboard(&copied, "GGF", props.ggf.clone());
+    // A copy of a position since changed is no longer this one: it goes.
+    let current = (*copied)
+        .as_ref()
+        .filter(|c| c.text == props.board_text || c.text == props.ggf);
+    let copy_note = current.map(|c| match c.taken {
+        None => format!("Copying the position as {}…", c.what),
+        Some(true) => format!("Copied the position as {} to the clipboard.", c.what),
+        Some(false) => format!(
+            "The browser refused the clipboard: select the {} below and copy it.",
+            c.what
+        ),
+    });
+    html! {
+        <>
             <div class="controls">
                 <button id="editor-copy-text" onclick={on_copy_text} title="Board text, which Analyse a position reads">{ "Copy as board text" }</button>
                 <button id="editor-copy-ggf" onclick={on_copy_ggf} title="A GGF record with no moves, which Load and NBoard read">{ "Copy as GGF" }</button>
@@ -148,8 +139,39 @@ pub fn editor_panel(props: &EditorProps) -> Html {
                 <input id="editor-copied" class="board-text" readonly=true value={c.text.clone()}
                        aria-label={format!("The position as {}", c.what)} onfocus={Callback::from(select_all)} />
             }
-        </div>
+        </>
     }
+}
+
+/// A copy button's click: the text goes in the field below at once, so it can be selected
+/// by hand where the browser refuses the clipboard (no permission, a page that is not
+/// https), and the note says whether the clipboard took it.
+fn copy_to_clipboard(
+    copied: &UseStateHandle<Option<Copied>>,
+    what: &'static str,
+    text: String,
+) -> Callback<MouseEvent> {
+    let copied = copied.clone();
+    Callback::from(move |_: MouseEvent| {
+        copied.set(Some(Copied {
+            what,
+            text: text.clone(),
+            taken: None,
+        }));
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let written = JsFuture::from(window.navigator().clipboard().write_text(&text));
+        let (copied, text) = (copied.clone(), text.clone());
+        spawn_local(async move {
+            let taken = written.await.is_ok();
+            copied.set(Some(Copied {
+                what,
+                text,
+                taken: Some(taken),
+            }));
+        });
+    })
 }
 
 /// Selects the whole field, so a person copies it in one gesture.

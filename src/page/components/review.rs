@@ -49,59 +49,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         ReviewOrder::from_key(&value).unwrap_or_default()
     });
     let running = props.running.is_some();
-    let button = match props.running {
-        Some((done, total)) => html! {
-            <>
-                <progress id="review-progress" max={total.to_string()} value={done.to_string()}></progress>
-                <span id="review-status" role="status">{ format!("Reviewed {done} of {total} moves…") }</span>
-                <button id="review-cancel" onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
-            </>
-        },
-        None => html! {
-            <button id="review-start" disabled={props.unavailable.is_some()} onclick={props.on_review.reform(|_| ())}>
-                { if reviewed > 0 { "Review again" } else { "Review the game" } }
-            </button>
-        },
-    };
-    let summaries = (reviewed > 0).then(|| {
-        let line = |side: Color, name: &str| {
-            html! {
-                <li id={format!("review-summary-{}", side.name().to_lowercase())}>
-                    <strong>{ format!("{name}: ") }</strong>{ summary(&reviews, side).to_string() }
-                </li>
-            }
-        };
-        html! {
-            <ul class="review-summary" id="review-summary">
-                { line(Color::Black, &props.black) }
-                { line(Color::White, &props.white) }
-            </ul>
-        }
-    });
-    let rows = props.moves.iter().enumerate().filter_map(|(i, (mv, review))| {
-        let r = review.as_ref()?;
-        let mark = r.mark().map_or("forced", |m| m.name());
-        let focused = props.focus == Some(i);
-        let onclick = props
-            .on_focus
-            .reform(move |_| if focused { None } else { Some(i) });
-        let title = match line_sentence(r) {
-            Some(line) => format!("{} {line}", describe(i + 1, r)),
-            None => describe(i + 1, r),
-        };
-        Some(html! {
-            <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
-                {onclick} title={title}>
-                <td>{ (i + 1).to_string() }</td>
-                <td>{ mv.to_string() }</td>
-                <td class="num">{ value_text(r.value, r.value_exact) }</td>
-                <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
-                <td class="num">{ value_text(r.best_value, r.best_exact) }</td>
-                <td class="num">{ if r.is_forced() { String::new() } else { format!("{:.2}", r.loss) } }</td>
-                <td class="mark">{ mark }</td>
-            </tr>
-        })
-    });
+    let button = review_button(props, reviewed);
+    let summaries = (reviewed > 0).then(|| side_summaries(&reviews, &props.black, &props.white));
+    let rows = props
+        .moves
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (mv, review))| Some(review_row(props, i, *mv, review.as_ref()?)));
     html! {
         <section class="review" id="review" aria-label="Review of the game">
             <h2>{ "Review" }</h2>
@@ -143,5 +97,66 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                                     against the best move, in the workers. " }{ marks_help() }</p>
             }
         </section>
+    }
+}
+
+/// The review's button: "Review the game" (or again), or while it runs its progress and
+/// Cancel.
+fn review_button(props: &ReviewProps, reviewed: usize) -> Html {
+    match props.running {
+        Some((done, total)) => html! {
+            <>
+                <progress id="review-progress" max={total.to_string()} value={done.to_string()}></progress>
+                <span id="review-status" role="status">{ format!("Reviewed {done} of {total} moves…") }</span>
+                <button id="review-cancel" onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
+            </>
+        },
+        None => html! {
+            <button id="review-start" disabled={props.unavailable.is_some()} onclick={props.on_review.reform(|_| ())}>
+                { if reviewed > 0 { "Review again" } else { "Review the game" } }
+            </button>
+        },
+    }
+}
+
+/// Each side's summary, as the CLI writes it, under the names the page gives the sides.
+fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) -> Html {
+    let line = |side: Color, name: &str| {
+        html! {
+            <li id={format!("review-summary-{}", side.name().to_lowercase())}>
+                <strong>{ format!("{name}: ") }</strong>{ summary(reviews, side).to_string() }
+            </li>
+        }
+    };
+    html! {
+        <ul class="review-summary" id="review-summary">
+            { line(Color::Black, black) }
+            { line(Color::White, white) }
+        </ul>
+    }
+}
+
+/// The table's row of move `i` (0-based): a click shows it on the board, a second hides it.
+fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html {
+    let mark = r.mark().map_or("forced", |m| m.name());
+    let focused = props.focus == Some(i);
+    let onclick = props
+        .on_focus
+        .reform(move |_| if focused { None } else { Some(i) });
+    let title = match line_sentence(r) {
+        Some(line) => format!("{} {line}", describe(i + 1, r)),
+        None => describe(i + 1, r),
+    };
+    html! {
+        <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
+            {onclick} title={title}>
+            <td>{ (i + 1).to_string() }</td>
+            <td>{ mv.to_string() }</td>
+            <td class="num">{ value_text(r.value, r.value_exact) }</td>
+            <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
+            <td class="num">{ value_text(r.best_value, r.best_exact) }</td>
+            <td class="num">{ if r.is_forced() { String::new() } else { format!("{:.2}", r.loss) } }</td>
+            <td class="mark">{ mark }</td>
+        </tr>
     }
 }
