@@ -62,17 +62,6 @@ pub fn play_area(props: &PlayProps) -> Html {
         Callback::from(move |w| watch.set(w))
     };
     let ready = props.player.is_some();
-    let back_to_game = dispatch(Action::GoTo(game.game.moves().len())).reform(|_| ());
-    // "Loading the network…", with how far its download has come.
-    let progress = view
-        .download
-        .as_ref()
-        .and_then(|d| view.download_progress(&d.name))
-        .filter(|_| !ready && game.agent_to_move());
-    let status = match progress {
-        Some(progress) => format!("{} {progress}", status_line(game, ready)),
-        None => status_line(game, ready),
-    };
     if let Some(editor) = view.editor.as_ref() {
         return html! {
             <section class="play" aria-label="Game">
@@ -90,29 +79,11 @@ pub fn play_area(props: &PlayProps) -> Html {
         })
     };
     let browsing = game.browsing.is_some();
-    let reviewed = focused_review(view, game);
-    let leave_review = {
-        let view = view.dispatcher();
-        Callback::from(move |_| view.dispatch(ViewAction::ReviewFocus(None)))
-    };
     html! {
         <section class="play" aria-label="Game">
             <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
-            if let Some((index, review)) = reviewed {
-                <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
-                    if let Some(line) = line_sentence(&review) {
-                        <span id="review-line" data-line={review.line_text()}>{ line }{ " " }</span>
-                    }
-                    <button id="review-back" onclick={leave_review}>{ "Back to the game" }</button>
-                </p>
-            } else if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
-                <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
-                    <button id="back-to-game" onclick={back_to_game}>{ "Back to the game" }</button>
-                </p>
-            } else if let Some(text) = pass_notice(game) {
-                <p class="notice" id="pass-notice" role="status">{ text }</p>
-            }
-            <p class="status" id="status" role="status" aria-live="polite">{ status }</p>
+            { notice(game, view) }
+            <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready) }</p>
             if may_name_opening(&game.game) {
                 <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
             }
@@ -143,6 +114,61 @@ pub fn play_area(props: &PlayProps) -> Html {
     }
 }
 
+/// What is happening, in words: whose turn, the result, or "Loading the network…" with how
+/// far its download has come.
+fn status(game: &GameModel, view: &View, ready: bool) -> String {
+    let progress = view
+        .download
+        .as_ref()
+        .and_then(|d| view.download_progress(&d.name))
+        .filter(|_| !ready && game.agent_to_move());
+    match progress {
+        Some(progress) => format!("{} {progress}", status_line(game, ready)),
+        None => status_line(game, ready),
+    }
+}
+
+/// The notice above the status line: the reviewed move on the board, the earlier move the
+/// person is looking at (each with its way back to the game), or the last pass.
+fn notice(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Html {
+    if let Some((index, review)) = focused_review(view, game) {
+        let leave_review = {
+            let view = view.dispatcher();
+            Callback::from(move |_| view.dispatch(ViewAction::ReviewFocus(None)))
+        };
+        return html! {
+            <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
+                if let Some(line) = line_sentence(&review) {
+                    <span id="review-line" data-line={review.line_text()}>{ line }{ " " }</span>
+                }
+                <button id="review-back" onclick={leave_review}>{ "Back to the game" }</button>
+            </p>
+        };
+    }
+    if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
+        let back_to_game = {
+            let (ply, game, view) = (
+                game.game.moves().len(),
+                game.dispatcher(),
+                view.dispatcher(),
+            );
+            Callback::from(move |_| {
+                view.dispatch(ViewAction::Message(None));
+                game.dispatch(Action::GoTo(ply));
+            })
+        };
+        return html! {
+            <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
+                <button id="back-to-game" onclick={back_to_game}>{ "Back to the game" }</button>
+            </p>
+        };
+    }
+    match pass_notice(game) {
+        Some(text) => html! { <p class="notice" id="pass-notice" role="status">{ text }</p> },
+        None => Html::default(),
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct BoardProps {
     pub game: UseReducerHandle<GameModel>,
@@ -154,62 +180,89 @@ pub struct BoardProps {
 #[function_component(PlayBoard)]
 fn play_board(props: &BoardProps) -> Html {
     let (game, view) = (&props.game, &props.view);
-    // The editor's position, each click cycling a square.
     if let Some(editor) = view.editor.as_ref() {
-        let pos = editor.shown();
-        let view = view.dispatcher();
-        let on_play = Callback::from(move |sq: Square| {
-            view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
-        });
-        return html! {
-            <>
-                <Counts position={pos} />
-                <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                       flip_class="flip-a" tiles={None} hint={None} {on_play} />
-            </>
-        };
+        return editor_board(editor, view);
     }
-    // A reviewed move, clicked in the review: the position it was played from, read only,
-    // with the played move and the best one.
     if let Some((index, review)) = focused_review(view, game) {
-        let pos = game.game.positions()[index];
-        let view = view.dispatcher();
-        let on_play = Callback::from(move |_: Square| {
-            view.dispatch(ViewAction::Message(Some(
-                "You are looking at a reviewed move: \"Back to the game\" returns to the game."
-                    .to_owned(),
-            )));
-        });
-        let tiles = Some((focus_tiles(&review), Some(review.best)));
-        return html! {
-            <>
-                <Counts position={pos} />
-                <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                       flip_class="flip-a" {tiles} hint={review.best.square()} {on_play} ranked={true}
-                       played={review.played.square().filter(|_| review.played != review.best)} />
-            </>
-        };
+        return reviewed_board(game, view, index, &review);
     }
-    // While the person looks at a move the game cannot stop at, the board shows the
-    // position after it, read only: no legal moves, no search, no hint.
     if let Some(ply) = game.browsing {
-        let shown = at_ply(game, ply);
-        let pos = *shown.position();
-        let view = view.dispatcher();
-        let on_play = Callback::from(move |_: Square| {
-            view.dispatch(ViewAction::Message(Some(
-                "You are looking at an earlier move: \"Back to the game\" returns to your turn."
-                    .to_owned(),
-            )));
-        });
-        return html! {
-            <>
-                <Counts position={pos} />
-                <Board position={pos} legal={othello::Bitboard::default()} last={shown.last_placement()} flips={shown.last_flips()}
-                       flip_class={if ply % 2 == 0 { "flip-a" } else { "flip-b" }} tiles={None} hint={None} {on_play} />
-            </>
-        };
+        return browsed_board(game, view, ply);
     }
+    game_board(game, view, props.heat_map)
+}
+
+/// The editor's position, each click cycling a square.
+fn editor_board(editor: &crate::page::editor::Editor, view: &UseReducerHandle<View>) -> Html {
+    let pos = editor.shown();
+    let view = view.dispatcher();
+    let on_play = Callback::from(move |sq: Square| {
+        view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
+    });
+    html! {
+        <>
+            <Counts position={pos} />
+            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
+                   flip_class="flip-a" tiles={None} hint={None} {on_play} />
+        </>
+    }
+}
+
+/// A click on a board shown read only: it plays nothing and says how to get back.
+fn read_only(view: &UseReducerHandle<View>, why: &'static str) -> Callback<Square> {
+    let view = view.dispatcher();
+    Callback::from(move |_: Square| view.dispatch(ViewAction::Message(Some(why.to_owned()))))
+}
+
+/// A reviewed move, clicked in the review: the position it was played from, read only,
+/// with the played move and the best one.
+fn reviewed_board(
+    game: &GameModel,
+    view: &UseReducerHandle<View>,
+    index: usize,
+    review: &ReviewedMove,
+) -> Html {
+    let pos = game.game.positions()[index];
+    let on_play = read_only(
+        view,
+        "You are looking at a reviewed move: \"Back to the game\" returns to the game.",
+    );
+    let tiles = Some((focus_tiles(review), Some(review.best)));
+    html! {
+        <>
+            <Counts position={pos} />
+            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
+                   flip_class="flip-a" {tiles} hint={review.best.square()} {on_play} ranked={true}
+                   played={review.played.square().filter(|_| review.played != review.best)} />
+        </>
+    }
+}
+
+/// While the person looks at a move the game cannot stop at, the board shows the position
+/// after it, read only: no legal moves, no search, no hint.
+fn browsed_board(game: &GameModel, view: &UseReducerHandle<View>, ply: usize) -> Html {
+    let shown = at_ply(game, ply);
+    let pos = *shown.position();
+    let on_play = read_only(
+        view,
+        "You are looking at an earlier move: \"Back to the game\" returns to your turn.",
+    );
+    html! {
+        <>
+            <Counts position={pos} />
+            <Board position={pos} legal={othello::Bitboard::default()} last={shown.last_placement()} flips={shown.last_flips()}
+                   flip_class={if ply.is_multiple_of(2) { "flip-a" } else { "flip-b" }} tiles={None} hint={None} {on_play} />
+        </>
+    }
+}
+
+/// The game's position: the person's legal moves, and the search's heat map or the hint's
+/// evaluations.
+fn game_board(
+    game: &UseReducerHandle<GameModel>,
+    view: &UseReducerHandle<View>,
+    heat_map: bool,
+) -> Html {
     let pos = *game.position();
     let on_play = {
         let (game, view) = (game.clone(), view.dispatcher());
@@ -221,7 +274,7 @@ fn play_board(props: &BoardProps) -> Html {
             Err(why) => view.dispatch(ViewAction::Message(Some(why))),
         })
     };
-    let (_, board_heat) = shown(view, game, props.heat_map);
+    let (_, board_heat) = shown(view, game, heat_map);
     // A hint reads as Othello players read one: every legal move's evaluation; the agent's
     // search as where its visits go.
     let tiles = board_heat.map(|h| {
@@ -248,7 +301,7 @@ fn play_board(props: &BoardProps) -> Html {
         <>
             <Counts position={pos} />
             <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
-                   flip_class={if game.game.moves().len() % 2 == 0 { "flip-a" } else { "flip-b" }}
+                   flip_class={if game.game.moves().len().is_multiple_of(2) { "flip-a" } else { "flip-b" }}
                    {tiles} {hint} {on_play} ranked={board_heat.is_some_and(|h| h.purpose == Purpose::Hint)} />
         </>
     }
