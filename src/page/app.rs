@@ -33,26 +33,7 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let saved = use_memo((), |_| load_saved());
-    let game = use_reducer({
-        let saved = saved.clone();
-        move || GameModel::new(saved.0.clone())
-    });
-    let settings = use_state({
-        let saved = saved.clone();
-        move || saved.1.clone()
-    });
-    let view = use_reducer({
-        let saved = saved.clone();
-        move || View {
-            estimates: saved.2.clone(),
-            review: ReviewState {
-                reviews: saved.3.clone(),
-                ..ReviewState::default()
-            },
-            ..View::default()
-        }
-    });
+    let (game, settings, view) = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
     // Agent against agent: paused, and the pause between moves (ms).
     let watch = use_state(|| (false, 1000u32));
@@ -88,14 +69,7 @@ pub fn app() -> Html {
         let (pool, view) = (pool.clone(), view.dispatcher());
         Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
     };
-    let workers = pool
-        .borrow()
-        .as_ref()
-        .map_or(0, |p| p.borrow().worker_count());
-    let simd = pool
-        .borrow()
-        .as_ref()
-        .map_or("", |p| p.borrow().worker_build().name());
+    let (workers, simd) = workers_and_build(&pool);
     let (opponent, strength) =
         opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
     // The game's records name the agent without its role ("Opponent: ").
@@ -123,6 +97,49 @@ pub fn app() -> Html {
                            {on_upload} {on_builtin} />
             </div>
         </main>
+    }
+}
+
+/// The game, the settings and the view as the last visit left them (the view keeps the
+/// evaluation graph's estimates and the reviews).
+#[hook]
+fn use_restored() -> (
+    UseReducerHandle<GameModel>,
+    UseStateHandle<Settings>,
+    UseReducerHandle<View>,
+) {
+    let saved = use_memo((), |_| load_saved());
+    let game = use_reducer({
+        let saved = saved.clone();
+        move || GameModel::new(saved.0.clone())
+    });
+    let settings = use_state({
+        let saved = saved.clone();
+        move || saved.1.clone()
+    });
+    let view = use_reducer({
+        let saved = saved.clone();
+        move || View {
+            estimates: saved.2.clone(),
+            review: ReviewState {
+                reviews: saved.3.clone(),
+                ..ReviewState::default()
+            },
+            ..View::default()
+        }
+    });
+    (game, settings, view)
+}
+
+/// How many workers the pool runs and which build of the worker (for the tests, on
+/// `<main>`); none before the pool starts.
+fn workers_and_build(pool: &PoolHandle) -> (usize, &'static str) {
+    match pool.borrow().as_ref() {
+        Some(p) => {
+            let p = p.borrow();
+            (p.worker_count(), p.worker_build().name())
+        }
+        None => (0, ""),
     }
 }
 
