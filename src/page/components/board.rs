@@ -65,44 +65,14 @@ pub fn board(props: &BoardProps) -> Html {
             Callback::from(move |_| cursor.set(Some(sq)))
         };
         let color = pos.color_at(sq);
-        let disc = color.map(|c| {
-            let class = classes!(
-                "disc",
-                if c == Color::Black { "black" } else { "white" },
-                props.flips.contains(sq).then_some(props.flip_class),
-                (props.last == Some(sq)).then_some("placed"),
-            );
-            html! { <span class={class} aria-hidden="true"></span> }
-        });
+        let disc = color.map(|c| disc_span(props, sq, c));
         // Never over a disc: a share belongs to an empty square of the searched position.
         let tile = tiles
             .filter(|_| color.is_none())
             .and_then(|(t, _)| t.iter().find(|t| t.mv == Move::Place(sq)));
         let best = tiles.and_then(|(_, best)| *best) == Some(Move::Place(sq));
-        let heat_overlay = tile.map(|tile| {
-            let strength = tile.strength.clamp(0.0, 1.0);
-            let style = if props.ranked && tile.strength < 0.0 {
-                // A move the hint's search never tried: no rank to colour.
-                "background: hsla(0, 0%, 45%, 0.5)".to_owned()
-            } else if props.ranked {
-                format!("background: hsla({:.1}, 75%, 42%, 0.8)", 120.0 * strength)
-            } else {
-                format!("background: rgba(255, 99, 32, {:.2})", 0.15 + 0.75 * strength)
-            };
-            html! {
-                <span class={classes!("heat", best.then_some("best"))} style={style} aria-hidden="true">
-                    <span class="pct">{ tile.label.clone() }</span>
-                </span>
-            }
-        });
-        // Column letters along the top row and row numbers down the left edge, so the
-        // notation in the move list and the principal variation can be read off the board.
-        let text = sq.to_string();
-        let (letter, number) = text.split_at(1);
-        let coords = [
-            (sq.index() / 8 == 0).then(|| html! { <span class="coord top" aria-hidden="true">{ letter.to_owned() }</span> }),
-            (sq.index() % 8 == 0).then(|| html! { <span class="coord left" aria-hidden="true">{ number.to_owned() }</span> }),
-        ];
+        let heat_overlay = tile.map(|tile| tile_span(tile, best, props.ranked));
+        let coords = coordinates(sq);
         let label = square_label(props, sq, color, is_legal, tile.map(|t| t.aria.as_str()));
         html! {
             <button
@@ -132,6 +102,54 @@ pub fn board(props: &BoardProps) -> Html {
             { for cells }
         </div>
     }
+}
+
+/// The disc on a square: its colour, and whether it just flipped or was just placed.
+fn disc_span(props: &BoardProps, sq: Square, c: Color) -> Html {
+    let class = classes!(
+        "disc",
+        if c == Color::Black { "black" } else { "white" },
+        props.flips.contains(sq).then_some(props.flip_class),
+        (props.last == Some(sq)).then_some("placed"),
+    );
+    html! { <span class={class} aria-hidden="true"></span> }
+}
+
+/// A tile of the overlay: a search's share in orange, or a hint's rank from red (the
+/// worst) to green (the best); the best move's tile is framed.
+fn tile_span(tile: &Tile, best: bool, ranked: bool) -> Html {
+    let strength = tile.strength.clamp(0.0, 1.0);
+    let style = if ranked && tile.strength < 0.0 {
+        // A move the hint's search never tried: no rank to colour.
+        "background: hsla(0, 0%, 45%, 0.5)".to_owned()
+    } else if ranked {
+        format!("background: hsla({:.1}, 75%, 42%, 0.8)", 120.0 * strength)
+    } else {
+        format!(
+            "background: rgba(255, 99, 32, {:.2})",
+            0.15 + 0.75 * strength
+        )
+    };
+    html! {
+        <span class={classes!("heat", best.then_some("best"))} style={style} aria-hidden="true">
+            <span class="pct">{ tile.label.clone() }</span>
+        </span>
+    }
+}
+
+/// Column letters along the top row and row numbers down the left edge, so the notation in
+/// the move list and the principal variation can be read off the board.
+fn coordinates(sq: Square) -> [Option<Html>; 2] {
+    let text = sq.to_string();
+    let (letter, number) = text.split_at(1);
+    [
+        (sq.index() / 8 == 0).then(
+            || html! { <span class="coord top" aria-hidden="true">{ letter.to_owned() }</span> },
+        ),
+        sq.index().is_multiple_of(8).then(
+            || html! { <span class="coord left" aria-hidden="true">{ number.to_owned() }</span> },
+        ),
+    ]
 }
 
 /// What a screen reader says of a square: its name, what is on it, and what the page marks
