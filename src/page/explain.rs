@@ -248,6 +248,17 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
+    Some(searched_summary(merged, kind, heading, estimate()))
+}
+
+/// The summary of a search that ran: its estimate, principal variation and speed (or the
+/// solver's, when the solver settled it without a simulation).
+fn searched_summary(
+    merged: &Merged,
+    kind: &'static str,
+    heading: String,
+    verdict: String,
+) -> Summary {
     let pv: Vec<String> = merged
         .search
         .pv
@@ -267,17 +278,17 @@ pub fn search_summary(
             if workers == 1 { "" } else { "s" }
         ),
     };
-    Some(Summary {
+    Summary {
         kind,
         heading,
-        verdict: Some(estimate()),
+        verdict: Some(verdict),
         pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
         speed: Some(speed),
         simulations: merged.search.simulations,
         rate,
         elapsed_ms: merged.search.elapsed_ms,
         workers,
-    })
+    }
 }
 
 /// A search's time as the speed line says it: milliseconds under a second, where "0 s"

@@ -44,50 +44,10 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         html! { <polyline class="eval-line" points={line.join(" ")} /> }
     });
     let marks = props.points.iter().filter_map(|p| {
-        let e = p.estimate?;
-        let (cx, cy) = (x(p.ply), y(height(&e, props.scale)));
-        let ply = p.ply;
-        let live = p.mv.is_none();
-        // A reviewed move's point carries its mark, so mistakes stand out on the line.
-        let mark = p.review.as_ref().and_then(ReviewedMove::mark).map(engine::review::Mark::name);
-        let class = classes!(
-            "pt",
-            e.exact.then_some("exact"),
-            live.then_some("live"),
-            mark
-        );
-        // The live point's move is not played yet: it goes to the position on the board.
-        let target = if live { ply - 1 } else { ply };
-        let onclick = props.on_goto.reform(move |_| target);
-        let onmouseenter = {
-            let hovered = hovered.clone();
-            Callback::from(move |_| hovered.set(Some(ply)))
-        };
-        let title = describe(p);
-        Some(if e.exact {
-            html! {
-                <rect {class} x={format!("{:.1}", cx - 4.0)} y={format!("{:.1}", cy - 4.0)} width="8" height="8"
-                      data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></rect>
-            }
-        } else {
-            html! {
-                <circle {class} cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4"
-                        data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></circle>
-            }
-        })
+        let at = (x(p.ply), y(height(&p.estimate?, props.scale)));
+        Some(point_mark(p, at, &props.on_goto, &hovered))
     });
-    let (top, bottom, axis) = match props.scale {
-        Scale::Percent => (
-            "Black wins".to_owned(),
-            "White wins".to_owned(),
-            "Black's chance to win",
-        ),
-        Scale::Discs(r) => (
-            format!("Black +{r:.0}"),
-            format!("White +{r:.0}"),
-            "Black's expected disc margin",
-        ),
-    };
+    let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
     let caption = (*hovered)
         .and_then(|ply| props.points.iter().find(|p| p.ply == ply))
@@ -109,6 +69,62 @@ pub fn eval_graph(props: &GraphProps) -> Html {
             { for losses }
             <figcaption class="small" id="graph-caption" aria-live="polite">{ caption }</figcaption>
         </figure>
+    }
+}
+
+/// A point of the graph at `(cx, cy)` (it has an estimate): a square for an exact result,
+/// a circle for an estimate, hollow for the live search; a click goes to its position and
+/// hovering puts its description under the graph.
+fn point_mark(
+    p: &Point,
+    (cx, cy): (f32, f32),
+    on_goto: &Callback<usize>,
+    hovered: &UseStateHandle<Option<usize>>,
+) -> Html {
+    let exact = p.estimate.is_some_and(|e| e.exact);
+    let ply = p.ply;
+    let live = p.mv.is_none();
+    // A reviewed move's point carries its mark, so mistakes stand out on the line.
+    let mark = p
+        .review
+        .as_ref()
+        .and_then(ReviewedMove::mark)
+        .map(engine::review::Mark::name);
+    let class = classes!("pt", exact.then_some("exact"), live.then_some("live"), mark);
+    // The live point's move is not played yet: it goes to the position on the board.
+    let target = if live { ply - 1 } else { ply };
+    let onclick = on_goto.reform(move |_| target);
+    let onmouseenter = {
+        let hovered = hovered.clone();
+        Callback::from(move |_| hovered.set(Some(ply)))
+    };
+    let title = describe(p);
+    if exact {
+        html! {
+            <rect {class} x={format!("{:.1}", cx - 4.0)} y={format!("{:.1}", cy - 4.0)} width="8" height="8"
+                  data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></rect>
+        }
+    } else {
+        html! {
+            <circle {class} cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4"
+                    data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></circle>
+        }
+    }
+}
+
+/// The labels at the top and the bottom of the graph, and what its axis measures.
+fn axis_labels(scale: Scale) -> (String, String, &'static str) {
+    match scale {
+        Scale::Percent => (
+            "Black wins".to_owned(),
+            "White wins".to_owned(),
+            "Black's chance to win",
+        ),
+        Scale::Discs(r) => (
+            format!("Black +{r:.0}"),
+            format!("White +{r:.0}"),
+            "Black's expected disc margin",
+        ),
     }
 }
 
