@@ -5,7 +5,9 @@
 //! - the protocol imports neither room;
 //! - the worker imports no page module, so the worker's build carries none of the page;
 //! - the page names the worker only to spawn it (`crate::worker::SearchWorker`);
-//! - the page's modules import one another without a circle.
+//! - the page's modules import one another without a circle;
+//! - no function outside the tests is longer than 80 lines (a room of one job is made of
+//!   parts with names that say what they do).
 //!
 //! A module names another of the crate by its path from `crate::`, one path at a time (no
 //! `crate::{...}` groups, no `super::super`), so that this test can read every import.
@@ -197,5 +199,129 @@ fn a_circle_is_found_and_named() {
     assert_eq!(
         circle(&graph).map(|c| c.join(" -> ")),
         Some("records -> review -> state -> records".to_owned())
+    );
+}
+
+/// The longest a function of the crate may be, outside its tests, in lines from its `fn`
+/// to its closing brace.
+const MOST_LINES: usize = 80;
+
+/// `text` with its comments, strings and character literals blanked (their line breaks
+/// kept), so that the braces left are the code's.
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    // Blanks chars[i..end], keeping line breaks; returns end.
+    let blank = |out: &mut String, from: usize, end: usize| {
+        for &c in &chars[from..end.min(chars.len())] {
+            out.push(if c == '\n' { '\n' } else { ' ' });
+        }
+        end.min(chars.len())
+    };
+    let find = |from: usize, pat: &str| {
+        let pat: Vec<char> = pat.chars().collect();
+        (from..chars.len())
+            .find(|&j| chars[j..].starts_with(&pat))
+            .map_or(chars.len(), |j| j + pat.len())
+    };
+    while i < chars.len() {
+        let rest = &chars[i..];
+        i = if rest.starts_with(&['/', '/']) {
+            blank(&mut out, i, find(i, "\n") - 1)
+        } else if rest.starts_with(&['/', '*']) {
+            blank(&mut out, i, find(i + 2, "*/"))
+        } else if rest.starts_with(&['r', '#']) || rest.starts_with(&['r', '"']) {
+            let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
+            let close = format!("\"{}", "#".repeat(hashes));
+            blank(&mut out, i, find(i + 2 + hashes, &close))
+        } else if rest[0] == '"' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i, j + 1)
+        } else if rest[0] == '\'' && (rest.get(2) == Some(&'\'') || rest.get(1) == Some(&'\\')) {
+            // A character literal ('{', '\''), not a lifetime ('a).
+            blank(&mut out, i, find(i + 2, "'"))
+        } else {
+            out.push(rest[0]);
+            i + 1
+        };
+    }
+    out
+}
+
+/// The functions of `text` outside its test module, as (name, first line, lines).
+fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
+    let code = code_only(text);
+    let lines: Vec<&str> = code.lines().collect();
+    let end = (0..lines.len())
+        .find(|&i| {
+            lines[i].trim() == "#[cfg(test)]"
+                && lines
+                    .get(i + 1)
+                    .is_some_and(|l| l.trim_start().starts_with("mod tests"))
+        })
+        .unwrap_or(lines.len());
+    let mut found = Vec::new();
+    for start in 0..end {
+        let words: Vec<&str> = lines[start].split_whitespace().collect();
+        let Some(at) = words.iter().position(|w| *w == "fn") else {
+            continue;
+        };
+        let qualifiers = [
+            "pub",
+            "pub(crate)",
+            "pub(super)",
+            "async",
+            "const",
+            "unsafe",
+        ];
+        if !words[..at].iter().all(|w| qualifiers.contains(w)) {
+            continue;
+        }
+        let name = words
+            .get(at + 1)
+            .map_or("", |w| w.split(['(', '<']).next().unwrap_or(""));
+        let mut depth = 0i32;
+        for (i, line) in lines.iter().enumerate().skip(start) {
+            if depth == 0 && i > start && line.contains(';') && !line.contains('{') {
+                break; // a declaration without a body
+            }
+            depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+            if depth == 0 && line.contains('}') {
+                found.push((name.to_owned(), start + 1, i - start + 1));
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_outside_the_tests_is_longer_than_80_lines() {
+    let mut long = Vec::new();
+    for (path, text) in sources(&src()) {
+        if path.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        for (name, line, lines) in function_lengths(&text) {
+            if lines > MOST_LINES {
+                long.push(format!("{}:{line} {name} ({lines} lines)", shown(&path)));
+            }
+        }
+    }
+    assert!(long.is_empty(), "split these into named parts: {long:#?}");
+}
+
+#[test]
+fn function_lengths_count_from_fn_to_its_closing_brace() {
+    let text = "fn short() {\n    let s = \"}\";\n    let c = '{';\n    // }\n}\n\n\
+                pub fn longer<'a>(x: &'a str) -> &'a str {\n    let r = r#\"{\"#;\n    if true {\n        x\n    } else {\n        r\n    }\n}\n\
+                #[cfg(test)]\nmod tests {\n    fn not_counted() {\n    }\n}\n";
+    assert_eq!(
+        function_lengths(text),
+        vec![("short".to_owned(), 1, 5), ("longer".to_owned(), 7, 8)]
     );
 }
