@@ -8,8 +8,9 @@
 //!
 //! The worker imports no page module, and the page reaches the worker only to spawn it
 //! (`worker::SearchWorker`) and otherwise through the protocol; `tests/layout.rs` keeps it
-//! so, and keeps the page's modules free of import circles. Everything that can be tested
-//! without a browser is a plain module with native tests.
+//! so, keeps the page's modules free of import circles and every function outside the
+//! tests at 80 lines or fewer. Everything that can be tested without a browser is a plain
+//! module with native tests.
 
 pub mod page;
 pub mod protocol;

@@ -1,8 +1,9 @@
-//! The page: the Yew app (`app`, its `components` and `hooks`, the worker `pool`) and
-//! everything it holds and says, as plain modules tested without a browser: the game
-//! reducer (`state`), the view reducer (`view`), the sentences (`explain`), merging the
-//! workers' searches (`merge`), difficulty levels and the search plan (`levels`), the
-//! review, the board editor, the evaluation graph, GGF records and the saved game.
+//! The page: the Yew app (`app`, its `components` and `hooks`, one module a hook, and the
+//! worker `pool`) and everything it holds and says, as plain modules tested without a
+//! browser: the game reducer (`state`), the view reducer (`view`), the sentences
+//! (`explain`, with numbers written by `format`), merging the workers' searches (`merge`),
+//! difficulty levels and the search plan (`levels`), the review, the board editor, the
+//! evaluation graph, GGF records and the saved game.
 //!
 //! It talks to the worker through [`crate::protocol`], and names [`crate::worker`] only to
 //! spawn it.
