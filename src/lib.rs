@@ -1,35 +1,24 @@
-//! The web game. Built for wasm32 by Trunk (`trunk serve`): the page (`app`, its
-//! `components` and `hooks`, the worker `pool`) and the search worker (`worker`, its own
-//! binary). Everything that can be tested without a browser lives in plain modules: the
-//! game reducer (`state`), the view reducer (`view`), the worker's search (`search`), the
-//! worker protocol and the pool's events, merging the workers' searches, difficulty levels
-//! and the search plan, and the saved-game format.
+//! The web game, in three rooms. Built for wasm32 by Trunk (`trunk serve`).
+//!
+//! - [`page`]: the Yew app on the page's thread: its components and hooks, the game and
+//!   view reducers, the saved game, GGF records, and the pool that runs the workers.
+//! - [`worker`]: the search worker (its own binary, `src/bin/worker.rs`): the engine's
+//!   search behind the protocol, and only what the worker runs.
+//! - [`protocol`]: the messages between them, at the bottom: it imports neither room.
+//!
+//! The worker imports no page module, and the page reaches the worker only to spawn it
+//! (`worker::SearchWorker`) and otherwise through the protocol; `tests/layout.rs` keeps it
+//! so, keeps the page's modules free of import circles and every function outside the
+//! tests at 80 lines or fewer. Everything that can be tested without a browser is a plain
+//! module with native tests.
 
-pub mod editor;
-pub mod explain;
-pub mod graph;
-pub mod levels;
-pub mod merge;
-pub mod models;
-pub mod openings;
-pub mod persist;
-pub mod pool;
+pub mod page;
 pub mod protocol;
-pub mod records;
-pub mod review;
-pub mod search;
-pub mod simd;
-pub mod state;
-pub mod view;
-
-#[cfg(target_arch = "wasm32")]
-pub mod app;
-#[cfg(target_arch = "wasm32")]
-mod components;
-#[cfg(target_arch = "wasm32")]
-mod hooks;
-#[cfg(target_arch = "wasm32")]
 pub mod worker;
+
+/// The worker's search at the crate's top, where the CLI's tests
+/// (`crates/cli/tests/one_agent.rs`) reach it to check that the worker plays as the CLI does.
+pub use worker::search;
 
 /// Sends panic messages to the browser console: without it a wasm panic says only
 /// "unreachable executed".

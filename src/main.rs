@@ -1,7 +1,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     othello_web::panic_to_console();
-    yew::Renderer::<othello_web::app::App>::new().render();
+    yew::Renderer::<othello_web::page::app::App>::new().render();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

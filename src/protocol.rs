@@ -1,11 +1,17 @@
 //! The messages between the page and its search workers. Plain data (serialised with
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
-use crate::review::ReviewedMove;
 use engine::report::{Proof, SearchInfo};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
+
+mod reviewed;
+
+pub use reviewed::ReviewedMove;
+
+/// The name the page's specs give the opening book the worker carries (`book=8x8`).
+pub const PAGE_BOOK: &str = "8x8";
 
 /// What kind of search a report comes from: the page draws a heat map only for a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,11 +215,11 @@ pub struct BookStat {
     pub moves: Vec<(Move, f32)>,
 }
 
-/// A snapshot of one worker's search.
+/// A search as a whole, beside its root moves' statistics: as one worker reports it
+/// ([`Report`]) and as the page merges the workers' (`page::merge::Merged`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct SearchStat {
     pub engine: EngineKind,
-    pub moves: Vec<MoveStat>,
     pub pv: Vec<Move>,
     /// Root value for the side to move, in [-1, 1].
     pub value: f32,
@@ -223,8 +229,6 @@ pub struct Report {
     /// Simulations this search has run so far (over all its slices).
     pub simulations: u64,
     pub elapsed_ms: f64,
-    /// The move this worker would play now.
-    pub best: Option<Move>,
     /// Set when the exact solver settled the root: its move is the one to play.
     pub solved: Option<SolvedStat>,
     /// Set when the move comes from the opening book: its move is the one to play.
@@ -237,7 +241,17 @@ pub struct Report {
     pub proof: Option<i8>,
 }
 
-fn proof_code(proof: Option<Proof>) -> Option<i8> {
+/// A snapshot of one worker's search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub search: SearchStat,
+    pub moves: Vec<MoveStat>,
+    /// The move this worker would play now.
+    pub best: Option<Move>,
+}
+
+/// A proof as a [`MoveStat`] or a [`SearchStat`] carries it: 1 win, 0 draw, -1 loss.
+pub fn proof_code(proof: Option<Proof>) -> Option<i8> {
     proof.map(|p| match p {
         Proof::Win => 1,
         Proof::Draw => 0,
@@ -258,7 +272,7 @@ impl Report {
     /// What an agent's thinking shows so far (totals over all its slices).
     pub fn from_info(info: &SearchInfo, engine: EngineKind) -> Report {
         Report {
-            engine,
+            search: SearchStat::from_info(info, engine),
             moves: info
                 .moves
                 .iter()
@@ -272,12 +286,29 @@ impl Report {
                     score: m.score,
                 })
                 .collect(),
+            best: info.best_move(),
+        }
+    }
+
+    pub fn root_visits(&self) -> u64 {
+        self.moves.iter().map(|m| m.visits as u64).sum()
+    }
+}
+
+impl SearchStat {
+    /// The root's proven result, if any.
+    pub fn proven(&self) -> Option<Proof> {
+        proof_from_code(self.proof)
+    }
+
+    fn from_info(info: &SearchInfo, engine: EngineKind) -> SearchStat {
+        SearchStat {
+            engine,
             pv: info.pv.clone(),
             value: info.value,
             score: info.score,
             simulations: info.simulations,
             elapsed_ms: info.elapsed.as_secs_f64() * 1000.0,
-            best: info.best_move(),
             solved: info.solved.map(|s| SolvedStat {
                 best: s.best,
                 margin: s.margin,
@@ -297,10 +328,6 @@ impl Report {
                     .collect(),
             }),
         }
-    }
-
-    pub fn root_visits(&self) -> u64 {
-        self.moves.iter().map(|m| m.visits as u64).sum()
     }
 }
 
@@ -326,8 +353,8 @@ mod tests {
             report.root_visits(),
             info.moves.iter().map(|m| m.visits as u64).sum::<u64>()
         );
-        assert_eq!(report.simulations, 60);
-        assert_eq!(report.solved, None);
+        assert_eq!(report.search.simulations, 60);
+        assert_eq!(report.search.solved, None);
     }
 
     #[test]
@@ -345,7 +372,7 @@ mod tests {
         );
         let report = Report::from_info(&info, EngineKind::Network);
         assert_eq!(report.moves[0].proof, Some(-1));
-        assert_eq!(report.solved.map(|s| s.margin), Some(-6));
+        assert_eq!(report.search.solved.map(|s| s.margin), Some(-6));
         assert_eq!(report.best, Some(mv));
         info.moves = vec![MoveInfo {
             mv: Move::Pass,

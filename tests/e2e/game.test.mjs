@@ -176,9 +176,9 @@ test("at the Strong level a proven win beyond the exact solve is played and said
 });
 
 // With three workers a timed level's first worker proves the whole root and the other two
-// split its moves (src/levels/plan.rs). Two moves after PROOF_ZONE (22 empties, Black to
-// move) the first worker solves the position exactly (about 4 M solver nodes, a second or
-// so in Chromium beside two other workers) and plays, and the pool stops the others at
+// split its moves (src/page/levels/plan.rs). Two moves after PROOF_ZONE (22 empties, Black
+// to move) the first worker solves the position exactly (about 4 M solver nodes, a second
+// or so in Chromium beside two other workers) and plays, and the pool stops the others at
 // once, so the move comes well before the budget's 10 s, to which their searches would
 // otherwise run.
 const SOLVED_AT_22 = PROOF_ZONE + "h4b2";

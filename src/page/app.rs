@@ -1,0 +1,251 @@
+//! The page: a small `App` that owns the game and view reducers and the settings, leaves
+//! the side effects to the hooks and the words to `explain`, and hands data and callbacks
+//! to its parts, as Yew's `function_memory_game` example composes its App: the header,
+//! the game (`play`) and the side panel (`side`), each drawn from the components.
+
+mod header;
+mod new_game;
+mod play;
+mod side;
+
+use crate::page::components::ReviewPanel;
+use crate::page::explain::who;
+use crate::page::explain::{level_note, opponent_lines};
+use crate::page::hooks::{
+    load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
+    SearchWanted,
+};
+use crate::page::levels::Difficulty;
+use crate::page::persist::Settings;
+use crate::page::pool::Purpose;
+use crate::page::review::{ReviewLevel, ReviewOrder, ReviewState};
+use crate::page::state::Seats;
+use crate::page::view::{View, ViewAction};
+use crate::protocol::WireBudget;
+use engine::PlayerSpec;
+use header::Header;
+use new_game::use_new_game;
+use othello::Position;
+use play::{PlayArea, SearchView};
+use side::SidePanel;
+use yew::prelude::*;
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let (game, settings, view) = use_restored();
+    let new_game = use_new_game(game.clone(), view.dispatcher());
+    // Agent against agent: paused, and the pause between moves (ms).
+    let watch = use_state(|| (false, 1000u32));
+    let pool = use_pool(view.dispatcher(), game.dispatcher());
+    let pos = *game.position();
+    let (size, variant) = (pos.size(), pos.variant());
+    let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
+    let player = view
+        .player(size, variant)
+        .map(|p| settings.difficulty.tune(p))
+        .map(|p| without_book_unless(settings.book, p));
+    let budget = settings.difficulty.budget();
+    let watching = game.seats == Seats::AgentVsAgent;
+    use_search_driver(
+        pool.clone(),
+        view.clone(),
+        SearchWanted {
+            position: pos,
+            agent_turn: game.agent_to_move() && !(watching && watch.0),
+            analysing: game.seats == Seats::Analysis && !pos.is_game_over(),
+            budget,
+            player: player.clone(),
+            delay_ms: if watching { watch.1 } else { 0 },
+        },
+    );
+    use_persistence(&game, &settings, &view.estimates, &view.review.reviews);
+    use_review_follows_game(&pool, &view, &game);
+    let review_panel = review_panel(&pool, &view, &game, &settings);
+
+    let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
+    let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);
+    let on_upload = {
+        let (pool, view) = (pool.clone(), view.dispatcher());
+        Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
+    };
+    let (workers, simd) = workers_and_build(&pool);
+    let (opponent, strength) =
+        opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
+    // The game's records name the agent without its role ("Opponent: ").
+    let record_opponent = opponent
+        .split_once(": ")
+        .map_or(opponent.as_str(), |(_, o)| o)
+        .to_owned();
+    let spec = player
+        .as_ref()
+        .map(std::string::ToString::to_string)
+        .unwrap_or_default();
+    html! {
+        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
+              data-reviewed={view.review.reviews.len().to_string()}>
+            <Header {opponent} {strength} {spec} />
+            <div class="layout">
+                <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
+                          opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
+                <section class="thinking" aria-label="The search and the evaluation graph">
+                    <SearchView game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget} />
+                    { review_panel }
+                </section>
+                <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
+                           note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
+                           {on_upload} {on_builtin} />
+            </div>
+        </main>
+    }
+}
+
+/// The game, the settings and the view as the last visit left them (the view keeps the
+/// evaluation graph's estimates and the reviews).
+#[hook]
+fn use_restored() -> (
+    UseReducerHandle<GameModel>,
+    UseStateHandle<Settings>,
+    UseReducerHandle<View>,
+) {
+    let saved = use_memo((), |_| load_saved());
+    let game = use_reducer({
+        let saved = saved.clone();
+        move || GameModel::new(saved.0.clone())
+    });
+    let settings = use_state({
+        let saved = saved.clone();
+        move || saved.1.clone()
+    });
+    let view = use_reducer({
+        let saved = saved.clone();
+        move || View {
+            estimates: saved.2.clone(),
+            review: ReviewState {
+                reviews: saved.3.clone(),
+                ..ReviewState::default()
+            },
+            ..View::default()
+        }
+    });
+    (game, settings, view)
+}
+
+/// How many workers the pool runs and which build of the worker (for the tests, on
+/// `<main>`); none before the pool starts.
+fn workers_and_build(pool: &PoolHandle) -> (usize, &'static str) {
+    match pool.borrow().as_ref() {
+        Some(p) => {
+            let p = p.borrow();
+            (p.worker_count(), p.worker_build().name())
+        }
+        None => (0, ""),
+    }
+}
+
+/// The review's panel, wired to the pool, the view and the review's budget (a setting).
+fn review_panel(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    game: &UseReducerHandle<GameModel>,
+    settings: &UseStateHandle<Settings>,
+) -> Html {
+    let (level, order) = (settings.review_level, settings.review_order);
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order));
+    let on_level = {
+        let settings = settings.clone();
+        Callback::from(move |level: ReviewLevel| {
+            settings.set(Settings {
+                review_level: level,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let on_order = {
+        let settings = settings.clone();
+        Callback::from(move |order: ReviewOrder| {
+            settings.set(Settings {
+                review_order: order,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let moves = view
+        .review
+        .reviews
+        .of_game(&game.game)
+        .into_iter()
+        .zip(game.game.moves().iter().copied())
+        .map(|(r, mv)| (mv, r))
+        .collect::<Vec<_>>();
+    let on_focus = {
+        let view = view.dispatcher();
+        Callback::from(move |focus| view.dispatch(ViewAction::ReviewFocus(focus)))
+    };
+    html! {
+        <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
+                     error={view.review.error.clone()} {level} {on_level} {order} {on_order}
+                     unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
+                     focus={view.review.focus} {on_focus}
+                     black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />
+    }
+}
+
+/// Changing the difficulty and turning the heat map on or off, both kept in the settings.
+fn settings_callbacks(
+    settings: &UseStateHandle<Settings>,
+) -> (Callback<Difficulty>, Callback<()>, Callback<()>) {
+    let set_settings = {
+        let settings = settings.clone();
+        move |change: &dyn Fn(&mut Settings)| {
+            let mut next = (*settings).clone();
+            change(&mut next);
+            settings.set(next);
+        }
+    };
+    let on_difficulty = {
+        let set = set_settings.clone();
+        Callback::from(move |d: Difficulty| set(&|s: &mut Settings| s.difficulty = d.clone()))
+    };
+    let on_toggle_heat = {
+        let set = set_settings.clone();
+        Callback::from(move |()| set(&|s: &mut Settings| s.heat_map = !s.heat_map))
+    };
+    let on_toggle_book =
+        Callback::from(move |()| set_settings(&|s: &mut Settings| s.book = !s.book));
+    (on_difficulty, on_toggle_heat, on_toggle_book)
+}
+
+/// The agent's spec with its book, or without it when the person turned the book off.
+fn without_book_unless(book: bool, player: PlayerSpec) -> PlayerSpec {
+    if book {
+        player
+    } else {
+        PlayerSpec {
+            book: None,
+            book_random: None,
+            ..player
+        }
+    }
+}
+
+/// Asks the workers for a hint: the agent's search of the position for the person.
+fn hint_callback(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    pos: Position,
+    player: Option<PlayerSpec>,
+    budget: WireBudget,
+) -> Callback<()> {
+    let (pool, view) = (pool.clone(), view.clone());
+    Callback::from(move |()| {
+        if let (Some(p), Some(player)) = (pool.borrow().as_ref(), player.clone()) {
+            p.borrow_mut().search(Purpose::Hint, &pos, budget, player);
+            view.dispatch(ViewAction::Started(
+                Purpose::Hint,
+                pos.hash(),
+                pos.side_to_move(),
+            ));
+        }
+    })
+}

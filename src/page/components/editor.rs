@@ -1,0 +1,181 @@
+//! The board editor's controls (the board itself is the game's board, drawn from the
+//! editor's position): the side to move, clear, the start position, turn and mirror, copy
+//! as board text or GGF, who plays, and "Play from here" (or the reason the position cannot
+//! be played).
+
+use othello::Color;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    pub to_move: Color,
+    pub error: Option<String>,
+    pub on_side: Callback<Color>,
+    pub on_clear: Callback<()>,
+    pub on_reset: Callback<()>,
+    pub on_rotate: Callback<()>,
+    pub on_mirror: Callback<()>,
+    pub on_flip: Callback<()>,
+    /// The position as board text and as a GGF record, to copy.
+    pub board_text: String,
+    pub ggf: String,
+    /// Play from the position with these seats ("black", "white", "analysis").
+    pub on_play: Callback<String>,
+    pub on_close: Callback<()>,
+}
+
+/// What the last copy put out: which form, its text, and whether the browser's clipboard
+/// took it (`None` while it answers).
+#[derive(Clone, PartialEq)]
+struct Copied {
+    what: &'static str,
+    text: String,
+    taken: Option<bool>,
+}
+
+#[function_component(EditorPanel)]
+pub fn editor_panel(props: &EditorProps) -> Html {
+    let seats = use_state(|| "black".to_owned());
+    let on_side = props.on_side.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        if value == "white" {
+            Color::White
+        } else {
+            Color::Black
+        }
+    });
+    let on_seats = {
+        let seats = seats.clone();
+        Callback::from(move |e: Event| {
+            seats.set(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            );
+        })
+    };
+    let on_play = {
+        let (seats, play) = (seats.clone(), props.on_play.clone());
+        Callback::from(move |_| play.emit((*seats).clone()))
+    };
+    let side = if props.to_move == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    html! {
+        <div class="editor" id="editor" aria-label="Set up a position">
+            <p class="small">{ "Click a square to cycle it: empty, black, white. Then choose who moves and play from here." }</p>
+            <div class="controls">
+                <label>{ "To move " }
+                    <select id="editor-side" onchange={on_side}>
+                        <option value="black" selected={side == "black"}>{ "Black" }</option>
+                        <option value="white" selected={side == "white"}>{ "White" }</option>
+                    </select>
+                </label>
+                <button id="editor-clear" onclick={props.on_clear.reform(|_| ())}>{ "Clear" }</button>
+                <button id="editor-reset" onclick={props.on_reset.reform(|_| ())}>{ "Start position" }</button>
+            </div>
+            <div class="controls">
+                <label>{ "You " }
+                    <select id="editor-seats" onchange={on_seats}>
+                        <option value="black" selected={*seats == "black"}>{ "play Black" }</option>
+                        <option value="white" selected={*seats == "white"}>{ "play White" }</option>
+                        <option value="analysis" selected={*seats == "analysis"}>{ "analyse (move both sides)" }</option>
+                    </select>
+                </label>
+                <button id="editor-play" onclick={on_play}>{ "Play from here" }</button>
+                <button id="editor-close" onclick={props.on_close.reform(|_| ())}>{ "Cancel" }</button>
+            </div>
+            if let Some(error) = props.error.clone() {
+                <p class="message" id="editor-error" role="alert">{ error }</p>
+            }
+            // Turning and copying come after playing and its refusal, which a person looks
+            // for first and which must stay in view on a laptop's screen.
+            <div class="controls">
+                <button id="editor-rotate" onclick={props.on_rotate.reform(|_| ())} title="Turn the discs a quarter turn clockwise">{ "Rotate ↻" }</button>
+                <button id="editor-mirror" onclick={props.on_mirror.reform(|_| ())} title="Swap left and right">{ "Mirror ↔" }</button>
+                <button id="editor-flip" onclick={props.on_flip.reform(|_| ())} title="Swap top and bottom">{ "Flip ↕" }</button>
+            </div>
+            <CopyPosition board_text={props.board_text.clone()} ggf={props.ggf.clone()} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CopyProps {
+    board_text: String,
+    ggf: String,
+}
+
+/// The copy buttons, and what became of the last copy with its text in a field.
+#[function_component(CopyPosition)]
+fn copy_position(props: &CopyProps) -> Html {
+    let copied = use_state(|| None::<Copied>);
+    let on_copy_text = copy_to_clipboard(&copied, "board text", props.board_text.clone());
+    let on_copy_ggf = copy_to_clipboard(&copied, "GGF", props.ggf.clone());
+    // A copy of a position since changed is no longer this one: it goes.
+    let current = (*copied)
+        .as_ref()
+        .filter(|c| c.text == props.board_text || c.text == props.ggf);
+    let copy_note = current.map(|c| match c.taken {
+        None => format!("Copying the position as {}…", c.what),
+        Some(true) => format!("Copied the position as {} to the clipboard.", c.what),
+        Some(false) => format!(
+            "The browser refused the clipboard: select the {} below and copy it.",
+            c.what
+        ),
+    });
+    html! {
+        <>
+            <div class="controls">
+                <button id="editor-copy-text" onclick={on_copy_text} title="Board text, which Analyse a position reads">{ "Copy as board text" }</button>
+                <button id="editor-copy-ggf" onclick={on_copy_ggf} title="A GGF record with no moves, which Load and NBoard read">{ "Copy as GGF" }</button>
+            </div>
+            if let (Some(note), Some(c)) = (copy_note, current) {
+                <p class="small" id="editor-copy-note" role="status">{ note }</p>
+                <input id="editor-copied" class="board-text" readonly=true value={c.text.clone()}
+                       aria-label={format!("The position as {}", c.what)} onfocus={Callback::from(select_all)} />
+            }
+        </>
+    }
+}
+
+/// A copy button's click: the text goes in the field below at once, so it can be selected
+/// by hand where the browser refuses the clipboard (no permission, a page that is not
+/// https), and the note says whether the clipboard took it.
+fn copy_to_clipboard(
+    copied: &UseStateHandle<Option<Copied>>,
+    what: &'static str,
+    text: String,
+) -> Callback<MouseEvent> {
+    let copied = copied.clone();
+    Callback::from(move |_: MouseEvent| {
+        copied.set(Some(Copied {
+            what,
+            text: text.clone(),
+            taken: None,
+        }));
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let written = JsFuture::from(window.navigator().clipboard().write_text(&text));
+        let (copied, text) = (copied.clone(), text.clone());
+        spawn_local(async move {
+            let taken = written.await.is_ok();
+            copied.set(Some(Copied {
+                what,
+                text,
+                taken: Some(taken),
+            }));
+        });
+    })
+}
+
+/// Selects the whole field, so a person copies it in one gesture.
+fn select_all(e: FocusEvent) {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .select();
+}

@@ -1,0 +1,37 @@
+//! Numbers as the page writes them: a pure helper below every module that says something
+//! (the levels, the sentences, the review).
+
+/// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
+/// is "1 s", 60000 is "60 s".
+pub fn seconds(ms: f64) -> String {
+    let text = format!("{:.2}", ms / 1000.0);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
+
+/// 36081 as "36,081".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_a_person_writes_them() {
+        assert_eq!(thousands(36081), "36,081");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(seconds(250.0), "0.25 s");
+        assert_eq!(seconds(1000.0), "1 s");
+        assert_eq!(seconds(60000.0), "60 s");
+    }
+}

@@ -1,0 +1,25 @@
+//! The page's side effects, as hooks at the edge of the view, one module a hook: the
+//! worker pool (`pool`), the built-in networks (`builtin_model`, over `fetch`), the search
+//! that follows the game (`search_driver`), the loaders of games from text (`loaders`) and
+//! of files a person opens (`files`), the saved game (`persistence`) and the game's review
+//! (`review`); `reducers` holds the reducers' state as Yew holds it. The components only
+//! draw; these talk to the workers, the network and local storage.
+
+mod builtin_model;
+mod fetch;
+mod files;
+mod loaders;
+mod persistence;
+mod pool;
+mod reducers;
+mod review;
+mod search_driver;
+
+pub use builtin_model::use_builtin_model;
+pub use files::{open_record, upload_model};
+pub use loaders::use_loaders;
+pub use persistence::{load_saved, use_persistence};
+pub use pool::{use_pool, PoolHandle};
+pub use reducers::GameModel;
+pub use review::{review_callbacks, review_unavailable, use_review_follows_game};
+pub use search_driver::{use_search_driver, SearchWanted};

@@ -1,0 +1,491 @@
+//! A game's review on the page: every move of both sides valued in the workers by the
+//! engine's reviewer (`engine::review`, the one `othello review` uses, so the page and the
+//! CLI agree), the marks and each side's summary, the review's budgets, and the review
+//! written into a GGF record. Plain data, tested without a browser.
+
+mod schedule;
+
+pub use schedule::{ReviewOrder, Schedule};
+
+use crate::page::format::thousands;
+use crate::protocol::ReviewedMove;
+use engine::review::{Mark, MoveReview, SideSummary};
+pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
+use othello::{Color, Game, Move};
+use serde::{Deserialize, Serialize};
+
+/// A value as the page and the CLI's table write it: an exact margin whole, an estimate to
+/// hundredths.
+pub fn value_text(discs: Option<f32>, exact: bool) -> String {
+    match discs {
+        None => "-".to_owned(),
+        Some(d) if exact => format!("{:+}", d.round() as i32),
+        Some(d) => format!("{d:+.2}"),
+    }
+}
+
+/// How hard the workers look at each position: the player picks one before reviewing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReviewLevel {
+    /// 100 simulations a position.
+    Quick,
+    /// The Club level's 400 simulations, the CLI's default.
+    #[default]
+    Club,
+    /// 1,600 simulations.
+    Deep,
+}
+
+impl ReviewLevel {
+    pub const ALL: [ReviewLevel; 3] = [ReviewLevel::Quick, ReviewLevel::Club, ReviewLevel::Deep];
+
+    pub fn simulations(self) -> u64 {
+        match self {
+            ReviewLevel::Quick => 100,
+            ReviewLevel::Club => 400,
+            ReviewLevel::Deep => 1600,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            ReviewLevel::Quick => "quick",
+            ReviewLevel::Club => "club",
+            ReviewLevel::Deep => "deep",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<ReviewLevel> {
+        ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
+    }
+
+    pub fn label(self) -> String {
+        let name = match self {
+            ReviewLevel::Quick => "Quick",
+            ReviewLevel::Club => "Club",
+            ReviewLevel::Deep => "Deep",
+        };
+        format!(
+            "{name}: {} simulations a position",
+            thousands(self.simulations())
+        )
+    }
+}
+
+/// The reviews the page holds, each by the position its move was played from and the
+/// move: a review belongs to a move of a line, so undo, redo and browsing keep it, and a
+/// new game's moves have none until they are reviewed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reviews(Vec<(u64, ReviewedMove)>);
+
+/// How many reviewed moves the page remembers (a few games' worth).
+const REMEMBERED: usize = 600;
+
+impl Reviews {
+    pub fn record(&mut self, position: u64, review: ReviewedMove) {
+        self.0
+            .retain(|(h, r)| !(*h == position && r.played == review.played));
+        self.0.push((position, review));
+        if self.0.len() > REMEMBERED {
+            self.0.remove(0);
+        }
+    }
+
+    pub fn get(&self, position: u64, played: Move) -> Option<ReviewedMove> {
+        self.0
+            .iter()
+            .find(|(h, r)| *h == position && r.played == played)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// How many reviewed moves are remembered (every game's, not only the one on the
+    /// board): the browser tests watch it to see that nothing arrives after a cancel.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The review of each move of `game`, in order (`None` where it has none).
+    pub fn of_game(&self, game: &Game) -> Vec<Option<ReviewedMove>> {
+        game.positions()
+            .iter()
+            .zip(game.moves())
+            .map(|(pos, &mv)| self.get(pos.hash(), mv))
+            .collect()
+    }
+
+    /// Whether every move of `game` has its review.
+    pub fn covers(&self, game: &Game) -> bool {
+        !game.moves().is_empty() && self.of_game(game).iter().all(Option::is_some)
+    }
+}
+
+/// The review as the page holds it: every move reviewed so far, the review running now and
+/// how far it has come, why the last one stopped, and the move the person is looking at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReviewState {
+    pub reviews: Reviews,
+    /// The review under way: its id, the moves done and the moves in all.
+    pub running: Option<(u64, usize, usize)>,
+    /// The game under review: its start and the moves sent to the workers.
+    pub subject: Option<Game>,
+    /// Why the last review stopped early.
+    pub error: Option<String>,
+    /// The move (0-based index in the game) shown on the board with its best move.
+    pub focus: Option<usize>,
+}
+
+impl ReviewState {
+    pub fn started(&mut self, id: u64, game: Game) {
+        self.running = Some((id, 0, game.moves().len()));
+        self.subject = Some(game);
+        self.error = None;
+    }
+
+    /// Whether the review under way is still of the game on the board: the same start,
+    /// and its moves still the start of the game's line (played moves, then the redo
+    /// list), so undo, redo, browsing and playing on keep it, while a new game, a loaded
+    /// record, a position set up in the editor or another move after an undo end it.
+    pub fn follows(&self, state: &othello::GameState) -> bool {
+        let Some(subject) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
+            return true;
+        };
+        if subject.start() != state.game.start() {
+            return false;
+        }
+        let line = state.game.moves().iter().chain(state.undone.iter().rev());
+        let reviewed = subject.moves();
+        line.clone().count() >= reviewed.len() && line.zip(reviewed).all(|(a, b)| a == b)
+    }
+
+    pub fn cancelled(&mut self) {
+        self.running = None;
+        self.subject = None;
+    }
+
+    /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
+    pub fn reviewed(&mut self, id: u64, position: u64, review: ReviewedMove, done: usize) {
+        if let Some(run) = self.running.as_mut().filter(|r| r.0 == id) {
+            run.1 = done;
+            self.reviews.record(position, review);
+        }
+    }
+
+    pub fn ended(&mut self, id: u64, error: Option<String>) {
+        if self.running.is_some_and(|r| r.0 == id) {
+            self.running = None;
+            self.subject = None;
+            self.error = error;
+        }
+    }
+}
+
+/// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it.
+pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
+    let moves: Vec<MoveReview> = reviews
+        .iter()
+        .flatten()
+        .map(ReviewedMove::to_engine)
+        .collect();
+    SideSummary::of(&moves, side)
+}
+
+/// The thresholds in words, for the page's review panel (the CLI's table says the same).
+pub fn marks_help() -> String {
+    format!(
+        "Values are the final disc margin for the side that moves, with best play after; \
+         whole numbers are exact (the solver's), the others the search's estimates. A move \
+         within {INACCURACY_DISCS} discs of the best is marked best; it is an inaccuracy \
+         from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
+         {BLUNDER_DISCS}. Forced moves (the only legal one) are not marked."
+    )
+}
+
+/// What one reviewed move says: "23. c4 (White): -4, best d3 +2: a mistake, 6 discs lost".
+pub fn describe(ply: usize, r: &ReviewedMove) -> String {
+    if r.is_forced() {
+        return format!(
+            "{ply}. {} ({}): forced, the only legal move",
+            r.played, r.side
+        );
+    }
+    let value = value_text(r.value, r.value_exact);
+    let mark = r.mark().unwrap_or(Mark::Best);
+    if r.best == r.played {
+        return format!(
+            "{ply}. {} ({}): {value}, the best move found",
+            r.played, r.side
+        );
+    }
+    let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
+    let judged = if mark == Mark::Best {
+        format!("as good as the best ({:.2} discs apart)", r.loss)
+    } else {
+        format!("{article} {mark}, {:.2} discs lost", r.loss)
+    };
+    format!(
+        "{ply}. {} ({}): {value}; best {} {}: {judged}",
+        r.played,
+        r.side,
+        r.best,
+        value_text(r.best_value, r.best_exact)
+    )
+}
+
+/// The board's marks for a reviewed move, shown in the position it was played from: the
+/// played move's tile (red, with its value) and the best move's (green, with its value),
+/// one tile when they are the same move.
+pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::page::merge::Tile> {
+    let tile = |mv: Move, strength: f32, discs: Option<f32>, exact: bool, what: &str| {
+        let label = value_text(discs, exact);
+        crate::page::merge::Tile {
+            mv,
+            strength,
+            aria: format!("{what}, {label} discs"),
+            label,
+        }
+    };
+    if r.best == r.played || r.is_forced() {
+        return vec![tile(
+            r.played,
+            1.0,
+            r.value,
+            r.value_exact,
+            "played, the best move",
+        )];
+    }
+    vec![
+        tile(r.played, 0.0, r.value, r.value_exact, "played"),
+        tile(r.best, 1.0, r.best_value, r.best_exact, "the best move"),
+    ]
+}
+
+/// The best line as the page shows it beside a reviewed move: "Best line: d3 c3 c4 (the
+/// search's most visited path)", or the solver's; `None` for a forced move.
+pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
+    if r.line.is_empty() {
+        return None;
+    }
+    let whose = if r.best_exact {
+        "the solver's, with perfect play"
+    } else {
+        "the search's most visited path"
+    };
+    Some(format!("Best line: {} ({whose}).", r.line_text()))
+}
+
+/// The line under the board while a reviewed move is shown.
+pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
+    format!(
+        "Move {ply} shown before it was played (played: red; best: gold frame): {}.",
+        describe(ply, r)
+    )
+}
+
+/// Each reviewed move's value as its GGF evaluation, as GGS records carry them
+/// (`B[f5/-2.00]`, discs from the mover's side; `othello review --ggf` writes the same),
+/// rounded to hundredths as the table is; a forced move gets none.
+pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
+    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
+        note.eval = review
+            .as_ref()
+            .and_then(|r| r.value)
+            .and_then(|v| format!("{v:.2}").parse::<f64>().ok())
+            // Never -0.
+            .map(|e| e + 0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::review::Value;
+    use othello::{BoardSize, Position, Variant};
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text, BoardSize::Eight).expect("a move")
+    }
+
+    fn reviewed(
+        side: Color,
+        played: &str,
+        value: f32,
+        best: &str,
+        best_value: f32,
+    ) -> ReviewedMove {
+        ReviewedMove::from_engine(&MoveReview::new(
+            side,
+            (mv(played), Value::estimate(value)),
+            (mv(best), Value::estimate(best_value)),
+        ))
+    }
+
+    #[test]
+    fn marks_follow_the_clis_thresholds_and_forced_moves_have_none() {
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 1.9).mark(),
+            Some(Mark::Best)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 2.0).mark(),
+            Some(Mark::Inaccuracy)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 4.0).mark(),
+            Some(Mark::Mistake)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", -9.0, "d3", 0.0).mark(),
+            Some(Mark::Blunder)
+        );
+        let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::White, mv("d6")));
+        assert_eq!(forced.mark(), None);
+        assert!(marks_help()
+            .contains("inaccuracy from 2 discs lost, a mistake from 4, a blunder from 8"));
+    }
+
+    #[test]
+    fn a_review_round_trips_through_the_engines_type_and_json() {
+        let exact = ReviewedMove::from_engine(&MoveReview::new(
+            Color::White,
+            (mv("c4"), Value::exact(-4)),
+            (mv("d3"), Value::exact(2)),
+        ));
+        assert_eq!(exact.to_engine().value, Some(Value::exact(-4)));
+        assert_eq!(exact.loss, 6.0);
+        let text = serde_json::to_string(&exact).expect("serialisable");
+        assert_eq!(
+            serde_json::from_str::<ReviewedMove>(&text).expect("reads"),
+            exact
+        );
+        assert_eq!(
+            describe(23, &exact),
+            "23. c4 (White): -4; best d3 +2: a mistake, 6.00 discs lost"
+        );
+    }
+
+    #[test]
+    fn reviews_belong_to_a_games_moves_and_sum_up_per_side() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6c3", start).expect("legal");
+        let mut reviews = Reviews::default();
+        let pos = game.positions();
+        reviews.record(pos[0].hash(), reviewed(Color::Black, "f5", 0.0, "f5", 0.0));
+        reviews.record(pos[1].hash(), reviewed(Color::White, "d6", -3.0, "f6", 0.0));
+        assert!(!reviews.covers(&game));
+        reviews.record(pos[2].hash(), reviewed(Color::Black, "c3", -9.0, "c5", 1.0));
+        assert!(reviews.covers(&game));
+        let of_game = reviews.of_game(&game);
+        let black = summary(&of_game, Color::Black);
+        assert_eq!((black.moves, black.average_loss), (2, 5.0));
+        assert_eq!(black.count(Mark::Blunder), 1);
+        assert_eq!(
+            summary(&of_game, Color::White).to_string(),
+            "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
+             mistake 0, blunder 0); 0 forced moves; 3.00 discs lost in all"
+        );
+        // Another game through the same first position shares f5's review only.
+        let other = Game::from_transcript("f5f6", start).expect("legal");
+        assert_eq!(
+            reviews.of_game(&other)[0].as_ref().map(|r| r.played),
+            Some(mv("f5"))
+        );
+        assert_eq!(reviews.of_game(&other)[1], None);
+    }
+
+    #[test]
+    fn the_ggf_record_carries_each_moves_value_as_ggs_writes_it() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6", start).expect("legal");
+        let mut record = othello::GgfGame::new(game);
+        annotate(
+            &mut record,
+            &[
+                Some(reviewed(Color::Black, "f5", -2.0, "f5", -2.0)),
+                Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
+            ],
+        );
+        let text = record.to_string();
+        assert!(text.contains("B[f5/-2]"), "{text}");
+        assert!(text.contains("W[d6/1.5]"), "{text}");
+    }
+
+    #[test]
+    fn a_cancelled_reviews_late_answers_are_dropped() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
+        let mut state = ReviewState::default();
+        state.started(4, game("f5d6"));
+        let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
+        state.reviewed(4, 10, r.clone(), 1);
+        assert_eq!(state.running, Some((4, 1, 2)));
+        state.cancelled();
+        state.reviewed(4, 11, r.clone(), 2);
+        assert_eq!(state.reviews.get(11, mv("f5")), None);
+        assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
+        state.started(5, game("f5"));
+        state.ended(4, Some("late".into()));
+        assert_eq!(
+            (state.running, state.error.clone()),
+            (Some((5, 0, 1)), None)
+        );
+        state.ended(5, Some("no network".into()));
+        assert_eq!(
+            (state.running, state.error),
+            (None, Some("no network".into()))
+        );
+    }
+
+    #[test]
+    fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
+        use othello::{GameState, Seats};
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let played = Game::from_transcript("f5d6c3d3", start).expect("legal");
+        let mut state = ReviewState::default();
+        let on_board = GameState::from_game(played.clone(), Seats::Analysis);
+        assert!(state.follows(&on_board), "no review: nothing to cancel");
+        state.started(1, played.clone());
+        assert!(state.follows(&on_board));
+        // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
+        let mut undone = on_board.clone();
+        undone.undo();
+        assert!(undone.game.moves().len() < 4 && state.follows(&undone));
+        let mut on = on_board.clone();
+        on.play_human(mv("c4")).expect("legal");
+        assert!(on.game.moves().len() == 5 && state.follows(&on));
+        // Another move where a reviewed one was, a new game, another start: not this game.
+        let mut other = GameState::from_game(played.clone(), Seats::Analysis);
+        other.undo();
+        other.undone.clear();
+        let instead = other
+            .position()
+            .legal_move_list()
+            .into_iter()
+            .find(|&m| m != mv("d3"))
+            .expect("another move");
+        other.play_human(instead).expect("legal");
+        assert!(!state.follows(&other), "{:?}", other.game.moves());
+        let new_game = GameState::new(start, Seats::Human(Color::Black));
+        assert!(!state.follows(&new_game));
+        let mut elsewhere = Game::new(start.play(mv("d3")).expect("legal"));
+        let reply = elsewhere.position().legal_move_list()[0];
+        elsewhere.push(reply).expect("legal");
+        assert!(!state.follows(&GameState::from_game(elsewhere, Seats::Analysis)));
+        // Once the review is over there is nothing to follow.
+        state.ended(1, None);
+        assert!(state.follows(&new_game));
+    }
+
+    #[test]
+    fn review_levels_name_their_budget() {
+        assert_eq!(ReviewLevel::default().simulations(), 400);
+        assert_eq!(
+            ReviewLevel::Deep.label(),
+            "Deep: 1,600 simulations a position"
+        );
+        assert_eq!(ReviewLevel::from_key("quick"), Some(ReviewLevel::Quick));
+    }
+}

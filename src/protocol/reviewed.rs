@@ -1,0 +1,79 @@
+//! One move reviewed, as the worker answers a `Review` and the page saves it.
+
+use engine::review::{Mark, MoveReview, Value};
+use othello::{Color, Move};
+use serde::{Deserialize, Serialize};
+
+/// One move reviewed, as it travels from the worker and is saved with the game: the
+/// engine's [`MoveReview`] in plain fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewedMove {
+    pub side: Color,
+    pub played: Move,
+    /// The played move's value in discs for its side; `None` for a forced move.
+    pub value: Option<f32>,
+    pub value_exact: bool,
+    pub best: Move,
+    pub best_value: Option<f32>,
+    pub best_exact: bool,
+    /// Discs given away against the best move, never negative.
+    pub loss: f32,
+    /// The best line from the position, the best move first (empty for a forced move;
+    /// absent in saves from before it).
+    #[serde(default)]
+    pub line: Vec<Move>,
+}
+
+impl ReviewedMove {
+    pub fn from_engine(r: &MoveReview) -> ReviewedMove {
+        ReviewedMove {
+            side: r.side,
+            played: r.played,
+            value: r.value.map(|v| v.discs),
+            value_exact: r.value.is_some_and(|v| v.exact),
+            best: r.best,
+            best_value: r.best_value.map(|v| v.discs),
+            best_exact: r.best_value.is_some_and(|v| v.exact),
+            loss: r.loss,
+            line: r.line.clone(),
+        }
+    }
+
+    /// Back to the engine's type, for its summary.
+    pub fn to_engine(&self) -> MoveReview {
+        let value = |discs: Option<f32>, exact: bool| {
+            discs.map(|d| {
+                if exact {
+                    Value::exact(d.round() as i32)
+                } else {
+                    Value::estimate(d)
+                }
+            })
+        };
+        MoveReview {
+            side: self.side,
+            played: self.played,
+            value: value(self.value, self.value_exact),
+            best: self.best,
+            best_value: value(self.best_value, self.best_exact),
+            loss: self.loss,
+            mark: Mark::of_loss(self.loss),
+            line: self.line.clone(),
+        }
+    }
+
+    /// The best line in standard notation, "c4 e3 f6"; empty for a forced move.
+    pub fn line_text(&self) -> String {
+        let moves: Vec<String> = self.line.iter().map(ToString::to_string).collect();
+        moves.join(" ")
+    }
+
+    pub fn is_forced(&self) -> bool {
+        self.value.is_none()
+    }
+
+    /// The mark, by the CLI's thresholds; `None` for a forced move, which has none.
+    pub fn mark(&self) -> Option<Mark> {
+        (!self.is_forced()).then(|| Mark::of_loss(self.loss))
+    }
+}

@@ -1,0 +1,78 @@
+//! A hint's extra: when the solver settles the root exactly, the other moves' margins too.
+
+/// A hint whose root the solver settled exactly names only its best move's margin. Within
+/// the solver's sure reach (`default_exact_root_empties`: 16 empties on 8x8) the other
+/// moves are cheap to solve as well (each position after one has an empty less than a root
+/// the solver finished), so every legal move gets its exact margin, as bounds the merge
+/// and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
+/// empties) a move's solve could take seconds, so those moves keep the search's word.
+pub(super) fn solve_every_move(report: &mut crate::protocol::Report, pos: &othello::Position) {
+    if !report.search.solved.is_some_and(|s| s.exact)
+        || pos.empty_count() > engine::mcts::default_exact_root_empties(pos.size())
+    {
+        return;
+    }
+    let mut solver = engine::Solver::new();
+    for mv in pos.legal_move_list() {
+        let settled = report
+            .moves
+            .iter()
+            .any(|m| m.mv == mv && m.bounds.is_some_and(|(low, high)| low == high));
+        let Ok(after) = pos.play(mv) else { continue };
+        if mv == othello::Move::Pass || settled {
+            continue;
+        }
+        let margin = -solver.solve(&after).margin;
+        report.moves.retain(|m| m.mv != mv);
+        report.moves.push(crate::protocol::MoveStat {
+            mv,
+            visits: 0,
+            prior: 0.0,
+            q: margin.signum() as f32,
+            proof: Some(margin.signum() as i8),
+            bounds: Some((margin, margin)),
+            score: Some(margin as f32),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::worker::search::tests::request;
+    use engine::Solver;
+    use othello::{BoardSize, Position, Variant};
+    use std::time::Duration;
+
+    #[test]
+    fn a_solved_hint_gives_every_move_its_exact_margin() {
+        let mut rng = engine::Rng::new(4);
+        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+        while pos.empty_count() > 14 || pos.legal_move_list().len() < 3 {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+            assert!(!pos.is_game_over());
+        }
+        let mut hint = request(7, &pos, "mcts", 20, 1);
+        hint.every_move = true;
+        let report = crate::worker::search::Searcher::new()
+            .run(hint, Duration::from_millis(50))
+            .expect("searches");
+        for mv in pos.legal_move_list() {
+            let after = pos.play(mv).expect("legal");
+            let margin = -Solver::new().solve(&after).margin;
+            let stat = report
+                .moves
+                .iter()
+                .find(|m| m.mv == mv)
+                .expect("every move");
+            assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
+        }
+        // A move's search (not a hint) keeps the solver's one move.
+        let report = crate::worker::search::Searcher::new()
+            .run(request(8, &pos, "mcts", 20, 1), Duration::from_millis(50))
+            .expect("searches");
+        assert!(report.moves.len() < pos.legal_move_list().len());
+    }
+}
