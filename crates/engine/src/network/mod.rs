@@ -9,6 +9,7 @@
 //! legal-move priors and values.
 
 mod card;
+pub mod features;
 
 pub use card::{CardError, ModelCard};
 
