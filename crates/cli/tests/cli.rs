@@ -130,6 +130,10 @@ fn model_check_prints_the_card_shapes_and_speed() {
         ),
         "{out}"
     );
+    assert!(
+        out.contains("input planes: v1 (own, opponent, legal, ones)"),
+        "{out}"
+    );
     assert!(out.contains("start position: value"), "{out}");
     for batch in ["batch  1:", "batch  8:", "batch 32:"] {
         assert!(out.contains(batch), "{out}");

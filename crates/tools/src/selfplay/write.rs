@@ -4,7 +4,6 @@
 
 use super::{GameRecord, SelfPlayConfig};
 use crate::arrays::{write_npz, Column};
-use engine::network::INPUT_PLANES;
 use ndarray::{ArrayViewD, IxDyn};
 use othello::Color;
 use serde::Serialize;
@@ -35,6 +34,8 @@ struct Sidecar<'a> {
     board_size: u8,
     variant: &'a str,
     settings: &'a SelfPlayConfig,
+    /// The planes of the `planes` array, in order (`SelfPlayConfig::inputs`).
+    plane_names: Vec<&'static str>,
     c_puct: f32,
     dirichlet_alpha: f32,
     dirichlet_fraction: f32,
@@ -114,7 +115,9 @@ pub fn write_selfplay(
     let arrays = [
         (
             "planes",
-            Column::U8(view(&columns.planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
+            Column::U8(
+                view(&columns.planes, &[count, config.inputs.len(), n, n]).map_err(shape_error)?,
+            ),
         ),
         (
             "policy",
@@ -145,6 +148,7 @@ pub fn write_selfplay(
         board_size: config.size.n(),
         variant: config.variant.name(),
         settings: config,
+        plane_names: config.inputs.names(),
         c_puct: config.mcts.c_puct,
         dirichlet_alpha: config.mcts.dirichlet_alpha,
         dirichlet_fraction: config.mcts.dirichlet_fraction,
