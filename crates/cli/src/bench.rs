@@ -3,8 +3,8 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::network::runs_per_second;
-use engine::{Budget, PlayerKind, PlayerSpec};
+use engine::network::{runs_per_second, InputPlanes};
+use engine::{Budget, PlayerKind, PlayerSpec, Rng};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -76,6 +76,21 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// The input encoder alone: time per position of each input set, over every position
+    /// of seeded random games (the median of several rounds, and the fastest)
+    Encode {
+        #[arg(long, default_value = "8")]
+        board: BoardSize,
+        /// Input sets to time, separated by ';': v1, v2, or plane names joined by commas
+        #[arg(long, value_delimiter = ';', default_value = "v1;v2")]
+        inputs: Vec<String>,
+        /// Random games whose positions are encoded
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Timed rounds over all the positions, per input set
+        #[arg(long, default_value_t = 15)]
+        rounds: usize,
+    },
 }
 
 pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
@@ -91,7 +106,75 @@ pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
             batch,
             seconds,
         } => network(&model, &batch, seconds, models),
+        BenchCommand::Encode {
+            board,
+            inputs,
+            games,
+            rounds,
+        } => encode(board, &inputs, games, rounds),
     }
+}
+
+/// Every position of `games` random games (seeded: the same positions on every run), the
+/// finished ones included.
+fn random_game_positions(size: BoardSize, games: usize) -> Vec<Position> {
+    let mut rng = Rng::new(1);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(size, Variant::Standard);
+        loop {
+            out.push(pos);
+            let moves = pos.legal_move_list();
+            match rng.choose(&moves) {
+                Some(&mv) if !pos.is_game_over() => pos = pos.play_unchecked(mv),
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// The encoder's time per position for each input set: `rounds` passes over the positions
+/// of `games` random games, each pass timed alone; the median and the fastest pass.
+pub fn encode(size: BoardSize, sets: &[String], games: usize, rounds: usize) -> Result<()> {
+    if games == 0 || rounds == 0 {
+        bail!("--games and --rounds must be at least 1");
+    }
+    let sets = sets
+        .iter()
+        .map(|text| InputPlanes::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    let positions = random_game_positions(size, games);
+    println!(
+        "{} positions of {games} random {size} games, {rounds} rounds per input set",
+        positions.len()
+    );
+    println!("planes  ns/position (median)  ns/position (fastest)  input set");
+    for inputs in &sets {
+        let mut out: Vec<f32> =
+            Vec::with_capacity(inputs.len() * size.squares() as usize * positions.len());
+        let mut times = Vec::with_capacity(rounds);
+        // One untimed pass: the edge stability tables are built on first use.
+        for round in 0..=rounds {
+            out.clear();
+            let clock = Instant::now();
+            for pos in &positions {
+                inputs.encode(pos, &mut out);
+            }
+            std::hint::black_box(&out);
+            if round > 0 {
+                times.push(clock.elapsed().as_secs_f64() * 1e9 / positions.len() as f64);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{:>6} {:>21.0} {:>22.0}  {inputs}",
+            inputs.len(),
+            times[times.len() / 2],
+            times[0]
+        );
+    }
+    Ok(())
 }
 
 /// Positions per second through the network's runner at each batch size, the batches
