@@ -11,9 +11,10 @@ plane row-major from a1 (row 0 = rank 1). Outputs: `policy` logits [batch, N*N +
 (square indices `row * N + column`, the pass last), `value` [batch, 1] in [-1, 1], and
 optionally `score` [batch, 1], the final disc difference / squares.
 
-The features of input set v2 are computed here on boolean grids [B, N, N], a whole batch
-at once, and independently of the engine's bitboards: the two must agree square for
-square, and the cross-language test holds them to it.
+The features of input set v2 are computed here on numpy bitboards, a whole batch at once;
+the engine computes them its own way, and the two must agree square for square: the
+cross-language test holds them to it, and train/tests/grid_planes.py is a third version,
+square by square on grids, that both are checked against.
 """
 
 from __future__ import annotations
@@ -155,75 +156,105 @@ def check_card(card: Mapping[str, Any], where: str) -> None:
         )
 
 
-# ---- the planes of input set v2, on boolean grids [B, N, N] ----
+# ---- the planes of input set v2, on numpy bitboards [B] ----
+#
+# The engine's layout: bit `row * 8 + column`, a smaller board in the top-left corner
+# (train/env.py's too). uint64 operations over a whole batch at once cost a few
+# microseconds each, where the same work on boolean grids took a training step's worth of
+# time; train/tests/grid_planes.py keeps the grid version as the tests' reference.
 
-# The eight directions (row step, column step), and the four lines through a square.
-DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
-LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
-
-
-def shifted(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """out[..., r, c] = grid[..., r + dr, c + dc], False (0) off the board."""
-    n = grid.shape[-1]
-    out = np.zeros_like(grid)
-    if abs(dr) >= n or abs(dc) >= n:
-        return out
-    rows_to, rows_from = slice(max(0, -dr), n - max(0, dr)), slice(max(0, dr), n - max(0, -dr))
-    cols_to, cols_from = slice(max(0, -dc), n - max(0, dc)), slice(max(0, dc), n - max(0, -dc))
-    out[..., rows_to, cols_to] = grid[..., rows_from, cols_from]
-    return out
-
-
-def legal_grid(own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """The empty squares where `own` may place: next to a run of `opponent` discs that one
-    of its own discs closes, in some direction."""
-    n = own.shape[-1]
-    moves = np.zeros_like(own)
-    for dr, dc in DIRECTIONS:
-        run = shifted(opponent, dr, dc)  # the first k - 1 squares that way are the opponent's
-        for k in range(2, n):
-            moves |= run & shifted(own, k * dr, k * dc)
-            run = run & shifted(opponent, k * dr, k * dc)
-    return moves & ~(own | opponent)
+U64 = np.uint64
+FILE_A, FILE_H = U64(0x0101_0101_0101_0101), U64(0x8080_8080_8080_8080)
+RANK_1, RANK_8 = U64(0xFF), U64(0xFF00_0000_0000_0000)
+# The eight directions as bit steps, and the squares each must not step from (where the
+# step would wrap onto the next row, or leave the 8x8 layout).
+STEPS = (
+    (1, FILE_H), (-1, FILE_A), (8, RANK_8), (-8, RANK_1),
+    (9, FILE_H | RANK_8), (-9, FILE_A | RANK_1), (7, FILE_A | RANK_8), (-7, FILE_H | RANK_1),
+)  # fmt: skip
+# The four lines, each as a step up it with the squares that have no next square up it and
+# none down it.
+LINES = ((1, FILE_H, FILE_A), (8, RANK_8, RANK_1), (9, FILE_H | RANK_8, FILE_A | RANK_1),
+         (7, FILE_A | RANK_8, FILE_H | RANK_1))  # fmt: skip
 
 
-def frontier_grid(discs: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """The discs with an empty square among their eight neighbours."""
-    near = np.zeros_like(empty)
-    for dr, dc in DIRECTIONS:
-        near |= shifted(empty, dr, dc)
-    return discs & near
+def _step(x: np.ndarray, step: int, blocked: np.uint64) -> np.ndarray:
+    x = x & ~blocked
+    return x << U64(step) if step > 0 else x >> U64(-step)
 
 
-def odd_region_grid(empty: np.ndarray) -> np.ndarray:
-    """The empty squares of the regions of empties (connected through the eight neighbours)
-    with an odd number of squares. Every empty square takes the largest label of its
-    region, spread a neighbour at a time; the regions' sizes are the labels' counts."""
-    b, n = empty.shape[0], empty.shape[-1]
-    squares = n * n
-    label = np.where(empty, np.arange(squares).reshape(n, n), -1)
-    while True:
-        spread = label.copy()
-        for dr, dc in DIRECTIONS:
-            neighbour = shifted(label + 1, dr, dc) - 1  # -1 off the board, as a disc
-            spread = np.maximum(spread, neighbour)
-        spread = np.where(empty, spread, -1)
-        if np.array_equal(spread, label):
-            break
-        label = spread
-    flat = label.reshape(b, squares)
-    index = np.arange(b)[:, None] * squares + np.where(flat >= 0, flat, 0)
-    sizes = np.bincount(index[flat >= 0], minlength=b * squares)
-    return empty & (sizes[index].reshape(b, n, n) % 2 == 1)
-
-
-def odd_quadrant_grid(empty: np.ndarray) -> np.ndarray:
-    """The empty squares of the quadrants (N/2 x N/2) holding an odd number of empties."""
-    b, n = empty.shape[0], empty.shape[-1]
+@cache
+def _squares(n: int) -> tuple[np.ndarray, np.uint64, np.uint64, tuple[np.uint64, ...]]:
+    """The bit of each square (row-major), the board's squares, the squares off its edge,
+    and its four quadrants."""
+    bits = np.array([r * 8 + c for r in range(n) for c in range(n)], dtype=U64)
+    mask = lambda keep: U64(sum(1 << (r * 8 + c) for r in range(n) for c in range(n) if keep(r, c)))  # noqa: E731
+    inside = mask(lambda r, c: 0 < r < n - 1 and 0 < c < n - 1)
     h = n // 2
-    counts = empty.reshape(b, 2, h, 2, h).sum(axis=(2, 4))
-    odd = np.repeat(np.repeat(counts % 2 == 1, h, axis=1), h, axis=2)
-    return empty & odd
+    quadrants = tuple(mask(lambda r, c, q=q: (r // h, c // h) == divmod(q, 2)) for q in range(4))
+    return bits, mask(lambda r, c: True), inside, quadrants
+
+
+def to_bitboards(grid: np.ndarray) -> np.ndarray:
+    """Boolean grids [B, N, N] as bitboards [B]."""
+    b, n = grid.shape[0], grid.shape[-1]
+    bits = _squares(n)[0]
+    return np.bitwise_or.reduce(grid.reshape(b, n * n).astype(U64) << bits, axis=1)
+
+
+def to_grids(x: np.ndarray, n: int) -> np.ndarray:
+    """Bitboards [B] as boolean grids [B, N, N]."""
+    return ((x[:, None] >> _squares(n)[0]) & U64(1)).astype(bool).reshape(-1, n, n)
+
+
+_NOT_FILE_A, _NOT_FILE_H, _ONE, _EIGHT = ~FILE_A, ~FILE_H, U64(1), U64(8)
+
+
+def neighbours(x: np.ndarray) -> np.ndarray:
+    """The squares of `x` and those next to them (the eight neighbours of each): a row's
+    spread sideways, then that up and down, in a few operations rather than eight shifts
+    (the region fill calls this in its inner loop)."""
+    row = x | ((x & _NOT_FILE_H) << _ONE) | ((x & _NOT_FILE_A) >> _ONE)
+    return row | (row << _EIGHT) | (row >> _EIGHT)
+
+
+def legal_moves(own: np.ndarray, opponent: np.ndarray, on_board: np.uint64) -> np.ndarray:
+    """The empty squares where `own` may place: a run of `opponent` discs that one of its
+    own closes lies next to it in some direction."""
+    moves = np.zeros_like(own)
+    for step, blocked in STEPS:
+        run = _step(own, step, blocked) & opponent
+        for _ in range(5):
+            run |= _step(run, step, blocked) & opponent
+        moves |= _step(run, step, blocked)
+    return moves & on_board & ~(own | opponent)
+
+
+def odd_regions(empty: np.ndarray) -> np.ndarray:
+    """The empty squares of the regions of empties (connected through the eight
+    neighbours) with an odd number of squares: each board's regions one at a time, from
+    its lowest empty square not yet in one, grown a neighbour at a time."""
+    odd = np.zeros_like(empty)
+    left = empty.copy()
+    while left.any():
+        region = left & (~left + U64(1))  # the lowest square left
+        while True:
+            grown = neighbours(region) & empty
+            if np.array_equal(grown, region):
+                break
+            region = grown
+        odd |= np.where(np.bitwise_count(region) % 2 == 1, region, U64(0))
+        left &= ~region
+    return odd
+
+
+def odd_quadrants(empty: np.ndarray, n: int) -> np.ndarray:
+    """The empty squares of the quadrants (N/2 x N/2) that hold an odd number of them."""
+    odd = np.zeros_like(empty)
+    for quadrant in _squares(n)[3]:
+        inside = empty & quadrant
+        odd |= np.where(np.bitwise_count(inside) % 2 == 1, inside, U64(0))
+    return odd
 
 
 @cache
@@ -263,55 +294,50 @@ def edge_table(n: int) -> np.ndarray:
     return table
 
 
-def _edges(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The four edges as (rows, columns) index arrays, square k of each at [k]."""
-    k, last = np.arange(n), np.full(n, n - 1)
-    zero = np.zeros(n, dtype=np.int64)
-    return [(zero, k), (last, k), (k, zero), (k, last)]
-
-
-def _line_full(filled: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """Whether the whole line through each square in direction (dr, dc) is filled: each
-    square of a line gets the line's id, and a line is full when its count of filled
-    squares is its length."""
-    b, n = filled.shape[0], filled.shape[-1]
-    if (dr, dc) == (0, 1):
-        ids = np.repeat(np.arange(n), n)
-    elif (dr, dc) == (1, 0):
-        ids = np.tile(np.arange(n), n)
-    elif (dr, dc) == (1, 1):
-        ids = (np.arange(n)[:, None] - np.arange(n)[None, :] + n - 1).reshape(-1)
-    else:
-        ids = (np.arange(n)[:, None] + np.arange(n)[None, :]).reshape(-1)
-    onehot = np.eye(ids.max() + 1, dtype=np.int64)[ids]  # [N*N, lines]
-    counts = filled.reshape(b, n * n).astype(np.int64) @ onehot
-    full = counts == onehot.sum(axis=0)
-    return full[:, ids].reshape(b, n, n)
-
-
-def stable_grid(own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """The discs of `own` that no sequence of moves can flip, as Edax finds them
-    (src/board.c of github.com/abulmo/edax-reversi): on an edge, those the edge table
-    keeps; inside, a disc each of whose four lines is full or holds a stable own disc next
-    to it along the line, applied until nothing more is found."""
-    n = own.shape[-1]
+def _edge_stable(own: np.ndarray, opponent: np.ndarray, n: int) -> np.ndarray:
+    """The discs of `own` on the board's edges that the edge table keeps."""
     table = edge_table(n)
-    weights = 1 << np.arange(n)
+    one = U64(1)
     stable = np.zeros_like(own)
-    for rows, cols in _edges(n):
-        p = (own[:, rows, cols] * weights).sum(axis=1)
-        o = (opponent[:, rows, cols] * weights).sum(axis=1)
-        kept = table[(p << n) | o]
-        stable[:, rows, cols] |= (kept[:, None] >> np.arange(n)) & 1 == 1
-    filled = own | opponent
-    full = [_line_full(filled, dr, dc) for dr, dc in LINES]
-    inside = np.zeros((n, n), dtype=bool)
-    inside[1:-1, 1:-1] = True
+    # Each edge as the bit of its k-th square.
+    edges = [
+        [k for k in range(n)],
+        [(n - 1) * 8 + k for k in range(n)],
+        [k * 8 for k in range(n)],
+        [k * 8 + n - 1 for k in range(n)],
+    ]
+    for squares in edges:
+        p = sum(((own >> U64(s)) & one) << U64(k) for k, s in enumerate(squares))
+        o = sum(((opponent >> U64(s)) & one) << U64(k) for k, s in enumerate(squares))
+        kept = table[((p << U64(n)) | o).astype(np.int64)].astype(U64)
+        for k, s in enumerate(squares):
+            stable |= ((kept >> U64(k)) & one) << U64(s)
+    return stable
+
+
+def stable_discs(own: np.ndarray, opponent: np.ndarray, n: int) -> np.ndarray:
+    """The discs of `own` that no sequence of moves can flip, as Edax finds them
+    (src/board.c of github.com/abulmo/edax-reversi; docs/model-contract.md states the
+    rules): on an edge, those the edge table keeps; inside, a disc each of whose four
+    lines is full or holds a stable own disc next to it along the line, applied until
+    nothing more is found."""
+    _, on_board, inside, _ = _squares(n)
+    # Off the board counts as filled: a line of the 8x8 layout is then full exactly when
+    # its part on the board is.
+    filled = own | opponent | ~on_board
+    full = []
+    for step, last_up, last_down in LINES:
+        line = filled.copy()
+        for _ in range(7):
+            line &= ((line >> U64(step)) | last_up) & ((line << U64(step)) | last_down)
+        full.append(line)
     candidates = own & inside
+    stable = _edge_stable(own, opponent, n)
     while True:
+        # Inside the board both neighbours along a line are on it: no wrap to mask.
         held = candidates.copy()
-        for (dr, dc), line_full in zip(LINES, full, strict=True):
-            held &= line_full | shifted(stable, dr, dc) | shifted(stable, -dr, -dc)
+        for (step, _, _), line in zip(LINES, full, strict=True):
+            held &= line | (stable << U64(step)) | (stable >> U64(step))
         grown = stable | held
         if np.array_equal(grown, stable):
             return stable
@@ -322,24 +348,27 @@ def feature_planes(own: np.ndarray, opponent: np.ndarray, names: Sequence[str]) 
     """The planes `names` of positions given as the side to move's discs and the other
     side's, boolean grids [B, N, N]: float32 [B, len(names), N, N]."""
     own, opponent = np.asarray(own, dtype=bool), np.asarray(opponent, dtype=bool)
-    empty = ~(own | opponent)
+    n = own.shape[-1]
+    on_board = _squares(n)[1]
+    p, o = to_bitboards(own), to_bitboards(opponent)
+    empty = on_board & ~(p | o)
     features = {
-        "own": lambda: own,
-        "opponent": lambda: opponent,
-        "legal": lambda: legal_grid(own, opponent),
-        "ones": lambda: np.ones_like(own),
-        "opponent_legal": lambda: legal_grid(opponent, own),
-        "own_stable": lambda: stable_grid(own, opponent),
-        "opponent_stable": lambda: stable_grid(opponent, own),
-        "own_frontier": lambda: frontier_grid(own, empty),
-        "opponent_frontier": lambda: frontier_grid(opponent, empty),
-        "odd_region": lambda: odd_region_grid(empty),
-        "odd_quadrant": lambda: odd_quadrant_grid(empty),
+        "own": lambda: p,
+        "opponent": lambda: o,
+        "legal": lambda: legal_moves(p, o, on_board),
+        "ones": lambda: np.full_like(p, on_board),
+        "opponent_legal": lambda: legal_moves(o, p, on_board),
+        "own_stable": lambda: stable_discs(p, o, n),
+        "opponent_stable": lambda: stable_discs(o, p, n),
+        # neighbours(empty) holds the empty squares too, which hold no disc.
+        "own_frontier": lambda: p & neighbours(empty),
+        "opponent_frontier": lambda: o & neighbours(empty),
+        "odd_region": lambda: odd_regions(empty),
+        "odd_quadrant": lambda: odd_quadrants(empty, n),
     }
-    b, n = own.shape[0], own.shape[-1]
-    planes = np.empty((b, len(names), n, n), dtype=np.float32)
+    planes = np.empty((own.shape[0], len(names), n, n), dtype=np.float32)
     for index, name in enumerate(input_planes(names)):
-        planes[:, index] = features[name]()
+        planes[:, index] = to_grids(features[name](), n)
     return planes
 
 

@@ -21,6 +21,7 @@ from train.net import NetConfig, OthelloNet
 from train.report import load_card
 from train.report_stats import ReportError
 from train.ship import ShipError, ship
+from train.tests import grid_planes
 from train.tests.engine import BINARY_VARIABLE, real_othello
 from train.tests.rules import DIRECTIONS, random_positions, start, write_batch
 from train.tests.rules import legal as reference_legal
@@ -82,22 +83,29 @@ def grids(rows: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return own, opp
 
 
+def stable(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """The trainer's stable discs of `own`, checked against the grid reference's."""
+    fast = contract.feature_planes(own, opp, ["own_stable"])[:, 0] > 0
+    assert (fast == grid_planes.stable_grid(own, opp)).all()
+    return fast
+
+
 def test_stable_discs_of_boards_one_can_check_by_eye() -> None:
     """The cases of the engine's own test (crates/engine/src/network/features/tests.rs)."""
     full = ["xxxxoooo"] * 8
     own, opp = grids(full)
-    assert (contract.stable_grid(own, opp) == own).all()
+    assert (stable(own, opp) == own).all()
     rest = ["........"] * 7
     own, opp = grids(["xxxo....", *rest])
-    assert contract.stable_grid(own, opp)[0, 0].tolist() == [True] * 3 + [False] * 5
+    assert stable(own, opp)[0, 0].tolist() == [True] * 3 + [False] * 5
     own, opp = grids([".xxxxxxx", *rest])
-    assert contract.stable_grid(own, opp)[0, 0].tolist() == [False] + [True] * 7
+    assert stable(own, opp)[0, 0].tolist() == [False] + [True] * 7
     # b1-g1 between the other side's corner and an empty one: h1 would flip them all.
     own, opp = grids(["oxxxxxx.", *rest])
-    assert not contract.stable_grid(own, opp).any()
-    assert contract.stable_grid(opp, own)[0, 0, 0]
+    assert not stable(own, opp).any()
+    assert stable(opp, own)[0, 0, 0]
     own, opp = grids(["xxxx", "xoxx", "xxxx", "xxxx"])
-    assert (contract.stable_grid(own, opp) == own).all()
+    assert (stable(own, opp) == own).all()
 
 
 def reference_regions(empty: np.ndarray) -> np.ndarray:
@@ -125,12 +133,12 @@ def reference_regions(empty: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("board", [6, 8])
-def test_legal_frontier_and_parity_planes_follow_their_definitions(board: int) -> None:
-    """The vectorised planes against the plain rules of tests/rules.py and square-by-square
-    definitions, on positions of random games."""
+def test_the_grid_reference_follows_the_plain_rules(board: int) -> None:
+    """The grid reference's legal, frontier and parity planes against the plain rules of
+    tests/rules.py and square-by-square definitions, on positions of random games."""
     base = random_positions(board, 60, np.random.default_rng(board))
     own, opp = base[:, contract.OWN] > 0, base[:, contract.OPPONENT] > 0
-    planes = contract.feature_planes(own, opp, contract.PLANE_NAMES)
+    planes = grid_planes.grid_planes(own, opp, contract.PLANE_NAMES)
     plane = {name: planes[:, i] > 0 for i, name in enumerate(contract.PLANE_NAMES)}
     half = board // 2
     for k in range(len(base)):
@@ -154,6 +162,33 @@ def test_legal_frontier_and_parity_planes_follow_their_definitions(board: int) -
         assert (planes[k, contract.PLANE_NAMES.index("ones")] == 1).all()
     # The stable discs are the side's own, and there are some to check.
     assert not (plane["own_stable"] & ~own).any() and plane["own_stable"].sum() > 50
+
+
+def random_boards(board: int, count: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Boards whose every square is own, the other side's or empty at random (reachable
+    or not), with a random share of empties per board."""
+    empty_share = rng.random((count, 1, 1))
+    cell = rng.random((count, board, board))
+    side = rng.random((count, board, board)) < 0.5
+    filled = cell >= empty_share
+    return filled & side, filled & ~side
+
+
+@pytest.mark.parametrize("board", [4, 6, 8])
+def test_the_trainer_s_planes_are_the_grid_reference_s(board: int) -> None:
+    """Every plane of the trainer's bitboards against the grid reference, on positions of
+    random games and on random boards."""
+    rng = np.random.default_rng(board + 1)
+    base = random_positions(board, 80, rng)
+    boards = [(base[:, contract.OWN] > 0, base[:, contract.OPPONENT] > 0)]
+    boards.append(random_boards(board, 80, rng))
+    for own, opp in boards:
+        fast = contract.feature_planes(own, opp, contract.PLANE_NAMES)
+        slow = grid_planes.grid_planes(own, opp, contract.PLANE_NAMES)
+        for i, name in enumerate(contract.PLANE_NAMES):
+            bad = np.flatnonzero((fast[:, i] != slow[:, i]).any(axis=(1, 2)))
+            assert not bad.size, f"{name} differs on {board}x{board} board {bad[0]}"
+        assert fast[:, contract.PLANE_NAMES.index("own_stable")].sum() > 20
 
 
 @pytest.mark.parametrize("board", [6, 8])
