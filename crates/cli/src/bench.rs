@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::network::{runs_per_second, InputPlanes};
+use engine::network::{features, runs_per_second, InputPlanes};
 use engine::{Budget, PlayerKind, PlayerSpec, Rng};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
@@ -85,10 +85,11 @@ pub enum BenchCommand {
         #[arg(long, value_delimiter = ';', default_value = "v1;v2")]
         inputs: Vec<String>,
         /// Random games whose positions are encoded
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 50)]
         games: usize,
-        /// Timed rounds over all the positions, per input set
-        #[arg(long, default_value_t = 15)]
+        /// Timed rounds over all the positions, per input set (short rounds, many of
+        /// them: on a shared machine a long round is likely to be preempted)
+        #[arg(long, default_value_t = 101)]
         rounds: usize,
     },
 }
@@ -135,7 +136,12 @@ fn random_game_positions(size: BoardSize, games: usize) -> Vec<Position> {
 }
 
 /// The encoder's time per position for each input set: `rounds` passes over the positions
-/// of `games` random games, each pass timed alone; the median and the fastest pass.
+/// of `games` random games, each pass timed alone; the median and the fastest pass. The
+/// positions are encoded in batches of [`ENCODE_BATCH`] into one buffer, cleared between
+/// batches, as the evaluator does: one buffer for all of them would time the memory's
+/// bandwidth as much as the encoder.
+const ENCODE_BATCH: usize = 16;
+
 pub fn encode(size: BoardSize, sets: &[String], games: usize, rounds: usize) -> Result<()> {
     if games == 0 || rounds == 0 {
         bail!("--games and --rounds must be at least 1");
@@ -144,24 +150,37 @@ pub fn encode(size: BoardSize, sets: &[String], games: usize, rounds: usize) -> 
         .iter()
         .map(|text| InputPlanes::parse(text))
         .collect::<Result<Vec<_>, _>>()?;
+    // Stability's edge table is built at its first use, once per board size: timed here,
+    // apart from the rounds (a browser worker pays it at its first evaluation).
+    let start = Position::start(size, Variant::Standard);
+    let clock = Instant::now();
+    std::hint::black_box(features::stable_discs(
+        start.player().0,
+        start.opponent().0,
+        size,
+    ));
+    let table = clock.elapsed();
     let positions = random_game_positions(size, games);
     println!(
-        "{} positions of {games} random {size} games, {rounds} rounds per input set",
-        positions.len()
+        "{} positions of {games} random {size} games in batches of {ENCODE_BATCH}, {rounds} rounds per input set; the edge stability table built in {:.0} us at its first use",
+        positions.len(),
+        table.as_secs_f64() * 1e6
     );
     println!("planes  ns/position (median)  ns/position (fastest)  input set");
     for inputs in &sets {
         let mut out: Vec<f32> =
-            Vec::with_capacity(inputs.len() * size.squares() as usize * positions.len());
+            Vec::with_capacity(inputs.len() * size.squares() as usize * ENCODE_BATCH);
         let mut times = Vec::with_capacity(rounds);
         // One untimed pass: the edge stability tables are built on first use.
         for round in 0..=rounds {
-            out.clear();
             let clock = Instant::now();
-            for pos in &positions {
-                inputs.encode(pos, &mut out);
+            for batch in positions.chunks(ENCODE_BATCH) {
+                out.clear();
+                for pos in batch {
+                    inputs.encode(pos, &mut out);
+                }
+                std::hint::black_box(&out);
             }
-            std::hint::black_box(&out);
             if round > 0 {
                 times.push(clock.elapsed().as_secs_f64() * 1e9 / positions.len() as f64);
             }

@@ -53,17 +53,18 @@ pub fn odd_regions(empty: u64) -> u64 {
     odd
 }
 
-/// The board's four quadrants (N/2 x N/2 squares each).
-fn quadrants(size: BoardSize) -> [u64; 4] {
-    let half = u32::from(size.n() / 2);
-    let mut quads = [0u64; 4];
-    for row in 0..2 * half {
-        for col in 0..2 * half {
-            let quadrant = (row / half * 2 + col / half) as usize;
-            quads[quadrant] |= 1 << (row * 8 + col);
-        }
+/// The board's four quadrants (N/2 x N/2 squares each), a1's first.
+const fn quadrants(size: BoardSize) -> [u64; 4] {
+    match size {
+        BoardSize::Four => [0x0303, 0x0c0c, 0x0303_0000, 0x0c0c_0000],
+        BoardSize::Six => [0x07_0707, 0x38_3838, 0x0707_0700_0000, 0x3838_3800_0000],
+        BoardSize::Eight => [
+            0x0f0f_0f0f,
+            0xf0f0_f0f0,
+            0x0f0f_0f0f_0000_0000,
+            0xf0f0_f0f0_0000_0000,
+        ],
     }
-    quads
 }
 
 /// The empty squares of the quadrants that hold an odd number of empties: the parity
@@ -98,15 +99,12 @@ fn full_lines(filled: u64, (step, last_up, last_down): (u32, u64, u64)) -> u64 {
 }
 
 /// The squares of `size` not on its edge.
-fn interior(size: BoardSize) -> u64 {
-    let n = u32::from(size.n());
-    let mut inner = 0;
-    for row in 1..n - 1 {
-        for col in 1..n - 1 {
-            inner |= 1 << (row * 8 + col);
-        }
+const fn interior(size: BoardSize) -> u64 {
+    match size {
+        BoardSize::Four => 0x06_0600,
+        BoardSize::Six => 0x001e_1e1e_1e00,
+        BoardSize::Eight => 0x007e_7e7e_7e7e_7e00,
     }
-    inner
 }
 
 /// Discs of `own` that no sequence of moves can flip, as Edax finds them (`src/board.c`:

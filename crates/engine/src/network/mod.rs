@@ -14,7 +14,7 @@ pub mod features;
 mod planes;
 
 pub use card::{CardError, ModelCard};
-pub use planes::{InputPlanes, Plane, PlanesError, V1, V2};
+pub use planes::{InputPlanes, Plane, PlaneValue, PlanesError, V1, V2};
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
 use othello::{BoardSize, Position, Variant};
