@@ -21,15 +21,25 @@ from train import contract, rl
 
 
 class OnnxPolicy:
-    def __init__(self, model: Path, argmax: bool, seed: int) -> None:
+    """The network's policy, fed the planes its card names from the base planes the games
+    give."""
+
+    def __init__(
+        self,
+        model: Path,
+        argmax: bool,
+        seed: int,
+        plane_names: tuple[str, ...] = contract.PLANE_ORDER,
+    ) -> None:
         import onnxruntime
 
         self.session = onnxruntime.InferenceSession(str(model))
         self.argmax = argmax
         self.rng = np.random.default_rng(seed)
+        self.plane_names = plane_names
 
     def act(self, planes: np.ndarray, legal: np.ndarray, explore: bool) -> np.ndarray:
-        feed = {contract.INPUT: planes.astype(np.float32)}
+        feed = {contract.INPUT: contract.encode_inputs(planes, self.plane_names)}
         logits = self.session.run(["policy"], feed)[0]
         logits = np.where(legal, logits, -np.inf)
         if self.argmax or not explore:
@@ -52,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         card = json.loads(card_path.read_text())
         board = int(card["board_size"])
-        policy = OnnxPolicy(args.model, args.argmax, args.seed)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        policy = OnnxPolicy(args.model, args.argmax, args.seed, contract.card_planes(card))
+    except (OSError, ValueError, KeyError, TypeError) as e:  # ContractError is a ValueError
         print(f"error: cannot load {args.model} with its card {card_path}: {e}", file=sys.stderr)
         return 1
     except Exception as e:  # onnxruntime's own errors share no base class

@@ -17,7 +17,17 @@ from pathlib import Path
 
 import numpy as np
 
-from train.contract import COLUMNS, PLANES, REQUIRED_COLUMNS, SAMPLE_COLUMNS, sidecar_board
+from train.contract import (
+    COLUMNS,
+    PLANE_ORDER,
+    REQUIRED_COLUMNS,
+    SAMPLE_COLUMNS,
+    SIDECAR_PLANE_NAMES,
+    ContractError,
+    base_planes,
+    input_planes,
+    sidecar_board,
+)
 from train.contract import moves as contract_moves
 
 GENERATION_DIR = re.compile(r"^gen-(\d+)$")
@@ -30,7 +40,9 @@ class DataError(ValueError):
 @dataclass
 class Samples:
     """The columns of SAMPLE_COLUMNS, in its order; a missing ownership column becomes
-    zeros with has_ownership all False, so a batch has every column."""
+    zeros with has_ownership all False, so a batch has every column. `planes` are the base
+    planes (input set v1) whatever a file stored: the trainer encodes its network's planes
+    from them (contract.encode_inputs)."""
 
     planes: np.ndarray
     policy: np.ndarray  # normalised to sum to one per row
@@ -71,7 +83,8 @@ def sidecar_path(npz: Path) -> Path:
 
 
 def load_npz(path: Path, board: int) -> Samples:
-    """One self-play file, checked against the expected board size."""
+    """One self-play file, checked against the expected board size. Its planes are those
+    the sidecar names (v1 without a sidecar or a name), reduced to the base planes."""
     path = Path(path)
     if not path.is_file():
         raise DataError(f"{path}: no such self-play file")
@@ -85,10 +98,14 @@ def load_npz(path: Path, board: int) -> Samples:
         raise DataError(f"{path}: missing arrays {missing} (has {sorted(arrays)})")
     planes, policy = arrays["planes"], arrays["policy"]
     value, score = arrays["value"], arrays["score"]
+    names = plane_names(path)
     if planes.ndim != 4 or planes.shape[2] != planes.shape[3]:
-        raise DataError(f"{path}: planes must be [n, {PLANES}, N, N], got {list(planes.shape)}")
-    if planes.shape[1] != PLANES:
-        raise DataError(f"{path}: planes have {planes.shape[1]} channels, expected {PLANES}")
+        raise DataError(f"{path}: planes must be [n, {len(names)}, N, N], got {list(planes.shape)}")
+    if planes.shape[1] != len(names):
+        raise DataError(
+            f"{path}: planes have {planes.shape[1]} channels, but the file's planes are "
+            f"{len(names)} ({', '.join(names)})"
+        )
     if planes.shape[2] != board:
         raise DataError(f"{path}: board size {planes.shape[2]}, expected {board}")
     moves = contract_moves(board)
@@ -125,6 +142,10 @@ def load_npz(path: Path, board: int) -> Samples:
             raise DataError(f"{path}: has_ownership must be [{n}] beside an ownership array")
         has_ownership = has_ownership.astype(bool)
     check_sidecar(path, board)
+    try:
+        planes = base_planes(planes, names)
+    except ContractError as e:
+        raise DataError(f"{path}: {e}") from e
     return Samples(
         planes.astype(COLUMNS["planes"].dtype, copy=False),
         # Visit counts and distributions both become distributions: the cross-entropy
@@ -135,6 +156,24 @@ def load_npz(path: Path, board: int) -> Samples:
         ownership,
         has_ownership,
     )
+
+
+def plane_names(npz: Path) -> tuple[str, ...]:
+    """The planes a file's `planes` array holds, as its sidecar names them: the learner
+    network's. Files from before the field, and without a sidecar, hold v1's. (The rest
+    of the sidecar is checked after the arrays, by check_sidecar.)"""
+    side = sidecar_path(npz)
+    try:
+        meta = json.loads(side.read_text()) if side.is_file() else None
+    except json.JSONDecodeError as e:
+        raise DataError(f"{side}: sidecar is not valid JSON ({e})") from e
+    names = meta.get(SIDECAR_PLANE_NAMES) if isinstance(meta, dict) else None
+    if names is None:
+        return PLANE_ORDER
+    try:
+        return input_planes(names)
+    except ContractError as e:
+        raise DataError(f"{sidecar_path(npz)}: {e}") from e
 
 
 def check_sidecar(npz: Path, board: int) -> dict | None:

@@ -3,8 +3,8 @@
     python -m train.export --checkpoint runs/6x6-a/checkpoints/gen-0003.pt --out models/az-6x6
     python -m train.export --check models/az-6x6.onnx models/az-6x6.samples.npz
 
-The samples file (`<name>.samples.npz`) holds `planes` float32 [n, PLANES, N, N] (the
-model contract's input, train/contract.py) and the
+The samples file (`<name>.samples.npz`) holds `planes` float32 [n, C, N, N] (the
+model contract's input for the network's C planes, train/contract.py) and the
 PyTorch outputs for them: `policy` float32 [n, N*N+1] (logits) and `value` float32 [n]
 (plus `score` float32 [n] when the network has a score head). Any runtime that loads the
 ONNX file (the onnx reference evaluator here, tract in `othello model check --compare`)
@@ -28,7 +28,6 @@ import torch
 from torch import Tensor, nn
 
 from train import contract
-from train.contract import ONES, OPPONENT, OWN, PLANES
 from train.net import NetConfig, OthelloNet, parameter_count
 
 OPSET = 17
@@ -67,6 +66,7 @@ def export_onnx(net: OthelloNet, path: Path, wrapper: nn.Module | None = None) -
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     wrapper = (wrapper or ContractWrapper(net)).eval()
+    assert config.planes is not None  # NetConfig sets it
     dummy = torch.zeros(1, config.planes, config.board, config.board)
     names = output_names(config)
     axes = {name: {0: "batch"} for name in [contract.INPUT, *names]}
@@ -98,21 +98,29 @@ def model_card(
     variant: str = "standard",
 ) -> dict[str, Any]:
     c = net.config
+    names = list(c.plane_names)
+    network: dict[str, Any] = {
+        "kind": "residual tower (conv3x3-BN-ReLU stem, residual blocks"
+        + (", every second with KataGo's global pooling bias" if c.global_pool else "")
+        + "), policy and value heads"
+        + (", final disc difference / squares 'score'" if c.score_head else "")
+        + (", ownership (training only)" if c.ownership_head else ""),
+        "blocks": c.blocks,
+        "channels": c.channels,
+    }
+    if c.global_pool:
+        network["global_pool"] = c.global_pool
     return {
         "name": name,
         "board_size": c.board,
         "variant": variant,
-        "planes": PLANES,
-        "inputs": {contract.INPUT: contract.input_shape(c.board)},
+        "planes": len(names),
+        # Named even for v1, which a card without names also means: a card says what
+        # its network takes.
+        contract.CARD_PLANE_NAMES: names,
+        "inputs": {contract.INPUT: contract.input_shape(c.board, len(names))},
         "outputs": contract.output_shapes(c.board, c.score_head),
-        "network": {
-            "kind": "residual tower (conv3x3-BN-ReLU stem, residual blocks), "
-            "policy and value heads"
-            + (", final disc difference / squares 'score'" if c.score_head else "")
-            + (", ownership (training only)" if c.ownership_head else ""),
-            "blocks": c.blocks,
-            "channels": c.channels,
-        },
+        "network": network,
         "parameters": parameter_count(net),
         "training": {"run": run, "generation": generation},
         "date": datetime.date.today().isoformat(),
@@ -134,13 +142,18 @@ def torch_outputs(
     return result
 
 
-def sample_planes(board: int, n: int, seed: int) -> np.ndarray:
-    """Inputs for the parity samples. Random 0/1 planes, not game positions: parity is
-    about arithmetic, and random planes reach every weight."""
+def sample_planes(
+    board: int, n: int, seed: int, names: tuple[str, ...] = contract.PLANE_ORDER
+) -> np.ndarray:
+    """Inputs for the parity samples, one plane per name. Random 0/1 planes, not game
+    positions: parity is about arithmetic, and random planes reach every weight."""
     rng = np.random.default_rng(seed)
-    planes = (rng.random((n, PLANES, board, board)) < 0.4).astype(np.float32)
-    planes[:, OPPONENT] *= 1 - planes[:, OWN]  # a square holds at most one disc
-    planes[:, ONES] = 1.0
+    planes = (rng.random((n, len(names), board, board)) < 0.4).astype(np.float32)
+    if "own" in names and "opponent" in names:
+        # A square holds at most one disc.
+        planes[:, names.index("opponent")] *= 1 - planes[:, names.index("own")]
+    if "ones" in names:
+        planes[:, names.index("ones")] = 1.0
     return planes
 
 
@@ -228,7 +241,8 @@ def export_model(
     onnx_path, card_path = out.with_suffix(".onnx"), out.with_suffix(".json")
     samples_path = out.with_name(out.name + ".samples.npz")
     export_onnx(net, onnx_path, module)
-    write_samples(net, samples_path, sample_planes(net.config.board, samples, seed), module)
+    planes = sample_planes(net.config.board, samples, seed, net.config.plane_names)
+    write_samples(net, samples_path, planes, module)
     check_parity(onnx_path, samples_path)
     card = model_card(out.name, net, run, generation, strength, variant)
     if kind is not None:

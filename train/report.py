@@ -86,9 +86,13 @@ def load_card(path: Path) -> Model:
 
 
 class OnnxNet:
-    """One ONNX Runtime session for every probe (one thread: the box is shared)."""
+    """One ONNX Runtime session for every probe (one thread: the box is shared). It takes
+    base planes (input set v1, as train/env.py writes them) and feeds the network the
+    planes its card names."""
 
-    def __init__(self, path: Path, board: int) -> None:
+    def __init__(
+        self, path: Path, board: int, plane_names: tuple[str, ...] = contract.PLANE_ORDER
+    ) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -115,9 +119,11 @@ class OnnxNet:
                 f"its card says {board}x{board}"
             )
         self.board = board
+        self.plane_names = plane_names
 
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        out = self.session.run(list(contract.OUTPUTS), {contract.INPUT: planes.astype(np.float32)})
+        feed = {contract.INPUT: contract.encode_inputs(planes, self.plane_names)}
+        out = self.session.run(list(contract.OUTPUTS), feed)
         return out[0], out[1].reshape(-1)
 
 
@@ -251,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games must be even and at least 2 (each opening is played with both colours)")
     try:
         model = load_card(args.model)
-        net = OnnxNet(model.path, model.board)
+        net = OnnxNet(model.path, model.board, contract.card_planes(model.card))
         try:
             player = args.player.format(model=model.path)
         except (KeyError, IndexError, ValueError) as e:

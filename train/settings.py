@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from train import contract
 from train.net import NetConfig
 from train.othello_cli import SHARD_GAMES
 from train.shards import RunError
@@ -33,6 +34,20 @@ def at_least(low: int) -> Check:
 
 
 SHARE = Check(lambda v: 0 < v <= 1, "must be above 0 and at most 1")
+
+
+def known_inputs(spec: str) -> bool:
+    try:
+        contract.input_planes(spec)
+    except contract.ContractError:
+        return False
+    return True
+
+
+INPUTS = Check(
+    known_inputs,
+    f"must be v1, v2 or plane names joined by commas ({', '.join(contract.PLANE_NAMES)})",
+)
 
 
 @dataclass(frozen=True)
@@ -76,6 +91,24 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("variant", "standard", str, choices=("standard", "reversed"), fixed=True),
     Setting("blocks", 6, int, fixed=True),
     Setting("channels", 64, int, fixed=True),
+    # The network's input planes (docs/model-contract.md#input) and KataGo's global
+    # pooling bias in its tower: both shape the network, so both are fixed.
+    Setting(
+        "inputs",
+        contract.DEFAULT_INPUTS,
+        str,
+        "input planes: v1, v2, or plane names joined by commas",
+        check=INPUTS,
+        fixed=True,
+    ),
+    Setting(
+        "global_pool",
+        0,
+        int,
+        "channels of the global pooling bias in every second residual block (0: off)",
+        check=at_least(0),
+        fixed=True,
+    ),
     # Output heads may be added to a run later (they start from scratch on its tower),
     # never taken away.
     Setting("score_head", False, bool),
@@ -229,7 +262,10 @@ def validate(config: Mapping[str, Any]) -> None:
         problem = s.problem(config[s.name])
         if problem is not None:
             raise RunError(problem)
-    NetConfig(board=config["board"], blocks=config["blocks"], channels=config["channels"])
+    try:
+        net_config(config)
+    except ValueError as e:
+        raise RunError(str(e)) from e
     for holds, message in RULES:
         if not holds(config):
             raise RunError(message)
@@ -270,8 +306,9 @@ def load(path: Path, given: dict[str, Any]) -> dict[str, Any]:
 
 def net_config(c: Mapping[str, Any]) -> NetConfig:
     return NetConfig(
-        board=c["board"], blocks=c["blocks"], channels=c["channels"],
-        score_head=c["score_head"], ownership_head=c["ownership_head"],
+        board=c["board"], blocks=c["blocks"], channels=c["channels"], inputs=c["inputs"],
+        global_pool=c["global_pool"], score_head=c["score_head"],
+        ownership_head=c["ownership_head"],
     )  # fmt: skip
 
 

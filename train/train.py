@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F  # noqa: N812 (the usual name)
 from torch import Tensor
 
+from train.contract import encode_inputs
 from train.data import Samples, augment
 from train.net import NetConfig, OthelloNet
 
@@ -138,6 +139,10 @@ class Trainer:
             planes, policy, moved = augment(planes, policy, self.rng, ownership)
             assert moved is not None
             ownership = moved
+        # The network's planes from the samples' base planes, by the encoder the engine
+        # mirrors (train/contract.py), after the symmetry: every plane is a function of
+        # the discs that turns with the board, so this is the turned position's input.
+        planes = encode_inputs(planes, self.net_config.plane_names)
         d = self.device
 
         def tensor(a: np.ndarray) -> Tensor:
@@ -245,8 +250,8 @@ class Trainer:
 def with_heads(saved: NetConfig, wanted: NetConfig) -> NetConfig:
     """The saved network with the heads `wanted` adds; anything else that differs is an
     error, since the tower's weights would not fit."""
-    tower = {"board", "blocks", "channels", "planes", "policy_channels", "value_channels",
-             "value_hidden"}  # fmt: skip
+    tower = {"board", "blocks", "channels", "inputs", "planes", "global_pool",
+             "policy_channels", "value_channels", "value_hidden"}  # fmt: skip
     a, b = saved.to_dict(), wanted.to_dict()
     changed = sorted(k for k in tower if a[k] != b[k])
     if changed:

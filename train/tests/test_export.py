@@ -8,6 +8,7 @@ import onnx
 import pytest
 import torch
 
+from train.contract import encode_inputs
 from train.data import Samples
 from train.export import ExportError, check_parity, export_model, main, run_onnx, torch_outputs
 from train.net import NetConfig, OthelloNet
@@ -38,8 +39,9 @@ def trained_net(config: NetConfig) -> OthelloNet:
     [
         NetConfig(board=6, blocks=1, channels=8),
         NetConfig(board=8, blocks=2, channels=8, score_head=True, ownership_head=True),
+        NetConfig(board=8, blocks=3, channels=8, inputs="v2", global_pool=4, score_head=True),
     ],
-    ids=["6x6", "8x8-score-ownership"],
+    ids=["6x6", "8x8-score-ownership", "8x8-v2-global-pooling"],
 )
 def test_the_exported_model_matches_pytorch(tmp_path: Path, config: NetConfig) -> None:
     net = trained_net(config)
@@ -54,7 +56,7 @@ def test_the_exported_model_matches_pytorch(tmp_path: Path, config: NetConfig) -
     assert check_parity(onnx_path, samples_path) <= 1e-4
 
     # a batch size other than the one traced: the batch axis is dynamic
-    planes = np.random.default_rng(1).integers(0, 2, (5, 4, config.board, config.board))
+    planes = np.random.default_rng(1).integers(0, 2, (5, config.planes, config.board, config.board))
     planes = planes.astype(np.float32)
     got, want = run_onnx(onnx_path, planes), torch_outputs(net, planes)
     assert got["policy"].shape == (5, config.moves)
@@ -71,7 +73,14 @@ def test_the_exported_model_matches_pytorch(tmp_path: Path, config: NetConfig) -
 
     card = json.loads(card_path.read_text())
     assert card["board_size"] == config.board
-    assert card["planes"] == 4
+    assert card["planes"] == config.planes
+    assert tuple(card["plane_names"]) == config.plane_names
+    assert card["inputs"]["planes"] == ["batch", config.planes, config.board, config.board]
+    if config.global_pool:
+        assert card["network"]["global_pool"] == config.global_pool
+        # What tract must run: the pooling is ReduceMean and ReduceMax, nothing exotic.
+        ops = {node.op_type for node in model.graph.node}
+        assert {"ReduceMean", "ReduceMax"} <= ops, ops
     assert card["outputs"]["policy"] == ["batch", config.moves]
     assert card["network"]["blocks"] == config.blocks
     assert card["network"]["channels"] == config.channels
@@ -126,21 +135,35 @@ OTHELLO = real_othello()
 
 
 @pytest.mark.skipif(OTHELLO is None, reason="needs the othello binary: cargo build -p cli")
-def test_the_rust_engine_reads_the_exported_model_like_pytorch(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "config",
+    [
+        NetConfig(board=6, blocks=1, channels=8),
+        NetConfig(board=6, blocks=2, channels=8, inputs="v2", global_pool=4),
+    ],
+    ids=["v1", "v2-global-pooling"],
+)
+def test_the_rust_engine_reads_the_exported_model_like_pytorch(
+    tmp_path: Path, config: NetConfig
+) -> None:
     """End to end through tract and the engine's own plane encoding: the start position's
-    priors and value printed by `othello model check` equal PyTorch's."""
-    net = trained_net(NetConfig(board=6, blocks=1, channels=8))
+    priors and value printed by `othello model check` equal PyTorch's on the planes the
+    trainer's encoder makes."""
+    net = trained_net(config)
     onnx_path, _, _ = export_model(net, tmp_path / "m")
     text = subprocess.run(
-        [str(OTHELLO), "model", "check", str(onnx_path)], capture_output=True, text=True
+        [str(OTHELLO), "--runtime", "tract", "model", "check", str(onnx_path)],
+        capture_output=True,
+        text=True,
     ).stdout
+    assert f"input planes: {config.inputs} ({', '.join(config.plane_names)})" in text, text
     line = next(x for x in text.splitlines() if x.startswith("start position:"))
     value = float(re.search(r"value ([-+][\d.]+) for Black", line).group(1))
     priors = {m: float(p) for m, p in re.findall(r"([a-f]\d) ([\d.]+)%", line)}
 
-    p = planes(*start(6)).astype(np.float32)[None]
-    out = torch_outputs(net, p)
-    legal = np.flatnonzero(p[0, 2].reshape(-1))
+    base = planes(*start(6))[None]
+    out = torch_outputs(net, encode_inputs(base, config.plane_names))
+    legal = np.flatnonzero(base[0, 2].reshape(-1))
     logits = out["policy"][0, legal]
     soft = np.exp(logits - logits.max())
     soft /= soft.sum()
@@ -149,6 +172,36 @@ def test_the_rust_engine_reads_the_exported_model_like_pytorch(tmp_path: Path) -
     for move, percent in want.items():
         assert priors[move] == pytest.approx(percent, abs=0.06)
     assert value == pytest.approx(float(out["value"][0]), abs=6e-4)
+
+
+def ort_available() -> bool:
+    """Whether the engine finds an ONNX Runtime library (the trainer's venv has one)."""
+    model = Path(__file__).resolve().parents[2] / "models" / "tiny-random-6x6.onnx"
+    check = [str(OTHELLO), "--runtime", "ort", "model", "check", str(model)]
+    return subprocess.run(check, capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(OTHELLO is None, reason="needs the othello binary: cargo build -p cli")
+def test_a_v2_global_pooling_network_plays_on_tract_and_onnx_runtime(tmp_path: Path) -> None:
+    """Random weights, v2 planes and global pooling: both runtimes reproduce PyTorch's
+    outputs on the parity samples (`model check --compare` with `auto` checks tract and,
+    where its library is found, ONNX Runtime), and the network plays arena games on each."""
+    config = NetConfig(board=6, blocks=2, channels=8, inputs="v2", global_pool=4, score_head=True)
+    onnx_path, _, samples_path = export_model(trained_net(config), tmp_path / "m")
+    runtimes = ["tract", *(["ort"] if ort_available() else [])]
+    compare = [str(OTHELLO), "model", "check", str(onnx_path), "--compare", str(samples_path)]
+    result = subprocess.run(compare, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    for runtime in runtimes:
+        out = tmp_path / f"arena-{runtime}"
+        arena = [
+            str(OTHELLO), "--runtime", runtime, "arena", "--board", "6", "--players",
+            f"mcts:model={onnx_path},sims=16,random", "--games", "2", "--seed", "1",
+            "--out", str(out),
+        ]  # fmt: skip
+        result = subprocess.run(arena, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        assert "2 games" in result.stdout, result.stdout
 
 
 def test_a_confident_policy_passes_and_a_wrong_one_still_fails(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from train import loop, othello_cli, shards
+from train import contract, loop, othello_cli, shards
 from train.loop import GateJob, Run, RunError, SelfPlayJob
 from train.tests.engine import real_othello
 from train.tests.fake_othello import install as install_fake_othello
@@ -338,6 +338,31 @@ def test_two_generations_run_end_to_end_through_the_real_engine(tmp_path: Path) 
     # Self-play of generation 1 used the network of generation 0.
     sidecars = list((run_dir / "data" / "gen-0001").glob("*.json"))
     assert sidecars and "gen-0000" in sidecars[0].read_text()
+
+
+@pytest.mark.skipif(real_othello() is None, reason="needs the othello binary: cargo build -p cli")
+def test_a_run_on_v2_planes_with_global_pooling_goes_end_to_end_through_the_real_engine(
+    tmp_path: Path,
+) -> None:
+    """Generation 0's playout games store v1 planes, generation 1's network takes v2: the
+    trainer encodes both from their base planes, the export passes the engine's parity
+    check, and the network's own games store its planes, named in their sidecars."""
+    run_dir = tmp_path / "r"
+    args = [
+        "--run", str(run_dir), "--othello", str(real_othello()), "--generations", "2",
+        "--board", "6", "--blocks", "2", "--channels", "8", "--inputs", "v2",
+        "--global-pool", "4", "--steps", "3", "--games", "2", "--sims", "8",
+    ]  # fmt: skip
+    assert loop.main(args) == 0
+    v2 = list(contract.INPUT_SETS["v2"])
+    for gen, names in ((0, list(contract.PLANE_ORDER)), (1, v2)):
+        [sidecar] = (run_dir / "data" / f"gen-{gen:04d}").glob("*.json")
+        assert json.loads(sidecar.read_text())["plane_names"] == names
+    card = json.loads((run_dir / "models" / "gen-0001.json").read_text())
+    assert card["plane_names"] == v2 and card["network"]["global_pool"] == 4
+    assert Run.open(run_dir, {}).net_config().planes == 10
+    with pytest.raises(RunError, match="created with inputs=v2, not v1"):
+        Run.open(run_dir, {"inputs": "v1"})
 
 
 def test_playout_caps_reach_the_othello_binary(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from train import loop, settings
+from train import contract, loop, settings
 from train.loop import Run, RunError
 from train.tests.test_loop import FakeSelfPlay
 from train.train import Trainer
@@ -25,7 +25,9 @@ def test_every_setting_has_one_default_and_one_flag() -> None:
     assert {k: v for k, v in vars(args).items() if k not in loop.HOW} == dict.fromkeys(
         settings.DEFAULTS
     )
-    assert settings.FIXED_KEYS == ("board", "variant", "blocks", "channels")
+    assert settings.FIXED_KEYS == (
+        "board", "variant", "blocks", "channels", "inputs", "global_pool",
+    )  # fmt: skip
 
 
 def test_flags_parse_to_their_settings_types() -> None:
@@ -55,6 +57,13 @@ def test_a_new_setting_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
         ({"eval_every": 0}, "--eval-every must be at least 1"),
         ({"explored_share": 1.5}, "--explored-share must be above 0 and at most 1"),
         ({"teacher_generations": 1}, "--teacher-generations needs a --teacher network"),
+        (
+            {"inputs": "v3"},
+            "--inputs must be v1, v2 or plane names joined by commas "
+            f"({', '.join(contract.PLANE_NAMES)})",
+        ),
+        ({"global_pool": -1}, "--global-pool must be at least 0"),
+        ({"channels": 8, "global_pool": 8}, "global pooling of 8 channels in a tower of 8"),
     ],
 )
 def test_a_bad_value_is_refused_with_one_message(tmp_path: Path, given: dict, message: str) -> None:
@@ -96,9 +105,11 @@ def test_the_8x8_b_run_loads_and_resumes(tmp_path: Path) -> None:
     saved = json.loads((ROOT / "runs/8x8-b/config.json").read_text())
     root = copy_run("8x8-b", tmp_path / "8x8-b")
     run = Run.open(root, {})
-    assert {k: v for k, v in run.config.items() if k != "teacher"} == {
+    assert {k: v for k, v in run.config.items() if k in saved and k != "teacher"} == {
         k: v for k, v in saved.items() if k != "teacher"
     }
+    # Settings added since the run began take their defaults.
+    assert all(run.config[k] == settings.DEFAULTS[k] for k in run.config.keys() - saved.keys())
     state = run.state()
     # The run trains on between commits: the generation is whatever its state file says.
     committed = json.loads((root / "state.json").read_text())["generation"]

@@ -3,8 +3,8 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
-use engine::network::runs_per_second;
-use engine::{Budget, PlayerKind, PlayerSpec};
+use engine::network::{features, runs_per_second, InputPlanes};
+use engine::{Budget, PlayerKind, PlayerSpec, Rng};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -76,6 +76,22 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// The input encoder alone: time per position of each input set, over every position
+    /// of seeded random games (the median of several rounds, and the fastest)
+    Encode {
+        #[arg(long, default_value = "8")]
+        board: BoardSize,
+        /// Input sets to time, separated by ';': v1, v2, or plane names joined by commas
+        #[arg(long, value_delimiter = ';', default_value = "v1;v2")]
+        inputs: Vec<String>,
+        /// Random games whose positions are encoded
+        #[arg(long, default_value_t = 50)]
+        games: usize,
+        /// Timed rounds over all the positions, per input set (short rounds, many of
+        /// them: on a shared machine a long round is likely to be preempted)
+        #[arg(long, default_value_t = 101)]
+        rounds: usize,
+    },
 }
 
 pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
@@ -91,7 +107,93 @@ pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
             batch,
             seconds,
         } => network(&model, &batch, seconds, models),
+        BenchCommand::Encode {
+            board,
+            inputs,
+            games,
+            rounds,
+        } => encode(board, &inputs, games, rounds),
     }
+}
+
+/// Every position of `games` random games (seeded: the same positions on every run), the
+/// finished ones included.
+fn random_game_positions(size: BoardSize, games: usize) -> Vec<Position> {
+    let mut rng = Rng::new(1);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(size, Variant::Standard);
+        loop {
+            out.push(pos);
+            let moves = pos.legal_move_list();
+            match rng.choose(&moves) {
+                Some(&mv) if !pos.is_game_over() => pos = pos.play_unchecked(mv),
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// The encoder's time per position for each input set: `rounds` passes over the positions
+/// of `games` random games, each pass timed alone; the median and the fastest pass. The
+/// positions are encoded in batches of [`ENCODE_BATCH`] into one buffer, cleared between
+/// batches, as the evaluator does: one buffer for all of them would time the memory's
+/// bandwidth as much as the encoder.
+const ENCODE_BATCH: usize = 16;
+
+pub fn encode(size: BoardSize, sets: &[String], games: usize, rounds: usize) -> Result<()> {
+    if games == 0 || rounds == 0 {
+        bail!("--games and --rounds must be at least 1");
+    }
+    let sets = sets
+        .iter()
+        .map(|text| InputPlanes::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Stability's edge table is built at its first use, once per board size: timed here,
+    // apart from the rounds (a browser worker pays it at its first evaluation).
+    let start = Position::start(size, Variant::Standard);
+    let clock = Instant::now();
+    std::hint::black_box(features::stable_discs(
+        start.player().0,
+        start.opponent().0,
+        size,
+    ));
+    let table = clock.elapsed();
+    let positions = random_game_positions(size, games);
+    println!(
+        "{} positions of {games} random {size} games in batches of {ENCODE_BATCH}, {rounds} rounds per input set; the edge stability table built in {:.0} us at its first use",
+        positions.len(),
+        table.as_secs_f64() * 1e6
+    );
+    println!("planes  ns/position (median)  ns/position (fastest)  input set");
+    for inputs in &sets {
+        let mut out: Vec<f32> =
+            Vec::with_capacity(inputs.len() * size.squares() as usize * ENCODE_BATCH);
+        let mut times = Vec::with_capacity(rounds);
+        // One untimed pass: the edge stability tables are built on first use.
+        for round in 0..=rounds {
+            let clock = Instant::now();
+            for batch in positions.chunks(ENCODE_BATCH) {
+                out.clear();
+                for pos in batch {
+                    inputs.encode(pos, &mut out);
+                }
+                std::hint::black_box(&out);
+            }
+            if round > 0 {
+                times.push(clock.elapsed().as_secs_f64() * 1e9 / positions.len() as f64);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{:>6} {:>21.0} {:>22.0}  {inputs}",
+            inputs.len(),
+            times[times.len() / 2],
+            times[0]
+        );
+    }
+    Ok(())
 }
 
 /// Positions per second through the network's runner at each batch size, the batches

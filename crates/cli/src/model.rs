@@ -2,7 +2,7 @@
 //! its parity with the outputs PyTorch saved beside it.
 
 use anyhow::{bail, Result};
-use engine::network::{encode_planes, load_file, Network, NetworkEvaluator};
+use engine::network::{load_file, Network, NetworkEvaluator};
 use engine::onnx::Tract;
 use engine::Evaluator;
 use othello::Position;
@@ -56,9 +56,10 @@ fn check(model: &Network, path: &Path) -> Result<()> {
     let Some(sample) = sample.first() else {
         bail!("the model returned no evaluation")
     };
+    let inputs = card.inputs()?;
     println!(
         "input: planes [batch, {}, {n}, {n}]; outputs: policy [batch, {}], value [batch, 1]{}",
-        card.planes,
+        inputs.len(),
         size.squares() + 1,
         if sample.score.is_some() {
             ", score [batch, 1]"
@@ -66,6 +67,7 @@ fn check(model: &Network, path: &Path) -> Result<()> {
             ""
         }
     );
+    println!("input planes: {inputs} ({})", inputs.names().join(", "));
     if let Some(p) = card.parameters {
         println!("parameters: {p}");
     }
@@ -97,9 +99,9 @@ fn check(model: &Network, path: &Path) -> Result<()> {
 
     let mut runner = model.runner()?;
     for batch in [1usize, 8, 32] {
-        let mut planes = Vec::new();
+        let mut planes: Vec<f32> = Vec::new();
         for _ in 0..batch {
-            encode_planes(&start, &mut planes);
+            inputs.encode(&start, &mut planes);
         }
         let clock = Instant::now();
         let mut runs = 0u32;
@@ -137,13 +139,13 @@ fn compare_on(model: &Network, samples: &Path, tolerance: f32) -> Result<()> {
     let mut npz = NpzFile::open(samples)?;
     let planes = npz.array::<f32>("planes")?;
     let n = model.card().board()?.n() as usize;
-    let want_shape = [model.card().planes, n, n];
+    let count = model.card().inputs()?.len();
+    let want_shape = [count, n, n];
     if planes.ndim() != 4 || planes.shape()[1..] != want_shape {
         bail!(
-            "{}: planes have shape {:?}, but this model needs [batch, {}, {n}, {n}]",
+            "{}: planes have shape {:?}, but this model needs [batch, {count}, {n}, {n}]",
             samples.display(),
             planes.shape(),
-            model.card().planes
         );
     }
     let batch = planes.shape()[0];

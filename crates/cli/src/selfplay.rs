@@ -107,7 +107,14 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
     if let Some(spec) = &opponent {
         spec.check_game(size, variant, models)?;
     }
-    let config = selfplay_config(&args, &learner, threads);
+    let mut config = selfplay_config(&args, &learner, threads);
+    // The samples store what the learner's network is fed: its card's planes.
+    if args.model != "none" {
+        config.inputs = models
+            .load(std::path::Path::new(&args.model))?
+            .card()
+            .inputs()?;
+    }
     let name = args
         .name
         .unwrap_or_else(|| format!("selfplay-{}", args.seed.seed));

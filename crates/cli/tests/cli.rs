@@ -130,6 +130,10 @@ fn model_check_prints_the_card_shapes_and_speed() {
         ),
         "{out}"
     );
+    assert!(
+        out.contains("input planes: v1 (own, opponent, legal, ones)"),
+        "{out}"
+    );
     assert!(out.contains("start position: value"), "{out}");
     for batch in ["batch  1:", "batch  8:", "batch 32:"] {
         assert!(out.contains(batch), "{out}");
@@ -457,6 +461,39 @@ fn bench_network_prints_a_rate_for_each_batch_size_and_refuses_nonsense() {
     for seconds in ["--seconds=-1", "--seconds=0", "--seconds=NaN"] {
         assert!(error_of(&["bench", "network", "--model", model, seconds]).contains("--seconds"));
     }
+}
+
+#[test]
+fn bench_encode_times_each_input_set_per_position() {
+    let out = stdout_of(&[
+        "bench",
+        "encode",
+        "--board",
+        "6",
+        "--games",
+        "2",
+        "--rounds",
+        "3",
+        "--inputs",
+        "v1;v2;own,odd_quadrant",
+    ]);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    for (row, (planes, set)) in
+        rows.iter()
+            .zip([("4", "v1"), ("10", "v2"), ("2", "own,odd_quadrant")])
+    {
+        assert_eq!((row[0], row[3]), (planes, set), "{out}");
+        let median: f64 = row[1].parse().expect("a number");
+        let fastest: f64 = row[2].parse().expect("a number");
+        assert!(fastest > 0.0 && fastest <= median, "{out}");
+    }
+    let err = error_of(&["bench", "encode", "--inputs", "v1;mobility"]);
+    assert!(err.contains("'mobility' is not an input set"), "{err}");
 }
 
 #[test]

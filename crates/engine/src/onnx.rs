@@ -67,7 +67,7 @@ impl TractModel {
     pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<TractModel, ModelError> {
         let size = card.board()?;
         card.variant()?;
-        let planes = card.planes;
+        let planes = card.inputs()?.len();
         let model = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))
             .map_err(load_error)?

@@ -3,7 +3,7 @@
 
 use engine::evaluator::Evaluator;
 use engine::mcts::{Mcts, MctsConfig, MctsPlayer};
-use engine::network::{encode_planes, ModelCard, ModelError, Network, NetworkEvaluator};
+use engine::network::{InputPlanes, ModelCard, ModelError, Network, NetworkEvaluator};
 use engine::onnx::TractModel;
 use engine::{Agent, Budget, Rng};
 use othello::{BoardSize, Position, Variant};
@@ -110,8 +110,8 @@ fn priors_cover_exactly_the_legal_moves_and_sum_to_one() {
 #[test]
 fn the_input_planes_follow_the_contract() {
     let pos = Position::start(BoardSize::Six, Variant::Standard);
-    let mut planes = Vec::new();
-    encode_planes(&pos, &mut planes);
+    let mut planes: Vec<f32> = Vec::new();
+    InputPlanes::v1().encode(&pos, &mut planes);
     assert_eq!(planes.len(), 4 * 36);
     let plane = |k: usize, col: usize, row: usize| planes[k * 36 + row * 6 + col];
     // Black to move owns c4 and d3; White has c3 and d4; c2 is legal (column c, row 2).
@@ -187,9 +187,9 @@ fn a_score_output_reaches_the_evaluations_and_the_search() {
 fn a_batch_runs_whole_and_a_wrong_sized_input_is_refused() {
     let model = load("tiny-random-6x6");
     let positions = random_positions(BoardSize::Six, 3, 5);
-    let mut planes = Vec::new();
+    let mut planes: Vec<f32> = Vec::new();
     for pos in &positions {
-        encode_planes(pos, &mut planes);
+        InputPlanes::v1().encode(pos, &mut planes);
     }
     let all = model.run_planes(&planes, 3).expect("runs");
     assert_eq!((all.policy.len(), all.value.len()), (3 * 37, 3));

@@ -102,7 +102,7 @@ impl OrtModel {
     pub fn from_bytes(bytes: Vec<u8>, card: ModelCard) -> Result<OrtModel, ModelError> {
         let mut model = OrtModel {
             size: card.board()?,
-            planes: card.planes,
+            planes: card.inputs()?.len(),
             bytes,
             card,
             score: false,

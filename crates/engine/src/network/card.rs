@@ -1,5 +1,6 @@
 //! The model card: the JSON file beside each `.onnx` that says what the network is for.
 
+use super::planes::{InputPlanes, PlanesError};
 use othello::{BoardSize, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -9,9 +10,14 @@ pub struct ModelCard {
     pub board_size: u8,
     /// `standard` or `reversed`.
     pub variant: String,
-    /// Input planes (C in `[batch, C, N, N]`).
-    #[serde(default = "default_planes")]
-    pub planes: usize,
+    /// Input planes (C in `[batch, C, N, N]`); when given, as many as `plane_names`
+    /// names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planes: Option<usize>,
+    /// The input planes by name, in order (input contract version 2); a card without them
+    /// means input set v1, the four planes of every network before (see [`InputPlanes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plane_names: Option<Vec<String>>,
     #[serde(default)]
     pub parameters: Option<u64>,
     #[serde(default)]
@@ -22,10 +28,6 @@ pub struct ModelCard {
     pub date: Option<String>,
     #[serde(default)]
     pub strength: serde_json::Value,
-}
-
-fn default_planes() -> usize {
-    super::INPUT_PLANES
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -39,10 +41,26 @@ pub enum CardError {
     #[error("the model plays {model} but the game is {game}")]
     Mismatch { model: String, game: String },
     #[error(
-        "the model card declares {0} input planes, but the engine encodes {planes} (own discs, opponent discs, legal moves, ones)",
-        planes = super::INPUT_PLANES
+        "the model card declares {declared} input planes, but its planes are {}",
+        describe_planes(.inputs, *.named)
     )]
-    Planes(usize),
+    Planes {
+        declared: usize,
+        inputs: InputPlanes,
+        named: bool,
+    },
+    #[error(transparent)]
+    InputPlanes(#[from] PlanesError),
+}
+
+/// "3 (own, opponent, own_stable)", and for a card that names no planes, that they are v1's.
+fn describe_planes(inputs: &InputPlanes, named: bool) -> String {
+    let unnamed = if named {
+        ""
+    } else {
+        ": input set v1, as the card names no plane_names"
+    };
+    format!("{} ({}{unnamed})", inputs.len(), inputs.names().join(", "))
 }
 
 impl ModelCard {
@@ -51,12 +69,26 @@ impl ModelCard {
             serde_json::from_str(text).map_err(|e| CardError::Syntax(e.to_string()))?;
         card.board()?;
         card.variant()?;
-        // A network that wants other planes would load and then fail at its first run:
-        // refuse it here, where the message can say why.
-        if card.planes != super::INPUT_PLANES {
-            return Err(CardError::Planes(card.planes));
+        // A network whose planes the engine cannot encode, or whose count and names
+        // disagree, would load and then fail at its first run (or play on planes it was
+        // not trained on): refuse it here, where the message can say why.
+        let inputs = card.inputs()?;
+        if let Some(declared) = card.planes.filter(|&p| p != inputs.len()) {
+            return Err(CardError::Planes {
+                declared,
+                inputs,
+                named: card.plane_names.is_some(),
+            });
         }
         Ok(card)
+    }
+
+    /// The network's input planes: those `plane_names` names, or input set v1.
+    pub fn inputs(&self) -> Result<InputPlanes, CardError> {
+        match &self.plane_names {
+            Some(names) => Ok(InputPlanes::from_names(names)?),
+            None => Ok(InputPlanes::v1()),
+        }
     }
 
     pub fn board(&self) -> Result<BoardSize, CardError> {
@@ -103,6 +135,30 @@ mod tests {
     }
 
     #[test]
+    fn a_card_names_its_planes_or_means_v1() {
+        let old = ModelCard::from_json(CARD).expect("valid");
+        assert_eq!(old.inputs(), Ok(InputPlanes::v1()));
+        let bare = ModelCard::from_json(r#"{"name": "x", "board_size": 8, "variant": "standard"}"#)
+            .expect("valid");
+        assert_eq!(bare.inputs(), Ok(InputPlanes::v1()));
+        let names = InputPlanes::v2().names();
+        let v2 = CARD.replace(
+            "\"planes\": 4",
+            &format!(r#""planes": 10, "plane_names": {names:?}"#),
+        );
+        assert_eq!(
+            ModelCard::from_json(&v2).expect("valid").inputs(),
+            Ok(InputPlanes::v2())
+        );
+        // The count may be left out: the names say it.
+        let unnumbered = CARD.replace("\"planes\": 4", &format!(r#""plane_names": {names:?}"#));
+        assert_eq!(
+            ModelCard::from_json(&unnumbered).expect("valid").inputs(),
+            Ok(InputPlanes::v2())
+        );
+    }
+
+    #[test]
     fn bad_cards_say_what_is_wrong() {
         assert!(matches!(
             ModelCard::from_json("{"),
@@ -111,11 +167,32 @@ mod tests {
         let seven = CARD.replace("6", "7");
         assert_eq!(ModelCard::from_json(&seven), Err(CardError::BoardSize(7)));
         let five = CARD.replace("\"planes\": 4", "\"planes\": 5");
-        assert_eq!(ModelCard::from_json(&five), Err(CardError::Planes(5)));
         assert_eq!(
-            CardError::Planes(5).to_string(),
-            "the model card declares 5 input planes, but the engine encodes 4 (own discs, \
-             opponent discs, legal moves, ones)"
+            ModelCard::from_json(&five).map_err(|e| e.to_string()),
+            Err(
+                "the model card declares 5 input planes, but its planes are 4 (own, opponent, \
+                 legal, ones: input set v1, as the card names no plane_names)"
+                    .into()
+            )
+        );
+        let named = CARD.replace(
+            "\"planes\": 4",
+            r#""planes": 4, "plane_names": ["own", "opponent", "own_stable"]"#,
+        );
+        assert_eq!(
+            ModelCard::from_json(&named).map_err(|e| e.to_string()),
+            Err(
+                "the model card declares 4 input planes, but its planes are 3 (own, \
+                 opponent, own_stable)"
+                    .into()
+            )
+        );
+        let unknown = CARD.replace("\"planes\": 4", r#""plane_names": ["own", "parity"]"#);
+        assert_eq!(
+            ModelCard::from_json(&unknown),
+            Err(CardError::InputPlanes(PlanesError::Unknown(
+                "parity".into()
+            )))
         );
         let odd = CARD.replace("standard", "odd");
         assert_eq!(

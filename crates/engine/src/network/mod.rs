@@ -6,18 +6,15 @@
 //! A [`Runtime`] loads an ONNX file with its [`ModelCard`] into a [`Network`], shared by
 //! threads; each thread asks the network for a [`PlaneRunner`] of its own and wraps it in a
 //! [`NetworkEvaluator`], which encodes positions as planes and turns the raw outputs into
-//! legal-move priors and values.
+//! legal-move priors and values. The planes a network takes are its card's
+//! ([`ModelCard::inputs`]), encoded by [`InputPlanes::encode`].
 
 mod card;
+pub mod features;
+mod planes;
 
 pub use card::{CardError, ModelCard};
-
-/// The input planes of the model contract, in order, each `N x N` from the side to move's
-/// view: its discs, the opponent's discs, its legal moves, and a plane of ones (which
-/// tells a convolution where the board ends). [`encode_planes`] is the one encoder;
-/// train/contract.py is its Python twin, and a test in train/tests checks that the two
-/// agree on self-play's own files.
-pub const INPUT_PLANES: usize = 4;
+pub use planes::{InputPlanes, Plane, PlaneValue, PlanesError, V1, V2};
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
 use othello::{BoardSize, Position, Variant};
@@ -76,7 +73,7 @@ pub struct Outputs {
 
 /// Runs encoded positions through a network: one per thread, never shared.
 pub trait PlaneRunner: Send {
-    /// `planes` holds `batch * C * N * N` values (see [`encode_planes`]).
+    /// `planes` holds `batch * C * N * N` values (see [`InputPlanes::encode`]).
     fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError>;
 }
 
@@ -190,22 +187,6 @@ fn describe_shape(shape: &[Option<usize>]) -> String {
     format!("[{}]", dims.join(", "))
 }
 
-/// The network input of the model contract: planes `[C, N, N]` from the side to move's
-/// view (own discs, opponent discs, legal moves, all ones), row-major from a1, appended
-/// to `out`.
-pub fn encode_planes(pos: &Position, out: &mut Vec<f32>) {
-    let size = pos.size();
-    let planes: [u64; INPUT_PLANES] = [
-        pos.player().0,
-        pos.opponent().0,
-        pos.legal_moves().0,
-        size.mask(),
-    ];
-    for plane in planes {
-        out.extend(othello::Square::all(size).map(|sq| ((plane >> sq.index()) & 1) as f32));
-    }
-}
-
 /// Masks illegal moves out of the `N*N + 1` logits of the model contract and softmaxes the
 /// rest, in `legal_move_list()` order.
 pub fn legal_priors(pos: &Position, logits: &[f32]) -> Vec<f32> {
@@ -252,6 +233,8 @@ pub struct NetworkEvaluator {
     runner: Box<dyn PlaneRunner>,
     size: BoardSize,
     variant: Variant,
+    /// The card's planes: the encoder of this network.
+    inputs: InputPlanes,
     description: String,
     planes: Vec<f32>,
 }
@@ -263,6 +246,7 @@ impl NetworkEvaluator {
             runner: network.runner()?,
             size: card.board()?,
             variant: card.variant()?,
+            inputs: card.inputs()?,
             description: format!("network {} ({})", card.name, network.runtime_name()),
             planes: Vec::new(),
         })
@@ -274,7 +258,7 @@ impl Evaluator for NetworkEvaluator {
         check_batch_board(positions, self.size, self.variant)?;
         self.planes.clear();
         for pos in positions {
-            encode_planes(pos, &mut self.planes);
+            self.inputs.encode(pos, &mut self.planes);
         }
         let outputs = self
             .runner
@@ -320,9 +304,10 @@ pub fn runs_per_second(
             "a benchmark needs at least one position a batch".into(),
         ));
     }
+    let inputs = network.card().inputs()?;
     let mut planes = Vec::new();
     for pos in positions.iter().cycle().take(batch) {
-        encode_planes(pos, &mut planes);
+        inputs.encode(pos, &mut planes);
     }
     let mut runner = network.runner()?;
     runner.run_planes(&planes, batch)?;
@@ -493,6 +478,57 @@ mod tests {
             assert_eq!(e.score, Some(-0.5));
         }
         assert_eq!(eval.describe(), "network fixed (fixed)");
+    }
+
+    /// A network that keeps the planes it is given, for its card's planes.
+    struct Recording(ModelCard, Arc<std::sync::Mutex<Vec<f32>>>);
+
+    struct Recorder(BoardSize, Arc<std::sync::Mutex<Vec<f32>>>);
+
+    impl PlaneRunner for Recorder {
+        fn run_planes(&mut self, planes: &[f32], batch: usize) -> Result<Outputs, ModelError> {
+            self.1
+                .lock()
+                .expect("not poisoned")
+                .extend_from_slice(planes);
+            self.0.run_planes(planes, batch)
+        }
+    }
+
+    impl Model for Recording {
+        fn card(&self) -> &ModelCard {
+            &self.0
+        }
+
+        fn runtime_name(&self) -> &'static str {
+            "recording"
+        }
+
+        fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
+            Ok(Box::new(Recorder(self.0.board()?, self.1.clone())))
+        }
+    }
+
+    #[test]
+    fn the_evaluator_feeds_the_planes_the_card_names() {
+        let names = InputPlanes::v2().names();
+        let card = format!(
+            r#"{{"name": "v2", "board_size": 6, "variant": "standard", "plane_names": {names:?}}}"#
+        );
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let card = ModelCard::from_json(&card).expect("valid card");
+        let network: Network = Arc::new(Recording(card, seen.clone()));
+        let start = Position::start(BoardSize::Six, Variant::Standard);
+        let next = start.play(start.legal_move_list()[1]).expect("legal");
+        NetworkEvaluator::new(&network)
+            .expect("builds")
+            .evaluate(&[start, next])
+            .expect("evaluates");
+        let mut want: Vec<f32> = Vec::new();
+        InputPlanes::v2().encode(&start, &mut want);
+        InputPlanes::v2().encode(&next, &mut want);
+        assert_eq!(want.len(), 2 * 10 * 36);
+        assert_eq!(*seen.lock().expect("not poisoned"), want);
     }
 
     #[test]

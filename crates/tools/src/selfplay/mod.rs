@@ -43,6 +43,7 @@
 
 use engine::evaluator::{EvalError, Evaluator};
 use engine::mcts::{MctsConfig, RootDecision, RootSolve, SearchDriver};
+use engine::network::InputPlanes;
 use engine::{Budget, Rng};
 use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
 use serde::Serialize;
@@ -116,6 +117,10 @@ pub struct SelfPlayConfig {
     pub temperature_plies: u32,
     #[serde(skip)]
     pub mcts: MctsConfig,
+    /// The planes each sample stores: the learner network's (its card's), so a file holds
+    /// what the network saw; v1's four for the playout search. The sidecar names them.
+    #[serde(skip)]
+    pub inputs: InputPlanes,
     pub seed: u64,
 }
 
@@ -147,6 +152,7 @@ impl SelfPlayConfig {
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
             mcts: mcts.with_self_play_noise(size),
+            inputs: InputPlanes::v1(),
             seed,
         }
     }
@@ -177,6 +183,8 @@ struct GameInProgress {
     tree: SearchDriver,
     /// The milestone opponent's colour and search, in games against one.
     opponent: Option<(Color, SearchDriver)>,
+    /// The planes of the samples (`SelfPlayConfig::inputs`).
+    inputs: InputPlanes,
     rng: Rng,
     /// The budget of the search for the current move, whether it is a full one, and
     /// whether it has begun.
@@ -228,6 +236,7 @@ impl GameInProgress {
             result_labelled: Vec::new(),
             tree,
             opponent,
+            inputs: config.inputs.clone(),
             rng: Rng::new(seed.rotate_left(17)),
             budget: config.simulations,
             full_search: true,
@@ -302,7 +311,8 @@ impl GameInProgress {
 
     /// Keeps the position to move as a training sample with this policy target.
     fn record(&mut self, policy: Vec<f32>) {
-        self.samples.push(Sample::new(&self.pos, policy, None));
+        self.samples
+            .push(Sample::new(&self.pos, &self.inputs, policy, None));
     }
 
     /// Keeps the position to move as a sample with exact targets: the solver's move, and
@@ -317,8 +327,12 @@ impl GameInProgress {
             .unwrap_or(Move::Pass);
         let policy = one_hot(pos.size(), best);
         let margin = solution.margin as f32;
-        self.samples
-            .push(Sample::new(&pos, policy, Some((margin.signum(), margin))));
+        self.samples.push(Sample::new(
+            &pos,
+            &self.inputs,
+            policy,
+            Some((margin.signum(), margin)),
+        ));
     }
 
     /// Keeps the root moves the search explored but `played` is not, as samples with the
@@ -331,8 +345,12 @@ impl GameInProgress {
                 policy[mv.policy_index(size)] = *p;
             }
             let searched = Some(searched_targets(explored.value, explored.margin));
-            self.samples
-                .push(Sample::new(&explored.position, policy, searched));
+            self.samples.push(Sample::new(
+                &explored.position,
+                &self.inputs,
+                policy,
+                searched,
+            ));
         }
     }
 

@@ -2,7 +2,9 @@
 //! target the trainer learns from it (docs/selfplay-data.md lays out
 //! the columns; train/contract.py reads them).
 //!
-//! - `planes`: the position encoded by the engine's one encoder ([`encode_planes`]);
+//! - `planes`: the position as the learner's network sees it, encoded by the engine's one
+//!   encoder ([`InputPlanes::encode`]) with the network card's planes (v1's four without
+//!   a network);
 //! - `policy`: the search's policy target (each root move's visit share, or a Gumbel
 //!   root's improved policy), or all on one move where the solver chose it;
 //! - `value` and `score`: the game's final result and disc margin for the side to move,
@@ -12,7 +14,7 @@
 //! - `ownership`: who owns each square at the end, known only for positions of the line
 //!   played to that end.
 
-use engine::network::{encode_planes, INPUT_PLANES};
+use engine::network::InputPlanes;
 use engine::SearchInfo;
 use othello::{BoardSize, Color, Move, Position};
 
@@ -20,7 +22,7 @@ use othello::{BoardSize, Color, Move, Position};
 /// (the game's result is read from that side's view when the game ends).
 #[derive(Clone, Debug)]
 pub struct Sample {
-    /// `INPUT_PLANES * N * N` values, 0 or 1.
+    /// `C * N * N` values, 0 or 1, for the C planes of self-play's input set.
     pub planes: Vec<u8>,
     pub policy: Vec<f32>,
     pub side: Color,
@@ -42,11 +44,16 @@ pub struct Targets {
 }
 
 impl Sample {
-    pub fn new(pos: &Position, policy: Vec<f32>, searched: Option<(f32, f32)>) -> Sample {
-        let mut planes = Vec::with_capacity(INPUT_PLANES * pos.size().squares() as usize);
-        encode_planes(pos, &mut planes);
+    pub fn new(
+        pos: &Position,
+        inputs: &InputPlanes,
+        policy: Vec<f32>,
+        searched: Option<(f32, f32)>,
+    ) -> Sample {
+        let mut planes = Vec::new();
+        inputs.encode(pos, &mut planes);
         Sample {
-            planes: planes.into_iter().map(|x| x as u8).collect(),
+            planes,
             policy,
             side: pos.side_to_move(),
             searched,

@@ -99,7 +99,7 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
         let mut pos = record.start;
         for mv in &record.moves {
             let empties = pos.empty_count();
-            let planes = Sample::new(&pos, Vec::new(), None).planes;
+            let planes = Sample::new(&pos, &config.inputs, Vec::new(), None).planes;
             let samples: Vec<&Sample> = record
                 .samples
                 .iter()
@@ -196,6 +196,46 @@ fn ownership_targets_are_the_final_discs_from_the_sample_s_side() {
         let empties = row.iter().filter(|&&v| v == 0).count() as i32;
         assert_eq!(*margin as i32, diff + diff.signum() * empties);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn samples_store_the_planes_of_the_configured_inputs_and_the_sidecar_names_them() {
+    let mut config = small(2, 1);
+    config.inputs = engine::network::InputPlanes::v2();
+    let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    let dir = std::env::temp_dir().join(format!("selfplay-planes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = write_selfplay(&dir, "batch", &config, "none", &records).expect("writes");
+    let mut npz = crate::arrays::NpzFile::open(&path).expect("opens");
+    let planes = npz.array::<u8>("planes").expect("planes");
+    let samples: Vec<&Sample> = records.iter().flat_map(|r| &r.samples).collect();
+    assert_eq!(planes.shape(), [samples.len(), 10, 6, 6]);
+    let stored: Vec<u8> = planes.iter().copied().collect();
+    let recorded: Vec<u8> = samples.iter().flat_map(|s| s.planes.clone()).collect();
+    assert_eq!(stored, recorded);
+    // Each row is the encoder's v2 planes of a position of the games.
+    let mut positions = Vec::new();
+    for record in &records {
+        let mut pos = record.start;
+        for mv in &record.moves {
+            let mut row = Vec::new();
+            config.inputs.encode(&pos, &mut row);
+            positions.push(row);
+            pos = pos.play(*mv).expect("legal");
+        }
+    }
+    assert!(samples.iter().all(|s| positions.contains(&s.planes)));
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).expect("read"))
+            .expect("json");
+    let names: Vec<&str> = sidecar["plane_names"]
+        .as_array()
+        .expect("plane_names")
+        .iter()
+        .map(|n| n.as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, config.inputs.names());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

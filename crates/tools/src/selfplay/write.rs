@@ -4,7 +4,6 @@
 
 use super::{GameRecord, SelfPlayConfig};
 use crate::arrays::{write_npz, Column};
-use engine::network::INPUT_PLANES;
 use ndarray::{ArrayViewD, IxDyn};
 use othello::Color;
 use serde::Serialize;
@@ -35,6 +34,8 @@ struct Sidecar<'a> {
     board_size: u8,
     variant: &'a str,
     settings: &'a SelfPlayConfig,
+    /// The planes of the `planes` array, in order (`SelfPlayConfig::inputs`).
+    plane_names: Vec<&'static str>,
     c_puct: f32,
     dirichlet_alpha: f32,
     dirichlet_fraction: f32,
@@ -112,12 +113,13 @@ pub fn write_selfplay(
     let count = columns.value.len();
     // Write to a temporary name and rename, so a killed run never leaves half a file.
     let tmp = dir.join(format!(".{name}.npz.partial"));
-    write_columns(&tmp, &columns, n)?;
+    write_columns(&tmp, &columns, n, config.inputs.len())?;
     let sidecar = Sidecar {
         model,
         board_size: config.size.n(),
         variant: config.variant.name(),
         settings: config,
+        plane_names: config.inputs.names(),
         c_puct: config.mcts.c_puct,
         dirichlet_alpha: config.mcts.dirichlet_alpha,
         dirichlet_fraction: config.mcts.dirichlet_fraction,
@@ -150,13 +152,14 @@ pub fn write_selfplay(
 
 /// The samples' columns as the `.npz` file's arrays (docs/selfplay-data.md), written to
 /// `path` for an `n`x`n` board.
-fn write_columns(path: &Path, columns: &Columns, n: usize) -> std::io::Result<()> {
+/// The npz columns; `planes` input planes a sample (the learner network's inputs).
+fn write_columns(path: &Path, columns: &Columns, n: usize, planes: usize) -> std::io::Result<()> {
     let count = columns.value.len();
     let shape_error = |e: ndarray::ShapeError| std::io::Error::other(e.to_string());
     let arrays = [
         (
             "planes",
-            Column::U8(view(&columns.planes, &[count, INPUT_PLANES, n, n]).map_err(shape_error)?),
+            Column::U8(view(&columns.planes, &[count, planes, n, n]).map_err(shape_error)?),
         ),
         (
             "policy",
