@@ -265,11 +265,24 @@ mod tests {
         assert_eq!(done[1].1, game(1));
         journal.record(5, &game(2)).expect("written");
         drop(journal);
-        let (_, done) = Journal::open(&dir, &the_match, true).expect("resumed again");
+        let (journal, done) = Journal::open(&dir, &the_match, true).expect("resumed again");
         assert_eq!(
             done.iter().map(|(job, _)| *job).collect::<Vec<_>>(),
             [0, 3, 5]
         );
+        // Once its match ended, a new match may take the folder.
+        journal.finish().expect("written");
+        drop(journal);
+        let (journal, done) = Journal::open(&dir, &other, false).expect("a new match");
+        assert!(done.is_empty());
+        journal.record(5, &game(2)).expect("written");
+        journal.record(6, &game(2)).expect("written");
+        drop(journal);
+        // Its match did not end: another new match may not take the folder.
+        assert!(matches!(
+            Journal::open(&dir, &the_match, false),
+            Err(JournalError::Unfinished(_))
+        ));
 
         // Garbage in the middle is refused with its line.
         let mut text = std::fs::read_to_string(&path).expect("read");
