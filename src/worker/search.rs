@@ -295,7 +295,7 @@ impl Searcher {
                 let mut report = Report::from_info(&info, job.engine);
                 if job.thinking.is_done() || job.stop {
                     if job.every_move {
-                        solve_every_move(&mut report, &job.position);
+                        solve_every_move(&mut report, &job.position, agent.as_mut());
                     }
                     self.job = None;
                     Some(Output::Done { id, report })

@@ -1,18 +1,23 @@
 //! A hint's extra: when the solver settles the root exactly, the other moves' margins too.
 
 /// A hint whose root the solver settled exactly names only its best move's margin. Within
-/// the solver's sure reach (`default_exact_root_empties`: 16 empties on 8x8) the other
-/// moves are cheap to solve as well (each position after one has an empty less than a root
-/// the solver finished), so every legal move gets its exact margin, as bounds the merge
-/// and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
+/// the agent's sure reach (the search driver's root rule says `Exact`: 16 empties on 8x8
+/// by default, a spec's `exact=` otherwise) the other moves are cheap to solve as well
+/// (each position after one has an empty less than a root the solver finished), so every
+/// legal move gets its exact margin, with the driver's own solver and table, as bounds the
+/// merge and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
 /// empties) a move's solve could take seconds, so those moves keep the search's word.
-pub(super) fn solve_every_move(report: &mut crate::protocol::Report, pos: &othello::Position) {
-    if !report.search.solved.is_some_and(|s| s.exact)
-        || pos.empty_count() > engine::mcts::default_exact_root_empties(pos.size())
-    {
+pub(super) fn solve_every_move(
+    report: &mut crate::protocol::Report,
+    pos: &othello::Position,
+    agent: &mut dyn engine::Agent,
+) {
+    if !report.search.solved.is_some_and(|s| s.exact) {
         return;
     }
-    let mut solver = engine::Solver::new();
+    let Some(engine::RootRule::Exact(solver)) = agent.root_rule(pos) else {
+        return;
+    };
     for mv in pos.legal_move_list() {
         let settled = report
             .moves
