@@ -109,7 +109,10 @@ fn every_shipped_network_reads_as_v1_and_plays_on_both_runtimes() {
             let tract = load_file(&Tract, &path).expect("loads on tract");
             let card = tract.card();
             assert_eq!(card.inputs(), Ok(InputPlanes::v1()), "{}", path.display());
-            let (size, variant) = (card.board().expect("board"), card.variant().expect("variant"));
+            let (size, variant) = (
+                card.board().expect("board"),
+                card.variant().expect("variant"),
+            );
             let positions: Vec<Position> = random_positions(size, 6, 3)
                 .into_iter()
                 .map(|p| p.with_variant(variant))
