@@ -4,7 +4,7 @@
 //! installing the trainer's venv, which ships the library), when its absence fails them.
 
 use engine::evaluator::Evaluator;
-use engine::network::{load_file, ModelCard, Network, NetworkEvaluator, Runtime};
+use engine::network::{load_file, InputPlanes, ModelCard, Network, NetworkEvaluator, Runtime};
 use engine::onnx::Tract;
 use engine::Rng;
 use othello::{BoardSize, Position, Variant};
@@ -89,6 +89,51 @@ fn onnx_runtime_evaluates_every_position_as_tract_does() {
             }
         }
     }
+}
+
+/// Every network in models/ and models/archive/ was trained on the four planes of input
+/// set v1 before cards named their planes: each must still read as v1 and play, on tract
+/// and (where its library is) on ONNX Runtime alike.
+#[test]
+fn every_shipped_network_reads_as_v1_and_plays_on_both_runtimes() {
+    let ort = ort_available();
+    let mut checked = 0;
+    for dir in ["models", "models/archive"] {
+        let entries = std::fs::read_dir(repo_file(dir)).expect("models folder");
+        let mut paths: Vec<PathBuf> = entries
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "onnx"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let tract = load_file(&Tract, &path).expect("loads on tract");
+            let card = tract.card();
+            assert_eq!(card.inputs(), Ok(InputPlanes::v1()), "{}", path.display());
+            let (size, variant) = (
+                card.board().expect("board"),
+                card.variant().expect("variant"),
+            );
+            let positions: Vec<Position> = random_positions(size, 6, 3)
+                .into_iter()
+                .map(|p| p.with_variant(variant))
+                .filter(|p| !p.is_game_over())
+                .collect();
+            let want = evaluator(&tract).evaluate(&positions).expect("evaluates");
+            assert_eq!(want.len(), positions.len(), "{}", path.display());
+            if ort {
+                let other = load_file(&OnnxRuntime, &path).expect("loads on onnxruntime");
+                let got = evaluator(&other).evaluate(&positions).expect("evaluates");
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g.value - w.value).abs() < 1e-3, "{}", path.display());
+                    for (a, b) in g.priors.iter().zip(&w.priors) {
+                        assert!((a - b).abs() < 1e-3, "{}: {a} vs {b}", path.display());
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} shipped networks found");
 }
 
 #[test]
