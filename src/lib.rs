@@ -16,10 +16,6 @@ pub mod page;
 pub mod protocol;
 pub mod worker;
 
-/// The worker's search at the crate's top, where the CLI's tests
-/// (`crates/cli/tests/one_agent.rs`) reach it to check that the worker plays as the CLI does.
-pub use worker::search;
-
 /// Sends panic messages to the browser console: without it a wasm panic says only
 /// "unreachable executed".
 #[cfg(target_arch = "wasm32")]

@@ -9,7 +9,7 @@ use engine::onnx::Tract;
 use engine::{Budget, PlayerSpec, Solver};
 use othello::{BoardSize, Game, Move, Position, Variant};
 use othello_web::protocol::{Output, SearchRequest, WireBudget};
-use othello_web::search::Searcher;
+use othello_web::worker::search::Searcher;
 use std::path::PathBuf;
 use std::time::Duration;
 use tools::models::{ModelFiles, RuntimeChoice};
