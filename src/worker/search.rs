@@ -381,6 +381,22 @@ mod tests {
         }
     }
 
+    /// A 6x6 position of a random game (seed 4) with at most `empties` empty squares and
+    /// at least `choices` legal moves: an endgame the solver settles (also for the
+    /// submodules' tests).
+    pub(super) fn endgame(empties: u32, choices: usize) -> Position {
+        let mut rng = engine::Rng::new(4);
+        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
+        while pos.empty_count() > empties || pos.legal_move_list().len() < choices {
+            let moves = pos.legal_move_list();
+            pos = pos
+                .play(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+            assert!(!pos.is_game_over());
+        }
+        pos
+    }
+
     fn midgame() -> Position {
         *Game::from_transcript(
             "f5d6c3d3c4f4f6f3e6e7",
@@ -415,15 +431,7 @@ mod tests {
 
     #[test]
     fn near_the_end_the_worker_plays_the_solvers_move() {
-        let mut rng = engine::Rng::new(4);
-        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
-        while pos.empty_count() > 14 || pos.legal_move_list().len() < 2 {
-            let moves = pos.legal_move_list();
-            pos = pos
-                .play(*rng.choose(&moves).expect("a move"))
-                .expect("legal");
-            assert!(!pos.is_game_over());
-        }
+        let pos = endgame(14, 2);
         let report = Searcher::new()
             .run(request(2, &pos, "mcts", 20, 1), Duration::from_millis(50))
             .expect("searches");

@@ -48,6 +48,32 @@ impl BoardSize {
             BoardSize::Eight => u64::MAX,
         }
     }
+
+    /// The four corner squares.
+    pub const fn corners(self) -> u64 {
+        match self {
+            BoardSize::Four => 0x0900_0009,
+            BoardSize::Six => 0x2100_0000_0021,
+            BoardSize::Eight => 0x8100_0000_0000_0081,
+        }
+    }
+
+    /// The board's four quadrants (N/2 x N/2 squares each), a1's first, then the one to
+    /// its right, then the two below: the regions parity is counted in (Edax's
+    /// `QUADRANT_ID` in its `src/search.c`), by the solver's move ordering, the network's
+    /// `odd_quadrant` plane and the puzzles' parity theme.
+    pub const fn quadrants(self) -> [u64; 4] {
+        match self {
+            BoardSize::Four => [0x0303, 0x0c0c, 0x0303_0000, 0x0c0c_0000],
+            BoardSize::Six => [0x07_0707, 0x38_3838, 0x0707_0700_0000, 0x3838_3800_0000],
+            BoardSize::Eight => [
+                0x0f0f_0f0f,
+                0xf0f0_f0f0,
+                0x0f0f_0f0f_0000_0000,
+                0xf0f0_f0f0_0000_0000,
+            ],
+        }
+    }
 }
 
 impl fmt::Display for BoardSize {
@@ -92,5 +118,29 @@ impl FromStr for BoardSize {
             .ok()
             .and_then(BoardSize::from_n)
             .ok_or_else(bad)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BoardSize;
+    use crate::Square;
+
+    #[test]
+    fn corners_and_quadrants_are_the_squares_they_say() {
+        for size in BoardSize::ALL {
+            let (last, half) = (size.n() - 1, size.n() / 2);
+            let mut corners = 0;
+            let mut quadrants = [0u64; 4];
+            for sq in Square::all(size) {
+                let (c, r) = (sq.column(), sq.row());
+                if (c == 0 || c == last) && (r == 0 || r == last) {
+                    corners |= sq.bit();
+                }
+                quadrants[usize::from(r >= half) * 2 + usize::from(c >= half)] |= sq.bit();
+            }
+            assert_eq!(size.corners(), corners, "{size}");
+            assert_eq!(size.quadrants(), quadrants, "{size}");
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! one is given).
 
 use engine::book::BookKey;
+use engine::network::features::odd_quadrants;
 use engine::puzzles::{Puzzle, PuzzleKind, PuzzleSet, Theme, Themes};
 use engine::{Evaluator, ModelSource, PlayerSpec, Solver, SpecError};
 use othello::{Bitboard, BoardSize, Game, Move, Position, Square, Variant};
@@ -89,30 +90,9 @@ pub fn classify(scores: &Scores, gap: i32) -> Option<(PuzzleKind, Move, i32, i32
     (*answer != Move::Pass).then_some((kind, *answer, *best, *second))
 }
 
-fn corners(size: BoardSize) -> Bitboard {
-    let n = size.n() - 1;
-    [(0, 0), (n, 0), (0, n), (n, n)]
-        .into_iter()
-        .filter_map(|(c, r)| Square::new(c, r))
-        .fold(Bitboard::EMPTY, Bitboard::with)
-}
-
 fn on_edge(sq: Square, size: BoardSize) -> bool {
     let n = size.n() - 1;
     sq.row() == 0 || sq.column() == 0 || sq.row() == n || sq.column() == n
-}
-
-/// The quadrant of a square (Edax's and Egaroucid's parity regions: the board's four
-/// quarters).
-fn quadrant(sq: Square, size: BoardSize) -> u8 {
-    let half = size.n() / 2;
-    u8::from(sq.row() >= half) * 2 + u8::from(sq.column() >= half)
-}
-
-fn empties_in_quadrant(pos: &Position, q: u8) -> u32 {
-    Square::all(pos.size())
-        .filter(|sq| quadrant(*sq, pos.size()) == q && pos.color_at(*sq).is_none())
-        .count() as u32
 }
 
 /// The themes of a puzzle (definitions in docs/puzzles.md).
@@ -125,16 +105,16 @@ pub fn themes(pos: &Position, answer: Move, scores: &Scores) -> Themes {
     let best = margin_of(answer).unwrap_or(0);
     let worse = |mv: Move| mv != answer && margin_of(mv).is_some_and(|v| v < best);
     let legal = pos.legal_move_list();
-    let corner_set = corners(size);
+    let corner_set = Bitboard(size.corners());
     let mut themes = Themes::default();
     let is_corner = |mv: Move| mv.square().is_some_and(|sq| corner_set.contains(sq));
     if !is_corner(answer) && legal.iter().any(|&mv| is_corner(mv) && worse(mv)) {
         themes = themes.with(Theme::CornerTrap);
     }
-    let odd = |mv: Move| {
-        mv.square()
-            .is_some_and(|sq| empties_in_quadrant(pos, quadrant(sq, size)) % 2 == 1)
-    };
+    // A move's square is empty, so it is among these exactly when its quadrant holds an
+    // odd number of empties.
+    let odd_squares = Bitboard(odd_quadrants(pos.empty().0, size));
+    let odd = |mv: Move| mv.square().is_some_and(|sq| odd_squares.contains(sq));
     if odd(answer) && legal.iter().any(|&mv| !odd(mv) && worse(mv)) {
         themes = themes.with(Theme::Parity);
     }

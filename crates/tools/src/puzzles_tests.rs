@@ -38,6 +38,19 @@ fn rules(max_empties: u32) -> PuzzleRules {
     }
 }
 
+/// The puzzles of 6x6 games at up to 9 empties, rated by the weak players alone.
+fn find_6x6(games: &[Game]) -> (PuzzleSet, PuzzleCounts) {
+    let mut rater = Rater::new(None, &NoModels).expect("weak players");
+    find_puzzles(
+        games,
+        BoardSize::Six,
+        Variant::Standard,
+        &rules(9),
+        &mut rater,
+        &|_, _| {},
+    )
+}
+
 #[test]
 fn kinds_follow_from_the_margins_in_order() {
     let m = |text: &str| Move::parse(text, BoardSize::Eight).expect("a move");
@@ -57,15 +70,7 @@ fn kinds_follow_from_the_margins_in_order() {
 #[test]
 fn every_puzzle_found_is_the_one_best_move_by_plain_negamax() {
     let games = random_games(BoardSize::Six, 12, 3);
-    let mut rater = Rater::new(None, &NoModels).expect("weak players");
-    let (set, counts) = find_puzzles(
-        &games,
-        BoardSize::Six,
-        Variant::Standard,
-        &rules(9),
-        &mut rater,
-        &|_, _| {},
-    );
+    let (set, counts) = find_6x6(&games);
     assert!(counts.kept > 3, "{counts:?}");
     assert!(counts.kept < counts.tried, "{counts:?}");
     assert_eq!(counts.kept, set.puzzles.len());
@@ -93,7 +98,7 @@ fn every_puzzle_found_is_the_one_best_move_by_plain_negamax() {
         }
         // A corner trap has a corner that negamax shows worse than the answer.
         if p.themes.has(Theme::CornerTrap) {
-            let corners = corners(BoardSize::Six);
+            let corners = Bitboard(BoardSize::Six.corners());
             assert!(values
                 .iter()
                 .any(|(m, v)| m.square().is_some_and(|sq| corners.contains(sq)) && *v < best));
@@ -122,23 +127,8 @@ fn a_position_is_tried_once_however_often_it_comes() {
     let games = random_games(BoardSize::Six, 4, 8);
     let mut twice = games.clone();
     twice.extend(games.iter().cloned());
-    let mut rater = Rater::new(None, &NoModels).expect("weak players");
-    let (once, _) = find_puzzles(
-        &games,
-        BoardSize::Six,
-        Variant::Standard,
-        &rules(9),
-        &mut rater,
-        &|_, _| {},
-    );
-    let (again, counts) = find_puzzles(
-        &twice,
-        BoardSize::Six,
-        Variant::Standard,
-        &rules(9),
-        &mut rater,
-        &|_, _| {},
-    );
+    let (once, _) = find_6x6(&games);
+    let (again, counts) = find_6x6(&twice);
     assert_eq!(once.puzzles, again.puzzles);
     assert_eq!(counts.kept, once.puzzles.len());
 }

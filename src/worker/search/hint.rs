@@ -43,22 +43,13 @@ pub(super) fn solve_every_move(
 
 #[cfg(test)]
 mod tests {
-    use crate::worker::search::tests::request;
+    use crate::worker::search::tests::{endgame, request};
     use engine::Solver;
-    use othello::{BoardSize, Position, Variant};
     use std::time::Duration;
 
     #[test]
     fn a_solved_hint_gives_every_move_its_exact_margin() {
-        let mut rng = engine::Rng::new(4);
-        let mut pos = Position::start(BoardSize::Six, Variant::Standard);
-        while pos.empty_count() > 14 || pos.legal_move_list().len() < 3 {
-            let moves = pos.legal_move_list();
-            pos = pos
-                .play(*rng.choose(&moves).expect("a move"))
-                .expect("legal");
-            assert!(!pos.is_game_over());
-        }
+        let pos = endgame(14, 3);
         let mut hint = request(7, &pos, "mcts", 20, 1);
         hint.every_move = true;
         let report = crate::worker::search::Searcher::new()

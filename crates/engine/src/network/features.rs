@@ -53,25 +53,11 @@ pub fn odd_regions(empty: u64) -> u64 {
     odd
 }
 
-/// The board's four quadrants (N/2 x N/2 squares each), a1's first.
-const fn quadrants(size: BoardSize) -> [u64; 4] {
-    match size {
-        BoardSize::Four => [0x0303, 0x0c0c, 0x0303_0000, 0x0c0c_0000],
-        BoardSize::Six => [0x07_0707, 0x38_3838, 0x0707_0700_0000, 0x3838_3800_0000],
-        BoardSize::Eight => [
-            0x0f0f_0f0f,
-            0xf0f0_f0f0,
-            0x0f0f_0f0f_0000_0000,
-            0xf0f0_f0f0_0000_0000,
-        ],
-    }
-}
-
 /// The empty squares of the quadrants that hold an odd number of empties: the parity
 /// Edax's search orders moves by (`QUADRANT_ID` in its `src/search.c`), a cheap stand-in
 /// for [`odd_regions`].
 pub fn odd_quadrants(empty: u64, size: BoardSize) -> u64 {
-    quadrants(size)
+    size.quadrants()
         .into_iter()
         .map(|quadrant| empty & quadrant)
         .filter(|in_quadrant| in_quadrant.count_ones() % 2 == 1)

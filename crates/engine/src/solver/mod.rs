@@ -9,7 +9,7 @@
 //! last-empty routine that only counts flips. Nothing here depends on the variant except
 //! the final margin, so every shortcut is valid for the reversed game too.
 
-use order::{corners, quadrants, Ordered, SQUARE_VALUE_8X8};
+use order::{Ordered, SQUARE_VALUE_8X8};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
 use parallel::{Pool, SplitPoint};
@@ -226,8 +226,8 @@ impl Solver {
             nodes: 0,
             mask: u64::MAX,
             variant: Variant::Standard,
-            quadrants: quadrants(BoardSize::Eight),
-            corners: corners(BoardSize::Eight),
+            quadrants: BoardSize::Eight.quadrants(),
+            corners: BoardSize::Eight.corners(),
             corner_rows: RANK_1 | RANK_8,
             corner_columns: FILE_A | FILE_H,
             square_value: SQUARE_VALUE_8X8,
@@ -256,8 +256,8 @@ impl Solver {
         }
         self.mask = pos.size().mask();
         self.variant = pos.variant();
-        self.quadrants = quadrants(pos.size());
-        self.corners = corners(pos.size());
+        self.quadrants = pos.size().quadrants();
+        self.corners = pos.size().corners();
         let last = pos.size().n() as u32 - 1;
         self.corner_rows = (RANK_1 | RANK_1 << (8 * last)) & self.mask;
         self.corner_columns = (FILE_A | FILE_A << last) & self.mask;

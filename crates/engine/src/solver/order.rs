@@ -3,7 +3,6 @@
 
 use super::{Solver, FILE_A, FILE_H};
 use othello::raw::{flips, legal_moves_unmasked};
-use othello::{BoardSize, Square};
 
 /// Move-ordering weights, Edax's (move.c): one reply fewer for the opponent outweighs
 /// everything else; corner stability, potential mobility, the square's type and parity
@@ -42,26 +41,6 @@ pub(super) const SQUARE_VALUE_8X8: [u8; 64] = [
      4,  2,  6,  8,  8,  6,  2,  4,
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
-
-/// The quadrants used for parity ordering: a region with an odd number of empties is
-/// where the last move (an extra disc for the mover) usually falls.
-pub(super) fn quadrants(size: BoardSize) -> [u64; 4] {
-    let half = size.n() / 2;
-    let mut q = [0u64; 4];
-    for sq in othello::Square::all(size) {
-        let index = usize::from(sq.row() >= half) * 2 + usize::from(sq.column() >= half);
-        q[index] |= sq.bit();
-    }
-    q
-}
-
-pub(super) fn corners(size: BoardSize) -> u64 {
-    let m = size.n() - 1;
-    [(0, 0), (m, 0), (0, m), (m, m)]
-        .into_iter()
-        .filter_map(|(c, r)| Square::new(c, r))
-        .fold(0, |acc, sq| acc | sq.bit())
-}
 
 impl Solver {
     /// Legal moves sorted fastest first, by Edax's `movelist_evaluate_fast` (move.c):

@@ -88,7 +88,7 @@ pub fn play_game(
             }
         }
     }
-    let squares = i32::from(config.size.n()).pow(2);
+    let squares = config.size.squares() as i32;
     let black_margin = match &forfeit {
         Some(f) if f.side == "black" => -squares,
         Some(_) => squares,
