@@ -507,16 +507,18 @@ fn a_sequential_match_stops_at_its_verdict_and_says_so() {
 #[test]
 fn a_side_that_overruns_its_game_clock_loses_on_time_and_a_clocked_agent_does_not() {
     let out = out_dir("clock");
-    // Rollout UCT with a budget in simulations cannot fit 2.5 s a game (the clock and a
-    // margin wide enough for a loaded machine); the MCTS agent with no budget of its own
-    // gets the clock as time_game= and shares it out.
+    // Rollout UCT with a budget of two million simulations a move cannot fit 2.5 s a game
+    // (the clock and a margin wide enough for a loaded machine): a fast machine spends
+    // about 1.7 s on one such move, so it overruns by its second move, a slow one by its
+    // first. The MCTS agent with no budget of its own gets the clock as time_game= and
+    // shares it out.
     let (stdout, report) = arena_run(
         &out,
         &[
             "--board",
             "6",
             "--players",
-            "uct:sims=200000,mcts",
+            "uct:sims=2000000,mcts",
             "--games",
             "2",
             "--time-control",
