@@ -35,6 +35,7 @@ log "browser tests against http://127.0.0.1:$PORT/"
 cd "$ROOT/tests/e2e"
 # The report gathers both files' numbers: start it empty.
 [[ -n "${E2E_REPORT:-}" ]] && rm -f "$E2E_REPORT"
-# E2E_FILES runs some of the files only (while working on them).
+# Every *.test.mjs file runs (the *.measure.mjs files only when named); E2E_FILES runs some
+# of the files only (while working on them).
 # shellcheck disable=SC2086
-E2E_URL="http://127.0.0.1:$PORT/" E2E_COMPRESSED=1 node --test --test-concurrency=1 ${E2E_FILES:-game.test.mjs player.test.mjs records.test.mjs review.test.mjs editor.test.mjs}
+E2E_URL="http://127.0.0.1:$PORT/" E2E_COMPRESSED=1 node --test --test-concurrency=1 ${E2E_FILES:-*.test.mjs}
