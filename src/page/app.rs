@@ -33,10 +33,19 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let (game, settings, view) = use_restored();
+    let (game, settings, view, unreadable) = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
     // Agent against agent: paused, and the pause between moves (ms).
     let watch = use_state(|| (false, 1000u32));
+    // A pause belongs to its watched game: the next game (a new one, a load) starts running.
+    {
+        let watch = watch.clone();
+        use_effect_with(game.generation, move |_| {
+            if watch.0 {
+                watch.set((false, watch.1));
+            }
+        });
+    }
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
@@ -85,6 +94,7 @@ pub fn app() -> Html {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
               data-reviewed={view.review.reviews.len().to_string()}>
             <Header {opponent} {strength} {spec} />
+            { unreadable_notice(&unreadable) }
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
                           opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
@@ -101,34 +111,56 @@ pub fn app() -> Html {
 }
 
 /// The game, the settings and the view as the last visit left them (the view keeps the
-/// evaluation graph's estimates and the reviews).
+/// evaluation graph's estimates and the reviews), and why a saved game could not be read,
+/// until the person has read it.
 #[hook]
 fn use_restored() -> (
     UseReducerHandle<GameModel>,
     UseStateHandle<Settings>,
     UseReducerHandle<View>,
+    UseStateHandle<Option<String>>,
 ) {
-    let saved = use_memo((), |_| load_saved());
+    let loaded = use_memo((), |_| load_saved());
+    let unreadable = use_state({
+        let loaded = loaded.clone();
+        move || loaded.1.clone()
+    });
     let game = use_reducer({
-        let saved = saved.clone();
-        move || GameModel::new(saved.0.clone())
+        let loaded = loaded.clone();
+        move || GameModel::new(loaded.0 .0.clone())
     });
     let settings = use_state({
-        let saved = saved.clone();
-        move || saved.1.clone()
+        let loaded = loaded.clone();
+        move || loaded.0 .1.clone()
     });
     let view = use_reducer({
-        let saved = saved.clone();
+        let loaded = loaded.clone();
         move || View {
-            estimates: saved.2.clone(),
+            estimates: loaded.0 .2.clone(),
             review: ReviewState {
-                reviews: saved.3.clone(),
+                reviews: loaded.0 .3.clone(),
                 ..ReviewState::default()
             },
             ..View::default()
         }
     });
-    (game, settings, view)
+    (game, settings, view, unreadable)
+}
+
+/// A saved game that could not be read, said until the person dismisses it.
+fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
+    let Some(text) = (**unreadable).clone() else {
+        return Html::default();
+    };
+    let dismiss = {
+        let unreadable = unreadable.clone();
+        Callback::from(move |_| unreadable.set(None))
+    };
+    html! {
+        <p class="message" id="save-error" role="alert">{ text }{ " " }
+            <button id="save-error-ok" onclick={dismiss}>{ "OK" }</button>
+        </p>
+    }
 }
 
 /// How many workers the pool runs and which build of the worker (for the tests, on
@@ -143,13 +175,18 @@ fn workers_and_build(pool: &PoolHandle) -> (usize, &'static str) {
     }
 }
 
-/// The review's panel, wired to the pool, the view and the review's budget (a setting).
+/// The review's panel, wired to the pool, the view and the review's budget (a setting);
+/// nothing before the game has a move, so that an empty game's side starts with New game
+/// and the difficulty.
 fn review_panel(
     pool: &PoolHandle,
     view: &UseReducerHandle<View>,
     game: &UseReducerHandle<GameModel>,
     settings: &UseStateHandle<Settings>,
 ) -> Html {
+    if game.game.moves().is_empty() && game.undone.is_empty() {
+        return Html::default();
+    }
     let (level, order) = (settings.review_level, settings.review_order);
     let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order));
     let on_level = {

@@ -4,7 +4,9 @@
 //! no game can reach, in words. Plain data, tested without a browser; the page draws it on
 //! the board and plays from it (`Action::Load`).
 
-use othello::{Bitboard, BoardSize, Color, Game, GgfGame, Position, Square, Symmetry, Variant};
+use othello::{
+    Bitboard, BoardSize, BoardTextError, Color, Game, GgfGame, Position, Square, Symmetry, Variant,
+};
 
 /// A quarter turn clockwise as the board is drawn (a1 top left): a1 goes to h1.
 pub const ROTATE: Symmetry = Symmetry::ALL[5];
@@ -177,6 +179,39 @@ impl Editor {
     }
 }
 
+/// Parses board text (64 or 36 squares, a space, the side to move) into a game that
+/// starts there, or says once what is wrong, in the page's words: the text that cannot be
+/// read, a board the page does not play, or a position no game can reach (the editor's
+/// check, so that Analyse accepts what "Play from here" accepts and nothing else).
+pub fn game_from_board_text(text: &str, variant: Variant) -> Result<Game, String> {
+    let pos = Position::from_board_text(text.trim(), variant).map_err(|e| match e {
+        BoardTextError::BadLength(n) => format!(
+            "the board part has {n} square{}, but a board has 64 (8x8) or 36 (6x6)",
+            if n == 1 { "" } else { "s" }
+        ),
+        BoardTextError::Trailing(extra) => format!(
+            "after the side to move comes '{extra}': give the squares, a space and X or O, \
+             nothing more"
+        ),
+        other => other.to_string(),
+    })?;
+    if !matches!(pos.size(), BoardSize::Eight | BoardSize::Six) {
+        return Err(format!(
+            "the page plays 8x8 and 6x6 boards, not {}",
+            pos.size()
+        ));
+    }
+    Editor::from_position(&pos)
+        .check()
+        .map(Game::new)
+        .map_err(
+            |why| match why.strip_prefix("No game can reach this position: ") {
+                Some(rest) => format!("no game can reach this position: {rest}"),
+                None => why,
+            },
+        )
+}
+
 /// The discs of `discs` joined to `from` through neighbouring discs (any of the eight
 /// directions).
 fn joined(discs: Bitboard, from: Bitboard) -> Bitboard {
@@ -320,9 +355,8 @@ mod tests {
         }
         e.set_side(Color::White);
         let pos = e.shown();
-        let from_text =
-            crate::page::state::game_from_board_text(&e.board_text(), Variant::Standard)
-                .expect("board text reads back");
+        let from_text = game_from_board_text(&e.board_text(), Variant::Standard)
+            .expect("board text reads back");
         assert_eq!(*from_text.position(), pos);
         let ggf = e.ggf_text();
         assert!(
@@ -345,5 +379,53 @@ mod tests {
         // c3 starts white: one click empties it.
         e.click(sq("c3"));
         assert!(e.check().expect_err("c3 empty").contains("c3 is empty"));
+    }
+
+    #[test]
+    fn board_text_loads_on_the_boards_the_page_plays() {
+        let text = Position::start(BoardSize::Six, Variant::Standard).to_board_text();
+        let game = game_from_board_text(&text, Variant::Standard).expect("valid");
+        assert_eq!(game.position().size(), BoardSize::Six);
+    }
+
+    #[test]
+    fn board_text_errors_are_said_once_in_the_pages_words() {
+        let refused = |text: &str| game_from_board_text(text, Variant::Standard).expect_err(text);
+        let start = Position::start(BoardSize::Eight, Variant::Standard).to_board_text();
+        assert_eq!(
+            refused(&format!("{start} extra")),
+            "after the side to move comes 'extra': give the squares, a space and X or O, \
+             nothing more"
+        );
+        assert_eq!(
+            refused("-"),
+            "the board part has 1 square, but a board has 64 (8x8) or 36 (6x6)"
+        );
+        assert_eq!(
+            refused("XO- X"),
+            "the board part has 3 squares, but a board has 64 (8x8) or 36 (6x6)"
+        );
+        assert_eq!(
+            refused("-----OX--XO----- X"),
+            "the page plays 8x8 and 6x6 boards, not 4x4"
+        );
+    }
+
+    #[test]
+    fn analysis_refuses_the_positions_the_editor_refuses() {
+        let refused = |text: &str| game_from_board_text(text, Variant::Standard).expect_err(text);
+        let empty = refused(&format!("{} X", "-".repeat(64)));
+        assert!(
+            empty.starts_with("no game can reach this position: d4, e4, d5, e5 are empty"),
+            "{empty}"
+        );
+        let start = Position::start(BoardSize::Eight, Variant::Standard).to_board_text();
+        let cut_off = refused(&format!("X{}", &start[1..]));
+        assert!(cut_off.contains("a1 is cut off"), "{cut_off}");
+        // A wipe-out on a full board is a position games reach (White flipped the last
+        // black discs with the last move): it loads, as the editor plays it.
+        let white = game_from_board_text(&format!("{} X", "O".repeat(64)), Variant::Standard)
+            .expect("a full board of white discs");
+        assert!(white.position().is_game_over());
     }
 }

@@ -30,6 +30,34 @@ pub fn opening_line(game: &Game) -> Option<String> {
     othello::named_opening(game.positions()).map(|opening| format!("Opening: {}", opening.name))
 }
 
+/// How long the line under the board names the opening: 20 plies, past the longest named
+/// line (18). After that the game is in its middle game, and the name stays in the move
+/// list, with the game's record.
+pub const OPENING_PLIES: usize = 20;
+
+/// The named opening under the board: [`opening_line`] while the game is in its opening.
+pub fn board_opening_line(game: &Game) -> Option<String> {
+    opening_line(game).filter(|_| game.moves().len() <= OPENING_PLIES)
+}
+
+/// "Discard the game in progress (1 move)?": the question before a new game replaces one
+/// with `placed` discs placed (passes are not moves a person counts).
+pub fn discard_question(placed: usize) -> String {
+    format!(
+        "Discard the game in progress ({placed} move{})? It cannot be got back.",
+        if placed == 1 { "" } else { "s" }
+    )
+}
+
+/// Under the status after a pasted or opened game replaced one in progress, with
+/// `placed` discs placed: that it is kept, and how to get it back.
+pub fn set_aside_line(placed: usize) -> String {
+    format!(
+        "The game you were playing ({placed} move{}) was put aside for this one.",
+        if placed == 1 { "" } else { "s" }
+    )
+}
+
 /// Whether the game can have a named opening (standard 8x8 from the standard start). The
 /// page keeps the opening's line under the board for such a game, empty until a name
 /// comes, so that the name's arrival does not move the buttons below it.
@@ -64,6 +92,13 @@ pub fn status_line(game: &GameState, player_ready: bool) -> String {
     }
 }
 
+/// The line under the board while a watched game is paused: nobody is thinking, and the
+/// way on is Resume.
+pub fn paused_line(game: &GameState) -> String {
+    let mover = game.position().side_to_move().name();
+    format!("Paused: {mover} (the agent) is to move. Press Resume to go on.")
+}
+
 /// The line under the board while the person looks at a move the game cannot stop at
 /// (one after which the agent is to move): whose move it was, and where the game waits.
 pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
@@ -77,8 +112,12 @@ pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
     ))
 }
 
-/// The passes since the person last placed a disc, announced until they act again.
+/// The passes since the person last placed a disc, announced until they act again; none
+/// once the game is over, whose result is then the news.
 pub fn pass_notice(game: &GameState) -> Option<String> {
+    if game.position().is_game_over() {
+        return None;
+    }
     let passes = game.recent_passes();
     if passes.is_empty() {
         return None;
@@ -345,6 +384,15 @@ fn search_heading(
             "thinking",
             format!("The agent is thinking ({})", describe_budget(budget)),
         ),
+        // A book move had no search: the heading says where the move came from.
+        (Role::Past, _) if merged.search.book.is_some() => {
+            let played =
+                played_after(game, heat.position).map_or(String::new(), |m| format!(", {m},"));
+            (
+                "past",
+                format!("The agent's last move{played} came from its opening book"),
+            )
+        }
         (Role::Past, _) => {
             let played = played_after(game, heat.position)
                 .map_or(String::new(), |m| format!(", before it played {m}"));
@@ -365,18 +413,41 @@ fn search_heading(
         ),
         // The level's budget bounds analysis as it bounds a hint: say whether it is spent.
         (Role::Analysis, _) => {
-            let budget = describe_budget(budget);
-            let budget = budget.trim_end_matches(" per move");
             let state = if heat.done {
-                format!("finished ({budget}; a higher level looks longer)")
+                finished_analysis(budget, merged.search.elapsed_ms)
             } else {
-                format!("searching ({budget})…")
+                let budget = describe_budget(budget);
+                format!("searching ({})…", budget.trim_end_matches(" per move"))
             };
             (
                 "analysis",
                 format!("Analysis of {} to move: {state}", heat.side),
             )
         }
+    }
+}
+
+/// The most a preset level searches: Strongest's 5 s. Above it only a custom level looks
+/// longer.
+const TOP_LEVEL_MILLIS: u64 = 5000;
+
+/// How an analysis finished, as it did: a search stopped well inside its time (the solver
+/// settled it) says how long it took of how much; one that spent its budget says which,
+/// and that a higher level looks longer, where there is one.
+fn finished_analysis(budget: WireBudget, elapsed_ms: f64) -> String {
+    let described = describe_budget(budget);
+    let described = described.trim_end_matches(" per move");
+    match budget.millis {
+        Some(ms) if budget.simulations.is_none() && elapsed_ms < 0.9 * ms as f64 => {
+            format!(
+                "finished in {} (of up to {described})",
+                elapsed_text(elapsed_ms)
+            )
+        }
+        Some(ms) if budget.simulations.is_none() && ms >= TOP_LEVEL_MILLIS => {
+            format!("finished ({described})")
+        }
+        _ => format!("finished ({described}; a higher level looks longer)"),
     }
 }
 

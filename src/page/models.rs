@@ -245,34 +245,57 @@ fn measured_as(spec: &str) -> Option<Measured> {
 }
 
 /// "alphabeta:depth=4" as "alpha-beta (depth 4)"; an agent with a network by the network's
-/// name ("mcts:model=models/archive/az-8x8-a9.onnx,sims=800" as "the az-8x8-a9 network
-/// (800 simulations)").
+/// name ("mcts:model=models/az-8x8.onnx,sims=800" as "the az-8x8 network (800
+/// simulations)"), and an archived one as what it is: "an earlier network, az-8x8-b88
+/// (generation 88 of training run 8x8-b, 800 simulations)".
 fn opponent_name(spec: &str) -> String {
     let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
     let options: Vec<(&str, &str)> = options
         .split(',')
         .filter_map(|o| o.split_once('='))
         .collect();
+    let mut notes = Vec::new();
     let name = match options.iter().find(|(k, _)| *k == "model") {
         Some((_, path)) => {
             let file = path.rsplit('/').next().unwrap_or(path);
-            format!("the {} network", file.strip_suffix(".onnx").unwrap_or(file))
+            let stem = file.strip_suffix(".onnx").unwrap_or(file);
+            if path.contains("archive/") {
+                notes.push(archived_origin(stem));
+                format!("an earlier network, {stem}")
+            } else {
+                format!("the {stem} network")
+            }
         }
         None => kind_name(kind).to_owned(),
     };
-    let options: Vec<String> = options
-        .into_iter()
-        .filter(|(k, _)| *k != "model")
-        .map(|(k, v)| match k {
-            "sims" => format!("{v} simulations"),
-            k => format!("{k} {v}"),
-        })
-        .collect();
-    if options.is_empty() {
+    notes.extend(
+        options
+            .into_iter()
+            .filter(|(k, _)| *k != "model")
+            .map(|(k, v)| match k {
+                "sims" => format!("{v} simulations"),
+                k => format!("{k} {v}"),
+            }),
+    );
+    if notes.is_empty() {
         name
     } else {
-        format!("{name} ({})", options.join(", "))
+        format!("{name} ({})", notes.join(", "))
     }
+}
+
+/// Where an archived network came from, read from its name as the archive names them
+/// (`az-8x8-b88`: training run `8x8-b`, generation 88).
+fn archived_origin(stem: &str) -> String {
+    let parsed = stem.rsplit_once('-').and_then(|(head, tail)| {
+        let digits = tail.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let letters = &tail[..tail.len() - digits.len()];
+        let board = head.split_once('-')?.1;
+        let valid = !letters.is_empty() && !digits.is_empty();
+        let valid = valid && digits.chars().all(|c| c.is_ascii_digit());
+        valid.then(|| format!("generation {digits} of training run {board}-{letters}"))
+    });
+    parsed.unwrap_or_else(|| "kept in the archive".to_owned())
 }
 
 fn kind_name(kind: &str) -> &str {
@@ -370,10 +393,12 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("against alpha-beta (depth 4)"), "{line}");
-        // The network it replaced is named as a network, not by its file's path.
+        // The network it replaced is named as an earlier network, with its run and
+        // generation, not by its file's path.
         assert!(
             line.contains(
-                "217 won, 24 drawn, 159 lost against the az-8x8-b88 network (800 simulations)"
+                "217 won, 24 drawn, 159 lost against an earlier network, az-8x8-b88 \
+                 (generation 88 of training run 8x8-b, 800 simulations)"
             ),
             "{line}"
         );

@@ -11,6 +11,9 @@ use othello::{Game, Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
 pub const STORAGE_KEY: &str = "othello-zero/v1";
+/// Where a saved game that cannot be read is kept, since the new game's first save
+/// overwrites [`STORAGE_KEY`].
+pub const UNREADABLE_KEY: &str = "othello-zero/v1-unreadable";
 const VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +128,17 @@ pub enum LoadError {
     Invalid(String),
 }
 
+/// What the page tells the person when their saved game could not be read: why, that a
+/// new game started, and where the saved text is kept (`kept`: the browser stored it).
+pub fn unreadable_notice(error: &LoadError, kept: bool) -> String {
+    let kept = if kept {
+        format!(" Its text is kept in this browser's storage as \"{UNREADABLE_KEY}\".")
+    } else {
+        String::new()
+    };
+    format!("Your saved game could not be read ({error}), so a new game has started.{kept}")
+}
+
 /// A saved game: the game, the settings, the graph's estimates and the review.
 pub type Restored = (GameState, Settings, Estimates, Reviews);
 
@@ -223,6 +237,14 @@ mod tests {
     #[test]
     fn broken_saves_are_rejected_with_a_reason() {
         assert!(matches!(load("{"), Err(LoadError::Syntax(_))));
+        let told = unreadable_notice(&LoadError::Version(9), true);
+        assert_eq!(
+            told,
+            "Your saved game could not be read (the saved game has version 9; this page reads \
+             version 1), so a new game has started. Its text is kept in this browser's storage \
+             as \"othello-zero/v1-unreadable\"."
+        );
+        assert!(!unreadable_notice(&LoadError::Version(9), false).contains("kept"));
         let good = save(
             &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
             &Settings::default(),

@@ -128,7 +128,8 @@ impl Reviews {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReviewState {
     pub reviews: Reviews,
-    /// The review under way: its id, the moves done and the moves in all.
+    /// The review under way: its id, the moves done and the moves in all, counting the
+    /// discs placed (a pass is reviewed too, but is no move the person counts).
     pub running: Option<(u64, usize, usize)>,
     /// The game under review: its start and the moves sent to the workers.
     pub subject: Option<Game>,
@@ -140,7 +141,8 @@ pub struct ReviewState {
 
 impl ReviewState {
     pub fn started(&mut self, id: u64, game: Game) {
-        self.running = Some((id, 0, game.moves().len()));
+        let placed = game.moves().iter().filter(|m| **m != Move::Pass).count();
+        self.running = Some((id, 0, placed));
         self.subject = Some(game);
         self.error = None;
     }
@@ -167,9 +169,9 @@ impl ReviewState {
     }
 
     /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
-    pub fn reviewed(&mut self, id: u64, position: u64, review: ReviewedMove, done: usize) {
+    pub fn reviewed(&mut self, id: u64, position: u64, review: ReviewedMove) {
         if let Some(run) = self.running.as_mut().filter(|r| r.0 == id) {
-            run.1 = done;
+            run.1 += usize::from(review.played != Move::Pass);
             self.reviews.record(position, review);
         }
     }
@@ -183,11 +185,13 @@ impl ReviewState {
     }
 }
 
-/// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it.
+/// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it,
+/// over the discs it placed (a pass is no forced move a player made: it is left out).
 pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     let moves: Vec<MoveReview> = reviews
         .iter()
         .flatten()
+        .filter(|r| r.played != Move::Pass)
         .map(ReviewedMove::to_engine)
         .collect();
     SideSummary::of(&moves, side)
@@ -420,10 +424,10 @@ mod tests {
         let mut state = ReviewState::default();
         state.started(4, game("f5d6"));
         let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
-        state.reviewed(4, 10, r.clone(), 1);
+        state.reviewed(4, 10, r.clone());
         assert_eq!(state.running, Some((4, 1, 2)));
         state.cancelled();
-        state.reviewed(4, 11, r.clone(), 2);
+        state.reviewed(4, 11, r.clone());
         assert_eq!(state.reviews.get(11, mv("f5")), None);
         assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
         state.started(5, game("f5"));
@@ -437,6 +441,31 @@ mod tests {
             (state.running, state.error),
             (None, Some("no network".into()))
         );
+    }
+
+    #[test]
+    fn a_review_counts_the_discs_placed_not_the_passes() {
+        // 60 discs placed and 6 passes (Black's, at the end).
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript(
+            "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7\
+             b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
+            start,
+        )
+        .expect("legal");
+        assert_eq!(game.moves().len(), 66);
+        let mut state = ReviewState::default();
+        state.started(1, game);
+        assert_eq!(state.running, Some((1, 0, 60)));
+        let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
+        state.reviewed(1, 20, pass.clone());
+        assert_eq!(state.running, Some((1, 0, 60)), "a pass is no move done");
+        state.reviewed(1, 21, reviewed(Color::White, "h1", 0.0, "h1", 0.0));
+        assert_eq!(state.running, Some((1, 1, 60)));
+        // Nor is it a forced move in the side's summary.
+        let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, mv("a1")));
+        let reviews = [Some(pass.clone()), Some(pass), Some(forced)];
+        assert_eq!(summary(&reviews, Color::Black).forced, 1);
     }
 
     #[test]

@@ -26,11 +26,20 @@ pub enum Action {
     SetSeats(Seats),
     /// Goes to the position after this many moves; the later ones stay as redo.
     GoTo(usize),
-    /// Replaces the game (a pasted transcript, a board set up from text).
+    /// Replaces the game (a board set up in the editor, a balanced opening).
     Load {
         game: Game,
         seats: Seats,
     },
+    /// Replaces the game with one the person pasted or opened (a transcript, a record,
+    /// board text), putting a game in progress aside, to be brought back
+    /// ([`set_aside_after`]).
+    Replace {
+        game: Game,
+        seats: Seats,
+    },
+    /// Brings back the game a `Replace` put aside (the page holds it).
+    BringBack,
 }
 
 /// Applies an action; one that does not apply leaves the state as it was.
@@ -63,9 +72,30 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
         Action::GoTo(ply) => {
             next.go_to(ply);
         }
-        Action::Load { game, seats } => return GameState::from_game(game, seats),
+        Action::Load { game, seats } | Action::Replace { game, seats } => {
+            return GameState::from_game(game, seats)
+        }
+        // The game put aside is the page's: `set_aside_after`.
+        Action::BringBack => {}
     }
     next
+}
+
+/// The game put aside after `action`, where `aside` was put aside before: a game in
+/// progress that a pasted or opened game replaces is kept, so that loading never loses a
+/// game without asking (New game asks first); another game replacing the board, or the game
+/// brought back, clears it; anything else keeps it.
+pub fn set_aside_after(
+    state: &GameState,
+    aside: Option<&GameState>,
+    action: &Action,
+) -> Option<GameState> {
+    match action {
+        Action::Replace { .. } if in_progress(state) => Some(state.clone()),
+        Action::Replace { .. } | Action::Load { .. } | Action::NewGame { .. } => None,
+        Action::BringBack => None,
+        _ => aside.cloned(),
+    }
 }
 
 /// The ply to show on the board after `GoTo(ply)` left the game in `after`: `None` when
@@ -162,6 +192,17 @@ pub fn in_progress(state: &GameState) -> bool {
     !state.position().is_game_over() && state.game.moves().iter().any(|m| *m != Move::Pass)
 }
 
+/// The seats a loaded record or transcript gets: a finished game was played by neither the
+/// person nor the agent, so it is loaded for analysis and credited to nobody ("Black wins",
+/// not "The agent wins"); an unfinished one keeps the seats, and play goes on from it.
+pub fn seats_for_loaded(game: &Game, seats: Seats) -> Seats {
+    if game.position().is_game_over() {
+        Seats::Analysis
+    } else {
+        seats
+    }
+}
+
 /// The seats of a rematch: the person takes the other colour.
 pub fn rematch_seats(seats: Seats) -> Seats {
     match seats {
@@ -203,14 +244,6 @@ pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Re
             ),
         }
     })
-}
-
-/// Parses board text (64 or 36 squares, a space, the side to move) into a game that
-/// starts there.
-pub fn game_from_board_text(text: &str, variant: Variant) -> Result<Game, String> {
-    Position::from_board_text(text.trim(), variant)
-        .map(Game::new)
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -384,7 +417,7 @@ mod tests {
     }
 
     #[test]
-    fn transcripts_and_board_text_load_or_say_what_is_wrong() {
+    fn transcripts_load_or_say_what_is_wrong() {
         let game = game_from_transcript(" f5d6c3 ", BoardSize::Eight, Variant::Standard)
             .expect("a legal opening");
         assert_eq!(game.moves().len(), 3);
@@ -404,9 +437,52 @@ mod tests {
             words("f5z9"),
             "its move 2, 'z9', is not a square of the 8x8 board"
         );
-        assert!(game_from_board_text("XO", Variant::Standard).is_err());
-        let text = Position::start(BoardSize::Six, Variant::Standard).to_board_text();
-        let game = game_from_board_text(&text, Variant::Standard).expect("valid");
-        assert_eq!(game.position().size(), BoardSize::Six);
+    }
+
+    #[test]
+    fn a_pasted_game_puts_the_game_in_progress_aside_until_another_replaces_it() {
+        let playing = agent(&apply(&as_black(), play("f5")), "d6");
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let pasted = Action::Replace {
+            game: Game::from_transcript("c4", start).expect("legal"),
+            seats: Seats::Analysis,
+        };
+        let aside = set_aside_after(&playing, None, &pasted);
+        assert_eq!(aside.as_ref(), Some(&playing));
+        let loaded = apply(&playing, pasted.clone());
+        assert_eq!(loaded.game.transcript(false), "c4");
+        // Playing on in the pasted game keeps it; another game replaces it.
+        let moved = apply(&loaded, play("c3"));
+        assert_eq!(set_aside_after(&loaded, aside.as_ref(), &play("c3")), aside);
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &Action::BringBack),
+            None
+        );
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &pasted),
+            Some(moved.clone())
+        );
+        let new_game = Action::NewGame {
+            size: BoardSize::Eight,
+            variant: Variant::Standard,
+            seats: Seats::Analysis,
+        };
+        assert_eq!(set_aside_after(&moved, aside.as_ref(), &new_game), None);
+        // A game with no disc placed is not in progress: nothing to keep.
+        assert_eq!(set_aside_after(&as_black(), None, &pasted), None);
+    }
+
+    #[test]
+    fn a_loaded_finished_game_is_credited_to_nobody() {
+        let as_black = Seats::Human(Color::Black);
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let unfinished = Game::from_transcript("f5d6c3", start).expect("legal");
+        assert_eq!(seats_for_loaded(&unfinished, as_black), as_black);
+        let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+            .expect("a full board");
+        assert_eq!(
+            seats_for_loaded(&Game::new(over), as_black),
+            Seats::Analysis
+        );
     }
 }

@@ -180,6 +180,16 @@ impl View {
         match action {
             ViewAction::Started(purpose, hash, side) => {
                 next.searching = Some((purpose, hash, side));
+                // An earlier search of the same position for the same purpose (the move
+                // played again after an undo) is not this one: its figures would stand
+                // under the new search's heading until its first report.
+                if next
+                    .heat
+                    .as_ref()
+                    .is_some_and(|h| h.purpose == purpose && h.position == hash)
+                {
+                    next.heat = None;
+                }
                 if purpose == Purpose::Hint {
                     next.hint = None;
                 }
@@ -269,9 +279,8 @@ impl View {
                 id,
                 position,
                 review,
-                done,
                 ..
-            } => self.review.reviewed(id, position, review, done),
+            } => self.review.reviewed(id, position, review),
             PoolEvent::ReviewEnded { id, error } => self.review.ended(id, error),
         }
     }

@@ -141,7 +141,9 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   await page.reload();
   await page.waitForSelector('main[data-ready="true"]');
   assert.equal(await moveCount(page), 4);
-  assert.deepEqual(await graphPlies(page), [2, 4]);
+  // The redo moves keep their points, faded, so the graph keeps its scale.
+  assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
+  assert.deepEqual(await page.$$eval("#eval-graph .pt.redo", (pts) => pts.map((p) => Number(p.dataset.ply))), [6, 7, 8]);
   await page.click("#redo");
   await page.click("#redo");
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);

@@ -14,6 +14,8 @@ pub enum BoardTextError {
     MissingSide,
     /// The side to move is not `X` or `O`.
     BadSide(String),
+    /// More text after the side to move (not a `;` comment).
+    Trailing(String),
 }
 
 impl fmt::Display for BoardTextError {
@@ -21,7 +23,8 @@ impl fmt::Display for BoardTextError {
         match self {
             BoardTextError::BadLength(len) => write!(
                 f,
-                "board text has {len} squares; expected 64 (8x8), 36 (6x6) or 16 (4x4)"
+                "board text has {len} square{}; expected 64 (8x8), 36 (6x6) or 16 (4x4)",
+                if *len == 1 { "" } else { "s" }
             ),
             BoardTextError::BadSquare { square, found } => write!(
                 f,
@@ -32,6 +35,9 @@ impl fmt::Display for BoardTextError {
             }
             BoardTextError::BadSide(side) => {
                 write!(f, "bad side to move '{side}'; expected X or O")
+            }
+            BoardTextError::Trailing(extra) => {
+                write!(f, "unexpected text '{extra}' after the side to move")
             }
         }
     }
@@ -67,8 +73,9 @@ impl Position {
             Some("O" | "o" | "W" | "w") => Color::White,
             Some(other) => return Err(BoardTextError::BadSide(other.to_owned())),
         };
-        if let Some(extra) = parts.next() {
-            return Err(BoardTextError::BadSide(format!("{side:?} {extra}")));
+        let extra: Vec<&str> = parts.collect();
+        if !extra.is_empty() {
+            return Err(BoardTextError::Trailing(extra.join(" ")));
         }
         // The board part fixes every square and the size, so these bitboards are valid.
         Position::from_bitboards(black, white, side, size, variant)

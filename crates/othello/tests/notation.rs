@@ -145,6 +145,16 @@ fn board_text_errors_say_what_and_where() {
         Position::from_board_text(&format!("{} Q", "-".repeat(36)), v),
         Err(BoardTextError::BadSide("Q".into()))
     );
+    // Text after the side to move is named as such, not as a bad side to move.
+    let start = Position::start(BoardSize::Eight, v).to_board_text();
+    assert_eq!(
+        Position::from_board_text(&format!("{start} extra words"), v),
+        Err(BoardTextError::Trailing("extra words".into()))
+    );
+    assert_eq!(
+        BoardTextError::BadLength(1).to_string(),
+        "board text has 1 square; expected 64 (8x8), 36 (6x6) or 16 (4x4)"
+    );
 }
 
 fn random_game(size: BoardSize, choices: &[u16]) -> Game {

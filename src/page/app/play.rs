@@ -3,13 +3,14 @@
 //! evaluation graph, a section of their own.
 
 use super::new_game::NewGameChoice;
+use super::side::placed;
 use crate::page::components::{
     Board, Controls, Counts, EditorPanel, EvalGraph, GameOver, SearchPanel, WatchControls,
 };
 use crate::page::editor::{EditAction, FLIP, MIRROR, ROTATE};
 use crate::page::explain::{
-    browse_line, game_record, may_name_opening, opening_line, pass_notice, search_summary,
-    status_line,
+    board_opening_line, browse_line, game_record, may_name_opening, pass_notice, paused_line,
+    search_summary, set_aside_line, status_line,
 };
 use crate::page::graph::{points, scale};
 use crate::page::hooks::GameModel;
@@ -83,9 +84,9 @@ pub fn play_area(props: &PlayProps) -> Html {
         <section class="play" aria-label="Game">
             <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
             { notice(game, view) }
-            <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready) }</p>
+            <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
             if may_name_opening(&game.game) {
-                <p class="opening" id="opening">{ opening_line(&game.game).unwrap_or_default() }</p>
+                <p class="opening" id="opening">{ board_opening_line(&game.game).unwrap_or_default() }</p>
             }
             if let Some(text) = view.message.clone() {
                 if view.message_is_note {
@@ -94,6 +95,7 @@ pub fn play_area(props: &PlayProps) -> Html {
                     <p class="message" id="message" role="alert">{ text }</p>
                 }
             }
+            { set_aside(game, view) }
             if pos.is_game_over() {
                 <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, &view.review.reviews)}
                           rematch={matches!(seats, Seats::Human(_))}
@@ -114,9 +116,31 @@ pub fn play_area(props: &PlayProps) -> Html {
     }
 }
 
-/// What is happening, in words: whose turn, the result, or "Loading the network…" with how
-/// far its download has come.
-fn status(game: &GameModel, view: &View, ready: bool) -> String {
+/// The game a pasted or opened one replaced, with the way to bring it back.
+fn set_aside(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Html {
+    let Some(aside) = game.set_aside.as_ref() else {
+        return Html::default();
+    };
+    let bring_back = {
+        let (game, view) = (game.dispatcher(), view.dispatcher());
+        Callback::from(move |_| {
+            view.dispatch(ViewAction::Message(None));
+            game.dispatch(Action::BringBack);
+        })
+    };
+    html! {
+        <p class="notice note" id="set-aside" role="status">{ set_aside_line(placed(&aside.game)) }{ " " }
+            <button id="bring-back" onclick={bring_back}>{ "Bring it back" }</button>
+        </p>
+    }
+}
+
+/// What is happening, in words: whose turn, the result, a watched game's pause, or
+/// "Loading the network…" with how far its download has come.
+fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
+    if paused && game.seats == Seats::AgentVsAgent && !game.position().is_game_over() {
+        return paused_line(game);
+    }
     let progress = view
         .download
         .as_ref()
@@ -324,12 +348,13 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let (panel, _) = shown(view, game, props.heat_map);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
     let solved = panel.and_then(|(h, _)| h.merged.search.solved);
-    let graph_points = points(
-        &game.game,
-        &view.estimates,
-        &view.review.reviews,
-        live_estimate(view, game),
-    );
+    // The whole line, the redo moves too, so that a click on a point goes back without
+    // dropping (or rescaling) the points after it; the live point only at the line's end.
+    let played = game.game.moves().len();
+    let line = at_ply(game, played + game.undone.len()).game;
+    let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
+    let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
+    let current = game.browsing.unwrap_or(played);
     let graph_scale = scale(&graph_points);
     let on_goto = go_to(game, view);
     html! {
@@ -338,7 +363,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
                 <SearchPanel {summary} {solved} />
             }
             if !graph_points.is_empty() {
-                <EvalGraph points={graph_points} scale={graph_scale} {on_goto} />
+                <EvalGraph points={graph_points} scale={graph_scale} {on_goto} {current} />
             }
         </>
     }

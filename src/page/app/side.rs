@@ -49,7 +49,7 @@ pub fn side_panel(props: &SideProps) -> Html {
     html! {
         <aside class="side">
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
-                     moves={game.game.moves().len()} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
+                     moves={placed(&game.game)} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
@@ -59,6 +59,14 @@ pub fn side_panel(props: &SideProps) -> Html {
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>
     }
+}
+
+/// The discs placed in a game: its moves without the passes.
+pub fn placed(game: &othello::Game) -> usize {
+    game.moves()
+        .iter()
+        .filter(|m| **m != othello::Move::Pass)
+        .count()
 }
 
 /// The plies (1-based) whose move the agent played from the opening book.

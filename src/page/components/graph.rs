@@ -23,6 +23,8 @@ pub struct GraphProps {
     pub scale: Scale,
     /// Go to the position after this many moves.
     pub on_goto: Callback<usize>,
+    /// The move the board shows: the points after it are the redo moves', drawn faded.
+    pub current: usize,
 }
 
 #[function_component(EvalGraph)]
@@ -45,7 +47,13 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     });
     let marks = props.points.iter().filter_map(|p| {
         let at = (x(p.ply), y(height(&p.estimate?, props.scale)));
-        Some(point_mark(p, at, &props.on_goto, &hovered))
+        Some(point_mark(
+            p,
+            at,
+            p.ply > props.current,
+            &props.on_goto,
+            &hovered,
+        ))
     });
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
@@ -73,11 +81,13 @@ pub fn eval_graph(props: &GraphProps) -> Html {
 }
 
 /// A point of the graph at `(cx, cy)` (it has an estimate): a square for an exact result,
-/// a circle for an estimate, hollow for the live search; a click goes to its position and
-/// hovering puts its description under the graph.
+/// a circle for an estimate, hollow for the live search, faded when `later` than the move
+/// on the board (a redo move's); a click goes to its position and hovering puts its
+/// description under the graph.
 fn point_mark(
     p: &Point,
     (cx, cy): (f32, f32),
+    later: bool,
     on_goto: &Callback<usize>,
     hovered: &UseStateHandle<Option<usize>>,
 ) -> Html {
@@ -90,7 +100,13 @@ fn point_mark(
         .as_ref()
         .and_then(ReviewedMove::mark)
         .map(engine::review::Mark::name);
-    let class = classes!("pt", exact.then_some("exact"), live.then_some("live"), mark);
+    let class = classes!(
+        "pt",
+        exact.then_some("exact"),
+        live.then_some("live"),
+        (later && !live).then_some("redo"),
+        mark
+    );
     // The live point's move is not played yet: it goes to the position on the board.
     let target = if live { ply - 1 } else { ply };
     let onclick = on_goto.reform(move |_| target);

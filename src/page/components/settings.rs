@@ -14,7 +14,7 @@ pub struct NewGameProps {
     pub on_new: Callback<(BoardSize, Variant, Seats, bool)>,
     /// A new game waits for the person to confirm throwing this one away.
     pub pending: bool,
-    /// Moves in the game that would be thrown away.
+    /// Discs placed in the game that would be thrown away (its passes left out).
     pub moves: usize,
     pub on_confirm: Callback<()>,
     pub on_cancel: Callback<()>,
@@ -98,7 +98,7 @@ pub fn new_game(props: &NewGameProps) -> Html {
             <button id="new-game" {onclick}>{ "New game" }</button>
             if props.pending {
                 <div class="confirm" id="confirm-new" role="alertdialog" aria-label="Discard the game?">
-                    <p>{ format!("Discard the game in progress ({} moves)? It cannot be got back.", props.moves) }</p>
+                    <p>{ crate::page::explain::discard_question(props.moves) }</p>
                     <button id="confirm-new-yes" onclick={props.on_confirm.reform(|_| ())}>{ "Discard it and start" }</button>
                     <button id="confirm-new-no" onclick={props.on_cancel.reform(|_| ())}>{ "Keep playing" }</button>
                 </div>

@@ -376,12 +376,53 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
     shown.done = true;
     let done = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
         .expect("a summary");
-    assert!(
-        done.heading
-            .starts_with("Analysis of Black to move: finished (1 s;"),
-        "{}",
-        done.heading
+    // Half its time: the search stopped early (the solver settled it), and says so.
+    assert_eq!(
+        done.heading,
+        "Analysis of Black to move: finished in 500 ms (of up to 1 s)"
     );
+    let spent = heat(&game, Purpose::Analysis, merged(0.1, 800, 1000.0));
+    let spent = Heat {
+        done: true,
+        ..spent
+    };
+    let heading = |budget| {
+        search_summary(&view, &game, Some((&spent, Role::Analysis)), None, budget)
+            .expect("a summary")
+            .heading
+    };
+    assert_eq!(
+        heading(strong),
+        "Analysis of Black to move: finished (1 s; a higher level looks longer)"
+    );
+    // Strongest is the top level: no higher level to point to.
+    let strongest = WireBudget {
+        simulations: None,
+        millis: Some(5000),
+    };
+    let early = Heat {
+        done: true,
+        ..heat(&game, Purpose::Analysis, merged(0.1, 800, 650.0))
+    };
+    let early = search_summary(
+        &view,
+        &game,
+        Some((&early, Role::Analysis)),
+        None,
+        strongest,
+    )
+    .expect("a summary");
+    assert_eq!(
+        early.heading,
+        "Analysis of Black to move: finished in 650 ms (of up to 5 s)"
+    );
+    let full = Heat {
+        done: true,
+        ..heat(&game, Purpose::Analysis, merged(0.1, 800, 5000.0))
+    };
+    let full = search_summary(&view, &game, Some((&full, Role::Analysis)), None, strongest)
+        .expect("a summary");
+    assert_eq!(full.heading, "Analysis of Black to move: finished (5 s)");
 }
 
 #[test]
@@ -409,4 +450,85 @@ fn browsing_names_the_move_shown_and_where_the_game_waits() {
         )
     );
     assert_eq!(browse_line(&back, 0), None);
+}
+
+/// A random 60-move game that ends with Black passing six times while White plays its
+/// last seven moves (the browser tests load it too).
+const ENDS_WITH_PASSES: &str = "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1";
+
+#[test]
+fn no_pass_is_announced_once_the_game_is_over() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let over = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+    assert!(over.position().is_game_over());
+    assert_eq!(pass_notice(&over), None);
+    // One move earlier the passes are still news: White (the agent) is to play h1.
+    game.pop();
+    let before = GameState::from_game(game, Seats::Human(Color::Black));
+    assert_eq!(
+        pass_notice(&before).as_deref(),
+        Some("Black (you) had no legal move and passed 6 times.")
+    );
+}
+
+#[test]
+fn the_opening_is_named_under_the_board_during_the_opening_only() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let diagonal = Some("Opening: Diagonal Opening".to_owned());
+    assert_eq!(opening_line(&game), diagonal, "the move list keeps it");
+    assert_eq!(board_opening_line(&game), None, "at move 60");
+    let mut early = game.clone();
+    while early.moves().len() > OPENING_PLIES {
+        early.pop();
+    }
+    assert!(board_opening_line(&early).is_some());
+    assert_eq!(board_opening_line(&early), opening_line(&early));
+}
+
+#[test]
+fn the_discard_question_counts_moves_in_words() {
+    assert_eq!(
+        set_aside_line(1),
+        "The game you were playing (1 move) was put aside for this one."
+    );
+    assert_eq!(
+        discard_question(1),
+        "Discard the game in progress (1 move)? It cannot be got back."
+    );
+    assert!(discard_question(12).starts_with("Discard the game in progress (12 moves)?"));
+}
+
+#[test]
+fn a_paused_watch_game_says_so_and_how_to_go_on() {
+    let watching = start(Seats::AgentVsAgent);
+    assert_eq!(
+        paused_line(&watching),
+        "Paused: Black (the agent) is to move. Press Resume to go on."
+    );
+}
+
+#[test]
+fn a_book_move_is_headed_as_a_book_move_not_a_search() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let mut book = merged(0.0, 0, 0.0);
+    book.search.book = Some(crate::protocol::BookStat {
+        best: mv("d6"),
+        value: 0.0,
+        moves: vec![],
+    });
+    let h = heat(&game, Purpose::Move, book);
+    let answered = apply(
+        &game,
+        Action::AgentMove {
+            position: game.position().hash(),
+            mv: mv("d6"),
+        },
+    );
+    let s = summary_of(&View::default(), &answered, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.heading,
+        "The agent's last move, d6, came from its opening book"
+    );
 }

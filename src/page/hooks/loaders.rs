@@ -2,8 +2,9 @@
 //! position as board text.
 
 use super::GameModel;
+use crate::page::editor::game_from_board_text;
 use crate::page::records::{games_from_ggf, is_ggf, RecordGame};
-use crate::page::state::{game_from_board_text, game_from_transcript, Action, Seats};
+use crate::page::state::{game_from_transcript, seats_for_loaded, Action, Seats};
 use crate::page::view::{View, ViewAction};
 use othello::{BoardSize, Variant};
 use std::rc::Rc;
@@ -21,6 +22,17 @@ pub struct Loaders {
     pub on_pick: Callback<Option<usize>>,
 }
 
+/// Brings the board (and beside it the search) into view: the analysis form lies at the
+/// bottom of the page, and what it sets up would otherwise appear out of sight.
+fn show_the_board() {
+    let board = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("section.play").ok().flatten());
+    if let Some(board) = board {
+        board.scroll_into_view();
+    }
+}
+
 /// The loaders, which say what is wrong with a text they cannot load.
 #[hook]
 pub fn use_loaders(
@@ -33,15 +45,21 @@ pub fn use_loaders(
     let seats = game.seats;
     let dispatch = game.dispatcher();
     let notes = view.clone();
+    // A game in progress that a loaded one replaces is put aside, to be brought back.
     let load = move |parsed: Result<(othello::Game, Seats), String>, what: &str| match parsed {
         Ok((loaded, seats)) => {
             view.dispatch(ViewAction::Message(None));
-            dispatch.dispatch(Action::Load {
+            let seats = seats_for_loaded(&loaded, seats);
+            dispatch.dispatch(Action::Replace {
                 game: loaded,
                 seats,
             });
+            true
         }
-        Err(e) => view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}")))),
+        Err(e) => {
+            view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}"))));
+            false
+        }
     };
     let transcript = {
         let (load, choices) = (load.clone(), choices.clone());
@@ -66,7 +84,9 @@ pub fn use_loaders(
                         "load the game record",
                     );
                 }
-                Err(e) => load(Err(e), "load the game record"),
+                Err(e) => {
+                    load(Err(e), "load the game record");
+                }
             }
         })
     };
@@ -82,7 +102,9 @@ pub fn use_loaders(
     };
     let board = Callback::from(move |text: String| {
         let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
-        load(parsed, "read the board text");
+        if load(parsed, "analyse this position") {
+            show_the_board();
+        }
     });
     Loaders {
         transcript,

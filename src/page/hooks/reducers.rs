@@ -1,7 +1,7 @@
 //! The reducers as Yew holds them: the game (the rules crate's `GameState` and the move
 //! the person is looking at) and the view.
 
-use crate::page::state::{apply, browse_target, Action, GameState};
+use crate::page::state::{apply, browse_target, set_aside_after, Action, GameState};
 use crate::page::view::{View, ViewAction};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -15,6 +15,12 @@ pub struct GameModel {
     /// The ply the board shows instead of the game's position (see
     /// [`crate::page::state::browse_target`]); any other action ends it.
     pub browsing: Option<usize>,
+    /// The game in progress that a pasted or opened game replaced, until it is brought
+    /// back or another game replaces the board ([`set_aside_after`]).
+    pub set_aside: Option<GameState>,
+    /// Counts the games the board has held: a new game, a load or a game brought back
+    /// starts another (what belongs to one game only, a watch game's pause, ends with it).
+    pub generation: u64,
 }
 
 impl GameModel {
@@ -22,6 +28,8 @@ impl GameModel {
         GameModel {
             state,
             browsing: None,
+            set_aside: None,
+            generation: 0,
         }
     }
 }
@@ -42,12 +50,27 @@ impl Reducible for GameModel {
             Action::GoTo(ply) => Some(ply),
             _ => None,
         };
-        let state = apply(&self.state, action);
+        let another = matches!(
+            action,
+            Action::NewGame { .. } | Action::Load { .. } | Action::Replace { .. }
+        );
+        let set_aside = set_aside_after(&self.state, self.set_aside.as_ref(), &action);
+        let state = match (&action, &self.set_aside) {
+            (Action::BringBack, Some(kept)) => kept.clone(),
+            (Action::BringBack, None) => return self,
+            _ => apply(&self.state, action),
+        };
         let browsing = asked.and_then(|ply| browse_target(&state, ply));
-        if state == self.state && browsing == self.browsing {
+        let generation = self.generation + u64::from(another || self.set_aside != set_aside);
+        if generation == self.generation && state == self.state && browsing == self.browsing {
             self
         } else {
-            Rc::new(GameModel { state, browsing })
+            Rc::new(GameModel {
+                state,
+                browsing,
+                set_aside,
+                generation,
+            })
         }
     }
 }

@@ -273,3 +273,31 @@ fn a_downloads_progress_is_said_while_its_network_loads() {
     }));
     assert_eq!(loaded.download_progress("az-6x6"), None);
 }
+
+#[test]
+fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
+    use crate::page::state::{apply, Action, Seats};
+    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
+    let game = GameState::new(start, Seats::Human(Color::Black));
+    let f5 = apply(
+        &game,
+        Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
+    );
+    let searched = f5.position().hash();
+    let finished = View::default()
+        .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
+        .apply(ViewAction::Pool(PoolEvent::Done {
+            purpose: Purpose::Move,
+            position: searched,
+            merged: merged("d6"),
+        }))
+        .apply(ViewAction::Stopped);
+    assert!(shown(&finished, &f5, true).0.is_some());
+    // The same position searched again (f5 undone and played again): nothing shows until
+    // the new search reports.
+    let again = finished.apply(ViewAction::Started(Purpose::Move, searched, Color::White));
+    assert_eq!(shown(&again, &f5, true), (None, None));
+    // Another purpose's search elsewhere leaves the panel as it was.
+    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
+    assert!(other.heat.is_some());
+}

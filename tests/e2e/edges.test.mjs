@@ -1,0 +1,325 @@
+// Browser tests of the rough edges a new player met on a fresh clone (issue 53): each test
+// does what the player did and asserts what they see. Run by scripts/e2e.sh (or alone with
+// E2E_FILES=edges.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  ENDGAMES, moveCount, newContext, newGame, openGame, setLevel, shot, SITE, status, useBrowser,
+  waitForTurn,
+} from "./lib.mjs";
+
+useBrowser();
+
+// A random 60-move game that ends with Black passing six times while White plays its last
+// seven moves: 66 plies, 60 discs placed, from f5f6 (the Diagonal Opening).
+const ENDS_WITH_PASSES =
+  "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1";
+
+const message = (page) => page.locator("#message").innerText();
+
+/** Pastes `text` as board text and presses Analyse. */
+async function analyse(page, text) {
+  await page.fill("#board-input", text);
+  await page.click("#load-board");
+}
+
+/** Pastes a transcript or record and presses Load. */
+async function load(page, text) {
+  await page.fill("#transcript-input", text);
+  await page.click("#load-transcript");
+}
+
+test("board text that cannot be read, or no game can reach, is refused in one clear sentence", async () => {
+  const { page, context, errors } = await openGame();
+  const start = await page.inputValue("#board-text");
+  // Item 9: text after the side to move is not a "bad side to move 'Black extra'".
+  await analyse(page, `${start} extra`);
+  const extra = await message(page);
+  assert.match(extra, /^Cannot analyse this position: after the side to move comes 'extra'/);
+  assert.doesNotMatch(extra, /bad side to move|Black extra/);
+  // One square is "1 square", and the boards named are the page's: no 4x4.
+  await analyse(page, "-");
+  const short = await message(page);
+  assert.match(short, /the board part has 1 square, but a board has 64 \(8x8\) or 36 \(6x6\)/);
+  assert.doesNotMatch(short, /1 squares|4x4/);
+  // Item 3: what the editor refuses, Analyse refuses too, with the editor's reason.
+  await analyse(page, `${"-".repeat(64)} X`);
+  assert.match(await message(page), /no game can reach this position: d4, e4, d5, e5 are empty/);
+  await analyse(page, `X${start.slice(1)}`);
+  assert.match(await message(page), /a1 is cut off from the centre's discs/);
+  // The game on the board stayed: the start, Black to move, not "Game over: draw 0-0".
+  assert.equal(await page.inputValue("#board-text"), start);
+  assert.match(await status(page), /your turn/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a saved game that cannot be read is reported, and its text kept", async () => {
+  const context = await newContext({ viewport: { width: 1100, height: 900 } });
+  const corrupt = '{"version":1,"start":"';
+  // Only before the first load: the page's own saves after it are its business.
+  await context.addInitScript((text) => {
+    if (!sessionStorage.getItem("seeded")) {
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem("othello-zero/v1", text);
+    }
+  }, corrupt);
+  const page = await context.newPage();
+  await page.goto(SITE);
+  await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
+  // Still there once the network has loaded (which clears the ordinary message line).
+  const told = await page.locator("#save-error").innerText();
+  assert.match(told, /^Your saved game could not be read \(the saved game is not readable: .*\), so a new game has started\./);
+  assert.match(told, /kept in this browser's storage as "othello-zero\/v1-unreadable"/);
+  assert.equal(await page.evaluate(() => localStorage.getItem("othello-zero/v1-unreadable")), corrupt);
+  await shot(page, "save-error");
+  await page.click("#save-error-ok");
+  assert.equal(await page.locator("#save-error").count(), 0);
+  await context.close();
+});
+
+test("the pass notice goes once the game is over", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  // One move before the end: Black (the person) has passed six times and White (the agent)
+  // has one move left, h1, which ends the game.
+  await load(page, ENDS_WITH_PASSES.slice(0, -2));
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent), null, { timeout: 20_000 });
+  assert.equal(await moveCount(page), 60);
+  assert.equal(await page.locator("#pass-notice").count(), 0, "a pass notice above \"Game over\"");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("numbers and words: a move, the solver's positions, the opening at the end", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  // "Discard the game in progress (1 move)?", not "(1 moves)".
+  await newGame(page, { size: "8", players: "white" });
+  await waitForTurn(page);
+  assert.equal(await moveCount(page), 1);
+  await page.click("#new-game");
+  assert.match(await page.locator("#confirm-new").innerText(), /Discard the game in progress \(1 move\)\?/);
+  await page.click("#confirm-new-no");
+  // The solver's count is written as every other count is: "11,787,843 positions".
+  await newGame(page, { size: "8", players: "black" });
+  await load(page, ENDGAMES[0].transcript);
+  await waitForTurn(page);
+  await page.click("#hint");
+  await page.waitForSelector("#solved", { timeout: 20_000 });
+  const nodes = Number(await page.locator("#solved").getAttribute("data-nodes"));
+  assert.ok(nodes >= 1000, `a solve of ${nodes} positions shows no thousands`);
+  const solved = await page.locator("#solved").innerText();
+  assert.ok(solved.includes(`(${nodes.toLocaleString("en-US")} positions solved in`), solved);
+  assert.doesNotMatch(solved, /\d{4} solver nodes/);
+  // At move 60 the line under the board no longer names the opening; the move list does.
+  await load(page, ENDS_WITH_PASSES);
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  assert.equal(await page.locator("#opening").innerText(), "");
+  assert.equal(await page.locator("#moves-opening").innerText(), "Opening: Diagonal Opening");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** WCAG's contrast ratio of two sRGB colours given as [r, g, b] in 0-255. */
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test("the legal-move dots stand out from the board (3:1 at least)", async () => {
+  const { page, context } = await openGame();
+  const [dot, board] = await page.evaluate(() => {
+    const cell = document.querySelector(".cell.legal");
+    return [getComputedStyle(cell, "::after").backgroundColor, getComputedStyle(cell).backgroundColor];
+  });
+  const rgba = (text) => {
+    const [r, g, b, a = 1] = text.match(/[\d.]+/g).map(Number);
+    return { rgb: [r, g, b], a };
+  };
+  const under = rgba(board);
+  assert.equal(under.a, 1, `the cell's own colour is the board's: ${board}`);
+  const over = rgba(dot);
+  // The dot as drawn: its colour laid over the board's with its alpha.
+  const drawn = over.rgb.map((v, i) => v * over.a + under.rgb[i] * (1 - over.a));
+  const ratio = contrast(drawn, under.rgb);
+  assert.ok(ratio >= 3, `the dot ${dot} on ${board} has a contrast of ${ratio.toFixed(2)}:1`);
+  await shot(page, "legal-dots", ".board");
+  await context.close();
+});
+
+test("an empty game's side starts with New game; the strength line says what it measured against", async () => {
+  const { page, context } = await openGame({ width: 1280, height: 900 });
+  await setLevel(page, "beginner");
+  // Nothing to review in an empty game: no Review block above New game and the difficulty.
+  assert.equal(await page.locator("#review").count(), 0);
+  const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok((await top("#new-game")) < 450, `New game at ${await top("#new-game")} px`);
+  await shot(page, "start-side");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  assert.equal(await page.locator("#review").count(), 1, "a game with moves can be reviewed");
+  // The network the card measured against is named for what it is.
+  const strength = await page.locator("#model-strength").textContent();
+  if (/b88/.test(strength))
+    assert.match(strength, /against an earlier network, az-8x8-b88 \(generation 88 of training run 8x8-b, 800 simulations\)/);
+  assert.doesNotMatch(strength, /the az-8x8-b\d+ network/);
+  await context.close();
+});
+
+test("a pasted, opened or analysed game never throws away the game in progress: it can be brought back", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  const playing = await page.locator("#transcript").innerText();
+  assert.equal(await moveCount(page), 2);
+  // Load: the pasted game is on the board and the one in progress is kept.
+  await load(page, "c4c3");
+  await page.waitForSelector("#set-aside");
+  assert.match(await page.locator("#set-aside").innerText(), /The game you were playing \(2 moves\) was put aside for this one\./);
+  assert.match(await page.locator("#transcript").innerText(), /^c4c3/);
+  await shot(page, "set-aside");
+  await page.click("#bring-back");
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
+  assert.equal(await page.locator("#set-aside").count(), 0);
+  // Analyse, the same.
+  await analyse(page, await page.inputValue("#board-text"));
+  await page.waitForSelector("#set-aside");
+  assert.equal(await page.locator("#transcript").innerText(), "");
+  await page.click("#bring-back");
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
+  assert.match(await status(page), /your turn/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a pasted finished game is credited to nobody: no winner named as the agent or you", async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 900 });
+  await setLevel(page, "beginner");
+  await load(page, ENDS_WITH_PASSES);
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  const over = await status(page);
+  assert.match(over, /^Game over: (Black|White) wins \d+-\d+ \(margin \d+\)\.$/);
+  assert.doesNotMatch(over, /agent|You win/);
+  // Item 6: the review counts the 60 discs placed, not the 66 plies with the passes.
+  await page.selectOption("#review-level", "quick");
+  await page.click("#review-start");
+  await page.waitForSelector("#review-status");
+  assert.match(await page.locator("#review-status").innerText(), /^Reviewed \d+ of 60 moves/);
+  await page.waitForSelector("#review-start", { timeout: 300_000 });
+  for (const side of ["Black", "White"]) {
+    const line = await page.locator(`#review-summary-${side.toLowerCase()}`).innerText();
+    // Item 8: the sides are named as they are, not "Black (you)", "White (the agent)".
+    assert.ok(line.startsWith(`${side}: `), line);
+    // Item 16: a pass is not counted as a forced move.
+    const rows = await page.$$eval("#review-moves tbody tr", (trs) =>
+      trs.map((tr) => [tr.cells[1].textContent, tr.querySelector(".mark").textContent, tr.title]));
+    const forced = rows.filter(([mv, mark, title]) => mark === "forced" && mv !== "pass" && title.includes(`(${side})`)).length;
+    const said = Number(line.match(/(\d+) forced moves?/)[1]);
+    assert.equal(said, forced, `${line}\n${JSON.stringify(rows.filter(([, mark]) => mark === "forced"))}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Analyse at the foot of the page brings the board and its analysis into view", async () => {
+  const { page, context } = await openGame({ width: 1280, height: 900 });
+  await setLevel(page, "beginner");
+  // A game with a move has its review panel too, which pushes the form further down.
+  const text = await page.inputValue("#board-text");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  await page.locator("#load-board").scrollIntoViewIfNeeded();
+  assert.ok(await page.evaluate(() => scrollY) > 0, "the form is below the fold");
+  await analyse(page, text);
+  await page.waitForSelector("#search-info[data-kind='analysis']", { timeout: 20_000 });
+  const box = (sel) => page.locator(sel).evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+  const info = await box("#search-info");
+  assert.ok(info.top >= 0 && info.top < 900, `the analysis at ${info.top} px`);
+  const board = await box(".board");
+  assert.ok(board.top >= 0 && board.top < 900, `the board at ${board.top} px`);
+  await page.screenshot({ path: process.env.SHOTS ? `${process.env.SHOTS}/web-analyse-in-view.png` : "/dev/null" });
+  await context.close();
+});
+
+/** The plies of the graph's points (the live one left out), and their x positions. */
+const graphPoints = (page) =>
+  page.$$eval("#eval-graph .pt:not(.live)", (pts) =>
+    pts.map((p) => [Number(p.dataset.ply), Number(p.getAttribute("cx") ?? Number(p.getAttribute("x")) + 4), p.classList.contains("redo")]));
+
+test("a click on the evaluation graph keeps the later points, to click forward again", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  for (let i = 0; i < 3; i++) {
+    await page.locator(".cell.legal").first().click();
+    await waitForTurn(page);
+  }
+  assert.equal(await moveCount(page), 6);
+  const before = await graphPoints(page);
+  assert.deepEqual(before.map(([ply]) => ply), [2, 4, 6]);
+  await page.locator('#eval-graph .pt[data-ply="2"]').click();
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "2");
+  const back = await graphPoints(page);
+  // The same points, in the same places (no rescaling), the later ones faded as redo.
+  assert.deepEqual(back.map(([ply, x]) => [ply, x]), before.map(([ply, x]) => [ply, x]));
+  assert.deepEqual(back.map(([ply, , redo]) => [ply, redo]), [[2, false], [4, true], [6, true]]);
+  // And forward again by the graph.
+  await page.locator('#eval-graph .pt[data-ply="6"]').click();
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "6");
+  assert.equal(await moveCount(page), 6);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a paused watch game says it is paused, and the next watch game runs", async () => {
+  const { page, context } = await openGame();
+  await setLevel(page, "beginner");
+  await newGame(page, { size: "6", players: "watch" });
+  await page.selectOption("#watch-delay", "0");
+  await page.click("#pause");
+  await page.waitForTimeout(300);
+  assert.match(await status(page), /^Paused: (Black|White) \(the agent\) is to move\. Press Resume to go on\.$/);
+  assert.doesNotMatch(await status(page), /thinking/);
+  // Another game between, then watching again: it plays.
+  await newGame(page, { size: "6", players: "black" });
+  await newGame(page, { size: "6", players: "watch" });
+  assert.equal(await page.locator("#pause").innerText(), "Pause");
+  await page.waitForFunction(() => (document.querySelector("#transcript").textContent.match(/[a-f][1-6]/g) || []).length >= 2,
+    null, { timeout: 20_000 });
+  await context.close();
+});
+
+test("headings say what happened: a book move, an analysis the solver finished early", async () => {
+  // The agent's reply from the opening book is headed as a book move, not as a search.
+  const { page, context, errors } = await openGame(undefined, undefined, true);
+  await setLevel(page, "beginner");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  const reply = (await page.locator("#transcript").innerText()).slice(2, 4);
+  assert.equal(await page.locator("#search-heading").innerText(),
+    `The agent's last move, ${reply}, came from its opening book`);
+  // At Strongest, the top level, a 16-empty analysis (the solver's sure reach) names no
+  // higher level, and says how long it took when it stopped early.
+  await setLevel(page, "strongest");
+  await newGame(page, { size: "8", players: "analysis" });
+  await load(page, ENDGAMES[0].transcript);
+  await page.waitForFunction(() => /finished/.test(document.querySelector("#search-heading")?.textContent ?? ""),
+    null, { timeout: 30_000 });
+  const heading = await page.locator("#search-heading").innerText();
+  assert.match(heading, /^Analysis of (Black|White) to move: finished (in [\d.,]+ m?s \(of up to 5 s\)|\(5 s\))$/);
+  assert.doesNotMatch(heading, /higher level/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
