@@ -323,3 +323,37 @@ test("headings say what happened: a book move, an analysis the solver finished e
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the agent thinking again in a position shows none of its last search's figures", async () => {
+  const { page, context, errors } = await openGame();
+  // A second a move: the new search's reports cannot coincide with the last one's figures.
+  await setLevel(page, "strong");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  const last = await page.evaluate(() => {
+    const info = document.querySelector("#search-info");
+    return [info.dataset.simulations, info.dataset.elapsed];
+  });
+  // f5 taken back and played again: the agent searches the same position anew.
+  await page.click("#undo");
+  await page.evaluate(() => {
+    window.__thinking = [];
+    const watch = () => {
+      const info = document.querySelector("#search-info");
+      if (info?.dataset.kind === "thinking") window.__thinking.push([info.dataset.simulations, info.dataset.elapsed]);
+      if (!window.__stop) requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+  });
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  const frames = await page.evaluate(() => {
+    window.__stop = true;
+    return window.__thinking;
+  });
+  assert.ok(frames.length > 0, "no frame of the agent thinking");
+  const stale = frames.filter(([sims, elapsed]) => sims === last[0] && elapsed === last[1]);
+  assert.equal(stale.length, 0, `${stale.length} of ${frames.length} frames showed the last search's ${last[0]} simulations in ${last[1]} ms`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
