@@ -186,7 +186,10 @@ fn analyse_asks_for_the_best_move_and_says_when_a_win_is_only_a_bound() {
     assert!(line.contains("the best margin was not reached"), "{line}");
     // Asked again with the exact margin in reach, it names a2 and +38.
     let out = stdout_of(&["analyse", ffo_40, "--sims", "4000"]);
-    assert!(out.contains("exact solve: best move a2, margin +38"), "{out}");
+    assert!(
+        out.contains("exact solve: best move a2, margin +38"),
+        "{out}"
+    );
 }
 
 #[test]

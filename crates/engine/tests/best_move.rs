@@ -20,7 +20,8 @@ fn agent(spec: &str) -> Box<dyn Agent> {
 }
 
 fn solved(info: &SearchInfo) -> Solved {
-    info.solved.expect("the root proof settles FFO #40 within this budget")
+    info.solved
+        .expect("the root proof settles FFO #40 within this budget")
 }
 
 /// What a report claims of FFO #40 must hold: an exact margin is a2's +38, and a bound
@@ -33,7 +34,10 @@ fn assert_true_to_ffo_40(solved: &Solved) {
     }
     assert!(solved.margin <= 38 && 38 <= solved.upper, "{solved:?}");
     let after = pos.play(solved.best).expect("a legal move");
-    assert!(-Solver::new().solve(&after).margin >= solved.margin, "{solved:?}");
+    assert!(
+        -Solver::new().solve(&after).margin >= solved.margin,
+        "{solved:?}"
+    );
 }
 
 #[test]
@@ -42,15 +46,26 @@ fn a_question_s_answer_is_the_same_after_a_longer_search_of_the_position() {
     // 200 simulations allow the root proof 5 M solver nodes: the win and a bound, not the
     // exact margin (about 40 M); 4,000 allow 100 M, the exact margin.
     let short = Budget::simulations(200);
-    let fresh = solved(&agent("mcts:best=1").think(&pos, &short, &mut |_| true).expect("thinks"));
+    let fresh = solved(
+        &agent("mcts:best=1")
+            .think(&pos, &short, &mut |_| true)
+            .expect("thinks"),
+    );
     assert_true_to_ffo_40(&fresh);
-    assert!(!fresh.is_exact(), "5 M nodes do not reach the margin: {fresh:?}");
+    assert!(
+        !fresh.is_exact(),
+        "5 M nodes do not reach the margin: {fresh:?}"
+    );
     let mut warmed = agent("mcts:best=1");
     let long = warmed
         .think(&pos, &Budget::simulations(4_000), &mut |_| true)
         .expect("thinks");
     assert_eq!(
-        (solved(&long).best.to_string(), solved(&long).margin, solved(&long).is_exact()),
+        (
+            solved(&long).best.to_string(),
+            solved(&long).margin,
+            solved(&long).is_exact()
+        ),
         ("a2".into(), 38, true)
     );
     let again = solved(&warmed.think(&pos, &short, &mut |_| true).expect("thinks"));
@@ -73,7 +88,9 @@ fn a_question_s_answer_is_the_same_after_a_longer_search_of_the_position() {
 fn a_timed_question_follows_a_proven_win_to_its_margin_or_says_it_is_a_bound() {
     let pos = ffo_40();
     let info = agent("mcts:best=1")
-        .think(&pos, &Budget::time(Duration::from_millis(400)), &mut |_| true)
+        .think(&pos, &Budget::time(Duration::from_millis(400)), &mut |_| {
+            true
+        })
         .expect("thinks");
     // A loaded machine may prove nothing in the time; whatever is claimed must hold.
     if let Some(solved) = info.solved {
