@@ -188,7 +188,12 @@ fn review_panel(
         return Html::default();
     }
     let (level, order) = (settings.review_level, settings.review_order);
-    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order));
+    // The agent that played the game, whose own search the review must outdo.
+    let agent = (game.seats != Seats::Analysis).then(|| {
+        let difficulty = &settings.difficulty;
+        (difficulty.name().to_owned(), difficulty.budget())
+    });
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order), agent);
     let on_level = {
         let settings = settings.clone();
         Callback::from(move |level: ReviewLevel| {
@@ -223,7 +228,7 @@ fn review_panel(
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
                      error={view.review.error.clone()} {level} {on_level} {order} {on_order}
                      unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
-                     focus={view.review.focus} {on_focus}
+                     focus={view.review.focus} {on_focus} judged={view.review.judged.clone()}
                      black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />
     }
 }

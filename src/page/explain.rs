@@ -585,14 +585,16 @@ fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> Strin
             solved.best
         );
     }
-    let whose = if margin == 0 {
-        String::new()
-    } else {
-        format!(" for {me}")
+    // A bound: the move reaches it, and a better margin (and move) may exist.
+    let at_least = solved.margin.abs();
+    let what = match (margin.signum(), sign > 0) {
+        (0, true) => "at least a draw".to_owned(),
+        (0, false) => "at best a draw".to_owned(),
+        (_, _) => format!("{result} by at least {at_least} for {me}"),
     };
     format!(
-        "Proven {result}{whose} (the solver proved the result; the margin was beyond its budget): {} keeps it for {side}",
-        solved.best
+        "Proven {what}, not solved exactly: {} reaches it for {side}, but the best margin was not reached in the time, so {} may not be {side}'s best move",
+        solved.best, solved.best
     )
 }
 

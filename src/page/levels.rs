@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 mod plan;
 
-pub use plan::{alphabeta_millis, analysis, worker_count, SearchPlan, WorkerJob};
+pub use plan::{alphabeta_millis, analysis, question, worker_count, SearchPlan, WorkerJob};
 
 /// A named level: a budget in simulations or in milliseconds per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -142,11 +142,10 @@ impl Merged {
             .filter(|mv| **mv != Move::Pass)
             .map(|&mv| {
                 let stat = self.moves.iter().find(|m| m.mv == mv && m.visits > 0);
-                let solved = self
-                    .search
-                    .solved
-                    .filter(|s| s.best == mv)
-                    .map(|s| s.margin);
+                let solved = self.search.solved.filter(|s| s.best == mv);
+                // A margin the solver did not finish is a bound, never shown as exact.
+                let bound = solved.filter(|s| !s.exact).map(|s| s.margin);
+                let solved = solved.filter(|s| s.exact).map(|s| s.margin);
                 // A margin the search's bounds settled is as exact as the solver's, and so
                 // is one the worker solved beside a solved hint's best move (a move no
                 // simulation visited).
@@ -158,13 +157,14 @@ impl Merged {
                     .filter(|(lower, upper)| lower == upper)
                     .map(|(margin, _)| margin);
                 let (strength, label, aria) =
-                    match (solved.or(exact), stat.and_then(|m| m.proof), stat) {
-                        (Some(margin), _, _) => (
+                    match (solved.or(exact), bound, stat.and_then(|m| m.proof), stat) {
+                        (Some(margin), _, _, _) => (
                             exact_strength(margin),
                             format!("{margin:+}"),
                             format!("exact: you finish {margin:+} discs with perfect play"),
                         ),
-                        (None, Some(p), _) => {
+                        (None, Some(lower), _, _) => bound_tile(lower),
+                        (None, None, Some(p), _) => {
                             let word = match p {
                                 1 => "win",
                                 0 => "draw",
@@ -176,8 +176,10 @@ impl Merged {
                                 format!("a proven {word}"),
                             )
                         }
-                        (None, None, Some(m)) => estimate_tile(m),
-                        (None, None, None) => (0.0, "?".to_owned(), "not searched".to_owned()),
+                        (None, None, None, Some(m)) => estimate_tile(m),
+                        (None, None, None, None) => {
+                            (0.0, "?".to_owned(), "not searched".to_owned())
+                        }
                     };
                 Tile {
                     mv,
@@ -188,6 +190,20 @@ impl Merged {
             })
             .collect()
     }
+}
+
+/// A proven result whose margin the solver did not finish: at least `margin` for the
+/// person, with a proven result's colour (a win's, a draw's), never an exact margin's,
+/// and "≥" before the number.
+fn bound_tile(margin: i32) -> (f32, String, String) {
+    let strength = if margin > 0 { 1.0 } else { 0.5 };
+    (
+        strength,
+        format!("≥{margin:+}"),
+        format!(
+            "a proven result of at least {margin:+} discs for you; the best margin was not reached, so another move may be better"
+        ),
+    )
 }
 
 /// An exact margin's place on the hint's scale: a win above any estimate short of
@@ -537,6 +553,33 @@ mod tests {
         let merged = merge([&searched, &solved]).expect("two reports");
         assert_eq!(merged.best_move(), Some(mv("c4")));
         assert_eq!(merged.search.solved.map(|s| s.margin), Some(12));
+    }
+
+    #[test]
+    fn a_margin_the_solver_did_not_finish_is_a_bound_on_the_hint_never_exact() {
+        let mut solved = report(vec![stat("c1", 0, 1.0), stat("a2", 5, 0.9)], 1.0, &["c1"]);
+        solved.search.solved = Some(SolvedStat {
+            best: mv("c1"),
+            margin: 30,
+            exact: false,
+            nodes: 5000,
+            micros: 900,
+        });
+        let merged = merge([&solved]).expect("one report");
+        let tiles = merged.hint_tiles(&[mv("c1"), mv("a2")]);
+        assert_eq!(tiles[0].label, "≥+30");
+        assert!(!tiles[0].aria.contains("exact"), "{}", tiles[0].aria);
+        assert!(tiles[0].aria.contains("another move may be better"));
+        // Not an exact margin's colour, and the same move solved exactly is one.
+        solved.search.solved = solved
+            .search
+            .solved
+            .map(|s| SolvedStat { exact: true, ..s });
+        let exact = merge([&solved])
+            .expect("one report")
+            .hint_tiles(&[mv("c1")]);
+        assert_eq!(exact[0].label, "+30");
+        assert_ne!(exact[0].strength, tiles[0].strength);
     }
 
     #[test]

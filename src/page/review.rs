@@ -59,17 +59,93 @@ impl ReviewLevel {
         ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
     }
 
-    pub fn label(self) -> String {
-        let name = match self {
+    pub fn name(self) -> &'static str {
+        match self {
             ReviewLevel::Quick => "Quick",
             ReviewLevel::Club => "Club",
             ReviewLevel::Deep => "Deep",
-        };
+        }
+    }
+
+    pub fn label(self) -> String {
         format!(
-            "{name}: {} simulations a position",
+            "{}: {} simulations a position",
+            self.name(),
             thousands(self.simulations())
         )
     }
+}
+
+/// A review judges a game's agent with at least this many times the simulations the
+/// agent searched with, so that it does not repeat the agent's own search and grade it
+/// flawless (a Quick review of a Casual game was "average loss 0.00").
+pub const JUDGE_FACTOR: u64 = 4;
+
+/// The most simulations a review spends on a position: a move's review is one message to
+/// a worker, which the page replaces when it is silent for 4 s; Deep's 1,600 took 0.8 s a
+/// move in Chromium on this project's test machine, so twice that leaves room for a
+/// device about twice slower.
+pub const MAX_JUDGING_SIMULATIONS: u64 = 3_200;
+
+/// The simulations a second a timed level's agent searched with, for comparing a review's
+/// budget with it: 1,661-2,111 a worker at Strong in Chromium on this project's test
+/// machine (docs/web.md).
+const TIMED_SIMULATIONS_PER_SECOND: u64 = 2_000;
+
+/// What a review judges with and why, in words the panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judging {
+    pub simulations: u64,
+    pub text: String,
+}
+
+/// The budget a review judges with: the chosen level's, raised to [`JUDGE_FACTOR`] times
+/// the game's agent's own search (`agent`: its level's name and budget, `None` when no
+/// agent played), up to [`MAX_JUDGING_SIMULATIONS`]; the text says what it used, and
+/// where the cap left it below the agent's own search, that the agent may be graded more
+/// kindly than it deserves.
+pub fn judging(level: ReviewLevel, agent: Option<(&str, crate::protocol::WireBudget)>) -> Judging {
+    let chosen = level.simulations();
+    let Some((name, budget)) = agent else {
+        return Judging {
+            simulations: chosen,
+            text: format!("Judged at {} simulations a position.", thousands(chosen)),
+        };
+    };
+    let (own, own_text) = match (budget.simulations, budget.millis) {
+        (Some(n), _) => (n, format!("{} simulations", thousands(n))),
+        (None, Some(ms)) => (
+            ms * TIMED_SIMULATIONS_PER_SECOND / 1000,
+            format!(
+                "about {} simulations ({} a move)",
+                thousands(ms * TIMED_SIMULATIONS_PER_SECOND / 1000),
+                crate::page::format::seconds(ms as f64)
+            ),
+        ),
+        (None, None) => (0, "no search".to_owned()),
+    };
+    let wanted = own.saturating_mul(JUDGE_FACTOR);
+    let simulations = chosen.max(wanted.min(MAX_JUDGING_SIMULATIONS));
+    let mut text = format!(
+        "Judged at {} simulations a position",
+        thousands(simulations)
+    );
+    if simulations > chosen {
+        text.push_str(&format!(
+            ", more than {}'s {} because the {name} agent searched with {own_text}: a review at its own budget would only repeat its search",
+            level.name(),
+            thousands(chosen)
+        ));
+    } else {
+        text.push_str(&format!(" (the {name} agent searched with {own_text})"));
+    }
+    text.push('.');
+    if simulations <= own {
+        text.push_str(
+            " That is no more than the agent's own search, so its moves may be graded more kindly than they deserve.",
+        );
+    }
+    Judging { simulations, text }
 }
 
 /// The reviews the page holds, each by the position its move was played from and the
@@ -137,14 +213,17 @@ pub struct ReviewState {
     pub error: Option<String>,
     /// The move (0-based index in the game) shown on the board with its best move.
     pub focus: Option<usize>,
+    /// What the last review started judged with, in words ([`judging`]).
+    pub judged: Option<String>,
 }
 
 impl ReviewState {
-    pub fn started(&mut self, id: u64, game: Game) {
+    pub fn started(&mut self, id: u64, game: Game, judged: String) {
         let placed = game.moves().iter().filter(|m| **m != Move::Pass).count();
         self.running = Some((id, 0, placed));
         self.subject = Some(game);
         self.error = None;
+        self.judged = Some(judged);
     }
 
     /// Whether the review under way is still of the game on the board: the same start,
@@ -422,7 +501,7 @@ mod tests {
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
         let mut state = ReviewState::default();
-        state.started(4, game("f5d6"));
+        state.started(4, game("f5d6"), String::new());
         let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
         state.reviewed(4, 10, r.clone());
         assert_eq!(state.running, Some((4, 1, 2)));
@@ -430,7 +509,7 @@ mod tests {
         state.reviewed(4, 11, r.clone());
         assert_eq!(state.reviews.get(11, mv("f5")), None);
         assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
-        state.started(5, game("f5"));
+        state.started(5, game("f5"), String::new());
         state.ended(4, Some("late".into()));
         assert_eq!(
             (state.running, state.error.clone()),
@@ -455,7 +534,7 @@ mod tests {
         .expect("legal");
         assert_eq!(game.moves().len(), 66);
         let mut state = ReviewState::default();
-        state.started(1, game);
+        state.started(1, game, String::new());
         assert_eq!(state.running, Some((1, 0, 60)));
         let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
         state.reviewed(1, 20, pass.clone());
@@ -476,7 +555,7 @@ mod tests {
         let mut state = ReviewState::default();
         let on_board = GameState::from_game(played.clone(), Seats::Analysis);
         assert!(state.follows(&on_board), "no review: nothing to cancel");
-        state.started(1, played.clone());
+        state.started(1, played.clone(), String::new());
         assert!(state.follows(&on_board));
         // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
         let mut undone = on_board.clone();
@@ -506,6 +585,40 @@ mod tests {
         // Once the review is over there is nothing to follow.
         state.ended(1, None);
         assert!(state.follows(&new_game));
+    }
+
+    #[test]
+    fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
+        use crate::protocol::WireBudget;
+        let sims = |n| WireBudget {
+            simulations: Some(n),
+            millis: None,
+        };
+        // Quick on a Casual game would repeat the agent's 100 simulations.
+        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))));
+        assert_eq!(casual.simulations, 400);
+        assert_eq!(
+            casual.text,
+            "Judged at 400 simulations a position, more than Quick's 100 because the Casual \
+             agent searched with 100 simulations: a review at its own budget would only repeat \
+             its search."
+        );
+        // A choice above it stands.
+        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))));
+        assert_eq!(deep.simulations, 1_600);
+        assert!(deep
+            .text
+            .starts_with("Judged at 1,600 simulations a position (the Casual"));
+        // A timed agent beyond the cap: the review says it may be kind.
+        let strongest = WireBudget {
+            simulations: None,
+            millis: Some(5_000),
+        };
+        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)));
+        assert_eq!(kind.simulations, MAX_JUDGING_SIMULATIONS);
+        assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
+        // Without an agent (analysis), the chosen level.
+        assert_eq!(judging(ReviewLevel::Quick, None).simulations, 100);
     }
 
     #[test]

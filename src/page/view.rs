@@ -81,7 +81,8 @@ pub enum ViewAction {
     /// Progress of a network's download.
     Downloading(Download),
     /// A review started in the pool with this id, of this game's moves.
-    ReviewStarted(u64, othello::Game),
+    /// A review's id, its game, and what it judges with in words.
+    ReviewStarted(u64, othello::Game, String),
     ReviewCancelled,
     /// Shows this move of the game (0-based) with its best move, or the game again.
     ReviewFocus(Option<usize>),
@@ -206,7 +207,7 @@ impl View {
                 next.message_is_note = true;
             }
             ViewAction::Downloading(download) => next.download = Some(download),
-            ViewAction::ReviewStarted(id, game) => next.review.started(id, game),
+            ViewAction::ReviewStarted(id, game, judged) => next.review.started(id, game, judged),
             ViewAction::ReviewCancelled => next.review.cancelled(),
             ViewAction::ReviewFocus(focus) => next.review.focus = focus,
             ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),

@@ -26,7 +26,12 @@ pub struct SearchWorker {
 #[derive(Debug)]
 pub enum Msg {
     Continue(u64),
+    /// One more slice of the warm-up after a network was loaded.
+    WarmUp,
 }
+
+/// The warm-up's slices: short, so that a search asked meanwhile starts at once.
+const WARM_UP_SLICE: Duration = Duration::from_millis(50);
 
 impl SearchWorker {
     fn load_model(&mut self, name: String, onnx: &[u8], card: &str) -> Output {
@@ -72,6 +77,14 @@ impl SearchWorker {
     }
 }
 
+/// The next warm-up slice, after the messages already queued (a search comes first).
+fn warm_up_later(scope: &WorkerScope<SearchWorker>) {
+    scope.send_future(async {
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        Msg::WarmUp
+    });
+}
+
 impl Worker for SearchWorker {
     type Message = Msg;
     type Input = Input;
@@ -91,6 +104,11 @@ impl Worker for SearchWorker {
                     self.step(scope);
                 }
             }
+            Msg::WarmUp => {
+                if self.searcher.warm_up_more(WARM_UP_SLICE) {
+                    warm_up_later(scope);
+                }
+            }
         }
     }
 
@@ -98,6 +116,11 @@ impl Worker for SearchWorker {
         match msg {
             Input::LoadModel { name, onnx, card } => {
                 let out = self.load_model(name, &onnx, &card);
+                if let Output::ModelLoaded { name, .. } = &out {
+                    // While the player looks at the board, not during the first move.
+                    self.searcher.begin_warm_up(name);
+                    warm_up_later(scope);
+                }
                 scope.respond(who, out);
             }
             Input::Search(request) => {

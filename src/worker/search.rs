@@ -12,6 +12,7 @@ use std::time::Duration;
 
 mod hint;
 mod review;
+mod warm_up;
 
 use hint::solve_every_move;
 
@@ -159,6 +160,8 @@ pub struct Searcher {
     job: Option<Job>,
     /// The game review under way, if any (`review.rs`).
     reviewing: Option<review::Reviewing>,
+    /// The warm-up after a network is loaded, while nothing else runs (`warm_up.rs`).
+    warming: Option<warm_up::WarmingUp>,
 }
 
 impl Searcher {
@@ -610,8 +613,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_network_bench_counts_the_positions_it_ran() {
+    /// A searcher with a 6x6 network named "counting" that counts the positions it runs
+    /// (also for the submodules' tests).
+    pub(super) fn counting_searcher() -> (Searcher, std::sync::Arc<std::sync::atomic::AtomicUsize>)
+    {
         let positions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let card = engine::network::ModelCard::from_json(
             r#"{"name": "counting", "board_size": 6, "variant": "standard", "planes": 4}"#,
@@ -627,6 +632,12 @@ mod tests {
                 }),
             )
             .expect("installs");
+        (searcher, positions)
+    }
+
+    #[test]
+    fn the_network_bench_counts_the_positions_it_ran() {
+        let (searcher, positions) = counting_searcher();
         let clock = std::time::Instant::now();
         let rate = searcher
             .bench_network("counting", 8, Duration::from_millis(30))

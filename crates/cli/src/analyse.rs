@@ -5,7 +5,7 @@ use crate::args::AgentArgs;
 use anyhow::{bail, Result};
 use engine::book::BookChoice;
 use engine::report::{Proof, SearchInfo, Solved};
-use engine::{Budget, ModelSource};
+use engine::{Budget, ModelSource, PlayerKind, PlayerSpec};
 use othello::{Move, Position, Square};
 
 pub fn analyse(
@@ -19,10 +19,23 @@ pub fn analyse(
     }
     agent.player.check_game(pos.size(), pos.variant(), models)?;
     crate::args::warn_without_book(&agent.player, pos.size(), pos.variant(), models);
-    let (mut player, _) = agent.player.build(agent.seed.seed, models)?;
+    let (mut player, _) = asking_for_the_best(&agent.player).build(agent.seed.seed, models)?;
     let info = player.think(pos, budget, &mut |_| true)?;
     print!("{}", render(pos, &info));
     Ok(())
+}
+
+/// Analysis asks for the best move, as the page's analysis and hints do: an `mcts` agent
+/// goes on from a proven win to its exact margin (`best=1`) unless the spec says `best=0`.
+fn asking_for_the_best(player: &PlayerSpec) -> PlayerSpec {
+    let best = match player.kind {
+        PlayerKind::Mcts => player.best.or(Some(1)),
+        _ => player.best,
+    };
+    PlayerSpec {
+        best,
+        ..player.clone()
+    }
 }
 
 /// The board with each move's share of the visits (or the solver's move), then the move
@@ -86,10 +99,12 @@ fn render_solved(out: &mut String, pos: &Position, solved: &Solved) {
             solved.best, solved.margin
         )
     } else {
+        // A bound: the move reaches it, and a better one may exist.
         format!(
-            "proven {}: {side} {} with {}",
-            if solved.margin > 0 { "win" } else { "draw" },
+            "proven {}: {side} {} with {}; the best margin was not reached, so {} may not be the best move",
+            if solved.margin > 0 { "win" } else { "draw or better" },
             solved.verdict(),
+            solved.best,
             solved.best
         )
     };

@@ -173,6 +173,26 @@ fn analyse_prints_visit_shares_and_a_principal_variation() {
 }
 
 #[test]
+fn analyse_asks_for_the_best_move_and_says_when_a_win_is_only_a_bound() {
+    // FFO #40: a2 wins by 38, c1 by 30. 200 simulations allow the root proof 5 M solver
+    // nodes, which prove the win but not the margin (about 40 M).
+    let ffo_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let out = stdout_of(&["analyse", ffo_40, "--sims", "200"]);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Black to move: proven win"))
+        .unwrap_or_else(|| panic!("a proven win in {out}"));
+    assert!(line.contains("wins (by at least"), "{line}");
+    assert!(line.contains("the best margin was not reached"), "{line}");
+    // Asked again with the exact margin in reach, it names a2 and +38.
+    let out = stdout_of(&["analyse", ffo_40, "--sims", "4000"]);
+    assert!(
+        out.contains("exact solve: best move a2, margin +38"),
+        "{out}"
+    );
+}
+
+#[test]
 fn analyse_with_a_model_for_another_board_says_so() {
     let err = error_of(&[
         "analyse",

@@ -94,6 +94,8 @@ impl Solved {
             (m, true) if m > 0 => format!("wins by {m}"),
             (m, true) => format!("loses by {}", -m),
             (m, false) if m > 1 => format!("wins (by at least {m})"),
+            // A draw proven as a lower bound: the win was not ruled out.
+            (0, false) => "draws at least".to_string(),
             (_, false) => "wins".to_string(),
         }
     }

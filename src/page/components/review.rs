@@ -30,6 +30,9 @@ pub struct ReviewProps {
     /// "Black (you)", "White (the agent)": the sides as the page names them.
     pub black: String,
     pub white: String,
+    /// What the review judges with, in words, once one has started.
+    #[prop_or_default]
+    pub judged: Option<String>,
 }
 
 #[function_component(ReviewPanel)]
@@ -82,7 +85,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
             if let Some(error) = props.error.clone() {
                 <p class="message" id="review-error" role="alert">{ format!("The review stopped: {error}") }</p>
             }
+            if let Some(judged) = props.judged.clone().filter(|_| reviewed > 0 || running) {
+                <p class="small" id="review-judged">{ judged }</p>
+            }
             { for summaries }
+            if reviewed > 0 {
+                <p class="small" id="review-lost-help">{ "Discs lost in all: each move's loss against the best move there, added up.                     It is not the game's margin: that is the start's value, less one side's losses, plus the other's,                     and the losses are the search's estimates where the solver does not reach." }</p>
+            }
             if reviewed > 0 {
                 <div class="review-table">
                     <table id="review-moves">

@@ -213,7 +213,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let p = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         p.verdict.as_deref(),
-        Some("Proven loss for Black (you) (the solver proved the result; the margin was beyond its budget): d6 keeps it for White")
+        Some("Proven loss by at least 2 for Black (you), not solved exactly: d6 reaches it for White, but the best margin was not reached in the time, so d6 may not be White's best move")
     );
     // The solver's own work, not "0 simulations in 0 s: 0 per second".
     assert_eq!(

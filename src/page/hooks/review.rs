@@ -2,7 +2,7 @@
 //! at a time, and its answers reach the view as pool events (`ViewAction::Pool`).
 
 use super::{GameModel, PoolHandle};
-use crate::page::review::{ReviewLevel, ReviewOrder};
+use crate::page::review::{judging, ReviewLevel, ReviewOrder};
 use crate::page::view::{View, ViewAction};
 use crate::protocol::WireBudget;
 use engine::PlayerKind;
@@ -48,12 +48,14 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
 }
 
 /// Starts a review of the game's moves (those played, not the redo list) at `level` in
-/// `order`, and cancels one: the callbacks the review panel calls.
+/// `order`, judged with more than `agent`'s own budget where an agent played (its level's
+/// name and budget), and cancels one: the callbacks the review panel calls.
 pub fn review_callbacks(
     pool: &PoolHandle,
     view: &UseReducerHandle<View>,
     game: &GameModel,
     (level, order): (ReviewLevel, ReviewOrder),
+    agent: Option<(String, WireBudget)>,
 ) -> (Callback<()>, Callback<()>) {
     let start = {
         let (pool, view) = (pool.clone(), view.clone());
@@ -79,13 +81,15 @@ pub fn review_callbacks(
             if total == 0 {
                 return;
             }
+            // More than the agent's own search, so the review does not repeat it.
+            let judged = judging(level, agent.as_ref().map(|(name, b)| (name.as_str(), *b)));
             let budget = WireBudget {
-                simulations: Some(level.simulations()),
+                simulations: Some(judged.simulations),
                 millis: None,
             };
             if let Some(p) = pool.borrow().as_ref() {
                 let id = p.borrow_mut().review(moves, player, budget, order);
-                view.dispatch(ViewAction::ReviewStarted(id, played.clone()));
+                view.dispatch(ViewAction::ReviewStarted(id, played.clone(), judged.text));
             }
         })
     };

@@ -134,6 +134,21 @@ pub fn analysis(player: &PlayerSpec, budget: WireBudget) -> (WireBudget, PlayerS
     (budget, searched)
 }
 
+/// A hint's or analysis's player: the same agent asked a question rather than for a move
+/// in a game (`best=1`): a proven win is followed to its exact margin for the whole
+/// budget and reported as a bound where the margin is not reached, and every search
+/// starts afresh, so the same position at the same level gets the same answer whatever
+/// was searched before (docs/web.md). Players without a root proof are as they are.
+pub fn question(player: &PlayerSpec) -> PlayerSpec {
+    match player.kind {
+        PlayerKind::Mcts => PlayerSpec {
+            best: Some(1),
+            ..player.clone()
+        },
+        _ => player.clone(),
+    }
+}
+
 /// Shares `budget` among up to `workers` workers: a time budget runs on all of them for the
 /// same time; a simulation budget is split so that the total stays within it. Returns one
 /// budget per worker that takes part (at least one).

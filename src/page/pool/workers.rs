@@ -6,7 +6,7 @@
 //! the view, always after releasing its own borrow (the view may call back into it).
 
 use super::{PoolEvent, Purpose};
-use crate::page::levels::{alphabeta_millis, SearchPlan, WorkerJob};
+use crate::page::levels::{alphabeta_millis, question, SearchPlan, WorkerJob};
 use crate::page::merge::merge;
 use crate::page::simd::WorkerBuild;
 use crate::protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
@@ -228,6 +228,12 @@ impl Pool {
         self.stop();
         let id = self.next_id;
         self.next_id += 1;
+        // A hint and analysis ask for the best move; only the agent's own move is a
+        // player's, which plays a proven win at once.
+        let player = match purpose {
+            Purpose::Move => player,
+            Purpose::Hint | Purpose::Analysis => question(&player),
+        };
         let plan = SearchPlan::new(
             &player,
             budget,

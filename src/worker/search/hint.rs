@@ -47,6 +47,47 @@ mod tests {
     use engine::Solver;
     use std::time::Duration;
 
+    /// FFO #40: Black wins by 38 with a2 alone; c1 wins by 30.
+    fn ffo_40() -> othello::Position {
+        othello::Position::from_board_text(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+            othello::Variant::Standard,
+        )
+        .expect("valid board text")
+    }
+
+    #[test]
+    fn a_hint_gives_the_same_answer_after_a_longer_search_of_the_position() {
+        let pos = ffo_40();
+        let hint = |id, sims| crate::protocol::SearchRequest {
+            every_move: true,
+            ..request(id, &pos, "mcts:best=1", sims, 1)
+        };
+        let solved = |report: crate::protocol::Report| report.search.solved.expect("solved");
+        let slice = Duration::from_millis(50);
+        // 200 simulations allow 5 M solver nodes, in slices: a proven win and a bound.
+        let fresh = solved(
+            crate::worker::search::Searcher::new()
+                .run(hint(1, 200), slice)
+                .expect("searches"),
+        );
+        assert!(!fresh.exact, "{fresh:?}");
+        let mut warmed = crate::worker::search::Searcher::new();
+        let long = solved(warmed.run(hint(2, 4_000), slice).expect("searches"));
+        assert_eq!(
+            (long.best.to_string(), long.margin, long.exact),
+            ("a2".into(), 38, true)
+        );
+        let again = solved(warmed.run(hint(3, 200), slice).expect("searches"));
+        assert_eq!(
+            again,
+            crate::protocol::SolvedStat {
+                micros: again.micros,
+                ..fresh
+            }
+        );
+    }
+
     #[test]
     fn a_solved_hint_gives_every_move_its_exact_margin() {
         let pos = endgame(14, 3);

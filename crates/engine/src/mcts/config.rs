@@ -196,6 +196,14 @@ pub struct RootSolve {
     /// the moves only, and what it proves becomes bounds on those moves in its tree.
     /// `None`: the whole root, as a searcher alone.
     pub part: Option<ProofPart>,
+    /// The search answers a question for the best move (analysis, a hint), not a move in
+    /// a game: a root proof that finds a win goes on for the exact margin for the whole
+    /// time (a sliced proof until the deadline, one in one go with the nodes of the
+    /// whole time) instead of the budget's share, and every root decision starts from an
+    /// empty tree and an empty solver table, so that the answer depends on the position
+    /// and the budget alone, never on what was searched before. A win it proves without
+    /// the exact margin is reported as the lower bound it is ([`crate::report::Solved`]).
+    pub best: bool,
 }
 
 impl RootSolve {
@@ -305,6 +313,7 @@ impl Default for RootSolve {
             slice_nodes: None,
             table_bits: crate::tables::ROOT_SOLVER_TABLE_BITS,
             part: None,
+            best: false,
         }
     }
 }

@@ -272,6 +272,9 @@ impl SearchDriver {
         self.pending_proof = None;
         self.pending_part = None;
         self.part_bounds = None;
+        if self.config().root_solve.best {
+            self.forget_searches();
+        }
         if let Some(only) = RootRule::forced(pos) {
             return Some(RootDecision::Forced(only));
         }
@@ -293,9 +296,15 @@ impl SearchDriver {
             }
         }
         if let (Some(nodes), Some(_)) = (nodes, self.config().root_solve.slice_nodes) {
+            // A question's proof in slices runs until the margin is exact or the
+            // deadline ends it (`end_proof`).
+            let left = match self.config().root_solve.best && time_left.is_some() {
+                true => u64::MAX,
+                false => nodes,
+            };
             self.pending_proof = Some(PendingProof {
                 pos: *pos,
-                left: nodes,
+                left,
                 proven: Proven::unknown(pos),
                 micros: 0,
             });
@@ -360,6 +369,16 @@ impl SearchDriver {
             && !self.stop.load(Ordering::Relaxed)
     }
 
+    /// A question's answer owes nothing to earlier searches: the tree and the root
+    /// solver's table go (the evaluation cache stays: a network's word on a position
+    /// does not change, so it only makes the answer come sooner).
+    fn forget_searches(&mut self) {
+        self.tree.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
+    }
+
     /// What a root proof decides: a proven win or draw is played at once, as Egaroucid
     /// plays its win/loss/draw search's move (the search could only risk it), and so is an
     /// exact margin; a proven loss is left to the search, the better hope against a
@@ -409,8 +428,14 @@ impl SearchDriver {
         let by_sims = budget
             .simulations
             .map(|s| s.saturating_mul(settings.nodes_per_simulation));
-        let by_time =
-            time_left.map(|t| (t.as_millis() as u64).saturating_mul(settings.nodes_per_ms));
+        // `nodes_per_ms` is about half of a move's time; a question's proof has the
+        // whole of it, since the search beside it only matters where the proof fails.
+        let share = if settings.best { 2 } else { 1 };
+        let by_time = time_left.map(|t| {
+            (t.as_millis() as u64)
+                .saturating_mul(settings.nodes_per_ms)
+                .saturating_mul(share)
+        });
         let nodes = by_sims.into_iter().chain(by_time).min()?;
         Some(Some(settings.max_nodes.map_or(nodes, |cap| nodes.min(cap))))
     }

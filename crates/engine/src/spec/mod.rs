@@ -122,6 +122,12 @@ pub struct PlayerSpec {
     pub prove_parts: Option<u32>,
     /// This searcher's share of a split proof, below `prove_parts` (unset: 0).
     pub prove_part: Option<u32>,
+    /// 1: the search answers a question for the best move (analysis, a hint): a proof
+    /// that finds a win goes on for the exact margin for the whole time, and each search
+    /// starts from an empty tree and solver table, so the same question gets the same
+    /// answer whatever was searched before ([`RootSolve::best`](crate::mcts::RootSolve));
+    /// 0 or unset: a move in a game, which plays a proven win at once.
+    pub best: Option<u32>,
     /// Dirichlet noise at the root (its concentration; unset: none).
     pub noise: Option<f64>,
     /// Gumbel AlphaZero at the root with this many moves considered (unset or 0: PUCT);
@@ -229,6 +235,7 @@ impl PlayerSpec {
             prove: None,
             prove_parts: None,
             prove_part: None,
+            best: None,
             noise: None,
             gumbel: None,
             cscale: None,
@@ -296,6 +303,7 @@ impl PlayerSpec {
         config.solver_empties = self.solver.or(config.solver_empties);
         config.root_solve.exact_empties = self.exact.or(config.root_solve.exact_empties);
         config.root_solve.proof_empties = self.prove.or(config.root_solve.proof_empties);
+        config.root_solve.best = self.best.is_some_and(|switch| switch != 0);
         config.root_solve.part =
             self.prove_parts
                 .filter(|&parts| parts > 1)

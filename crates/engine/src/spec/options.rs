@@ -141,6 +141,7 @@ const OPTIONS: &[SpecOption] = &[
         field!(Small, prove_part),
         Accepts::Range(0, 63),
     ),
+    option("best", MCTS, field!(Small, best), Accepts::Switch),
     option("noise", MCTS, field!(Real, noise), Accepts::NonNegative),
     option("gumbel", MCTS, field!(Small, gumbel), Accepts::Range(0, 64)),
     option("cscale", MCTS, field!(Real, cscale), Accepts::NonNegative),

@@ -234,3 +234,20 @@ fn worker_count_leaves_a_core_for_the_page_and_caps_at_four() {
     assert_eq!(worker_count(16.0), 4);
     assert_eq!(worker_count(f64::NAN), 1);
 }
+
+#[test]
+fn a_hint_and_analysis_ask_for_the_best_move_and_a_game_s_move_does_not() {
+    let player = Difficulty::Level("strong".to_owned()).tune(network());
+    assert_eq!(player.best, None);
+    let asked = question(&player);
+    assert_eq!(asked.best, Some(1));
+    assert_eq!(
+        PlayerSpec {
+            best: None,
+            ..asked
+        },
+        player
+    );
+    let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
+    assert_eq!(question(&alphabeta), alphabeta);
+}
