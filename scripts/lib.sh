@@ -87,8 +87,8 @@ ensure_e2e_tools() {
 
 # The static server for the built site: sirv-cli (npm, 13 small packages, pinned in
 # scripts/serve/package-lock.json) sends the precompressed NAME.br / NAME.gz that
-# scripts/serve/precompress.mjs writes beside each file, so a player downloads about a
-# quarter of the bytes. Needs Node; returns non-zero without it.
+# scripts/serve/precompress.mjs writes beside each file (scripts/build-site.sh runs it), so
+# a player downloads about a quarter of the bytes. Needs Node; returns non-zero without it.
 ensure_serve_tools() {
   command -v node >/dev/null || return 1
   local dir="$ROOT/scripts/serve"
@@ -100,11 +100,6 @@ ensure_serve_tools() {
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$want" >"$stamp"
   fi
-}
-
-# precompress_dist: writes the .br/.gz files beside everything in dist/.
-precompress_dist() {
-  node "$ROOT/scripts/serve/precompress.mjs" "$ROOT/dist"
 }
 
 # serve_dist PORT: serves dist/ compressed on 127.0.0.1:PORT; it replaces the calling

@@ -12,7 +12,7 @@ use crate::page::components::ReviewPanel;
 use crate::page::explain::who;
 use crate::page::explain::{level_note, opponent_lines};
 use crate::page::hooks::{
-    load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    load_linked, review_callbacks, review_unavailable, upload_model, use_builtin_model,
     use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
     SearchWanted,
 };
@@ -33,7 +33,7 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let (game, settings, view) = use_restored();
+    let (game, settings, view, link_error) = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
     // Agent against agent: paused, and the pause between moves (ms).
     let watch = use_state(|| (false, 1000u32));
@@ -84,7 +84,7 @@ pub fn app() -> Html {
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
               data-reviewed={view.review.reviews.len().to_string()}>
-            <Header {opponent} {strength} {spec} />
+            <Header {opponent} {strength} {spec} link={crate::page::link::write(&game.state, &settings.difficulty)} {link_error} />
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
                           opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
@@ -101,34 +101,36 @@ pub fn app() -> Html {
 }
 
 /// The game, the settings and the view as the last visit left them (the view keeps the
-/// evaluation graph's estimates and the reviews).
+/// evaluation graph's estimates and the reviews), or the game a link opened.
 #[hook]
 fn use_restored() -> (
     UseReducerHandle<GameModel>,
     UseStateHandle<Settings>,
     UseReducerHandle<View>,
+    Option<String>,
 ) {
-    let saved = use_memo((), |_| load_saved());
+    let saved = use_memo((), |_| load_linked());
     let game = use_reducer({
         let saved = saved.clone();
-        move || GameModel::new(saved.0.clone())
+        move || GameModel::new(saved.0 .0.clone())
     });
     let settings = use_state({
         let saved = saved.clone();
-        move || saved.1.clone()
+        move || saved.0 .1.clone()
     });
     let view = use_reducer({
         let saved = saved.clone();
         move || View {
-            estimates: saved.2.clone(),
+            estimates: saved.0 .2.clone(),
             review: ReviewState {
-                reviews: saved.3.clone(),
+                reviews: saved.0 .3.clone(),
                 ..ReviewState::default()
             },
             ..View::default()
         }
     });
-    (game, settings, view)
+    // An address that is no link the page can follow: said in one line under the title.
+    (game, settings, view, saved.1.clone())
 }
 
 /// How many workers the pool runs and which build of the worker (for the tests, on
