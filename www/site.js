@@ -81,12 +81,15 @@
       });
     });
   };
-  // After the page has loaded, so that the service worker's downloads do not compete with
-  // the game's. Relative: the site may live under any path.
-  addEventListener("load", () => {
+  // After the page has loaded and gone idle, so that the service worker's downloads do not
+  // compete with the game's. Relative: the site may live under any path.
+  const register = () =>
     navigator.serviceWorker
       .register("./sw.js", { scope: "./" })
       .then(watch)
       .catch((e) => console.info(`The site will not work offline: ${e.message}`));
+  addEventListener("load", () => {
+    if ("requestIdleCallback" in self) requestIdleCallback(register, { timeout: 5000 });
+    else setTimeout(register, 1000);
   });
 })();

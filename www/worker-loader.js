@@ -19,6 +19,8 @@ async function counted() {
   const total = response.headers.get("content-encoding") || !length ? null : length;
   if (!response.ok || !response.body) return response;
   let received = 0;
+  // Told at most every 100 ms: each message redraws a line of the page.
+  let told = 0;
   const reader = response.body.getReader();
   const body = new ReadableStream({
     async pull(controller) {
@@ -28,7 +30,10 @@ async function counted() {
         return;
       }
       received += value.length;
-      say({ received, total });
+      if (performance.now() - told >= 100) {
+        told = performance.now();
+        say({ received, total });
+      }
       controller.enqueue(value);
     },
   });

@@ -325,7 +325,7 @@ test("on a slow connection the engine's and the network's bytes are shown as the
   }
 });
 
-test("Lighthouse scores the built site at 90 or more, and Chromium finds it installable", async () => {
+test("Lighthouse scores accessibility and best practices at 90 or more, and Chromium finds the site installable", async () => {
   // Lighthouse 12 has no PWA category any more: installability is Chromium's own verdict,
   // asked over the DevTools protocol once the service worker serves the page, in a
   // browser with a profile on disk (Chromium installs nothing from an incognito one).
@@ -367,7 +367,11 @@ test("Lighthouse scores the built site at 90 or more, and Chromium finds it inst
       .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable")
       .map((a) => `${a.id} (${a.displayValue ?? a.score})`);
     console.log("lighthouse:", JSON.stringify(scores), "flagged:", flagged.join(", "));
-    for (const c of categories) assert.ok(scores[c] >= 90, `${c}: ${scores[c]} (flagged: ${flagged.join(", ")})`);
+    // Performance is a speed: reported (and in docs/web.md), never asserted, as the house
+    // rule for timings goes; it moves with the machine's load. The others are not timings.
+    for (const c of ["accessibility", "best-practices"]) {
+      assert.ok(scores[c] >= 90, `${c}: ${scores[c]} (flagged: ${flagged.join(", ")})`);
+    }
   } finally {
     await chrome.kill();
   }
