@@ -9,8 +9,6 @@
     if (!el) {
       el = document.createElement("div");
       el.id = "site-status";
-      el.setAttribute("role", "status");
-      el.setAttribute("aria-live", "polite");
     }
     if (!el.isConnected && document.body) document.body.appendChild(el);
     return el;
@@ -61,6 +59,8 @@
   });
   const offer = (waiting) => {
     const el = line("update");
+    // Said to a screen reader once; the engine's bytes, redrawn often, are not.
+    el.setAttribute("role", "status");
     el.replaceChildren("A new version of Othello Zero is ready. ");
     const button = document.createElement("button");
     button.id = "update-reload";
@@ -72,6 +72,9 @@
     el.appendChild(button);
   };
   const watch = (registration) => {
+    // A page left open for days still hears of a new build: the browser looks at each
+    // visit, and this every hour.
+    setInterval(() => registration.update().catch(() => {}), 3_600_000);
     // A waiting build matters only to a page another build controls.
     if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
     registration.addEventListener("updatefound", () => {

@@ -6,11 +6,13 @@
 // (trunk serve, a development build) FILES is empty and the worker stays out of the way.
 const BUILD = "development";
 const FILES = [];
-const PREFIX = "othello-zero-";
-const CACHE = PREFIX + BUILD;
 // Relative to this file, so the site works under any path.
 const INDEX = new URL("./index.html", self.location).href;
 const SCOPE = new URL("./", self.location).href;
+// Named by the path too: two copies of the site on one host (GitHub Pages serves every
+// repository of an owner from one origin) keep their caches apart.
+const PREFIX = `othello-zero:${new URL(SCOPE).pathname}:`;
+const CACHE = PREFIX + BUILD;
 
 self.addEventListener("install", (event) => {
   if (!FILES.length) return;

@@ -150,6 +150,8 @@ test("served from a sub-path, the game and a hint work, and every file comes fro
     // The service worker too lives under the path, and its scope is the path.
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     assert.equal(new URL(scope).pathname, "/othello-zero/");
+    const { names } = await installed(page);
+    assert.deepEqual(names, [`othello-zero:/othello-zero/:${builtWorker(DIST).build}`]);
     assert.deepEqual(site.outside, [], "requests outside the sub-path");
     assert.deepEqual(site.missing, [], "files the site asked for and does not have");
     assert.deepEqual(errors, []);
@@ -165,7 +167,7 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
   await ready(page);
   const { build, files } = builtWorker(DIST);
   const kept = await installed(page);
-  assert.deepEqual(kept, { names: [`othello-zero-${build}`], kept: [files.length] });
+  assert.deepEqual(kept, { names: [`othello-zero:/:${build}`], kept: [files.length] });
   // Both worker builds and the networks are among them.
   for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html"]) {
     assert.ok(files.includes(f), f);
@@ -227,7 +229,7 @@ test("a new build served over an old one takes over when the player accepts, wit
       names: await caches.keys(),
       loader: await (await fetch("./worker-loader.js")).text(),
     }));
-    assert.deepEqual(now.names, [`othello-zero-${after.build}`]);
+    assert.deepEqual(now.names, [`othello-zero:/:${after.build}`]);
     assert.ok(now.loader.includes("the new build"));
     await playOne(page);
     assert.deepEqual(errors, []);
