@@ -185,7 +185,10 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
   );
   await page.uncheck("#book");
   await setLevel(page, "strong");
-  for (let i = 0; i < 3; i++) await playOne(page);
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 30_000 });
+  await playOne(page, await page.locator(".cell.hint").getAttribute("data-square"));
+  for (let i = 0; i < 2; i++) await playOne(page);
   assert.equal(await moveCount(page), 6);
   assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=az-8x8/);
   assert.deepEqual(errors, []);
