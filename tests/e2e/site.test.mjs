@@ -110,16 +110,19 @@ function builtWorker(dir) {
 
 /** Waits until the page's service worker has kept every file and serves. */
 async function installed(page) {
-  await page.waitForFunction(
-    async () => (await navigator.serviceWorker.getRegistration())?.active?.state === "activated",
-    null,
-    { timeout: 120_000, polling: 250 },
-  );
-  return page.evaluate(async () => {
-    const names = await caches.keys();
-    const kept = await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).length));
-    return { names, kept };
-  });
+  // Asked from here, each time awaited in the page: the registration comes once the page
+  // is idle, the files some seconds later.
+  for (const t0 = Date.now(); Date.now() - t0 < 120_000; await page.waitForTimeout(250)) {
+    const seen = await page.evaluate(async () => {
+      const state = (await navigator.serviceWorker.getRegistration())?.active?.state;
+      if (state !== "activated") return null;
+      const names = await caches.keys();
+      const kept = await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).length));
+      return { names, kept };
+    });
+    if (seen) return seen;
+  }
+  throw new Error("the service worker did not install in 120 s");
 }
 
 /** Plays the first legal square (or the hint's) as the person, then waits for the agent. */
@@ -163,36 +166,40 @@ test("served from a sub-path, the game and a hint work, and every file comes fro
 
 test("a second visit with the network cut loads and plays a game at Strong", async () => {
   const site = await serveSite();
-  const { page, context, errors } = await open(site.url);
-  await ready(page);
-  const { build, files } = builtWorker(DIST);
-  const kept = await installed(page);
-  assert.deepEqual(kept, { names: [`othello-zero:/:${build}`], kept: [files.length] });
-  // Both worker builds and the networks are among them.
-  for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html"]) {
-    assert.ok(files.includes(f), f);
+  try {
+    const { page, context, errors } = await open(site.url);
+    await ready(page);
+    const { build, files } = builtWorker(DIST);
+    const kept = await installed(page);
+    assert.deepEqual(kept, { names: [`othello-zero:/:${build}`], kept: [files.length] });
+    // Both worker builds and the networks are among them.
+    for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html"]) {
+      assert.ok(files.includes(f), f);
+    }
+    // No network at all: the server gone and the browser offline.
+    await site.close();
+    await context.setOffline(true);
+    await page.reload();
+    await ready(page);
+    assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null));
+    assert.equal(
+      await page.evaluate(() => fetch("./not-in-the-build").then(() => "answered", () => "failed")),
+      "failed",
+      "the network is cut",
+    );
+    await page.uncheck("#book");
+    await setLevel(page, "strong");
+    await page.click("#hint");
+    await page.waitForSelector(".cell.hint", { timeout: 30_000 });
+    await playOne(page, await page.locator(".cell.hint").getAttribute("data-square"));
+    for (let i = 0; i < 2; i++) await playOne(page);
+    assert.equal(await moveCount(page), 6);
+    assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=az-8x8/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await site.close();
   }
-  // No network at all: the server gone and the browser offline.
-  await site.close();
-  await context.setOffline(true);
-  await page.reload();
-  await ready(page);
-  assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null));
-  assert.equal(
-    await page.evaluate(() => fetch("./not-in-the-build").then(() => "answered", () => "failed")),
-    "failed",
-    "the network is cut",
-  );
-  await page.uncheck("#book");
-  await setLevel(page, "strong");
-  await page.click("#hint");
-  await page.waitForSelector(".cell.hint", { timeout: 30_000 });
-  await playOne(page, await page.locator(".cell.hint").getAttribute("data-square"));
-  for (let i = 0; i < 2; i++) await playOne(page);
-  assert.equal(await moveCount(page), 6);
-  assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=az-8x8/);
-  assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test("a new build served over an old one takes over when the player accepts, without mixing files", async () => {
@@ -316,6 +323,7 @@ test("on a slow connection the engine's and the network's bytes are shown as the
     await page.waitForSelector("#model-status:has-text('Loading the az-8x8 network…')");
     // The person moves while the network still arrives.
     await page.click("#sq-f5");
+    await page.waitForFunction(() => /f5/.test(document.querySelector("#transcript").textContent));
     assert.equal(await moveCount(page), 1);
     assert.match(await page.locator("#model-status").innerText(), /^Loading the az-8x8 network… [\d,]+ KB of [\d,]+ KB$/);
     await page.waitForSelector("#engine-progress[data-state='ready']", { timeout: 60_000 });
