@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the web game (release, as served to players), serves dist/ on a free local port and
-# runs the browser tests in tests/e2e (Playwright's playwright-core from npm, driving
+# Builds the web game as it is deployed (scripts/build-site.sh), serves dist/ on a free
+# local port and runs the browser tests in tests/e2e (Playwright's playwright-core from npm, driving
 # Debian's Chromium; no browser download). The site is served as play.sh serves it:
 # precompressed, by sirv-cli. Installs what is missing, idempotently.
 #   SHOTS=docs   also save screenshots of the main states (docs/web-*.png)
@@ -12,10 +12,9 @@ ensure_web_tools
 ensure_e2e_tools
 ensure_serve_tools
 
-log "building the site (trunk build --release)"
-trunk build --release
-# Brotli's fastest good setting: the tests check how the site is served, not its last byte.
-BROTLI_QUALITY=5 precompress_dist
+# The site as it is deployed (scripts/build-site.sh), with brotli's fastest good setting:
+# the tests check how the site is served, not its last byte.
+BROTLI_QUALITY=5 SITE_DIR=dist "$ROOT/scripts/build-site.sh"
 
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 serve_dist "$PORT" >/dev/null 2>&1 &

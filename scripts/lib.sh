@@ -57,8 +57,9 @@ ensure_web_tools() {
   fi
 }
 
-# The browser tests: Node (20 or newer), playwright-core from tests/e2e/package-lock.json,
-# and a Chromium on the machine (Debian's `chromium` package; Playwright downloads none).
+# The browser tests: Node (20 or newer), playwright-core and Lighthouse from
+# tests/e2e/package-lock.json, and a Chromium on the machine (Debian's `chromium` package;
+# Playwright downloads none).
 ensure_e2e_tools() {
   if ! command -v node >/dev/null || ! node -e 'process.exit(+!(+process.versions.node.split(".")[0] > 20 || +process.versions.node.split(".")[1] >= 11))'; then
     echo "error: the browser tests need Node 20.11 or newer (apt-get install nodejs)" >&2
@@ -79,7 +80,7 @@ ensure_e2e_tools() {
   local want
   want="$(sha256sum "$e2e/package-lock.json" | cut -d' ' -f1)"
   if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
-    log "installing playwright-core (npm ci in tests/e2e)"
+    log "installing playwright-core and lighthouse (npm ci in tests/e2e)"
     (cd "$e2e" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$want" >"$stamp"
   fi
@@ -87,8 +88,8 @@ ensure_e2e_tools() {
 
 # The static server for the built site: sirv-cli (npm, 13 small packages, pinned in
 # scripts/serve/package-lock.json) sends the precompressed NAME.br / NAME.gz that
-# scripts/serve/precompress.mjs writes beside each file, so a player downloads about a
-# quarter of the bytes. Needs Node; returns non-zero without it.
+# scripts/serve/precompress.mjs writes beside each file (scripts/build-site.sh runs it), so
+# a player downloads about a quarter of the bytes. Needs Node; returns non-zero without it.
 ensure_serve_tools() {
   command -v node >/dev/null || return 1
   local dir="$ROOT/scripts/serve"
@@ -100,11 +101,6 @@ ensure_serve_tools() {
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
     echo "$want" >"$stamp"
   fi
-}
-
-# precompress_dist: writes the .br/.gz files beside everything in dist/.
-precompress_dist() {
-  node "$ROOT/scripts/serve/precompress.mjs" "$ROOT/dist"
 }
 
 # serve_dist PORT: serves dist/ compressed on 127.0.0.1:PORT; it replaces the calling

@@ -9,9 +9,7 @@ PORT="${PORT:-8080}"
 
 ensure_web_tools
 if ensure_serve_tools; then
-  log "building the game (trunk build --release)"
-  trunk build --release "$@"
-  precompress_dist
+  "$ROOT/scripts/build-site.sh" "$@"
   log "serving the game at http://127.0.0.1:$PORT, compressed (Ctrl-C stops it)"
   serve_dist "$PORT"
 else

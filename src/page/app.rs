@@ -12,7 +12,7 @@ use crate::page::components::ReviewPanel;
 use crate::page::explain::who;
 use crate::page::explain::{level_note, opponent_lines};
 use crate::page::hooks::{
-    load_saved, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    load_linked, review_callbacks, review_unavailable, upload_model, use_builtin_model,
     use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
     SearchWanted,
 };
@@ -33,19 +33,15 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let (game, settings, view, unreadable) = use_restored();
+    let Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error,
+    } = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
-    // Agent against agent: paused, and the pause between moves (ms).
-    let watch = use_state(|| (false, 1000u32));
-    // A pause belongs to its watched game: the next game (a new one, a load) starts running.
-    {
-        let watch = watch.clone();
-        use_effect_with(game.generation, move |_| {
-            if watch.0 {
-                watch.set((false, watch.1));
-            }
-        });
-    }
+    let watch = use_watch(game.generation);
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
@@ -93,7 +89,7 @@ pub fn app() -> Html {
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
               data-reviewed={view.review.reviews.len().to_string()}>
-            <Header {opponent} {strength} {spec} />
+            <Header {opponent} {strength} {spec} link={crate::page::link::write(&game.state, &settings.difficulty)} {link_error} />
             { unreadable_notice(&unreadable) }
             <div class="layout">
                 <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
@@ -111,40 +107,53 @@ pub fn app() -> Html {
 }
 
 /// The game, the settings and the view as the last visit left them (the view keeps the
-/// evaluation graph's estimates and the reviews), and why a saved game could not be read,
-/// until the person has read it.
+/// evaluation graph's estimates and the reviews), or the game a link opened; why a saved
+/// game could not be read, until the person has read it; and why the address is no link
+/// the page can follow (said in one line under the title).
+struct Restored {
+    game: UseReducerHandle<GameModel>,
+    settings: UseStateHandle<Settings>,
+    view: UseReducerHandle<View>,
+    unreadable: UseStateHandle<Option<String>>,
+    link_error: Option<String>,
+}
+
 #[hook]
-fn use_restored() -> (
-    UseReducerHandle<GameModel>,
-    UseStateHandle<Settings>,
-    UseReducerHandle<View>,
-    UseStateHandle<Option<String>>,
-) {
-    let loaded = use_memo((), |_| load_saved());
+fn use_restored() -> Restored {
+    let loaded = use_memo((), |_| load_linked());
     let unreadable = use_state({
         let loaded = loaded.clone();
-        move || loaded.1.clone()
+        move || loaded.unreadable.clone()
     });
     let game = use_reducer({
         let loaded = loaded.clone();
-        move || GameModel::new(loaded.0 .0.clone())
+        move || GameModel {
+            set_aside: loaded.set_aside.clone(),
+            ..GameModel::new(loaded.restored.0.clone())
+        }
     });
     let settings = use_state({
         let loaded = loaded.clone();
-        move || loaded.0 .1.clone()
+        move || loaded.restored.1.clone()
     });
     let view = use_reducer({
         let loaded = loaded.clone();
         move || View {
-            estimates: loaded.0 .2.clone(),
+            estimates: loaded.restored.2.clone(),
             review: ReviewState {
-                reviews: loaded.0 .3.clone(),
+                reviews: loaded.restored.3.clone(),
                 ..ReviewState::default()
             },
             ..View::default()
         }
     });
-    (game, settings, view, unreadable)
+    Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error: loaded.link_error.clone(),
+    }
 }
 
 /// A saved game that could not be read, said until the person dismisses it.
@@ -161,6 +170,22 @@ fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
             <button id="save-error-ok" onclick={dismiss}>{ "OK" }</button>
         </p>
     }
+}
+
+/// Agent against agent: paused, and the pause between moves (ms). A pause belongs to its
+/// watched game: the next game (a new one, a load; a new `generation`) starts running.
+#[hook]
+fn use_watch(generation: u64) -> UseStateHandle<(bool, u32)> {
+    let watch = use_state(|| (false, 1000u32));
+    {
+        let watch = watch.clone();
+        use_effect_with(generation, move |_| {
+            if watch.0 {
+                watch.set((false, watch.1));
+            }
+        });
+    }
+    watch
 }
 
 /// How many workers the pool runs and which build of the worker (for the tests, on

@@ -18,7 +18,7 @@ mod search_driver;
 pub use builtin_model::use_builtin_model;
 pub use files::{open_record, upload_model};
 pub use loaders::use_loaders;
-pub use persistence::{load_saved, use_persistence};
+pub use persistence::{load_linked, use_persistence};
 pub use pool::{use_pool, PoolHandle};
 pub use reducers::GameModel;
 pub use review::{review_callbacks, review_unavailable, use_review_follows_game};

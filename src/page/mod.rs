@@ -13,6 +13,7 @@ pub mod explain;
 pub mod format;
 pub mod graph;
 pub mod levels;
+pub mod link;
 pub mod merge;
 pub mod models;
 pub mod openings;

@@ -242,6 +242,9 @@ test("a network's download shows its progress while it loads", async () => {
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false, latency: 20, downloadThroughput: 100 * 1024, uploadThroughput: -1,
   });
+  // The service worker's install has already fetched every network (docs/web.md,
+  // "Installable and offline"), into the HTTP cache too: the page must ask the network.
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   await newGame(page, { size: "6", players: "white" });
   const progress = /Loading the az-6x6 network… (\d+) KB (of \d+ KB|so far)/;
   await page.waitForFunction((re) => new RegExp(re).test(document.querySelector("#model-status").textContent),

@@ -94,12 +94,18 @@ pub fn board(props: &BoardProps) -> Html {
             >{ for coords.into_iter().flatten() }{ for disc }{ for heat_overlay }</button>
         }
     });
+    let cells: Vec<Html> = cells.collect();
+    let rows = cells.chunks(usize::from(n)).map(
+        |row| html! { <div role="row" style="display: contents">{ for row.iter().cloned() }</div> },
+    );
     let onkeydown = arrow_keys(focus, n);
     html! {
         <div class={classes!("board", format!("n{n}"))} role="grid" aria-label={format!("Othello board, {size}")}
              id="board" {onkeydown}
              style={format!("grid-template-columns: repeat({n}, 1fr)")}>
-            { for cells }
+            // A grid's cells sit in rows, for screen readers; the rows take no box of
+            // their own, so the squares stay items of the board's CSS grid.
+            { for rows }
         </div>
     }
 }

@@ -2,10 +2,12 @@
 
 use super::GameModel;
 use crate::page::graph::Estimates;
+use crate::page::link;
 use crate::page::persist::{self, Settings, STORAGE_KEY, UNREADABLE_KEY};
 use crate::page::review::Reviews;
-use crate::page::state::{GameState, Seats};
+use crate::page::state::{in_progress, GameState, Seats};
 use othello::{BoardSize, Color, Position, Variant};
+use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 fn storage() -> Option<web_sys::Storage> {
@@ -15,7 +17,7 @@ fn storage() -> Option<web_sys::Storage> {
 /// The saved game, settings, graph and review, or a new game as Black; and, when a saved
 /// game was there but could not be read, what to tell the person (its text is kept aside,
 /// since the new game's first save overwrites it).
-pub fn load_saved() -> (persist::Restored, Option<String>) {
+fn load_saved() -> (persist::Restored, Option<String>) {
     let store = storage();
     let Some(text) = store
         .as_ref()
@@ -42,6 +44,62 @@ fn fresh() -> persist::Restored {
         Estimates::default(),
         Reviews::default(),
     )
+}
+
+/// The saved game, or the game the page's address links to (`crate::page::link`), with
+/// its side and level; and, for an address that is no link the page can read, why (the
+/// saved game then opens as usual). The link leaves the address once read: the game is
+/// saved from then on, and a reload goes on with it rather than back to the link.
+pub fn load_linked() -> Loaded {
+    let (mut restored, unreadable) = load_saved();
+    let Some(window) = web_sys::window() else {
+        return Loaded {
+            restored,
+            set_aside: None,
+            unreadable,
+            link_error: None,
+        };
+    };
+    let location = window.location();
+    let fragment = location.hash().unwrap_or_default();
+    let read = link::read(&fragment);
+    if !fragment.is_empty() {
+        let address = format!(
+            "{}{}",
+            location.pathname().unwrap_or_default(),
+            location.search().unwrap_or_default()
+        );
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address));
+        }
+    }
+    let (set_aside, link_error) = match read {
+        // The saved game in progress is put aside, as a pasted game puts it aside, so a
+        // link never costs the person the game they were playing.
+        Ok(Some(opened)) => {
+            let saved = std::mem::replace(&mut restored.0, link::state(&opened));
+            restored.1.difficulty = opened.difficulty;
+            (in_progress(&saved).then_some(saved), None)
+        }
+        Ok(None) => (None, None),
+        Err(e) => (None, Some(format!("This link cannot be read: {e}."))),
+    };
+    Loaded {
+        restored,
+        set_aside,
+        unreadable,
+        link_error,
+    }
+}
+
+/// What the page starts from: the saved game or a linked one, and what to tell the person
+/// about a saved game that could not be read or an address that is no link.
+pub struct Loaded {
+    pub restored: persist::Restored,
+    /// The saved game in progress that a link replaced, to be brought back.
+    pub set_aside: Option<GameState>,
+    pub unreadable: Option<String>,
+    pub link_error: Option<String>,
 }
 
 /// Saves the game, the settings, the graph and the review after every change.
