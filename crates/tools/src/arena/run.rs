@@ -38,6 +38,8 @@ struct Board {
     slots: Vec<Option<GameRecord>>,
     /// The sequential test's decision: the verdict and the pairs it took.
     decided: Option<(Hypothesis, u32)>,
+    /// How many pairs of the complete prefix the test has read, one prefix at a time.
+    read_pairs: u32,
 }
 
 /// Plays a match on `concurrency` threads: every game of the schedule, or with a
@@ -78,6 +80,7 @@ pub fn run_match(
         board: Mutex::new(Board {
             slots,
             decided: None,
+            read_pairs: 0,
         }),
         stop: AtomicBool::new(false),
         next: AtomicUsize::new(0),
@@ -105,7 +108,8 @@ pub fn run_match(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let sprt = config.sprt.map(|test| {
-        let (llr, _) = prefix_llr(&test, &board.slots, config.players.len());
+        let complete = complete_pairs(&board.slots);
+        let llr = prefix_llr(&test, &board.slots, config.players.len(), complete);
         let (lower, upper) = test.bounds();
         SprtReport {
             test,
@@ -142,15 +146,22 @@ struct Match<'a> {
 
 impl Match<'_> {
     /// Runs the sequential test (when the match has one) over the games so far, keeping
-    /// its first verdict; the log-likelihood ratio and the test's bounds.
+    /// its first verdict; the log-likelihood ratio and the test's bounds. The test reads
+    /// every prefix of pairs in turn, also when one game completes several pairs at once
+    /// (games end out of order on several threads), so its verdict comes at the first pair
+    /// that crosses a bound, whatever the number of threads.
     fn decide(&self, board: &mut Board) -> Option<(f64, f64, f64)> {
         let test = self.config.sprt?;
-        let (llr, pairs) = prefix_llr(&test, &board.slots, self.config.players.len());
-        if board.decided.is_none() {
+        let players = self.config.players.len();
+        let complete = complete_pairs(&board.slots);
+        while board.decided.is_none() && board.read_pairs < complete {
+            board.read_pairs += 1;
+            let llr = prefix_llr(&test, &board.slots, players, board.read_pairs);
             if let Some(verdict) = test.verdict(llr) {
-                board.decided = Some((verdict, pairs));
+                board.decided = Some((verdict, board.read_pairs));
             }
         }
+        let llr = prefix_llr(&test, &board.slots, players, complete);
         let (lower, upper) = test.bounds();
         Some((llr, lower, upper))
     }
@@ -209,12 +220,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The log-likelihood ratio over the complete pairs of the schedule's first games (two
-/// players: pair k is games 2k and 2k+1), and how many pairs that is.
-fn prefix_llr(test: &Sprt, slots: &[Option<GameRecord>], players: usize) -> (f64, u32) {
-    let complete = slots.iter().take_while(|s| s.is_some()).count() / 2 * 2;
-    let games: Vec<GameRecord> = slots[..complete].iter().flatten().cloned().collect();
+/// How many pairs from the schedule's first game are complete (two players: pair k is
+/// games 2k and 2k+1).
+fn complete_pairs(slots: &[Option<GameRecord>]) -> u32 {
+    let games = slots.iter().take_while(|s| s.is_some()).count();
+    u32::try_from(games / 2).unwrap_or(u32::MAX)
+}
+
+/// The log-likelihood ratio over the schedule's first `pairs` pairs, all complete.
+fn prefix_llr(test: &Sprt, slots: &[Option<GameRecord>], players: usize, pairs: u32) -> f64 {
+    let games: Vec<GameRecord> = slots
+        .iter()
+        .take(2 * pairs as usize)
+        .flatten()
+        .cloned()
+        .collect();
     let stats = pair_stats(players, &games);
     let pentanomial = stats.first().map(|s| s.pentanomial).unwrap_or_default();
-    (pentanomial.llr(test.elo0, test.elo1), pentanomial.pairs())
+    pentanomial.llr(test.elo0, test.elo1)
 }
