@@ -8,6 +8,11 @@ use super::{
 use engine::ModelSource;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
+
+/// How many games a thread may run ahead of the first unfinished game in a sequential
+/// match.
+const SPRT_WINDOW: usize = 4;
 
 /// Where a match stands, after each game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,8 +75,10 @@ pub fn run_match(
             *slot = Some(game);
         }
     }
+    let threads = concurrency.clamp(1, total.max(1));
     let shared = Match {
         config,
+        threads,
         openings: &openings,
         jobs: &jobs,
         models,
@@ -92,7 +99,7 @@ pub fn run_match(
         shared.stop.store(b.decided.is_some(), Ordering::SeqCst);
     }
     std::thread::scope(|scope| {
-        for _ in 0..concurrency.clamp(1, total.max(1)) {
+        for _ in 0..threads {
             scope.spawn(|| shared.work());
         }
     });
@@ -135,6 +142,8 @@ struct Match<'a> {
     models: &'a dyn ModelSource,
     journal: Option<&'a Journal>,
     progress: &'a (dyn Fn(MatchProgress) + Sync),
+    /// How many threads play.
+    threads: usize,
     board: Mutex<Board>,
     /// Set once the test has decided or a game failed: no thread starts another game.
     stop: AtomicBool,
@@ -177,6 +186,9 @@ impl Match<'_> {
             let Some(job) = self.jobs.get(index) else {
                 break;
             };
+            if !self.wait_for_window(index) {
+                break;
+            }
             if lock(&self.board).slots[index].is_some() {
                 continue;
             }
@@ -201,6 +213,32 @@ impl Match<'_> {
                 total: self.jobs.len(),
                 llr,
             });
+        }
+    }
+
+    /// With a sequential test, waits until game `index` is at most `SPRT_WINDOW` games a
+    /// thread ahead of the first unfinished game (the test reads complete pairs in order,
+    /// so games far ahead of it could only be played past its verdict); false once the
+    /// match is stopped. This bounds the games played beyond the verdict, whatever the
+    /// threads' timing.
+    fn wait_for_window(&self, index: usize) -> bool {
+        if self.config.sprt.is_none() {
+            return true;
+        }
+        let window = SPRT_WINDOW * self.threads;
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            let first_unfinished = lock(&self.board)
+                .slots
+                .iter()
+                .position(Option::is_none)
+                .unwrap_or(usize::MAX);
+            if index < first_unfinished.saturating_add(window) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 
