@@ -174,6 +174,17 @@ test("an empty game's side starts with New game; the strength line says what it 
   await context.close();
 });
 
+test("on a phone, an empty game's side starts with New game, and the moves come first once there are some", async () => {
+  const { page, context } = await openGame({ width: 390, height: 844 });
+  await setLevel(page, "beginner");
+  const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok((await top("#new-game")) < (await top(".moves-panel")), "an empty Moves box above New game");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  assert.ok((await top(".moves-panel")) < (await top("#new-game")), "the moves after the board once played");
+  await context.close();
+});
+
 test("a pasted, opened or analysed game never throws away the game in progress: it can be brought back", async () => {
   const { page, context, errors } = await openGame();
   await setLevel(page, "beginner");

@@ -85,7 +85,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ for buttons }</li> }
     });
     html! {
-        <fieldset class="moves-panel">
+        <fieldset class={classes!("moves-panel", (played == 0 && props.undone.is_empty()).then_some("empty"))}>
             <legend>{ "Moves" }</legend>
             if played > 0 || !props.undone.is_empty() {
                 <button class="mv start" data-ply="0" onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
