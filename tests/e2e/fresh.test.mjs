@@ -1,0 +1,70 @@
+// Browser tests of what a fresh-eyes tester met on the page: a refusal out of sight on a
+// phone, the editor's "Play from here" throwing games away, a stale hint marker, board text
+// whose error counted letters as squares, a saved-game notice in a parser's words, the
+// review's "Judged at" line lost on a reload, and the review's exact values and bounds.
+// Run by scripts/e2e.sh (or alone with E2E_FILES=fresh.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { moveCount, newContext, openGame, setLevel, SITE, useBrowser, waitForTurn } from "./lib.mjs";
+
+useBrowser();
+
+// FFO #40: Black wins by 38 with a2 alone; c1 wins by 30.
+const FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+
+const message = (page) => page.locator("#message").innerText();
+
+/** Whether the element `selector` lies, at least in part, on the visible screen. */
+const onScreen = (page, selector) =>
+  page.evaluate((s) => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return !!r && r.bottom > 0 && r.top < window.innerHeight;
+  }, selector);
+
+async function analyse(page, text) {
+  await page.fill("#board-input", text);
+  await page.click("#load-board");
+}
+
+test("on a phone a refused board text or transcript is shown where the person looks", async () => {
+  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+  await analyse(page, "xyzzy");
+  await page.waitForFunction(() => /Cannot analyse this position/.test(document.querySelector("#message")?.textContent ?? ""));
+  // The scroll follows the render: wait for it rather than read the first frame.
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#message").getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  }, null, { timeout: 5_000 }).catch(() => {});
+  assert.ok(await onScreen(page, "#message"), "the board text's refusal is out of sight");
+  await page.fill("#transcript-input", "f5zz");
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => /Cannot load the transcript/.test(document.querySelector("#message")?.textContent ?? ""));
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#message").getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  }, null, { timeout: 5_000 }).catch(() => {});
+  assert.ok(await onScreen(page, "#message"), "the transcript's refusal is out of sight");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("board text's refusal says what board text is; rows written apart are read", async () => {
+  const { page, context, errors } = await openGame();
+  for (const text of ["xyzzy", "hello world this is not a board"]) {
+    await analyse(page, text);
+    const told = await message(page);
+    assert.match(told, /^Cannot analyse this position: this is not board text: /, text);
+    assert.match(told, /X, O or -/);
+    assert.doesNotMatch(told, /5 squares|board part has/, text);
+  }
+  // Rows apart, with spaces or new lines, as a board is drawn.
+  const rows = FFO_40.slice(0, 64).match(/.{8}/g);
+  await analyse(page, `${rows.join(" ")} X`);
+  await page.waitForFunction((t) => document.querySelector("#board-text").value === t, FFO_40, { timeout: 5_000 });
+  // Turned upside down (a symmetry: as reachable), one row a line.
+  const flipped = `${rows.reverse().join("")} X`;
+  await analyse(page, `${rows.join("\n")}\nX`);
+  await page.waitForFunction((t) => document.querySelector("#board-text").value === t, flipped, { timeout: 5_000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
