@@ -2,7 +2,7 @@
 //! white), the side to move, clear and the start position, turned and mirrored by the
 //! board's symmetries, copied as board text or GGF; and the check that refuses a position
 //! no game can reach, in words. Plain data, tested without a browser; the page draws it on
-//! the board and plays from it (`Action::Load`).
+//! the board and plays from it (`Action::Replace`, which puts a game in progress aside).
 
 use othello::{
     Bitboard, BoardSize, BoardTextError, Color, Game, GgfGame, Position, Square, Symmetry, Variant,

@@ -48,6 +48,30 @@ test("on a phone a refused board text or transcript is shown where the person lo
   await context.close();
 });
 
+test("the editor's Play from here puts the game in progress aside and keeps the one put aside", async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "beginner");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  assert.equal(await moveCount(page), 2);
+  // The game in progress is put aside, not lost.
+  await page.click("#edit-board");
+  await page.click("#editor-play");
+  await page.waitForSelector("#bring-back", { timeout: 5_000 });
+  await page.click("#bring-back");
+  assert.equal(await moveCount(page), 2);
+  // A position to analyse puts it aside; a board set up from there keeps it aside.
+  await analyse(page, FFO_40);
+  await page.waitForSelector("#bring-back");
+  await page.click("#edit-board");
+  await page.click("#editor-play");
+  await page.waitForSelector("#bring-back", { timeout: 5_000 });
+  await page.click("#bring-back");
+  assert.equal(await moveCount(page), 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("board text's refusal says what board text is; rows written apart are read", async () => {
   const { page, context, errors } = await openGame();
   for (const text of ["xyzzy", "hello world this is not a board"]) {
