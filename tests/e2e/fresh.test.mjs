@@ -72,6 +72,25 @@ test("the editor's Play from here puts the game in progress aside and keeps the 
   await context.close();
 });
 
+test("a hint's marker goes when an analysis of the same position starts", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame();
+  await setLevel(page, "strong");
+  await analyse(page, FFO_40);
+  await page.click("#hint");
+  await page.waitForSelector(".cell.hint", { timeout: 30_000 });
+  const marked = await page.locator(".cell.hint").getAttribute("aria-label");
+  assert.match(marked, /suggested move/);
+  await setLevel(page, "casual");
+  await analyse(page, FFO_40);
+  await page.waitForFunction(() => /^Analysis of Black/.test(document.querySelector("#search-heading")?.textContent ?? ""));
+  // A marker left from the hint would contradict the analysis' own best move.
+  await page.waitForFunction(() => document.querySelectorAll(".cell.hint").length === 0, null, { timeout: 5_000 })
+    .catch(() => {});
+  assert.equal(await page.locator(".cell.hint").count(), 0, "a stale hint marker");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("board text's refusal says what board text is; rows written apart are read", async () => {
   const { page, context, errors } = await openGame();
   for (const text of ["xyzzy", "hello world this is not a board"]) {
