@@ -128,15 +128,21 @@ pub enum LoadError {
     Invalid(String),
 }
 
-/// What the page tells the person when their saved game could not be read: why, that a
-/// new game started, and where the saved text is kept (`kept`: the browser stored it).
+/// What the page tells the person when their saved game could not be read, in a player's
+/// words: that a new game started, and where the saved text is kept (`kept`: the browser
+/// stored it). The parser's detail ("missing field ... at line 1 column 2") means nothing
+/// to a player; only a save from a newer page is worth naming.
 pub fn unreadable_notice(error: &LoadError, kept: bool) -> String {
     let kept = if kept {
-        format!(" Its text is kept in this browser's storage as \"{UNREADABLE_KEY}\".")
+        format!(" It is kept aside in this browser's storage as \"{UNREADABLE_KEY}\".")
     } else {
         String::new()
     };
-    format!("Your saved game could not be read ({error}), so a new game has started.{kept}")
+    let why = match error {
+        LoadError::Version(_) => ": a newer version of this page saved it",
+        LoadError::Syntax(_) | LoadError::Invalid(_) => "",
+    };
+    format!("Your saved game could not be read{why}, so a new game has started.{kept}")
 }
 
 /// A saved game: the game, the settings, the graph's estimates and the review.
@@ -240,10 +246,13 @@ mod tests {
         let told = unreadable_notice(&LoadError::Version(9), true);
         assert_eq!(
             told,
-            "Your saved game could not be read (the saved game has version 9; this page reads \
-             version 1), so a new game has started. Its text is kept in this browser's storage \
-             as \"othello-zero/v1-unreadable\"."
+            "Your saved game could not be read: a newer version of this page saved it, so a \
+             new game has started. It is kept aside in this browser's storage as \
+             \"othello-zero/v1-unreadable\"."
         );
+        let syntax = unreadable_notice(&LoadError::Syntax("key must be a string".into()), true);
+        assert!(syntax.starts_with("Your saved game could not be read, so a new game"));
+        assert!(!syntax.contains("key must") && !syntax.contains("readable:"));
         assert!(!unreadable_notice(&LoadError::Version(9), false).contains("kept"));
         let good = save(
             &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),

@@ -111,3 +111,20 @@ test("board text's refusal says what board text is; rows written apart are read"
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a saved game that cannot be read is reported in a player's words", async () => {
+  const context = await newContext({ viewport: { width: 1100, height: 900 } });
+  await context.addInitScript(() => {
+    if (!sessionStorage.getItem("seeded")) {
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem("othello-zero/v1", "{1:2}");
+    }
+  });
+  const page = await context.newPage();
+  await page.goto(SITE);
+  await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
+  const told = await page.locator("#save-error").innerText();
+  assert.match(told, /^Your saved game could not be read, so a new game has started\. It is kept aside/);
+  assert.doesNotMatch(told, /line \d+ column|key must|missing field|not readable:/);
+  await context.close();
+});
