@@ -70,6 +70,10 @@ struct Saved {
     /// Absent in older saves.
     #[serde(default)]
     review: Vec<Option<ReviewedMove>>,
+    /// What the review judged with, in words ("Judged at 400 simulations a position...").
+    /// Absent in older saves and where no review ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged: Option<String>,
 }
 
 /// The moves of the game and then its redo moves, in order.
@@ -113,6 +117,7 @@ pub fn save(
             .zip(line_moves(state))
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
+        judged: reviews.judged().map(str::to_owned),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -182,6 +187,7 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
             reviews.record(pos.hash(), review);
         }
     }
+    reviews.set_judged(saved.judged);
     Ok((state, saved.settings, estimates, reviews))
 }
 
@@ -345,6 +351,7 @@ mod tests {
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
         reviews.record(whole[1].hash(), review("d6", 3.0));
+        reviews.set_judged(Some("Judged at 400 simulations a position.".into()));
         let text = save(&s, &Settings::default(), &Estimates::default(), &reviews);
         let (_, _, _, back) = load(&text).expect("loads");
         assert_eq!(back, reviews);

@@ -152,7 +152,7 @@ pub fn judging(level: ReviewLevel, agent: Option<(&str, crate::protocol::WireBud
 /// move: a review belongs to a move of a line, so undo, redo and browsing keep it, and a
 /// new game's moves have none until they are reviewed.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reviews(Vec<(u64, ReviewedMove)>);
+pub struct Reviews(Vec<(u64, ReviewedMove)>, Option<String>);
 
 /// How many reviewed moves the page remembers (a few games' worth).
 const REMEMBERED: usize = 600;
@@ -165,6 +165,16 @@ impl Reviews {
         if self.0.len() > REMEMBERED {
             self.0.remove(0);
         }
+    }
+
+    /// What the last review judged with, in words ([`judging`]): kept with the reviews, so
+    /// that the table keeps its "Judged at ..." line after a reload.
+    pub fn judged(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
+    pub fn set_judged(&mut self, judged: Option<String>) {
+        self.1 = judged;
     }
 
     pub fn get(&self, position: u64, played: Move) -> Option<ReviewedMove> {
@@ -213,8 +223,6 @@ pub struct ReviewState {
     pub error: Option<String>,
     /// The move (0-based index in the game) shown on the board with its best move.
     pub focus: Option<usize>,
-    /// What the last review started judged with, in words ([`judging`]).
-    pub judged: Option<String>,
 }
 
 impl ReviewState {
@@ -223,7 +231,7 @@ impl ReviewState {
         self.running = Some((id, 0, placed));
         self.subject = Some(game);
         self.error = None;
-        self.judged = Some(judged);
+        self.reviews.set_judged(Some(judged));
     }
 
     /// Whether the review under way is still of the game on the board: the same start,

@@ -128,3 +128,36 @@ test("a saved game that cannot be read is reported in a player's words", async (
   assert.doesNotMatch(told, /line \d+ column|key must|missing field|not readable:/);
   await context.close();
 });
+
+/** FFO #40 analysed, c1 played (+30, where a2 wins by 38), then reviewed at `level`;
+ * returns the review table's first row: move, value, best, best value, loss, mark. */
+async function reviewC1(page, level) {
+  await analyse(page, FFO_40);
+  await page.waitForFunction((t) => document.querySelector("#board-text").value === t, FFO_40);
+  await page.click("#sq-c1");
+  await page.waitForFunction(() => / O$/.test(document.querySelector("#board-text").value));
+  await page.selectOption("#review-level", level);
+  await page.click("#review-start");
+  // This review's line (a review at another level may have left its rows and its line).
+  const sims = { quick: "100", club: "400" }[level];
+  await page.waitForFunction(
+    (s) => new RegExp(`^Judged at ${s} simulations`).test(document.querySelector("#review-judged")?.textContent ?? ""),
+    sims,
+  );
+  await page.waitForSelector("#review-start", { timeout: 120_000 });
+  const cells = await page.locator("#review-moves tbody tr").first().locator("td").allInnerTexts();
+  return cells.slice(1);
+}
+
+test("the review keeps its 'Judged at' line over a reload", { timeout: 180_000 }, async () => {
+  const { page, context, errors } = await openGame();
+  await reviewC1(page, "quick");
+  const judged = await page.locator("#review-judged").innerText();
+  assert.match(judged, /^Judged at [\d,]+ simulations a position/);
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 1);
+  assert.equal(await page.locator("#review-judged").innerText(), judged);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
