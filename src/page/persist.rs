@@ -347,6 +347,7 @@ mod tests {
             best_exact: false,
             loss,
             line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
+            best_is_bound: false,
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));

@@ -161,3 +161,33 @@ test("the review keeps its 'Judged at' line over a reload", { timeout: 180_000 }
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the review writes exact values whole and calls no move best against a bound", { timeout: 300_000 }, async () => {
+  const { page, context, errors } = await openGame();
+  for (const level of ["quick", "club"]) {
+    const [played, value, best, bestValue, loss, mark] = await reviewC1(page, level);
+    const row = `${level}: ${[played, value, best, bestValue, loss, mark].join(" ")}`;
+    console.log(row);
+    assert.equal(played, "c1", row);
+    // c1's value is +30, exact or an estimate, never a whole number other than 30.
+    if (/^[+-]\d+$/.test(value)) assert.equal(value, "+30", row);
+    // An exact value is written whole: no "+38.00" or "+30.00" for a solver's margin.
+    assert.doesNotMatch(bestValue, /^\+(38|30)\.00$/, row);
+    assert.doesNotMatch(value, /^\+30\.00$/, row);
+    // A best value that is a bound makes no sure "best" of a move within reach of it.
+    if (bestValue.startsWith("≥")) assert.notEqual(mark, "best", row);
+    // An exact best value beside c1's +30 is a2's +38: c1 then loses 8, a blunder.
+    if (/^[+-]\d+$/.test(bestValue)) {
+      assert.deepEqual([best, bestValue, mark], ["a2", "+38", "blunder"], row);
+      if (/^[+-]\d+$/.test(value)) assert.equal(loss, "8", row);
+    }
+    // A loss between whole values (an exact one, or a proof's bound) is whole too.
+    if (/^[+-]\d+$/.test(value) && /^≥?[+-]\d+$/.test(bestValue)) assert.match(loss, /^≥?\d+$/, row);
+    if (mark === "uncertain") {
+      const title = await page.locator("#review-moves tbody tr").first().getAttribute("title");
+      assert.match(title, /grade is uncertain/, row);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
