@@ -208,7 +208,9 @@ pub fn game_from_board_text(text: &str, variant: Variant) -> Result<Game, String
     let joined = join_rows(text);
     let text = joined.as_deref().unwrap_or(text).trim();
     let pos = Position::from_board_text(text, variant).map_err(|e| match e {
-        BoardTextError::BadLength(_) | BoardTextError::BadSquare { .. }
+        // Words counted as squares ("xyzzy": 5) would read as a board of the wrong size;
+        // a board of the right length with a typo keeps the square that is wrong.
+        BoardTextError::BadLength(_)
             if !text
                 .split_whitespace()
                 .next()
@@ -308,6 +310,9 @@ mod tests {
             assert!(why.starts_with("this is not board text: "), "{why}");
             assert!(!why.contains("board part has"), "{why}");
         }
+        let typo = format!("a{}", &"-".repeat(64)[1..]) + " X";
+        let why = game_from_board_text(&typo, Variant::Standard).expect_err("a typo");
+        assert!(why.contains("'a' at square a1"), "{why}");
         let short = game_from_board_text("---", Variant::Standard).expect_err("short");
         assert!(
             short.starts_with("the board part has 3 squares, but"),
