@@ -253,7 +253,7 @@ fn review_panel(
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
                      error={view.review.error.clone()} {level} {on_level} {order} {on_order}
                      unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
-                     focus={view.review.focus} {on_focus} judged={view.review.judged.clone()}
+                     focus={view.review.focus} {on_focus} judged={view.review.reviews.judged().map(str::to_owned)}
                      black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />
     }
 }

@@ -2,7 +2,7 @@
 //! white), the side to move, clear and the start position, turned and mirrored by the
 //! board's symmetries, copied as board text or GGF; and the check that refuses a position
 //! no game can reach, in words. Plain data, tested without a browser; the page draws it on
-//! the board and plays from it (`Action::Load`).
+//! the board and plays from it (`Action::Replace`, which puts a game in progress aside).
 
 use othello::{
     Bitboard, BoardSize, BoardTextError, Color, Game, GgfGame, Position, Square, Symmetry, Variant,
@@ -179,14 +179,50 @@ impl Editor {
     }
 }
 
-/// Parses board text (64 or 36 squares, a space, the side to move) into a game that
-/// starts there, or says once what is wrong, in the page's words: the text that cannot be
-/// read, a board the page does not play, or a position no game can reach (the editor's
-/// check, so that Analyse accepts what "Play from here" accepts and nothing else).
+/// What board text is, in a player's words, for the refusals that need it.
+const BOARD_TEXT_IS: &str = "board text gives every square, a1 to h8 row by row, as X, O or - \
+     (64 of them for 8x8, 36 for 6x6), then a space and the side to move, X or O";
+
+/// Board text whose rows are written apart (separated by spaces or newlines, as a board
+/// is drawn), joined into one: only when that reading is the only one, every row as wide
+/// as the board has rows, and a side to move after them.
+fn join_rows(text: &str) -> Option<String> {
+    let text = text.split(';').next().unwrap_or_default();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (side, rows) = words.split_last()?;
+    let width = rows.len();
+    let square = |c: char| matches!(c, 'X' | 'x' | '*' | 'O' | 'o' | '-' | '.');
+    let rows_fit = (width == 8 || width == 6)
+        && rows
+            .iter()
+            .all(|row| row.chars().count() == width && row.chars().all(square));
+    rows_fit.then(|| format!("{} {side}", rows.concat()))
+}
+
+/// Parses board text (64 or 36 squares, a space, the side to move; the rows may be
+/// written apart) into a game that starts there, or says once what is wrong, in the
+/// page's words: the text that cannot be read, a board the page does not play, or a
+/// position no game can reach (the editor's check, so that Analyse accepts what "Play
+/// from here" accepts and nothing else).
 pub fn game_from_board_text(text: &str, variant: Variant) -> Result<Game, String> {
-    let pos = Position::from_board_text(text.trim(), variant).map_err(|e| match e {
+    let joined = join_rows(text);
+    let text = joined.as_deref().unwrap_or(text).trim();
+    let pos = Position::from_board_text(text, variant).map_err(|e| match e {
+        // Words counted as squares ("xyzzy": 5) would read as a board of the wrong size;
+        // a board of the right length with a typo keeps the square that is wrong.
+        BoardTextError::BadLength(_)
+            if !text
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .all(|c| matches!(c, 'X' | 'x' | '*' | 'O' | 'o' | '-' | '.')) =>
+        {
+            format!("this is not board text: {BOARD_TEXT_IS}")
+        }
         BoardTextError::BadLength(n) => format!(
-            "the board part has {n} square{}, but a board has 64 (8x8) or 36 (6x6)",
+            "the board part has {n} square{}, but a board has 64 (8x8) or 36 (6x6) squares: \
+             {BOARD_TEXT_IS}",
             if n == 1 { "" } else { "s" }
         ),
         BoardTextError::Trailing(extra) => format!(
@@ -247,6 +283,41 @@ mod tests {
 
     fn editor() -> Editor {
         Editor::from_position(&Position::start(BoardSize::Eight, Variant::Standard))
+    }
+
+    #[test]
+    fn board_text_rows_written_apart_are_joined_when_that_is_the_only_reading() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let rows = "-------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X";
+        let game = game_from_board_text(rows, Variant::Standard).expect("rows apart");
+        assert_eq!(*game.position(), start);
+        let lines = rows.replace(' ', "\n");
+        assert!(game_from_board_text(&lines, Variant::Standard).is_ok());
+        // Seven rows, or a row too long, are not a board.
+        assert!(
+            join_rows("-------- -------- -------- ---OX--- ---XO--- -------- -------- X").is_none()
+        );
+        assert!(join_rows(
+            "--------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X"
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn words_are_not_counted_as_squares() {
+        for text in ["xyzzy", "hello world this is not a board"] {
+            let why = game_from_board_text(text, Variant::Standard).expect_err("no board");
+            assert!(why.starts_with("this is not board text: "), "{why}");
+            assert!(!why.contains("board part has"), "{why}");
+        }
+        let typo = format!("a{}", &"-".repeat(64)[1..]) + " X";
+        let why = game_from_board_text(&typo, Variant::Standard).expect_err("a typo");
+        assert!(why.contains("'a' at square a1"), "{why}");
+        let short = game_from_board_text("---", Variant::Standard).expect_err("short");
+        assert!(
+            short.starts_with("the board part has 3 squares, but"),
+            "{short}"
+        );
     }
 
     #[test]
@@ -399,11 +470,11 @@ mod tests {
         );
         assert_eq!(
             refused("-"),
-            "the board part has 1 square, but a board has 64 (8x8) or 36 (6x6)"
+            format!("the board part has 1 square, but a board has 64 (8x8) or 36 (6x6) squares: {BOARD_TEXT_IS}")
         );
         assert_eq!(
             refused("XO- X"),
-            "the board part has 3 squares, but a board has 64 (8x8) or 36 (6x6)"
+            format!("the board part has 3 squares, but a board has 64 (8x8) or 36 (6x6) squares: {BOARD_TEXT_IS}")
         );
         assert_eq!(
             refused("-----OX--XO----- X"),

@@ -442,6 +442,7 @@ mod tests {
                 best_exact: true,
                 loss: 8.0,
                 line: vec![],
+                best_is_bound: false,
             },
         );
         let pts = points(&g, &known, &reviews, None);
@@ -455,7 +456,7 @@ mod tests {
         );
         assert_eq!(
             describe(&pts[1]),
-            "2. d6 (White): -6; best f6 +2: a blunder, 8.00 discs lost"
+            "2. d6 (White): -6; best f6 +2: a blunder, 8 discs lost"
         );
     }
 

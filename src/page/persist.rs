@@ -70,6 +70,10 @@ struct Saved {
     /// Absent in older saves.
     #[serde(default)]
     review: Vec<Option<ReviewedMove>>,
+    /// What the review judged with, in words ("Judged at 400 simulations a position...").
+    /// Absent in older saves and where no review ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged: Option<String>,
 }
 
 /// The moves of the game and then its redo moves, in order.
@@ -113,6 +117,7 @@ pub fn save(
             .zip(line_moves(state))
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
+        judged: reviews.judged().map(str::to_owned),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -128,15 +133,21 @@ pub enum LoadError {
     Invalid(String),
 }
 
-/// What the page tells the person when their saved game could not be read: why, that a
-/// new game started, and where the saved text is kept (`kept`: the browser stored it).
+/// What the page tells the person when their saved game could not be read, in a player's
+/// words: that a new game started, and where the saved text is kept (`kept`: the browser
+/// stored it). The parser's detail ("missing field ... at line 1 column 2") means nothing
+/// to a player; only a save from a newer page is worth naming.
 pub fn unreadable_notice(error: &LoadError, kept: bool) -> String {
     let kept = if kept {
-        format!(" Its text is kept in this browser's storage as \"{UNREADABLE_KEY}\".")
+        format!(" It is kept aside in this browser's storage as \"{UNREADABLE_KEY}\".")
     } else {
         String::new()
     };
-    format!("Your saved game could not be read ({error}), so a new game has started.{kept}")
+    let why = match error {
+        LoadError::Version(_) => ": a newer version of this page saved it",
+        LoadError::Syntax(_) | LoadError::Invalid(_) => "",
+    };
+    format!("Your saved game could not be read{why}, so a new game has started.{kept}")
 }
 
 /// A saved game: the game, the settings, the graph's estimates and the review.
@@ -176,6 +187,7 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
             reviews.record(pos.hash(), review);
         }
     }
+    reviews.set_judged(saved.judged);
     Ok((state, saved.settings, estimates, reviews))
 }
 
@@ -240,10 +252,13 @@ mod tests {
         let told = unreadable_notice(&LoadError::Version(9), true);
         assert_eq!(
             told,
-            "Your saved game could not be read (the saved game has version 9; this page reads \
-             version 1), so a new game has started. Its text is kept in this browser's storage \
-             as \"othello-zero/v1-unreadable\"."
+            "Your saved game could not be read: a newer version of this page saved it, so a \
+             new game has started. It is kept aside in this browser's storage as \
+             \"othello-zero/v1-unreadable\"."
         );
+        let syntax = unreadable_notice(&LoadError::Syntax("key must be a string".into()), true);
+        assert!(syntax.starts_with("Your saved game could not be read, so a new game"));
+        assert!(!syntax.contains("key must") && !syntax.contains("readable:"));
         assert!(!unreadable_notice(&LoadError::Version(9), false).contains("kept"));
         let good = save(
             &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
@@ -332,10 +347,12 @@ mod tests {
             best_exact: false,
             loss,
             line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
+            best_is_bound: false,
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
         reviews.record(whole[1].hash(), review("d6", 3.0));
+        reviews.set_judged(Some("Judged at 400 simulations a position.".into()));
         let text = save(&s, &Settings::default(), &Estimates::default(), &reviews);
         let (_, _, _, back) = load(&text).expect("loads");
         assert_eq!(back, reviews);

@@ -24,6 +24,37 @@ pub fn value_text(discs: Option<f32>, exact: bool) -> String {
     }
 }
 
+/// The best move's value as the review writes it: "≥+30" where it is only a proven lower
+/// bound (whole: a proof's margin), else as [`value_text`] writes a value.
+pub fn best_value_text(r: &ReviewedMove) -> String {
+    match r.best_value {
+        Some(d) if r.best_is_bound => format!("≥{:+}", d.round() as i32),
+        discs => value_text(discs, r.best_exact),
+    }
+}
+
+/// Discs lost, as the review writes them: whole when both values are exact (a bound, a
+/// proof's margin, is whole too), "≥" when the best value is only a bound, else to
+/// hundredths.
+pub fn loss_text(r: &ReviewedMove) -> String {
+    let whole = r.value_exact && (r.best_exact || r.best_is_bound);
+    let at_least = if r.best_is_bound { "≥" } else { "" };
+    if whole {
+        format!("{at_least}{}", r.loss.round() as i32)
+    } else {
+        format!("{at_least}{:.2}", r.loss)
+    }
+}
+
+/// The mark's name in the table: "uncertain" for a move that would be marked best
+/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move.
+pub fn mark_name(r: &ReviewedMove) -> &'static str {
+    if r.grade_uncertain() {
+        return "uncertain";
+    }
+    r.mark().map_or("forced", Mark::name)
+}
+
 /// How hard the workers look at each position: the player picks one before reviewing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReviewLevel {
@@ -152,7 +183,7 @@ pub fn judging(level: ReviewLevel, agent: Option<(&str, crate::protocol::WireBud
 /// move: a review belongs to a move of a line, so undo, redo and browsing keep it, and a
 /// new game's moves have none until they are reviewed.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reviews(Vec<(u64, ReviewedMove)>);
+pub struct Reviews(Vec<(u64, ReviewedMove)>, Option<String>);
 
 /// How many reviewed moves the page remembers (a few games' worth).
 const REMEMBERED: usize = 600;
@@ -165,6 +196,16 @@ impl Reviews {
         if self.0.len() > REMEMBERED {
             self.0.remove(0);
         }
+    }
+
+    /// What the last review judged with, in words ([`judging`]): kept with the reviews, so
+    /// that the table keeps its "Judged at ..." line after a reload.
+    pub fn judged(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
+    pub fn set_judged(&mut self, judged: Option<String>) {
+        self.1 = judged;
     }
 
     pub fn get(&self, position: u64, played: Move) -> Option<ReviewedMove> {
@@ -213,8 +254,6 @@ pub struct ReviewState {
     pub error: Option<String>,
     /// The move (0-based index in the game) shown on the board with its best move.
     pub focus: Option<usize>,
-    /// What the last review started judged with, in words ([`judging`]).
-    pub judged: Option<String>,
 }
 
 impl ReviewState {
@@ -223,7 +262,7 @@ impl ReviewState {
         self.running = Some((id, 0, placed));
         self.subject = Some(game);
         self.error = None;
-        self.judged = Some(judged);
+        self.reviews.set_judged(Some(judged));
     }
 
     /// Whether the review under way is still of the game on the board: the same start,
@@ -283,7 +322,10 @@ pub fn marks_help() -> String {
          whole numbers are exact (the solver's), the others the search's estimates. A move \
          within {INACCURACY_DISCS} discs of the best is marked best; it is an inaccuracy \
          from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
-         {BLUNDER_DISCS}. Forced moves (the only legal one) are not marked."
+         {BLUNDER_DISCS}. A best value written \"≥+30\" is only a proven lower bound (the \
+         solver proved the result, not the margin): a move within reach of it is marked \
+         uncertain, since a better move may exist. Forced moves (the only legal one) are not \
+         marked."
     )
 }
 
@@ -297,24 +339,31 @@ pub fn describe(ply: usize, r: &ReviewedMove) -> String {
     }
     let value = value_text(r.value, r.value_exact);
     let mark = r.mark().unwrap_or(Mark::Best);
+    let (best, loss) = (best_value_text(r), loss_text(r));
+    let uncertain = "a better move may exist, so its grade is uncertain";
     if r.best == r.played {
-        return format!(
-            "{ply}. {} ({}): {value}, the best move found",
-            r.played, r.side
-        );
+        return if r.grade_uncertain() {
+            format!(
+                "{ply}. {} ({}): {value}, the best move found, but only {best} is proven for \
+                 the position: {uncertain}",
+                r.played, r.side
+            )
+        } else {
+            format!(
+                "{ply}. {} ({}): {value}, the best move found",
+                r.played, r.side
+            )
+        };
     }
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
-    let judged = if mark == Mark::Best {
-        format!("as good as the best ({:.2} discs apart)", r.loss)
-    } else {
-        format!("{article} {mark}, {:.2} discs lost", r.loss)
+    let judged = match mark {
+        Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
+        Mark::Best => format!("as good as the best ({loss} discs apart)"),
+        _ => format!("{article} {mark}, {loss} discs lost"),
     };
     format!(
-        "{ply}. {} ({}): {value}; best {} {}: {judged}",
-        r.played,
-        r.side,
-        r.best,
-        value_text(r.best_value, r.best_exact)
+        "{ply}. {} ({}): {value}; best {} {best}: {judged}",
+        r.played, r.side, r.best
     )
 }
 
@@ -322,27 +371,28 @@ pub fn describe(ply: usize, r: &ReviewedMove) -> String {
 /// played move's tile (red, with its value) and the best move's (green, with its value),
 /// one tile when they are the same move.
 pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::page::merge::Tile> {
-    let tile = |mv: Move, strength: f32, discs: Option<f32>, exact: bool, what: &str| {
-        let label = value_text(discs, exact);
-        crate::page::merge::Tile {
-            mv,
-            strength,
-            aria: format!("{what}, {label} discs"),
-            label,
-        }
+    let tile = |mv: Move, strength: f32, label: String, what: &str| crate::page::merge::Tile {
+        mv,
+        strength,
+        aria: format!("{what}, {label} discs"),
+        label,
     };
     if r.best == r.played || r.is_forced() {
+        let what = if r.grade_uncertain() {
+            "played, the best move found"
+        } else {
+            "played, the best move"
+        };
         return vec![tile(
             r.played,
             1.0,
-            r.value,
-            r.value_exact,
-            "played, the best move",
+            value_text(r.value, r.value_exact),
+            what,
         )];
     }
     vec![
-        tile(r.played, 0.0, r.value, r.value_exact, "played"),
-        tile(r.best, 1.0, r.best_value, r.best_exact, "the best move"),
+        tile(r.played, 0.0, value_text(r.value, r.value_exact), "played"),
+        tile(r.best, 1.0, best_value_text(r), "the best move"),
     ]
 }
 
@@ -407,6 +457,55 @@ mod tests {
     }
 
     #[test]
+    fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
+        // FFO #40 at Club: c1 +30 against a2's exact +38.
+        let mut r = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("a2"), Value::exact(38)),
+        ));
+        assert_eq!(
+            (best_value_text(&r), loss_text(&r), mark_name(&r)),
+            ("+38".to_owned(), "8".to_owned(), "blunder")
+        );
+        // At Club the solver may prove a2 only as "at least 38": an estimate at the bound.
+        let mut bound = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("a2"), Value::estimate(38.0)),
+        ));
+        bound.best_is_bound = true;
+        assert_eq!(
+            (
+                best_value_text(&bound),
+                loss_text(&bound),
+                mark_name(&bound)
+            ),
+            ("≥+38".to_owned(), "≥8".to_owned(), "blunder")
+        );
+        // At Quick: c1 +30 against a proof that the position wins by at least 30.
+        r = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("c1"), Value::exact(30)),
+        ));
+        r.best_is_bound = true;
+        assert_eq!(best_value_text(&r), "≥+30");
+        assert_eq!(loss_text(&r), "≥0");
+        assert_eq!(mark_name(&r), "uncertain");
+        let told = describe(40, &r);
+        assert!(
+            told.contains("only ≥+30 is proven") && told.contains("uncertain"),
+            "{told}"
+        );
+        assert!(!told.contains("+30.00"));
+        assert_eq!(
+            focus_tiles(&r)[0].aria,
+            "played, the best move found, +30 discs"
+        );
+    }
+
+    #[test]
     fn marks_follow_the_clis_thresholds_and_forced_moves_have_none() {
         assert_eq!(
             reviewed(Color::Black, "f5", 0.0, "d3", 1.9).mark(),
@@ -446,7 +545,7 @@ mod tests {
         );
         assert_eq!(
             describe(23, &exact),
-            "23. c4 (White): -4; best d3 +2: a mistake, 6.00 discs lost"
+            "23. c4 (White): -4; best d3 +2: a mistake, 6 discs lost"
         );
     }
 

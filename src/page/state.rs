@@ -26,13 +26,13 @@ pub enum Action {
     SetSeats(Seats),
     /// Goes to the position after this many moves; the later ones stay as redo.
     GoTo(usize),
-    /// Replaces the game (a board set up in the editor, a balanced opening).
+    /// Replaces the game (a balanced opening, after New game asked).
     Load {
         game: Game,
         seats: Seats,
     },
-    /// Replaces the game with one the person pasted or opened (a transcript, a record,
-    /// board text), putting a game in progress aside, to be brought back
+    /// Replaces the game with one the person pasted, opened or set up (a transcript, a
+    /// record, board text, the editor's board), putting a game in progress aside, to be brought back
     /// ([`set_aside_after`]).
     Replace {
         game: Game,
@@ -83,8 +83,9 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
 
 /// The game put aside after `action`, where `aside` was put aside before: a game in
 /// progress that a pasted or opened game replaces is kept, so that loading never loses a
-/// game without asking (New game asks first); another game replacing the board, or the game
-/// brought back, clears it; anything else keeps it.
+/// game without asking (New game asks first); a game not in progress that is replaced
+/// leaves the one put aside there; a new game, or the game brought back, clears it;
+/// anything else keeps it.
 pub fn set_aside_after(
     state: &GameState,
     aside: Option<&GameState>,
@@ -92,7 +93,7 @@ pub fn set_aside_after(
 ) -> Option<GameState> {
     match action {
         Action::Replace { .. } if in_progress(state) => Some(state.clone()),
-        Action::Replace { .. } | Action::Load { .. } | Action::NewGame { .. } => None,
+        Action::Load { .. } | Action::NewGame { .. } => None,
         Action::BringBack => None,
         _ => aside.cloned(),
     }
@@ -468,8 +469,10 @@ mod tests {
             seats: Seats::Analysis,
         };
         assert_eq!(set_aside_after(&moved, aside.as_ref(), &new_game), None);
-        // A game with no disc placed is not in progress: nothing to keep.
+        // A game with no disc placed is not in progress: nothing to keep, and the game
+        // put aside before stays put aside.
         assert_eq!(set_aside_after(&as_black(), None, &pasted), None);
+        assert_eq!(set_aside_after(&as_black(), aside.as_ref(), &pasted), aside);
     }
 
     #[test]

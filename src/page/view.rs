@@ -88,6 +88,9 @@ pub enum ViewAction {
     ReviewFocus(Option<usize>),
     /// The board editor.
     Edit(EditAction),
+    /// The game changed (a move, an undo, another game): a hint's marker is no longer
+    /// about it, even on a position that recurs.
+    ForgetHint,
 }
 
 impl View {
@@ -191,9 +194,9 @@ impl View {
                 {
                     next.heat = None;
                 }
-                if purpose == Purpose::Hint {
-                    next.hint = None;
-                }
+                // Any new search, a hint's, the agent's move or an analysis, speaks about
+                // the board from now on: an older hint's marker would contradict it.
+                next.hint = None;
             }
             ViewAction::Stopped => next.searching = None,
             ViewAction::Pool(event) => next.hear(event),
@@ -211,6 +214,7 @@ impl View {
             ViewAction::ReviewCancelled => next.review.cancelled(),
             ViewAction::ReviewFocus(focus) => next.review.focus = focus,
             ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),
+            ViewAction::ForgetHint => next.hint = None,
             ViewAction::Strength(name, line) => {
                 next.strengths.retain(|(n, _)| *n != name);
                 next.strengths.push((name, line));

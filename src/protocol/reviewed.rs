@@ -22,6 +22,10 @@ pub struct ReviewedMove {
     /// absent in saves from before it).
     #[serde(default)]
     pub line: Vec<Move>,
+    /// `best_value` is only a proven lower bound (the engine's
+    /// [`MoveReview::best_is_bound`]); absent in saves from before it.
+    #[serde(default)]
+    pub best_is_bound: bool,
 }
 
 impl ReviewedMove {
@@ -36,6 +40,7 @@ impl ReviewedMove {
             best_exact: r.best_value.is_some_and(|v| v.exact),
             loss: r.loss,
             line: r.line.clone(),
+            best_is_bound: r.best_is_bound,
         }
     }
 
@@ -59,6 +64,7 @@ impl ReviewedMove {
             loss: self.loss,
             mark: Mark::of_loss(self.loss),
             line: self.line.clone(),
+            best_is_bound: self.best_is_bound,
         }
     }
 
@@ -75,5 +81,11 @@ impl ReviewedMove {
     /// The mark, by the CLI's thresholds; `None` for a forced move, which has none.
     pub fn mark(&self) -> Option<Mark> {
         (!self.is_forced()).then(|| Mark::of_loss(self.loss))
+    }
+
+    /// Whether the move's grade is not known: it would be marked best, but against a best
+    /// value that is only a lower bound, which a better move may beat.
+    pub fn grade_uncertain(&self) -> bool {
+        self.best_is_bound && self.mark() == Some(Mark::Best)
     }
 }

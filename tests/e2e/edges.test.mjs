@@ -70,8 +70,8 @@ test("a saved game that cannot be read is reported, and its text kept", async ()
   await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
   // Still there once the network has loaded (which clears the ordinary message line).
   const told = await page.locator("#save-error").innerText();
-  assert.match(told, /^Your saved game could not be read \(the saved game is not readable: .*\), so a new game has started\./);
-  assert.match(told, /kept in this browser's storage as "othello-zero\/v1-unreadable"/);
+  assert.match(told, /^Your saved game could not be read, so a new game has started\./);
+  assert.match(told, /kept aside in this browser's storage as "othello-zero\/v1-unreadable"/);
   assert.equal(await page.evaluate(() => localStorage.getItem("othello-zero/v1-unreadable")), corrupt);
   await shot(page, "save-error");
   await page.click("#save-error-ok");

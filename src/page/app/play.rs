@@ -395,7 +395,8 @@ fn editor_panel(
                 };
                 view.dispatch(ViewAction::Edit(EditAction::Close));
                 view.dispatch(ViewAction::Message(None));
-                game.dispatch(Action::Load {
+                // As a pasted game does, it puts a game in progress aside.
+                game.dispatch(Action::Replace {
                     game: othello::Game::new(pos),
                     seats,
                 });

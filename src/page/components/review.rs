@@ -3,7 +3,8 @@
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
 use crate::page::review::{
-    describe, line_sentence, marks_help, summary, value_text, ReviewLevel, ReviewOrder,
+    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, summary,
+    value_text, ReviewLevel, ReviewOrder,
 };
 use crate::protocol::ReviewedMove;
 use othello::{Color, Move};
@@ -147,7 +148,7 @@ fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) ->
 
 /// The table's row of move `i` (0-based): a click shows it on the board, a second hides it.
 fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html {
-    let mark = r.mark().map_or("forced", |m| m.name());
+    let mark = mark_name(r);
     let focused = props.focus == Some(i);
     let onclick = props
         .on_focus
@@ -163,8 +164,8 @@ fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html
             <td>{ mv.to_string() }</td>
             <td class="num">{ value_text(r.value, r.value_exact) }</td>
             <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
-            <td class="num">{ value_text(r.best_value, r.best_exact) }</td>
-            <td class="num">{ if r.is_forced() { String::new() } else { format!("{:.2}", r.loss) } }</td>
+            <td class="num">{ best_value_text(r) }</td>
+            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }</td>
             <td class="mark">{ mark }</td>
         </tr>
     }

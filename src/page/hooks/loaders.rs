@@ -33,6 +33,22 @@ fn show_the_board() {
     }
 }
 
+/// Brings the message line (below the board) into view once it is drawn: the forms lie
+/// at the bottom of the page, and on a phone the refusal would appear far out of sight,
+/// as if the button did nothing.
+fn show_the_message() {
+    // After the render the dispatch schedules, which runs before a timer's callback.
+    gloo_timers::callback::Timeout::new(0, || {
+        let message = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("#message").ok().flatten());
+        if let Some(message) = message {
+            message.scroll_into_view_with_bool(false);
+        }
+    })
+    .forget();
+}
+
 /// The loaders, which say what is wrong with a text they cannot load.
 #[hook]
 pub fn use_loaders(
@@ -58,6 +74,7 @@ pub fn use_loaders(
         }
         Err(e) => {
             view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}"))));
+            show_the_message();
             false
         }
     };

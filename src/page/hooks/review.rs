@@ -12,7 +12,8 @@ use yew::prelude::*;
 /// new game, a loaded record, a position set up in the editor, another move after an
 /// undo: [`crate::page::review::ReviewState::follows`]), so that it does not go on valuing the
 /// old game's moves in the worker; and leaves a reviewed move shown on the board once the
-/// game changes, as any move of the game leaves browsing.
+/// game changes, as any move of the game leaves browsing; and forgets a hint, whose marker
+/// is about the game it was asked in.
 #[hook]
 pub fn use_review_follows_game(pool: &PoolHandle, view: &UseReducerHandle<View>, game: &GameModel) {
     let (pool, view) = (pool.clone(), view.clone());
@@ -22,6 +23,9 @@ pub fn use_review_follows_game(pool: &PoolHandle, view: &UseReducerHandle<View>,
                 p.borrow_mut().cancel_review();
             }
             view.dispatch(ViewAction::ReviewCancelled);
+        }
+        if view.hint.is_some() {
+            view.dispatch(ViewAction::ForgetHint);
         }
         if view.review.focus.is_some() {
             view.dispatch(ViewAction::ReviewFocus(None));

@@ -95,6 +95,22 @@ fn reports_of_a_replaced_search_are_dropped_and_a_hint_is_kept() {
 }
 
 #[test]
+fn a_new_search_or_a_changed_game_takes_the_hints_marker_away() {
+    let hinted = View::default()
+        .apply(ViewAction::Started(Purpose::Hint, 7, Color::Black))
+        .apply(ViewAction::Pool(PoolEvent::Done {
+            purpose: Purpose::Hint,
+            position: 7,
+            merged: merged("a2"),
+        }));
+    assert!(hinted.hint.is_some());
+    // An analysis of the same position says its own best move.
+    let analysed = hinted.apply(ViewAction::Started(Purpose::Analysis, 7, Color::Black));
+    assert_eq!(analysed.hint, None);
+    assert_eq!(hinted.apply(ViewAction::ForgetHint).hint, None);
+}
+
+#[test]
 fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
     use crate::page::state::{apply, Action, Seats};
     let start = othello::Position::start(BoardSize::Eight, Variant::Standard);

@@ -122,6 +122,11 @@ pub struct MoveReview {
     /// solver's where the reviewer solved the position, else the search's most visited
     /// path. Empty for a forced move, which was not searched.
     pub line: Vec<Move>,
+    /// `best_value` is only a proven lower bound of the position's value (the solver
+    /// proved a result, not the exact margin): a better move than `best` may exist, so a
+    /// move within reach of it is not known to be the best, and the loss is at least
+    /// `loss`.
+    pub best_is_bound: bool,
 }
 
 impl MoveReview {
@@ -136,6 +141,7 @@ impl MoveReview {
             loss: 0.0,
             mark: Mark::Best,
             line: Vec::new(),
+            best_is_bound: false,
         }
     }
 
@@ -177,6 +183,7 @@ impl MoveReview {
             loss,
             mark: Mark::of_loss(loss),
             line: vec![best],
+            best_is_bound: false,
         }
     }
 
@@ -284,6 +291,11 @@ pub fn move_value(info: &SearchInfo, mv: Move, squares: u32) -> Option<Value> {
     let (low, high) = m.bounds.unwrap_or((-(squares as i32), squares as i32));
     if low == high {
         return Some(Value::exact(low));
+    }
+    // The root's exact solve is its best move's exact margin, whatever the move's own
+    // bounds recorded.
+    if let Some(solved) = info.solved.filter(|s| s.is_exact() && s.best == mv) {
+        return Some(Value::exact(solved.margin));
     }
     let discs = match (info.book.is_some(), m.score) {
         (true, Some(score)) => score,
@@ -480,7 +492,10 @@ impl Reviewer {
                 (value, Some(line))
             }
         };
-        let review = MoveReview::new(side, (played, value), (best, best_value));
+        let mut review = MoveReview::new(side, (played, value), (best, best_value));
+        // A proof of the result alone bounds the position's value from below: the best
+        // move found may not be the best there is.
+        review.best_is_bound = info.solved.is_some_and(|s| !s.is_exact());
         // The search's line is the best move's; where the played move turned out best, the
         // line is that move and the search of the position after it.
         let line = match after_line {

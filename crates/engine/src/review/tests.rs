@@ -135,6 +135,18 @@ fn a_report_values_the_moves_it_searched_and_no_others() {
     assert_eq!(move_value(&info, d3, 64), Some(Value::estimate(4.0)));
     info.moves[2].bounds = Some((-6, -6));
     assert_eq!(move_value(&info, f5, 64), Some(Value::exact(-6)));
+    // The root's exact solve makes its best move's margin exact; a proof of the result
+    // alone leaves it a bound, held by the move's own bounds.
+    info.solved = Some(crate::report::Solved {
+        best: d3,
+        margin: 6,
+        upper: 64,
+        nodes: 1,
+        micros: 1,
+    });
+    assert_eq!(move_value(&info, d3, 64), Some(Value::estimate(4.0)));
+    info.solved = info.solved.map(|s| crate::report::Solved { upper: 6, ..s });
+    assert_eq!(move_value(&info, d3, 64), Some(Value::exact(6)));
 }
 
 /// A game from the start: `opening` plies of the first legal move (a quiet, reproducible
