@@ -436,10 +436,11 @@ test("analysis from board text, reversed games against the 6x6 and 8x8 reversed 
   const board = await page.locator("#board").boundingBox();
   const right = 390 - (board.x + board.width);
   assert.ok(Math.abs(board.x - right) <= 2 && board.x >= 6, `board ${board.x} px from the left, ${right} from the right`);
-  // The moves come before the other forms.
+  // A position with no moves yet: New game comes before the empty move list (the moves
+  // come first once there are some: edges.test.mjs).
   const moves = await page.locator(".moves-panel").boundingBox();
   const forms = await page.locator("#new-game").boundingBox();
-  assert.ok(moves.y < forms.y, "the move list is reachable right after the board");
+  assert.ok(forms.y < moves.y, "New game above an empty move list");
   // Reversed 6x6 has a network of its own, which plays at the chosen level.
   await setLevel(page, "beginner");
   await newGame(page, { size: "6", variant: "reversed" });
