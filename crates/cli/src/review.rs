@@ -6,7 +6,7 @@ use crate::args::{read_record, AgentArgs, BoardArgs, SeedArg};
 use anyhow::{bail, Result};
 use clap::Args;
 use engine::review::{
-    MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
+    Mark, MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
 };
 use engine::{Budget, ModelSource, PlayerSpec};
 use indicatif::ProgressBar;
@@ -92,6 +92,33 @@ fn value_text(value: Option<Value>) -> String {
     }
 }
 
+/// The best move's value: "≥+30" where a proof gave only a lower bound of its margin (as
+/// the page writes it), else as [`value_text`] writes a value.
+fn best_value_text(r: &MoveReview) -> String {
+    match r.best_value {
+        Some(v) if r.best_is_bound => format!("≥{:+}", v.discs.round() as i32),
+        value => value_text(value),
+    }
+}
+
+/// Discs lost, "≥" before it where the best value is only a bound.
+fn loss_text(r: &MoveReview) -> String {
+    let at_least = if r.best_is_bound { "≥" } else { "" };
+    format!("{at_least}{:.2}", r.loss)
+}
+
+/// The mark: "forced" for a forced move, "uncertain" for one that would be marked best
+/// against a bound (a better move may exist), else the mark's name.
+fn mark_text(r: &MoveReview) -> String {
+    if r.is_forced() {
+        "forced".to_owned()
+    } else if r.best_is_bound && r.mark == Mark::Best {
+        "uncertain".to_owned()
+    } else {
+        r.mark.to_string()
+    }
+}
+
 /// The table of moves (each with its best line, which the annotated GGF leaves out: GGF has
 /// no field for one), then each side's summary.
 pub fn render(reviews: &[MoveReview]) -> String {
@@ -102,21 +129,17 @@ pub fn render(reviews: &[MoveReview]) -> String {
     );
     out.push_str("  #  side   move    value  best   best value   loss  mark        line\n");
     for (i, r) in reviews.iter().enumerate() {
-        let mark = if r.is_forced() {
-            "forced".to_owned()
-        } else {
-            r.mark.to_string()
-        };
+        let mark = mark_text(r);
         let line: Vec<String> = r.line.iter().map(ToString::to_string).collect();
         let row = format!(
-            "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5.2}  {mark:<10}  {}",
+            "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5}  {mark:<10}  {}",
             i + 1,
             r.side.to_string(),
             r.played.to_string(),
             value_text(r.value),
             r.best.to_string(),
-            value_text(r.best_value),
-            r.loss,
+            best_value_text(r),
+            loss_text(r),
             line.join(" "),
         );
         out.push_str(row.trim_end());
@@ -145,5 +168,42 @@ fn annotate(record: &mut GgfGame, reviews: &[MoveReview]) {
     }
     if record.result.is_none() {
         record.set_result_from_board();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello::{BoardSize, Move};
+
+    fn exact(discs: f32) -> Value {
+        Value { discs, exact: true }
+    }
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text, BoardSize::Eight).expect("a square")
+    }
+
+    #[test]
+    fn a_move_reviewed_against_a_proofs_bound_is_uncertain_never_best() {
+        // FFO #40: c1 wins by 30; a proof that reached only "a win by at least 30" cannot
+        // say that c1 is the best move (a2 wins by 38).
+        let exact_review = MoveReview::new(
+            Color::Black,
+            (mv("c1"), exact(30.0)),
+            (mv("c1"), exact(30.0)),
+        );
+        let mut bound = exact_review.clone();
+        bound.best_is_bound = true;
+        let table = render(&[exact_review, bound]);
+        // Each row's best value, loss and mark.
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .skip(2)
+            .take(2)
+            .map(|row| row.split_whitespace().skip(5).take(3).collect())
+            .collect();
+        assert_eq!(rows[0], ["+30", "0.00", "best"], "{table}");
+        assert_eq!(rows[1], ["≥+30", "≥0.00", "uncertain"], "{table}");
     }
 }
