@@ -205,8 +205,8 @@ mod tests {
         GameState::new(Position::start(size, variant), seats)
     }
 
-    #[test]
-    fn a_game_with_redo_moves_and_settings_round_trips() {
+    /// An analysis of f5 d6 c3 with c3 taken back: a game with a move to redo.
+    fn f5_d6_with_c3_to_redo() -> GameState {
         let mut s = new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis);
         for action in [
             mv("f5", BoardSize::Eight),
@@ -216,6 +216,12 @@ mod tests {
         ] {
             s = apply(&s, action);
         }
+        s
+    }
+
+    #[test]
+    fn a_game_with_redo_moves_and_settings_round_trips() {
+        let s = f5_d6_with_c3_to_redo();
         let settings = Settings {
             difficulty: Difficulty::Millis(750),
             heat_map: false,
@@ -274,15 +280,7 @@ mod tests {
 
     #[test]
     fn the_graphs_estimates_of_the_game_and_its_redo_moves_survive() {
-        let mut s = new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis);
-        for action in [
-            mv("f5", BoardSize::Eight),
-            mv("d6", BoardSize::Eight),
-            mv("c3", BoardSize::Eight),
-            Action::Undo,
-        ] {
-            s = apply(&s, action);
-        }
+        let s = f5_d6_with_c3_to_redo();
         let whole = line(&s);
         assert_eq!(whole.len(), 4, "the start, then after f5, d6 and c3 (redo)");
         let guess = |black_win: f32| Estimate {

@@ -112,18 +112,7 @@ pub fn browse_target(after: &GameState, ply: usize) -> Option<usize> {
 /// browsing the moves sees, with that move's placement and flips.
 pub fn at_ply(state: &GameState, ply: usize) -> GameState {
     let mut shown = state.clone();
-    while shown.game.moves().len() > ply {
-        match shown.game.pop() {
-            Some(mv) => shown.undone.push(mv),
-            None => break,
-        }
-    }
-    while shown.game.moves().len() < ply {
-        let Some(mv) = shown.undone.pop() else { break };
-        if shown.game.push(mv).is_err() {
-            break;
-        }
-    }
+    shown.seek(ply);
     shown
 }
 

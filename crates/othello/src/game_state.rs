@@ -184,12 +184,10 @@ impl GameState {
         !self.undone.is_empty()
     }
 
-    /// Goes to the position after `ply` moves: back by moving moves onto the redo list,
-    /// forward by replaying it. Where that is not a person's turn (an agent's, or a forced
-    /// pass), it goes on back to one, as undo does, so nothing is played behind the
-    /// person's back; agent against agent stops exactly there. False when nothing changed.
-    pub fn go_to(&mut self, ply: usize) -> bool {
-        let before = (self.game.moves().len(), self.undone.len());
+    /// The position after `ply` moves (or as near as the game and its redo list reach),
+    /// the moves after it on the redo list, whoever is to move there: what a person
+    /// browsing the moves sees. [`GameState::go_to`] goes on back to a person's turn.
+    pub fn seek(&mut self, ply: usize) {
         while self.game.moves().len() > ply {
             match self.game.pop() {
                 Some(mv) => self.undone.push(mv),
@@ -203,6 +201,15 @@ impl GameState {
                 break;
             }
         }
+    }
+
+    /// Goes to the position after `ply` moves: back by moving moves onto the redo list,
+    /// forward by replaying it. Where that is not a person's turn (an agent's, or a forced
+    /// pass), it goes on back to one, as undo does, so nothing is played behind the
+    /// person's back; agent against agent stops exactly there. False when nothing changed.
+    pub fn go_to(&mut self, ply: usize) -> bool {
+        let before = (self.game.moves().len(), self.undone.len());
+        self.seek(ply);
         let stop_here = |s: &GameState| {
             let pos = s.position();
             s.seats == Seats::AgentVsAgent

@@ -112,13 +112,8 @@ fn a_new_search_or_a_changed_game_takes_the_hints_marker_away() {
 
 #[test]
 fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
-    use crate::page::state::{apply, Action, Seats};
-    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-    let game = GameState::new(start, Seats::Human(Color::Black));
-    let f5 = apply(
-        &game,
-        Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
-    );
+    use crate::page::state::{apply, Action};
+    let f5 = after_f5();
     let searched = f5.position().hash();
     let view = View::default()
         .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
@@ -292,13 +287,7 @@ fn a_downloads_progress_is_said_while_its_network_loads() {
 
 #[test]
 fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
-    use crate::page::state::{apply, Action, Seats};
-    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-    let game = GameState::new(start, Seats::Human(Color::Black));
-    let f5 = apply(
-        &game,
-        Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
-    );
+    let f5 = after_f5();
     let searched = f5.position().hash();
     let finished = View::default()
         .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
@@ -316,4 +305,15 @@ fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
     // Another purpose's search elsewhere leaves the panel as it was.
     let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
     assert!(other.heat.is_some());
+}
+
+/// The 8x8 game after the person's f5, the agent (White) to move.
+fn after_f5() -> GameState {
+    use crate::page::state::{apply, Action, Seats};
+    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
+    let game = GameState::new(start, Seats::Human(Color::Black));
+    apply(
+        &game,
+        Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
+    )
 }
