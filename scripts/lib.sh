@@ -10,20 +10,51 @@ TRUNK_VERSION="0.21.14"
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-STAGE_REPORT=()
-# stage NAME COMMAND...: runs a command and records how long it took.
+STAGE_NAMES=()
+STAGE_RESULTS=()
+STAGE_SECONDS=()
+# stage NAME COMMAND...: runs a command, records whether it passed and how long it took,
+# and goes on either way, so one failing stage never hides what the others would say.
+# The command runs in a subshell with `set -e`, as a script would (outside any `if`: there
+# bash would ignore `set -e` inside the subshell).
 stage() {
   local name="$1"
   shift
   log "$name"
-  local t0=$SECONDS
-  "$@"
-  STAGE_REPORT+=("$(printf '%-28s %5ds' "$name" $((SECONDS - t0)))")
+  local t0=$SECONDS result=pass rc
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  rc=$?
+  set -e
+  if [[ $rc != 0 ]]; then
+    result=FAIL
+    printf '\033[1;31m==> stage failed: %s\033[0m\n' "$name" >&2
+  fi
+  STAGE_NAMES+=("$name")
+  STAGE_RESULTS+=("$result")
+  STAGE_SECONDS+=($((SECONDS - t0)))
 }
 
+# stage_summary: the table of every stage (name, pass or FAIL, seconds), on standard output
+# so that CI's log shows it too; returns non-zero if any stage failed.
 stage_summary() {
-  log "stage times"
-  printf '  %s\n' "${STAGE_REPORT[@]}" >&2
+  local i failed=0 passed=0
+  echo
+  echo "Stage summary (total ${SECONDS}s)"
+  printf '  %-28s %-6s %7s\n' stage result seconds
+  for i in "${!STAGE_NAMES[@]}"; do
+    printf '  %-28s %-6s %7s\n' "${STAGE_NAMES[$i]}" "${STAGE_RESULTS[$i]}" "${STAGE_SECONDS[$i]}"
+    if [[ "${STAGE_RESULTS[$i]}" == pass ]]; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+    fi
+  done
+  echo "stages: $passed passed, $failed failed"
+  [[ $failed == 0 ]]
 }
 
 ensure_rust_targets() {
@@ -42,18 +73,29 @@ wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
 
+# The two web tools are built from source (no registry we can reach ships their binaries).
+# Their own release profiles ask for fat LTO and one codegen unit, which made their build a
+# third of a fresh clone's test run; they only translate a few megabytes of wasm, so an
+# opt-level 1 build without LTO does that as well and builds much faster (README, the
+# first-run times).
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
+    CARGO_PROFILE_RELEASE_STRIP=true cargo install "$@"
+}
+
 ensure_web_tools() {
   ensure_rust_targets
   if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
     log "installing trunk $TRUNK_VERSION (several minutes, once)"
-    cargo install trunk --version "$TRUNK_VERSION" --locked
+    tool_install trunk --version "$TRUNK_VERSION" --locked
   fi
   local want
   want="$(wasm_bindgen_version)"
   if ! wasm-bindgen --version 2>/dev/null | grep -q "$want"; then
     log "installing wasm-bindgen-cli $want (a few minutes, once)"
     # Not --locked: the CLI's own lock file names a dependency the registry no longer has.
-    cargo install wasm-bindgen-cli --version "$want"
+    tool_install wasm-bindgen-cli --version "$want"
   fi
 }
 
