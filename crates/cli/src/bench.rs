@@ -205,8 +205,13 @@ pub fn network(model: &Path, batches: &[usize], seconds: f64, models: &ModelFile
     if !(seconds > 0.0 && seconds.is_finite()) {
         bail!("--seconds must be a positive number, not {seconds}");
     }
+    let clock = Instant::now();
     let network = models.load(model)?;
+    let load = clock.elapsed();
     let size = network.card().board()?;
+    if let Some(tables) = network.pattern_tables() {
+        return pattern_network(&tables, load, seconds, &network.card().name);
+    }
     let positions = positions(size)?;
     println!(
         "network {} ({}), {seconds} s per batch size",
@@ -223,6 +228,57 @@ pub fn network(model: &Path, batches: &[usize], seconds: f64, models: &ModelFile
         )?;
         println!("{batch:>5} {rate:>8.0} {:>13.0}", rate * batch as f64);
     }
+    Ok(())
+}
+
+/// A pattern network's speed: positions a second through its tables (one core), with
+/// and without the priors its evaluator makes from the children's values, and what the
+/// tables cost to build and keep.
+fn pattern_network(
+    tables: &std::sync::Arc<engine::pattern::PatternTables>,
+    load: Duration,
+    seconds: f64,
+    name: &str,
+) -> Result<()> {
+    let size = tables.set().size;
+    let positions: Vec<Position> = random_game_positions(size, 200)
+        .into_iter()
+        .filter(|p| !p.is_game_over())
+        .collect();
+    println!(
+        "pattern network {name}: {} patterns, {} instances, {} stages; tables {:.1} MB,          loaded and built in {:.0} ms",
+        tables.set().patterns.len(),
+        tables.set().instances.len(),
+        tables.set().stages,
+        tables.bytes() as f64 / 1e6,
+        load.as_secs_f64() * 1e3
+    );
+    let budget = Duration::from_secs_f64(seconds);
+    let clock = Instant::now();
+    let (mut count, mut checksum) = (0u64, 0.0f32);
+    while clock.elapsed() < budget {
+        for pos in &positions {
+            checksum += tables.sums(pos)[1];
+        }
+        count += positions.len() as u64;
+    }
+    let values = count as f64 / clock.elapsed().as_secs_f64();
+    let evaluator = engine::pattern::PatternEvaluator::new(
+        tables.clone(),
+        engine::pattern::Priors::default(),
+        name,
+    );
+    let clock = Instant::now();
+    let mut with_priors = 0u64;
+    while clock.elapsed() < budget {
+        for pos in &positions {
+            checksum += evaluator.evaluate_one(pos).value;
+        }
+        with_priors += positions.len() as u64;
+    }
+    let priors = with_priors as f64 / clock.elapsed().as_secs_f64();
+    println!("values:      {values:>12.0} positions/s (checksum {checksum:.1})");
+    println!("with priors: {priors:>12.0} positions/s (each child valued too)");
     Ok(())
 }
 

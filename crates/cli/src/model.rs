@@ -36,9 +36,84 @@ pub fn run(command: ModelCommand, runtime: RuntimeChoice) -> Result<()> {
         compare: samples,
         tolerance,
     } = command;
-    check(&ModelFiles::new(runtime).load(&model)?, &model)?;
+    let clock = Instant::now();
+    let network = ModelFiles::new(runtime).load(&model)?;
+    if network.pattern_tables().is_some() {
+        if samples.is_some() {
+            bail!("--compare takes a network of planes; a pattern network is checked against itself, instance by instance");
+        }
+        return pattern_check(&network, &model, clock.elapsed(), tolerance);
+    }
+    check(&network, &model)?;
     if let Some(samples) = samples {
         compare(&model, &samples, tolerance, runtime)?;
+    }
+    Ok(())
+}
+
+/// A pattern network: its card, what its tables cost, and the tables held against the
+/// network run on each position's instances, over positions of every stage.
+fn pattern_check(model: &Network, path: &Path, load: Duration, tolerance: f32) -> Result<()> {
+    let card = model.card();
+    let Some(tables) = model.pattern_tables() else {
+        bail!("not a pattern network")
+    };
+    let set = tables.set();
+    println!(
+        "model: {} ({}), a pattern network",
+        card.name,
+        path.display()
+    );
+    println!("runtime: {}", model.runtime_name());
+    println!("board: {} {}", set.size, card.variant);
+    for pattern in &set.patterns {
+        let squares: Vec<String> = pattern.squares.iter().map(ToString::to_string).collect();
+        println!("pattern {}: {}", pattern.name, squares.join(" "));
+    }
+    println!(
+        "{} patterns, {} instances, {} stages; tables {:.1} MB, loaded and built in {:.0} ms",
+        set.patterns.len(),
+        set.instances.len(),
+        set.stages,
+        tables.bytes() as f64 / 1e6,
+        load.as_secs_f64() * 1e3
+    );
+    for (what, value) in [
+        ("network", &card.network),
+        ("training", &card.training),
+        ("strength", &card.strength),
+    ] {
+        if !value.is_null() {
+            println!("{what}: {value}");
+        }
+    }
+    let start = Position::start(set.size, card.variant()?);
+    let (score, value) = tables.evaluate(&start);
+    println!(
+        "start position: value {value:+.3}, score {:+.1} discs for Black",
+        score * set.size.squares() as f32
+    );
+    let mut rng = engine::Rng::new(7);
+    let (mut checked, mut worst) = (0, 0.0f32);
+    for _ in 0..20 {
+        let mut pos = start;
+        while !pos.is_game_over() {
+            let table = tables.sums(&pos);
+            let direct = model
+                .direct_pattern_sums(&pos)
+                .unwrap_or_else(|| Err(engine::network::ModelError::Run("no direct run".into())))?;
+            for (t, d) in table.iter().zip(&direct) {
+                worst = worst.max((t - d).abs());
+            }
+            checked += 1;
+            let moves = pos.legal_move_list();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos = pos.play(mv)?;
+        }
+    }
+    println!("tables against the network on {checked} positions: largest difference {worst:.2e}");
+    if worst > tolerance {
+        bail!("the tables differ from the network by {worst:.2e}, more than {tolerance:.0e}");
     }
     Ok(())
 }

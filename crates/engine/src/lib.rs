@@ -43,6 +43,9 @@ pub mod mcts;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx;
+#[cfg(feature = "onnx")]
+pub mod onnx_pattern;
+pub mod pattern;
 pub mod players;
 pub mod puzzles;
 pub mod report;

@@ -31,6 +31,11 @@ impl Runtime for Tract {
     }
 
     fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
+        if card.is_pattern()? {
+            return Ok(Arc::new(
+                crate::onnx_pattern::TractPatternModel::from_bytes(onnx, card)?,
+            ));
+        }
         Ok(Arc::new(TractModel::from_bytes(onnx, card)?))
     }
 }

@@ -78,6 +78,11 @@ impl Runtime for OnnxRuntime {
     }
 
     fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
+        if card.is_pattern()? {
+            return Ok(Arc::new(
+                crate::onnxruntime_pattern::OrtPatternModel::from_bytes(onnx, card)?,
+            ));
+        }
         Ok(Arc::new(OrtModel::from_bytes(onnx.to_vec(), card)?))
     }
 }

@@ -1,6 +1,7 @@
 //! The model card: the JSON file beside each `.onnx` that says what the network is for.
 
 use super::planes::{InputPlanes, PlanesError};
+use crate::pattern::{PatternDef, PatternError, PatternSet};
 use othello::{BoardSize, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,16 @@ pub struct ModelCard {
     /// means input set v1, the four planes of every network before (see [`InputPlanes`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plane_names: Option<Vec<String>>,
+    /// `pattern` for a pattern network (docs/model-contract.md, "Pattern networks");
+    /// absent for the residual networks' planes-in, policy-and-value-out contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// A pattern network's stage buckets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<u32>,
+    /// A pattern network's patterns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patterns: Option<Vec<PatternDef>>,
     #[serde(default)]
     pub parameters: Option<u64>,
     #[serde(default)]
@@ -51,6 +62,12 @@ pub enum CardError {
     },
     #[error(transparent)]
     InputPlanes(#[from] PlanesError),
+    #[error(
+        "the model card says kind '{0}'; expected 'pattern', or no kind for a network of planes"
+    )]
+    Kind(String),
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
 }
 
 /// "3 (own, opponent, own_stable)", and for a card that names no planes, that they are v1's.
@@ -69,6 +86,10 @@ impl ModelCard {
             serde_json::from_str(text).map_err(|e| CardError::Syntax(e.to_string()))?;
         card.board()?;
         card.variant()?;
+        if card.is_pattern()? {
+            card.pattern_set()?;
+            return Ok(card);
+        }
         // A network whose planes the engine cannot encode, or whose count and names
         // disagree, would load and then fail at its first run (or play on planes it was
         // not trained on): refuse it here, where the message can say why.
@@ -81,6 +102,24 @@ impl ModelCard {
             });
         }
         Ok(card)
+    }
+
+    /// Whether the card is a pattern network's; refuses a kind it does not know.
+    pub fn is_pattern(&self) -> Result<bool, CardError> {
+        match self.kind.as_deref() {
+            None => Ok(false),
+            Some("pattern") => Ok(true),
+            Some(other) => Err(CardError::Kind(other.to_owned())),
+        }
+    }
+
+    /// A pattern network's patterns, stages and instances, checked.
+    pub fn pattern_set(&self) -> Result<PatternSet, CardError> {
+        Ok(PatternSet::new(
+            self.board()?,
+            self.stages,
+            self.patterns.as_deref(),
+        )?)
     }
 
     /// The network's input planes: those `plane_names` names, or input set v1.

@@ -86,6 +86,18 @@ pub trait Model: Send + Sync {
 
     /// A runner for one thread.
     fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError>;
+
+    /// A pattern network's tables (docs/model-contract.md, "Pattern networks"); `None`
+    /// for a network of planes.
+    fn pattern_tables(&self) -> Option<Arc<crate::pattern::PatternTables>> {
+        None
+    }
+
+    /// A pattern network's summed outputs for `pos` computed by running the network on
+    /// the position's instances, without the tables: what checks compare the tables with.
+    fn direct_pattern_sums(&self, _pos: &Position) -> Option<Result<[f32; 2], ModelError>> {
+        None
+    }
 }
 
 pub type Network = Arc<dyn Model>;

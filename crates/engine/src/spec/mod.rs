@@ -15,6 +15,7 @@ use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
 use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, MctsPlayer, ProofPart};
 use crate::network::{ModelError, Network, NetworkEvaluator};
+use crate::pattern::{PatternEvaluator, Priors};
 use crate::players::{
     GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
 };
@@ -141,6 +142,9 @@ pub struct PlayerSpec {
     /// The network asked in this many of the board's symmetries per position, its answers
     /// averaged (1: one drawn at random, as AlphaGo Zero; 8: all; unset: as it stands).
     pub sym: Option<u32>,
+    /// With a pattern network: the temperature of the move priors made from the values of
+    /// the positions the moves lead to (unset: 1; 0: every move alike).
+    pub ptemp: Option<f64>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
     /// The opening book the agent plays from, as its [`ModelSource`] names it (a path to a
@@ -241,6 +245,7 @@ impl PlayerSpec {
             cscale: None,
             utility: None,
             sym: None,
+            ptemp: None,
             playouts: None,
             book: None,
             book_random: None,
@@ -321,12 +326,7 @@ impl PlayerSpec {
         models: &dyn ModelSource,
     ) -> Result<Box<dyn Evaluator + Send>, SpecError> {
         match &self.model {
-            Some(model) => {
-                let network = self.network(model, models)?;
-                let evaluator =
-                    NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
-                Ok(self.oriented(evaluator, seed))
-            }
+            Some(_) => self.network_evaluator(seed, models),
             None => Ok(Box::new(PlayoutEvaluator::new(
                 self.player_seed(seed),
                 self.playouts.unwrap_or(DEFAULT_PLAYOUTS),
@@ -345,8 +345,26 @@ impl PlayerSpec {
             .as_deref()
             .ok_or_else(|| SpecError::NeedsModel(self.kind.name().to_owned()))?;
         let network = self.network(model, models)?;
+        if let Some(tables) = network.pattern_tables() {
+            return Ok(Box::new(PatternEvaluator::new(
+                tables,
+                self.pattern_priors(),
+                &network.card().name,
+            )));
+        }
         let evaluator = NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
         Ok(self.oriented(evaluator, seed))
+    }
+
+    /// A pattern network's priors as `ptemp=` asks for them.
+    pub fn pattern_priors(&self) -> Priors {
+        match self.ptemp {
+            Some(t) if t <= 0.0 => Priors::Uniform,
+            Some(t) => Priors::Children {
+                temperature: t as f32,
+            },
+            None => Priors::default(),
+        }
     }
 
     /// The network as `sym=` asks for it: through that many of the board's symmetries.

@@ -147,6 +147,7 @@ const OPTIONS: &[SpecOption] = &[
     option("cscale", MCTS, field!(Real, cscale), Accepts::NonNegative),
     option("utility", MCTS, field!(Real, utility), Accepts::NonNegative),
     option("sym", NETWORKS, field!(Small, sym), Accepts::Range(1, 8)),
+    option("ptemp", NETWORKS, field!(Real, ptemp), Accepts::NonNegative),
     option(
         "playouts",
         MCTS,

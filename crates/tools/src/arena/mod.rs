@@ -114,6 +114,8 @@ pub enum ArenaError {
 
 /// A player of the arena: one of ours, built from its spec for every game, or another
 /// program.
+// A match holds a few players, copied once a game: their size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArenaPlayer {
     Spec(PlayerSpec),

@@ -1,0 +1,207 @@
+//! A pattern network through tract: the ONNX's per-pattern networks, one plan each, run
+//! once over every configuration into [`PatternTables`] when the network loads
+//! (docs/model-contract.md, "Pattern networks").
+
+use crate::network::{Model, ModelCard, ModelError, PlaneRunner};
+use crate::pattern::{PatternRunner, PatternSet, PatternTables};
+use std::sync::Arc;
+use tract_onnx::prelude::*;
+use tract_onnx::tract_hir::internal::DimLike;
+
+type Plan = Arc<TypedSimplePlan>;
+
+fn load_error(e: impl std::fmt::Display) -> ModelError {
+    ModelError::Load(format!("{e:#}"))
+}
+
+/// One plan a pattern: pattern k's plan computes `out_k` alone, the other inputs fed a
+/// row of zeros (they lead nowhere in it).
+pub struct TractPatterns {
+    plans: Vec<Plan>,
+    /// Each input's width, `2s + 1`, in the graph's input order.
+    input_widths: Vec<usize>,
+    /// For each pattern, its input's place in the graph's inputs.
+    input_of: Vec<usize>,
+}
+
+impl TractPatterns {
+    /// Reads the ONNX and checks its inputs and outputs against the card's patterns.
+    pub fn from_bytes(onnx: &[u8], set: &PatternSet) -> Result<Self, ModelError> {
+        let model = tract_onnx::onnx()
+            .model_for_read(&mut std::io::Cursor::new(onnx))
+            .map_err(load_error)?
+            .into_typed()
+            .map_err(load_error)?;
+        let inputs = model.input_outlets().map_err(load_error)?.to_vec();
+        let outputs = model.output_outlets().map_err(load_error)?.to_vec();
+        let label = |outlet: OutletId| {
+            let name = model.node(outlet.node).name.as_str();
+            model.outlet_label(outlet).unwrap_or(name).to_owned()
+        };
+        let input_names: Vec<String> = inputs.iter().map(|&o| label(o)).collect();
+        let output_names: Vec<String> = outputs.iter().map(|&o| label(o)).collect();
+        let mut input_widths = Vec::with_capacity(inputs.len());
+        for &outlet in &inputs {
+            let fact = model.outlet_fact(outlet).map_err(load_error)?;
+            input_widths.push(
+                fact.shape
+                    .get(1)
+                    .and_then(|d| d.to_usize().ok())
+                    .unwrap_or(0),
+            );
+        }
+        let mut plans = Vec::with_capacity(set.patterns.len());
+        let mut input_of = Vec::with_capacity(set.patterns.len());
+        for (k, pattern) in set.patterns.iter().enumerate() {
+            let (input_name, output_name) = (format!("pattern_{k}"), format!("out_{k}"));
+            let input = input_names
+                .iter()
+                .position(|n| *n == input_name)
+                .ok_or_else(|| missing("input", &input_name, &input_names))?;
+            let output = output_names
+                .iter()
+                .position(|n| *n == output_name)
+                .ok_or_else(|| missing("output", &output_name, &output_names))?;
+            let width = 2 * pattern.squares.len() + 1;
+            let input_fact = model.outlet_fact(inputs[input]).map_err(load_error)?;
+            if input_fact.rank() != 2 || input_widths[input] != width {
+                return Err(ModelError::Contract(format!(
+                    "input {input_name} has shape {:?}; pattern '{}' has {} squares, so it needs [batch, {width}]",
+                    input_fact.shape,
+                    pattern.name,
+                    pattern.squares.len()
+                )));
+            }
+            let output_fact = model.outlet_fact(outputs[output]).map_err(load_error)?;
+            if output_fact.rank() != 2 || output_fact.shape[1].to_usize().ok() != Some(2) {
+                return Err(ModelError::Contract(format!(
+                    "output {output_name} has shape {:?}; it needs [batch, 2] (score, value logit)",
+                    output_fact.shape
+                )));
+            }
+            let mut one = model.clone();
+            one.select_output_outlets(&[outputs[output]])
+                .map_err(load_error)?;
+            let plan = one
+                .into_optimized()
+                .and_then(tract_onnx::prelude::IntoRunnable::into_runnable)
+                .map_err(load_error)?;
+            plans.push(plan);
+            input_of.push(input);
+        }
+        Ok(TractPatterns {
+            plans,
+            input_widths,
+            input_of,
+        })
+    }
+}
+
+fn missing(what: &str, name: &str, found: &[String]) -> ModelError {
+    ModelError::Contract(format!(
+        "a pattern network needs an {what} named {name}, one a pattern of its card; found {}",
+        if found.is_empty() {
+            "none".to_owned()
+        } else {
+            found.join(", ")
+        }
+    ))
+}
+
+impl PatternRunner for TractPatterns {
+    fn run_pattern(
+        &mut self,
+        pattern: usize,
+        rows: &[f32],
+        count: usize,
+    ) -> Result<Vec<f32>, ModelError> {
+        let run_error = |e: &dyn std::fmt::Display| ModelError::Run(format!("{e:#}"));
+        let own = self.input_of[pattern];
+        let mut feed = TVec::new();
+        for (index, &width) in self.input_widths.iter().enumerate() {
+            let tensor = if index == own {
+                tract_ndarray::Array2::from_shape_vec((count, width), rows.to_vec())
+            } else {
+                Ok(tract_ndarray::Array2::zeros((1, width)))
+            }
+            .map_err(|e| run_error(&e))?;
+            feed.push(tensor.into_tensor().into_tvalue());
+        }
+        let results = self.plans[pattern].run(feed).map_err(|e| run_error(&e))?;
+        let out = results
+            .first()
+            .ok_or_else(|| ModelError::Run(format!("out_{pattern} gave nothing")))?;
+        Ok(out
+            .to_plain_array_view::<f32>()
+            .map_err(|e| run_error(&e))?
+            .iter()
+            .copied()
+            .collect())
+    }
+}
+
+/// A loaded pattern network: its tables, and the plans kept for checks.
+pub struct TractPatternModel {
+    card: ModelCard,
+    tables: Arc<PatternTables>,
+    patterns: std::sync::Mutex<TractPatterns>,
+}
+
+impl TractPatternModel {
+    pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<Self, ModelError> {
+        let set = card.pattern_set()?;
+        let mut patterns = TractPatterns::from_bytes(onnx, &set)?;
+        let tables = PatternTables::build(set, &mut patterns)?;
+        Ok(TractPatternModel {
+            card,
+            tables: Arc::new(tables),
+            patterns: std::sync::Mutex::new(patterns),
+        })
+    }
+
+    /// Runs the network itself on the position's instances (no tables): for checks.
+    pub fn direct_sums(&self, pos: &othello::Position) -> Result<[f32; 2], ModelError> {
+        let mut patterns = self
+            .patterns
+            .lock()
+            .map_err(|_| ModelError::Run("a thread died while running the network".into()))?;
+        crate::pattern::direct_sums(self.tables.set(), &mut *patterns, pos)
+    }
+}
+
+impl Model for TractPatternModel {
+    fn card(&self) -> &ModelCard {
+        &self.card
+    }
+
+    fn runtime_name(&self) -> &'static str {
+        "tract"
+    }
+
+    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
+        Err(crate::pattern::not_planes())
+    }
+
+    fn pattern_tables(&self) -> Option<Arc<PatternTables>> {
+        Some(self.tables.clone())
+    }
+
+    fn direct_pattern_sums(&self, pos: &othello::Position) -> Option<Result<[f32; 2], ModelError>> {
+        Some(self.direct_sums(pos))
+    }
+}
+
+impl std::fmt::Debug for TractPatternModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TractPatternModel")
+            .field("card", &self.card.name)
+            .field("table_bytes", &self.tables.bytes())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for TractPatterns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TractPatterns").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,47 @@
+//! Pattern networks: the evaluation every strong Othello program uses, learned by small
+//! networks and served as tables (docs/model-contract.md, "Pattern networks";
+//! docs/pattern.md).
+//!
+//! [`PatternSet`] is what the card states (patterns, instances, stages); a runtime that
+//! holds the ONNX (tract in `crate::onnx`, ONNX Runtime in the tools crate) implements
+//! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once.
+//! [`PatternEvaluator`] is what the search sees.
+
+mod evaluator;
+mod set;
+mod tables;
+
+pub use evaluator::{PatternEvaluator, Priors};
+pub use set::{
+    Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
+};
+pub use tables::{Entry, PatternRunner, PatternTables, BUILD_CHUNK};
+
+use crate::network::ModelError;
+use othello::Position;
+
+/// The summed outputs of every instance, computed by running the network on the
+/// position's instances: the slow, plain path the tables are checked against.
+pub fn direct_sums(
+    set: &PatternSet,
+    runner: &mut dyn PatternRunner,
+    pos: &Position,
+) -> Result<Entry, ModelError> {
+    let mut sums = [0.0f32; 2];
+    for pattern in 0..set.patterns.len() {
+        let rows = set.instance_rows(pos, pattern);
+        let out = runner.run_pattern(pattern, &rows, set.instance_count(pattern))?;
+        for pair in out.chunks_exact(2) {
+            sums[0] += pair[0];
+            sums[1] += pair[1];
+        }
+    }
+    Ok(sums)
+}
+
+/// What a caller that wants input planes hears from a pattern network.
+pub fn not_planes() -> ModelError {
+    ModelError::Contract(
+        "a pattern network evaluates whole positions through its tables, not input planes".into(),
+    )
+}

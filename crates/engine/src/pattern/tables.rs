@@ -1,0 +1,262 @@
+//! A pattern network turned into lookup tables: every pattern's network run once over every
+//! configuration of its squares in every stage, at load (Egaroucid for Web's
+//! `evaluate_init`, `src/web/evaluate.hpp`); a position's evaluation is then a sum of
+//! table entries.
+//!
+//! Reading an instance: rather than a table per instance (eight times the memory), the
+//! board is turned by the inverse of the instance's symmetry, which brings the instance's
+//! squares onto its pattern's own squares, and the pattern's squares are gathered from
+//! that board with one `pext` each for own and opponent discs (BMI2; a loop elsewhere,
+//! the browser's wasm included). The gathered bits are in ascending square order, so a
+//! table's index reads its digits in that order: digit j (0 empty, 1 own, 2 opponent) of
+//! the j-th lowest square, weighted 3^j. Edax (`src/eval.c`) keeps its indices current
+//! move by move instead; the search here evaluates fresh positions, and a whole read
+//! costs about as much as the search's own bookkeeping.
+
+use super::set::PatternSet;
+use crate::network::ModelError;
+use othello::{Position, Symmetry};
+
+/// Runs one pattern's network, the engine's view of whatever runtime holds it.
+pub trait PatternRunner {
+    /// `count` rows of the contract's input for `pattern` (`2s + 1` values each); returns
+    /// its two outputs a row (score, value logit).
+    fn run_pattern(
+        &mut self,
+        pattern: usize,
+        rows: &[f32],
+        count: usize,
+    ) -> Result<Vec<f32>, ModelError>;
+}
+
+/// Rows a runner is given at once while the tables are built: about 1.4 MB of input for
+/// a 10-square pattern, small enough for a browser worker.
+pub const BUILD_CHUNK: usize = 16_384;
+
+/// One entry: the contributions to the score and to the value logit.
+pub type Entry = [f32; 2];
+
+/// A pattern network's tables, and how to read a position into them.
+#[derive(Clone, Debug)]
+pub struct PatternTables {
+    set: PatternSet,
+    /// Each pattern's first entry within one stage's block.
+    offsets: Vec<usize>,
+    /// Entries in one stage's block (the sum of every pattern's 3^s).
+    stage_len: usize,
+    /// Stage after stage: one stage's block is all a position reads.
+    entries: Vec<Entry>,
+    readers: Vec<Reader>,
+    /// The inverse symmetries the readers turn the board by, each once.
+    turns: Vec<Symmetry>,
+}
+
+/// How one instance is read.
+#[derive(Clone, Copy, Debug)]
+struct Reader {
+    /// Index into `turns`.
+    turn: usize,
+    /// The pattern's squares.
+    mask: u64,
+    offset: usize,
+}
+
+/// `x`'s bits under `mask`, packed from bit 0 up.
+#[inline]
+fn gather(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: this code is compiled only where the target has BMI2 (the cfg above), so
+    // the instruction exists on every machine the binary runs on.
+    unsafe {
+        std::arch::x86_64::_pext_u64(x, mask)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut m, mut out, mut bit) = (mask, 0u64, 1u64);
+        while m != 0 {
+            let lowest = m & m.wrapping_neg();
+            if x & lowest != 0 {
+                out |= bit;
+            }
+            bit <<= 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit j weighs 3^j).
+static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let (mut x, mut power, mut value) = (b, 1u32, 0u32);
+        while x != 0 {
+            if x & 1 != 0 {
+                value += power;
+            }
+            x >>= 1;
+            power *= 3;
+        }
+        t[b] = value as u16;
+        b += 1;
+    }
+    t
+};
+
+impl PatternTables {
+    /// Runs every pattern's network over every configuration and stage.
+    pub fn build(set: PatternSet, runner: &mut dyn PatternRunner) -> Result<Self, ModelError> {
+        let mut offsets = Vec::with_capacity(set.patterns.len());
+        let mut stage_len = 0;
+        for pattern in &set.patterns {
+            offsets.push(stage_len);
+            stage_len += pattern.configurations();
+        }
+        let stages = set.stages as usize;
+        let mut entries = vec![[0.0f32; 2]; stage_len * stages];
+        for (p, pattern) in set.patterns.iter().enumerate() {
+            let rows = ConfigurationRows::new(&set, p);
+            let per_stage = pattern.configurations();
+            let total = per_stage * stages;
+            let mut start = 0;
+            while start < total {
+                let count = BUILD_CHUNK.min(total - start);
+                let mut input = Vec::with_capacity(count * rows.width);
+                for row in start..start + count {
+                    rows.write(row / per_stage, row % per_stage, &mut input);
+                }
+                let out = runner.run_pattern(p, &input, count)?;
+                if out.len() != 2 * count {
+                    return Err(ModelError::Contract(format!(
+                        "out_{p} gave {} values for {count} rows; expected 2 a row",
+                        out.len()
+                    )));
+                }
+                for (i, pair) in out.chunks_exact(2).enumerate() {
+                    let row = start + i;
+                    let (stage, config) = (row / per_stage, row % per_stage);
+                    entries[stage * stage_len + offsets[p] + config] = [pair[0], pair[1]];
+                }
+                start += count;
+            }
+        }
+        Ok(Self::with_entries(set, offsets, stage_len, entries))
+    }
+
+    fn with_entries(
+        set: PatternSet,
+        offsets: Vec<usize>,
+        stage_len: usize,
+        entries: Vec<Entry>,
+    ) -> Self {
+        let mut turns: Vec<Symmetry> = Vec::new();
+        let mut readers = Vec::with_capacity(set.instances.len());
+        for instance in &set.instances {
+            let turn = instance.symmetry.inverse();
+            let index = turns.iter().position(|&t| t == turn).unwrap_or_else(|| {
+                turns.push(turn);
+                turns.len() - 1
+            });
+            readers.push(Reader {
+                turn: index,
+                mask: set.patterns[instance.pattern].mask(),
+                offset: offsets[instance.pattern],
+            });
+        }
+        PatternTables {
+            set,
+            offsets,
+            stage_len,
+            entries,
+            readers,
+            turns,
+        }
+    }
+
+    pub fn set(&self) -> &PatternSet {
+        &self.set
+    }
+
+    /// The tables' size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    /// The summed outputs of every instance (score sum, value logit sum) for the side
+    /// to move: the fast path.
+    pub fn sums(&self, pos: &Position) -> Entry {
+        let size = self.set.size;
+        let (own, other) = (pos.player(), pos.opponent());
+        let mut turned = [(0u64, 0u64); 8];
+        for (slot, &turn) in turned.iter_mut().zip(&self.turns) {
+            *slot = (turn.bitboard(own, size).0, turn.bitboard(other, size).0);
+        }
+        let block = &self.entries[self.set.stage(pos) * self.stage_len..][..self.stage_len];
+        let (mut score, mut value) = (0.0f32, 0.0f32);
+        for reader in &self.readers {
+            let (own, other) = turned[reader.turn];
+            let index = usize::from(TERNARY[gather(own, reader.mask) as usize])
+                + 2 * usize::from(TERNARY[gather(other, reader.mask) as usize]);
+            let [s, v] = block[reader.offset + index];
+            score += s;
+            value += v;
+        }
+        [score, value]
+    }
+
+    /// The position's score (final margin over the squares, for the side to move) and
+    /// value (in [-1, 1]), as the contract turns the sums into them.
+    pub fn evaluate(&self, pos: &Position) -> (f32, f32) {
+        let [score, value] = self.sums(pos);
+        (score.clamp(-1.0, 1.0), value.tanh())
+    }
+
+    /// The entry of `pattern` for `configuration` (digits in ascending square order) in
+    /// `stage`, for checks.
+    pub fn entry(&self, stage: usize, pattern: usize, configuration: usize) -> Entry {
+        self.entries[stage * self.stage_len + self.offsets[pattern] + configuration]
+    }
+}
+
+/// Writes the network input of one configuration of one pattern in one stage.
+struct ConfigurationRows {
+    /// For each of the pattern's squares in the card's order, its rank among the pattern's
+    /// squares in ascending square order (the digit that holds it).
+    rank: Vec<u32>,
+    stage_inputs: Vec<f32>,
+    width: usize,
+}
+
+impl ConfigurationRows {
+    fn new(set: &PatternSet, pattern: usize) -> Self {
+        let squares = &set.patterns[pattern].squares;
+        let rank = squares
+            .iter()
+            .map(|sq| squares.iter().filter(|o| o.index() < sq.index()).count() as u32)
+            .collect();
+        let stage_inputs = (0..set.stages as usize)
+            .map(|s| set.stage_input(s))
+            .collect();
+        ConfigurationRows {
+            rank,
+            stage_inputs,
+            width: 2 * squares.len() + 1,
+        }
+    }
+
+    fn write(&self, stage: usize, configuration: usize, out: &mut Vec<f32>) {
+        let digit = |rank: u32| (configuration / 3usize.pow(rank)) % 3;
+        out.extend(
+            self.rank
+                .iter()
+                .map(|&r| f32::from(u8::from(digit(r) == 1))),
+        );
+        out.extend(
+            self.rank
+                .iter()
+                .map(|&r| f32::from(u8::from(digit(r) == 2))),
+        );
+        out.push(self.stage_inputs[stage]);
+    }
+}

@@ -1,0 +1,224 @@
+//! Pattern networks through tract: the tables built at load against the network run on a
+//! position's instances, and against PyTorch's whole-position values
+//! (`train/make_test_pattern_model.py` wrote the fixtures in tests/data).
+#![cfg(feature = "onnx")]
+
+use engine::evaluator::Evaluator;
+use engine::network::Runtime;
+use engine::network::{Model, ModelCard, Network};
+use engine::onnx::Tract;
+use engine::onnx_pattern::TractPatternModel;
+use engine::pattern::{PatternEvaluator, Priors};
+use engine::{NoModels, PlayerSpec, Rng};
+use othello::{BoardSize, Position, Variant};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn fixture(n: u8) -> (Vec<u8>, ModelCard) {
+    let stem = format!("pattern-test-{n}x{n}");
+    let bytes = std::fs::read(data(&format!("{stem}.onnx"))).expect("fixture onnx");
+    let card = std::fs::read_to_string(data(&format!("{stem}.json"))).expect("fixture card");
+    (bytes, ModelCard::from_json(&card).expect("valid card"))
+}
+
+/// Each fixture loaded once for the whole file: building the tables runs the network over
+/// every configuration, seconds in an unoptimised test build.
+fn load(n: u8) -> Arc<TractPatternModel> {
+    static EIGHT: OnceLock<Arc<TractPatternModel>> = OnceLock::new();
+    static SIX: OnceLock<Arc<TractPatternModel>> = OnceLock::new();
+    let cell = if n == 8 { &EIGHT } else { &SIX };
+    cell.get_or_init(|| {
+        let (bytes, card) = fixture(n);
+        Arc::new(TractPatternModel::from_bytes(&bytes, card).expect("loads"))
+    })
+    .clone()
+}
+
+#[derive(serde::Deserialize)]
+struct Expected {
+    board: String,
+    score: f32,
+    value: f32,
+    score_sum: f32,
+    value_sum: f32,
+}
+
+/// Positions of every stage: random games, a position taken at every ply.
+fn positions(size: BoardSize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..4 {
+        let mut pos = Position::start(size, Variant::Standard);
+        while !pos.is_game_over() {
+            out.push(pos);
+            let moves = pos.legal_move_list();
+            let mv = *rng.choose(&moves).expect("a game not over has a move");
+            pos = pos.play(mv).expect("legal");
+        }
+    }
+    out
+}
+
+fn close(a: f32, b: f32, what: &str) {
+    assert!((a - b).abs() < 1e-4, "{what}: {a} against {b}");
+}
+
+#[test]
+fn the_tables_sum_what_pytorch_computes_for_whole_positions() {
+    for n in [8u8, 6] {
+        let model = load(n);
+        let tables = model.pattern_tables().expect("tables");
+        let text = std::fs::read_to_string(data(&format!("pattern-test-{n}x{n}.expected.json")))
+            .expect("expected values");
+        let expected: Vec<Expected> = serde_json::from_str(&text).expect("valid json");
+        assert!(expected.len() >= 20);
+        let mut stages = std::collections::BTreeSet::new();
+        for e in &expected {
+            let pos = Position::from_board_text(&e.board, Variant::Standard).expect("board");
+            stages.insert(tables.set().stage(&pos));
+            let [score_sum, value_sum] = tables.sums(&pos);
+            close(score_sum, e.score_sum, &format!("score sum of {}", e.board));
+            close(value_sum, e.value_sum, &format!("value sum of {}", e.board));
+            let (score, value) = tables.evaluate(&pos);
+            close(score, e.score, "score");
+            close(value, e.value, "value");
+        }
+        assert_eq!(
+            stages.len(),
+            tables.set().stages as usize,
+            "every stage checked"
+        );
+    }
+}
+
+#[test]
+fn the_tables_sum_what_the_network_gives_on_each_instance() {
+    for (n, size) in [(8u8, BoardSize::Eight), (6, BoardSize::Six)] {
+        let model = load(n);
+        let tables = model.pattern_tables().expect("tables");
+        for pos in positions(size, u64::from(n)) {
+            let [s, v] = tables.sums(&pos);
+            let [ds, dv] = model.direct_sums(&pos).expect("runs");
+            close(s, ds, &format!("score sum of {}", pos.to_board_text()));
+            close(v, dv, &format!("value sum of {}", pos.to_board_text()));
+        }
+    }
+}
+
+#[test]
+fn priors_come_from_the_values_of_the_positions_the_moves_lead_to() {
+    let model = load(8);
+    let tables = model.pattern_tables().expect("tables");
+    let mut children = PatternEvaluator::new(
+        tables.clone(),
+        Priors::Children { temperature: 0.5 },
+        "test",
+    );
+    let mut uniform = PatternEvaluator::new(tables.clone(), Priors::Uniform, "test");
+    for pos in positions(BoardSize::Eight, 3).into_iter().step_by(7) {
+        let moves = pos.legal_move_list();
+        let got = children.evaluate(&[pos]).expect("evaluates").remove(0);
+        // The plain reading: each child's value logit from the mover's side, softmaxed.
+        let logits: Vec<f64> = moves
+            .iter()
+            .map(|&mv| {
+                let child = pos.play(mv).expect("legal");
+                let logit = match child.outcome() {
+                    Some(o) => -8.0 * f64::from(o.margin_for(child.side_to_move()).signum()),
+                    None => -f64::from(tables.sums(&child)[1]),
+                };
+                logit / 0.5
+            })
+            .collect();
+        let top = logits.iter().copied().fold(f64::MIN, f64::max);
+        let total: f64 = logits.iter().map(|l| (l - top).exp()).sum();
+        for (p, l) in got.priors.iter().zip(&logits) {
+            let want = if moves.len() == 1 {
+                1.0
+            } else {
+                (l - top).exp() / total
+            };
+            assert!((f64::from(*p) - want).abs() < 1e-5, "{p} against {want}");
+        }
+        assert_eq!(got.value, tables.evaluate(&pos).1);
+        let flat = uniform.evaluate(&[pos]).expect("evaluates").remove(0);
+        assert!(flat
+            .priors
+            .iter()
+            .all(|&p| (p - 1.0 / moves.len() as f32).abs() < 1e-6));
+    }
+}
+
+#[test]
+fn an_mcts_spec_with_a_pattern_network_plays_legal_moves() {
+    struct One(Network);
+    impl engine::ModelSource for One {
+        fn network(&self, _: &str) -> Result<Network, engine::network::ModelError> {
+            Ok(self.0.clone())
+        }
+    }
+    let models = One(load(8));
+    let spec: PlayerSpec = "mcts:model=p,sims=300".parse().expect("spec");
+    let (mut agent, budget) = spec.build(1, &models).expect("builds");
+    let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
+    for _ in 0..6 {
+        let mv = agent.select_move(&pos, &budget);
+        pos = pos.play(mv).expect("the agent plays legal moves");
+    }
+    assert!(
+        spec.evaluator(1, &NoModels).is_err(),
+        "no network, no evaluator"
+    );
+}
+
+#[test]
+fn a_corrupt_or_foreign_pattern_network_gets_one_clear_line() {
+    let (bytes, card) = fixture(8);
+    let truncated = TractPatternModel::from_bytes(&bytes[..bytes.len() / 2], card.clone())
+        .expect_err("half a file");
+    assert!(
+        truncated
+            .to_string()
+            .starts_with("cannot read the ONNX model"),
+        "{truncated}"
+    );
+    // A residual network's ONNX with a pattern card: the inputs it lacks are named.
+    let az = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiny-score-8x8.onnx"),
+    )
+    .expect("fixture");
+    let foreign = Tract
+        .load(&az, card.clone())
+        .expect_err("not a pattern network");
+    assert_eq!(
+        foreign.to_string(),
+        "the model does not follow the contract: a pattern network needs an input named \
+         pattern_0, one a pattern of its card; found planes"
+    );
+    let mut unknown = serde_json::to_value(&card).expect("serialises");
+    unknown["kind"] = "patterns".into();
+    let err = ModelCard::from_json(&unknown.to_string()).expect_err("unknown kind");
+    assert_eq!(
+        err.to_string(),
+        "the model card says kind 'patterns'; expected 'pattern', or no kind for a network of planes"
+    );
+    let mut stageless = serde_json::to_value(&card).expect("serialises");
+    stageless.as_object_mut().expect("object").remove("stages");
+    let err = ModelCard::from_json(&stageless.to_string()).expect_err("no stages");
+    assert_eq!(err.to_string(), "a pattern network's card needs 'stages'");
+    let six = load(6);
+    let err = six
+        .card()
+        .check_game(BoardSize::Eight, Variant::Standard)
+        .expect_err("a 6x6 network");
+    assert_eq!(
+        err.to_string(),
+        "the model plays 6x6 standard but the game is 8x8 standard"
+    );
+}

@@ -1,0 +1,138 @@
+//! A pattern network through ONNX Runtime: the same tables as tract's
+//! (`engine::onnx_pattern`), built by another runtime, so the two can be held against each
+//! other (docs/model-contract.md, "Pattern networks").
+
+use crate::onnxruntime::environment;
+use engine::network::{Model, ModelCard, ModelError, PlaneRunner};
+use engine::pattern::{PatternRunner, PatternSet, PatternTables};
+use ort::session::Session;
+use ort::value::TensorRef;
+use std::sync::{Arc, Mutex};
+
+/// One session over the whole graph: pattern k's rows go to `pattern_k`, every other
+/// input gets one row of zeros.
+pub struct OrtPatterns {
+    session: Session,
+    widths: Vec<usize>,
+}
+
+impl OrtPatterns {
+    pub fn from_bytes(bytes: &[u8], set: &PatternSet) -> Result<Self, ModelError> {
+        let load = |e: ort::Error| ModelError::Load(e.to_string());
+        let session = Session::builder(environment()?)
+            .map_err(load)?
+            .with_intra_threads(1)
+            .map_err(|e| load(e.into()))?
+            .commit_from_memory(bytes)
+            .map_err(load)?;
+        for k in 0..set.patterns.len() {
+            let (input, output) = (format!("pattern_{k}"), format!("out_{k}"));
+            if !session.inputs().iter().any(|i| i.name() == input)
+                || !session.outputs().iter().any(|o| o.name() == output)
+            {
+                return Err(ModelError::Contract(format!(
+                    "a pattern network needs an input {input} and an output {output}, one a pattern of its card"
+                )));
+            }
+        }
+        let widths = set
+            .patterns
+            .iter()
+            .map(|p| 2 * p.squares.len() + 1)
+            .collect();
+        Ok(OrtPatterns { session, widths })
+    }
+}
+
+impl PatternRunner for OrtPatterns {
+    fn run_pattern(
+        &mut self,
+        pattern: usize,
+        rows: &[f32],
+        count: usize,
+    ) -> Result<Vec<f32>, ModelError> {
+        let run = |e: ort::Error| ModelError::Run(e.to_string());
+        let zeros: Vec<Vec<f32>> = self.widths.iter().map(|&w| vec![0.0; w]).collect();
+        let mut inputs = Vec::with_capacity(self.widths.len());
+        for (k, &width) in self.widths.iter().enumerate() {
+            let value = if k == pattern {
+                TensorRef::from_array_view(([count, width], rows)).map_err(run)?
+            } else {
+                TensorRef::from_array_view(([1, width], zeros[k].as_slice())).map_err(run)?
+            };
+            inputs.push((format!("pattern_{k}"), value));
+        }
+        let results = self.session.run(inputs).map_err(run)?;
+        let name = format!("out_{pattern}");
+        let value = results
+            .get(name.as_str())
+            .ok_or_else(|| ModelError::Run(format!("no {name} output")))?;
+        let (_, data) = value.try_extract_tensor::<f32>().map_err(run)?;
+        Ok(data.to_vec())
+    }
+}
+
+/// A loaded pattern network on ONNX Runtime: its tables, and its session for checks.
+pub struct OrtPatternModel {
+    card: ModelCard,
+    tables: Arc<PatternTables>,
+    patterns: Mutex<OrtPatterns>,
+}
+
+impl OrtPatternModel {
+    pub fn from_bytes(bytes: &[u8], card: ModelCard) -> Result<Self, ModelError> {
+        let set = card.pattern_set()?;
+        let mut patterns = OrtPatterns::from_bytes(bytes, &set)?;
+        let tables = PatternTables::build(set, &mut patterns)?;
+        Ok(OrtPatternModel {
+            card,
+            tables: Arc::new(tables),
+            patterns: Mutex::new(patterns),
+        })
+    }
+}
+
+impl Model for OrtPatternModel {
+    fn card(&self) -> &ModelCard {
+        &self.card
+    }
+
+    fn runtime_name(&self) -> &'static str {
+        "onnxruntime"
+    }
+
+    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
+        Err(engine::pattern::not_planes())
+    }
+
+    fn pattern_tables(&self) -> Option<Arc<PatternTables>> {
+        Some(self.tables.clone())
+    }
+
+    fn direct_pattern_sums(&self, pos: &othello::Position) -> Option<Result<[f32; 2], ModelError>> {
+        let Ok(mut patterns) = self.patterns.lock() else {
+            return Some(Err(ModelError::Run(
+                "a thread died while running the network".into(),
+            )));
+        };
+        Some(engine::pattern::direct_sums(
+            self.tables.set(),
+            &mut *patterns,
+            pos,
+        ))
+    }
+}
+
+impl std::fmt::Debug for OrtPatternModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrtPatternModel")
+            .field("card", &self.card.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for OrtPatterns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrtPatterns").finish_non_exhaustive()
+    }
+}
