@@ -256,7 +256,8 @@ class PatternNet(nn.Module):
         own = own.reshape(own.shape[0], n * n).float()
         opponent = opponent.reshape(opponent.shape[0], n * n).float()
         discs = (own.sum(1) + opponent.sum(1)).round().long()
-        s = stage_input(stage(discs, n, stages).float(), stages)
+        # A real position has 4 to N*N discs; the clamp keeps made-up ones in the tables.
+        s = stage_input(stage(discs, n, stages).clamp(0, stages - 1).float(), stages)
         rows = []
         for index in self.index:
             count = index.shape[0]
