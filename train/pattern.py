@@ -35,7 +35,7 @@ from train.contract import ContractError
 
 OPSET = 17
 KIND = "pattern"
-BOARDS = (6, 8)
+BOARDS = (4, 6, 8)
 MAX_STAGES = 60
 MAX_PATTERNS = 32
 MAX_SQUARES = 10
@@ -157,7 +157,9 @@ class PatternConfig:
         board: int, stages: int | None = None, hidden: Sequence[int] = DEFAULT_HIDDEN
     ) -> PatternConfig:
         if board not in BASE_PATTERNS:
-            raise PatternError(f"board {board}: the pattern sets are for boards {BOARDS}")
+            raise PatternError(
+                f"board {board}: the base pattern sets are for boards {tuple(BASE_PATTERNS)}"
+            )
         return PatternConfig(
             board,
             DEFAULT_STAGES[board] if stages is None else stages,
@@ -184,7 +186,7 @@ class PatternConfig:
 
 
 def check_layout(board: int, stages: Any, patterns: Sequence[tuple[Any, Any]]) -> None:
-    """Refuses what the contract refuses: a board other than 6 or 8, stages outside 1 to
+    """Refuses what the contract refuses: a board other than 4, 6 or 8, stages outside 1 to
     60, no patterns or more than 32, a pattern of no squares or more than 10, a square off
     the board or twice in one pattern, a name used twice."""
     if board not in BOARDS:
@@ -418,7 +420,12 @@ def config_from_card(card: Mapping[str, Any], where: str) -> PatternConfig:
         isinstance(p, Mapping) and "name" in p and "squares" in p for p in patterns
     ):
         raise PatternError(f"{where}: patterns must be a list of {{name, squares}} objects")
-    hidden = card.get("network", {}).get("hidden", list(DEFAULT_HIDDEN))
+    network = card.get("network")
+    hidden = network.get("hidden") if isinstance(network, Mapping) else None
+    if hidden is None:
+        hidden = list(DEFAULT_HIDDEN)
+    if not isinstance(hidden, list) or not all(isinstance(h, int) for h in hidden):
+        raise PatternError(f"{where}: network.hidden must be a list of layer sizes, got {hidden!r}")
     try:
         return PatternConfig(
             card["board_size"],

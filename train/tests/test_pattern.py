@@ -208,11 +208,12 @@ def test_fit_cli_and_errors(tmp_path, capsys):
     [
         ({"kind": None}, "kind is None, not 'pattern'"),
         ({"stages": 0}, "stages must be an integer from 1 to 60, got 0"),
-        ({"board_size": 7}, "board 7: pattern networks are for boards (6, 8)"),
+        ({"board_size": 7}, "board 7: pattern networks are for boards (4, 6, 8)"),
         ({"patterns": []}, "1 to 32 patterns, got 0"),
         ({"patterns": [{"name": "x", "squares": ["a1", "i9"]}]}, "pattern 'x': square 'i9'"),
         ({"patterns": [{"name": "x", "squares": ["a1", "a1"]}]}, "a square appears twice"),
         ({"patterns": [{"name": "x", "squares": ["a1"]}] * 2}, "pattern 'x' is named twice"),
+        ({"network": {"hidden": "16"}}, "network.hidden must be a list of layer sizes"),
     ],
 )
 def test_bad_card(change, message):
