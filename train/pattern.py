@@ -5,11 +5,13 @@ the sum of every instance's outputs. The engine turns each network into lookup t
 at load (crates/engine/src/pattern/); here is the PyTorch model that trains them, its
 ONNX export and its model card.
 
-The 8x8 pattern set is Egaroucid for Web's (src/web/evaluate.hpp of
+The 8x8 pattern set is Egaroucid for Web's features (src/web/evaluate.hpp of
 github.com/Nyanyan/Egaroucid, which also feeds each pattern and the stage to a small
 dense network and tabulates it at start-up): the 3x3 corner, the corner L, the edge with
-its two X-squares, the edge triangle, rows 2 to 4 and the diagonals of 8 to 4 squares,
-46 instances in all. The 6x6 set is ours, in the same spirit (30 instances).
+its two X-squares, the edge with its c2-f2 block, rows 2 to 4 and the diagonals of 8 to 4
+squares, 46 instances in all. (The set changed between Egaroucid's versions: the corner L
+is in earlier ones; later ones have a corner triangle and a cross in its place and
+diag4's.) The 6x6 set is ours, in the same spirit (30 instances).
 
 Squares are named a1..h8, column a and row 1 the top-left; a square's index in a grid
 flattened row by row is `row * N + column` (the engine's bit is `row * 8 + column`).
