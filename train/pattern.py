@@ -374,6 +374,31 @@ def export_onnx(net: PatternNet, path: Path) -> None:
     got = [i.name for i in model.graph.input]
     if got != ins or [o.name for o in model.graph.output] != outs:
         raise PatternError(f"{path}: the exported graph's inputs are {got}, expected {ins}")
+    check_parity(net, model, str(path))
+
+
+def check_parity(net: PatternNet, model: onnx.ModelProto, where: str, tol: float = 1e-5) -> None:
+    """The ONNX graph (onnx's reference evaluator) against PyTorch on random rows, a
+    different number per pattern; raises PatternError above `tol`."""
+    from onnx.reference import ReferenceEvaluator
+
+    rng = np.random.default_rng(0)
+    feeds = {}
+    for k, p in enumerate(net.config.patterns):
+        s = len(p.squares)
+        own = rng.random((k + 3, s)) < 0.4
+        opp = (rng.random((k + 3, s)) < 0.5) & ~own
+        stage_column = rng.integers(0, net.config.stages, (k + 3, 1)) / max(
+            net.config.stages - 1, 1
+        )
+        feeds[f"pattern_{k}"] = np.concatenate([own, opp, stage_column], 1).astype(np.float32)
+    got = ReferenceEvaluator(model).run(None, feeds)
+    with torch.no_grad():
+        for k, (mlp, out) in enumerate(zip(net.mlps, got, strict=True)):
+            want = mlp(torch.from_numpy(feeds[f"pattern_{k}"])).numpy()
+            diff = float(np.max(np.abs(np.asarray(out) - want)))
+            if not diff <= tol:
+                raise PatternError(f"{where}: out_{k} differs from PyTorch by {diff:.3g} > {tol}")
 
 
 def model_card(
