@@ -1,0 +1,186 @@
+"""Writes the pattern network fixtures of the engine's tests: for 8x8 and 6x6, an untrained
+pattern network from a fixed seed (`pattern-test-NxN.onnx` and its card `.json`) and
+`pattern-test-NxN.expected.json`, positions of random games at every stage with PyTorch's
+whole-position evaluation of each:
+
+    [{"board": "<board text>", "score": ..., "value": ..., "score_sum": ..., "value_sum": ...}]
+
+`score` = clamp(score_sum, -1, 1) and `value` = tanh(value_sum), for the side to move.
+
+    python -m train.make_test_pattern_model [--out crates/engine/tests/data]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from train.pattern import (
+    PatternConfig,
+    PatternNet,
+    board_text,
+    export_model,
+    stage,
+)
+
+DEFAULT_OUT = Path("crates/engine/tests/data")
+SEED = 58
+POSITIONS = 40
+# The standard deviation of a position's sums over the fixtures' positions: the score's
+# clamp is reached by a few positions and not by most.
+SPREAD = 0.7
+
+DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+def flips(own: np.ndarray, opp: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
+    n = own.shape[0]
+    if own[r, c] or opp[r, c]:
+        return []
+    out = []
+    for dr, dc in DIRECTIONS:
+        line = []
+        y, x = r + dr, c + dc
+        while 0 <= y < n and 0 <= x < n and opp[y, x]:
+            line.append((y, x))
+            y, x = y + dr, x + dc
+        if line and 0 <= y < n and 0 <= x < n and own[y, x]:
+            out += line
+    return out
+
+
+def random_game(n: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """The positions of a random game from the start where the side to move has a move,
+    then the final one: (black, white, black to move)."""
+    black, white = np.zeros((n, n), bool), np.zeros((n, n), bool)
+    m = n // 2
+    white[m - 1, m - 1] = white[m, m] = True
+    black[m, m - 1] = black[m - 1, m] = True
+    black_to_move, passes, out = True, 0, []
+    while True:
+        own, opp = (black, white) if black_to_move else (white, black)
+        moves = [(r, c) for r in range(n) for c in range(n) if flips(own, opp, r, c)]
+        if moves:
+            out.append((black.copy(), white.copy(), black_to_move))
+            r, c = moves[rng.integers(len(moves))]
+            for y, x in flips(own, opp, r, c):
+                opp[y, x], own[y, x] = False, True
+            own[r, c] = True
+            passes = 0
+        else:
+            passes += 1
+            if passes == 2:
+                out.append((black.copy(), white.copy(), black_to_move))
+                return out
+        black_to_move = not black_to_move
+
+
+def sample_positions(n: int, stages: int, count: int, seed: int) -> list[tuple[np.ndarray, ...]]:
+    """`count` positions from random games, spread over every stage and both sides to
+    move."""
+    rng = np.random.default_rng(seed)
+    pool: list[tuple[np.ndarray, np.ndarray, bool]] = []
+    for _ in range(12):
+        pool += random_game(n, rng)
+    by_bucket: dict[tuple[int, bool], list[int]] = {}
+    for i, (b, w, mover) in enumerate(pool):
+        key = (int(stage(int(b.sum() + w.sum()), n, stages)), mover)
+        by_bucket.setdefault(key, []).append(i)
+    chosen: list[int] = []
+    keys = sorted(by_bucket)
+    while len(chosen) < count:
+        progressed = False
+        for key in keys:
+            left = [i for i in by_bucket[key] if i not in chosen]
+            if left and len(chosen) < count:
+                chosen.append(left[rng.integers(len(left))])
+                progressed = True
+        if not progressed:
+            break
+    return [pool[i] for i in sorted(chosen)]
+
+
+def build(board: int, seed: int, positions: list[tuple[np.ndarray, ...]]) -> PatternNet:
+    """Random weights from `seed`, the last layers then scaled and shifted so that the
+    sums over `positions` have mean 0 and spread SPREAD: PyTorch's initialisation alone
+    gives sums dominated by the biases, the same for every position."""
+    torch.manual_seed(seed)
+    net = PatternNet(PatternConfig.default(board)).eval()
+    with torch.no_grad():
+        own, opp = position_tensors(positions)
+        sums = net.sums(own, opp)
+        mean, std = sums.mean(0), sums.std(0)
+        scale = SPREAD / std
+        share = mean * scale / sum(net.instance_counts())
+        for mlp in net.mlps:
+            last = mlp.layers[-1]
+            last.weight.mul_(scale[:, None])
+            # Each instance's output moves by -share: the sum's mean by -mean * scale.
+            last.bias.mul_(scale).sub_(share)
+    return net
+
+
+def position_tensors(positions: list[tuple[np.ndarray, ...]]) -> tuple[torch.Tensor, torch.Tensor]:
+    """(own, opponent) float32 [B, N, N] of (black, white, black to move) positions."""
+    own = [b if mover else w for b, w, mover in positions]
+    opp = [w if mover else b for b, w, mover in positions]
+    return (
+        torch.from_numpy(np.stack(own).astype(np.float32)),
+        torch.from_numpy(np.stack(opp).astype(np.float32)),
+    )
+
+
+@torch.no_grad()
+def expected(net: PatternNet, positions: list[tuple[np.ndarray, ...]]) -> list[dict[str, object]]:
+    rows = []
+    for black, white, mover in positions:
+        own, opp = (black, white) if mover else (white, black)
+        o = torch.from_numpy(np.asarray(own, np.float32))[None]
+        p = torch.from_numpy(np.asarray(opp, np.float32))[None]
+        sums = net.sums(o, p)[0]
+        score, value = net(o, p)
+        rows.append(
+            {
+                "board": board_text(black, white, bool(mover)),
+                "score": float(score[0]),
+                "value": float(value[0]),
+                "score_sum": float(sums[0]),
+                "value_sum": float(sums[1]),
+            }
+        )
+    return rows
+
+
+def write(out: Path, board: int, seed: int = SEED, count: int = POSITIONS) -> list[Path]:
+    positions = sample_positions(board, PatternConfig.default(board).stages, count, seed)
+    net = build(board, seed, positions)
+    stem = out / f"pattern-test-{board}x{board}"
+    training = {
+        "seed": seed,
+        "note": "untrained, random weights from a fixed seed (python -m "
+        "train.make_test_pattern_model): for the engine's tests only",
+    }
+    paths = list(export_model(net, stem, training))
+    path = stem.with_name(stem.name + ".expected.json")
+    rows = expected(net, positions)
+    path.write_text("[\n" + ",\n".join("  " + json.dumps(r) for r in rows) + "\n]\n")
+    return [*paths, path]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m train.make_test_pattern_model")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    for board in (8, 6):
+        print("wrote " + ", ".join(str(p) for p in write(args.out, board, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

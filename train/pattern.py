@@ -1,0 +1,523 @@
+"""The pattern network (docs/model-contract.md, "Pattern networks"): a small dense
+network per pattern of squares, read at every image of the pattern under the board's
+symmetries, fed the pattern's squares and the game's stage; a position's evaluation is
+the sum of every instance's outputs. The engine turns each network into lookup tables
+at load (crates/engine/src/pattern/); here is the PyTorch model that trains them, its
+ONNX export and its model card.
+
+The 8x8 pattern set is Egaroucid for Web's features (src/web/evaluate.hpp of
+github.com/Nyanyan/Egaroucid, which also feeds each pattern and the stage to a small
+dense network and tabulates it at start-up): the 3x3 corner, the corner L, the edge with
+its two X-squares, the edge with its c2-f2 block, rows 2 to 4 and the diagonals of 8 to 4
+squares, 46 instances in all. (The set changed between Egaroucid's versions: the corner L
+is in earlier ones; later ones have a corner triangle and a cross in its place and
+diag4's.) The 6x6 set is ours, in the same spirit (30 instances).
+
+Squares are named a1..h8, column a and row 1 the top-left; a square's index in a grid
+flattened row by row is `row * N + column` (the engine's bit is `row * 8 + column`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+import torch
+from torch import Tensor, nn
+
+from train.contract import ContractError
+
+OPSET = 17
+KIND = "pattern"
+BOARDS = (4, 6, 8)
+MAX_STAGES = 60
+MAX_PATTERNS = 32
+MAX_SQUARES = 10
+DEFAULT_HIDDEN = (16, 16)
+DEFAULT_STAGES = {8: 10, 6: 8}
+
+
+class PatternError(ContractError):
+    """A pattern card, checkpoint or setting that does not follow the contract; the
+    message says where and what."""
+
+
+def _row(letters: str, row: int) -> tuple[str, ...]:
+    return tuple(f"{c}{row}" for c in letters)
+
+
+# The base patterns, each as (name, squares in the order its network reads them).
+BASE_PATTERNS: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    8: (
+        ("corner3x3", ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")),
+        ("cornerL", ("a5", "a4", "a3", "a2", "a1", "b2", "b1", "c1", "d1", "e1")),
+        ("edge2x", ("b2", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "g2")),
+        ("edge_triangle", ("a1", "c1", "d1", "c2", "d2", "e2", "f2", "e1", "f1", "h1")),
+        ("line2", _row("abcdefgh", 2)),
+        ("line3", _row("abcdefgh", 3)),
+        ("line4", _row("abcdefgh", 4)),
+        ("diag8", ("a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8")),
+        ("diag7", ("b1", "c2", "d3", "e4", "f5", "g6", "h7")),
+        ("diag6", ("c1", "d2", "e3", "f4", "g5", "h6")),
+        ("diag5", ("d1", "e2", "f3", "g4", "h5")),
+        ("diag4", ("e1", "f2", "g3", "h4")),
+    ),
+    6: (
+        ("corner3x3", ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")),
+        ("cornerL", ("a4", "a3", "a2", "a1", "b2", "b1", "c1", "d1")),
+        ("edge2x", ("b2", "a1", "b1", "c1", "d1", "e1", "f1", "e2")),
+        ("line2", _row("abcdef", 2)),
+        ("line3", _row("abcdef", 3)),
+        ("diag6", ("a1", "b2", "c3", "d4", "e5", "f6")),
+        ("diag5", ("b1", "c2", "d3", "e4", "f5")),
+        ("diag4", ("c1", "d2", "e3", "f4")),
+    ),
+}
+
+
+def parse_square(name: str, n: int) -> tuple[int, int]:
+    """`c2` -> (column 2, row 1) on an n x n board."""
+    if not isinstance(name, str) or len(name) != 2:
+        raise PatternError(f"square {name!r} is not a square name such as 'c2'")
+    col, row = ord(name[0]) - ord("a"), ord(name[1]) - ord("1")
+    if not (0 <= col < n and 0 <= row < n):
+        raise PatternError(f"square {name!r} is not on a {n}x{n} board")
+    return col, row
+
+
+def square_name(col: int, row: int) -> str:
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def symmetry(sym: int, col: int, row: int, n: int) -> tuple[int, int]:
+    """The image of a square under symmetry `sym` (0..7), as the engine's
+    `othello::Symmetry`: bit 1 transposes, then bit 2 flips the rows, then bit 4 mirrors
+    the columns."""
+    if sym & 1:
+        col, row = row, col
+    if sym & 2:
+        row = n - 1 - row
+    if sym & 4:
+        col = n - 1 - col
+    return col, row
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    squares: tuple[str, ...]
+
+
+def instances(squares: Sequence[str], n: int) -> list[tuple[int, ...]]:
+    """The instances of a pattern: its squares' images under the eight symmetries, in
+    symmetry order, as grid indices `row * n + column` in the pattern's order; an image
+    whose set of squares an earlier one has is dropped."""
+    cells = [parse_square(s, n) for s in squares]
+    found: list[tuple[int, ...]] = []
+    seen: set[frozenset[int]] = set()
+    for sym in range(8):
+        image = tuple(r * n + c for c, r in (symmetry(sym, c, r, n) for c, r in cells))
+        if frozenset(image) not in seen:
+            seen.add(frozenset(image))
+            found.append(image)
+    return found
+
+
+def stage(discs: int | np.ndarray | Tensor, n: int, stages: int) -> Any:
+    """The stage of a position with `discs` discs (4 to n*n): `(discs - 4) * stages //
+    (n*n - 3)`, 0 to stages - 1."""
+    return (discs - 4) * stages // (n * n - 3)
+
+
+def stage_input(stage_index: Any, stages: int) -> Any:
+    """The stage as the networks read it: stage / (stages - 1), 0 when there is one."""
+    return stage_index / (stages - 1) if stages > 1 else stage_index * 0.0
+
+
+@dataclass(frozen=True)
+class PatternConfig:
+    board: int = 8
+    stages: int = 10
+    patterns: tuple[Pattern, ...] = field(default_factory=tuple)
+    hidden: tuple[int, ...] = DEFAULT_HIDDEN
+
+    def __post_init__(self) -> None:
+        check_layout(self.board, self.stages, [(p.name, p.squares) for p in self.patterns])
+        if not self.hidden or any(int(h) < 1 for h in self.hidden):
+            raise PatternError(f"hidden sizes must be positive, got {list(self.hidden)}")
+
+    @staticmethod
+    def default(
+        board: int, stages: int | None = None, hidden: Sequence[int] = DEFAULT_HIDDEN
+    ) -> PatternConfig:
+        if board not in BASE_PATTERNS:
+            raise PatternError(
+                f"board {board}: the base pattern sets are for boards {tuple(BASE_PATTERNS)}"
+            )
+        return PatternConfig(
+            board,
+            DEFAULT_STAGES[board] if stages is None else stages,
+            tuple(Pattern(name, squares) for name, squares in BASE_PATTERNS[board]),
+            tuple(int(h) for h in hidden),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "stages": self.stages,
+            "patterns": [{"name": p.name, "squares": list(p.squares)} for p in self.patterns],
+            "hidden": list(self.hidden),
+        }
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> PatternConfig:
+        return PatternConfig(
+            int(d["board"]),
+            int(d["stages"]),
+            tuple(Pattern(p["name"], tuple(p["squares"])) for p in d["patterns"]),
+            tuple(int(h) for h in d["hidden"]),
+        )
+
+
+def check_layout(board: int, stages: Any, patterns: Sequence[tuple[Any, Any]]) -> None:
+    """Refuses what the contract refuses: a board other than 4, 6 or 8, stages outside 1 to
+    60, no patterns or more than 32, a pattern of no squares or more than 10, a square off
+    the board or twice in one pattern, a name used twice."""
+    if board not in BOARDS:
+        raise PatternError(f"board {board}: pattern networks are for boards {BOARDS}")
+    if not isinstance(stages, int) or isinstance(stages, bool) or not 1 <= stages <= MAX_STAGES:
+        raise PatternError(f"stages must be an integer from 1 to {MAX_STAGES}, got {stages!r}")
+    if not 1 <= len(patterns) <= MAX_PATTERNS:
+        raise PatternError(
+            f"a pattern network has 1 to {MAX_PATTERNS} patterns, got {len(patterns)}"
+        )
+    names = [name for name, _ in patterns]
+    for name, squares in patterns:
+        if not isinstance(name, str) or not name:
+            raise PatternError(f"pattern name {name!r} is not a non-empty string")
+        if names.count(name) > 1:
+            raise PatternError(f"pattern {name!r} is named twice")
+        if isinstance(squares, str) or not 1 <= len(squares) <= MAX_SQUARES:
+            raise PatternError(f"pattern {name!r}: needs a list of 1 to {MAX_SQUARES} squares")
+        try:
+            cells = [parse_square(s, board) for s in squares]
+        except PatternError as e:
+            raise PatternError(f"pattern {name!r}: {e}") from e
+        if len(set(cells)) != len(cells):
+            raise PatternError(f"pattern {name!r}: a square appears twice in {list(squares)}")
+
+
+class PatternMlp(nn.Module):
+    """One pattern's network: [own s][opponent s][stage] -> (score, value logit)."""
+
+    def __init__(self, squares: int, hidden: Sequence[int]) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 2 * squares + 1
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, 2))
+        self.layers = nn.Sequential(*layers)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.layers(x)
+
+
+class PatternNet(nn.Module):
+    """The pattern networks, and the whole-position evaluation that sums them over every
+    instance."""
+
+    index: list[Tensor]
+
+    def __init__(self, config: PatternConfig) -> None:
+        super().__init__()
+        self.config = config
+        n = config.board
+        self.mlps = nn.ModuleList(
+            PatternMlp(len(p.squares), config.hidden) for p in config.patterns
+        )
+        # Grid indices [instances, squares] per pattern: a whole batch's rows in one gather.
+        self.index = [
+            torch.tensor(instances(p.squares, n), dtype=torch.long) for p in config.patterns
+        ]
+
+    def instance_counts(self) -> list[int]:
+        return [int(i.shape[0]) for i in self.index]
+
+    def pattern_inputs(self, own: Tensor, opponent: Tensor) -> list[Tensor]:
+        """Every instance's input row: per pattern float32 [B, instances, 2s + 1], from the
+        side to move's discs and the opponent's as 0/1 tensors [B, N, N] or [B, N*N]."""
+        n, stages = self.config.board, self.config.stages
+        own = own.reshape(own.shape[0], n * n).float()
+        opponent = opponent.reshape(opponent.shape[0], n * n).float()
+        discs = (own.sum(1) + opponent.sum(1)).round().long()
+        # A real position has 4 to N*N discs; the clamp keeps made-up ones in the tables.
+        s = stage_input(stage(discs, n, stages).clamp(0, stages - 1).float(), stages)
+        rows = []
+        for index in self.index:
+            count = index.shape[0]
+            rows.append(
+                torch.cat(
+                    [
+                        own[:, index],
+                        opponent[:, index],
+                        s[:, None, None].expand(own.shape[0], count, 1),
+                    ],
+                    dim=2,
+                )
+            )
+        return rows
+
+    def sums(self, own: Tensor, opponent: Tensor) -> Tensor:
+        """Σ over every instance of its outputs: float32 [B, 2] (score, value logit)."""
+        total = torch.zeros(own.shape[0], 2, dtype=torch.float32)
+        for mlp, rows in zip(self.mlps, self.pattern_inputs(own, opponent), strict=True):
+            total = total + mlp(rows).sum(dim=1)
+        return total
+
+    def forward(self, own: Tensor, opponent: Tensor) -> tuple[Tensor, Tensor]:
+        """(score, value) for the side to move: clamp(Σ out[0], -1, 1), tanh(Σ out[1])."""
+        total = self.sums(own, opponent)
+        return total[:, 0].clamp(-1.0, 1.0), torch.tanh(total[:, 1])
+
+
+def parameter_count(net: nn.Module) -> int:
+    return sum(p.numel() for p in net.parameters() if p.requires_grad)
+
+
+# ---- bitboards and board text ----
+
+
+def grids_from_bitboards(bits: Sequence[int] | np.ndarray, n: int) -> np.ndarray:
+    """Engine bitboards (bit `row * 8 + column`) as 0/1 grids float32 [B, n, n]."""
+    b = np.asarray(bits, dtype=np.uint64).reshape(-1)
+    shifts = np.array([r * 8 + c for r in range(n) for c in range(n)], dtype=np.uint64)
+    grid = (b[:, None] >> shifts[None, :]) & np.uint64(1)
+    return grid.astype(np.float32).reshape(-1, n, n)
+
+
+def board_text(black: np.ndarray, white: np.ndarray, black_to_move: bool) -> str:
+    """The board text the engine reads: N*N characters from a1 row by row (`X` black,
+    `O` white, `-` empty), a space, then the side to move."""
+    cells = np.where(np.asarray(black, bool), "X", np.where(np.asarray(white, bool), "O", "-"))
+    return "".join(cells.reshape(-1)) + (" X" if black_to_move else " O")
+
+
+def parse_board_text(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Board text -> (own, opponent) 0/1 grids [N, N] for the side to move."""
+    cells, _, mover = text.strip().partition(" ")
+    n = round(len(cells) ** 0.5)
+    if n * n != len(cells) or mover not in ("X", "O") or set(cells) - set("XO-"):
+        raise PatternError(f"{text!r} is not board text ('X', 'O', '-' per square, then X or O)")
+    grid = np.array(list(cells)).reshape(n, n)
+    black, white = (grid == "X").astype(np.float32), (grid == "O").astype(np.float32)
+    return (black, white) if mover == "X" else (white, black)
+
+
+# ---- export ----
+
+
+class PatternExport(nn.Module):
+    """The ONNX graph: input `pattern_k` [batch_k, 2s + 1] -> output `out_k` [batch_k, 2],
+    each pattern's network on its own inputs."""
+
+    def __init__(self, net: PatternNet) -> None:
+        super().__init__()
+        self.mlps = net.mlps
+
+    def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
+        return tuple(mlp(x) for mlp, x in zip(self.mlps, inputs, strict=True))
+
+
+def input_names(config: PatternConfig) -> list[str]:
+    return [f"pattern_{k}" for k in range(len(config.patterns))]
+
+
+def output_names(config: PatternConfig) -> list[str]:
+    return [f"out_{k}" for k in range(len(config.patterns))]
+
+
+def export_onnx(net: PatternNet, path: Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    config = net.config
+    module = PatternExport(net).eval()
+    dummies = tuple(torch.zeros(1, 2 * len(p.squares) + 1) for p in config.patterns)
+    ins, outs = input_names(config), output_names(config)
+    axes = {name: {0: f"batch_{k}"} for k, name in enumerate(ins)}
+    axes.update({name: {0: f"batch_{k}"} for k, name in enumerate(outs)})
+    # The TorchScript exporter, as train/export.py: plain opset-17 graphs tract runs.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            module,
+            dummies,
+            str(path),
+            input_names=ins,
+            output_names=outs,
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
+        )
+    model = onnx.load(str(path))
+    onnx.checker.check_model(model)
+    got = [i.name for i in model.graph.input]
+    if got != ins or [o.name for o in model.graph.output] != outs:
+        raise PatternError(f"{path}: the exported graph's inputs are {got}, expected {ins}")
+    check_parity(net, model, str(path))
+
+
+def check_parity(net: PatternNet, model: onnx.ModelProto, where: str, tol: float = 1e-5) -> None:
+    """The ONNX graph (onnx's reference evaluator) against PyTorch on random rows, a
+    different number per pattern; raises PatternError above `tol`."""
+    from onnx.reference import ReferenceEvaluator
+
+    rng = np.random.default_rng(0)
+    feeds = {}
+    for k, p in enumerate(net.config.patterns):
+        s = len(p.squares)
+        own = rng.random((k + 3, s)) < 0.4
+        opp = (rng.random((k + 3, s)) < 0.5) & ~own
+        stage_column = rng.integers(0, net.config.stages, (k + 3, 1)) / max(
+            net.config.stages - 1, 1
+        )
+        feeds[f"pattern_{k}"] = np.concatenate([own, opp, stage_column], 1).astype(np.float32)
+    got = ReferenceEvaluator(model).run(None, feeds)
+    with torch.no_grad():
+        for k, (mlp, out) in enumerate(zip(net.mlps, got, strict=True)):
+            want = mlp(torch.from_numpy(feeds[f"pattern_{k}"])).numpy()
+            diff = float(np.max(np.abs(np.asarray(out) - want)))
+            if not diff <= tol:
+                raise PatternError(f"{where}: out_{k} differs from PyTorch by {diff:.3g} > {tol}")
+
+
+def model_card(
+    name: str,
+    net: PatternNet,
+    training: Mapping[str, Any] | None = None,
+    variant: str = "standard",
+    strength: Any = "not yet measured",
+) -> dict[str, Any]:
+    c = net.config
+    return {
+        "name": name,
+        "kind": KIND,
+        "board_size": c.board,
+        "variant": variant,
+        "stages": c.stages,
+        "patterns": [{"name": p.name, "squares": list(p.squares)} for p in c.patterns],
+        "inputs": {
+            f"pattern_{k}": [f"batch_{k}", 2 * len(p.squares) + 1] for k, p in enumerate(c.patterns)
+        },
+        "outputs": {f"out_{k}": [f"batch_{k}", 2] for k in range(len(c.patterns))},
+        "network": {
+            "kind": KIND,
+            "hidden": list(c.hidden),
+            "instances": net.instance_counts(),
+        },
+        "parameters": parameter_count(net),
+        "training": dict(training or {}),
+        "date": datetime.date.today().isoformat(),
+        "strength": strength,
+    }
+
+
+def config_from_card(card: Mapping[str, Any], where: str) -> PatternConfig:
+    """The pattern layout a card declares, checked as the engine checks it; one
+    PatternError naming `where` for anything amiss."""
+    if not isinstance(card, Mapping):
+        raise PatternError(f"{where}: a model card is a JSON object")
+    if card.get("kind") != KIND:
+        raise PatternError(f"{where}: kind is {card.get('kind')!r}, not {KIND!r}")
+    for key in ("board_size", "stages", "patterns"):
+        if key not in card:
+            raise PatternError(f"{where}: a pattern card needs {key!r}")
+    patterns = card["patterns"]
+    if not isinstance(patterns, list) or not all(
+        isinstance(p, Mapping) and "name" in p and "squares" in p for p in patterns
+    ):
+        raise PatternError(f"{where}: patterns must be a list of {{name, squares}} objects")
+    network = card.get("network")
+    hidden = network.get("hidden") if isinstance(network, Mapping) else None
+    if hidden is None:
+        hidden = list(DEFAULT_HIDDEN)
+    if not isinstance(hidden, list) or not all(isinstance(h, int) for h in hidden):
+        raise PatternError(f"{where}: network.hidden must be a list of layer sizes, got {hidden!r}")
+    try:
+        return PatternConfig(
+            card["board_size"],
+            card["stages"],
+            tuple(Pattern(p["name"], tuple(p["squares"])) for p in patterns),
+            tuple(hidden),
+        )
+    except PatternError as e:
+        raise PatternError(f"{where}: {e}") from e
+
+
+def read_card(path: Path) -> PatternConfig:
+    path = Path(path)
+    try:
+        card = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise PatternError(f"{path}: cannot read the model card ({e})") from e
+    return config_from_card(card, str(path))
+
+
+def export_model(
+    net: PatternNet,
+    out: Path,
+    training: Mapping[str, Any] | None = None,
+    variant: str = "standard",
+) -> tuple[Path, Path]:
+    """Writes `<out>.onnx` and the card `<out>.json`."""
+    out = Path(out)
+    onnx_path, card_path = out.with_suffix(".onnx"), out.with_suffix(".json")
+    net = net.cpu().eval()
+    export_onnx(net, onnx_path)
+    card = model_card(out.name, net, training, variant)
+    card_path.write_text(card_text(card))
+    return onnx_path, card_path
+
+
+def card_text(card: Mapping[str, Any]) -> str:
+    """The card as indented JSON with each list of plain values on one line (a pattern's
+    squares, a shape), as the contract shows cards."""
+    text = json.dumps(card, indent=2)
+    flat = re.compile(r"\[\s*([^\[\]{}]*?)\s*\]", re.S)
+    return flat.sub(lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text) + "\n"
+
+
+# ---- checkpoints ----
+
+
+def save_checkpoint(net: PatternNet, path: Path, extra: Mapping[str, Any] | None = None) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(
+        {"kind": KIND, "config": net.config.to_dict(), "state": net.state_dict(), **(extra or {})},
+        path,
+    )
+
+
+def load_checkpoint(path: Path) -> tuple[PatternNet, dict[str, Any]]:
+    path = Path(path)
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # a missing, truncated or foreign file all mean the same here
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise PatternError(f"{path}: not a readable checkpoint ({first})") from e
+    if not isinstance(data, dict) or data.get("kind") != KIND or "config" not in data:
+        raise PatternError(f"{path}: not a pattern network checkpoint")
+    net = PatternNet(PatternConfig.from_dict(data["config"]))
+    net.load_state_dict(data["state"])
+    return net, data
