@@ -73,15 +73,16 @@ wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
 
-# The two web tools are built from source (no registry we can reach ships their binaries).
-# Their own release profiles ask for fat LTO and one codegen unit, which made their build a
-# third of a fresh clone's test run; they only translate a few megabytes of wasm, so an
-# opt-level 1 build without LTO does that as well and builds much faster (README, the
-# first-run times).
+# The two web tools are built from source (no registry we can reach ships their binaries):
+# a third of a fresh clone's test run. Their release profiles ask for fat LTO and one
+# codegen unit, and their default features bring TLS stacks (ring's C code) for downloads
+# and an update check that an offline build never makes; they only translate a few
+# megabytes of wasm, so an opt-level 1 build without LTO or those features serves as well
+# and builds faster (README, the first-run times).
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
-    CARGO_PROFILE_RELEASE_STRIP=true cargo install "$@"
+    CARGO_PROFILE_RELEASE_STRIP=true cargo install --no-default-features "$@"
 }
 
 ensure_web_tools() {

@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -43,6 +45,9 @@ FIELDS = [
 
 
 def binary() -> Path:
+    """`othello`: $OTHELLO_BIN, else the workspace's release (or debug) build."""
+    if os.environ.get("OTHELLO_BIN"):
+        return Path(os.environ["OTHELLO_BIN"])
     root = Path(__file__).resolve().parent.parent
     for profile in ("release", "debug"):
         path = root / "target" / profile / "othello"
@@ -92,6 +97,15 @@ def gate(args: argparse.Namespace, new: Path, best: Path, gen: int, log: Path) -
     return (report.get("sprt") or {}).get("verdict") == "H1"
 
 
+def keep(stem: Path, root: Path, best: bool) -> None:
+    """Copies a generation's checkpoint to the run's `latest.pt`, and its network and card
+    to `best.onnx`/`best.json` when it plays the next self-play."""
+    shutil.copyfile(stem.with_suffix(".pt"), root / "latest.pt")
+    if best:
+        shutil.copyfile(stem.with_suffix(".onnx"), root / "best.onnx")
+        shutil.copyfile(stem.with_suffix(".json"), root / "best.json")
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--run", type=Path, required=True)
@@ -138,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         net = PatternNet(PatternConfig.default(args.board))
         save_checkpoint(net, stem(0).with_suffix(".pt"))
         export_model(net, stem(0), {"run": root.name, "generation": 0, "note": "random weights"})
+        keep(stem(0), root, best=True)
         state.update(generation=0, best=0, cpu_hours=hours())
         write_json_atomic(state_path, state)
 
@@ -145,7 +160,8 @@ def main(argv: list[str] | None = None) -> None:
     for _ in range(args.generations):
         gen = state["generation"]
         best = state["best"]
-        player = stem(best).with_suffix(".onnx")
+        # The run's root keeps what the next generation needs (git keeps it, not models/).
+        player = root / "best.onnx"
         started = time.monotonic()
         out = run(
             [
@@ -181,7 +197,8 @@ def main(argv: list[str] | None = None) -> None:
         selfplay_s = time.monotonic() - started
         positions = out.split(" positions")[0].rsplit(" ", 1)[-1] if " positions" in out else ""
         files = [
-            root / "data" / f"gen-{g:04d}.npz" for g in range(max(0, gen - args.window + 1), gen + 1)
+            root / "data" / f"gen-{g:04d}.npz"
+            for g in range(max(0, gen - args.window + 1), gen + 1)
         ]
         started = time.monotonic()
         run(
@@ -194,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
                 "--data",
                 *[str(f) for f in files if f.is_file()],
                 "--init",
-                str(stem(gen).with_suffix(".pt")),
+                str(root / "latest.pt"),
                 "--out",
                 str(stem(gen + 1)),
                 "--epochs",
@@ -218,6 +235,7 @@ def main(argv: list[str] | None = None) -> None:
             verdict = "pass" if passed else "fail"
             if not passed:
                 new_best = best
+        keep(stem(gen + 1), root, best=new_best == gen + 1)
         state.update(generation=gen + 1, best=new_best, cpu_hours=hours())
         write_json_atomic(state_path, state)
         fresh = not metrics.is_file()

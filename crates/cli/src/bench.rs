@@ -246,7 +246,8 @@ fn pattern_network(
         .filter(|p| !p.is_game_over())
         .collect();
     println!(
-        "pattern network {name}: {} patterns, {} instances, {} stages; tables {:.1} MB,          loaded and built in {:.0} ms",
+        "pattern network {name}: {} patterns, {} instances, {} stages; tables {:.1} MB, \
+         loaded and built in {:.0} ms",
         tables.set().patterns.len(),
         tables.set().instances.len(),
         tables.set().stages,

@@ -141,6 +141,21 @@ fn model_check_prints_the_card_shapes_and_speed() {
 }
 
 #[test]
+fn model_check_holds_a_pattern_network_s_tables_against_the_network() {
+    let path = format!(
+        "{}/../engine/tests/data/pattern-test-6x6.onnx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = stdout_of(&["--runtime", "tract", "model", "check", &path]);
+    assert!(out.contains("a pattern network"), "{out}");
+    assert!(out.contains("pattern corner3x3: a1 b1 c1 a2 b2 c2 a3 b3 c3"), "{out}");
+    assert!(out.contains("8 patterns, 30 instances, 8 stages"), "{out}");
+    assert!(out.contains("tables against the network on"), "{out}");
+    let err = error_of(&["model", "check", &path, "--compare", "x.npz"]);
+    assert!(err.contains("--compare takes a network of planes"), "{err}");
+}
+
+#[test]
 fn model_check_refuses_a_corrupt_model_clearly() {
     let dir = std::env::temp_dir().join(format!("othello-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

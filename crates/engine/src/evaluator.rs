@@ -31,6 +31,13 @@ pub trait Evaluator {
 
     /// A short description for logs and tables.
     fn describe(&self) -> String;
+
+    /// The batch the search should send, when the evaluator knows better than the
+    /// search's default: one for an evaluation that costs the same alone as in a batch
+    /// (a batch then only spreads virtual losses over the tree).
+    fn preferred_batch(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A boxed evaluator is one too, so callers can pick the runtime at run time
@@ -42,6 +49,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 
     fn describe(&self) -> String {
         (**self).describe()
+    }
+
+    fn preferred_batch(&self) -> Option<usize> {
+        (**self).preferred_batch()
     }
 }
 

@@ -205,3 +205,46 @@ fn a_network_exported_for_one_position_runs_batches_as_tract_runs_them() {
         }
     }
 }
+
+/// A pattern network's tables built by ONNX Runtime against tract's, entry by entry, and
+/// against the sums PyTorch computed for whole positions (the engine's fixtures).
+#[test]
+fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
+    if !ort_available() {
+        return;
+    }
+    for n in [8u8, 6] {
+        let path = repo_file(&format!("crates/engine/tests/data/pattern-test-{n}x{n}.onnx"));
+        let ort = load_file(&OnnxRuntime, &path).expect("loads on ONNX Runtime");
+        let tract = load_file(&Tract, &path).expect("loads on tract");
+        let (ort, tract) = (
+            ort.pattern_tables().expect("a pattern network"),
+            tract.pattern_tables().expect("a pattern network"),
+        );
+        let set = tract.set();
+        for stage in 0..set.stages as usize {
+            for (p, pattern) in set.patterns.iter().enumerate() {
+                for config in (0..pattern.configurations()).step_by(97) {
+                    let (a, b) = (ort.entry(stage, p, config), tract.entry(stage, p, config));
+                    assert!(
+                        (a[0] - b[0]).abs() < 1e-5 && (a[1] - b[1]).abs() < 1e-5,
+                        "{n}x{n} stage {stage} pattern {p} configuration {config}: {a:?} against {b:?}"
+                    );
+                }
+            }
+        }
+        let text = std::fs::read_to_string(repo_file(&format!(
+            "crates/engine/tests/data/pattern-test-{n}x{n}.expected.json"
+        )))
+        .expect("expected values");
+        let expected: Vec<serde_json::Value> = serde_json::from_str(&text).expect("json");
+        for e in &expected {
+            let board = e["board"].as_str().expect("board text");
+            let pos = Position::from_board_text(board, Variant::Standard).expect("board");
+            let [s, v] = ort.sums(&pos);
+            let want = |key: &str| e[key].as_f64().expect("a number") as f32;
+            assert!((s - want("score_sum")).abs() < 1e-4, "{board}: {s}");
+            assert!((v - want("value_sum")).abs() < 1e-4, "{board}: {v}");
+        }
+    }
+}

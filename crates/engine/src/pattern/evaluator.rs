@@ -95,6 +95,11 @@ impl Evaluator for PatternEvaluator {
         Ok(positions.iter().map(|p| self.evaluate_one(p)).collect())
     }
 
+    /// The tables cost the same a position whatever the batch.
+    fn preferred_batch(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn describe(&self) -> String {
         let priors = match self.priors {
             Priors::Uniform => "uniform priors".to_owned(),

@@ -3,19 +3,18 @@
 //! `evaluate_init`, `src/web/evaluate.hpp`); a position's evaluation is then a sum of
 //! table entries.
 //!
-//! Reading an instance: rather than a table per instance (eight times the memory), the
-//! board is turned by the inverse of the instance's symmetry, which brings the instance's
-//! squares onto its pattern's own squares, and the pattern's squares are gathered from
-//! that board with one `pext` each for own and opponent discs (BMI2; a loop elsewhere,
-//! the browser's wasm included). The gathered bits are in ascending square order, so a
-//! table's index reads its digits in that order: digit j (0 empty, 1 own, 2 opponent) of
-//! the j-th lowest square, weighted 3^j. Edax (`src/eval.c`) keeps its indices current
-//! move by move instead; the search here evaluates fresh positions, and a whole read
-//! costs about as much as the search's own bookkeeping.
+//! Reading an instance: its squares are gathered from the side to move's discs and from
+//! the opponent's with one `pext` each (BMI2; a loop elsewhere, the browser's wasm
+//! included), which packs them in ascending square order; a 1,024-entry table of the
+//! instance's own turns each packed set of bits into its share of the pattern's base-3
+//! index (digit 0 empty, 1 own, 2 opponent). The tables index a configuration by its
+//! pattern's squares in ascending square order, digit j of the j-th lowest square weighted
+//! 3^j, so every instance of a pattern reads the same entries. Edax (`src/eval.c`) keeps
+//! its indices current move by move instead; the search here evaluates fresh positions.
 
 use super::set::PatternSet;
 use crate::network::ModelError;
-use othello::{Position, Symmetry};
+use othello::Position;
 
 /// Runs one pattern's network, the engine's view of whatever runtime holds it.
 pub trait PatternRunner {
@@ -47,17 +46,19 @@ pub struct PatternTables {
     /// Stage after stage: one stage's block is all a position reads.
     entries: Vec<Entry>,
     readers: Vec<Reader>,
-    /// The inverse symmetries the readers turn the board by, each once.
-    turns: Vec<Symmetry>,
+    /// `ternary[reader.ternary + bits]`: the gathered bits of an instance's squares as
+    /// their share of its pattern's index, 1,024 entries an instance.
+    ternary: Vec<u16>,
 }
 
 /// How one instance is read.
 #[derive(Clone, Copy, Debug)]
 struct Reader {
-    /// Index into `turns`.
-    turn: usize,
-    /// The pattern's squares.
+    /// The instance's squares.
     mask: u64,
+    /// Its block in `ternary`.
+    ternary: usize,
+    /// Its pattern's first entry in a stage's block.
     offset: usize,
 }
 
@@ -84,25 +85,6 @@ fn gather(x: u64, mask: u64) -> u64 {
         out
     }
 }
-
-/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit j weighs 3^j).
-static TERNARY: [u16; 1024] = {
-    let mut t = [0u16; 1024];
-    let mut b = 0;
-    while b < 1024 {
-        let (mut x, mut power, mut value) = (b, 1u32, 0u32);
-        while x != 0 {
-            if x & 1 != 0 {
-                value += power;
-            }
-            x >>= 1;
-            power *= 3;
-        }
-        t[b] = value as u16;
-        b += 1;
-    }
-    t
-};
 
 impl PatternTables {
     /// Runs every pattern's network over every configuration and stage.
@@ -150,17 +132,34 @@ impl PatternTables {
         stage_len: usize,
         entries: Vec<Entry>,
     ) -> Self {
-        let mut turns: Vec<Symmetry> = Vec::new();
         let mut readers = Vec::with_capacity(set.instances.len());
-        for instance in &set.instances {
-            let turn = instance.symmetry.inverse();
-            let index = turns.iter().position(|&t| t == turn).unwrap_or_else(|| {
-                turns.push(turn);
-                turns.len() - 1
-            });
+        let mut ternary = Vec::with_capacity(set.instances.len() * 1024);
+        for &instance in &set.instances {
+            let base = &set.patterns[instance.pattern].squares;
+            let squares = set.instance_squares(instance);
+            let mask = squares.iter().fold(0u64, |m, sq| m | sq.bit());
+            // The k-th lowest square of the instance is the image of pattern square k'
+            // (card order), whose digit is its rank among the pattern's own squares.
+            let mut weights: Vec<u16> = Vec::with_capacity(squares.len());
+            let mut ascending = squares.clone();
+            ascending.sort_by_key(|sq| sq.index());
+            for sq in &ascending {
+                let k = squares.iter().position(|s| s == sq).unwrap_or(0);
+                let rank = base.iter().filter(|o| o.index() < base[k].index()).count();
+                weights.push(3u16.pow(rank as u32));
+            }
+            let start = ternary.len();
+            ternary.extend((0..1024usize).map(|bits| {
+                weights
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| bits >> j & 1 != 0)
+                    .map(|(_, w)| *w)
+                    .sum::<u16>()
+            }));
             readers.push(Reader {
-                turn: index,
-                mask: set.patterns[instance.pattern].mask(),
+                mask,
+                ternary: start,
                 offset: offsets[instance.pattern],
             });
         }
@@ -170,7 +169,7 @@ impl PatternTables {
             stage_len,
             entries,
             readers,
-            turns,
+            ternary,
         }
     }
 
@@ -186,18 +185,13 @@ impl PatternTables {
     /// The summed outputs of every instance (score sum, value logit sum) for the side
     /// to move: the fast path.
     pub fn sums(&self, pos: &Position) -> Entry {
-        let size = self.set.size;
-        let (own, other) = (pos.player(), pos.opponent());
-        let mut turned = [(0u64, 0u64); 8];
-        for (slot, &turn) in turned.iter_mut().zip(&self.turns) {
-            *slot = (turn.bitboard(own, size).0, turn.bitboard(other, size).0);
-        }
+        let (own, other) = (pos.player().0, pos.opponent().0);
         let block = &self.entries[self.set.stage(pos) * self.stage_len..][..self.stage_len];
         let (mut score, mut value) = (0.0f32, 0.0f32);
         for reader in &self.readers {
-            let (own, other) = turned[reader.turn];
-            let index = usize::from(TERNARY[gather(own, reader.mask) as usize])
-                + 2 * usize::from(TERNARY[gather(other, reader.mask) as usize]);
+            let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
+            let index = usize::from(ternary[gather(own, reader.mask) as usize])
+                + 2 * usize::from(ternary[gather(other, reader.mask) as usize]);
             let [s, v] = block[reader.offset + index];
             score += s;
             value += v;

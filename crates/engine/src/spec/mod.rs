@@ -391,7 +391,11 @@ impl PlayerSpec {
         models: &dyn ModelSource,
     ) -> Result<MctsPlayer<Box<dyn Evaluator + Send>>, SpecError> {
         let evaluator = self.evaluator(seed, models)?;
-        let mut mcts = Mcts::new(evaluator, self.mcts_config(seed));
+        let mut config = self.mcts_config(seed);
+        if let Some(batch) = evaluator.preferred_batch() {
+            config.batch_size = batch;
+        }
+        let mut mcts = Mcts::new(evaluator, config);
         if let Some(play) = self.book_play(models) {
             mcts = mcts.with_book(play);
         }
