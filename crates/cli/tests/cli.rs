@@ -148,7 +148,10 @@ fn model_check_holds_a_pattern_network_s_tables_against_the_network() {
     );
     let out = stdout_of(&["--runtime", "tract", "model", "check", &path]);
     assert!(out.contains("a pattern network"), "{out}");
-    assert!(out.contains("pattern corner3x3: a1 b1 c1 a2 b2 c2 a3 b3 c3"), "{out}");
+    assert!(
+        out.contains("pattern corner3x3: a1 b1 c1 a2 b2 c2 a3 b3 c3"),
+        "{out}"
+    );
     assert!(out.contains("8 patterns, 30 instances, 8 stages"), "{out}");
     assert!(out.contains("tables against the network on"), "{out}");
     let err = error_of(&["model", "check", &path, "--compare", "x.npz"]);

@@ -214,7 +214,9 @@ fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
         return;
     }
     for n in [8u8, 6] {
-        let path = repo_file(&format!("crates/engine/tests/data/pattern-test-{n}x{n}.onnx"));
+        let path = repo_file(&format!(
+            "crates/engine/tests/data/pattern-test-{n}x{n}.onnx"
+        ));
         let ort = load_file(&OnnxRuntime, &path).expect("loads on ONNX Runtime");
         let tract = load_file(&Tract, &path).expect("loads on tract");
         let (ort, tract) = (
