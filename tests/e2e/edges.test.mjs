@@ -298,7 +298,7 @@ test("a paused watch game says it is paused, and the next watch game runs", asyn
   await newGame(page, { size: "6", players: "watch" });
   await page.selectOption("#watch-delay", "0");
   await page.click("#pause");
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => /^Paused:/.test(document.querySelector("#status").textContent));
   assert.match(await status(page), /^Paused: (Black|White) \(the agent\) is to move\. Press Resume to go on\.$/);
   assert.doesNotMatch(await status(page), /thinking/);
   // Another game between, then watching again: it plays.

@@ -90,7 +90,9 @@ def log(command: str, seed: int) -> int:
 
 def hold(seed: int, attempt: int) -> None:
     if attempt == 0 and (Path(CONTROL) / f"hold-{seed}").exists():
-        deadline = time.monotonic() + 60
+        # Released by the test, or killed with its worker; the deadline only ends a stray
+        # one, and lies beyond the test's own waits (test_cluster.PATIENCE).
+        deadline = time.monotonic() + 600
         while time.monotonic() < deadline and not (Path(CONTROL) / f"release-{seed}").exists():
             time.sleep(0.05)
 

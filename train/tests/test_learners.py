@@ -198,6 +198,29 @@ def test_the_engine_runs_the_exported_learners_like_pytorch(tmp_path: Path, lear
     assert result.returncode == 0, result.stderr
 
 
+class CpuClock:
+    """CPU seconds as `rl.train` reads them, advanced only by `Metered`: the budget's
+    verdict is then the same on any machine, however slow."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+
+class Metered(PolicyGradient):
+    """A learner whose every iteration costs 0.01 CPU-hours on `clock`."""
+
+    def __init__(self, config: dict[str, Any], clock: CpuClock) -> None:
+        super().__init__(config)
+        self.clock = clock
+
+    def learn(self, e: rl.Episodes) -> float:
+        self.clock.seconds += 36.0
+        return super().learn(e)
+
+
 def test_a_run_evaluates_on_its_budget_and_resumes(tmp_path: Path) -> None:
     calls: list[EvalJob] = []
 
@@ -206,21 +229,28 @@ def test_a_run_evaluates_on_its_budget_and_resumes(tmp_path: Path) -> None:
         calls.append(job)
         return 100.0 + len(calls), 50.0, 150.0
 
+    clock = CpuClock()
     defaults = {**PG_DEFAULTS, **SMALL, "learner": "reinforce"}
-    given = {"max_cpu_hours": 0.0008, "eval_every": 0.0003}
+    # At 0.01 CPU-hours an iteration, evaluations are due at once, then from 0.023, 0.046
+    # and 0.069 CPU-hours, and the budget ends after the sixth iteration, which is
+    # evaluated too (none of these falls on an iteration's end).
+    given = {"max_cpu_hours": 0.055, "eval_every": 0.023}
     run = rl.LearnerRun.open(tmp_path / "run", defaults, given)
-    state = rl.train(run, PolicyGradient(run.config), evaluate)
-    assert state["cpu_hours"] >= 0.0008
+    state = rl.train(run, Metered(run.config, clock), evaluate, cpu_clock=clock)
+    assert state["iteration"] == 6 and state["cpu_hours"] == pytest.approx(0.06)
     rows = run.metrics()
-    assert len(rows) == len(calls) >= 2
+    assert [r["iteration"] for r in rows] == ["1", "3", "5", "6"]
+    assert len(calls) == 4
     assert [float(r["elo"]) for r in rows] == [101.0 + i for i in range(len(rows))]
+    assert [float(r["cpu_hours"]) for r in rows] == pytest.approx([0.01, 0.03, 0.05, 0.06])
     assert (run.root / "best.onnx").exists() and run.checkpoint.exists()
-    # Given more budget, it goes on from where it stopped.
-    again = rl.LearnerRun.open(tmp_path / "run", defaults, {"max_cpu_hours": 0.0012})
-    more = rl.train(again, PolicyGradient(again.config), evaluate)
-    assert more["iteration"] > state["iteration"]
-    assert len(again.metrics()) > len(rows)
-    assert "resuming at iteration" in (run.root / "log.txt").read_text()
+    # Given more budget, it goes on from where it stopped: the next evaluation would be
+    # due at 0.092 CPU-hours, and the end of the budget comes first.
+    again = rl.LearnerRun.open(tmp_path / "run", defaults, {"max_cpu_hours": 0.085})
+    more = rl.train(again, Metered(again.config, clock), evaluate, cpu_clock=clock)
+    assert more["iteration"] == 9 and more["cpu_hours"] == pytest.approx(0.09)
+    assert [r["iteration"] for r in again.metrics()] == ["1", "3", "5", "6", "9"]
+    assert "resuming at iteration 6" in (run.root / "log.txt").read_text()
     with pytest.raises(rl.LearnerError, match="created with channels=8"):
         rl.LearnerRun.open(tmp_path / "run", defaults, {"channels": 16})
 

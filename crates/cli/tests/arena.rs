@@ -507,11 +507,13 @@ fn a_sequential_match_stops_at_its_verdict_and_says_so() {
 #[test]
 fn a_side_that_overruns_its_game_clock_loses_on_time_and_a_clocked_agent_does_not() {
     let out = out_dir("clock");
-    // Rollout UCT with a budget of two million simulations a move cannot fit 2.5 s a game
-    // (the clock and a margin wide enough for a loaded machine): a fast machine spends
-    // about 1.7 s on one such move, so it overruns by its second move, a slow one by its
-    // first. The MCTS agent with no budget of its own gets the clock as time_game= and
-    // shares it out.
+    // Rollout UCT with a budget of two million simulations a move cannot fit 4.5 s a game
+    // (the clock and a margin): a fast machine spends about 1.7 s on one such move, so it
+    // overruns by its third move, a slower one sooner. The MCTS agent with no budget of
+    // its own gets the clock as time_game= and shares it out; what a slower machine can
+    // make it overrun by is the part of its thinking that no clock stops (the exact solve
+    // at 18 empties, a tenth of a second natively), which the 4 s margin covers many
+    // times over.
     let (stdout, report) = arena_run(
         &out,
         &[
@@ -524,7 +526,7 @@ fn a_side_that_overruns_its_game_clock_loses_on_time_and_a_clocked_agent_does_no
             "--time-control",
             "0.5",
             "--forfeit-margin",
-            "2000",
+            "4000",
         ],
     );
     assert_eq!(report["players"][1], "mcts:time_game=0.5", "{stdout}");
@@ -536,7 +538,7 @@ fn a_side_that_overruns_its_game_clock_loses_on_time_and_a_clocked_agent_does_no
         assert_eq!(forfeit["on_time"], true);
         let reason = forfeit["reason"].as_str().unwrap_or_default();
         assert!(reason.contains("overran its clock"), "{reason}");
-        assert!(reason.contains("of 2.50 s"), "{reason}");
+        assert!(reason.contains("of 4.50 s"), "{reason}");
     }
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,12 +1,12 @@
 //! The one interface every player implements, from random to MCTS, and the one way every
 //! front end asks for a move: `think` (with progress reports) or `select_move`.
 
+use crate::clock_source::Instant;
 use crate::evaluator::EvalError;
 use crate::report::SearchInfo;
 use crate::solver::Solver;
 use othello::{Move, Position};
 use std::time::Duration;
-use web_time::Instant;
 
 /// How much a player may think about one move. Each limit is optional; a player stops at
 /// the first one it reaches and ignores those that mean nothing to it (a random player

@@ -38,6 +38,10 @@
 
 pub mod agent;
 pub mod book;
+// Public only so that the thinking's public methods may name its `Instant` in the crate's
+// own tests too; other crates use web-time's.
+#[doc(hidden)]
+pub mod clock_source;
 pub mod evaluator;
 pub mod mcts;
 pub mod network;

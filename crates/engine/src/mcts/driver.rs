@@ -26,6 +26,7 @@ use super::config::MctsConfig;
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::{Budget, RootRule};
 use crate::book::{Book, BookChoice};
+use crate::clock_source::Instant;
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo, Solved};
 use crate::rng::{splitmix64, Rng};
@@ -34,7 +35,6 @@ use othello::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use web_time::Instant;
 
 mod split;
 

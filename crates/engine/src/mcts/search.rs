@@ -10,6 +10,7 @@ use super::driver::{BookPlay, SearchDriver};
 use super::tree::{ExactSolver, SearchTree};
 use crate::agent::{Budget, RootRule, Thinking};
 use crate::book::BookMove;
+use crate::clock_source::Instant;
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo};
 use crate::solver::Solver;
@@ -17,7 +18,6 @@ use othello::Position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use web_time::Instant;
 
 #[derive(Debug)]
 pub struct Mcts<E: Evaluator> {

@@ -2,6 +2,7 @@
 //! hooks, noise, sampling, and the agent's root solve.
 
 use super::*;
+use crate::clock_source::virtual_time::{self, Ticking};
 use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 use crate::report::{Proof, SearchInfo};
 use crate::solver::Solver;
@@ -95,20 +96,35 @@ fn a_simulation_budget_is_spent_exactly() {
     }
 }
 
+/// `mcts(seed)` with every evaluated position a millisecond on the virtual clock, so
+/// that a time budget is a count of evaluations on any machine.
+fn ticking_mcts(seed: u64) -> Mcts<Ticking<PlayoutEvaluator>> {
+    let evaluator = Ticking {
+        inner: PlayoutEvaluator::new(seed, 2),
+        per_position: Duration::from_millis(1),
+    };
+    Mcts::new(evaluator, mcts(seed).config().clone())
+}
+
 #[test]
 fn a_time_budget_ends_the_search_soon_after_it_runs_out() {
     let budget = Budget::time(Duration::from_millis(150));
-    let info = mcts(2)
-        .search(&start8(), &budget, &mut quiet())
-        .expect("search");
+    let mut search = ticking_mcts(2);
+    let info =
+        virtual_time::run(|| search.search(&start8(), &budget, &mut quiet())).expect("search");
     assert!(
         info.elapsed >= Duration::from_millis(150),
         "{:?}",
         info.elapsed
     );
-    // One batch past the deadline at most; generous for a loaded machine.
-    assert!(info.elapsed < Duration::from_secs(3), "{:?}", info.elapsed);
-    assert!(info.simulations > 10);
+    // One batch past the deadline at most.
+    let batch = Duration::from_millis(search.config().batch_size as u64);
+    assert!(
+        info.elapsed <= Duration::from_millis(150) + batch,
+        "{:?}",
+        info.elapsed
+    );
+    assert!(info.simulations >= 150, "{}", info.simulations);
 }
 
 #[test]
@@ -640,13 +656,14 @@ fn gumbel_noise_varies_the_choice_and_without_it_the_search_repeats_itself() {
 
 #[test]
 fn with_a_time_budget_a_gumbel_root_falls_back_to_puct() {
-    let info = Mcts::new(counting(), gumbel(4, 1))
-        .search(
-            &start8(),
-            &Budget::time(Duration::from_millis(30)),
-            &mut quiet(),
-        )
-        .expect("search");
+    let evaluator = Ticking {
+        inner: counting(),
+        per_position: Duration::from_millis(1),
+    };
+    let mut search = Mcts::new(evaluator, gumbel(4, 1));
+    let budget = Budget::time(Duration::from_millis(30));
+    let info =
+        virtual_time::run(|| search.search(&start8(), &budget, &mut quiet())).expect("search");
     assert!(info.chosen.is_none());
     assert!(info.simulations > 4);
 }
