@@ -227,9 +227,13 @@ fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
         for stage in 0..set.stages as usize {
             for (p, pattern) in set.patterns.iter().enumerate() {
                 for config in (0..pattern.configurations()).step_by(97) {
+                    // One unit of the 16-bit entries apart at most: the two runtimes' floats
+                    // may round to neighbouring units.
                     let (a, b) = (ort.entry(stage, p, config), tract.entry(stage, p, config));
+                    let step = tract.step();
                     assert!(
-                        (a[0] - b[0]).abs() < 1e-5 && (a[1] - b[1]).abs() < 1e-5,
+                        (a[0] - b[0]).abs() <= step[0] * 1.01 + 1e-6
+                            && (a[1] - b[1]).abs() <= step[1] * 1.01 + 1e-6,
                         "{n}x{n} stage {stage} pattern {p} configuration {config}: {a:?} against {b:?}"
                     );
                 }
@@ -244,9 +248,10 @@ fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
             let board = e["board"].as_str().expect("board text");
             let pos = Position::from_board_text(board, Variant::Standard).expect("board");
             let [s, v] = ort.sums(&pos);
+            let [sb, vb] = ort.rounding_bound();
             let want = |key: &str| e[key].as_f64().expect("a number") as f32;
-            assert!((s - want("score_sum")).abs() < 1e-4, "{board}: {s}");
-            assert!((v - want("value_sum")).abs() < 1e-4, "{board}: {v}");
+            assert!((s - want("score_sum")).abs() <= sb + 1e-5, "{board}: {s}");
+            assert!((v - want("value_sum")).abs() <= vb + 1e-5, "{board}: {v}");
         }
     }
 }
