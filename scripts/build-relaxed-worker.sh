@@ -6,12 +6,13 @@
 # relaxed SIMD (Safari) gets the plain one. Trunk cannot build one binary twice with
 # different target features, hence the hook.
 #
-# Its own target directory: cargo rebuilds everything when RUSTFLAGS change, so sharing
-# one with Trunk's build would rebuild both every time.
+# scripts/build-site.sh starts this build before Trunk's own, so the two compile side by
+# side (Trunk's worker build leaves a core idle for long stretches), and says where the
+# build's exit status will appear (RELAXED_WORKER_STATUS): the hook then waits for it
+# instead of building. Run by Trunk alone (`trunk serve`), it builds here.
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build (Trunk.toml hooks)}"
-root="${TRUNK_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
-target="${CARGO_TARGET_DIR:-$root/target}/relaxed-simd"
+source "$(dirname "$0")/lib.sh"
 if [[ "${TRUNK_PROFILE:-debug}" == "release" ]]; then
   profile=web
   out_profile=web
@@ -19,9 +20,17 @@ else
   profile=dev
   out_profile=debug
 fi
-cd "$root"
-RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" cargo build --quiet \
-  --target wasm32-unknown-unknown --profile "$profile" --bin worker --features worker \
-  --target-dir "$target"
+cd "$ROOT"
+if [[ -n "${RELAXED_WORKER_STATUS:-}" ]]; then
+  while [[ ! -s "$RELAXED_WORKER_STATUS" ]]; do
+    sleep 1
+  done
+  if [[ "$(cat "$RELAXED_WORKER_STATUS")" != 0 ]]; then
+    echo "error: the relaxed SIMD worker's build failed (its output is above)" >&2
+    exit 1
+  fi
+else
+  build_relaxed_worker "$profile"
+fi
 wasm-bindgen --target no-modules --no-typescript --out-name worker-relaxed \
-  --out-dir "$TRUNK_STAGING_DIR" "$target/wasm32-unknown-unknown/$out_profile/worker.wasm"
+  --out-dir "$TRUNK_STAGING_DIR" "$(relaxed_worker_target)/wasm32-unknown-unknown/$out_profile/worker.wasm"

@@ -17,7 +17,18 @@ if ! ensure_serve_tools; then
   exit 1
 fi
 log "building the site into $SITE_DIR (trunk build --release)"
-trunk build --release --dist "$SITE_DIR" "$@"
+# The relaxed SIMD worker compiles beside Trunk's builds; Trunk's hook waits for it
+# (scripts/build-relaxed-worker.sh).
+RELAXED_WORKER_STATUS="$(mktemp)"
+: >"$RELAXED_WORKER_STATUS"
+(
+  set +e
+  build_relaxed_worker web
+  echo $? >"$RELAXED_WORKER_STATUS"
+) &
+RELAXED_BUILD=$!
+trap 'kill "$RELAXED_BUILD" 2>/dev/null; rm -f "$RELAXED_WORKER_STATUS"' EXIT
+RELAXED_WORKER_STATUS="$RELAXED_WORKER_STATUS" trunk build --release --dist "$SITE_DIR" "$@"
 node "$ROOT/scripts/serve/service-worker.mjs" "$SITE_DIR"
 if [[ "${PRECOMPRESS:-1}" != 0 ]]; then
   node "$ROOT/scripts/serve/precompress.mjs" "$SITE_DIR"

@@ -151,3 +151,16 @@ ensure_serve_tools() {
 serve_dist() {
   exec "$ROOT/scripts/serve/node_modules/.bin/sirv" "$ROOT/dist" --host 127.0.0.1 --port "$1" --quiet --etag
 }
+
+# build_relaxed_worker PROFILE: the search worker with wasm's relaxed SIMD, into its own
+# target directory (cargo rebuilds everything when RUSTFLAGS change, so sharing one with
+# Trunk's build would rebuild both every time); scripts/build-relaxed-worker.sh turns it
+# into worker-relaxed.js beside Trunk's plain build.
+relaxed_worker_target() {
+  echo "${CARGO_TARGET_DIR:-$ROOT/target}/relaxed-simd"
+}
+build_relaxed_worker() {
+  RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" cargo build --quiet \
+    --target wasm32-unknown-unknown --profile "$1" --bin worker --features worker \
+    --target-dir "$(relaxed_worker_target)"
+}
