@@ -67,9 +67,10 @@ def run(cmd: list[str], log: Path) -> str:
     return done.stdout
 
 
-def gate(args: argparse.Namespace, new: Path, best: Path, gen: int, log: Path) -> bool:
-    """The SPRT between the new generation and the best so far, at the gate's budget:
-    True when it accepts H1 (the new one is stronger)."""
+def gate(args: argparse.Namespace, new: Path, best: Path, gen: int, log: Path) -> str:
+    """The SPRT between the new generation and the best so far, at the gate's budget: its
+    verdict, `H1` (the new one is stronger: it plays next), `H0`, or `none` when the games
+    ran out first (the best so far plays on)."""
     spec = f"sims={args.gate_sims}"
     out = args.run / "gates" / f"gen-{gen:04d}"
     run(
@@ -94,7 +95,7 @@ def gate(args: argparse.Namespace, new: Path, best: Path, gen: int, log: Path) -
         log,
     )
     report = json.loads((out / "arena.json").read_text())
-    return (report.get("sprt") or {}).get("verdict") == "H1"
+    return str((report.get("sprt") or {}).get("verdict") or "none")
 
 
 def keep(stem: Path, root: Path, best: bool) -> None:
@@ -231,9 +232,8 @@ def main(argv: list[str] | None = None) -> None:
         verdict = "none"
         new_best = gen + 1
         if args.gate_games > 0:
-            passed = gate(args, stem(gen + 1).with_suffix(".onnx"), player, gen + 1, log)
-            verdict = "pass" if passed else "fail"
-            if not passed:
+            verdict = gate(args, stem(gen + 1).with_suffix(".onnx"), player, gen + 1, log)
+            if verdict != "H1":
                 new_best = best
         keep(stem(gen + 1), root, best=new_best == gen + 1)
         state.update(generation=gen + 1, best=new_best, cpu_hours=hours())
