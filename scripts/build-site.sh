@@ -27,7 +27,9 @@ RELAXED_WORKER_STATUS="$(mktemp)"
   echo $? >"$RELAXED_WORKER_STATUS"
 ) &
 RELAXED_BUILD=$!
-trap 'kill "$RELAXED_BUILD" 2>/dev/null; rm -f "$RELAXED_WORKER_STATUS"' EXIT
+# Under set -e a failing command in the trap would fail the script: the build is usually
+# over by then, and kill then fails.
+trap 'kill "$RELAXED_BUILD" 2>/dev/null || true; rm -f "$RELAXED_WORKER_STATUS"' EXIT
 RELAXED_WORKER_STATUS="$RELAXED_WORKER_STATUS" trunk build --release --dist "$SITE_DIR" "$@"
 node "$ROOT/scripts/serve/service-worker.mjs" "$SITE_DIR"
 if [[ "${PRECOMPRESS:-1}" != 0 ]]; then
