@@ -2,8 +2,8 @@
 //! once over every configuration into [`PatternTables`] when the network loads
 //! (docs/model-contract.md, "Pattern networks").
 
-use crate::network::{Model, ModelCard, ModelError, PlaneRunner};
-use crate::pattern::{PatternRunner, PatternSet, PatternTables};
+use crate::network::{ModelCard, ModelError};
+use crate::pattern::{PatternModel, PatternRunner, PatternSet};
 use std::sync::Arc;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
@@ -140,63 +140,13 @@ impl PatternRunner for TractPatterns {
     }
 }
 
-/// A loaded pattern network: its tables, and the plans kept for checks.
-pub struct TractPatternModel {
-    card: ModelCard,
-    tables: Arc<PatternTables>,
-    patterns: std::sync::Mutex<TractPatterns>,
-}
+/// A pattern network on tract: its tables and plans.
+pub type TractPatternModel = PatternModel<TractPatterns>;
 
 impl TractPatternModel {
     pub fn from_bytes(onnx: &[u8], card: ModelCard) -> Result<Self, ModelError> {
-        let set = card.pattern_set()?;
-        let mut patterns = TractPatterns::from_bytes(onnx, &set)?;
-        let tables = PatternTables::build(set, &mut patterns)?;
-        Ok(TractPatternModel {
-            card,
-            tables: Arc::new(tables),
-            patterns: std::sync::Mutex::new(patterns),
-        })
-    }
-
-    /// Runs the network itself on the position's instances (no tables): for checks.
-    pub fn direct_sums(&self, pos: &othello::Position) -> Result<[f32; 2], ModelError> {
-        let mut patterns = self
-            .patterns
-            .lock()
-            .map_err(|_| ModelError::Run("a thread died while running the network".into()))?;
-        crate::pattern::direct_sums(self.tables.set(), &mut *patterns, pos)
-    }
-}
-
-impl Model for TractPatternModel {
-    fn card(&self) -> &ModelCard {
-        &self.card
-    }
-
-    fn runtime_name(&self) -> &'static str {
-        "tract"
-    }
-
-    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
-        Err(crate::pattern::not_planes())
-    }
-
-    fn pattern_tables(&self) -> Option<Arc<PatternTables>> {
-        Some(self.tables.clone())
-    }
-
-    fn direct_pattern_sums(&self, pos: &othello::Position) -> Option<Result<[f32; 2], ModelError>> {
-        Some(self.direct_sums(pos))
-    }
-}
-
-impl std::fmt::Debug for TractPatternModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TractPatternModel")
-            .field("card", &self.card.name)
-            .field("table_bytes", &self.tables.bytes())
-            .finish_non_exhaustive()
+        let patterns = TractPatterns::from_bytes(onnx, &card.pattern_set()?)?;
+        PatternModel::build(card, patterns, "tract")
     }
 }
 

@@ -79,9 +79,7 @@ impl Runtime for OnnxRuntime {
 
     fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
         if card.is_pattern()? {
-            return Ok(Arc::new(
-                crate::onnxruntime_pattern::OrtPatternModel::from_bytes(onnx, card)?,
-            ));
+            return Ok(Arc::new(crate::onnxruntime_pattern::load(onnx, card)?));
         }
         Ok(Arc::new(OrtModel::from_bytes(onnx.to_vec(), card)?))
     }

@@ -3,11 +3,10 @@
 //! other (docs/model-contract.md, "Pattern networks").
 
 use crate::onnxruntime::environment;
-use engine::network::{Model, ModelCard, ModelError, PlaneRunner};
-use engine::pattern::{PatternRunner, PatternSet, PatternTables};
+use engine::network::{ModelCard, ModelError};
+use engine::pattern::{PatternModel, PatternRunner, PatternSet};
 use ort::session::Session;
 use ort::value::TensorRef;
-use std::sync::{Arc, Mutex};
 
 /// One session over the whole graph: pattern k's rows go to `pattern_k`, every other
 /// input gets one row of zeros.
@@ -72,63 +71,13 @@ impl PatternRunner for OrtPatterns {
     }
 }
 
-/// A loaded pattern network on ONNX Runtime: its tables, and its session for checks.
-pub struct OrtPatternModel {
-    card: ModelCard,
-    tables: Arc<PatternTables>,
-    patterns: Mutex<OrtPatterns>,
-}
+/// A pattern network on ONNX Runtime: its tables and session.
+pub type OrtPatternModel = PatternModel<OrtPatterns>;
 
-impl OrtPatternModel {
-    pub fn from_bytes(bytes: &[u8], card: ModelCard) -> Result<Self, ModelError> {
-        let set = card.pattern_set()?;
-        let mut patterns = OrtPatterns::from_bytes(bytes, &set)?;
-        let tables = PatternTables::build(set, &mut patterns)?;
-        Ok(OrtPatternModel {
-            card,
-            tables: Arc::new(tables),
-            patterns: Mutex::new(patterns),
-        })
-    }
-}
-
-impl Model for OrtPatternModel {
-    fn card(&self) -> &ModelCard {
-        &self.card
-    }
-
-    fn runtime_name(&self) -> &'static str {
-        "onnxruntime"
-    }
-
-    fn runner(&self) -> Result<Box<dyn PlaneRunner>, ModelError> {
-        Err(engine::pattern::not_planes())
-    }
-
-    fn pattern_tables(&self) -> Option<Arc<PatternTables>> {
-        Some(self.tables.clone())
-    }
-
-    fn direct_pattern_sums(&self, pos: &othello::Position) -> Option<Result<[f32; 2], ModelError>> {
-        let Ok(mut patterns) = self.patterns.lock() else {
-            return Some(Err(ModelError::Run(
-                "a thread died while running the network".into(),
-            )));
-        };
-        Some(engine::pattern::direct_sums(
-            self.tables.set(),
-            &mut *patterns,
-            pos,
-        ))
-    }
-}
-
-impl std::fmt::Debug for OrtPatternModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OrtPatternModel")
-            .field("card", &self.card.name)
-            .finish_non_exhaustive()
-    }
+/// Loads a pattern network's ONNX on ONNX Runtime and builds its tables.
+pub fn load(bytes: &[u8], card: ModelCard) -> Result<OrtPatternModel, ModelError> {
+    let patterns = OrtPatterns::from_bytes(bytes, &card.pattern_set()?)?;
+    PatternModel::build(card, patterns, "onnxruntime")
 }
 
 impl std::fmt::Debug for OrtPatterns {

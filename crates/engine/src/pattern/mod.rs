@@ -45,3 +45,70 @@ pub fn not_planes() -> ModelError {
         "a pattern network evaluates whole positions through its tables, not input planes".into(),
     )
 }
+
+/// A loaded pattern network on any runtime: its card, its tables, and the runner kept for
+/// the checks that run the network itself ([`PatternModel::direct_sums`]).
+pub struct PatternModel<R> {
+    card: crate::network::ModelCard,
+    tables: std::sync::Arc<PatternTables>,
+    runner: std::sync::Mutex<R>,
+    runtime: &'static str,
+}
+
+impl<R: PatternRunner> PatternModel<R> {
+    /// Builds the tables of `card`'s patterns with `runner`.
+    pub fn build(
+        card: crate::network::ModelCard,
+        mut runner: R,
+        runtime: &'static str,
+    ) -> Result<Self, ModelError> {
+        let tables = PatternTables::build(card.pattern_set()?, &mut runner)?;
+        Ok(PatternModel {
+            card,
+            tables: std::sync::Arc::new(tables),
+            runner: std::sync::Mutex::new(runner),
+            runtime,
+        })
+    }
+
+    /// Runs the network itself on the position's instances (no tables): for checks.
+    pub fn direct_sums(&self, pos: &Position) -> Result<Entry, ModelError> {
+        let mut runner = self
+            .runner
+            .lock()
+            .map_err(|_| ModelError::Run("a thread died while running the network".into()))?;
+        direct_sums(self.tables.set(), &mut *runner, pos)
+    }
+}
+
+impl<R: PatternRunner + Send> crate::network::Model for PatternModel<R> {
+    fn card(&self) -> &crate::network::ModelCard {
+        &self.card
+    }
+
+    fn runtime_name(&self) -> &'static str {
+        self.runtime
+    }
+
+    fn runner(&self) -> Result<Box<dyn crate::network::PlaneRunner>, ModelError> {
+        Err(not_planes())
+    }
+
+    fn pattern_tables(&self) -> Option<std::sync::Arc<PatternTables>> {
+        Some(self.tables.clone())
+    }
+
+    fn direct_pattern_sums(&self, pos: &Position) -> Option<Result<Entry, ModelError>> {
+        Some(self.direct_sums(pos))
+    }
+}
+
+impl<R> std::fmt::Debug for PatternModel<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternModel")
+            .field("card", &self.card.name)
+            .field("runtime", &self.runtime)
+            .field("table_bytes", &self.tables.bytes())
+            .finish_non_exhaustive()
+    }
+}
