@@ -2,7 +2,7 @@
 # Trunk's post-build hook (Trunk.toml): the search worker a second time, with wasm's relaxed
 # SIMD (fused multiply-add in tract's kernels: about +15% network evaluations a second in
 # Chromium, docs/web.md), as worker-relaxed.js and worker-relaxed_bg.wasm beside Trunk's
-# plain SIMD worker. The page picks one at run time (src/page/simd.rs); a browser without
+# plain SIMD worker. The page picks one at run time (crates/page/src/simd.rs); a browser without
 # relaxed SIMD (Safari) gets the plain one. Trunk cannot build one binary twice with
 # different target features, hence the hook.
 #

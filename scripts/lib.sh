@@ -161,6 +161,6 @@ relaxed_worker_target() {
 }
 build_relaxed_worker() {
   RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" cargo build --quiet \
-    --target wasm32-unknown-unknown --profile "$1" --bin worker --features worker \
+    --target wasm32-unknown-unknown --profile "$1" -p worker --bin worker \
     --target-dir "$(relaxed_worker_target)"
 }

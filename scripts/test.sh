@@ -35,8 +35,8 @@ stage "format check" cargo fmt --all -- --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 # Clippy on wasm32 compiles the page, the worker and the engine and rules crates under them
 # for the browser; the browser tests build and link them for real.
-stage "wasm32 clippy (page)" cargo clippy --target wasm32-unknown-unknown -p othello-web --all-targets -- -D warnings
-stage "wasm32 clippy (worker)" cargo clippy --target wasm32-unknown-unknown -p othello-web --features worker --all-targets -- -D warnings
+stage "wasm32 clippy (page)" cargo clippy --target wasm32-unknown-unknown -p page --all-targets -- -D warnings
+stage "wasm32 clippy (worker)" cargo clippy --target wasm32-unknown-unknown -p worker --all-targets -- -D warnings
 # The venv also carries ONNX Runtime's library, which the engine's ONNX Runtime tests load
 # (and must find: OTHELLO_REQUIRE_ORT).
 stage "python venv" wait_for_venv

@@ -1,7 +1,7 @@
-// Starts the search worker (src/bin/worker.rs, built by Trunk as a no-modules script).
+// Starts the search worker (crates/worker/src/bin/worker.rs, built by Trunk as a no-modules script).
 // Written here because the loaders gloo-worker and Trunk generate pass wasm-bindgen's
 // init a bare URL, which it reports on the console as a deprecated form.
-// The page names the build in the query (src/page/simd.rs): `?build=relaxed` is the
+// The page names the build in the query (crates/page/src/simd.rs): `?build=relaxed` is the
 // relaxed SIMD build (scripts/build-relaxed-worker.sh), for browsers that validate it.
 // It fetches the wasm itself to tell the page how many bytes have arrived (www/site.js
 // shows them), while the browser still compiles the module as it streams in.

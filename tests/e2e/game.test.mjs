@@ -86,7 +86,7 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   numbers.longest_search_ms_at_150ms_budget = longestSearch;
   // Every search stopped at its deadline, give or take what was under way then: a batch
   // of evaluations, or a slice of a root proof (at most the 825 K solver nodes this
-  // budget buys, src/worker/search.rs). Timed by the worker itself, so the page's work and
+  // budget buys, crates/worker/src/search.rs). Timed by the worker itself, so the page's work and
   // a busy machine's other processes do not count.
   assert.ok(longestSearch > 0 && longestSearch < budgetMs + 1500, `a search took ${longestSearch} ms`);
   // No percentage is left on the board at the end, and the record is offered.
@@ -191,7 +191,7 @@ test("at the Strong level a proven win beyond the exact solve is played and said
 });
 
 // With three workers a timed level's first worker proves the whole root and the other two
-// split its moves (src/page/levels/plan.rs). At 22 empties in the second game of
+// split its moves (crates/page/src/levels/plan.rs). At 22 empties in the second game of
 // endgame-reach.measure.mjs (Black to move) the first worker solves the position exactly
 // (12 M solver nodes natively in the worker's slices; 3.2 s in Chromium here beside two
 // other workers) and plays, and the pool stops the others at once. The budget is the

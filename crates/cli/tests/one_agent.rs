@@ -8,11 +8,11 @@ use engine::network::{read_model_files, Runtime};
 use engine::onnx::Tract;
 use engine::{Budget, PlayerSpec, Solver};
 use othello::{BoardSize, Game, Move, Position, Variant};
-use othello_web::protocol::{Output, SearchRequest, WireBudget};
-use othello_web::worker::search::Searcher;
+use protocol::{Output, SearchRequest, WireBudget};
 use std::path::PathBuf;
 use std::time::Duration;
 use tools::models::{ModelFiles, RuntimeChoice};
+use worker::search::Searcher;
 
 fn model() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/tiny-random-8x8.onnx")

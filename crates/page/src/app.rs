@@ -1,0 +1,318 @@
+//! The page: a small `App` that owns the game and view reducers and the settings, leaves
+//! the side effects to the hooks and the words to `explain`, and hands data and callbacks
+//! to its parts, as Yew's `function_memory_game` example composes its App: the header,
+//! the game (`play`) and the side panel (`side`), each drawn from the components.
+
+mod header;
+mod new_game;
+mod play;
+mod side;
+
+use crate::components::ReviewPanel;
+use crate::explain::who;
+use crate::explain::{level_note, opponent_lines};
+use crate::hooks::{
+    load_linked, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
+    SearchWanted,
+};
+use crate::levels::Difficulty;
+use crate::persist::Settings;
+use crate::pool::Purpose;
+use crate::review::{ReviewLevel, ReviewOrder, ReviewState};
+use crate::state::Seats;
+use crate::view::{View, ViewAction};
+use engine::PlayerSpec;
+use header::Header;
+use new_game::use_new_game;
+use othello::Position;
+use play::{PlayArea, SearchView};
+use protocol::WireBudget;
+use side::SidePanel;
+use yew::prelude::*;
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error,
+    } = use_restored();
+    let new_game = use_new_game(game.clone(), view.dispatcher());
+    let watch = use_watch(game.generation);
+    let pool = use_pool(view.dispatcher(), game.dispatcher());
+    let pos = *game.position();
+    let (size, variant) = (pos.size(), pos.variant());
+    let on_builtin = use_builtin_model(pool.clone(), view.clone(), size, variant);
+    let player = view
+        .player(size, variant)
+        .map(|p| settings.difficulty.tune(p))
+        .map(|p| without_book_unless(settings.book, p));
+    let budget = settings.difficulty.budget();
+    let watching = game.seats == Seats::AgentVsAgent;
+    use_search_driver(
+        pool.clone(),
+        view.clone(),
+        SearchWanted {
+            position: pos,
+            agent_turn: game.agent_to_move() && !(watching && watch.0),
+            analysing: game.seats == Seats::Analysis && !pos.is_game_over(),
+            budget,
+            player: player.clone(),
+            delay_ms: if watching { watch.1 } else { 0 },
+        },
+    );
+    use_persistence(&game, &settings, &view.estimates, &view.review.reviews);
+    use_review_follows_game(&pool, &view, &game);
+    let review_panel = review_panel(&pool, &view, &game, &settings);
+
+    let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
+    let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);
+    let on_upload = {
+        let (pool, view) = (pool.clone(), view.dispatcher());
+        Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
+    };
+    let (workers, simd) = workers_and_build(&pool);
+    let (opponent, strength) =
+        opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
+    // The game's records name the agent without its role ("Opponent: ").
+    let record_opponent = opponent
+        .split_once(": ")
+        .map_or(opponent.as_str(), |(_, o)| o)
+        .to_owned();
+    let spec = player
+        .as_ref()
+        .map(std::string::ToString::to_string)
+        .unwrap_or_default();
+    html! {
+        <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
+              data-reviewed={view.review.reviews.len().to_string()}>
+            <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)} {link_error} />
+            { unreadable_notice(&unreadable) }
+            <div class="layout">
+                <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
+                          opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
+                <section class="thinking" aria-label="The search and the evaluation graph">
+                    <SearchView game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget} />
+                    { review_panel }
+                </section>
+                <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
+                           note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
+                           {on_upload} {on_builtin} />
+            </div>
+        </main>
+    }
+}
+
+/// The game, the settings and the view as the last visit left them (the view keeps the
+/// evaluation graph's estimates and the reviews), or the game a link opened; why a saved
+/// game could not be read, until the person has read it; and why the address is no link
+/// the page can follow (said in one line under the title).
+struct Restored {
+    game: UseReducerHandle<GameModel>,
+    settings: UseStateHandle<Settings>,
+    view: UseReducerHandle<View>,
+    unreadable: UseStateHandle<Option<String>>,
+    link_error: Option<String>,
+}
+
+#[hook]
+fn use_restored() -> Restored {
+    let loaded = use_memo((), |_| load_linked());
+    let unreadable = use_state({
+        let loaded = loaded.clone();
+        move || loaded.unreadable.clone()
+    });
+    let game = use_reducer({
+        let loaded = loaded.clone();
+        move || GameModel {
+            set_aside: loaded.set_aside.clone(),
+            ..GameModel::new(loaded.restored.0.clone())
+        }
+    });
+    let settings = use_state({
+        let loaded = loaded.clone();
+        move || loaded.restored.1.clone()
+    });
+    let view = use_reducer({
+        let loaded = loaded.clone();
+        move || View {
+            estimates: loaded.restored.2.clone(),
+            review: ReviewState {
+                reviews: loaded.restored.3.clone(),
+                ..ReviewState::default()
+            },
+            ..View::default()
+        }
+    });
+    Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error: loaded.link_error.clone(),
+    }
+}
+
+/// A saved game that could not be read, said until the person dismisses it.
+fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
+    let Some(text) = (**unreadable).clone() else {
+        return Html::default();
+    };
+    let dismiss = {
+        let unreadable = unreadable.clone();
+        Callback::from(move |_| unreadable.set(None))
+    };
+    html! {
+        <p class="message" id="save-error" role="alert">{ text }{ " " }
+            <button id="save-error-ok" onclick={dismiss}>{ "OK" }</button>
+        </p>
+    }
+}
+
+/// Agent against agent: paused, and the pause between moves (ms). A pause belongs to its
+/// watched game: the next game (a new one, a load; a new `generation`) starts running.
+#[hook]
+fn use_watch(generation: u64) -> UseStateHandle<(bool, u32)> {
+    let watch = use_state(|| (false, 1000u32));
+    {
+        let watch = watch.clone();
+        use_effect_with(generation, move |_| {
+            if watch.0 {
+                watch.set((false, watch.1));
+            }
+        });
+    }
+    watch
+}
+
+/// How many workers the pool runs and which build of the worker (for the tests, on
+/// `<main>`); none before the pool starts.
+fn workers_and_build(pool: &PoolHandle) -> (usize, &'static str) {
+    match pool.borrow().as_ref() {
+        Some(p) => {
+            let p = p.borrow();
+            (p.worker_count(), p.worker_build().name())
+        }
+        None => (0, ""),
+    }
+}
+
+/// The review's panel, wired to the pool, the view and the review's budget (a setting);
+/// nothing before the game has a move, so that an empty game's side starts with New game
+/// and the difficulty.
+fn review_panel(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    game: &UseReducerHandle<GameModel>,
+    settings: &UseStateHandle<Settings>,
+) -> Html {
+    if game.game.moves().is_empty() && game.undone.is_empty() {
+        return Html::default();
+    }
+    let (level, order) = (settings.review_level, settings.review_order);
+    // The agent that played the game, whose own search the review must outdo.
+    let agent = (game.seats != Seats::Analysis).then(|| {
+        let difficulty = &settings.difficulty;
+        (difficulty.name().to_owned(), difficulty.budget())
+    });
+    let (on_review, on_cancel) = review_callbacks(pool, view, game, (level, order), agent);
+    let on_level = {
+        let settings = settings.clone();
+        Callback::from(move |level: ReviewLevel| {
+            settings.set(Settings {
+                review_level: level,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let on_order = {
+        let settings = settings.clone();
+        Callback::from(move |order: ReviewOrder| {
+            settings.set(Settings {
+                review_order: order,
+                ..(*settings).clone()
+            });
+        })
+    };
+    let moves = view
+        .review
+        .reviews
+        .of_game(&game.game)
+        .into_iter()
+        .zip(game.game.moves().iter().copied())
+        .map(|(r, mv)| (mv, r))
+        .collect::<Vec<_>>();
+    let on_focus = {
+        let view = view.dispatcher();
+        Callback::from(move |focus| view.dispatch(ViewAction::ReviewFocus(focus)))
+    };
+    html! {
+        <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
+                     error={view.review.error.clone()} {level} {on_level} {order} {on_order}
+                     unavailable={review_unavailable(game, view)} {on_review} {on_cancel}
+                     focus={view.review.focus} {on_focus} judged={view.review.reviews.judged().map(str::to_owned)}
+                     black={who(game, othello::Color::Black)} white={who(game, othello::Color::White)} />
+    }
+}
+
+/// Changing the difficulty and turning the heat map on or off, both kept in the settings.
+fn settings_callbacks(
+    settings: &UseStateHandle<Settings>,
+) -> (Callback<Difficulty>, Callback<()>, Callback<()>) {
+    let set_settings = {
+        let settings = settings.clone();
+        move |change: &dyn Fn(&mut Settings)| {
+            let mut next = (*settings).clone();
+            change(&mut next);
+            settings.set(next);
+        }
+    };
+    let on_difficulty = {
+        let set = set_settings.clone();
+        Callback::from(move |d: Difficulty| set(&|s: &mut Settings| s.difficulty = d.clone()))
+    };
+    let on_toggle_heat = {
+        let set = set_settings.clone();
+        Callback::from(move |()| set(&|s: &mut Settings| s.heat_map = !s.heat_map))
+    };
+    let on_toggle_book =
+        Callback::from(move |()| set_settings(&|s: &mut Settings| s.book = !s.book));
+    (on_difficulty, on_toggle_heat, on_toggle_book)
+}
+
+/// The agent's spec with its book, or without it when the person turned the book off.
+fn without_book_unless(book: bool, player: PlayerSpec) -> PlayerSpec {
+    if book {
+        player
+    } else {
+        PlayerSpec {
+            book: None,
+            book_random: None,
+            ..player
+        }
+    }
+}
+
+/// Asks the workers for a hint: the agent's search of the position for the person.
+fn hint_callback(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    pos: Position,
+    player: Option<PlayerSpec>,
+    budget: WireBudget,
+) -> Callback<()> {
+    let (pool, view) = (pool.clone(), view.clone());
+    Callback::from(move |()| {
+        if let (Some(p), Some(player)) = (pool.borrow().as_ref(), player.clone()) {
+            p.borrow_mut().search(Purpose::Hint, &pos, budget, player);
+            view.dispatch(ViewAction::Started(
+                Purpose::Hint,
+                pos.hash(),
+                pos.side_to_move(),
+            ));
+        }
+    })
+}

@@ -1,0 +1,201 @@
+//! The evaluation graph: Black's chance to win (or expected discs) over the move number,
+//! as plain SVG. A point is a way back to its position; hovering one says the move and
+//! its estimate under the graph (and it stays there, to be read); exact results are
+//! squares, estimates circles, the live point hollow.
+
+use crate::graph::{cumulative_loss, describe, height, Point, Scale};
+use protocol::ReviewedMove;
+use yew::prelude::*;
+
+const WIDTH: f32 = 480.0;
+const HEIGHT: f32 = 130.0;
+const PAD: f32 = 8.0;
+/// Above and below the points: the axis labels' bands, so that no point (the live one
+/// included) covers "Black wins" or "White wins".
+const LABEL_BAND: f32 = 18.0;
+/// The cumulative loss chart under the graph: its height, and its legend's band on top.
+const LOSS_HEIGHT: f32 = 64.0;
+const LEGEND_BAND: f32 = 16.0;
+
+#[derive(Properties, PartialEq)]
+pub struct GraphProps {
+    pub points: Vec<Point>,
+    pub scale: Scale,
+    /// Go to the position after this many moves.
+    pub on_goto: Callback<usize>,
+    /// The move the board shows: the points after it are the redo moves', drawn faded.
+    pub current: usize,
+}
+
+#[function_component(EvalGraph)]
+pub fn eval_graph(props: &GraphProps) -> Html {
+    let hovered = use_state(|| None::<usize>);
+    // Early in a game the points spread over the width; a longer game squeezes them.
+    let span = props.points.len().max(20) as f32;
+    let x = |ply: usize| PAD + (ply as f32 - 0.5) / span * (WIDTH - 2.0 * PAD);
+    let y = |h: f32| HEIGHT - LABEL_BAND - h * (HEIGHT - 2.0 * LABEL_BAND);
+    // The line joins the points that have an estimate; a move without one (the person's,
+    // with no hint) has no point of its own, so the line runs past it.
+    let line: Vec<String> = props
+        .points
+        .iter()
+        .filter_map(|p| p.estimate.map(|e| (x(p.ply), y(height(&e, props.scale)))))
+        .map(|(a, b)| format!("{a:.1},{b:.1}"))
+        .collect();
+    let line = (line.len() > 1).then(|| {
+        html! { <polyline class="eval-line" points={line.join(" ")} /> }
+    });
+    let marks = props.points.iter().filter_map(|p| {
+        let at = (x(p.ply), y(height(&p.estimate?, props.scale)));
+        Some(point_mark(
+            p,
+            at,
+            p.ply > props.current,
+            &props.on_goto,
+            &hovered,
+        ))
+    });
+    let (top, bottom, axis) = axis_labels(props.scale);
+    let losses = loss_chart(&props.points, &x);
+    let caption = (*hovered)
+        .and_then(|ply| props.points.iter().find(|p| p.ply == ply))
+        .map(describe)
+        .unwrap_or_else(|| {
+            "Each point: the search before that move. Hover to read it, click to go there."
+                .to_owned()
+        });
+    html! {
+        <figure class="eval-graph" id="eval-graph">
+            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
+                <rect class="eval-bg" x="0" y="0" width={WIDTH.to_string()} height={(HEIGHT / 2.0).to_string()} />
+                <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
+                <text class="eval-axis" x={PAD.to_string()} y="12">{ top }</text>
+                <text class="eval-axis" x={PAD.to_string()} y={(HEIGHT - 3.0).to_string()}>{ bottom }</text>
+                { for line }
+                { for marks }
+            </svg>
+            { for losses }
+            <figcaption class="small" id="graph-caption" aria-live="polite">{ caption }</figcaption>
+        </figure>
+    }
+}
+
+/// A point of the graph at `(cx, cy)` (it has an estimate): a square for an exact result,
+/// a circle for an estimate, hollow for the live search, faded when `later` than the move
+/// on the board (a redo move's); a click goes to its position and hovering puts its
+/// description under the graph.
+fn point_mark(
+    p: &Point,
+    (cx, cy): (f32, f32),
+    later: bool,
+    on_goto: &Callback<usize>,
+    hovered: &UseStateHandle<Option<usize>>,
+) -> Html {
+    let exact = p.estimate.is_some_and(|e| e.exact);
+    let ply = p.ply;
+    let live = p.mv.is_none();
+    // A reviewed move's point carries its mark, so mistakes stand out on the line.
+    let mark = p
+        .review
+        .as_ref()
+        .and_then(ReviewedMove::mark)
+        .map(engine::review::Mark::name);
+    let class = classes!(
+        "pt",
+        exact.then_some("exact"),
+        live.then_some("live"),
+        (later && !live).then_some("redo"),
+        mark
+    );
+    // The live point's move is not played yet: it goes to the position on the board.
+    let target = if live { ply - 1 } else { ply };
+    let onclick = on_goto.reform(move |_| target);
+    let onmouseenter = {
+        let hovered = hovered.clone();
+        Callback::from(move |_| hovered.set(Some(ply)))
+    };
+    let title = describe(p);
+    if exact {
+        html! {
+            <rect {class} x={format!("{:.1}", cx - 4.0)} y={format!("{:.1}", cy - 4.0)} width="8" height="8"
+                  data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></rect>
+        }
+    } else {
+        html! {
+            <circle {class} cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4"
+                    data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></circle>
+        }
+    }
+}
+
+/// The labels at the top and the bottom of the graph, and what its axis measures.
+fn axis_labels(scale: Scale) -> (String, String, &'static str) {
+    match scale {
+        Scale::Percent => (
+            "Black wins".to_owned(),
+            "White wins".to_owned(),
+            "Black's chance to win",
+        ),
+        Scale::Discs(r) => (
+            format!("Black +{r:.0}"),
+            format!("White +{r:.0}"),
+            "Black's expected disc margin",
+        ),
+    }
+}
+
+/// Each side's discs lost so far, once the game has a review: a step line per side (Black
+/// solid, White dashed) under the graph, its moves at the graph's own x positions, and a
+/// legend with each side's total, which is its summary's.
+fn loss_chart(points: &[Point], x: &dyn Fn(usize) -> f32) -> Option<Html> {
+    use othello::Color;
+    let sides = [Color::Black, Color::White].map(|side| (side, cumulative_loss(points, side)));
+    if sides.iter().all(|(_, line)| line.is_empty()) {
+        return None;
+    }
+    let last = |line: &[(usize, f32)]| line.last().map_or(0.0, |&(_, t)| t);
+    // Whole multiples of 4 discs at the top, so the scale reads at a glance.
+    let most = sides
+        .iter()
+        .map(|(_, line)| last(line))
+        .fold(4.0f32, f32::max);
+    let top = (most / 4.0).ceil() * 4.0;
+    let y = |total: f32| LOSS_HEIGHT - PAD - total / top * (LOSS_HEIGHT - PAD - LEGEND_BAND);
+    let lines = sides.iter().map(|(side, line)| {
+        let name = side.name().to_lowercase();
+        // Steps: the total holds until the side's next reviewed move changes it.
+        let mut at = vec![(PAD, y(0.0))];
+        let mut before = 0.0;
+        for &(ply, total) in line {
+            at.push((x(ply), y(before)));
+            at.push((x(ply), y(total)));
+            before = total;
+        }
+        let points: Vec<String> = at.iter().map(|(a, b)| format!("{a:.1},{b:.1}")).collect();
+        html! {
+            <polyline class={classes!("loss-line", name.clone())} id={format!("loss-line-{name}")}
+                      points={points.join(" ")} data-final={format!("{:.2}", last(line))} />
+        }
+    });
+    let legend = sides.iter().enumerate().map(|(i, (side, line))| {
+        let name = side.name().to_lowercase();
+        let x0 = PAD + 150.0 * i as f32 + 150.0;
+        html! {
+            <>
+                <line class={classes!("loss-line", name.clone())} x1={format!("{x0:.1}")} x2={format!("{:.1}", x0 + 16.0)} y1="8" y2="8" />
+                <text class="eval-axis" id={format!("loss-total-{name}")} x={format!("{:.1}", x0 + 20.0)} y="11">
+                    { format!("{side} {:.2}", last(line)) }
+                </text>
+            </>
+        }
+    });
+    Some(html! {
+        <svg class="loss-graph" id="loss-graph" viewBox={format!("0 0 {WIDTH} {LOSS_HEIGHT}")} role="img"
+             aria-label={format!("Discs lost so far by each side, up to {top:.0}")}>
+            <text class="eval-axis" x={PAD.to_string()} y="11">{ format!("Discs lost (0-{top:.0})") }</text>
+            { for legend }
+            <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={format!("{:.1}", y(0.0))} y2={format!("{:.1}", y(0.0))} />
+            { for lines }
+        </svg>
+    })
+}

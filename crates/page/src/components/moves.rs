@@ -1,0 +1,146 @@
+//! The moves so far (each one a way back to its position) and the moves taken back (a way
+//! forward), the transcript and the named opening, the game as a GGF record, and a form to
+//! load either.
+
+use super::controls::data_href;
+use super::text_box::use_text_submit;
+use crate::explain::opening_line;
+use crate::records::RecordGame;
+use othello::{Game, Move};
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct MoveListProps {
+    pub game: Game,
+    /// Moves taken back, the next to replay last.
+    pub undone: Vec<Move>,
+    /// Go to the position after this many moves.
+    pub on_goto: Callback<usize>,
+    /// A pasted transcript or GGF record to load.
+    pub on_load: Callback<String>,
+    /// The game so far as a GGF record.
+    pub ggf: String,
+    /// A GGF file the person opened.
+    pub on_open: Callback<web_sys::File>,
+    /// The games of a record that holds several, waiting for the person to pick one.
+    #[prop_or_default]
+    pub choices: Option<Rc<Vec<RecordGame>>>,
+    /// Loads the picked game (`None`: none).
+    #[prop_or_default]
+    pub on_pick: Callback<Option<usize>>,
+    /// The move the board shows while the person browses, when it is not the game's last.
+    #[prop_or_default]
+    pub browsing: Option<usize>,
+    /// Plies the agent played from the opening book, marked as book moves.
+    #[prop_or_default]
+    pub book_plies: Vec<usize>,
+}
+
+#[function_component(MoveList)]
+pub fn move_list(props: &MoveListProps) -> Html {
+    let (input, onclick) = use_text_submit(&props.on_load);
+    let on_open = {
+        let on_open = props.on_open.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let file = input.files().and_then(|files| files.get(0));
+            // The same file may be opened again after a change: clear the picker.
+            input.set_value("");
+            if let Some(file) = file {
+                on_open.emit(file);
+            }
+        })
+    };
+    let played = props.game.moves().len();
+    let current = props.browsing.unwrap_or(played);
+    let all: Vec<Move> = props
+        .game
+        .moves()
+        .iter()
+        .chain(props.undone.iter().rev())
+        .copied()
+        .collect();
+    let moves = all.chunks(2).enumerate().map(|(i, pair)| {
+        let buttons = pair.iter().enumerate().map(|(j, mv)| {
+            let ply = 2 * i + j + 1;
+            let book = props.book_plies.contains(&ply);
+            let class = classes!(
+                "mv",
+                (ply > played).then_some("redo"),
+                (ply == current).then_some("current"),
+                book.then_some("book")
+            );
+            let title = if book {
+                format!("Go to the position after {mv} (a book move)")
+            } else {
+                format!("Go to the position after {mv}")
+            };
+            html! {
+                <button {class} data-ply={ply.to_string()} {title}
+                        onclick={props.on_goto.reform(move |_| ply)}>{ mv.to_string() }</button>
+            }
+        });
+        html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ for buttons }</li> }
+    });
+    html! {
+        <fieldset class={classes!("moves-panel", (played == 0 && props.undone.is_empty()).then_some("empty"))}>
+            <legend>{ "Moves" }</legend>
+            if played > 0 || !props.undone.is_empty() {
+                <button class="mv start" data-ply="0" onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
+            }
+            <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
+            <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
+            if let Some(text) = opening_line(&props.game) {
+                <p class="small" id="moves-opening"
+                   title="The longest named line this game reached, matched by position under any rotation or move order">{ text }</p>
+            }
+            <p class="small">
+                <a id="download-ggf" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
+                   title="The game so far as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
+            </p>
+            <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript or GGF record to load"
+                      placeholder="paste a transcript (f5d6c3d3c4) or a GGF record ((;GM[Othello]...;))" />
+            <button id="load-transcript" {onclick}>{ "Load" }</button>
+            <label class="file-button">{ "Open a GGF file " }
+                <input id="open-ggf" type="file" accept=".ggf,text/plain" onchange={on_open} />
+            </label>
+            if let Some(games) = props.choices.clone() {
+                <GamePicker {games} on_pick={props.on_pick.clone()} />
+            }
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PickerProps {
+    games: Rc<Vec<RecordGame>>,
+    on_pick: Callback<Option<usize>>,
+}
+
+/// A record of several games (a GGS archive): which one to load.
+#[function_component(GamePicker)]
+fn game_picker(props: &PickerProps) -> Html {
+    let select = use_node_ref();
+    let on_load = {
+        let select = select.clone();
+        props.on_pick.reform(move |_| {
+            select
+                .cast::<HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+        })
+    };
+    html! {
+        <div class="confirm" id="pick-game" role="group" aria-label="Pick a game of the record">
+            <p>{ format!("The record holds {} games: pick one to load.", props.games.len()) }</p>
+            <select ref={select} id="pick-game-select" aria-label="Game to load">
+                { for props.games.iter().enumerate().map(|(i, g)| html! {
+                    <option value={i.to_string()}>{ g.label.clone() }</option>
+                }) }
+            </select>
+            <button id="pick-game-load" onclick={on_load}>{ "Load this game" }</button>
+            <button id="pick-game-cancel" onclick={props.on_pick.reform(|_| None)}>{ "Cancel" }</button>
+        </div>
+    }
+}

@@ -1,0 +1,172 @@
+//! The game's review: the budget to review at, the button (and Cancel with the progress
+//! while it runs), each side's summary, and every move with its value, the best move's,
+//! the loss and the mark; a click on a move shows it on the board with the best one.
+
+use crate::review::{
+    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, summary,
+    value_text, ReviewLevel, ReviewOrder,
+};
+use othello::{Color, Move};
+use protocol::ReviewedMove;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ReviewProps {
+    /// The game's moves, each with its review when it has one.
+    pub moves: Vec<(Move, Option<ReviewedMove>)>,
+    /// The review under way: moves done, moves in all.
+    pub running: Option<(usize, usize)>,
+    pub error: Option<String>,
+    pub level: ReviewLevel,
+    pub on_level: Callback<ReviewLevel>,
+    pub order: ReviewOrder,
+    pub on_order: Callback<ReviewOrder>,
+    /// Why there is nothing to review now, if so (the agent is to move, no network yet).
+    pub unavailable: Option<String>,
+    pub on_review: Callback<()>,
+    pub on_cancel: Callback<()>,
+    /// The move shown on the board (0-based).
+    pub focus: Option<usize>,
+    pub on_focus: Callback<Option<usize>>,
+    /// "Black (you)", "White (the agent)": the sides as the page names them.
+    pub black: String,
+    pub white: String,
+    /// What the review judges with, in words, once one has started.
+    #[prop_or_default]
+    pub judged: Option<String>,
+}
+
+#[function_component(ReviewPanel)]
+pub fn review_panel(props: &ReviewProps) -> Html {
+    let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| r.clone()).collect();
+    let reviewed = reviews.iter().flatten().count();
+    let on_level = props.on_level.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        ReviewLevel::from_key(&value).unwrap_or_default()
+    });
+    let on_order = props.on_order.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        ReviewOrder::from_key(&value).unwrap_or_default()
+    });
+    let running = props.running.is_some();
+    let button = review_button(props, reviewed);
+    let summaries = (reviewed > 0).then(|| side_summaries(&reviews, &props.black, &props.white));
+    let rows = props
+        .moves
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (mv, review))| Some(review_row(props, i, *mv, review.as_ref()?)));
+    html! {
+        <section class="review" id="review" aria-label="Review of the game">
+            <h2>{ "Review" }</h2>
+            <div class="review-controls">
+                <label>{ "Budget " }
+                    <select id="review-level" onchange={on_level} disabled={running}>
+                        { for ReviewLevel::ALL.into_iter().map(|l| html! {
+                            <option value={l.key()} selected={l == props.level}>{ l.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Order " }
+                    <select id="review-order" onchange={on_order} disabled={running}>
+                        { for ReviewOrder::ALL.into_iter().map(|o| html! {
+                            <option value={o.key()} selected={o == props.order}>{ o.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                { button }
+            </div>
+            if let Some(why) = props.unavailable.clone().filter(|_| !running) {
+                <p class="small" id="review-unavailable">{ why }</p>
+            }
+            if let Some(error) = props.error.clone() {
+                <p class="message" id="review-error" role="alert">{ format!("The review stopped: {error}") }</p>
+            }
+            if let Some(judged) = props.judged.clone().filter(|_| reviewed > 0 || running) {
+                <p class="small" id="review-judged">{ judged }</p>
+            }
+            { for summaries }
+            if reviewed > 0 {
+                <p class="small" id="review-lost-help">{ "Discs lost in all: each move's loss against the best move there, added up.                     It is not the game's margin: that is the start's value, less one side's losses, plus the other's,                     and the losses are the search's estimates where the solver does not reach." }</p>
+            }
+            if reviewed > 0 {
+                <div class="review-table">
+                    <table id="review-moves">
+                        <thead><tr><th>{ "#" }</th><th>{ "move" }</th><th>{ "value" }</th><th>{ "best" }</th>
+                            <th>{ "best value" }</th><th>{ "loss" }</th><th>{ "mark" }</th></tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+                <p class="small">{ "Click a move to see it on the board with the best move. " }{ marks_help() }</p>
+            } else {
+                <p class="small">{ "Every move of both sides valued by the search (exact where the solver reaches), \
+                                    against the best move, in the workers. " }{ marks_help() }</p>
+            }
+        </section>
+    }
+}
+
+/// The review's button: "Review the game" (or again), or while it runs its progress and
+/// Cancel.
+fn review_button(props: &ReviewProps, reviewed: usize) -> Html {
+    match props.running {
+        Some((done, total)) => html! {
+            <>
+                <progress id="review-progress" max={total.to_string()} value={done.to_string()}></progress>
+                <span id="review-status" role="status">{ format!("Reviewed {done} of {total} moves…") }</span>
+                <button id="review-cancel" onclick={props.on_cancel.reform(|_| ())}>{ "Cancel" }</button>
+            </>
+        },
+        None => html! {
+            <button id="review-start" disabled={props.unavailable.is_some()} onclick={props.on_review.reform(|_| ())}>
+                { if reviewed > 0 { "Review again" } else { "Review the game" } }
+            </button>
+        },
+    }
+}
+
+/// Each side's summary, as the CLI writes it, under the names the page gives the sides.
+fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) -> Html {
+    let line = |side: Color, name: &str| {
+        html! {
+            <li id={format!("review-summary-{}", side.name().to_lowercase())}>
+                <strong>{ format!("{name}: ") }</strong>{ summary(reviews, side).to_string() }
+            </li>
+        }
+    };
+    html! {
+        <ul class="review-summary" id="review-summary">
+            { line(Color::Black, black) }
+            { line(Color::White, white) }
+        </ul>
+    }
+}
+
+/// The table's row of move `i` (0-based): a click shows it on the board, a second hides it.
+fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html {
+    let mark = mark_name(r);
+    let focused = props.focus == Some(i);
+    let onclick = props
+        .on_focus
+        .reform(move |_| if focused { None } else { Some(i) });
+    let title = match line_sentence(r) {
+        Some(line) => format!("{} {line}", describe(i + 1, r)),
+        None => describe(i + 1, r),
+    };
+    html! {
+        <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
+            {onclick} title={title}>
+            <td>{ (i + 1).to_string() }</td>
+            <td>{ mv.to_string() }</td>
+            <td class="num">{ value_text(r.value, r.value_exact) }</td>
+            <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
+            <td class="num">{ best_value_text(r) }</td>
+            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }</td>
+            <td class="mark">{ mark }</td>
+        </tr>
+    }
+}

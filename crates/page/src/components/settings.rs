@@ -1,0 +1,188 @@
+//! The new-game form (board, rules, who plays) and the difficulty (a search budget).
+
+use crate::levels::{Difficulty, LEVELS};
+use othello::{BoardSize, Color, Seats, Variant};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct NewGameProps {
+    pub size: BoardSize,
+    pub variant: Variant,
+    pub seats: Seats,
+    /// Board, rules, seats, and whether to start from a random balanced (XOT) opening.
+    pub on_new: Callback<(BoardSize, Variant, Seats, bool)>,
+    /// A new game waits for the person to confirm throwing this one away.
+    pub pending: bool,
+    /// Discs placed in the game that would be thrown away (its passes left out).
+    pub moves: usize,
+    pub on_confirm: Callback<()>,
+    pub on_cancel: Callback<()>,
+}
+
+fn seats_value(seats: Seats) -> &'static str {
+    match seats {
+        Seats::Human(Color::Black) => "black",
+        Seats::Human(Color::White) => "white",
+        Seats::AgentVsAgent => "watch",
+        Seats::Analysis => "analysis",
+    }
+}
+
+fn seats_from(value: &str) -> Seats {
+    match value {
+        "white" => Seats::Human(Color::White),
+        "watch" => Seats::AgentVsAgent,
+        "analysis" => Seats::Analysis,
+        _ => Seats::Human(Color::Black),
+    }
+}
+
+#[function_component(NewGame)]
+pub fn new_game(props: &NewGameProps) -> Html {
+    let size_ref = use_node_ref();
+    let variant_ref = use_node_ref();
+    let seats_ref = use_node_ref();
+    let start_ref = use_node_ref();
+    let onclick = {
+        let (size_ref, variant_ref, seats_ref, start_ref) = (
+            size_ref.clone(),
+            variant_ref.clone(),
+            seats_ref.clone(),
+            start_ref.clone(),
+        );
+        let on_new = props.on_new.clone();
+        Callback::from(move |_| {
+            let value = |r: &NodeRef| {
+                r.cast::<HtmlSelectElement>()
+                    .map(|s| s.value())
+                    .unwrap_or_default()
+            };
+            let size = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
+            let variant = value(&variant_ref).parse().unwrap_or_default();
+            let xot = value(&start_ref) == "xot";
+            on_new.emit((size, variant, seats_from(&value(&seats_ref)), xot));
+        })
+    };
+    let seats = seats_value(props.seats);
+    html! {
+        <fieldset>
+            <legend>{ "New game" }</legend>
+            <label>{ "Board " }
+                <select ref={size_ref} id="new-size">
+                    { for [BoardSize::Eight, BoardSize::Six].map(|s| html! {
+                        <option value={s.n().to_string()} selected={props.size == s}>{ s.to_string() }</option>
+                    }) }
+                </select>
+            </label>
+            <label>{ "Rules " }
+                <select ref={variant_ref} id="new-variant">
+                    <option value={Variant::Standard.to_string()} selected={props.variant == Variant::Standard}>{ "standard" }</option>
+                    <option value={Variant::Reversed.to_string()} selected={props.variant == Variant::Reversed}>{ "reversed (fewest discs wins)" }</option>
+                </select>
+            </label>
+            <label>{ "You " }
+                <select ref={seats_ref} id="new-players">
+                    <option value="black" selected={seats == "black"}>{ "play Black" }</option>
+                    <option value="white" selected={seats == "white"}>{ "play White" }</option>
+                    <option value="watch" selected={seats == "watch"}>{ "watch agent vs agent" }</option>
+                    <option value="analysis" selected={seats == "analysis"}>{ "analyse (move both sides)" }</option>
+                </select>
+            </label>
+            <label>{ "Start " }
+                <select ref={start_ref} id="new-start">
+                    <option value="standard" selected=true>{ "the standard position" }</option>
+                    <option value="xot">{ "a random balanced opening (XOT, 8x8 standard only)" }</option>
+                </select>
+            </label>
+            <button id="new-game" {onclick}>{ "New game" }</button>
+            if props.pending {
+                <div class="confirm" id="confirm-new" role="alertdialog" aria-label="Discard the game?">
+                    <p>{ crate::explain::discard_question(props.moves) }</p>
+                    <button id="confirm-new-yes" onclick={props.on_confirm.reform(|_| ())}>{ "Discard it and start" }</button>
+                    <button id="confirm-new-no" onclick={props.on_cancel.reform(|_| ())}>{ "Keep playing" }</button>
+                </div>
+            }
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DifficultyProps {
+    pub difficulty: Difficulty,
+    pub on_change: Callback<Difficulty>,
+    /// What plays this board at this level, when it is not the network (alpha-beta).
+    #[prop_or_default]
+    pub note: Option<String>,
+}
+
+#[function_component(DifficultyPicker)]
+pub fn difficulty_picker(props: &DifficultyProps) -> Html {
+    // What the person typed that was refused, and why; cleared by the next valid entry.
+    let refused = use_state(|| None::<String>);
+    let on_level = {
+        let (on_change, refused) = (props.on_change.clone(), refused.clone());
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            refused.set(None);
+            on_change.emit(match value.as_str() {
+                "custom-sims" => Difficulty::Simulations(500),
+                "custom-ms" => Difficulty::Millis(1000),
+                id => Difficulty::Level(id.to_owned()),
+            });
+        })
+    };
+    let kind = props.difficulty.custom_kind();
+    let on_custom = {
+        let (on_change, refused) = (props.on_change.clone(), refused.clone());
+        Callback::from(move |e: Event| {
+            let Some(kind) = kind else { return };
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            match kind.parse(&text) {
+                Ok(d) => {
+                    refused.set(None);
+                    on_change.emit(d);
+                }
+                Err(why) => refused.set(Some(why)),
+            }
+        })
+    };
+    let (level_value, custom_value) = match &props.difficulty {
+        Difficulty::Level(id) => (id.clone(), String::new()),
+        Difficulty::Simulations(n) => ("custom-sims".to_owned(), n.to_string()),
+        Difficulty::Millis(n) => ("custom-ms".to_owned(), n.to_string()),
+    };
+    html! {
+        <fieldset>
+            <legend>{ "Difficulty" }</legend>
+            <select id="level" aria-label="Difficulty" onchange={on_level}>
+                { for LEVELS.iter().map(|l| html! {
+                    <option value={l.id} selected={level_value == l.id}>{ l.label }</option>
+                }) }
+                <option value="custom-sims" selected={level_value == "custom-sims"}>{ "Custom: simulations per move" }</option>
+                <option value="custom-ms" selected={level_value == "custom-ms"}>{ "Custom: milliseconds per move" }</option>
+            </select>
+            if let Some(kind) = kind {
+                <label class="custom">{ format!("{}: ", capitalise(&kind.prompt())) }
+                    <input id="custom-budget" type="number" min={kind.range().0.to_string()} max={kind.range().1.to_string()}
+                           value={custom_value} onchange={on_custom} aria-invalid={refused.is_some().to_string()} />
+                </label>
+                if let Some(why) = (*refused).clone() {
+                    <p class="small error" id="custom-error" role="alert">{ why }</p>
+                }
+            }
+            <p class="small" id="level-note">{ props.difficulty.describe() }</p>
+            if let Some(note) = props.note.clone() {
+                <p class="small" id="level-player">{ note }</p>
+            }
+        </fieldset>
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,623 @@
+//! What the page says to the person, in words: whose turn it is and who passed, who the
+//! opponent is and how strong, what a search found, and the record of a game. Plain
+//! functions of the game and the view, so every sentence is tested without a browser.
+
+use crate::format::{seconds, thousands};
+use crate::levels::{alphabeta_millis, describe_budget, Difficulty};
+use crate::merge::Merged;
+use crate::pool::Purpose;
+use crate::state::{viewpoint, GameState, Seats};
+use crate::view::{Heat, ModelStatus, Role, View};
+use engine::report::Proof;
+use engine::PlayerSpec;
+use othello::{BoardSize, Color, Game, Move, Position, Variant};
+use protocol::{EngineKind, SolvedStat, WireBudget};
+
+/// A side as the page names it: "Black (you)", "White (the agent)", or just "Black".
+pub fn who(game: &GameState, color: Color) -> String {
+    match game.seats {
+        Seats::Human(c) if c == color => format!("{color} (you)"),
+        Seats::Human(_) => format!("{color} (the agent)"),
+        _ => color.name().to_owned(),
+    }
+}
+
+/// The named opening the game has followed (`Opening: Tiger`), shown under the board and
+/// in the move list; `None` before a named line is reached, and for games that are not
+/// standard 8x8 from the standard start. A game that leaves the named lines keeps the last
+/// name it had, as [`othello::named_opening`] says.
+pub fn opening_line(game: &Game) -> Option<String> {
+    othello::named_opening(game.positions()).map(|opening| format!("Opening: {}", opening.name))
+}
+
+/// How long the line under the board names the opening: 20 plies, past the longest named
+/// line (18). After that the game is in its middle game, and the name stays in the move
+/// list, with the game's record.
+pub const OPENING_PLIES: usize = 20;
+
+/// The named opening under the board: [`opening_line`] while the game is in its opening.
+pub fn board_opening_line(game: &Game) -> Option<String> {
+    opening_line(game).filter(|_| game.moves().len() <= OPENING_PLIES)
+}
+
+/// "Discard the game in progress (1 move)?": the question before a new game replaces one
+/// with `placed` discs placed (passes are not moves a person counts).
+pub fn discard_question(placed: usize) -> String {
+    format!(
+        "Discard the game in progress ({placed} move{})? It cannot be got back.",
+        if placed == 1 { "" } else { "s" }
+    )
+}
+
+/// Under the status after a pasted or opened game replaced one in progress, with
+/// `placed` discs placed: that it is kept, and how to get it back.
+pub fn set_aside_line(placed: usize) -> String {
+    format!(
+        "The game you were playing ({placed} move{}) was put aside for this one.",
+        if placed == 1 { "" } else { "s" }
+    )
+}
+
+/// Whether the game can have a named opening (standard 8x8 from the standard start). The
+/// page keeps the opening's line under the board for such a game, empty until a name
+/// comes, so that the name's arrival does not move the buttons below it.
+pub fn may_name_opening(game: &Game) -> bool {
+    *game.start() == Position::start(BoardSize::Eight, Variant::Standard)
+}
+
+/// The line under the board: whose turn, or the result.
+pub fn status_line(game: &GameState, player_ready: bool) -> String {
+    let pos = game.position();
+    if let Some(outcome) = pos.outcome() {
+        let you = match game.seats {
+            Seats::Human(c) => Some(c),
+            _ => None,
+        };
+        let verdict = match (outcome.winner(), you) {
+            (Some(w), Some(y)) if w == y => " You win!",
+            (Some(_), Some(_)) => " The agent wins.",
+            _ => "",
+        };
+        return format!("Game over: {outcome}.{verdict}");
+    }
+    let mover = pos.side_to_move().name();
+    if game.agent_to_move() && !player_ready {
+        "Loading the network…".to_owned()
+    } else if game.agent_to_move() {
+        format!("{mover} (the agent) is thinking…")
+    } else if game.seats == Seats::Analysis {
+        format!("Analysis: {mover} to move")
+    } else {
+        format!("{mover} to move: your turn")
+    }
+}
+
+/// The line under the board while a watched game is paused: nobody is thinking, and the
+/// way on is Resume.
+pub fn paused_line(game: &GameState) -> String {
+    let mover = game.position().side_to_move().name();
+    format!("Paused: {mover} (the agent) is to move. Press Resume to go on.")
+}
+
+/// The line under the board while the person looks at a move the game cannot stop at
+/// (one after which the agent is to move): whose move it was, and where the game waits.
+pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
+    let shown = crate::state::at_ply(game, ply);
+    let index = ply.checked_sub(1)?;
+    let mv = shown.game.moves().get(index)?;
+    let mover = shown.game.positions().get(index)?.side_to_move();
+    Some(format!(
+        "The position after move {ply}, {mv} by {}. The game waits at your turn before it.",
+        who(game, mover)
+    ))
+}
+
+/// The passes since the person last placed a disc, announced until they act again; none
+/// once the game is over, whose result is then the news.
+pub fn pass_notice(game: &GameState) -> Option<String> {
+    if game.position().is_game_over() {
+        return None;
+    }
+    let passes = game.recent_passes();
+    if passes.is_empty() {
+        return None;
+    }
+    let sentences: Vec<String> = pass_counts(&passes)
+        .into_iter()
+        .map(|(c, n)| pass_sentence(&who(game, c), n))
+        .collect();
+    Some(sentences.join(" "))
+}
+
+/// How often each side passed, in the order they first did: one sentence a side, however
+/// many times it had to pass while the other played on.
+fn pass_counts(passes: &[Color]) -> Vec<(Color, usize)> {
+    let mut counts: Vec<(Color, usize)> = Vec::new();
+    for &color in passes {
+        match counts.iter_mut().find(|(c, _)| *c == color) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((color, 1)),
+        }
+    }
+    counts
+}
+
+fn pass_sentence(who: &str, times: usize) -> String {
+    match times {
+        1 => format!("{who} had no legal move and passed."),
+        2 => format!("{who} had no legal move and passed twice."),
+        n => format!("{who} had no legal move and passed {n} times."),
+    }
+}
+
+/// Who thinks for the agent on this board and how strong it is: a first line naming the
+/// player and its budget, and the network's measured strength when its card has it.
+pub fn opponent_lines(
+    view: &View,
+    seats: Seats,
+    size: BoardSize,
+    variant: Variant,
+    difficulty: &Difficulty,
+) -> (String, Option<String>) {
+    let role = match seats {
+        Seats::Human(_) => "Opponent",
+        Seats::AgentVsAgent => "Both sides",
+        Seats::Analysis => "Analysis by",
+    };
+    let budget = difficulty.budget();
+    let alphabeta = |why: String| {
+        format!(
+            "{role}: the classic alpha-beta player, up to {} ({why})",
+            describe_budget(WireBudget {
+                simulations: None,
+                millis: Some(alphabeta_millis(budget)),
+            })
+        )
+    };
+    match view.model(size, variant) {
+        Some(ModelStatus::Loading(name)) => (
+            match view.download_progress(name) {
+                Some(progress) => format!("Loading the {name} network… {progress}"),
+                None => format!("Loading the {name} network…"),
+            },
+            None,
+        ),
+        Some(ModelStatus::Ready(name)) => (
+            format!(
+                "{role}: the {name} network, {}: {}",
+                difficulty.name(),
+                difficulty.describe()
+            ),
+            view.strength(name).map(str::to_owned),
+        ),
+        Some(ModelStatus::Failed(error)) => (
+            alphabeta(format!("the network could not be used: {error}")),
+            None,
+        ),
+        None => (
+            alphabeta(format!("no network plays {size} {variant} yet")),
+            None,
+        ),
+    }
+}
+
+/// Under the difficulty: what the level means on this board when the network does not
+/// play it (the alpha-beta fallback knows time, not simulations).
+pub fn level_note(player: Option<&PlayerSpec>, budget: WireBudget) -> Option<String> {
+    let alphabeta = player.is_some_and(|p| EngineKind::of(p) == EngineKind::AlphaBeta);
+    alphabeta.then(|| {
+        format!(
+            "On this board the classic alpha-beta player plays instead, up to {} per move.",
+            seconds(alphabeta_millis(budget) as f64)
+        )
+    })
+}
+
+/// What the search panel shows: one heading that says whose search it is, and lines
+/// whose figures agree with each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// "thinking", "past", "hint", "analysis" (for styling and the tests).
+    pub kind: &'static str,
+    pub heading: String,
+    /// The estimate from one fixed viewpoint, or the exact solver's verdict.
+    pub verdict: Option<String>,
+    pub pv: Option<String>,
+    pub speed: Option<String>,
+    pub simulations: u64,
+    pub rate: f64,
+    pub elapsed_ms: f64,
+    pub workers: usize,
+}
+
+/// The summary of the search the panel shows (`shown` from [`crate::view::shown`]), or of
+/// the alpha-beta player thinking, which reports nothing until it has its move.
+pub fn search_summary(
+    view: &View,
+    game: &GameState,
+    shown: Option<(&Heat, Role)>,
+    player: Option<&PlayerSpec>,
+    budget: WireBudget,
+) -> Option<Summary> {
+    let alphabeta = player.is_some_and(|p| EngineKind::of(p) == EngineKind::AlphaBeta);
+    let cap = seconds(alphabeta_millis(budget) as f64);
+    let Some((heat, role)) = shown else {
+        let thinking = view.searching.is_some_and(|(purpose, hash, _)| {
+            purpose == Purpose::Move && hash == game.position().hash()
+        });
+        return (thinking && alphabeta).then(|| Summary {
+            kind: "thinking",
+            heading: format!("Alpha-beta is thinking (up to {cap} per move)…"),
+            ..Summary::empty()
+        });
+    };
+    let merged = &heat.merged;
+    let (kind, heading) = search_heading(heat, role, game, budget, &cap);
+    // The network without search: its choice and its own estimate, no simulations to count.
+    let estimate = || verdict(merged, heat.side, viewpoint(game.seats), game.seats);
+    if merged.search.engine == EngineKind::Instinct {
+        return Some(instinct_summary(heat, role, kind, estimate()));
+    }
+    if merged.search.engine == EngineKind::AlphaBeta {
+        return Some(Summary {
+            kind,
+            heading,
+            ..Summary::empty()
+        });
+    }
+    if merged.search.book.is_some() {
+        return Some(Summary {
+            kind,
+            heading,
+            verdict: Some(estimate()),
+            ..Summary::empty()
+        });
+    }
+    // No simulations and no exact result: a single legal move played at once, or a search
+    // not yet under way. A prior's 50% would read as an estimate, so none is shown.
+    if merged.settled_without_search() {
+        let speed = match role {
+            Role::Thinking => "Starting the search…",
+            _ => "No search: it had a single legal move.",
+        };
+        return Some(Summary {
+            kind,
+            heading,
+            speed: Some(speed.to_owned()),
+            ..Summary::empty()
+        });
+    }
+    Some(searched_summary(merged, kind, heading, estimate()))
+}
+
+/// The summary of a search that ran: its estimate, principal variation and speed (or the
+/// solver's, when the solver settled it without a simulation).
+fn searched_summary(
+    merged: &Merged,
+    kind: &'static str,
+    heading: String,
+    verdict: String,
+) -> Summary {
+    let pv: Vec<String> = merged
+        .search
+        .pv
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
+    let rate = merged.simulations_per_second();
+    let workers = merged.per_worker_rate.len().max(1);
+    let speed = match merged.search.solved {
+        // The solver settled it without a simulation: its own count, not "0 simulations".
+        Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
+        _ => format!(
+            "{} simulations in {}: {} per second on {workers} worker{}",
+            thousands(merged.search.simulations),
+            elapsed_text(merged.search.elapsed_ms),
+            thousands(rate.round() as u64),
+            if workers == 1 { "" } else { "s" }
+        ),
+    };
+    Summary {
+        kind,
+        heading,
+        verdict: Some(verdict),
+        pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
+        speed: Some(speed),
+        simulations: merged.search.simulations,
+        rate,
+        elapsed_ms: merged.search.elapsed_ms,
+        workers,
+    }
+}
+
+/// A search's time as the speed line says it: milliseconds under a second, where "0 s"
+/// would make any rate look absurd (a search that reused its tree can take 2 ms).
+fn elapsed_text(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{} ms", ms.round().max(1.0))
+    } else {
+        seconds(ms)
+    }
+}
+
+/// The exact solver's work, for a move it settled alone.
+fn solver_speed(solved: SolvedStat) -> String {
+    let ms = solved.micros as f64 / 1000.0;
+    let rate = solved.nodes as f64 / (ms / 1000.0).max(1e-6);
+    format!(
+        "The endgame solver: {} positions in {}: {} per second",
+        thousands(solved.nodes),
+        elapsed_text(ms),
+        thousands(rate.round() as u64)
+    )
+}
+
+/// The heading of a search's summary, and its kind (the panel's style), by what the search
+/// is for and which engine ran it.
+fn search_heading(
+    heat: &Heat,
+    role: Role,
+    game: &GameState,
+    budget: WireBudget,
+    cap: &str,
+) -> (&'static str, String) {
+    let merged = &heat.merged;
+    match (role, merged.search.engine) {
+        (_, EngineKind::AlphaBeta) => {
+            let chose = merged
+                .best_move()
+                .map_or(String::new(), |m| format!(" chose {m}"));
+            let verb = if role == Role::Thinking {
+                " is thinking"
+            } else {
+                ""
+            };
+            (
+                role_kind(role),
+                format!(
+                    "Alpha-beta{verb}{chose} in {} (up to {cap} per move)",
+                    seconds(merged.search.elapsed_ms)
+                ),
+            )
+        }
+        (Role::Thinking, _) => (
+            "thinking",
+            format!("The agent is thinking ({})", describe_budget(budget)),
+        ),
+        // A book move had no search: the heading says where the move came from.
+        (Role::Past, _) if merged.search.book.is_some() => {
+            let played =
+                played_after(game, heat.position).map_or(String::new(), |m| format!(", {m},"));
+            (
+                "past",
+                format!("The agent's last move{played} came from its opening book"),
+            )
+        }
+        (Role::Past, _) => {
+            let played = played_after(game, heat.position)
+                .map_or(String::new(), |m| format!(", before it played {m}"));
+            ("past", format!("The agent's last search{played}"))
+        }
+        (Role::Hint, _) => (
+            "hint",
+            format!(
+                "Hint for {}: the {} suggests {}",
+                heat.side,
+                if merged.search.book.is_some() {
+                    "opening book"
+                } else {
+                    "search"
+                },
+                merged.best_move().map_or("—".to_owned(), |m| m.to_string())
+            ),
+        ),
+        // The level's budget bounds analysis as it bounds a hint: say whether it is spent.
+        (Role::Analysis, _) => {
+            let state = if heat.done {
+                finished_analysis(budget, merged.search.elapsed_ms)
+            } else {
+                let budget = describe_budget(budget);
+                format!("searching ({})…", budget.trim_end_matches(" per move"))
+            };
+            (
+                "analysis",
+                format!("Analysis of {} to move: {state}", heat.side),
+            )
+        }
+    }
+}
+
+/// The most a preset level searches: Strongest's 5 s. Above it only a custom level looks
+/// longer.
+const TOP_LEVEL_MILLIS: u64 = 5000;
+
+/// How an analysis finished, as it did: a search stopped well inside its time (the solver
+/// settled it) says how long it took of how much; one that spent its budget says which,
+/// and that a higher level looks longer, where there is one.
+fn finished_analysis(budget: WireBudget, elapsed_ms: f64) -> String {
+    let described = describe_budget(budget);
+    let described = described.trim_end_matches(" per move");
+    match budget.millis {
+        Some(ms) if budget.simulations.is_none() && elapsed_ms < 0.9 * ms as f64 => {
+            format!(
+                "finished in {} (of up to {described})",
+                elapsed_text(elapsed_ms)
+            )
+        }
+        Some(ms) if budget.simulations.is_none() && ms >= TOP_LEVEL_MILLIS => {
+            format!("finished ({described})")
+        }
+        _ => format!("finished ({described}; a higher level looks longer)"),
+    }
+}
+
+/// The network without search: its choice and its own estimate, no simulations to count.
+fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: String) -> Summary {
+    let merged = &heat.merged;
+    let choice = merged
+        .best_move()
+        .map_or("no move".to_owned(), |m| m.to_string());
+    let heading = match role {
+        Role::Hint => format!(
+            "Hint for {}: the network without search suggests {choice}",
+            heat.side
+        ),
+        Role::Past => format!("The network without search chose {choice}"),
+        _ => format!("The network without search chooses {choice}"),
+    };
+    Summary {
+        kind,
+        heading,
+        verdict: Some(estimate),
+        speed: Some("No search: one look by the network.".to_owned()),
+        elapsed_ms: merged.search.elapsed_ms,
+        ..Summary::empty()
+    }
+}
+
+fn role_kind(role: Role) -> &'static str {
+    match role {
+        Role::Thinking => "thinking",
+        Role::Past => "past",
+        Role::Hint => "hint",
+        Role::Analysis => "analysis",
+    }
+}
+
+impl Summary {
+    fn empty() -> Summary {
+        Summary {
+            kind: "thinking",
+            heading: String::new(),
+            verdict: None,
+            pv: None,
+            speed: None,
+            simulations: 0,
+            rate: 0.0,
+            elapsed_ms: 0.0,
+            workers: 1,
+        }
+    }
+}
+
+/// The move played from the position with this hash, if the game went through it.
+fn played_after(game: &GameState, hash: u64) -> Option<Move> {
+    let positions = game.game.positions();
+    let moves = game.game.moves();
+    (0..moves.len())
+        .rev()
+        .find(|&i| positions[i].hash() == hash)
+        .map(|i| moves[i])
+}
+
+/// The estimate (or the exact result) for `view`, whichever side is to move, named once.
+fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
+    let me = if seats == Seats::Human(view) {
+        format!("{view} (you)")
+    } else {
+        view.name().to_owned()
+    };
+    let sign = if side == view { 1.0 } else { -1.0 };
+    if let Some(book) = &merged.search.book {
+        let value = book.value * sign as f32;
+        let value = if value.abs() < 0.05 { 0.0 } else { value };
+        return format!(
+            "Book move {}, value {value:+.1} discs for {me}, from the opening book (no search)",
+            book.best
+        );
+    }
+    if let Some(solved) = merged.search.solved {
+        return proven_verdict(solved, side, &me, sign as i32);
+    }
+    if let Some(proof) = merged.search.proven() {
+        let for_view = if side == view { proof } else { proof.flip() };
+        let (result, whose) = match for_view {
+            Proof::Win => ("win", format!(" for {me}")),
+            Proof::Loss => ("loss", format!(" for {me}")),
+            Proof::Draw => ("draw", String::new()),
+        };
+        // The root solve leaves a proven loss to the search, whose move is a swindle's.
+        let why = if proof == Proof::Loss {
+            format!(": {side} plays on for the best practical chance")
+        } else {
+            String::new()
+        };
+        return format!("Proven {result}{whose}{why}");
+    }
+    let win = if side == view {
+        merged.win_probability()
+    } else {
+        1.0 - merged.win_probability()
+    };
+    let mut text = format!("For {me}: {:.0}% chance to win", win * 100.0);
+    if let Some(score) = merged.search.score {
+        let discs = score * sign as f32;
+        // No "-0": a rounded zero is even.
+        let discs = if discs.round() == 0.0 { 0.0 } else { discs };
+        text.push_str(&format!(", expected result {discs:+.0} discs"));
+    }
+    text
+}
+
+/// The solver's verdict for `me` (`sign`: +1 when `me` is the side to move `side`):
+/// "Proven win by 6", "Proven draw", or, where the budget allowed only the result, "Proven
+/// win" and the move that keeps it.
+fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> String {
+    let margin = solved.margin * sign;
+    let result = match margin.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
+    };
+    if solved.exact {
+        let by = if margin == 0 {
+            String::new()
+        } else {
+            format!(" by {}", margin.abs())
+        };
+        let whose = if margin == 0 {
+            String::new()
+        } else {
+            format!(" for {me}")
+        };
+        return format!(
+            "Proven {result}{by}{whose}, solved exactly: {} is {side}'s best move",
+            solved.best
+        );
+    }
+    // A bound: the move reaches it, and a better margin (and move) may exist.
+    let at_least = solved.margin.abs();
+    let what = match (margin.signum(), sign > 0) {
+        (0, true) => "at least a draw".to_owned(),
+        (0, false) => "at best a draw".to_owned(),
+        (_, _) => format!("{result} by at least {at_least} for {me}"),
+    };
+    format!(
+        "Proven {what}, not solved exactly: {} reaches it for {side}, but the best margin was not reached in the time, so {} may not be {side}'s best move",
+        solved.best, solved.best
+    )
+}
+
+/// A game's record, to copy or download: the board, who played, the result and the moves.
+pub fn game_record(game: &GameState, opponent: &str) -> String {
+    let start = game.game.start();
+    let players = match game.seats {
+        Seats::Human(c) => format!("{c}: you; {}: {opponent}", c.opposite()),
+        Seats::AgentVsAgent => format!("both sides: {opponent}"),
+        Seats::Analysis => "analysis (one person for both sides)".to_owned(),
+    };
+    let result = game
+        .position()
+        .outcome()
+        .map_or("unfinished".to_owned(), |o| o.to_string());
+    format!(
+        "Othello Zero game, {} {}\nStart: {}\nPlayers: {players}\nResult: {result}\nMoves: {}\n",
+        start.size(),
+        start.variant(),
+        start.to_board_text(),
+        game.game.transcript(true)
+    )
+}
+
+#[cfg(test)]
+mod tests;

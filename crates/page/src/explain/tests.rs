@@ -1,0 +1,534 @@
+use super::*;
+use crate::merge::MergedMove;
+use crate::pool::PoolEvent;
+use crate::state::{apply, Action};
+use crate::view::ViewAction;
+use othello::{Game, Position};
+use protocol::{proof_code, SearchStat, SolvedStat};
+
+fn mv(text: &str) -> Move {
+    Move::parse(text, BoardSize::Eight).expect("a move")
+}
+
+fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
+    Merged {
+        search: SearchStat {
+            engine: EngineKind::Network,
+            pv: vec![mv("d6"), mv("c3")],
+            value,
+            score: Some(-4.0),
+            simulations,
+            elapsed_ms,
+            solved: None,
+            book: None,
+            proof: None,
+        },
+        moves: vec![MergedMove {
+            mv: mv("d6"),
+            visits: simulations,
+            share: 1.0,
+            q: value,
+            proof: None,
+            bounds: None,
+            score: None,
+        }],
+        per_worker_rate: vec![1.0],
+        chosen: None,
+    }
+}
+
+fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
+    Heat {
+        position: game.position().hash(),
+        purpose,
+        side: game.position().side_to_move(),
+        merged,
+        done: false,
+    }
+}
+
+/// The panel's words for one search shown in `role`, with no fallback player.
+fn summary_of(view: &View, game: &GameState, heat: &Heat, role: Role) -> Option<Summary> {
+    search_summary(view, game, Some((heat, role)), None, Default::default())
+}
+
+fn start(seats: Seats) -> GameState {
+    GameState::new(Position::start(BoardSize::Eight, Variant::Standard), seats)
+}
+
+#[test]
+fn the_status_says_whose_turn_and_the_result() {
+    let game = start(Seats::Human(Color::White));
+    assert_eq!(status_line(&game, false), "Loading the network…");
+    assert_eq!(status_line(&game, true), "Black (the agent) is thinking…");
+    let game = start(Seats::Human(Color::Black));
+    assert_eq!(status_line(&game, true), "Black to move: your turn");
+    assert_eq!(
+        status_line(&start(Seats::Analysis), true),
+        "Analysis: Black to move"
+    );
+    let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+        .expect("a full board");
+    let game = GameState::new(over, Seats::Human(Color::Black));
+    assert!(status_line(&game, true).ends_with("You win!"));
+}
+
+#[test]
+fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
+    let mut game = start(Seats::Analysis);
+    let mut lines = vec![opening_line(&game.game)];
+    for text in ["f5", "d6", "c3", "d3", "c4"] {
+        game = apply(&game, Action::Play(mv(text)));
+        lines.push(opening_line(&game.game));
+    }
+    let perpendicular = Some("Opening: Perpendicular Opening".to_owned());
+    assert_eq!(
+        lines,
+        [
+            None,
+            None,
+            perpendicular.clone(),
+            perpendicular.clone(),
+            perpendicular.clone(),
+            Some("Opening: Tiger".to_owned()),
+        ]
+    );
+    assert!(may_name_opening(&game.game));
+    let back = apply(&game, Action::Undo);
+    assert_eq!(opening_line(&back.game), perpendicular);
+    assert_eq!(opening_line(&apply(&game, Action::GoTo(0)).game), None);
+    // Only standard 8x8 games have named openings.
+    let mut reversed = GameState::new(
+        Position::start(BoardSize::Eight, Variant::Reversed),
+        Seats::Analysis,
+    );
+    for text in ["f5", "d6", "c3", "d3", "c4"] {
+        reversed = apply(&reversed, Action::Play(mv(text)));
+    }
+    assert_eq!(reversed.game.moves().len(), 5);
+    assert_eq!(opening_line(&reversed.game), None);
+    assert!(!may_name_opening(&reversed.game));
+    let six = GameState::new(
+        Position::start(BoardSize::Six, Variant::Standard),
+        Seats::Analysis,
+    );
+    assert!(!may_name_opening(&six.game));
+}
+
+#[test]
+fn repeated_passes_are_one_sentence_a_side_with_a_count() {
+    use Color::{Black, White};
+    assert_eq!(
+        pass_counts(&[Black, Black, White, Black]),
+        vec![(Black, 3), (White, 1)]
+    );
+    assert_eq!(
+        pass_sentence("Black (you)", 4),
+        "Black (you) had no legal move and passed 4 times."
+    );
+    assert_eq!(
+        pass_sentence("White", 2),
+        "White had no legal move and passed twice."
+    );
+}
+
+#[test]
+fn the_persons_pass_is_announced_until_they_place_a_disc() {
+    // Black has no move after these 18 moves (the browser tests load the same game).
+    let transcript = "e6d6c4d3c7b5d2e2f2f1b3d7d8g2h2h3a6h1";
+    let game = Game::from_transcript(
+        transcript,
+        Position::start(BoardSize::Eight, Variant::Standard),
+    )
+    .expect("legal");
+    let state = GameState::from_game(game, Seats::Human(Color::Black));
+    let notice = "Black (you) had no legal move and passed.";
+    assert_eq!(pass_notice(&state).as_deref(), Some(notice));
+    let reply = state.position().legal_move_list()[0];
+    let state = apply(
+        &state,
+        Action::AgentMove {
+            position: state.position().hash(),
+            mv: reply,
+        },
+    );
+    assert!(state.human_to_move());
+    assert_eq!(pass_notice(&state).as_deref(), Some(notice));
+    let own = state.position().legal_move_list()[0];
+    let state = apply(&state, Action::Play(own));
+    assert!(pass_notice(&state).is_none_or(|n| !n.contains("Black (you)")));
+}
+
+#[test]
+fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    // White (the agent) to move thinks it stands at 75%, 4 discs down.
+    let h = heat(&game, Purpose::Move, merged(0.5, 1200, 1000.0));
+    let view = View::default();
+    let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        s.verdict.as_deref(),
+        Some("For Black (you): 25% chance to win, expected result +4 discs")
+    );
+    assert_eq!(s.kind, "thinking");
+    // The rate is the count over the time shown.
+    assert_eq!(s.rate, 1200.0);
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("1,200 simulations in 1 s: 1,200 per second on 1 worker")
+    );
+    let mut solved = merged(1.0, 0, 30.0);
+    solved.search.solved = Some(SolvedStat {
+        best: mv("d6"),
+        margin: 12,
+        exact: true,
+        nodes: 1000,
+        micros: 30_000,
+    });
+    let h = heat(&game, Purpose::Move, solved);
+    let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        s.verdict.as_deref(),
+        Some("Proven loss by 12 for Black (you), solved exactly: d6 is White's best move")
+    );
+    // Where the budget allowed only the result (a win for White, by at least 2).
+    let mut proven = merged(1.0, 0, 30.0);
+    proven.search.solved = Some(SolvedStat {
+        best: mv("d6"),
+        margin: 2,
+        exact: false,
+        nodes: 1000,
+        micros: 30_000,
+    });
+    // A loss the root solve proved for White, who searches on.
+    let mut lost = merged(1.0, 400, 30.0);
+    lost.search.proof = proof_code(Some(engine::report::Proof::Loss));
+    let h = heat(&game, Purpose::Move, lost);
+    let l = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        l.verdict.as_deref(),
+        Some("Proven win for Black (you): White plays on for the best practical chance")
+    );
+    let h = heat(&game, Purpose::Move, proven);
+    let p = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(
+        p.verdict.as_deref(),
+        Some("Proven loss by at least 2 for Black (you), not solved exactly: d6 reaches it for White, but the best margin was not reached in the time, so d6 may not be White's best move")
+    );
+    // The solver's own work, not "0 simulations in 0 s: 0 per second".
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("The endgame solver: 1,000 positions in 30 ms: 33,333 per second")
+    );
+    // A search that reused its tree and ran 100 simulations in 2 ms says so.
+    let h = heat(&game, Purpose::Move, merged(0.5, 100, 1.9));
+    let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("100 simulations in 2 ms: 52,632 per second on 1 worker")
+    );
+}
+
+#[test]
+fn the_agents_past_search_names_the_move_it_played() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let h = heat(&game, Purpose::Move, merged(0.0, 100, 100.0));
+    let answered = apply(
+        &game,
+        Action::AgentMove {
+            position: game.position().hash(),
+            mv: mv("d6"),
+        },
+    );
+    let s = summary_of(&View::default(), &answered, &h, Role::Past).expect("a summary");
+    assert_eq!(s.heading, "The agent's last search, before it played d6");
+    assert_eq!(s.kind, "past");
+    assert!(s.verdict.is_some());
+    // A move played without a search (a single legal move) shows no estimate: the
+    // network's prior of 50% is not one.
+    let none = heat(&game, Purpose::Move, merged(0.0, 0, 0.0));
+    let s = summary_of(&View::default(), &answered, &none, Role::Past).expect("a summary");
+    assert_eq!(s.verdict, None);
+    assert_eq!(s.pv, None);
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: it had a single legal move.")
+    );
+}
+
+#[test]
+fn the_alpha_beta_fallback_says_what_plays_and_for_how_long() {
+    let game = GameState::new(
+        Position::start(BoardSize::Six, Variant::Reversed),
+        Seats::Human(Color::White),
+    );
+    let view = View::default().apply(ViewAction::Started(
+        Purpose::Move,
+        game.position().hash(),
+        Color::Black,
+    ));
+    let casual = Difficulty::Level("casual".into());
+    let (line, strength) = opponent_lines(
+        &view,
+        game.seats,
+        BoardSize::Six,
+        Variant::Reversed,
+        &casual,
+    );
+    assert_eq!(
+        line,
+        "Opponent: the classic alpha-beta player, up to 0.2 s per move (no network plays 6x6 reversed yet)"
+    );
+    assert_eq!(strength, None);
+    let player: PlayerSpec = "alphabeta".parse().expect("a spec");
+    let s = search_summary(&view, &game, None, Some(&player), casual.budget()).expect("thinking");
+    assert_eq!(s.heading, "Alpha-beta is thinking (up to 0.2 s per move)…");
+    // The difficulty says it too, and a custom 250 ms budget reads as 0.25 s.
+    assert_eq!(
+        level_note(Some(&player), casual.budget()).as_deref(),
+        Some("On this board the classic alpha-beta player plays instead, up to 0.2 s per move.")
+    );
+    let quarter = Difficulty::Millis(250).budget();
+    assert_eq!(
+        level_note(Some(&player), quarter).as_deref(),
+        Some("On this board the classic alpha-beta player plays instead, up to 0.25 s per move.")
+    );
+    let network: PlayerSpec = "mcts:model=az-8x8".parse().expect("a spec");
+    assert_eq!(level_note(Some(&network), casual.budget()), None);
+}
+
+#[test]
+fn the_opponent_is_the_network_at_the_chosen_level_with_its_measured_strength() {
+    let view = View::default()
+        .apply(ViewAction::Pool(PoolEvent::ModelLoaded {
+            name: "az-8x8".into(),
+            size: BoardSize::Eight,
+            variant: Variant::Standard,
+        }))
+        .apply(ViewAction::Strength(
+            "az-8x8".into(),
+            "Measured: strong.".into(),
+        ));
+    let (line, strength) = opponent_lines(
+        &view,
+        Seats::Human(Color::Black),
+        BoardSize::Eight,
+        Variant::Standard,
+        &Difficulty::Level("club".into()),
+    );
+    assert_eq!(
+        line,
+        "Opponent: the az-8x8 network, Club: 400 simulations per move"
+    );
+    assert_eq!(strength.as_deref(), Some("Measured: strong."));
+}
+
+#[test]
+fn a_record_has_the_players_the_result_and_the_moves() {
+    let game = apply(&start(Seats::Human(Color::White)), Action::GoTo(0));
+    let record = game_record(&game, "the az-8x8 network");
+    assert!(
+        record.contains("Players: White: you; Black: the az-8x8 network"),
+        "{record}"
+    );
+    assert!(record.contains("Result: unfinished"), "{record}");
+    assert!(
+        record.starts_with("Othello Zero game, 8x8 standard"),
+        "{record}"
+    );
+}
+
+#[test]
+fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let mut instinct = merged(0.2, 0, 3.0);
+    instinct.search.engine = EngineKind::Instinct;
+    instinct.chosen = Some(mv("d6"));
+    let h = heat(&game, Purpose::Move, instinct);
+    let s = summary_of(&View::default(), &game, &h, Role::Thinking).expect("a summary");
+    assert_eq!(s.heading, "The network without search chooses d6");
+    // White's value of 0.2 is Black's 40%.
+    assert_eq!(
+        s.verdict.as_deref(),
+        Some("For Black (you): 40% chance to win, expected result +4 discs")
+    );
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: one look by the network.")
+    );
+}
+
+#[test]
+fn analysis_says_its_budget_and_when_it_has_finished() {
+    let game = start(Seats::Analysis);
+    let view = View::default();
+    let strong = WireBudget {
+        simulations: None,
+        millis: Some(1000),
+    };
+    let mut shown = heat(&game, Purpose::Analysis, merged(0.1, 800, 500.0));
+    let running = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
+        .expect("a summary");
+    assert_eq!(
+        running.heading,
+        "Analysis of Black to move: searching (1 s)…"
+    );
+    shown.done = true;
+    let done = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
+        .expect("a summary");
+    // Half its time: the search stopped early (the solver settled it), and says so.
+    assert_eq!(
+        done.heading,
+        "Analysis of Black to move: finished in 500 ms (of up to 1 s)"
+    );
+    let spent = heat(&game, Purpose::Analysis, merged(0.1, 800, 1000.0));
+    let spent = Heat {
+        done: true,
+        ..spent
+    };
+    let heading = |budget| {
+        search_summary(&view, &game, Some((&spent, Role::Analysis)), None, budget)
+            .expect("a summary")
+            .heading
+    };
+    assert_eq!(
+        heading(strong),
+        "Analysis of Black to move: finished (1 s; a higher level looks longer)"
+    );
+    // Strongest is the top level: no higher level to point to.
+    let strongest = WireBudget {
+        simulations: None,
+        millis: Some(5000),
+    };
+    let early = Heat {
+        done: true,
+        ..heat(&game, Purpose::Analysis, merged(0.1, 800, 650.0))
+    };
+    let early = search_summary(
+        &view,
+        &game,
+        Some((&early, Role::Analysis)),
+        None,
+        strongest,
+    )
+    .expect("a summary");
+    assert_eq!(
+        early.heading,
+        "Analysis of Black to move: finished in 650 ms (of up to 5 s)"
+    );
+    let full = Heat {
+        done: true,
+        ..heat(&game, Purpose::Analysis, merged(0.1, 800, 5000.0))
+    };
+    let full = search_summary(&view, &game, Some((&full, Role::Analysis)), None, strongest)
+        .expect("a summary");
+    assert_eq!(full.heading, "Analysis of Black to move: finished (5 s)");
+}
+
+#[test]
+fn browsing_names_the_move_shown_and_where_the_game_waits() {
+    let mut game = start(Seats::Human(Color::Black));
+    for (action, agent) in [("f5", false), ("d6", true), ("c3", false), ("d3", true)] {
+        game = if agent {
+            apply(
+                &game,
+                Action::AgentMove {
+                    position: game.position().hash(),
+                    mv: mv(action),
+                },
+            )
+        } else {
+            apply(&game, Action::Play(mv(action)))
+        };
+    }
+    let back = apply(&game, Action::GoTo(3));
+    assert_eq!(
+        browse_line(&back, 3).as_deref(),
+        Some(
+            "The position after move 3, c3 by Black (you). The game waits at your turn before \
+             it."
+        )
+    );
+    assert_eq!(browse_line(&back, 0), None);
+}
+
+/// A random 60-move game that ends with Black passing six times while White plays its
+/// last seven moves (the browser tests load it too).
+const ENDS_WITH_PASSES: &str = "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1";
+
+#[test]
+fn no_pass_is_announced_once_the_game_is_over() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let over = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+    assert!(over.position().is_game_over());
+    assert_eq!(pass_notice(&over), None);
+    // One move earlier the passes are still news: White (the agent) is to play h1.
+    game.pop();
+    let before = GameState::from_game(game, Seats::Human(Color::Black));
+    assert_eq!(
+        pass_notice(&before).as_deref(),
+        Some("Black (you) had no legal move and passed 6 times.")
+    );
+}
+
+#[test]
+fn the_opening_is_named_under_the_board_during_the_opening_only() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let diagonal = Some("Opening: Diagonal Opening".to_owned());
+    assert_eq!(opening_line(&game), diagonal, "the move list keeps it");
+    assert_eq!(board_opening_line(&game), None, "at move 60");
+    let mut early = game.clone();
+    while early.moves().len() > OPENING_PLIES {
+        early.pop();
+    }
+    assert!(board_opening_line(&early).is_some());
+    assert_eq!(board_opening_line(&early), opening_line(&early));
+}
+
+#[test]
+fn the_discard_question_counts_moves_in_words() {
+    assert_eq!(
+        set_aside_line(1),
+        "The game you were playing (1 move) was put aside for this one."
+    );
+    assert_eq!(
+        discard_question(1),
+        "Discard the game in progress (1 move)? It cannot be got back."
+    );
+    assert!(discard_question(12).starts_with("Discard the game in progress (12 moves)?"));
+}
+
+#[test]
+fn a_paused_watch_game_says_so_and_how_to_go_on() {
+    let watching = start(Seats::AgentVsAgent);
+    assert_eq!(
+        paused_line(&watching),
+        "Paused: Black (the agent) is to move. Press Resume to go on."
+    );
+}
+
+#[test]
+fn a_book_move_is_headed_as_a_book_move_not_a_search() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let mut book = merged(0.0, 0, 0.0);
+    book.search.book = Some(protocol::BookStat {
+        best: mv("d6"),
+        value: 0.0,
+        moves: vec![],
+    });
+    let h = heat(&game, Purpose::Move, book);
+    let answered = apply(
+        &game,
+        Action::AgentMove {
+            position: game.position().hash(),
+            mv: mv("d6"),
+        },
+    );
+    let s = summary_of(&View::default(), &answered, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.heading,
+        "The agent's last move, d6, came from its opening book"
+    );
+}

@@ -1,0 +1,518 @@
+//! The evaluation graph's data: for each move of the game, the estimate for Black of the
+//! search of the position that move was played from (the agent's search before its move, a
+//! hint or analysis before the person's, or the game's review of it, which takes
+//! precedence: it values every move alike), and a live point for the search running now.
+//! Pure, so the points are tested without a browser; `components::graph` draws them.
+
+use crate::merge::Merged;
+use crate::review::Reviews;
+use engine::report::Proof;
+use othello::{Color, Game, Move};
+use protocol::ReviewedMove;
+
+/// How many searched positions the page remembers (a few games' worth).
+const REMEMBERED: usize = 600;
+
+/// A search's estimate of a position, from Black's side.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Estimate {
+    /// Black's chance to win, in [0, 1] (a draw counts half).
+    pub black_win: f32,
+    /// Black's expected final disc margin, where the network has a score output or the
+    /// solver proved it.
+    pub black_discs: Option<f32>,
+    /// Proved by the exact solver (or a proven win, draw or loss in the tree), not
+    /// estimated.
+    pub exact: bool,
+    /// The solver proved the result but not the margin: `black_discs` is the margin the
+    /// winner is proven to reach at least. Absent in saves from before it (`persist`).
+    #[serde(default)]
+    pub margin_at_least: bool,
+}
+
+impl Estimate {
+    /// What a report says of its position, when it says anything: a move played without a
+    /// search (the only legal one) has no estimate, and drawing the network's empty 50%
+    /// for it would drop the graph to even right after a proven result.
+    pub fn of_report(merged: &Merged, side: Color) -> Option<Estimate> {
+        (!merged.settled_without_search()).then(|| Estimate::of(merged, side))
+    }
+
+    /// A search of a position with `side` to move, turned to Black's side.
+    pub fn of(merged: &Merged, side: Color) -> Estimate {
+        let sign = if side == Color::Black { 1.0 } else { -1.0 };
+        if let Some(solved) = merged.search.solved {
+            let margin = solved.margin as f32 * sign;
+            return Estimate {
+                black_win: (margin.signum() + 1.0) / 2.0,
+                black_discs: Some(margin),
+                exact: true,
+                margin_at_least: !solved.exact,
+            };
+        }
+        // The root's own proof first: a proven loss leaves the move to the search, whose
+        // best move carries no proof and whose value is the network's hope, yet the point
+        // is as proven as a solved one.
+        let best = merged.best_move();
+        let proof = merged.search.proven().map(Proof::value).or_else(|| {
+            merged
+                .moves
+                .iter()
+                .find(|m| Some(m.mv) == best)
+                .and_then(|m| m.proof)
+                .map(f32::from)
+        });
+        if let Some(proof) = proof {
+            return Estimate {
+                black_win: (proof * sign + 1.0) / 2.0,
+                black_discs: None,
+                exact: true,
+                margin_at_least: false,
+            };
+        }
+        Estimate {
+            black_win: (merged.search.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
+            black_discs: merged.search.score.map(|s| s * sign),
+            exact: false,
+            margin_at_least: false,
+        }
+    }
+
+    /// The review's value of the position a move was played from (its best move's value,
+    /// for the mover), turned to Black's side; `None` for a forced move, which has none.
+    pub fn of_review(review: &ReviewedMove) -> Option<Estimate> {
+        let best = review.best_value?;
+        let sign = if review.side == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let discs = best * sign;
+        // The page's link between discs and value: value = tanh(discs / 8), the inverse
+        // of the engine's `discs_of_value`.
+        let black_win = if review.best_exact {
+            (discs.signum() + 1.0) / 2.0
+        } else {
+            ((discs / 8.0).tanh() + 1.0) / 2.0
+        };
+        Some(Estimate {
+            black_win,
+            black_discs: Some(discs),
+            exact: review.best_exact,
+            margin_at_least: false,
+        })
+    }
+}
+
+/// The latest estimate of every position searched, by position hash, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimates(Vec<(u64, Estimate)>);
+
+impl Estimates {
+    /// Keeps `estimate` as the last word on the position `hash`.
+    pub fn record(&mut self, hash: u64, estimate: Estimate) {
+        self.0.retain(|(h, _)| *h != hash);
+        self.0.push((hash, estimate));
+        if self.0.len() > REMEMBERED {
+            self.0.remove(0);
+        }
+    }
+
+    pub fn get(&self, hash: u64) -> Option<Estimate> {
+        self.0.iter().find(|(h, _)| *h == hash).map(|(_, e)| *e)
+    }
+}
+
+/// One point of the graph: move number `ply` (1-based), the move, the side that played
+/// it, and the estimate of the search before it (`None` draws a gap).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub ply: usize,
+    /// `None` for the live point: the search of the position on the board, whose move is
+    /// not played yet.
+    pub mv: Option<Move>,
+    pub mover: Color,
+    pub estimate: Option<Estimate>,
+    /// The game's review of the move, when it has one.
+    pub review: Option<ReviewedMove>,
+}
+
+/// The graph's points: one per move of the game, and a live one when `live` (the search of
+/// the position on the board, running now) is given.
+pub fn points(
+    game: &Game,
+    estimates: &Estimates,
+    reviews: &Reviews,
+    live: Option<Estimate>,
+) -> Vec<Point> {
+    let positions = game.positions();
+    let mut out: Vec<Point> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, mv)| {
+            let review = reviews.get(positions[i].hash(), *mv);
+            Point {
+                ply: i + 1,
+                mv: Some(*mv),
+                mover: positions[i].side_to_move(),
+                estimate: review
+                    .as_ref()
+                    .and_then(Estimate::of_review)
+                    .or_else(|| estimates.get(positions[i].hash())),
+                review,
+            }
+        })
+        .collect();
+    if let Some(estimate) = live {
+        out.push(Point {
+            ply: game.moves().len() + 1,
+            mv: None,
+            mover: game.position().side_to_move(),
+            estimate: Some(estimate),
+            review: None,
+        });
+    }
+    out
+}
+
+/// The graph's vertical scale: discs when every point with an estimate has them (a
+/// network with a score output, or solved), else Black's chance to win.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    Percent,
+    /// Up to this many discs either way.
+    Discs(f32),
+}
+
+pub fn scale(points: &[Point]) -> Scale {
+    let known: Vec<Estimate> = points.iter().filter_map(|p| p.estimate).collect();
+    if known.is_empty() || known.iter().any(|e| e.black_discs.is_none()) {
+        return Scale::Percent;
+    }
+    let widest = known
+        .iter()
+        .filter_map(|e| e.black_discs)
+        .fold(8.0f32, |w, d| w.max(d.abs()));
+    // Round up to a multiple of 8, so the axis labels stay whole.
+    Scale::Discs((widest / 8.0).ceil() * 8.0)
+}
+
+/// Where an estimate lies on the scale, from 0 (White's best) to 1 (Black's best).
+pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
+    match (scale, estimate.black_discs) {
+        (Scale::Discs(range), Some(d)) => ((d / range + 1.0) / 2.0).clamp(0.0, 1.0),
+        _ => estimate.black_win.clamp(0.0, 1.0),
+    }
+}
+
+/// `side`'s discs lost so far over the reviewed moves among `points`: the ply of each of its
+/// reviewed moves with the running total after it (a forced move adds nothing). Summed in
+/// the game's order, as each side's summary sums its total, so the line ends on exactly the
+/// summary's figure.
+pub fn cumulative_loss(points: &[Point], side: Color) -> Vec<(usize, f32)> {
+    let mut total = 0.0f32;
+    points
+        .iter()
+        .filter_map(|p| {
+            let review = p.review.as_ref().filter(|r| r.side == side)?;
+            if !review.is_forced() {
+                total += review.loss;
+            }
+            Some((p.ply, total))
+        })
+        .collect()
+}
+
+/// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
+pub fn describe(point: &Point) -> String {
+    // A reviewed move is read for its review: its value, the best move's, its mark.
+    if let Some(review) = point.review.as_ref().filter(|r| !r.is_forced()) {
+        return crate::review::describe(point.ply, review);
+    }
+    let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
+        format!("{mv} ({})", point.mover)
+    });
+    let Some(e) = point.estimate else {
+        return format!(
+            "{}. {mv}: no search of this position (ask for a hint before moving to get one)",
+            point.ply
+        );
+    };
+    let mut text = format!(
+        "{}. {mv}: Black {:.0}% to win",
+        point.ply,
+        e.black_win * 100.0
+    );
+    match e.black_discs {
+        Some(d) if e.margin_at_least => {
+            let winner = if d > 0.0 { "Black" } else { "White" };
+            text.push_str(&format!(
+                " (proved by the solver: {winner} wins by at least {:.0} discs)",
+                d.abs()
+            ));
+            return text;
+        }
+        Some(d) => text.push_str(&format!(", {d:+.0} discs")),
+        None => {}
+    }
+    if e.exact {
+        text.push_str(" (exact: proved by the solver)");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::MergedMove;
+    use othello::{BoardSize, Position, Variant};
+    use protocol::{proof_code, EngineKind, SearchStat, SolvedStat};
+
+    fn merged(value: f32, score: Option<f32>) -> Merged {
+        Merged {
+            search: SearchStat {
+                engine: EngineKind::Network,
+                pv: vec![],
+                value,
+                score,
+                simulations: 1,
+                elapsed_ms: 1.0,
+                solved: None,
+                book: None,
+                proof: None,
+            },
+            moves: vec![MergedMove {
+                mv: Move::Pass,
+                visits: 1,
+                share: 1.0,
+                q: value,
+                proof: None,
+                bounds: None,
+                score: None,
+            }],
+            per_worker_rate: vec![],
+            chosen: None,
+        }
+    }
+
+    fn game(transcript: &str) -> Game {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        Game::from_transcript(transcript, start).expect("legal")
+    }
+
+    #[test]
+    fn a_move_played_without_a_search_has_no_estimate() {
+        let mut forced = merged(0.0, None);
+        forced.search.simulations = 0;
+        assert_eq!(Estimate::of_report(&forced, Color::White), None);
+        let searched = merged(0.4, Some(3.0));
+        assert_eq!(
+            Estimate::of_report(&searched, Color::White),
+            Some(Estimate::of(&searched, Color::White))
+        );
+        let mut solved = forced.clone();
+        solved.search.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: 4,
+            exact: true,
+            nodes: 10,
+            micros: 5,
+        });
+        assert!(Estimate::of_report(&solved, Color::White).is_some_and(|e| e.exact));
+    }
+
+    #[test]
+    fn a_root_proven_lost_is_a_proven_point_though_the_search_plays_on() {
+        // White to move, proven lost; the search still hopes (its value +0.3 for White)
+        // and its best move has no proof of its own.
+        let mut lost = merged(0.3, Some(2.0));
+        lost.search.proof = proof_code(Some(Proof::Loss));
+        let estimate = Estimate::of(&lost, Color::White);
+        assert_eq!((estimate.black_win, estimate.black_discs), (1.0, None));
+        assert!(estimate.exact && !estimate.margin_at_least);
+        // The same for Black to move, and a proven draw is even.
+        assert_eq!(Estimate::of(&lost, Color::Black).black_win, 0.0);
+        lost.search.proof = proof_code(Some(Proof::Draw));
+        let drawn = Estimate::of(&lost, Color::Black);
+        assert!(drawn.exact && drawn.black_win == 0.5);
+        // Without the root's proof the network's estimate stands.
+        lost.search.proof = None;
+        assert!(!Estimate::of(&lost, Color::White).exact);
+    }
+
+    #[test]
+    fn estimates_are_turned_to_blacks_side() {
+        let white = Estimate::of(&merged(0.5, Some(6.0)), Color::White);
+        assert_eq!(white.black_win, 0.25);
+        assert_eq!(white.black_discs, Some(-6.0));
+        assert!(!white.exact);
+        let mut solved = merged(0.0, None);
+        solved.search.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: -10,
+            exact: true,
+            nodes: 1,
+            micros: 1,
+        });
+        let exact = Estimate::of(&solved, Color::White);
+        assert_eq!((exact.black_win, exact.black_discs), (1.0, Some(10.0)));
+        assert!(exact.exact && !exact.margin_at_least);
+        // Only White's win proven, by at least 2: a proven point whose discs are a bound.
+        solved.search.solved = Some(SolvedStat {
+            best: Move::Pass,
+            margin: 2,
+            exact: false,
+            nodes: 1,
+            micros: 1,
+        });
+        let proven = Estimate::of(&solved, Color::White);
+        assert_eq!((proven.black_win, proven.black_discs), (0.0, Some(-2.0)));
+        assert!(proven.exact && proven.margin_at_least);
+        let point = Point {
+            ply: 38,
+            mv: Some(Move::Pass),
+            mover: Color::White,
+            estimate: Some(proven),
+            review: None,
+        };
+        assert_eq!(
+            describe(&point),
+            "38. pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs)"
+        );
+    }
+
+    #[test]
+    fn each_move_gets_the_search_of_the_position_it_was_played_from() {
+        let g = game("f5d6c3");
+        let mut known = Estimates::default();
+        // The agent's search before d6 (White to move after f5).
+        known.record(
+            g.positions()[1].hash(),
+            Estimate::of(&merged(0.2, None), Color::White),
+        );
+        let pts = points(&g, &known, &Reviews::default(), None);
+        assert_eq!(pts.len(), 3);
+        assert_eq!(pts[0].estimate, None, "no search before f5: a gap");
+        assert_eq!(pts[1].mv.map(|m| m.to_string()), Some("d6".into()));
+        assert_eq!(pts[1].mover, Color::White);
+        assert_eq!(pts[1].estimate.map(|e| e.black_win), Some(0.4));
+        assert_eq!(scale(&pts), Scale::Percent);
+        // The search now running adds a live point after the last move.
+        let live = Estimate::of(&merged(0.0, None), Color::White);
+        let pts = points(&g, &known, &Reviews::default(), Some(live));
+        assert_eq!(pts.len(), 4);
+        assert_eq!((pts[3].ply, pts[3].mv), (4, None));
+        assert!(describe(&pts[0]).contains("no search"));
+        assert_eq!(describe(&pts[1]), "2. d6 (White): Black 40% to win");
+    }
+
+    #[test]
+    fn a_later_search_of_a_position_replaces_the_earlier_one() {
+        let mut known = Estimates::default();
+        let side = Color::Black;
+        known.record(1, Estimate::of(&merged(0.0, None), side));
+        known.record(1, Estimate::of(&merged(1.0, None), side));
+        assert_eq!(known.get(1).map(|e| e.black_win), Some(1.0));
+        for h in 0..(REMEMBERED as u64 + 10) {
+            known.record(h + 2, Estimate::of(&merged(0.0, None), side));
+        }
+        assert_eq!(known.get(1), None, "the oldest are forgotten");
+    }
+
+    #[test]
+    fn a_reviewed_move_is_drawn_at_its_positions_reviewed_value() {
+        let g = game("f5d6");
+        let mut known = Estimates::default();
+        known.record(
+            g.positions()[1].hash(),
+            Estimate::of(&merged(0.9, Some(20.0)), Color::White),
+        );
+        let d6 = g.moves()[1];
+        let mut reviews = Reviews::default();
+        reviews.record(
+            g.positions()[1].hash(),
+            ReviewedMove {
+                side: Color::White,
+                played: d6,
+                value: Some(-6.0),
+                value_exact: true,
+                best: Move::parse("f6", BoardSize::Eight).expect("a move"),
+                best_value: Some(2.0),
+                best_exact: true,
+                loss: 8.0,
+                line: vec![],
+                best_is_bound: false,
+            },
+        );
+        let pts = points(&g, &known, &reviews, None);
+        assert_eq!(pts[0].estimate, None, "f5 has neither review nor search");
+        let e = pts[1].estimate.expect("reviewed");
+        // White's best is worth +2 for White: -2 for Black, exact, and the review wins
+        // over the search's estimate of the same position.
+        assert_eq!(
+            (e.black_discs, e.exact, e.black_win),
+            (Some(-2.0), true, 0.0)
+        );
+        assert_eq!(
+            describe(&pts[1]),
+            "2. d6 (White): -6; best f6 +2: a blunder, 8 discs lost"
+        );
+    }
+
+    #[test]
+    fn each_sides_cumulative_loss_ends_on_its_summarys_total() {
+        use crate::review::summary;
+        use engine::review::{MoveReview, Value};
+        let g = game("f5d6c3d3c4");
+        let mut reviews = Reviews::default();
+        // Every move but the last reviewed, with losses that do not add up exactly in f32.
+        let losses = [0.1f32, 2.7, 0.3, 8.45];
+        for (i, loss) in losses.iter().enumerate() {
+            let pos = g.positions()[i];
+            let mv = g.moves()[i];
+            let review = MoveReview::new(
+                pos.side_to_move(),
+                (mv, Value::estimate(-loss)),
+                (pos.legal_move_list()[0], Value::estimate(0.0)),
+            );
+            reviews.record(pos.hash(), ReviewedMove::from_engine(&review));
+        }
+        let pts = points(&g, &Estimates::default(), &reviews, None);
+        let of_game = reviews.of_game(&g);
+        for side in [Color::Black, Color::White] {
+            let line = cumulative_loss(&pts, side);
+            let total = summary(&of_game, side).total_loss;
+            assert_eq!(line.last().map(|&(_, t)| t), Some(total), "{side}");
+        }
+        // A point at each of the side's reviewed moves, never one for the other side's.
+        let black: Vec<usize> = cumulative_loss(&pts, Color::Black)
+            .iter()
+            .map(|&(ply, _)| ply)
+            .collect();
+        assert_eq!(black, [1, 3]);
+        assert!(cumulative_loss(
+            &points(&g, &Estimates::default(), &Reviews::default(), None),
+            Color::White
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn discs_are_the_scale_when_every_estimate_has_them() {
+        let g = game("f5d6");
+        let mut known = Estimates::default();
+        known.record(
+            g.positions()[0].hash(),
+            Estimate::of(&merged(0.1, Some(13.0)), Color::Black),
+        );
+        let pts = points(&g, &known, &Reviews::default(), None);
+        assert_eq!(scale(&pts), Scale::Discs(16.0));
+        let e = pts[0].estimate.expect("searched");
+        assert!((height(&e, Scale::Discs(16.0)) - (13.0 / 16.0 + 1.0) / 2.0).abs() < 1e-6);
+        assert_eq!(
+            describe(&pts[0]),
+            "1. f5 (Black): Black 55% to win, +13 discs"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! The shipped networks: the board's default fetched once and sent to the workers, and
+//! any other fetched on demand.
+
+use super::fetch::{fetch_bytes, fetch_with_progress};
+use super::PoolHandle;
+use crate::models::{builtin_for, strength_line, BuiltinModel};
+use crate::view::{Download, ModelStatus, View, ViewAction};
+use othello::{BoardSize, Variant};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+/// The shipped networks fetched so far, by name: the ONNX bytes and the card.
+type Fetched = Rc<RefCell<HashMap<String, (Rc<Vec<u8>>, String)>>>;
+
+/// Fetches the board's default shipped network once and sends it to the workers. Returns a
+/// callback that loads any shipped network (another learner's, or the default again after
+/// a network of one's own), fetching its files the first time.
+#[hook]
+pub fn use_builtin_model(
+    pool: PoolHandle,
+    view: UseReducerHandle<View>,
+    size: BoardSize,
+    variant: Variant,
+) -> Callback<&'static BuiltinModel> {
+    let fetched: Fetched = use_mut_ref(HashMap::new);
+    let load = {
+        let (pool, view) = (pool.clone(), view.dispatcher());
+        Callback::from(move |model: &'static BuiltinModel| {
+            load_builtin(model, pool.clone(), fetched.clone(), view.clone());
+        })
+    };
+    {
+        let load = load.clone();
+        use_effect_with((size, variant), move |&(size, variant)| {
+            if let Some(model) = builtin_for(size, variant) {
+                if view.model(size, variant).is_none() {
+                    load.emit(model);
+                }
+            }
+        });
+    }
+    load
+}
+
+fn load_builtin(
+    model: &'static BuiltinModel,
+    pool: PoolHandle,
+    fetched: Fetched,
+    view: UseReducerDispatcher<View>,
+) {
+    let name = model.name().to_owned();
+    let (size, variant) = (model.size, model.variant);
+    let send = move |pool: &PoolHandle, onnx: Rc<Vec<u8>>, card: String| {
+        if let Some(p) = pool.borrow().as_ref() {
+            p.borrow_mut()
+                .load_model(model.name().to_owned(), size, variant, onnx, card);
+        }
+    };
+    let cached = fetched.borrow().get(&name).cloned();
+    if let Some((onnx, card)) = cached {
+        view.dispatch(ViewAction::Message(None));
+        send(&pool, onnx, card);
+        return;
+    }
+    view.dispatch(ViewAction::Model(
+        size,
+        variant,
+        ModelStatus::Loading(name.clone()),
+    ));
+    spawn_local(async move {
+        let files = async {
+            let progress = |received: u64, total: Option<u64>| {
+                view.dispatch(ViewAction::Downloading(Download {
+                    name: name.clone(),
+                    received,
+                    total,
+                }));
+            };
+            let onnx = fetch_with_progress(&model.onnx_path(), progress).await?;
+            let card = fetch_bytes(&model.card_path()).await?;
+            let card =
+                String::from_utf8(card).map_err(|_| "the model card is not UTF-8".to_owned())?;
+            Ok::<_, String>((onnx, card))
+        };
+        match files.await {
+            Ok((onnx, card)) => {
+                if let Some(line) = strength_line(&card) {
+                    view.dispatch(ViewAction::Strength(name.clone(), line));
+                }
+                let onnx = Rc::new(onnx);
+                fetched
+                    .borrow_mut()
+                    .insert(name, (onnx.clone(), card.clone()));
+                send(&pool, onnx, card);
+            }
+            Err(error) => {
+                view.dispatch(ViewAction::Model(size, variant, ModelStatus::Failed(error)));
+            }
+        }
+    });
+}

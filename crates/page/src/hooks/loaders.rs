@@ -1,0 +1,132 @@
+//! Loading a game from text: a transcript, a GGF record (a pick among several), or a
+//! position as board text.
+
+use super::GameModel;
+use crate::editor::game_from_board_text;
+use crate::records::{games_from_ggf, is_ggf, RecordGame};
+use crate::state::{game_from_transcript, seats_for_loaded, Action, Seats};
+use crate::view::{View, ViewAction};
+use othello::{BoardSize, Variant};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What the loaders hand the page: load a pasted transcript or record (the seats stay),
+/// load a position from board text (analysis), and the games of a record that holds
+/// several, waiting for the person to pick one (`on_pick`: that game, or `None` to load
+/// none).
+#[derive(Clone, PartialEq)]
+pub struct Loaders {
+    pub transcript: Callback<String>,
+    pub board: Callback<String>,
+    pub choices: Option<Rc<Vec<RecordGame>>>,
+    pub on_pick: Callback<Option<usize>>,
+}
+
+/// Brings the board (and beside it the search) into view: the analysis form lies at the
+/// bottom of the page, and what it sets up would otherwise appear out of sight.
+fn show_the_board() {
+    let board = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("section.play").ok().flatten());
+    if let Some(board) = board {
+        board.scroll_into_view();
+    }
+}
+
+/// Brings the message line (below the board) into view once it is drawn: the forms lie
+/// at the bottom of the page, and on a phone the refusal would appear far out of sight,
+/// as if the button did nothing.
+fn show_the_message() {
+    // After the render the dispatch schedules, which runs before a timer's callback.
+    gloo_timers::callback::Timeout::new(0, || {
+        let message = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("#message").ok().flatten());
+        if let Some(message) = message {
+            message.scroll_into_view_with_bool(false);
+        }
+    })
+    .forget();
+}
+
+/// The loaders, which say what is wrong with a text they cannot load.
+#[hook]
+pub fn use_loaders(
+    game: UseReducerHandle<GameModel>,
+    view: UseReducerDispatcher<View>,
+    size: BoardSize,
+    variant: Variant,
+) -> Loaders {
+    let choices = use_state(|| None::<Rc<Vec<RecordGame>>>);
+    let seats = game.seats;
+    let dispatch = game.dispatcher();
+    let notes = view.clone();
+    // A game in progress that a loaded one replaces is put aside, to be brought back.
+    let load = move |parsed: Result<(othello::Game, Seats), String>, what: &str| match parsed {
+        Ok((loaded, seats)) => {
+            view.dispatch(ViewAction::Message(None));
+            let seats = seats_for_loaded(&loaded, seats);
+            dispatch.dispatch(Action::Replace {
+                game: loaded,
+                seats,
+            });
+            true
+        }
+        Err(e) => {
+            view.dispatch(ViewAction::Message(Some(format!("Cannot {what}: {e}"))));
+            show_the_message();
+            false
+        }
+    };
+    let transcript = {
+        let (load, choices) = (load.clone(), choices.clone());
+        Callback::from(move |text: String| {
+            choices.set(None);
+            // One box takes both: a GGF record opens with "(;", a transcript never does.
+            if !is_ggf(&text) {
+                let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
+                load(parsed, "load the transcript");
+                return;
+            }
+            match games_from_ggf(&text) {
+                // A file of several games (a GGS archive): the person picks one.
+                Ok(games) if games.len() > 1 => {
+                    notes.dispatch(ViewAction::Message(None));
+                    choices.set(Some(Rc::new(games)));
+                }
+                Ok(games) => {
+                    let first = games.into_iter().next().map(|g| (g.game, seats));
+                    load(
+                        first.ok_or_else(|| "the file holds no game".to_owned()),
+                        "load the game record",
+                    );
+                }
+                Err(e) => {
+                    load(Err(e), "load the game record");
+                }
+            }
+        })
+    };
+    let on_pick = {
+        let (load, choices) = (load.clone(), choices.clone());
+        Callback::from(move |pick: Option<usize>| {
+            let chosen = pick.and_then(|i| choices.as_ref().and_then(|games| games.get(i)));
+            if let Some(record) = chosen {
+                load(Ok((record.game.clone(), seats)), "load the game record");
+            }
+            choices.set(None);
+        })
+    };
+    let board = Callback::from(move |text: String| {
+        let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
+        if load(parsed, "analyse this position") {
+            show_the_board();
+        }
+    });
+    Loaders {
+        transcript,
+        board,
+        choices: (*choices).clone(),
+        on_pick,
+    }
+}

@@ -1,0 +1,127 @@
+//! The saved game: read once at start, written after every change (local storage).
+
+use super::GameModel;
+use crate::graph::Estimates;
+use crate::link;
+use crate::persist::{self, Settings, STORAGE_KEY, UNREADABLE_KEY};
+use crate::review::Reviews;
+use crate::state::{in_progress, GameState, Seats};
+use othello::{BoardSize, Color, Position, Variant};
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The saved game, settings, graph and review, or a new game as Black; and, when a saved
+/// game was there but could not be read, what to tell the person (its text is kept aside,
+/// since the new game's first save overwrites it).
+fn load_saved() -> (persist::Restored, Option<String>) {
+    let store = storage();
+    let Some(text) = store
+        .as_ref()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+    else {
+        return (fresh(), None);
+    };
+    match persist::load(&text) {
+        Ok(restored) => (restored, None),
+        Err(e) => {
+            let kept = store.is_some_and(|s| s.set_item(UNREADABLE_KEY, &text).is_ok());
+            (fresh(), Some(persist::unreadable_notice(&e, kept)))
+        }
+    }
+}
+
+fn fresh() -> persist::Restored {
+    (
+        GameState::new(
+            Position::start(BoardSize::Eight, Variant::Standard),
+            Seats::Human(Color::Black),
+        ),
+        Settings::default(),
+        Estimates::default(),
+        Reviews::default(),
+    )
+}
+
+/// The saved game, or the game the page's address links to (`crate::link`), with
+/// its side and level; and, for an address that is no link the page can read, why (the
+/// saved game then opens as usual). The link leaves the address once read: the game is
+/// saved from then on, and a reload goes on with it rather than back to the link.
+pub fn load_linked() -> Loaded {
+    let (mut restored, unreadable) = load_saved();
+    let Some(window) = web_sys::window() else {
+        return Loaded {
+            restored,
+            set_aside: None,
+            unreadable,
+            link_error: None,
+        };
+    };
+    let location = window.location();
+    let fragment = location.hash().unwrap_or_default();
+    let read = link::read(&fragment);
+    if !fragment.is_empty() {
+        let address = format!(
+            "{}{}",
+            location.pathname().unwrap_or_default(),
+            location.search().unwrap_or_default()
+        );
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address));
+        }
+    }
+    let (set_aside, link_error) = match read {
+        // The saved game in progress is put aside, as a pasted game puts it aside, so a
+        // link never costs the person the game they were playing.
+        Ok(Some(opened)) => {
+            let saved = std::mem::replace(&mut restored.0, link::state(&opened));
+            restored.1.difficulty = opened.difficulty;
+            (in_progress(&saved).then_some(saved), None)
+        }
+        Ok(None) => (None, None),
+        Err(e) => (None, Some(format!("This link cannot be read: {e}."))),
+    };
+    Loaded {
+        restored,
+        set_aside,
+        unreadable,
+        link_error,
+    }
+}
+
+/// What the page starts from: the saved game or a linked one, and what to tell the person
+/// about a saved game that could not be read or an address that is no link.
+pub struct Loaded {
+    pub restored: persist::Restored,
+    /// The saved game in progress that a link replaced, to be brought back.
+    pub set_aside: Option<GameState>,
+    pub unreadable: Option<String>,
+    pub link_error: Option<String>,
+}
+
+/// Saves the game, the settings, the graph and the review after every change.
+#[hook]
+pub fn use_persistence(
+    game: &GameModel,
+    settings: &Settings,
+    estimates: &Estimates,
+    reviews: &Reviews,
+) {
+    use_effect_with(
+        (
+            game.state.clone(),
+            settings.clone(),
+            estimates.clone(),
+            reviews.clone(),
+        ),
+        |(game, settings, estimates, reviews)| {
+            if let Some(s) = storage() {
+                let text = persist::save(game, settings, estimates, reviews);
+                let _ = s.set_item(STORAGE_KEY, &text);
+            }
+        },
+    );
+}

@@ -1,0 +1,110 @@
+//! The game's review as a side effect: the pool reviews the game's moves in a worker, one
+//! at a time, and its answers reach the view as pool events (`ViewAction::Pool`).
+
+use super::{GameModel, PoolHandle};
+use crate::review::{judging, ReviewLevel, ReviewOrder};
+use crate::view::{View, ViewAction};
+use engine::PlayerKind;
+use protocol::WireBudget;
+use yew::prelude::*;
+
+/// Ends the review under way when the game on the board is no longer the one reviewed (a
+/// new game, a loaded record, a position set up in the editor, another move after an
+/// undo: [`crate::review::ReviewState::follows`]), so that it does not go on valuing the
+/// old game's moves in the worker; and leaves a reviewed move shown on the board once the
+/// game changes, as any move of the game leaves browsing; and forgets a hint, whose marker
+/// is about the game it was asked in.
+#[hook]
+pub fn use_review_follows_game(pool: &PoolHandle, view: &UseReducerHandle<View>, game: &GameModel) {
+    let (pool, view) = (pool.clone(), view.clone());
+    use_effect_with(game.state.clone(), move |state| {
+        if !view.review.follows(state) {
+            if let Some(p) = pool.borrow().as_ref() {
+                p.borrow_mut().cancel_review();
+            }
+            view.dispatch(ViewAction::ReviewCancelled);
+        }
+        if view.hint.is_some() {
+            view.dispatch(ViewAction::ForgetHint);
+        }
+        if view.review.focus.is_some() {
+            view.dispatch(ViewAction::ReviewFocus(None));
+        }
+    });
+}
+
+/// Why the game cannot be reviewed now, in words, or `None` when it can.
+pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
+    let pos = game.game.start();
+    if game.game.moves().is_empty() {
+        return Some("No moves to review yet.".to_owned());
+    }
+    if game.agent_to_move() && !game.position().is_game_over() {
+        return Some("The review waits until the agent has moved.".to_owned());
+    }
+    match view.player(pos.size(), pos.variant()) {
+        None => Some("The network is still loading.".to_owned()),
+        Some(p) if p.kind != PlayerKind::Mcts => {
+            Some("A review needs the network's search, and this board has no network.".to_owned())
+        }
+        Some(_) => None,
+    }
+}
+
+/// Starts a review of the game's moves (those played, not the redo list) at `level` in
+/// `order`, judged with more than `agent`'s own budget where an agent played (its level's
+/// name and budget), and cancels one: the callbacks the review panel calls.
+pub fn review_callbacks(
+    pool: &PoolHandle,
+    view: &UseReducerHandle<View>,
+    game: &GameModel,
+    (level, order): (ReviewLevel, ReviewOrder),
+    agent: Option<(String, WireBudget)>,
+) -> (Callback<()>, Callback<()>) {
+    let start = {
+        let (pool, view) = (pool.clone(), view.clone());
+        let played = game.game.clone();
+        Callback::from(move |()| {
+            let size = played.start().size();
+            let variant = played.start().variant();
+            // The reviewer is the board's network with the engine's defaults, as `othello
+            // review`'s is (no book, no noise): the page and the CLI value moves alike.
+            let Some(player) = view
+                .player(size, variant)
+                .filter(|p| p.kind == PlayerKind::Mcts)
+            else {
+                return;
+            };
+            let moves: Vec<_> = played
+                .positions()
+                .iter()
+                .copied()
+                .zip(played.moves().iter().copied())
+                .collect();
+            let total = moves.len();
+            if total == 0 {
+                return;
+            }
+            // More than the agent's own search, so the review does not repeat it.
+            let judged = judging(level, agent.as_ref().map(|(name, b)| (name.as_str(), *b)));
+            let budget = WireBudget {
+                simulations: Some(judged.simulations),
+                millis: None,
+            };
+            if let Some(p) = pool.borrow().as_ref() {
+                let id = p.borrow_mut().review(moves, player, budget, order);
+                view.dispatch(ViewAction::ReviewStarted(id, played.clone(), judged.text));
+            }
+        })
+    };
+    let cancel = {
+        let (pool, view) = (pool.clone(), view.dispatcher());
+        Callback::from(move |()| {
+            if let Some(p) = pool.borrow().as_ref() {
+                p.borrow_mut().cancel_review();
+            }
+            view.dispatch(ViewAction::ReviewCancelled);
+        })
+    };
+    (start, cancel)
+}

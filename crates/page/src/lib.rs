@@ -1,0 +1,42 @@
+//! The page: the Yew app (`app`, its `components` and `hooks`, one module a hook, and the
+//! worker `pool`) and everything it holds and says, as plain modules tested without a
+//! browser: the game reducer (`state`), the view reducer (`view`), the sentences
+//! (`explain`, with numbers written by `format`), merging the workers' searches (`merge`),
+//! difficulty levels and the search plan (`levels`), the review, the board editor, the
+//! evaluation graph, GGF records and the saved game.
+//!
+//! It talks to the worker through [`protocol`] and starts it by its script's URL: the
+//! worker is a crate the page does not depend on (`pool::remote` says how).
+
+pub mod editor;
+pub mod explain;
+pub mod format;
+pub mod graph;
+pub mod levels;
+pub mod link;
+pub mod merge;
+pub mod models;
+pub mod openings;
+pub mod persist;
+pub mod pool;
+pub mod records;
+pub mod review;
+pub mod simd;
+pub mod state;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod hooks;
+
+/// Sends panic messages to the browser console: without it a wasm panic says only
+/// "unreachable executed".
+#[cfg(target_arch = "wasm32")]
+pub fn panic_to_console() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
+}

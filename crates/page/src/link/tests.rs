@@ -1,0 +1,98 @@
+use super::*;
+use crate::openings::xot_game;
+
+fn played(start: Position, moves: &str, seats: Seats) -> GameState {
+    GameState::from_game(Game::from_transcript(moves, start).expect("legal"), seats)
+}
+
+fn round_trip(state: &GameState, difficulty: &Difficulty) -> Link {
+    let link = write(state, difficulty);
+    read(&link)
+        .unwrap_or_else(|e| panic!("{link}: {e}"))
+        .unwrap_or_else(|| panic!("{link}: no link"))
+}
+
+#[test]
+fn a_game_from_the_start_is_its_transcript_side_and_level() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let state = played(start, "f5d6c3d3c4", Seats::Human(Color::White));
+    let strong = Difficulty::Level("strong".to_owned());
+    assert_eq!(write(&state, &strong), "#g=f5d6c3d3c4&s=w&l=strong");
+    let link = round_trip(&state, &strong);
+    assert_eq!(link.game, state.game);
+    assert_eq!(link.seats, Seats::Human(Color::White));
+    assert_eq!(link.difficulty, strong);
+    assert_eq!(super::state(&link).position(), state.position());
+}
+
+#[test]
+fn other_boards_rules_openings_and_custom_levels_round_trip() {
+    let six = played(
+        Position::start(BoardSize::Six, Variant::Reversed),
+        "c2",
+        Seats::Analysis,
+    );
+    let sims = Difficulty::Simulations(5000);
+    assert_eq!(write(&six, &sims), "#b=6&v=r&g=c2&s=a&l=5000sim");
+    assert_eq!(round_trip(&six, &sims).game, six.game);
+
+    let xot = xot_game(16).expect("an opening");
+    let state = played(*xot.game.position(), "", Seats::AgentVsAgent);
+    let millis = Difficulty::Millis(750);
+    assert_eq!(write(&state, &millis), "#x=17&s=x&l=750ms");
+    let link = round_trip(&state, &millis);
+    assert_eq!(link.game.start(), xot.game.position());
+    assert_eq!(link.difficulty, millis);
+}
+
+#[test]
+fn a_position_is_its_board_text() {
+    let text = "---------------------------OX------XXX-------------------------- O";
+    let start = Position::from_board_text(text, Variant::Standard).expect("a position");
+    let state = GameState::new(start, Seats::Analysis);
+    let link = write(&state, &Difficulty::default());
+    assert!(link.starts_with("#p=---"), "{link}");
+    assert!(!link.contains(' '), "{link}");
+    assert_eq!(
+        round_trip(&state, &Difficulty::default()).game.start(),
+        &start
+    );
+    // A space written as %20 or + reads the same.
+    let spaced = link.replace('_', "%20");
+    assert_eq!(
+        read(&spaced).expect("reads").expect("a link").game,
+        state.game
+    );
+}
+
+#[test]
+fn no_fragment_is_no_link() {
+    assert_eq!(read(""), Ok(None));
+    assert_eq!(read("#"), Ok(None));
+}
+
+#[test]
+fn a_link_that_cannot_be_read_says_why_once() {
+    let said = |fragment: &str| read(fragment).expect_err(fragment).to_string();
+    assert_eq!(
+        said("#g=f5a1"),
+        "its move 2, a1, cannot be played there: it turns no disc"
+    );
+    assert_eq!(
+        said("#g=f5z9"),
+        "its move 2, 'z9', is not a square of the board"
+    );
+    assert_eq!(
+        said("#x=0"),
+        "there is no XOT opening 0 (they are numbered 1 to 200)"
+    );
+    assert_eq!(
+        said("#l=fastest"),
+        "'fastest' is not a level a link can name"
+    );
+    assert_eq!(said("#l=0sim"), "'0sim' is not a level a link can name");
+    assert_eq!(said("#s=q"), "'q' is not a side a link can name");
+    assert_eq!(said("#b=7"), "'7' is not a board size a link can name");
+    assert_eq!(said("#zz=1"), "'zz' is not part of a game link");
+    assert!(said("#p=XO").starts_with("its start position cannot be read: "));
+}

@@ -1,0 +1,432 @@
+//! The networks shipped with the page. Change a path here when the trainer ships a new
+//! model: the files live in `models/` (copied into the build by Trunk) as `<name>.onnx` and
+//! `<name>.json` (the model card).
+
+use othello::{BoardSize, Variant};
+
+/// How a shipped network learned (docs/learners.md compares them at equal CPU time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learner {
+    AlphaZero,
+    QLearning,
+    Reinforce,
+    ActorCritic,
+}
+
+impl Learner {
+    pub fn label(self) -> &'static str {
+        match self {
+            Learner::AlphaZero => "AlphaZero",
+            Learner::QLearning => "Q-learning",
+            Learner::Reinforce => "policy gradient (REINFORCE)",
+            Learner::ActorCritic => "policy gradient (actor-critic)",
+        }
+    }
+
+    /// One line for a player choosing an opponent. Every shipped learner has a value
+    /// output (the Q-learner's is its best move's value), so every level searches.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Learner::AlphaZero => {
+                "learned by self-play with tree search, as AlphaZero; trained the longest"
+            }
+            Learner::QLearning => {
+                "deep Q-learning: learned each move's value from replayed games against itself and classic players"
+            }
+            Learner::Reinforce => {
+                "REINFORCE with a baseline: learned which moves to play from the results of its games"
+            }
+            Learner::ActorCritic => {
+                "advantage actor-critic: learned which moves to play from a critic's judgement of each move"
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinModel {
+    pub size: BoardSize,
+    pub variant: Variant,
+    pub learner: Learner,
+    /// Path of the files without extension, relative to the site root.
+    pub path: &'static str,
+}
+
+pub const BUILTIN_MODELS: &[BuiltinModel] = &[
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::AlphaZero,
+        path: "models/az-8x8",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::AlphaZero,
+        path: "models/az-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Reversed,
+        learner: Learner::AlphaZero,
+        path: "models/az-6x6-reversed",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Reversed,
+        learner: Learner::AlphaZero,
+        path: "models/az-8x8-reversed",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::QLearning,
+        path: "models/q-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::Reinforce,
+        path: "models/reinforce-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Six,
+        variant: Variant::Standard,
+        learner: Learner::ActorCritic,
+        path: "models/a2c-6x6",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::QLearning,
+        path: "models/q-8x8",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::Reinforce,
+        path: "models/reinforce-8x8",
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
+        learner: Learner::ActorCritic,
+        path: "models/a2c-8x8",
+    },
+];
+
+/// The shipped network the page plays a board with unless asked for another: the first
+/// listed (AlphaZero's). Without one, or when it fails, the page plays alpha-beta.
+pub fn builtin_for(size: BoardSize, variant: Variant) -> Option<&'static BuiltinModel> {
+    learners_for(size, variant).next()
+}
+
+/// Every shipped network for a board, the default first.
+pub fn learners_for(
+    size: BoardSize,
+    variant: Variant,
+) -> impl Iterator<Item = &'static BuiltinModel> {
+    BUILTIN_MODELS
+        .iter()
+        .filter(move |m| m.size == size && m.variant == variant)
+}
+
+/// The shipped network of this name, if it is one.
+pub fn builtin_named(name: &str) -> Option<&'static BuiltinModel> {
+    BUILTIN_MODELS.iter().find(|m| m.name() == name)
+}
+
+impl BuiltinModel {
+    pub fn onnx_path(&self) -> String {
+        format!("{}.onnx", self.path)
+    }
+
+    pub fn card_path(&self) -> String {
+        format!("{}.json", self.path)
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.path.rsplit('/').next().unwrap_or(self.path)
+    }
+}
+
+/// A model card for an uploaded network that came without one: the current board, the
+/// contract's four planes. The network's shapes are still checked against it.
+pub fn default_card(name: &str, size: BoardSize, variant: Variant) -> String {
+    serde_json::json!({
+        "name": name,
+        "board_size": size.n(),
+        "variant": variant.to_string(),
+        "planes": 4,
+    })
+    .to_string()
+}
+
+/// How strong a network is, in a line a player can read, from its model card's
+/// `strength` section: the arena results at the budget they were measured at, and the
+/// share of endgame moves the exact solver agrees with. `None` when the card measured
+/// nothing (or is not JSON).
+pub fn strength_line(card: &str) -> Option<String> {
+    let card: serde_json::Value = serde_json::from_str(card).ok()?;
+    let strength = card.get("strength")?;
+    let mut parts = Vec::new();
+    let mut measured_at = None;
+    for arena in strength.get("arena")?.as_array()? {
+        if let Some(spec) = arena.get("as").and_then(|a| a.as_str()) {
+            measured_at = measured_at.or_else(|| measured_as(spec));
+        }
+        // A card can hold the same opponent twice, from the start and from XOT openings
+        // (a learner that masters one opening and not the others): say which is which.
+        let from = match arena.get("openings").and_then(|o| o.as_str()) {
+            Some("XOT openings") => " from XOT openings",
+            _ => "",
+        };
+        for result in arena
+            .get("results")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let count = |key: &str| {
+                result
+                    .get(key)
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+            };
+            let Some(opponent) = result.get("opponent").and_then(|o| o.as_str()) else {
+                continue;
+            };
+            let (wins, draws, losses) = (count("wins"), count("draws"), count("losses"));
+            let draws = if draws > 0 {
+                format!(", {draws} drawn")
+            } else {
+                String::new()
+            };
+            parts.push(format!(
+                "{wins} won{draws}, {losses} lost against {}{from}",
+                opponent_name(opponent)
+            ));
+        }
+    }
+    let accuracy = strength
+        .get("accuracy")
+        .and_then(|a| a.get("optimal"))
+        .and_then(serde_json::Value::as_f64)
+        .map(|o| format!("; {:.0}% of its endgame moves are perfect", o * 100.0));
+    if parts.is_empty() && accuracy.is_none() {
+        return None;
+    }
+    let at = match measured_at {
+        Some(Measured::Sims(n)) => format!(" at {n} simulations per move"),
+        Some(Measured::NoSearch) => " without search".to_owned(),
+        None => String::new(),
+    };
+    Some(format!(
+        "Measured{at}: {}{}.",
+        parts.join("; "),
+        accuracy.unwrap_or_default()
+    ))
+}
+
+enum Measured {
+    Sims(u64),
+    /// The network alone (`policy:` or `value:`), as the learners are compared.
+    NoSearch,
+}
+
+fn measured_as(spec: &str) -> Option<Measured> {
+    if spec.starts_with("policy:") || spec.starts_with("value:") {
+        return Some(Measured::NoSearch);
+    }
+    spec.split([':', ','])
+        .find_map(|part| part.strip_prefix("sims="))
+        .and_then(|n| n.parse().ok())
+        .map(Measured::Sims)
+}
+
+/// "alphabeta:depth=4" as "alpha-beta (depth 4)"; an agent with a network by the network's
+/// name ("mcts:model=models/az-8x8.onnx,sims=800" as "the az-8x8 network (800
+/// simulations)"), and an archived one as what it is: "an earlier network, az-8x8-b88
+/// (generation 88 of training run 8x8-b, 800 simulations)".
+fn opponent_name(spec: &str) -> String {
+    let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
+    let options: Vec<(&str, &str)> = options
+        .split(',')
+        .filter_map(|o| o.split_once('='))
+        .collect();
+    let mut notes = Vec::new();
+    let name = match options.iter().find(|(k, _)| *k == "model") {
+        Some((_, path)) => {
+            let file = path.rsplit('/').next().unwrap_or(path);
+            let stem = file.strip_suffix(".onnx").unwrap_or(file);
+            if path.contains("archive/") {
+                notes.push(archived_origin(stem));
+                format!("an earlier network, {stem}")
+            } else {
+                format!("the {stem} network")
+            }
+        }
+        None => kind_name(kind).to_owned(),
+    };
+    notes.extend(
+        options
+            .into_iter()
+            .filter(|(k, _)| *k != "model")
+            .map(|(k, v)| match k {
+                "sims" => format!("{v} simulations"),
+                k => format!("{k} {v}"),
+            }),
+    );
+    if notes.is_empty() {
+        name
+    } else {
+        format!("{name} ({})", notes.join(", "))
+    }
+}
+
+/// Where an archived network came from, read from its name as the archive names them
+/// (`az-8x8-b88`: training run `8x8-b`, generation 88).
+fn archived_origin(stem: &str) -> String {
+    let parsed = stem.rsplit_once('-').and_then(|(head, tail)| {
+        let digits = tail.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let letters = &tail[..tail.len() - digits.len()];
+        let board = head.split_once('-')?.1;
+        let valid = !letters.is_empty() && !digits.is_empty();
+        let valid = valid && digits.chars().all(|c| c.is_ascii_digit());
+        valid.then(|| format!("generation {digits} of training run {board}-{letters}"))
+    });
+    parsed.unwrap_or_else(|| "kept in the archive".to_owned())
+}
+
+fn kind_name(kind: &str) -> &str {
+    match kind {
+        "alphabeta" => "alpha-beta",
+        "heuristic" => "the heuristic player",
+        "random" => "a random player",
+        "greedy" => "the greedy player",
+        "mcts" | "uct" => "rollout MCTS",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_model_is_in_the_models_folder_with_a_matching_card() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        for model in BUILTIN_MODELS {
+            assert!(root.join(model.onnx_path()).is_file(), "{}", model.path);
+            let card = std::fs::read_to_string(root.join(model.card_path())).expect("card");
+            let card = engine::network::ModelCard::from_json(&card).expect("valid card");
+            card.check_game(model.size, model.variant)
+                .expect("the card names the board the page uses it for");
+        }
+        assert_eq!(
+            builtin_for(BoardSize::Eight, Variant::Reversed).map(super::BuiltinModel::name),
+            Some("az-8x8-reversed")
+        );
+        // 4x4 is the engine's test board: the page does not offer it, and no network plays it.
+        assert!(builtin_for(BoardSize::Four, Variant::Standard).is_none());
+        assert_eq!(
+            builtin_for(BoardSize::Six, Variant::Reversed).map(super::BuiltinModel::name),
+            Some("az-6x6-reversed")
+        );
+        assert_eq!(
+            builtin_for(BoardSize::Eight, Variant::Standard).map(super::BuiltinModel::name),
+            Some("az-8x8")
+        );
+    }
+
+    #[test]
+    fn the_standard_boards_offer_every_learner_alphazero_first() {
+        use Learner::*;
+        for size in [BoardSize::Six, BoardSize::Eight] {
+            let learners: Vec<Learner> = learners_for(size, Variant::Standard)
+                .map(|m| m.learner)
+                .collect();
+            assert_eq!(learners, [AlphaZero, QLearning, Reinforce, ActorCritic]);
+        }
+        let reversed: Vec<Learner> = learners_for(BoardSize::Eight, Variant::Reversed)
+            .map(|m| m.learner)
+            .collect();
+        assert_eq!(reversed, [AlphaZero]);
+        assert_eq!(
+            builtin_named("q-6x6").map(|m| (m.size, m.learner)),
+            Some((BoardSize::Six, QLearning))
+        );
+        assert!(builtin_named("mine").is_none());
+        // Each says in its line what kind of learning it is.
+        assert!(QLearning.describe().contains("Q-learning"));
+        assert!(ActorCritic.describe().contains("actor-critic"));
+    }
+
+    #[test]
+    fn a_learner_measured_without_search_says_so() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let card = std::fs::read_to_string(root.join("models/q-6x6.json")).expect("card");
+        let line = strength_line(&card).expect("q-6x6 was measured");
+        assert!(line.starts_with("Measured without search: "), "{line}");
+        assert!(line.contains("against the heuristic player"), "{line}");
+    }
+
+    #[test]
+    fn trunk_copies_every_builtin_model_and_its_card_into_the_site() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let index = std::fs::read_to_string(root.join("index.html")).expect("index.html");
+        for model in BUILTIN_MODELS {
+            for file in [model.onnx_path(), model.card_path()] {
+                let line = format!(r#"rel="copy-file" href="{file}" data-target-path="models""#);
+                assert!(index.contains(&line), "index.html does not copy {file}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_shipped_cards_say_how_strong_their_networks_are() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let card = std::fs::read_to_string(root.join("models/az-8x8.json")).expect("card");
+        let line = strength_line(&card).expect("az-8x8 was measured");
+        assert!(
+            line.starts_with("Measured at 800 simulations per move: "),
+            "{line}"
+        );
+        assert!(line.contains("against alpha-beta (depth 4)"), "{line}");
+        // The network it replaced is named as an earlier network, with its run and
+        // generation, not by its file's path.
+        assert!(
+            line.contains(
+                "217 won, 24 drawn, 159 lost against an earlier network, az-8x8-b88 \
+                 (generation 88 of training run 8x8-b, 800 simulations)"
+            ),
+            "{line}"
+        );
+        let card = std::fs::read_to_string(root.join("models/az-6x6.json")).expect("card");
+        let line = strength_line(&card).expect("az-6x6 was measured");
+        assert!(
+            line.contains("% of its endgame moves are perfect"),
+            "{line}"
+        );
+        let none = default_card("mine", BoardSize::Six, Variant::Standard);
+        assert_eq!(strength_line(&none), None);
+        // The shipped REINFORCE network was measured from the start and from XOT openings.
+        let card = std::fs::read_to_string(root.join("models/reinforce-8x8.json")).expect("card");
+        let line = strength_line(&card).expect("reinforce-8x8 was measured");
+        assert!(
+            line.contains("369 won, 10 drawn, 21 lost against"),
+            "{line}"
+        );
+        assert!(line.contains("from XOT openings"), "{line}");
+        assert_eq!(line.matches("from XOT openings").count(), 4, "{line}");
+        assert_eq!(strength_line("not json"), None);
+    }
+
+    #[test]
+    fn a_default_card_describes_the_current_board() {
+        let card = default_card("mine", BoardSize::Six, Variant::Reversed);
+        let card = engine::network::ModelCard::from_json(&card).expect("valid card");
+        assert_eq!(card.board(), Ok(BoardSize::Six));
+        assert_eq!(card.variant(), Ok(Variant::Reversed));
+    }
+}

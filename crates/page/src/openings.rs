@@ -1,0 +1,66 @@
+//! XOT-style start positions: the 200 balanced 8x8 openings of `openings/xot-8x8.txt`
+//! (8 plies each, judged near even by our own search; the file says how it was made), the
+//! same list `othello arena --openings xot` plays. Embedded, so the page needs no fetch.
+
+use othello::{BoardSize, Game, Position, Variant};
+
+const XOT_8X8: &str = include_str!("../../../openings/xot-8x8.txt");
+
+/// The openings' transcripts, in the file's order (comments and blank lines left out).
+pub fn xot_openings() -> Vec<&'static str> {
+    othello::transcript_lines(XOT_8X8)
+        .map(|(_, transcript)| transcript)
+        .collect()
+}
+
+/// An opening to start a game from: its number in the list (1-based), its moves, and
+/// the game that starts at the position they reach.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Xot {
+    pub number: usize,
+    pub transcript: &'static str,
+    /// Starts after the opening's moves, not before them: the opening is the game's start
+    /// position, as the arena's XOT games treat it, so Undo stops there instead of taking
+    /// back moves nobody at the board played.
+    pub game: Game,
+}
+
+/// The opening `seed` picks (any seed: it wraps around the list), played from the
+/// standard 8x8 start. The list is for standard 8x8 Othello only: there is none for 6x6
+/// or the reversed rules.
+pub fn xot_game(seed: u64) -> Result<Xot, String> {
+    let list = xot_openings();
+    if list.is_empty() {
+        return Err("the opening list is empty".to_owned());
+    }
+    let index = (seed % list.len() as u64) as usize;
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let played = Game::from_transcript(list[index], start)
+        .map_err(|e| format!("opening {} is not legal: {e}", index + 1))?;
+    Ok(Xot {
+        number: index + 1,
+        transcript: list[index],
+        game: Game::new(*played.position()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_opening_starts_a_game_after_its_eight_plies_and_the_seed_picks_one() {
+        let list = xot_openings();
+        assert_eq!(list.len(), 200);
+        for seed in 0..list.len() as u64 {
+            let xot = xot_game(seed).expect("a legal opening");
+            assert_eq!(xot.number, seed as usize + 1);
+            // Nothing to take back: the opening is the start.
+            assert!(xot.game.moves().is_empty());
+            assert_eq!(xot.game.position().empty_count(), 60 - 8);
+            assert!(!xot.game.position().is_game_over());
+        }
+        assert_eq!(xot_game(200).expect("wraps").number, 1);
+        assert_eq!(xot_game(0).expect("first").transcript, "f5f4f3g4g3g6h4f2");
+    }
+}

@@ -1,0 +1,377 @@
+//! What survives a page reload: the game (start position and moves in Othello notation,
+//! so a saved game is readable and outlives changes to the structs), the settings, and
+//! the evaluation graph's estimates of the game's positions, and the game's review.
+
+use crate::graph::{Estimate, Estimates};
+use crate::levels::Difficulty;
+use crate::review::{ReviewLevel, ReviewOrder, Reviews};
+use crate::state::{at_ply, GameState, Seats};
+use othello::{Game, Move, Position, Variant};
+use protocol::ReviewedMove;
+use serde::{Deserialize, Serialize};
+
+pub const STORAGE_KEY: &str = "othello-zero/v1";
+/// Where a saved game that cannot be read is kept, since the new game's first save
+/// overwrites [`STORAGE_KEY`].
+pub const UNREADABLE_KEY: &str = "othello-zero/v1-unreadable";
+const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub difficulty: Difficulty,
+    /// Show the live heat map while the agent thinks.
+    pub heat_map: bool,
+    /// The agent plays its openings from the book (off: it searches every move, which
+    /// shows its thinking from the first move on).
+    #[serde(default = "book_on")]
+    pub book: bool,
+    /// The budget the last review was asked at (absent in older saves: Club).
+    #[serde(default)]
+    pub review_level: ReviewLevel,
+    /// The order of the last review (absent in older saves: from the first move).
+    #[serde(default)]
+    pub review_order: ReviewOrder,
+}
+
+fn book_on() -> bool {
+    true
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            difficulty: Difficulty::default(),
+            heat_map: true,
+            book: true,
+            review_level: ReviewLevel::default(),
+            review_order: ReviewOrder::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    /// Board text (OBF) of the start position.
+    start: String,
+    variant: Variant,
+    /// The moves with passes written out, e.g. `f5d6c3`.
+    moves: String,
+    /// Moves taken back (for redo), in the order they would be replayed.
+    redo: String,
+    /// Who plays which colour (named `players` in saves since version 1).
+    players: Seats,
+    settings: Settings,
+    /// The graph's estimate of each position of the game and its redo moves, by ply (the
+    /// start first), `null` where none was searched. Absent in older saves.
+    #[serde(default)]
+    graph: Vec<Option<Estimate>>,
+    /// The review of each move of the game and its redo moves, `null` where it has none.
+    /// Absent in older saves.
+    #[serde(default)]
+    review: Vec<Option<ReviewedMove>>,
+    /// What the review judged with, in words ("Judged at 400 simulations a position...").
+    /// Absent in older saves and where no review ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged: Option<String>,
+}
+
+/// The moves of the game and then its redo moves, in order.
+fn line_moves(state: &GameState) -> Vec<Move> {
+    let mut moves = state.game.moves().to_vec();
+    moves.extend(state.undone.iter().rev());
+    moves
+}
+
+/// The positions of the game with its redo moves replayed: the start, then after each move.
+fn line(state: &GameState) -> Vec<othello::Position> {
+    at_ply(state, state.game.moves().len() + state.undone.len())
+        .game
+        .positions()
+        .to_vec()
+}
+
+pub fn save(
+    state: &GameState,
+    settings: &Settings,
+    estimates: &Estimates,
+    reviews: &Reviews,
+) -> String {
+    let whole = line(state);
+    let saved = Saved {
+        version: VERSION,
+        start: state.game.start().to_board_text(),
+        variant: state.game.start().variant(),
+        moves: state.game.transcript(true),
+        redo: state
+            .undone
+            .iter()
+            .rev()
+            .map(std::string::ToString::to_string)
+            .collect(),
+        players: state.seats,
+        settings: settings.clone(),
+        graph: whole.iter().map(|p| estimates.get(p.hash())).collect(),
+        review: whole
+            .iter()
+            .zip(line_moves(state))
+            .map(|(p, mv)| reviews.get(p.hash(), mv))
+            .collect(),
+        judged: reviews.judged().map(str::to_owned),
+    };
+    // Plain data: serialising cannot fail.
+    serde_json::to_string(&saved).unwrap_or_default()
+}
+
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum LoadError {
+    #[error("the saved game is not readable: {0}")]
+    Syntax(String),
+    #[error("the saved game has version {0}; this page reads version {VERSION}")]
+    Version(u32),
+    #[error("the saved game is not valid: {0}")]
+    Invalid(String),
+}
+
+/// What the page tells the person when their saved game could not be read, in a player's
+/// words: that a new game started, and where the saved text is kept (`kept`: the browser
+/// stored it). The parser's detail ("missing field ... at line 1 column 2") means nothing
+/// to a player; only a save from a newer page is worth naming.
+pub fn unreadable_notice(error: &LoadError, kept: bool) -> String {
+    let kept = if kept {
+        format!(" It is kept aside in this browser's storage as \"{UNREADABLE_KEY}\".")
+    } else {
+        String::new()
+    };
+    let why = match error {
+        LoadError::Version(_) => ": a newer version of this page saved it",
+        LoadError::Syntax(_) | LoadError::Invalid(_) => "",
+    };
+    format!("Your saved game could not be read{why}, so a new game has started.{kept}")
+}
+
+/// A saved game: the game, the settings, the graph's estimates and the review.
+pub type Restored = (GameState, Settings, Estimates, Reviews);
+
+pub fn load(text: &str) -> Result<Restored, LoadError> {
+    let saved: Saved = serde_json::from_str(text).map_err(|e| LoadError::Syntax(e.to_string()))?;
+    if saved.version != VERSION {
+        return Err(LoadError::Version(saved.version));
+    }
+    let start = Position::from_board_text(&saved.start, saved.variant)
+        .map_err(|e| LoadError::Invalid(e.to_string()))?;
+    let game = Game::from_transcript(&saved.moves, start)
+        .map_err(|e| LoadError::Invalid(e.to_string()))?;
+    let mut undone = Vec::new();
+    // Redo moves that no longer parse are dropped rather than losing the game.
+    let redo_game = Game::from_transcript(&saved.redo, *game.position());
+    if let Ok(redo) = redo_game {
+        undone = redo.moves().iter().rev().copied().collect::<Vec<Move>>();
+    }
+    let state = GameState {
+        game,
+        seats: saved.players,
+        undone,
+    };
+    let whole = line(&state);
+    let mut estimates = Estimates::default();
+    for (pos, estimate) in whole.iter().zip(saved.graph) {
+        if let Some(estimate) = estimate {
+            estimates.record(pos.hash(), estimate);
+        }
+    }
+    let mut reviews = Reviews::default();
+    for ((pos, mv), review) in whole.iter().zip(line_moves(&state)).zip(saved.review) {
+        // A review that names another move than the line's is not this game's.
+        if let Some(review) = review.filter(|r| r.played == mv) {
+            reviews.record(pos.hash(), review);
+        }
+    }
+    reviews.set_judged(saved.judged);
+    Ok((state, saved.settings, estimates, reviews))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{apply, Action};
+    use othello::{BoardSize, Color};
+
+    fn mv(text: &str, size: BoardSize) -> Action {
+        Action::Play(Move::parse(text, size).expect("valid"))
+    }
+
+    fn new_game(size: BoardSize, variant: Variant, seats: Seats) -> GameState {
+        GameState::new(Position::start(size, variant), seats)
+    }
+
+    /// An analysis of f5 d6 c3 with c3 taken back: a game with a move to redo.
+    fn f5_d6_with_c3_to_redo() -> GameState {
+        let mut s = new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis);
+        for action in [
+            mv("f5", BoardSize::Eight),
+            mv("d6", BoardSize::Eight),
+            mv("c3", BoardSize::Eight),
+            Action::Undo,
+        ] {
+            s = apply(&s, action);
+        }
+        s
+    }
+
+    #[test]
+    fn a_game_with_redo_moves_and_settings_round_trips() {
+        let s = f5_d6_with_c3_to_redo();
+        let settings = Settings {
+            difficulty: Difficulty::Millis(750),
+            heat_map: false,
+            book: true,
+            review_level: ReviewLevel::Deep,
+            review_order: ReviewOrder::NewestFirst,
+        };
+        let text = save(&s, &settings, &Estimates::default(), &Reviews::default());
+        assert!(text.contains("\"moves\":\"f5d6\""), "{text}");
+        let (back, back_settings, _, _) = load(&text).expect("loads");
+        assert_eq!(back, s);
+        assert_eq!(back_settings, settings);
+        assert_eq!(apply(&back, Action::Redo).game.transcript(true), "f5d6c3");
+    }
+
+    #[test]
+    fn a_reversed_game_from_a_set_up_position_round_trips() {
+        let start = Position::start(BoardSize::Six, Variant::Reversed);
+        let state = GameState::new(start, Seats::Human(Color::White));
+        let saved = save(
+            &state,
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        );
+        let (back, _, _, _) = load(&saved).expect("loads");
+        assert_eq!(back, state);
+        assert_eq!(back.position().variant(), Variant::Reversed);
+    }
+
+    #[test]
+    fn broken_saves_are_rejected_with_a_reason() {
+        assert!(matches!(load("{"), Err(LoadError::Syntax(_))));
+        let told = unreadable_notice(&LoadError::Version(9), true);
+        assert_eq!(
+            told,
+            "Your saved game could not be read: a newer version of this page saved it, so a \
+             new game has started. It is kept aside in this browser's storage as \
+             \"othello-zero/v1-unreadable\"."
+        );
+        let syntax = unreadable_notice(&LoadError::Syntax("key must be a string".into()), true);
+        assert!(syntax.starts_with("Your saved game could not be read, so a new game"));
+        assert!(!syntax.contains("key must") && !syntax.contains("readable:"));
+        assert!(!unreadable_notice(&LoadError::Version(9), false).contains("kept"));
+        let good = save(
+            &new_game(BoardSize::Eight, Variant::Standard, Seats::AgentVsAgent),
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        );
+        let future = good.replace("\"version\":1", "\"version\":9");
+        assert_eq!(load(&future), Err(LoadError::Version(9)));
+        let illegal = good.replace("\"moves\":\"\"", "\"moves\":\"a1\"");
+        assert!(matches!(load(&illegal), Err(LoadError::Invalid(_))));
+    }
+
+    #[test]
+    fn the_graphs_estimates_of_the_game_and_its_redo_moves_survive() {
+        let s = f5_d6_with_c3_to_redo();
+        let whole = line(&s);
+        assert_eq!(whole.len(), 4, "the start, then after f5, d6 and c3 (redo)");
+        let guess = |black_win: f32| Estimate {
+            black_win,
+            black_discs: Some(2.0),
+            exact: false,
+            margin_at_least: false,
+        };
+        let mut estimates = Estimates::default();
+        estimates.record(whole[0].hash(), guess(0.5));
+        estimates.record(whole[3].hash(), guess(0.7));
+        // A position of another game is not the graph's business.
+        estimates.record(
+            Position::start(BoardSize::Six, Variant::Standard).hash(),
+            guess(0.1),
+        );
+        let (_, _, back, _) = load(&save(
+            &s,
+            &Settings::default(),
+            &estimates,
+            &Reviews::default(),
+        ))
+        .expect("loads");
+        assert_eq!(back.get(whole[0].hash()), Some(guess(0.5)));
+        assert_eq!(back.get(whole[1].hash()), None);
+        assert_eq!(back.get(whole[3].hash()), Some(guess(0.7)));
+        assert_eq!(
+            back.get(Position::start(BoardSize::Six, Variant::Standard).hash()),
+            None
+        );
+        // A save from before the graph was kept loads with an empty one.
+        let old = save(
+            &s,
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        )
+        .replace(",\"graph\":[null,null,null,null]", "");
+        assert!(!old.contains("graph"), "{old}");
+        assert_eq!(load(&old).expect("loads").2, Estimates::default());
+    }
+
+    #[test]
+    fn the_review_of_the_game_and_its_redo_moves_survives() {
+        let mut s = new_game(
+            BoardSize::Eight,
+            Variant::Standard,
+            Seats::Human(Color::Black),
+        );
+        s = apply(&s, mv("f5", BoardSize::Eight));
+        s = apply(&s, Action::SetSeats(Seats::Analysis));
+        s = apply(&s, mv("d6", BoardSize::Eight));
+        s = apply(&s, Action::Undo);
+        let whole = line(&s);
+        let review = |played: &str, loss: f32| ReviewedMove {
+            side: Color::Black,
+            played: Move::parse(played, BoardSize::Eight).expect("a move"),
+            value: Some(-loss),
+            value_exact: false,
+            best: Move::parse("f5", BoardSize::Eight).expect("a move"),
+            best_value: Some(0.0),
+            best_exact: false,
+            loss,
+            line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
+            best_is_bound: false,
+        };
+        let mut reviews = Reviews::default();
+        reviews.record(whole[0].hash(), review("f5", 0.0));
+        reviews.record(whole[1].hash(), review("d6", 3.0));
+        reviews.set_judged(Some("Judged at 400 simulations a position.".into()));
+        let text = save(&s, &Settings::default(), &Estimates::default(), &reviews);
+        let (_, _, _, back) = load(&text).expect("loads");
+        assert_eq!(back, reviews);
+        // A save from before reviews were kept loads without one.
+        let old = text
+            .split(",\"review\"")
+            .next()
+            .expect("a prefix")
+            .to_owned()
+            + "}";
+        assert_eq!(load(&old).expect("loads").3, Reviews::default());
+        // A review saved before the best line was kept loads with none.
+        let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        for review in json["review"].as_array_mut().expect("reviews") {
+            review
+                .as_object_mut()
+                .and_then(|r| r.remove("line"))
+                .expect("a line");
+        }
+        let back = load(&json.to_string()).expect("loads").3;
+        let f5 = Move::parse("f5", BoardSize::Eight).expect("a move");
+        assert_eq!(back.get(whole[0].hash(), f5).map(|r| r.line), Some(vec![]));
+    }
+}

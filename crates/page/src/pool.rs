@@ -1,0 +1,12 @@
+//! The page's side of the search: a pool of workers running root-parallel MCTS (the
+//! browser part, in `workers`) and the events it sends the view (plain data, in `event`).
+
+mod event;
+#[cfg(target_arch = "wasm32")]
+mod remote;
+#[cfg(target_arch = "wasm32")]
+mod workers;
+
+pub use event::{PoolEvent, Purpose};
+#[cfg(target_arch = "wasm32")]
+pub use workers::{random_seed, BenchAnswer, Pool};

@@ -1,0 +1,160 @@
+//! A game's review in the pool: its moves go to every worker, one move a worker at a time,
+//! in the order the player chose (`review::Schedule`), each answer reported as a
+//! `PoolEvent::Reviewed` and followed by that worker's next move.
+
+use super::{now, random_seed, Pool, SEARCH_TIMEOUT_MS};
+use crate::pool::PoolEvent;
+use crate::review::{ReviewOrder, Schedule};
+use engine::PlayerSpec;
+use othello::Position;
+use protocol::{Input, ReviewRequest, WireBudget};
+
+/// A game's review under way. A worker holds one move at a time, so it can be cancelled
+/// between moves and a search for the game never waits behind more than one move.
+pub(super) struct ReviewJob {
+    pub(super) id: u64,
+    /// Each move with the position it was played from.
+    moves: Vec<(Position, othello::Move)>,
+    schedule: Schedule,
+    player: PlayerSpec,
+    budget: WireBudget,
+    seed: u64,
+    /// When each busy worker got its move.
+    sent: Vec<(usize, f64)>,
+}
+
+impl ReviewJob {
+    fn request(&self, index: usize) -> Option<ReviewRequest> {
+        let (pos, played) = self.moves.get(index)?;
+        Some(ReviewRequest {
+            id: self.id,
+            index,
+            board: pos.to_board_text(),
+            variant: pos.variant(),
+            played: *played,
+            player: self.player.clone(),
+            budget: self.budget,
+            seed: self.seed,
+        })
+    }
+
+    /// When worker `slot` got the move it is valuing, if it has one.
+    pub(super) fn sent_to(&self, slot: usize) -> Option<f64> {
+        self.schedule.busy(slot)?;
+        self.sent.iter().find(|(s, _)| *s == slot).map(|(_, t)| *t)
+    }
+
+    /// How long its worker may stay silent on a move: a move's review can be two searches
+    /// (the position, then the one after a move the search left alone) and a budgeted
+    /// solve, at a few hundred simulations a second on a slow, busy device.
+    pub(super) fn timeout_ms(&self) -> f64 {
+        let sims = self.budget.simulations.unwrap_or(0) as f64;
+        let millis = self.budget.millis.unwrap_or(0) as f64;
+        SEARCH_TIMEOUT_MS + 2.0 * (sims * 3.0 + millis)
+    }
+}
+
+impl Pool {
+    /// Reviews `moves` (each with the position it was played from) with `player` at
+    /// `budget` a position, in `order`, on every worker, replacing any review under way;
+    /// returns the review's id.
+    pub fn review(
+        &mut self,
+        moves: Vec<(Position, othello::Move)>,
+        player: PlayerSpec,
+        budget: WireBudget,
+        order: ReviewOrder,
+    ) -> u64 {
+        self.cancel_review();
+        let id = self.next_id;
+        self.next_id += 1;
+        let job = ReviewJob {
+            id,
+            schedule: Schedule::new(moves.len(), order),
+            moves,
+            player,
+            budget,
+            seed: random_seed(),
+            sent: Vec::new(),
+        };
+        // An empty game ends at once: said to no one, since nothing was asked of a worker.
+        let _ = self.feed_review(job);
+        id
+    }
+
+    /// Gives every free worker the review's next move, or ends the review once every move
+    /// is answered.
+    pub(super) fn feed_review(&mut self, mut job: ReviewJob) -> Option<PoolEvent> {
+        if job.schedule.finished() {
+            return Some(PoolEvent::ReviewEnded {
+                id: job.id,
+                error: None,
+            });
+        }
+        let t = now();
+        for slot in 0..self.slots.len() {
+            let Some(request) = job.schedule.take(slot).and_then(|i| job.request(i)) else {
+                continue;
+            };
+            job.sent.retain(|(s, _)| *s != slot);
+            job.sent.push((slot, t));
+            let worker = &mut self.slots[slot];
+            worker.last_heard = worker.last_heard.max(t);
+            worker.bridge.send(Input::Review(Box::new(request)));
+        }
+        self.review = Some(job);
+        None
+    }
+
+    /// Sends worker `slot`'s move again, to the worker that replaced it (a fresh reviewer:
+    /// the move is valued all the same).
+    pub(super) fn resend_review(&mut self, slot: usize) {
+        let Some(job) = self.review.as_mut() else {
+            return;
+        };
+        let Some(request) = job.schedule.busy(slot).and_then(|i| job.request(i)) else {
+            return;
+        };
+        let t = now();
+        job.sent.retain(|(s, _)| *s != slot);
+        job.sent.push((slot, t));
+        self.slots[slot]
+            .bridge
+            .send(Input::Review(Box::new(request)));
+    }
+
+    /// Drops the review under way: the moves in the workers now are answered and ignored.
+    pub fn cancel_review(&mut self) {
+        self.review = None;
+    }
+
+    pub fn reviewing(&self) -> Option<u64> {
+        self.review.as_ref().map(|r| r.id)
+    }
+
+    pub(super) fn on_reviewed(
+        &mut self,
+        slot: usize,
+        id: u64,
+        index: usize,
+        review: protocol::ReviewedMove,
+    ) -> Vec<PoolEvent> {
+        let Some(mut job) = self.review.take() else {
+            return vec![];
+        };
+        if job.id != id || !job.schedule.answered(slot, index) {
+            self.review = Some(job);
+            return vec![];
+        }
+        let position = job.moves[index].0.hash();
+        let mut events = vec![PoolEvent::Reviewed {
+            id,
+            position,
+            review,
+            done: job.schedule.done(),
+            total: job.schedule.total(),
+        }];
+        events.extend(self.feed_review(job));
+        events
+    }
+}

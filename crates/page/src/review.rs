@@ -1,0 +1,732 @@
+//! A game's review on the page: every move of both sides valued in the workers by the
+//! engine's reviewer (`engine::review`, the one `othello review` uses, so the page and the
+//! CLI agree), the marks and each side's summary, the review's budgets, and the review
+//! written into a GGF record. Plain data, tested without a browser.
+
+mod schedule;
+
+pub use schedule::{ReviewOrder, Schedule};
+
+use crate::format::thousands;
+use engine::review::{Mark, MoveReview, SideSummary};
+pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
+use othello::{Color, Game, Move};
+use protocol::ReviewedMove;
+use serde::{Deserialize, Serialize};
+
+/// A value as the page and the CLI's table write it: an exact margin whole, an estimate to
+/// hundredths.
+pub fn value_text(discs: Option<f32>, exact: bool) -> String {
+    match discs {
+        None => "-".to_owned(),
+        Some(d) if exact => format!("{:+}", d.round() as i32),
+        Some(d) => format!("{d:+.2}"),
+    }
+}
+
+/// The best move's value as the review writes it: "≥+30" where it is only a proven lower
+/// bound (whole: a proof's margin), else as [`value_text`] writes a value.
+pub fn best_value_text(r: &ReviewedMove) -> String {
+    match r.best_value {
+        Some(d) if r.best_is_bound => format!("≥{:+}", d.round() as i32),
+        discs => value_text(discs, r.best_exact),
+    }
+}
+
+/// Discs lost, as the review writes them: whole when both values are exact (a bound, a
+/// proof's margin, is whole too), "≥" when the best value is only a bound, else to
+/// hundredths.
+pub fn loss_text(r: &ReviewedMove) -> String {
+    let whole = r.value_exact && (r.best_exact || r.best_is_bound);
+    let at_least = if r.best_is_bound { "≥" } else { "" };
+    if whole {
+        format!("{at_least}{}", r.loss.round() as i32)
+    } else {
+        format!("{at_least}{:.2}", r.loss)
+    }
+}
+
+/// The mark's name in the table: "uncertain" for a move that would be marked best
+/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move.
+pub fn mark_name(r: &ReviewedMove) -> &'static str {
+    if r.grade_uncertain() {
+        return "uncertain";
+    }
+    r.mark().map_or("forced", Mark::name)
+}
+
+/// How hard the workers look at each position: the player picks one before reviewing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReviewLevel {
+    /// 100 simulations a position.
+    Quick,
+    /// The Club level's 400 simulations, the CLI's default.
+    #[default]
+    Club,
+    /// 1,600 simulations.
+    Deep,
+}
+
+impl ReviewLevel {
+    pub const ALL: [ReviewLevel; 3] = [ReviewLevel::Quick, ReviewLevel::Club, ReviewLevel::Deep];
+
+    pub fn simulations(self) -> u64 {
+        match self {
+            ReviewLevel::Quick => 100,
+            ReviewLevel::Club => 400,
+            ReviewLevel::Deep => 1600,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            ReviewLevel::Quick => "quick",
+            ReviewLevel::Club => "club",
+            ReviewLevel::Deep => "deep",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<ReviewLevel> {
+        ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReviewLevel::Quick => "Quick",
+            ReviewLevel::Club => "Club",
+            ReviewLevel::Deep => "Deep",
+        }
+    }
+
+    pub fn label(self) -> String {
+        format!(
+            "{}: {} simulations a position",
+            self.name(),
+            thousands(self.simulations())
+        )
+    }
+}
+
+/// A review judges a game's agent with at least this many times the simulations the
+/// agent searched with, so that it does not repeat the agent's own search and grade it
+/// flawless (a Quick review of a Casual game was "average loss 0.00").
+pub const JUDGE_FACTOR: u64 = 4;
+
+/// The most simulations a review spends on a position: a move's review is one message to
+/// a worker, which the page replaces when it is silent for 4 s; Deep's 1,600 took 0.8 s a
+/// move in Chromium on this project's test machine, so twice that leaves room for a
+/// device about twice slower.
+pub const MAX_JUDGING_SIMULATIONS: u64 = 3_200;
+
+/// The simulations a second a timed level's agent searched with, for comparing a review's
+/// budget with it: 1,661-2,111 a worker at Strong in Chromium on this project's test
+/// machine (docs/web.md).
+const TIMED_SIMULATIONS_PER_SECOND: u64 = 2_000;
+
+/// What a review judges with and why, in words the panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judging {
+    pub simulations: u64,
+    pub text: String,
+}
+
+/// The budget a review judges with: the chosen level's, raised to [`JUDGE_FACTOR`] times
+/// the game's agent's own search (`agent`: its level's name and budget, `None` when no
+/// agent played), up to [`MAX_JUDGING_SIMULATIONS`]; the text says what it used, and
+/// where the cap left it below the agent's own search, that the agent may be graded more
+/// kindly than it deserves.
+pub fn judging(level: ReviewLevel, agent: Option<(&str, protocol::WireBudget)>) -> Judging {
+    let chosen = level.simulations();
+    let Some((name, budget)) = agent else {
+        return Judging {
+            simulations: chosen,
+            text: format!("Judged at {} simulations a position.", thousands(chosen)),
+        };
+    };
+    let (own, own_text) = match (budget.simulations, budget.millis) {
+        (Some(n), _) => (n, format!("{} simulations", thousands(n))),
+        (None, Some(ms)) => (
+            ms * TIMED_SIMULATIONS_PER_SECOND / 1000,
+            format!(
+                "about {} simulations ({} a move)",
+                thousands(ms * TIMED_SIMULATIONS_PER_SECOND / 1000),
+                crate::format::seconds(ms as f64)
+            ),
+        ),
+        (None, None) => (0, "no search".to_owned()),
+    };
+    let wanted = own.saturating_mul(JUDGE_FACTOR);
+    let simulations = chosen.max(wanted.min(MAX_JUDGING_SIMULATIONS));
+    let mut text = format!(
+        "Judged at {} simulations a position",
+        thousands(simulations)
+    );
+    if simulations > chosen {
+        text.push_str(&format!(
+            ", more than {}'s {} because the {name} agent searched with {own_text}: a review at its own budget would only repeat its search",
+            level.name(),
+            thousands(chosen)
+        ));
+    } else {
+        text.push_str(&format!(" (the {name} agent searched with {own_text})"));
+    }
+    text.push('.');
+    if simulations <= own {
+        text.push_str(
+            " That is no more than the agent's own search, so its moves may be graded more kindly than they deserve.",
+        );
+    }
+    Judging { simulations, text }
+}
+
+/// The reviews the page holds, each by the position its move was played from and the
+/// move: a review belongs to a move of a line, so undo, redo and browsing keep it, and a
+/// new game's moves have none until they are reviewed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reviews(Vec<(u64, ReviewedMove)>, Option<String>);
+
+/// How many reviewed moves the page remembers (a few games' worth).
+const REMEMBERED: usize = 600;
+
+impl Reviews {
+    pub fn record(&mut self, position: u64, review: ReviewedMove) {
+        self.0
+            .retain(|(h, r)| !(*h == position && r.played == review.played));
+        self.0.push((position, review));
+        if self.0.len() > REMEMBERED {
+            self.0.remove(0);
+        }
+    }
+
+    /// What the last review judged with, in words ([`judging`]): kept with the reviews, so
+    /// that the table keeps its "Judged at ..." line after a reload.
+    pub fn judged(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
+    pub fn set_judged(&mut self, judged: Option<String>) {
+        self.1 = judged;
+    }
+
+    pub fn get(&self, position: u64, played: Move) -> Option<ReviewedMove> {
+        self.0
+            .iter()
+            .find(|(h, r)| *h == position && r.played == played)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// How many reviewed moves are remembered (every game's, not only the one on the
+    /// board): the browser tests watch it to see that nothing arrives after a cancel.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The review of each move of `game`, in order (`None` where it has none).
+    pub fn of_game(&self, game: &Game) -> Vec<Option<ReviewedMove>> {
+        game.positions()
+            .iter()
+            .zip(game.moves())
+            .map(|(pos, &mv)| self.get(pos.hash(), mv))
+            .collect()
+    }
+
+    /// Whether every move of `game` has its review.
+    pub fn covers(&self, game: &Game) -> bool {
+        !game.moves().is_empty() && self.of_game(game).iter().all(Option::is_some)
+    }
+}
+
+/// The review as the page holds it: every move reviewed so far, the review running now and
+/// how far it has come, why the last one stopped, and the move the person is looking at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReviewState {
+    pub reviews: Reviews,
+    /// The review under way: its id, the moves done and the moves in all, counting the
+    /// discs placed (a pass is reviewed too, but is no move the person counts).
+    pub running: Option<(u64, usize, usize)>,
+    /// The game under review: its start and the moves sent to the workers.
+    pub subject: Option<Game>,
+    /// Why the last review stopped early.
+    pub error: Option<String>,
+    /// The move (0-based index in the game) shown on the board with its best move.
+    pub focus: Option<usize>,
+}
+
+impl ReviewState {
+    pub fn started(&mut self, id: u64, game: Game, judged: String) {
+        let placed = game.moves().iter().filter(|m| **m != Move::Pass).count();
+        self.running = Some((id, 0, placed));
+        self.subject = Some(game);
+        self.error = None;
+        self.reviews.set_judged(Some(judged));
+    }
+
+    /// Whether the review under way is still of the game on the board: the same start,
+    /// and its moves still the start of the game's line (played moves, then the redo
+    /// list), so undo, redo, browsing and playing on keep it, while a new game, a loaded
+    /// record, a position set up in the editor or another move after an undo end it.
+    pub fn follows(&self, state: &othello::GameState) -> bool {
+        let Some(subject) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
+            return true;
+        };
+        if subject.start() != state.game.start() {
+            return false;
+        }
+        let line = state.game.moves().iter().chain(state.undone.iter().rev());
+        let reviewed = subject.moves();
+        line.clone().count() >= reviewed.len() && line.zip(reviewed).all(|(a, b)| a == b)
+    }
+
+    pub fn cancelled(&mut self) {
+        self.running = None;
+        self.subject = None;
+    }
+
+    /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
+    pub fn reviewed(&mut self, id: u64, position: u64, review: ReviewedMove) {
+        if let Some(run) = self.running.as_mut().filter(|r| r.0 == id) {
+            run.1 += usize::from(review.played != Move::Pass);
+            self.reviews.record(position, review);
+        }
+    }
+
+    pub fn ended(&mut self, id: u64, error: Option<String>) {
+        if self.running.is_some_and(|r| r.0 == id) {
+            self.running = None;
+            self.subject = None;
+            self.error = error;
+        }
+    }
+}
+
+/// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it,
+/// over the discs it placed (a pass is no forced move a player made: it is left out).
+pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
+    let moves: Vec<MoveReview> = reviews
+        .iter()
+        .flatten()
+        .filter(|r| r.played != Move::Pass)
+        .map(ReviewedMove::to_engine)
+        .collect();
+    SideSummary::of(&moves, side)
+}
+
+/// The thresholds in words, for the page's review panel (the CLI's table says the same).
+pub fn marks_help() -> String {
+    format!(
+        "Values are the final disc margin for the side that moves, with best play after; \
+         whole numbers are exact (the solver's), the others the search's estimates. A move \
+         within {INACCURACY_DISCS} discs of the best is marked best; it is an inaccuracy \
+         from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
+         {BLUNDER_DISCS}. A best value written \"≥+30\" is only a proven lower bound (the \
+         solver proved the result, not the margin): a move within reach of it is marked \
+         uncertain, since a better move may exist. Forced moves (the only legal one) are not \
+         marked."
+    )
+}
+
+/// What one reviewed move says: "23. c4 (White): -4, best d3 +2: a mistake, 6 discs lost".
+pub fn describe(ply: usize, r: &ReviewedMove) -> String {
+    if r.is_forced() {
+        return format!(
+            "{ply}. {} ({}): forced, the only legal move",
+            r.played, r.side
+        );
+    }
+    let value = value_text(r.value, r.value_exact);
+    let mark = r.mark().unwrap_or(Mark::Best);
+    let (best, loss) = (best_value_text(r), loss_text(r));
+    let uncertain = "a better move may exist, so its grade is uncertain";
+    if r.best == r.played {
+        return if r.grade_uncertain() {
+            format!(
+                "{ply}. {} ({}): {value}, the best move found, but only {best} is proven for \
+                 the position: {uncertain}",
+                r.played, r.side
+            )
+        } else {
+            format!(
+                "{ply}. {} ({}): {value}, the best move found",
+                r.played, r.side
+            )
+        };
+    }
+    let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
+    let judged = match mark {
+        Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
+        Mark::Best => format!("as good as the best ({loss} discs apart)"),
+        _ => format!("{article} {mark}, {loss} discs lost"),
+    };
+    format!(
+        "{ply}. {} ({}): {value}; best {} {best}: {judged}",
+        r.played, r.side, r.best
+    )
+}
+
+/// The board's marks for a reviewed move, shown in the position it was played from: the
+/// played move's tile (red, with its value) and the best move's (green, with its value),
+/// one tile when they are the same move.
+pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
+    let tile = |mv: Move, strength: f32, label: String, what: &str| crate::merge::Tile {
+        mv,
+        strength,
+        aria: format!("{what}, {label} discs"),
+        label,
+    };
+    if r.best == r.played || r.is_forced() {
+        let what = if r.grade_uncertain() {
+            "played, the best move found"
+        } else {
+            "played, the best move"
+        };
+        return vec![tile(
+            r.played,
+            1.0,
+            value_text(r.value, r.value_exact),
+            what,
+        )];
+    }
+    vec![
+        tile(r.played, 0.0, value_text(r.value, r.value_exact), "played"),
+        tile(r.best, 1.0, best_value_text(r), "the best move"),
+    ]
+}
+
+/// The best line as the page shows it beside a reviewed move: "Best line: d3 c3 c4 (the
+/// search's most visited path)", or the solver's; `None` for a forced move.
+pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
+    if r.line.is_empty() {
+        return None;
+    }
+    let whose = if r.best_exact {
+        "the solver's, with perfect play"
+    } else {
+        "the search's most visited path"
+    };
+    Some(format!("Best line: {} ({whose}).", r.line_text()))
+}
+
+/// The line under the board while a reviewed move is shown.
+pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
+    format!(
+        "Move {ply} shown before it was played (played: red; best: gold frame): {}.",
+        describe(ply, r)
+    )
+}
+
+/// Each reviewed move's value as its GGF evaluation, as GGS records carry them
+/// (`B[f5/-2.00]`, discs from the mover's side; `othello review --ggf` writes the same),
+/// rounded to hundredths as the table is; a forced move gets none.
+pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
+    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
+        note.eval = review
+            .as_ref()
+            .and_then(|r| r.value)
+            .and_then(|v| format!("{v:.2}").parse::<f64>().ok())
+            // Never -0.
+            .map(|e| e + 0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::review::Value;
+    use othello::{BoardSize, Position, Variant};
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text, BoardSize::Eight).expect("a move")
+    }
+
+    fn reviewed(
+        side: Color,
+        played: &str,
+        value: f32,
+        best: &str,
+        best_value: f32,
+    ) -> ReviewedMove {
+        ReviewedMove::from_engine(&MoveReview::new(
+            side,
+            (mv(played), Value::estimate(value)),
+            (mv(best), Value::estimate(best_value)),
+        ))
+    }
+
+    #[test]
+    fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
+        // FFO #40 at Club: c1 +30 against a2's exact +38.
+        let mut r = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("a2"), Value::exact(38)),
+        ));
+        assert_eq!(
+            (best_value_text(&r), loss_text(&r), mark_name(&r)),
+            ("+38".to_owned(), "8".to_owned(), "blunder")
+        );
+        // At Club the solver may prove a2 only as "at least 38": an estimate at the bound.
+        let mut bound = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("a2"), Value::estimate(38.0)),
+        ));
+        bound.best_is_bound = true;
+        assert_eq!(
+            (
+                best_value_text(&bound),
+                loss_text(&bound),
+                mark_name(&bound)
+            ),
+            ("≥+38".to_owned(), "≥8".to_owned(), "blunder")
+        );
+        // At Quick: c1 +30 against a proof that the position wins by at least 30.
+        r = ReviewedMove::from_engine(&MoveReview::new(
+            Color::Black,
+            (mv("c1"), Value::exact(30)),
+            (mv("c1"), Value::exact(30)),
+        ));
+        r.best_is_bound = true;
+        assert_eq!(best_value_text(&r), "≥+30");
+        assert_eq!(loss_text(&r), "≥0");
+        assert_eq!(mark_name(&r), "uncertain");
+        let told = describe(40, &r);
+        assert!(
+            told.contains("only ≥+30 is proven") && told.contains("uncertain"),
+            "{told}"
+        );
+        assert!(!told.contains("+30.00"));
+        assert_eq!(
+            focus_tiles(&r)[0].aria,
+            "played, the best move found, +30 discs"
+        );
+    }
+
+    #[test]
+    fn marks_follow_the_clis_thresholds_and_forced_moves_have_none() {
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 1.9).mark(),
+            Some(Mark::Best)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 2.0).mark(),
+            Some(Mark::Inaccuracy)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", 0.0, "d3", 4.0).mark(),
+            Some(Mark::Mistake)
+        );
+        assert_eq!(
+            reviewed(Color::Black, "f5", -9.0, "d3", 0.0).mark(),
+            Some(Mark::Blunder)
+        );
+        let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::White, mv("d6")));
+        assert_eq!(forced.mark(), None);
+        assert!(marks_help()
+            .contains("inaccuracy from 2 discs lost, a mistake from 4, a blunder from 8"));
+    }
+
+    #[test]
+    fn a_review_round_trips_through_the_engines_type_and_json() {
+        let exact = ReviewedMove::from_engine(&MoveReview::new(
+            Color::White,
+            (mv("c4"), Value::exact(-4)),
+            (mv("d3"), Value::exact(2)),
+        ));
+        assert_eq!(exact.to_engine().value, Some(Value::exact(-4)));
+        assert_eq!(exact.loss, 6.0);
+        let text = serde_json::to_string(&exact).expect("serialisable");
+        assert_eq!(
+            serde_json::from_str::<ReviewedMove>(&text).expect("reads"),
+            exact
+        );
+        assert_eq!(
+            describe(23, &exact),
+            "23. c4 (White): -4; best d3 +2: a mistake, 6 discs lost"
+        );
+    }
+
+    #[test]
+    fn reviews_belong_to_a_games_moves_and_sum_up_per_side() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6c3", start).expect("legal");
+        let mut reviews = Reviews::default();
+        let pos = game.positions();
+        reviews.record(pos[0].hash(), reviewed(Color::Black, "f5", 0.0, "f5", 0.0));
+        reviews.record(pos[1].hash(), reviewed(Color::White, "d6", -3.0, "f6", 0.0));
+        assert!(!reviews.covers(&game));
+        reviews.record(pos[2].hash(), reviewed(Color::Black, "c3", -9.0, "c5", 1.0));
+        assert!(reviews.covers(&game));
+        let of_game = reviews.of_game(&game);
+        let black = summary(&of_game, Color::Black);
+        assert_eq!((black.moves, black.average_loss), (2, 5.0));
+        assert_eq!(black.count(Mark::Blunder), 1);
+        assert_eq!(
+            summary(&of_game, Color::White).to_string(),
+            "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
+             mistake 0, blunder 0); 0 forced moves; 3.00 discs lost in all"
+        );
+        // Another game through the same first position shares f5's review only.
+        let other = Game::from_transcript("f5f6", start).expect("legal");
+        assert_eq!(
+            reviews.of_game(&other)[0].as_ref().map(|r| r.played),
+            Some(mv("f5"))
+        );
+        assert_eq!(reviews.of_game(&other)[1], None);
+    }
+
+    #[test]
+    fn the_ggf_record_carries_each_moves_value_as_ggs_writes_it() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6", start).expect("legal");
+        let mut record = othello::GgfGame::new(game);
+        annotate(
+            &mut record,
+            &[
+                Some(reviewed(Color::Black, "f5", -2.0, "f5", -2.0)),
+                Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
+            ],
+        );
+        let text = record.to_string();
+        assert!(text.contains("B[f5/-2]"), "{text}");
+        assert!(text.contains("W[d6/1.5]"), "{text}");
+    }
+
+    #[test]
+    fn a_cancelled_reviews_late_answers_are_dropped() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
+        let mut state = ReviewState::default();
+        state.started(4, game("f5d6"), String::new());
+        let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
+        state.reviewed(4, 10, r.clone());
+        assert_eq!(state.running, Some((4, 1, 2)));
+        state.cancelled();
+        state.reviewed(4, 11, r.clone());
+        assert_eq!(state.reviews.get(11, mv("f5")), None);
+        assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
+        state.started(5, game("f5"), String::new());
+        state.ended(4, Some("late".into()));
+        assert_eq!(
+            (state.running, state.error.clone()),
+            (Some((5, 0, 1)), None)
+        );
+        state.ended(5, Some("no network".into()));
+        assert_eq!(
+            (state.running, state.error),
+            (None, Some("no network".into()))
+        );
+    }
+
+    #[test]
+    fn a_review_counts_the_discs_placed_not_the_passes() {
+        // 60 discs placed and 6 passes (Black's, at the end).
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript(
+            "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7\
+             b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
+            start,
+        )
+        .expect("legal");
+        assert_eq!(game.moves().len(), 66);
+        let mut state = ReviewState::default();
+        state.started(1, game, String::new());
+        assert_eq!(state.running, Some((1, 0, 60)));
+        let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
+        state.reviewed(1, 20, pass.clone());
+        assert_eq!(state.running, Some((1, 0, 60)), "a pass is no move done");
+        state.reviewed(1, 21, reviewed(Color::White, "h1", 0.0, "h1", 0.0));
+        assert_eq!(state.running, Some((1, 1, 60)));
+        // Nor is it a forced move in the side's summary.
+        let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, mv("a1")));
+        let reviews = [Some(pass.clone()), Some(pass), Some(forced)];
+        assert_eq!(summary(&reviews, Color::Black).forced, 1);
+    }
+
+    #[test]
+    fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
+        use othello::{GameState, Seats};
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let played = Game::from_transcript("f5d6c3d3", start).expect("legal");
+        let mut state = ReviewState::default();
+        let on_board = GameState::from_game(played.clone(), Seats::Analysis);
+        assert!(state.follows(&on_board), "no review: nothing to cancel");
+        state.started(1, played.clone(), String::new());
+        assert!(state.follows(&on_board));
+        // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
+        let mut undone = on_board.clone();
+        undone.undo();
+        assert!(undone.game.moves().len() < 4 && state.follows(&undone));
+        let mut on = on_board.clone();
+        on.play_human(mv("c4")).expect("legal");
+        assert!(on.game.moves().len() == 5 && state.follows(&on));
+        // Another move where a reviewed one was, a new game, another start: not this game.
+        let mut other = GameState::from_game(played.clone(), Seats::Analysis);
+        other.undo();
+        other.undone.clear();
+        let instead = other
+            .position()
+            .legal_move_list()
+            .into_iter()
+            .find(|&m| m != mv("d3"))
+            .expect("another move");
+        other.play_human(instead).expect("legal");
+        assert!(!state.follows(&other), "{:?}", other.game.moves());
+        let new_game = GameState::new(start, Seats::Human(Color::Black));
+        assert!(!state.follows(&new_game));
+        let mut elsewhere = Game::new(start.play(mv("d3")).expect("legal"));
+        let reply = elsewhere.position().legal_move_list()[0];
+        elsewhere.push(reply).expect("legal");
+        assert!(!state.follows(&GameState::from_game(elsewhere, Seats::Analysis)));
+        // Once the review is over there is nothing to follow.
+        state.ended(1, None);
+        assert!(state.follows(&new_game));
+    }
+
+    #[test]
+    fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
+        use protocol::WireBudget;
+        let sims = |n| WireBudget {
+            simulations: Some(n),
+            millis: None,
+        };
+        // Quick on a Casual game would repeat the agent's 100 simulations.
+        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))));
+        assert_eq!(casual.simulations, 400);
+        assert_eq!(
+            casual.text,
+            "Judged at 400 simulations a position, more than Quick's 100 because the Casual \
+             agent searched with 100 simulations: a review at its own budget would only repeat \
+             its search."
+        );
+        // A choice above it stands.
+        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))));
+        assert_eq!(deep.simulations, 1_600);
+        assert!(deep
+            .text
+            .starts_with("Judged at 1,600 simulations a position (the Casual"));
+        // A timed agent beyond the cap: the review says it may be kind.
+        let strongest = WireBudget {
+            simulations: None,
+            millis: Some(5_000),
+        };
+        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)));
+        assert_eq!(kind.simulations, MAX_JUDGING_SIMULATIONS);
+        assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
+        // Without an agent (analysis), the chosen level.
+        assert_eq!(judging(ReviewLevel::Quick, None).simulations, 100);
+    }
+
+    #[test]
+    fn review_levels_name_their_budget() {
+        assert_eq!(ReviewLevel::default().simulations(), 400);
+        assert_eq!(
+            ReviewLevel::Deep.label(),
+            "Deep: 1,600 simulations a position"
+        );
+        assert_eq!(ReviewLevel::from_key("quick"), Some(ReviewLevel::Quick));
+    }
+}

@@ -1,0 +1,480 @@
+//! The game as the page changes it: actions on the shared [`GameState`] (the rules
+//! crate's, which `othello play` uses too), applied by a reducer, so the view is a function
+//! of the state and every change can be tested without a browser.
+
+use othello::{BoardSize, Color, Game, Move, Position, Square, TranscriptErrorKind, Variant};
+pub use othello::{GameState, Seats};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    NewGame {
+        size: BoardSize,
+        variant: Variant,
+        seats: Seats,
+    },
+    /// The person's move; ignored when it is illegal or the agent's turn.
+    Play(Move),
+    /// The agent's move for the position with this hash; ignored when the game has moved on
+    /// since the search started (an undo, a new game).
+    AgentMove {
+        position: u64,
+        mv: Move,
+    },
+    /// Takes back moves until it is the person's turn again.
+    Undo,
+    Redo,
+    SetSeats(Seats),
+    /// Goes to the position after this many moves; the later ones stay as redo.
+    GoTo(usize),
+    /// Replaces the game (a balanced opening, after New game asked).
+    Load {
+        game: Game,
+        seats: Seats,
+    },
+    /// Replaces the game with one the person pasted, opened or set up (a transcript, a
+    /// record, board text, the editor's board), putting a game in progress aside, to be brought back
+    /// ([`set_aside_after`]).
+    Replace {
+        game: Game,
+        seats: Seats,
+    },
+    /// Brings back the game a `Replace` put aside (the page holds it).
+    BringBack,
+}
+
+/// Applies an action; one that does not apply leaves the state as it was.
+pub fn apply(state: &GameState, action: Action) -> GameState {
+    let mut next = state.clone();
+    match action {
+        Action::NewGame {
+            size,
+            variant,
+            seats,
+        } => return GameState::new(Position::start(size, variant), seats),
+        Action::Play(mv) => {
+            let _ = next.play_human(mv);
+        }
+        Action::AgentMove { position, mv } => {
+            if state.position().hash() == position {
+                let _ = next.play_agent(mv);
+            }
+        }
+        Action::Undo => {
+            next.undo();
+        }
+        Action::Redo => {
+            next.redo();
+        }
+        Action::SetSeats(seats) => next.seats = seats,
+        // The move on the board now: nothing to go to (`go_to` would step back from an
+        // agent's turn and take the person's last move back).
+        Action::GoTo(ply) if ply == state.game.moves().len() => {}
+        Action::GoTo(ply) => {
+            next.go_to(ply);
+        }
+        Action::Load { game, seats } | Action::Replace { game, seats } => {
+            return GameState::from_game(game, seats)
+        }
+        // The game put aside is the page's: `set_aside_after`.
+        Action::BringBack => {}
+    }
+    next
+}
+
+/// The game put aside after `action`, where `aside` was put aside before: a game in
+/// progress that a pasted or opened game replaces is kept, so that loading never loses a
+/// game without asking (New game asks first); a game not in progress that is replaced
+/// leaves the one put aside there; a new game, or the game brought back, clears it;
+/// anything else keeps it.
+pub fn set_aside_after(
+    state: &GameState,
+    aside: Option<&GameState>,
+    action: &Action,
+) -> Option<GameState> {
+    match action {
+        Action::Replace { .. } if in_progress(state) => Some(state.clone()),
+        Action::Load { .. } | Action::NewGame { .. } => None,
+        Action::BringBack => None,
+        _ => aside.cloned(),
+    }
+}
+
+/// The ply to show on the board after `GoTo(ply)` left the game in `after`: `None` when
+/// the game stopped at that move, else that move, the one the person asked to see. The
+/// game steps back to the person's turn (it never leaves the agent to move on a click), so
+/// a move after which the agent is to move is shown without becoming the game's position.
+pub fn browse_target(after: &GameState, ply: usize) -> Option<usize> {
+    let played = after.game.moves().len();
+    (ply != played && ply <= played + after.undone.len()).then_some(ply)
+}
+
+/// The game as it stood after `ply` moves, the later ones as redo: the position a person
+/// browsing the moves sees, with that move's placement and flips.
+pub fn at_ply(state: &GameState, ply: usize) -> GameState {
+    let mut shown = state.clone();
+    shown.seek(ply);
+    shown
+}
+
+/// Whether a heat map computed for the position with hash `searched` still belongs on the
+/// board: it does for the current position, and after the agent played from it, until the
+/// next move by the person.
+pub fn heat_visible(state: &GameState, searched: u64) -> bool {
+    let moves = state.game.moves();
+    let positions = state.game.positions();
+    if state.position().hash() == searched {
+        return true;
+    }
+    let mut placements = 0;
+    for i in (0..moves.len()).rev() {
+        let before = &positions[i];
+        if moves[i] != Move::Pass {
+            placements += 1;
+            if placements > 1 || !state.agent_plays(before.side_to_move()) {
+                return false;
+            }
+        }
+        if before.hash() == searched {
+            return true;
+        }
+    }
+    false
+}
+
+/// The move a click on `sq` plays, or why it plays none, in words for the person.
+pub fn explain_click(state: &GameState, sq: Square) -> Result<Move, String> {
+    let pos = state.position();
+    let mover = pos.side_to_move();
+    if pos.is_game_over() {
+        return Err("The game is over: start a new game or a rematch.".to_owned());
+    }
+    if state.seats == Seats::AgentVsAgent {
+        return Err("You are watching: the agent plays both sides.".to_owned());
+    }
+    if state.agent_plays(mover) {
+        return Err(format!("Wait: {mover} (the agent) is to move."));
+    }
+    if let Some(color) = pos.color_at(sq) {
+        return Err(format!(
+            "{sq} already holds a {} disc.",
+            color.name().to_lowercase()
+        ));
+    }
+    let mv = Move::Place(sq);
+    if pos.is_legal(mv) {
+        return Ok(mv);
+    }
+    let legal: Vec<String> = pos
+        .legal_move_list()
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
+    Err(format!(
+        "{sq} turns no disc: a move must close a line of {} discs between the new disc and \
+         one of yours. {mover} can play {}.",
+        mover.opposite().name().to_lowercase(),
+        legal.join(", ")
+    ))
+}
+
+/// Whether starting another game would throw away one a person has played in.
+pub fn in_progress(state: &GameState) -> bool {
+    !state.position().is_game_over() && state.game.moves().iter().any(|m| *m != Move::Pass)
+}
+
+/// The seats a loaded record or transcript gets: a finished game was played by neither the
+/// person nor the agent, so it is loaded for analysis and credited to nobody ("Black wins",
+/// not "The agent wins"); an unfinished one keeps the seats, and play goes on from it.
+pub fn seats_for_loaded(game: &Game, seats: Seats) -> Seats {
+    if game.position().is_game_over() {
+        Seats::Analysis
+    } else {
+        seats
+    }
+}
+
+/// The seats of a rematch: the person takes the other colour.
+pub fn rematch_seats(seats: Seats) -> Seats {
+    match seats {
+        Seats::Human(c) => Seats::Human(c.opposite()),
+        other => other,
+    }
+}
+
+/// The person's colour, the viewpoint of every estimate the page shows (Black when the
+/// person plays no colour).
+pub fn viewpoint(seats: Seats) -> Color {
+    match seats {
+        Seats::Human(c) => c,
+        _ => Color::Black,
+    }
+}
+
+/// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board, or says
+/// once what is wrong: text that is no transcript at all, or the move that cannot be read
+/// or played.
+pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Result<Game, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("there is nothing to load: paste a transcript such as f5d6c3".to_owned());
+    }
+    Game::from_transcript(text, Position::start(size, variant)).map_err(|e| {
+        let n = e.move_number;
+        match e.kind {
+            TranscriptErrorKind::BadSquare(_) if n == 1 => "this is neither a transcript \
+                 (moves such as f5d6c3) nor a GGF record (which starts with \"(;\")"
+                .to_owned(),
+            TranscriptErrorKind::BadSquare(square) => {
+                format!("its move {n}, '{square}', is not a square of the {size} board")
+            }
+            TranscriptErrorKind::Illegal(illegal) => format!(
+                "its move {n}, {}, cannot be played there: {}",
+                illegal.mv,
+                crate::records::illegal_reason(illegal.reason)
+            ),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello::Color;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text, BoardSize::Eight).expect("valid")
+    }
+
+    fn play(text: &str) -> Action {
+        Action::Play(mv(text))
+    }
+
+    fn agent(state: &GameState, text: &str) -> GameState {
+        apply(
+            state,
+            Action::AgentMove {
+                position: state.position().hash(),
+                mv: mv(text),
+            },
+        )
+    }
+
+    fn as_black() -> GameState {
+        GameState::new(
+            Position::start(BoardSize::Eight, Variant::Standard),
+            Seats::Human(Color::Black),
+        )
+    }
+
+    #[test]
+    fn an_illegal_click_changes_nothing() {
+        let state = as_black();
+        assert_eq!(apply(&state, play("a1")), state);
+    }
+
+    #[test]
+    fn the_agents_move_is_dropped_when_the_game_moved_on() {
+        let state = apply(&as_black(), play("f5"));
+        let stale = Action::AgentMove {
+            position: Position::start(BoardSize::Eight, Variant::Standard).hash(),
+            mv: mv("d6"),
+        };
+        assert_eq!(apply(&state, stale), state);
+        let answered = agent(&state, "d6");
+        assert_eq!(answered.game.moves().len(), 2);
+        assert!(answered.human_to_move());
+    }
+
+    #[test]
+    fn undo_and_redo_go_through_the_shared_game_state() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        let undone = apply(&s, Action::Undo);
+        assert_eq!(undone.game.moves().len(), 2);
+        assert_eq!(apply(&undone, Action::Redo).game, s.game);
+    }
+
+    #[test]
+    fn a_new_game_starts_over_on_the_chosen_board() {
+        let state = apply(&as_black(), play("f5"));
+        let fresh = apply(
+            &state,
+            Action::NewGame {
+                size: BoardSize::Six,
+                variant: Variant::Reversed,
+                seats: Seats::Human(Color::White),
+            },
+        );
+        assert_eq!(fresh.position().size(), BoardSize::Six);
+        assert_eq!(fresh.position().variant(), Variant::Reversed);
+        assert!(fresh.agent_to_move());
+        assert!(fresh.game.moves().is_empty());
+    }
+
+    #[test]
+    fn agent_vs_agent_leaves_nothing_to_click() {
+        let state = GameState::new(
+            Position::start(BoardSize::Six, Variant::Standard),
+            Seats::AgentVsAgent,
+        );
+        assert!(state.agent_to_move());
+        let legal = state.position().legal_move_list()[0];
+        assert_eq!(apply(&state, Action::Play(legal)), state);
+    }
+
+    #[test]
+    fn the_heat_map_stays_after_the_agents_move_until_the_person_moves() {
+        let s = apply(&as_black(), play("f5"));
+        let searched = s.position().hash();
+        assert!(heat_visible(&s, searched));
+        let s = agent(&s, "d6");
+        assert!(heat_visible(&s, searched));
+        let s = apply(&s, play("c3"));
+        assert!(!heat_visible(&s, searched));
+    }
+
+    #[test]
+    fn a_click_that_plays_nothing_says_why() {
+        let sq = |t: &str| Square::parse(t, BoardSize::Eight).expect("a square");
+        let state = as_black();
+        assert_eq!(explain_click(&state, sq("f5")), Ok(mv("f5")));
+        let taken = explain_click(&state, sq("d4")).expect_err("occupied");
+        assert!(taken.contains("d4 already holds a white disc"), "{taken}");
+        let nothing = explain_click(&state, sq("a1")).expect_err("illegal");
+        assert!(nothing.contains("a1 turns no disc"), "{nothing}");
+        assert!(
+            nothing.contains("c4, d3, e6, f5") || nothing.contains("d3, c4"),
+            "{nothing}"
+        );
+        let waiting =
+            explain_click(&apply(&state, play("f5")), sq("d6")).expect_err("agent's turn");
+        assert!(
+            waiting.contains("White (the agent) is to move"),
+            "{waiting}"
+        );
+    }
+
+    #[test]
+    fn a_game_is_in_progress_once_a_disc_is_placed_until_it_ends() {
+        let state = as_black();
+        assert!(!in_progress(&state));
+        assert!(in_progress(&apply(&state, play("f5"))));
+        assert_eq!(
+            rematch_seats(Seats::Human(Color::Black)),
+            Seats::Human(Color::White)
+        );
+        assert_eq!(viewpoint(Seats::AgentVsAgent), Color::Black);
+    }
+
+    #[test]
+    fn go_to_keeps_the_later_moves_as_redo() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        let back = apply(&s, Action::GoTo(2));
+        assert_eq!(back.game.moves().len(), 2);
+        assert!(back.can_redo());
+        assert_eq!(apply(&back, Action::Redo).game, s.game);
+    }
+
+    #[test]
+    fn a_click_on_the_persons_own_move_shows_the_position_after_it() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        // After c3 (ply 3) White is to move: the game waits at Black's turn before it,
+        // and the board shows the position after c3.
+        let back = apply(&s, Action::GoTo(3));
+        assert_eq!(back.game.moves().len(), 2);
+        assert!(back.human_to_move());
+        assert_eq!(browse_target(&back, 3), Some(3));
+        let shown = at_ply(&back, 3);
+        assert_eq!(shown.game.transcript(false), "f5d6c3");
+        assert_eq!(
+            shown.last_placement(),
+            Some(mv("c3").square().expect("a square"))
+        );
+        // The agent's move ends at the person's turn: no browsing.
+        let two = apply(&s, Action::GoTo(2));
+        assert_eq!(browse_target(&two, 2), None);
+        assert_eq!(at_ply(&two, 2).game, two.game);
+        assert_eq!(browse_target(&two, 9), None, "past the last move");
+    }
+
+    #[test]
+    fn going_to_the_move_on_the_board_takes_nothing_back() {
+        // The person just played f5 and the agent thinks: clicking f5 leaves it played.
+        let s = apply(&as_black(), play("f5"));
+        assert_eq!(apply(&s, Action::GoTo(1)), s);
+    }
+
+    #[test]
+    fn transcripts_load_or_say_what_is_wrong() {
+        let game = game_from_transcript(" f5d6c3 ", BoardSize::Eight, Variant::Standard)
+            .expect("a legal opening");
+        assert_eq!(game.moves().len(), 3);
+        let words = |text: &str| {
+            game_from_transcript(text, BoardSize::Eight, Variant::Standard).expect_err(text)
+        };
+        assert_eq!(
+            words("f5a1"),
+            "its move 2, a1, cannot be played there: it turns no disc"
+        );
+        assert!(
+            words("hello world").starts_with("this is neither a transcript"),
+            "{}",
+            words("hello world")
+        );
+        assert_eq!(
+            words("f5z9"),
+            "its move 2, 'z9', is not a square of the 8x8 board"
+        );
+    }
+
+    #[test]
+    fn a_pasted_game_puts_the_game_in_progress_aside_until_another_replaces_it() {
+        let playing = agent(&apply(&as_black(), play("f5")), "d6");
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let pasted = Action::Replace {
+            game: Game::from_transcript("c4", start).expect("legal"),
+            seats: Seats::Analysis,
+        };
+        let aside = set_aside_after(&playing, None, &pasted);
+        assert_eq!(aside.as_ref(), Some(&playing));
+        let loaded = apply(&playing, pasted.clone());
+        assert_eq!(loaded.game.transcript(false), "c4");
+        // Playing on in the pasted game keeps it; another game replaces it.
+        let moved = apply(&loaded, play("c3"));
+        assert_eq!(set_aside_after(&loaded, aside.as_ref(), &play("c3")), aside);
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &Action::BringBack),
+            None
+        );
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &pasted),
+            Some(moved.clone())
+        );
+        let new_game = Action::NewGame {
+            size: BoardSize::Eight,
+            variant: Variant::Standard,
+            seats: Seats::Analysis,
+        };
+        assert_eq!(set_aside_after(&moved, aside.as_ref(), &new_game), None);
+        // A game with no disc placed is not in progress: nothing to keep, and the game
+        // put aside before stays put aside.
+        assert_eq!(set_aside_after(&as_black(), None, &pasted), None);
+        assert_eq!(set_aside_after(&as_black(), aside.as_ref(), &pasted), aside);
+    }
+
+    #[test]
+    fn a_loaded_finished_game_is_credited_to_nobody() {
+        let as_black = Seats::Human(Color::Black);
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let unfinished = Game::from_transcript("f5d6c3", start).expect("legal");
+        assert_eq!(seats_for_loaded(&unfinished, as_black), as_black);
+        let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+            .expect("a full board");
+        assert_eq!(
+            seats_for_loaded(&Game::new(over), as_black),
+            Seats::Analysis
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! What the page shows besides the game: the search running now and its latest merged
+//! report (the heat map), the hint, the networks and their state, messages. One value
+//! changed only by [`ViewAction`]s in a reducer, so it is tested without a browser; the
+//! worker pool's events arrive as actions too.
+
+use crate::editor::{edit, EditAction, Editor};
+use crate::graph::{Estimate, Estimates};
+use crate::merge::Merged;
+use crate::models::builtin_for;
+use crate::pool::{PoolEvent, Purpose};
+use crate::review::ReviewState;
+use crate::state::{heat_visible, GameState};
+use engine::{PlayerKind, PlayerSpec};
+use othello::{BoardSize, Color, Move, Variant};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelStatus {
+    Loading(String),
+    Ready(String),
+    /// The network could not be used; alpha-beta plays instead.
+    Failed(String),
+}
+
+/// The latest report of a search, with what it was about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heat {
+    pub position: u64,
+    pub purpose: Purpose,
+    pub side: Color,
+    pub merged: Merged,
+    pub done: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct View {
+    pub heat: Option<Heat>,
+    /// The search running now: its purpose, position and side to move.
+    pub searching: Option<(Purpose, u64, Color)>,
+    pub hint: Option<(u64, Move)>,
+    pub models: Vec<((BoardSize, Variant), ModelStatus)>,
+    pub message: Option<String>,
+    /// The message is news (a game started from an opening), not a refusal or a failure:
+    /// drawn as a notice, not as an error.
+    pub message_is_note: bool,
+    pub restarts: u32,
+    /// What each network's card says about its strength, by network name.
+    pub strengths: Vec<(String, String)>,
+    /// The last search of every position searched, for the evaluation graph.
+    pub estimates: Estimates,
+    /// The agent's moves from the opening book, by the hash of the position they were
+    /// played in, for the move list's marks.
+    pub book_moves: Vec<(u64, Move)>,
+    /// How far the download of a network has come, while it loads.
+    pub download: Option<Download>,
+    /// The game's review: the reviewed moves, the review running, the move looked at.
+    pub review: ReviewState,
+    /// The board editor, while a position is being set up.
+    pub editor: Option<Editor>,
+}
+
+/// A network's download under way: its name, the bytes received, and the whole size when
+/// the server said it (not for a compressed transfer, whose length is not the file's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    pub name: String,
+    pub received: u64,
+    pub total: Option<u64>,
+}
+
+#[derive(Debug)]
+pub enum ViewAction {
+    Started(Purpose, u64, Color),
+    Stopped,
+    Pool(PoolEvent),
+    Model(BoardSize, Variant, ModelStatus),
+    Message(Option<String>),
+    /// A message that reports news rather than a problem (see [`View::message_is_note`]).
+    Note(String),
+    /// A network's measured strength, from its card.
+    Strength(String, String),
+    /// Progress of a network's download.
+    Downloading(Download),
+    /// A review started in the pool with this id, of this game's moves.
+    /// A review's id, its game, and what it judges with in words.
+    ReviewStarted(u64, othello::Game, String),
+    ReviewCancelled,
+    /// Shows this move of the game (0-based) with its best move, or the game again.
+    ReviewFocus(Option<usize>),
+    /// The board editor.
+    Edit(EditAction),
+    /// The game changed (a move, an undo, another game): a hint's marker is no longer
+    /// about it, even on a position that recurs.
+    ForgetHint,
+}
+
+impl View {
+    pub fn model(&self, size: BoardSize, variant: Variant) -> Option<&ModelStatus> {
+        self.models
+            .iter()
+            .find(|(key, _)| *key == (size, variant))
+            .map(|(_, s)| s)
+    }
+
+    /// How far the network `name` has downloaded ("120 KB of 359 KB", or "120 KB so far"
+    /// when the size is not known), while it is loading.
+    pub fn download_progress(&self, name: &str) -> Option<String> {
+        let d = self.download.as_ref().filter(|d| d.name == name)?;
+        let kb = |bytes: u64| bytes.div_ceil(1024);
+        Some(match d.total {
+            Some(total) => format!("{} KB of {} KB", kb(d.received), kb(total)),
+            None => format!("{} KB so far", kb(d.received)),
+        })
+    }
+
+    pub fn strength(&self, name: &str) -> Option<&str> {
+        self.strengths
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.as_str())
+    }
+
+    fn set_model(&mut self, size: BoardSize, variant: Variant, status: ModelStatus) {
+        // A download's progress matters only while its network is loading.
+        if !matches!(&status, ModelStatus::Loading(_)) {
+            self.download = None;
+        }
+        self.models.retain(|(key, _)| *key != (size, variant));
+        self.models.push(((size, variant), status));
+    }
+
+    /// Who thinks for this board, as a player spec: the network loaded for it, or the
+    /// classic alpha-beta player when there is none; `None` while its network is still
+    /// loading.
+    pub fn player(&self, size: BoardSize, variant: Variant) -> Option<PlayerSpec> {
+        let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
+        match self.model(size, variant) {
+            Some(ModelStatus::Ready(name)) => Some(PlayerSpec {
+                model: Some(name.clone()),
+                ..PlayerSpec::new(PlayerKind::Mcts)
+            }),
+            Some(ModelStatus::Loading(_)) => None,
+            Some(ModelStatus::Failed(_)) => Some(alphabeta),
+            None if builtin_for(size, variant).is_some() => None,
+            None => Some(alphabeta),
+        }
+    }
+
+    /// Draws a report of the search running now; stale ones (from a search the page has
+    /// since replaced) are dropped.
+    fn show(&mut self, purpose: Purpose, position: u64, merged: Merged, done: bool) {
+        let Some((_, _, side)) = self
+            .searching
+            .filter(|&(p, h, _)| p == purpose && h == position)
+        else {
+            return;
+        };
+        // Every search of a position is the graph's latest word on it, the agent's, a
+        // hint or analysis, and it moves live while the search runs.
+        if let Some(estimate) = Estimate::of_report(&merged, side) {
+            self.estimates.record(position, estimate);
+        }
+        if let Some(book) = merged
+            .search
+            .book
+            .as_ref()
+            .filter(|_| purpose == Purpose::Move)
+        {
+            if !self.book_moves.contains(&(position, book.best)) {
+                self.book_moves.push((position, book.best));
+            }
+        }
+        self.heat = Some(Heat {
+            position,
+            purpose,
+            side,
+            merged,
+            done,
+        });
+    }
+
+    /// The state after `action`.
+    pub fn apply(&self, action: ViewAction) -> View {
+        let mut next = self.clone();
+        match action {
+            ViewAction::Started(purpose, hash, side) => {
+                next.searching = Some((purpose, hash, side));
+                // An earlier search of the same position for the same purpose (the move
+                // played again after an undo) is not this one: its figures would stand
+                // under the new search's heading until its first report.
+                if next
+                    .heat
+                    .as_ref()
+                    .is_some_and(|h| h.purpose == purpose && h.position == hash)
+                {
+                    next.heat = None;
+                }
+                // Any new search, a hint's, the agent's move or an analysis, speaks about
+                // the board from now on: an older hint's marker would contradict it.
+                next.hint = None;
+            }
+            ViewAction::Stopped => next.searching = None,
+            ViewAction::Pool(event) => next.hear(event),
+            ViewAction::Model(size, variant, status) => next.set_model(size, variant, status),
+            ViewAction::Message(message) => {
+                next.message = message;
+                next.message_is_note = false;
+            }
+            ViewAction::Note(note) => {
+                next.message = Some(note);
+                next.message_is_note = true;
+            }
+            ViewAction::Downloading(download) => next.download = Some(download),
+            ViewAction::ReviewStarted(id, game, judged) => next.review.started(id, game, judged),
+            ViewAction::ReviewCancelled => next.review.cancelled(),
+            ViewAction::ReviewFocus(focus) => next.review.focus = focus,
+            ViewAction::Edit(action) => next.editor = edit(self.editor.as_ref(), action),
+            ViewAction::ForgetHint => next.hint = None,
+            ViewAction::Strength(name, line) => {
+                next.strengths.retain(|(n, _)| *n != name);
+                next.strengths.push((name, line));
+            }
+        }
+        next
+    }
+
+    fn hear(&mut self, event: PoolEvent) {
+        match event {
+            PoolEvent::Progress {
+                purpose,
+                position,
+                merged,
+            } => self.show(purpose, position, merged, false),
+            PoolEvent::Done {
+                purpose,
+                position,
+                merged,
+            } => {
+                if purpose == Purpose::Hint {
+                    self.hint = merged.best_move().map(|mv| (position, mv));
+                }
+                self.show(purpose, position, merged, true);
+            }
+            PoolEvent::Failed {
+                size,
+                variant,
+                error,
+                ..
+            } => {
+                self.searching = None;
+                // A network that fails to search is retired for its board: alpha-beta
+                // takes over and the game goes on.
+                if matches!(self.model(size, variant), Some(ModelStatus::Ready(_))) {
+                    self.set_model(size, variant, ModelStatus::Failed(error.clone()));
+                }
+                self.message = Some(format!("The search failed: {error}"));
+                self.message_is_note = false;
+            }
+            PoolEvent::ModelLoaded {
+                name,
+                size,
+                variant,
+            } => {
+                // "Checking …" or an older refusal no longer applies.
+                self.message = None;
+                self.message_is_note = false;
+                self.set_model(size, variant, ModelStatus::Ready(name));
+            }
+            PoolEvent::ModelRejected { name, error } => {
+                self.message = Some(format!("The network {name} was not loaded: {error}"));
+                self.message_is_note = false;
+                // A built-in network that fails leaves its board to alpha-beta.
+                let loading: Vec<(BoardSize, Variant)> = self
+                    .models
+                    .iter()
+                    .filter(|(_, s)| *s == ModelStatus::Loading(name.clone()))
+                    .map(|(key, _)| *key)
+                    .collect();
+                for (size, variant) in loading {
+                    self.set_model(size, variant, ModelStatus::Failed(error.clone()));
+                }
+            }
+            PoolEvent::WorkerRestarted { .. } => self.restarts += 1,
+            PoolEvent::Reviewed {
+                id,
+                position,
+                review,
+                ..
+            } => self.review.reviewed(id, position, review),
+            PoolEvent::ReviewEnded { id, error } => self.review.ended(id, error),
+        }
+    }
+}
+
+/// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best
+/// 1: a chance to win tells the moves apart by its rank among them, not by its distance
+/// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
+/// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
+/// negative strength, which the board draws grey, and stays out of the scale.
+pub fn spread(tiles: &mut [crate::merge::Tile]) {
+    let untried = |t: &crate::merge::Tile| t.label == "?";
+    let (low, high) = tiles
+        .iter()
+        .filter(|t| !untried(t))
+        .fold((f32::MAX, f32::MIN), |(lo, hi), t| {
+            (lo.min(t.strength), hi.max(t.strength))
+        });
+    for tile in tiles.iter_mut() {
+        if untried(tile) {
+            tile.strength = -1.0;
+        } else if high - low > f32::EPSILON {
+            tile.strength = (tile.strength - low) / (high - low);
+        }
+    }
+}
+
+/// The estimate of the search of the position on the board while it runs: the graph's
+/// live point.
+pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
+    let here = game.position().hash();
+    view.searching
+        .filter(|&(_, hash, _)| hash == here)
+        .and_then(|_| view.estimates.get(here))
+}
+
+/// What a search shown on the page is to the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The agent searching the position on the board for its move.
+    Thinking,
+    /// The agent's search for the move it has played: kept for reading, dimmed, never on
+    /// the board (its squares may hold discs now, and the person's moves are others).
+    Past,
+    /// A search for the person's side, asked for.
+    Hint,
+    /// Analysis mode's search of the position on the board.
+    Analysis,
+}
+
+/// The search the panel shows with its role, and whether its heat map belongs on the
+/// board: only a search of the position on the board (so every tile is an empty square),
+/// with simulations of its own, and never the agent's past search on the person's turn.
+pub fn shown<'a>(
+    view: &'a View,
+    game: &GameState,
+    heat_map: bool,
+) -> (Option<(&'a Heat, Role)>, Option<&'a Heat>) {
+    let here = game.position().hash();
+    let panel = view.heat.as_ref().and_then(|h| {
+        let role = match h.purpose {
+            Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
+            Purpose::Move if heat_visible(game, h.position) => Role::Past,
+            Purpose::Hint if h.position == here => Role::Hint,
+            Purpose::Analysis if h.position == here => Role::Analysis,
+            _ => return None,
+        };
+        Some((h, role))
+    });
+    // A hint in a book position has no simulations, but the book's values to show; so
+    // has a hint the solver settled (every move's margin, within the solver's sure reach).
+    let has_tiles = |h: &Heat, role: Role| {
+        !h.merged.tiles().is_empty()
+            || (role == Role::Hint
+                && (h.merged.search.book.is_some() || h.merged.search.solved.is_some()))
+    };
+    let board = panel
+        .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))
+        .map(|(h, _)| h);
+    (panel, board)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,23 @@
+//! The search worker, off the page's thread: the engine's search behind the protocol
+//! (`search`, with its review of a game's moves and a hint's every-move solve) and the
+//! Web Worker's message loop around it (`message_loop`, browser only).
+//!
+//! A crate of its own on the protocol and the engine (with tract): the page is not among
+//! its dependencies, so the worker cannot name it and its build carries none of it.
+
+pub mod search;
+
+#[cfg(target_arch = "wasm32")]
+mod message_loop;
+
+#[cfg(target_arch = "wasm32")]
+pub use message_loop::SearchWorker;
+
+/// Sends panic messages to the browser console: without it a wasm panic says only
+/// "unreachable executed".
+#[cfg(target_arch = "wasm32")]
+pub fn panic_to_console() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
+}

@@ -1,0 +1,115 @@
+//! A hint's extra: when the solver settles the root exactly, the other moves' margins too.
+
+/// A hint whose root the solver settled exactly names only its best move's margin. Within
+/// the agent's sure reach (the search driver's root rule says `Exact`: 16 empties on 8x8
+/// by default, a spec's `exact=` otherwise) the other moves are cheap to solve as well
+/// (each position after one has an empty less than a root the solver finished), so every
+/// legal move gets its exact margin, with the driver's own solver and table, as bounds the
+/// merge and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
+/// empties) a move's solve could take seconds, so those moves keep the search's word.
+pub(super) fn solve_every_move(
+    report: &mut protocol::Report,
+    pos: &othello::Position,
+    agent: &mut dyn engine::Agent,
+) {
+    if !report.search.solved.is_some_and(|s| s.exact) {
+        return;
+    }
+    let Some(engine::RootRule::Exact(solver)) = agent.root_rule(pos) else {
+        return;
+    };
+    for mv in pos.legal_move_list() {
+        let settled = report
+            .moves
+            .iter()
+            .any(|m| m.mv == mv && m.bounds.is_some_and(|(low, high)| low == high));
+        let Ok(after) = pos.play(mv) else { continue };
+        if mv == othello::Move::Pass || settled {
+            continue;
+        }
+        let margin = -solver.solve(&after).margin;
+        report.moves.retain(|m| m.mv != mv);
+        report.moves.push(protocol::MoveStat {
+            mv,
+            visits: 0,
+            prior: 0.0,
+            q: margin.signum() as f32,
+            proof: Some(margin.signum() as i8),
+            bounds: Some((margin, margin)),
+            score: Some(margin as f32),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::tests::{endgame, request};
+    use engine::Solver;
+    use std::time::Duration;
+
+    /// FFO #40: Black wins by 38 with a2 alone; c1 wins by 30.
+    fn ffo_40() -> othello::Position {
+        othello::Position::from_board_text(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+            othello::Variant::Standard,
+        )
+        .expect("valid board text")
+    }
+
+    #[test]
+    fn a_hint_gives_the_same_answer_after_a_longer_search_of_the_position() {
+        let pos = ffo_40();
+        let hint = |id, sims| protocol::SearchRequest {
+            every_move: true,
+            ..request(id, &pos, "mcts:best=1", sims, 1)
+        };
+        let solved = |report: protocol::Report| report.search.solved.expect("solved");
+        let slice = Duration::from_millis(50);
+        // 200 simulations allow 5 M solver nodes, in slices: a proven win and a bound.
+        let fresh = solved(
+            crate::search::Searcher::new()
+                .run(hint(1, 200), slice)
+                .expect("searches"),
+        );
+        assert!(!fresh.exact, "{fresh:?}");
+        let mut warmed = crate::search::Searcher::new();
+        let long = solved(warmed.run(hint(2, 4_000), slice).expect("searches"));
+        assert_eq!(
+            (long.best.to_string(), long.margin, long.exact),
+            ("a2".into(), 38, true)
+        );
+        let again = solved(warmed.run(hint(3, 200), slice).expect("searches"));
+        assert_eq!(
+            again,
+            protocol::SolvedStat {
+                micros: again.micros,
+                ..fresh
+            }
+        );
+    }
+
+    #[test]
+    fn a_solved_hint_gives_every_move_its_exact_margin() {
+        let pos = endgame(14, 3);
+        let mut hint = request(7, &pos, "mcts", 20, 1);
+        hint.every_move = true;
+        let report = crate::search::Searcher::new()
+            .run(hint, Duration::from_millis(50))
+            .expect("searches");
+        for mv in pos.legal_move_list() {
+            let after = pos.play(mv).expect("legal");
+            let margin = -Solver::new().solve(&after).margin;
+            let stat = report
+                .moves
+                .iter()
+                .find(|m| m.mv == mv)
+                .expect("every move");
+            assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
+        }
+        // A move's search (not a hint) keeps the solver's one move.
+        let report = crate::search::Searcher::new()
+            .run(request(8, &pos, "mcts", 20, 1), Duration::from_millis(50))
+            .expect("searches");
+        assert!(report.moves.len() < pos.legal_move_list().len());
+    }
+}
