@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from train.othello_cli import networks_in
+from train.pools import opened_pool
 from train.shards import (
     OUT,
     Pool,
@@ -47,7 +48,6 @@ from train.shards import (
     Shard,
     binary_missing,
     onnxruntime_library,
-    opened_pool,
     play_missing,
     prune,
 )

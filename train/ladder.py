@@ -10,7 +10,8 @@ by maximum likelihood (Bradley-Terry, draws half a win: `othello elo`, the fit w
 `othello arena` rates a tournament), they put every generation that played one on one
 scale, anchored at the fixed network, even where it never met that network itself.
 
-The manifest names, for each match, its `arena.json` (relative to the manifest) and who its
+The manifest names, for each match, its `arena.json` (relative to the manifest; gzipped as
+`arena.json.gz` too, as git keeps the larger records) and who its
 two players were: `gen-N` for a generation of the run (its CPU-hours come from the run's
 `metrics.csv`) or another name (a fixed network: the anchor, say). A name is needed
 because a path like `models/az-8x8.onnx` meant different networks at different times.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import re
 import sys
@@ -68,9 +70,13 @@ def read_manifest(path: Path) -> dict[str, Any]:
 def match_games(report_path: Path, names: list[str]) -> list[tuple[str, str, float]]:
     """The games of one arena report as (Black's name, White's name, Black's points)."""
     try:
-        report = json.loads(report_path.read_text())
+        if report_path.suffix == ".gz":
+            with gzip.open(report_path, "rt", encoding="utf-8") as f:
+                report = json.load(f)
+        else:
+            report = json.loads(report_path.read_text())
         players, games = report["players"], report["games"]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+    except (OSError, EOFError, json.JSONDecodeError, KeyError, TypeError) as e:
         raise LadderError(f"{report_path}: not an arena report: {e}") from e
     if len(names) != len(players):
         raise LadderError(

@@ -53,8 +53,8 @@ from train.othello_cli import (
     othello_selfplay,
 )
 from train.phases import Run
+from train.pools import opened_pool
 from train.settings import DEFAULTS, FIXED_KEYS, add_flags
-from train.shards import opened_pool
 from train.train import CheckpointError
 
 # The names the tests and other tools reach through this module.

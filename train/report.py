@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +33,10 @@ from train import contract
 from train.othello_cli import head_to_head
 from train.report_page import summary, write_html, write_plots
 from train.report_stats import (
+    Analysis,
     CornerStats,
-    EntropyStats,
-    ModelGame,
+    Model,
     ReportError,
-    SymmetryStats,
     Tally,
     entropy_by_phase,
     evaluate_all,
@@ -53,15 +51,6 @@ from train.ship import spec_model
 
 OPPONENTS = ("random", "greedy", "heuristic", "alphabeta:depth=2")
 SYMMETRY_POSITIONS = 256
-
-
-@dataclass
-class Model:
-    path: Path
-    name: str
-    board: int
-    variant: str
-    card: dict[str, Any]
 
 
 def load_card(path: Path) -> Model:
@@ -161,21 +150,6 @@ def model_index(report: dict[str, Any], model: Path, player: str) -> int:
     if len(ours) != 1:
         raise ReportError(f"the arena report has {len(ours)} players using {model}, expected 1")
     return ours[0]
-
-
-@dataclass
-class Analysis:
-    model: Model
-    player: str
-    games: list[ModelGame]
-    wins: dict[str, tuple[Tally, Tally]]  # opponent -> (as Black, as White)
-    corners: dict[str, CornerStats]  # opponent (and "all") -> stats
-    curves: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (plies, mean)
-    entropy: EntropyStats
-    symmetry: SymmetryStats
-    # Positions where the policy head's favourite is the move the arena's player made: all
-    # of them for `policy:` (the probes see the board as the engine does), fewer with search.
-    agreement: tuple[int, int]
 
 
 def analyse(report: dict[str, Any], model: Model, player: str, net: Any, seed: int) -> Analysis:

@@ -1,19 +1,15 @@
 """The model report's page: the CLI summary, the PNG plots (matplotlib, Agg) and the
-self-contained HTML (no scripts, no external assets), from a `train.report.Analysis`."""
+self-contained HTML (no scripts, no external assets), from a `train.report_stats.Analysis`."""
 
 from __future__ import annotations
 
 import html
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from train.report_stats import PHASES, CornerStats, Tally, wilson
-
-if TYPE_CHECKING:
-    from train.report import Analysis
+from train.report_stats import PHASES, Analysis, CornerStats, Tally, wilson
 
 DPI = 80
 SYMMETRY_NAMES = (

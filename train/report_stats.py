@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -339,3 +340,30 @@ def wilson(score: float, games: int, z: float = Z95) -> tuple[float, float]:
     centre = (score + z * z / (2 * games)) / (1 + z * z / games)
     half = z / (1 + z * z / games) * math.sqrt(score * (1 - score) / games + z * z / (4 * games**2))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# ---- what the report's command (train.report) hands its page (train.report_page) ----
+
+
+@dataclass
+class Model:
+    path: Path
+    name: str
+    board: int
+    variant: str
+    card: dict[str, Any]
+
+
+@dataclass
+class Analysis:
+    model: Model
+    player: str
+    games: list[ModelGame]
+    wins: dict[str, tuple[Tally, Tally]]  # opponent -> (as Black, as White)
+    corners: dict[str, CornerStats]  # opponent (and "all") -> stats
+    curves: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (plies, mean)
+    entropy: EntropyStats
+    symmetry: SymmetryStats
+    # Positions where the policy head's favourite is the move the arena's player made: all
+    # of them for `policy:` (the probes see the board as the engine does), fewer with search.
+    agreement: tuple[int, int]

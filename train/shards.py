@@ -1,6 +1,6 @@
 """Shards: a phase's `othello` work cut into runs with fixed seeds, played here one after
-another (`LocalPool`) or as Ray tasks on a cluster (`train.cluster.RayPool`), and written
-into the run directory by the driver, once each.
+another (`LocalPool`) or as Ray tasks on a cluster (`train.cluster.RayPool`; `train.pools`
+opens either), and written into the run directory by the driver, once each.
 
 A job of `games` games (or games per pairing, in an arena) and seed S owns the seeds
 S*SEEDS_PER_JOB .. S*SEEDS_PER_JOB + games - 1. Its shard of games a..b-1 runs the binary
@@ -29,7 +29,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -210,23 +209,6 @@ class LocalPool:
 
     def remote_cpu_seconds(self) -> float:
         return 0.0  # the `othello` runs are this process's children: getrusage has them
-
-
-@contextmanager
-def opened_pool(binary: str, ray_address: str | None) -> Iterator[Pool]:
-    """Where shards are played, for the `with` block: here, one after another, or on a Ray
-    cluster, with the binary and ONNX Runtime's library sent to the workers, disconnected
-    from the cluster on the way out."""
-    if ray_address is None:
-        yield LocalPool(binary)
-        return
-    from train.cluster import RayPool  # ray is imported only when asked for
-
-    pool = RayPool(binary, ray_address, library=onnxruntime_library())
-    try:
-        yield pool
-    finally:
-        pool.close()
 
 
 # ---- the driver's side: what is done, what is left, writing results ----

@@ -1,12 +1,14 @@
-"""The share of the book side's moves that came from the book, in an arena.json.
+"""The share of the book side's moves that came from the book, in an arena.json (or its
+gzipped arena.json.gz, as git keeps them).
 
 A move came from the book when, in the position it was played from, the book's best move
 is one the book has followed (`othello book show` marks it "book"): that is exactly when
 `Book::choose` answers instead of the search (crates/engine/src/book/mod.rs).
 
-    python runs/book-8x8/book_share.py ARENA_JSON BOOK [OTHELLO]
+    python runs/book-8x8/book_share.py ARENA_JSON[.gz] BOOK [OTHELLO]
 """
 
+import gzip
 import json
 import re
 import subprocess
@@ -19,7 +21,9 @@ MOVE = re.compile(r"[a-h][1-8]|pass")
 def main() -> None:
     arena_path, book = sys.argv[1], sys.argv[2]
     othello = sys.argv[3] if len(sys.argv) > 3 else "target/release/othello"
-    arena = json.load(open(arena_path))
+    opener = gzip.open if arena_path.endswith(".gz") else open
+    with opener(arena_path, "rt") as f:
+        arena = json.load(f)
     book_player = 0  # the first player of the pairing is the side with the book
     # No position deeper than the book's deepest is in it: those need no look.
     stats = subprocess.run(

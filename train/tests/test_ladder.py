@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from pathlib import Path
 
 import pytest
 
-from train.ladder import LadderError, fit_ladder, main
+from train.ladder import LadderError, fit_ladder, main, match_games
 from train.tests import fake_othello
 from train.tests.engine import BINARY_VARIABLE, real_othello
 
@@ -121,3 +122,15 @@ def test_the_command_writes_the_plot_and_fails_cleanly_on_a_bad_manifest(
     manifest.write_text(json.dumps({"run": ".", "matches": []}))
     assert main(["--manifest", str(manifest), "--othello", str(binary)]) == 2
     assert "no `anchor`" in capsys.readouterr().err
+
+
+def test_a_gzipped_report_reads_as_the_plain_one(tmp_path: Path) -> None:
+    name = arena(tmp_path / "a.json", ["x", "y"], 12, 3, 9)
+    plain = tmp_path / name
+    packed = tmp_path / "a.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    games = match_games(plain, ["gen-1", "a"])
+    assert len(games) == 24 and match_games(packed, ["gen-1", "a"]) == games
+    (tmp_path / "bad.json.gz").write_bytes(b"not gzip")
+    with pytest.raises(LadderError, match="not an arena report"):
+        match_games(tmp_path / "bad.json.gz", ["gen-1", "a"])

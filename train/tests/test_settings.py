@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -84,15 +85,38 @@ def test_an_int_given_for_a_float_setting_is_taken(tmp_path: Path) -> None:
     assert Run.open(tmp_path / "r", {"board": 6, "lr": 1}).config["lr"] == 1
 
 
+def from_history(rel: str) -> bytes:
+    """A file that left the tree, as the commit before the one that removed it held it:
+    how a finished run is brought back to go on (docs/training.md, "What a run keeps in
+    git"). Skips the test where this checkout has no such history (a shallow clone)."""
+
+    def git(*args: str) -> bytes:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, check=True
+        ).stdout
+
+    try:
+        removed = git("rev-list", "-n", "1", "HEAD", "--", rel).decode().strip()
+        if not removed:
+            pytest.skip(f"{rel} is not in this checkout's history")
+        return git("show", f"{removed}^:{rel}")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip(f"{rel} is not in the tree and git cannot bring it back here")
+
+
 def copy_run(name: str, to: Path) -> Path:
     """The committed part of a run directory, its teacher found in this checkout when the
-    path it was made with is not on this machine."""
+    path it was made with is not on this machine. A finished run's network and checkpoint
+    come back from git's history, as they do to resume it."""
     source = ROOT / "runs" / name
     to.mkdir(parents=True)
-    for rel in ("config.json", "state.json", "metrics.csv", "best.onnx", "best.json"):
-        shutil.copyfile(source / rel, to / rel)
-    (to / "checkpoints").mkdir()
-    shutil.copyfile(source / "checkpoints/latest.pt", to / "checkpoints/latest.pt")
+    for rel in ("config.json", "state.json", "metrics.csv", "best.onnx", "best.json",
+                "checkpoints/latest.pt"):  # fmt: skip
+        (to / rel).parent.mkdir(parents=True, exist_ok=True)
+        if (source / rel).is_file():
+            shutil.copyfile(source / rel, to / rel)
+        else:
+            (to / rel).write_bytes(from_history(f"runs/{name}/{rel}"))
     config = json.loads((to / "config.json").read_text())
     teacher = config.get("teacher")
     if teacher and not Path(teacher).is_file():
