@@ -111,7 +111,7 @@ def accuracy_strength(report: dict[str, Any]) -> dict[str, Any]:
 
 def openings_label(openings: list[str], board: int | None) -> str:
     """What an arena's games started from: the initial position, the shipped XOT openings
-    of the board (openings/xot-NxN.txt), or random ones."""
+    of the board (crates/othello/data/xot-8x8.txt; 8x8 only), or random ones."""
     if all(o == "" for o in openings):
         return "the initial position"
     xot = Path(__file__).resolve().parent.parent / "openings" / f"xot-{board}x{board}.txt"

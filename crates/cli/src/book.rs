@@ -91,7 +91,7 @@ pub struct GrowthArgs {
     /// ... on lines that lose no more than this many discs in all
     #[arg(long, default_value_t = GrowthSettings::default().total_margin)]
     total_margin: f32,
-    /// Transcripts, one per line (as openings/xot-8x8.txt): every position of each line
+    /// Transcripts, one per line (as crates/othello/data/xot-8x8.txt): every position of each line
     /// joins the book, counted as a game through it, and the lines' ends are roots of the
     /// growth beside the start
     #[arg(long)]

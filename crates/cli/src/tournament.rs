@@ -69,7 +69,7 @@ pub struct ArenaArgs {
     #[arg(long, conflicts_with = "openings")]
     from_start: bool,
     /// Where games start: `random` (4-8 random plies), `start`, `xot` (the shipped
-    /// balanced 8-ply openings of the board, openings/xot-8x8.txt or xot-6x6.txt), or a
+    /// balanced 8-ply openings of 8x8, crates/othello/data/xot-8x8.txt), or a
     /// file of transcripts, one a line (see `othello openings`)
     #[arg(long, default_value = "random")]
     openings: String,
@@ -83,12 +83,12 @@ fn openings(args: &ArenaArgs) -> Result<arena::Openings> {
         "random" => return Ok(arena::Openings::Random),
         "start" => return Ok(arena::Openings::Start),
         "xot" => {
-            let name = format!("openings/xot-{}x{}.txt", size.n(), size.n());
-            let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-            [PathBuf::from(&name), repository.join(&name)]
-                .into_iter()
-                .find(|p| p.is_file())
-                .ok_or_else(|| anyhow!("no balanced openings for {size}: {name} is missing"))?
+            let text = othello::xot_list(size).ok_or_else(|| {
+                anyhow!("no balanced openings for {size}: the XOT list is for 8x8 only")
+            })?;
+            let list = arena::read_openings(text, size, variant)
+                .map_err(|(line, e)| anyhow!("the XOT list, line {line}: {e}"))?;
+            return Ok(arena::Openings::List(list));
         }
         file => PathBuf::from(file),
     };

@@ -208,8 +208,7 @@ fn the_shipped_xot_openings_are_legal_balanced_and_play() {
         .arg(&out)
         .assert()
         .success();
-    let path = format!("{}/../../openings/xot-8x8.txt", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("the shipped list");
+    let text = othello::xot_list(othello::BoardSize::Eight).expect("the shipped list");
     let mut count = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let (transcript, comment) = line.split_once('#').expect("a value comment");

@@ -6,11 +6,12 @@
 use crate::book::BookChoice;
 use crate::Rng;
 use othello::Move;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// A proven result. In a tree node it is from the view of the player who made the move
 /// into the node; in [`MoveInfo`] and [`SearchInfo`], from the view of the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Proof {
     Win,
     Draw,
@@ -43,8 +44,10 @@ impl Proof {
     }
 }
 
-/// What the search knows about one legal move at the root.
-#[derive(Clone, Debug, PartialEq)]
+/// What the search knows about one legal move at the root: the one type of a move's
+/// statistics from the search to the page's heat map (the worker sends it as it is; the
+/// page's sum of several workers' searches is a list of them too).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveInfo {
     pub mv: Move,
     pub visits: u32,
@@ -56,8 +59,10 @@ pub struct MoveInfo {
     /// What is known for certain of the final margin after the move, for the side to move:
     /// (at least, at most) discs; `None` while nothing is. Equal bounds: the exact margin.
     pub bounds: Option<(i32, i32)>,
-    /// The policy target for training: the move's share of the visits, or with a Gumbel
-    /// root, its probability in the improved policy softmax(logit + sigma(completed q)).
+    /// The move's share of the search: its share of the visits, or with a Gumbel root, its
+    /// probability in the improved policy softmax(logit + sigma(completed q)). Training's
+    /// policy target; in the page's sum of several searches, the share of all their visits,
+    /// which its heat map shows.
     pub target: f32,
     /// The expected final disc difference after the move, for the side to move, when the
     /// evaluator estimates one (a network with a score head).
@@ -231,8 +236,7 @@ impl SearchInfo {
         if let Some(solved) = self.solved {
             return Some(solved.best);
         }
-        let candidates: Vec<Candidate> = self.moves.iter().map(Candidate::from).collect();
-        choose_move(&candidates, self.chosen)
+        choose_move(&self.moves, self.chosen)
     }
 
     /// A move drawn with probability proportional to visits^(1/temperature); the best
@@ -281,43 +285,18 @@ pub fn discs_of_value(value: f32) -> f32 {
     8.0 * value.clamp(-0.9999, 0.9999).atanh()
 }
 
-/// A root move as the choice of the move to play sees it: one search's, or the page's sum of
-/// several workers' searches.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Candidate {
-    pub mv: Move,
-    pub visits: u64,
-    /// Mean value for the side to move.
-    pub q: f32,
-    pub proof: Option<Proof>,
-    /// (at least, at most) final margin for the side to move; `None`: nothing known.
-    pub bounds: Option<(i32, i32)>,
-}
-
-impl From<&MoveInfo> for Candidate {
-    fn from(m: &MoveInfo) -> Candidate {
-        Candidate {
-            mv: m.mv,
-            visits: m.visits as u64,
-            q: m.q,
-            proof: m.proof,
-            bounds: m.bounds,
-        }
-    }
-}
-
 /// The move to play, one rule for every agent: the proven win with the largest assured
 /// margin if there is one, else a Gumbel root's choice, else the most visited move; never a
 /// move whose margin bounds show another to be at least as good (a proven loss when
 /// something else is left, a smaller win).
-pub fn choose_move(moves: &[Candidate], chosen: Option<Move>) -> Option<Move> {
-    let lower = |m: &Candidate| m.bounds.map_or(i32::MIN, |b| b.0);
-    let upper = |m: &Candidate| m.bounds.map_or(i32::MAX, |b| b.1);
+pub fn choose_move(moves: &[MoveInfo], chosen: Option<Move>) -> Option<Move> {
+    let lower = |m: &MoveInfo| m.bounds.map_or(i32::MIN, |b| b.0);
+    let upper = |m: &MoveInfo| m.bounds.map_or(i32::MAX, |b| b.1);
     let assured = moves.iter().map(lower).max()?;
     // The moves still in the running: those that might do better than the best assured
     // margin, and those that reach it.
-    let open = |m: &&Candidate| upper(m) > assured || lower(m) == assured;
-    let playable = |m: &&Candidate| open(m) && m.proof != Some(Proof::Loss);
+    let open = |m: &&MoveInfo| upper(m) > assured || lower(m) == assured;
+    let playable = |m: &&MoveInfo| open(m) && m.proof != Some(Proof::Loss);
     if let Some(win) = moves
         .iter()
         .filter(|m| m.proof == Some(Proof::Win))

@@ -39,6 +39,7 @@ mod perft;
 mod position;
 mod square;
 mod symmetry;
+mod xot;
 
 /// The raw move generator on `(player, opponent)` bitboards, for search inner loops.
 pub mod raw {
@@ -57,3 +58,4 @@ pub use position::{
 };
 pub use square::{Move, ParseSquareError, Square};
 pub use symmetry::Symmetry;
+pub use xot::{xot_list, xot_openings};

@@ -163,7 +163,7 @@ pub struct Game {
 }
 
 /// The transcripts of an opening list, with their 1-based line numbers: one transcript a
-/// line, `#` starting a comment, blank lines skipped (the format of `openings/*.txt`, which
+/// line, `#` starting a comment, blank lines skipped (the format of `crates/othello/data/xot-8x8.txt`, which
 /// the arena and the page both read).
 pub fn transcript_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(index, line)| {

@@ -529,7 +529,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     if let Some(solved) = merged.search.solved {
         return proven_verdict(solved, side, &me, sign as i32);
     }
-    if let Some(proof) = merged.search.proven() {
+    if let Some(proof) = merged.search.proof {
         let for_view = if side == view { proof } else { proof.flip() };
         let (result, whose) = match for_view {
             Proof::Win => ("win", format!(" for {me}")),

@@ -54,13 +54,13 @@ impl Estimate {
         // best move carries no proof and whose value is the network's hope, yet the point
         // is as proven as a solved one.
         let best = merged.best_move();
-        let proof = merged.search.proven().map(Proof::value).or_else(|| {
+        let proof = merged.search.proof.map(Proof::value).or_else(|| {
             merged
                 .moves
                 .iter()
                 .find(|m| Some(m.mv) == best)
                 .and_then(|m| m.proof)
-                .map(f32::from)
+                .map(Proof::value)
         });
         if let Some(proof) = proof {
             return Estimate {
@@ -265,9 +265,9 @@ pub fn describe(point: &Point) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::MergedMove;
+    use engine::report::MoveInfo;
     use othello::{BoardSize, Position, Variant};
-    use protocol::{proof_code, EngineKind, SearchStat, SolvedStat};
+    use protocol::{EngineKind, SearchStat, SolvedStat};
 
     fn merged(value: f32, score: Option<f32>) -> Merged {
         Merged {
@@ -282,10 +282,11 @@ mod tests {
                 book: None,
                 proof: None,
             },
-            moves: vec![MergedMove {
+            moves: vec![MoveInfo {
                 mv: Move::Pass,
                 visits: 1,
-                share: 1.0,
+                prior: 1.0,
+                target: 1.0,
                 q: value,
                 proof: None,
                 bounds: None,
@@ -327,13 +328,13 @@ mod tests {
         // White to move, proven lost; the search still hopes (its value +0.3 for White)
         // and its best move has no proof of its own.
         let mut lost = merged(0.3, Some(2.0));
-        lost.search.proof = proof_code(Some(Proof::Loss));
+        lost.search.proof = Some(Proof::Loss);
         let estimate = Estimate::of(&lost, Color::White);
         assert_eq!((estimate.black_win, estimate.black_discs), (1.0, None));
         assert!(estimate.exact && !estimate.margin_at_least);
         // The same for Black to move, and a proven draw is even.
         assert_eq!(Estimate::of(&lost, Color::Black).black_win, 0.0);
-        lost.search.proof = proof_code(Some(Proof::Draw));
+        lost.search.proof = Some(Proof::Draw);
         let drawn = Estimate::of(&lost, Color::Black);
         assert!(drawn.exact && drawn.black_win == 0.5);
         // Without the root's proof the network's estimate stands.

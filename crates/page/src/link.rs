@@ -8,9 +8,9 @@
 //! to analyse is `p=` and `s=a` with no moves.
 
 use crate::levels::{CustomKind, Difficulty, LEVELS};
-use crate::openings::xot_openings;
 use crate::records::illegal_reason;
 use crate::state::{GameState, Seats};
+use othello::xot_openings;
 use othello::{BoardSize, Color, Game, Position, TranscriptErrorKind, Variant};
 
 /// What a link holds: the game, who plays it, and the level.

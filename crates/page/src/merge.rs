@@ -1,35 +1,21 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use engine::report::{choose_move, value_of_discs, Candidate};
+use engine::report::{choose_move, value_of_discs, MoveInfo, Proof};
 use othello::Move;
-use protocol::{proof_from_code, BookStat, EngineKind, MoveStat, Report, SearchStat};
-
-/// One move of the merged search.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MergedMove {
-    pub mv: Move,
-    pub visits: u64,
-    /// Share of all root visits, in [0, 1]: what the heat map shows.
-    pub share: f32,
-    /// Visit-weighted mean value for the side to move.
-    pub q: f32,
-    pub proof: Option<i8>,
-    /// What the trees know for certain of the final margin after the move, for the side
-    /// to move: every tree's bounds are true, so the merge keeps the narrowest.
-    pub bounds: Option<(i32, i32)>,
-    /// Visit-weighted mean of the trees' expected final disc difference after the move,
-    /// for the side to move; `None` without a score head.
-    pub score: Option<f32>,
-}
+use protocol::{BookStat, EngineKind, Report, SearchStat};
 
 /// The search of all workers as one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
     /// The workers' searches summed ([`merge`] says how each part adds up).
     pub search: SearchStat,
-    /// Most visited first.
-    pub moves: Vec<MergedMove>,
+    /// Most visited first, each as the engine reports a move ([`MoveInfo`]) with the
+    /// trees' visits added up, `target` the move's share of all of them (what the heat map
+    /// shows), `q` and `score` their visit-weighted means, `proof` any tree's (a fact about
+    /// the position), `bounds` the narrowest (every tree's are true) and `prior` the first
+    /// tree's (the same network's in every tree).
+    pub moves: Vec<MoveInfo>,
     /// Simulations per second of each worker that reported.
     pub per_worker_rate: Vec<f64>,
     /// The move a lone worker chose itself: a Gumbel root picks by prior and value, not
@@ -53,18 +39,7 @@ impl Merged {
         if let Some(book) = &self.search.book {
             return Some(book.best);
         }
-        let candidates: Vec<Candidate> = self
-            .moves
-            .iter()
-            .map(|m| Candidate {
-                mv: m.mv,
-                visits: m.visits,
-                q: m.q,
-                proof: proof_from_code(m.proof),
-                bounds: m.bounds,
-            })
-            .collect();
-        choose_move(&candidates, self.chosen)
+        choose_move(&self.moves, self.chosen)
     }
 
     /// A move the network's search settled without a simulation, the solver or the book:
@@ -97,7 +72,7 @@ impl Merged {
         self.moves
             .iter()
             .filter(|m| m.visits > 0)
-            .map(|m| (m.mv, m.share))
+            .map(|m| (m.mv, m.target))
             .collect()
     }
 }
@@ -166,12 +141,12 @@ impl Merged {
                         (None, Some(lower), _, _) => bound_tile(lower),
                         (None, None, Some(p), _) => {
                             let word = match p {
-                                1 => "win",
-                                0 => "draw",
-                                _ => "loss",
+                                Proof::Win => "win",
+                                Proof::Draw => "draw",
+                                Proof::Loss => "loss",
                             };
                             (
-                                (f32::from(p) + 1.0) / 2.0,
+                                (p.value() + 1.0) / 2.0,
                                 word.to_owned(),
                                 format!("a proven {word}"),
                             )
@@ -222,7 +197,7 @@ fn exact_strength(margin: i32) -> f32 {
 /// them (finding 9 of issue 35: at small budgets every chance reads 92-99%, which cannot
 /// tell moves apart; a disc margin can), coloured by them as book tiles are, the chance
 /// kept in the words a screen reader says; the chance in percent without a score head.
-fn estimate_tile(m: &MergedMove) -> (f32, String, String) {
+fn estimate_tile(m: &MoveInfo) -> (f32, String, String) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
         Some(discs) => (
@@ -292,8 +267,8 @@ pub fn merge<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Option<Merged
 /// The root moves of all the trees, most visited first: visits added up, values and
 /// scores averaged by visits, a proof from any tree (a fact about the position) and the
 /// narrowest bounds (every tree's are true).
-fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
-    let mut moves: Vec<MergedMove> = Vec::new();
+fn sum_moves(reports: &[&Report]) -> Vec<MoveInfo> {
+    let mut moves: Vec<MoveInfo> = Vec::new();
     // Sums of q * visits, to turn into means at the end.
     let mut q_sums: Vec<f64> = Vec::new();
     // Sums of score * visits and of the visits behind them, over the trees with a score.
@@ -302,13 +277,14 @@ fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
         let index = match moves.iter().position(|m| m.mv == stat.mv) {
             Some(i) => i,
             None => {
-                moves.push(MergedMove {
+                moves.push(MoveInfo {
                     mv: stat.mv,
                     visits: 0,
-                    share: 0.0,
+                    prior: stat.prior,
                     q: 0.0,
                     proof: None,
                     bounds: None,
+                    target: 0.0,
                     score: None,
                 });
                 q_sums.push(0.0);
@@ -323,7 +299,7 @@ fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
             score_sums[index].1 += f64::from(stat.visits);
         }
     }
-    let total: u64 = moves.iter().map(|m| m.visits).sum();
+    let total: u64 = moves.iter().map(|m| u64::from(m.visits)).sum();
     for ((m, q_sum), (score_sum, scored)) in moves.iter_mut().zip(&q_sums).zip(&score_sums) {
         if m.visits > 0 {
             m.q = (q_sum / m.visits as f64) as f32;
@@ -331,7 +307,7 @@ fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
         if *scored > 0.0 {
             m.score = Some((score_sum / scored) as f32);
         }
-        m.share = if total > 0 {
+        m.target = if total > 0 {
             m.visits as f32 / total as f32
         } else {
             0.0
@@ -342,8 +318,8 @@ fn sum_moves(reports: &[&Report]) -> Vec<MergedMove> {
 }
 
 /// One tree's visits, proof and bounds of a move added to the merged move.
-fn add_move(merged: &mut MergedMove, stat: &MoveStat) {
-    merged.visits += stat.visits as u64;
+fn add_move(merged: &mut MoveInfo, stat: &MoveInfo) {
+    merged.visits = merged.visits.saturating_add(stat.visits);
     // A proof from any tree is a fact about the position.
     if stat.proof.is_some() {
         merged.proof = stat.proof;
@@ -415,19 +391,20 @@ mod tests {
         Move::parse(text, BoardSize::Eight).expect("valid move")
     }
 
-    fn stat(text: &str, visits: u32, q: f32) -> MoveStat {
-        MoveStat {
+    fn stat(text: &str, visits: u32, q: f32) -> MoveInfo {
+        MoveInfo {
             mv: mv(text),
             visits,
             prior: 0.25,
             q,
             proof: None,
             bounds: None,
+            target: 0.0,
             score: None,
         }
     }
 
-    fn report(moves: Vec<MoveStat>, value: f32, pv: &[&str]) -> Report {
+    fn report(moves: Vec<MoveInfo>, value: f32, pv: &[&str]) -> Report {
         let simulations = moves.iter().map(|m| m.visits as u64).sum();
         Report {
             search: SearchStat {
@@ -454,7 +431,7 @@ mod tests {
         assert_eq!(merged.moves[0].mv, mv("d3"));
         assert_eq!(merged.moves[0].visits, 55);
         assert_eq!(merged.moves[1].visits, 45);
-        let total: f32 = merged.moves.iter().map(|m| m.share).sum();
+        let total: f32 = merged.moves.iter().map(|m| m.target).sum();
         assert!((total - 1.0).abs() < 1e-6);
         let d3 = merged.tiles().into_iter().find(|(m, _)| *m == mv("d3"));
         assert!((d3.expect("searched").1 - 0.55).abs() < 1e-6);
@@ -480,7 +457,7 @@ mod tests {
         assert_eq!(merged.best_move(), Some(mv("c4")));
         assert_eq!(merged.search.pv, vec![mv("c4")]);
         // A proven loss is never played, whoever chose it.
-        gumbel.moves[1].proof = Some(-1);
+        gumbel.moves[1].proof = Some(Proof::Loss);
         assert_eq!(merge([&gumbel]).and_then(|m| m.best_move()), Some(mv("d3")));
         // With several trees the counts decide: each worker's choice is only its own.
         let mut other = gumbel.clone();
@@ -508,12 +485,12 @@ mod tests {
     #[test]
     fn a_proven_win_beats_more_visits_and_a_proven_loss_is_avoided() {
         let mut win = stat("c4", 1, 1.0);
-        win.proof = Some(1);
+        win.proof = Some(Proof::Win);
         let merged = merge([&report(vec![stat("d3", 50, 0.0), win], 0.0, &[])]).expect("one");
         assert_eq!(merged.best_move(), Some(mv("c4")));
 
         let mut loss = stat("d3", 80, -1.0);
-        loss.proof = Some(-1);
+        loss.proof = Some(Proof::Loss);
         let merged = merge([&report(vec![loss, stat("c4", 5, 0.0)], 0.0, &[])]).expect("one");
         assert_eq!(merged.best_move(), Some(mv("c4")));
     }
@@ -523,7 +500,7 @@ mod tests {
         // Each tree proved a different win; the bounds of one move come from both trees.
         let proven = |text: &str, visits: u32, bounds: (i32, i32)| {
             let mut m = stat(text, visits, 1.0);
-            m.proof = Some(1);
+            m.proof = Some(Proof::Win);
             m.bounds = Some(bounds);
             m
         };
@@ -607,7 +584,7 @@ mod tests {
 
     #[test]
     fn a_hint_shows_the_networks_discs_merged_over_the_workers_when_it_has_them() {
-        let scored = |text: &str, visits: u32, q: f32, discs: f32| MoveStat {
+        let scored = |text: &str, visits: u32, q: f32, discs: f32| MoveInfo {
             score: Some(discs),
             ..stat(text, visits, q)
         };
@@ -658,12 +635,12 @@ mod tests {
             0.2,
             &["d3"],
         );
-        a.moves[1].proof = Some(-1);
+        a.moves[1].proof = Some(Proof::Loss);
         // A win whose margin the bounds settled shows it; one with a range says "win".
         let mut settled = stat("c5", 4, 1.0);
-        (settled.proof, settled.bounds) = (Some(1), Some((4, 4)));
+        (settled.proof, settled.bounds) = (Some(Proof::Win), Some((4, 4)));
         let mut unsettled = stat("e3", 4, 1.0);
-        (unsettled.proof, unsettled.bounds) = (Some(1), Some((2, 10)));
+        (unsettled.proof, unsettled.bounds) = (Some(Proof::Win), Some((2, 10)));
         a.moves.extend([settled, unsettled]);
         let merged = merge([&a]).expect("one report");
         let legal = [mv("d3"), mv("c4"), mv("f5"), mv("e6"), mv("c5"), mv("e3")];

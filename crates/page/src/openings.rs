@@ -1,17 +1,8 @@
-//! XOT-style start positions: the 200 balanced 8x8 openings of `openings/xot-8x8.txt`
-//! (8 plies each, judged near even by our own search; the file says how it was made), the
-//! same list `othello arena --openings xot` plays. Embedded, so the page needs no fetch.
+//! XOT-style start positions: the 200 balanced 8x8 openings the rules crate embeds
+//! (`othello::xot_openings`, `crates/othello/data/xot-8x8.txt`), the same list
+//! `othello arena --openings xot` plays, so the page needs no fetch.
 
-use othello::{BoardSize, Game, Position, Variant};
-
-const XOT_8X8: &str = include_str!("../../../openings/xot-8x8.txt");
-
-/// The openings' transcripts, in the file's order (comments and blank lines left out).
-pub fn xot_openings() -> Vec<&'static str> {
-    othello::transcript_lines(XOT_8X8)
-        .map(|(_, transcript)| transcript)
-        .collect()
-}
+use othello::{xot_openings, BoardSize, Game, Position, Variant};
 
 /// An opening to start a game from: its number in the list (1-based), its moves, and
 /// the game that starts at the position they reach.

@@ -1,7 +1,7 @@
 //! The messages between the page and its search workers. Plain data (serialised with
 //! bincode by gloo-worker), so the types must not need self-describing formats.
 
-use engine::report::{Proof, SearchInfo};
+use engine::report::{MoveInfo, Proof, SearchInfo};
 use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -176,24 +176,6 @@ pub enum Output {
     },
 }
 
-/// One root move as a worker sees it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MoveStat {
-    pub mv: Move,
-    pub visits: u32,
-    pub prior: f32,
-    /// Mean value for the side to move, in [-1, 1].
-    pub q: f32,
-    /// 1 proven win, 0 proven draw, -1 proven loss (for the side to move).
-    pub proof: Option<i8>,
-    /// (at least, at most) final margin for the side to move, when the tree knows one.
-    pub bounds: Option<(i32, i32)>,
-    /// Expected final disc difference after the move, for the side to move, when the
-    /// network has a score head. Absent from reports of workers older than it.
-    #[serde(default)]
-    pub score: Option<f32>,
-}
-
 /// The exact solver's verdict on the root, as it travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolvedStat {
@@ -234,38 +216,21 @@ pub struct SearchStat {
     /// Set when the move comes from the opening book: its move is the one to play.
     #[serde(default)]
     pub book: Option<BookStat>,
-    /// The root's proven result for the side to move (as [`MoveStat::proof`] codes it),
-    /// when the search or the root solve proved it: a proven loss leaves the move to the
-    /// search, which says so.
+    /// The root's proven result for the side to move, when the search or the root solve
+    /// proved it: a proven loss leaves the move to the search, which says so.
     #[serde(default)]
-    pub proof: Option<i8>,
+    pub proof: Option<Proof>,
 }
 
 /// A snapshot of one worker's search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub search: SearchStat,
-    pub moves: Vec<MoveStat>,
+    /// The root moves, as the engine reports them ([`MoveInfo`]: the one type of a move's
+    /// statistics from the search to the heat map).
+    pub moves: Vec<MoveInfo>,
     /// The move this worker would play now.
     pub best: Option<Move>,
-}
-
-/// A proof as a [`MoveStat`] or a [`SearchStat`] carries it: 1 win, 0 draw, -1 loss.
-pub fn proof_code(proof: Option<Proof>) -> Option<i8> {
-    proof.map(|p| match p {
-        Proof::Win => 1,
-        Proof::Draw => 0,
-        Proof::Loss => -1,
-    })
-}
-
-/// The proof a [`MoveStat`] carries as its code.
-pub fn proof_from_code(code: Option<i8>) -> Option<Proof> {
-    match code? {
-        1 => Some(Proof::Win),
-        0 => Some(Proof::Draw),
-        _ => Some(Proof::Loss),
-    }
 }
 
 impl Report {
@@ -273,19 +238,7 @@ impl Report {
     pub fn from_info(info: &SearchInfo, engine: EngineKind) -> Report {
         Report {
             search: SearchStat::from_info(info, engine),
-            moves: info
-                .moves
-                .iter()
-                .map(|m| MoveStat {
-                    mv: m.mv,
-                    visits: m.visits,
-                    prior: m.prior,
-                    q: m.q,
-                    proof: proof_code(m.proof),
-                    bounds: m.bounds,
-                    score: m.score,
-                })
-                .collect(),
+            moves: info.moves.clone(),
             best: info.best_move(),
         }
     }
@@ -296,11 +249,6 @@ impl Report {
 }
 
 impl SearchStat {
-    /// The root's proven result, if any.
-    pub fn proven(&self) -> Option<Proof> {
-        proof_from_code(self.proof)
-    }
-
     fn from_info(info: &SearchInfo, engine: EngineKind) -> SearchStat {
         SearchStat {
             engine,
@@ -316,7 +264,7 @@ impl SearchStat {
                 nodes: s.nodes,
                 micros: s.micros,
             }),
-            proof: proof_code(info.proof),
+            proof: info.proof,
             book: info.book.as_ref().map(|book| BookStat {
                 best: book.mv,
                 value: book.value,
@@ -335,7 +283,7 @@ impl SearchStat {
 mod tests {
     use super::*;
     use engine::mcts::MctsConfig;
-    use engine::report::{MoveInfo, Solved};
+    use engine::report::Solved;
     use engine::{Mcts, PlayoutEvaluator};
     use othello::BoardSize;
 
@@ -371,7 +319,7 @@ mod tests {
             std::time::Duration::ZERO,
         );
         let report = Report::from_info(&info, EngineKind::Network);
-        assert_eq!(report.moves[0].proof, Some(-1));
+        assert_eq!(report.moves[0].proof, Some(Proof::Loss));
         assert_eq!(report.search.solved.map(|s| s.margin), Some(-6));
         assert_eq!(report.best, Some(mv));
         info.moves = vec![MoveInfo {
@@ -386,7 +334,7 @@ mod tests {
         }];
         assert_eq!(
             Report::from_info(&info, EngineKind::Network).moves[0].proof,
-            Some(1)
+            Some(Proof::Win)
         );
     }
 

@@ -2,10 +2,11 @@
 //! way; from the standard position or a random balanced (XOT) opening.
 
 use crate::hooks::GameModel;
-use crate::openings::{xot_game, xot_openings};
+use crate::openings::xot_game;
 use crate::pool::random_seed;
 use crate::state::{in_progress, Action, Seats};
 use crate::view::{View, ViewAction};
+use othello::xot_openings;
 use othello::{BoardSize, Variant};
 use yew::prelude::*;
 

@@ -1,10 +1,10 @@
 use super::*;
-use crate::merge::MergedMove;
 use crate::pool::PoolEvent;
 use crate::state::{apply, Action};
 use crate::view::ViewAction;
+use engine::report::MoveInfo;
 use othello::{Game, Position};
-use protocol::{proof_code, SearchStat, SolvedStat};
+use protocol::{SearchStat, SolvedStat};
 
 fn mv(text: &str) -> Move {
     Move::parse(text, BoardSize::Eight).expect("a move")
@@ -23,10 +23,11 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
             book: None,
             proof: None,
         },
-        moves: vec![MergedMove {
+        moves: vec![MoveInfo {
             mv: mv("d6"),
-            visits: simulations,
-            share: 1.0,
+            visits: u32::try_from(simulations).expect("a test's count"),
+            prior: 1.0,
+            target: 1.0,
             q: value,
             proof: None,
             bounds: None,
@@ -202,7 +203,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     });
     // A loss the root solve proved for White, who searches on.
     let mut lost = merged(1.0, 400, 30.0);
-    lost.search.proof = proof_code(Some(engine::report::Proof::Loss));
+    lost.search.proof = Some(engine::report::Proof::Loss);
     let h = heat(&game, Purpose::Move, lost);
     let l = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(

@@ -15,10 +15,11 @@ fn merged(best: &str) -> Merged {
             book: None,
             proof: None,
         },
-        moves: vec![crate::merge::MergedMove {
+        moves: vec![engine::report::MoveInfo {
             mv,
             visits: 10,
-            share: 1.0,
+            prior: 1.0,
+            target: 1.0,
             q: 0.2,
             proof: None,
             bounds: None,

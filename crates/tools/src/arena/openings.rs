@@ -50,7 +50,7 @@ pub enum Openings {
     Random,
     /// The initial position for every game (the players' seeds still differ).
     Start,
-    /// Drawn from a list, such as the balanced XOT-style openings in `openings/`: the seed
+    /// Drawn from a list, such as the balanced XOT-style openings in `crates/othello/data/`: the seed
     /// shuffles the list and the tournament takes as many as it needs from the front.
     List(Vec<Opening>),
 }

@@ -29,13 +29,14 @@ pub(super) fn solve_every_move(
         }
         let margin = -solver.solve(&after).margin;
         report.moves.retain(|m| m.mv != mv);
-        report.moves.push(protocol::MoveStat {
+        report.moves.push(engine::report::MoveInfo {
             mv,
             visits: 0,
             prior: 0.0,
             q: margin.signum() as f32,
-            proof: Some(margin.signum() as i8),
+            proof: Some(engine::report::Proof::from_margin(margin)),
             bounds: Some((margin, margin)),
+            target: 0.0,
             score: Some(margin as f32),
         });
     }
