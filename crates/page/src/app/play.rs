@@ -14,14 +14,13 @@ use crate::explain::{
 };
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
-use crate::pool::Purpose;
+use crate::overlay::{board_overlay, focused_review, panel_search, BoardOverlay, Showing};
 use crate::records::ggf_record;
-use crate::review::{focus_line, focus_tiles, line_sentence};
+use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
-use crate::view::{live_estimate, shown, spread, View, ViewAction};
+use crate::view::{live_estimate, View, ViewAction};
 use engine::PlayerSpec;
 use othello::Square;
-use protocol::ReviewedMove;
 use protocol::WireBudget;
 use yew::prelude::*;
 
@@ -200,135 +199,112 @@ pub struct BoardProps {
     pub heat_map: bool,
 }
 
-/// The counts and the board, with the heat map or the hint drawn on it.
+/// The counts and the board, with what [`board_overlay`] puts on it.
 #[function_component(PlayBoard)]
 fn play_board(props: &BoardProps) -> Html {
     let (game, view) = (&props.game, &props.view);
-    if let Some(editor) = view.editor.as_ref() {
-        return editor_board(editor, view);
-    }
-    if let Some((index, review)) = focused_review(view, game) {
-        return reviewed_board(game, view, index, &review);
-    }
-    if let Some(ply) = game.browsing {
-        return browsed_board(game, view, ply);
-    }
-    game_board(game, view, props.heat_map)
-}
-
-/// The editor's position, each click cycling a square.
-fn editor_board(editor: &crate::editor::Editor, view: &UseReducerHandle<View>) -> Html {
-    let pos = editor.shown();
-    let view = view.dispatcher();
-    let on_play = Callback::from(move |sq: Square| {
-        view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
-    });
+    let BoardOverlay {
+        showing,
+        tiles,
+        marked,
+        played,
+    } = board_overlay(game, game.browsing, view, props.heat_map);
+    let read_only = |why: &'static str| {
+        let view = view.dispatcher();
+        Callback::from(move |_: Square| view.dispatch(ViewAction::Message(Some(why.to_owned()))))
+    };
+    let (shown, on_play) = match (showing, view.editor.as_ref()) {
+        (Showing::Editor, Some(editor)) => {
+            let view = view.dispatcher();
+            let on_play = Callback::from(move |sq: Square| {
+                view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
+            });
+            (Shown::still(editor.shown()), on_play)
+        }
+        (Showing::Reviewed(index), _) => (
+            Shown::still(game.game.positions()[index]),
+            read_only(
+                "You are looking at a reviewed move: \"Back to the game\" returns to the game.",
+            ),
+        ),
+        (Showing::Browsed(ply), _) => (
+            Shown::of(&at_ply(game, ply), false),
+            read_only(
+                "You are looking at an earlier move: \"Back to the game\" returns to your turn.",
+            ),
+        ),
+        _ => (
+            Shown::of(game, game.human_to_move()),
+            play_click(game, view),
+        ),
+    };
     html! {
         <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                   flip_class="flip-a" tiles={None} hint={None} {on_play} />
+            <Counts position={shown.position} />
+            <Board position={shown.position} legal={shown.legal} last={shown.last} flips={shown.flips}
+                   flip_class={shown.flip_class} {tiles} {marked} {played} {on_play} />
         </>
     }
 }
 
-/// A click on a board shown read only: it plays nothing and says how to get back.
-fn read_only(view: &UseReducerHandle<View>, why: &'static str) -> Callback<Square> {
-    let view = view.dispatcher();
-    Callback::from(move |_: Square| view.dispatch(ViewAction::Message(Some(why.to_owned()))))
+/// The position the board shows, with the moves the person may play there, and the last
+/// move's placement and flips.
+struct Shown {
+    position: othello::Position,
+    legal: othello::Bitboard,
+    last: Option<Square>,
+    flips: othello::Bitboard,
+    flip_class: &'static str,
 }
 
-/// A reviewed move, clicked in the review: the position it was played from, read only,
-/// with the played move and the best one.
-fn reviewed_board(
-    game: &GameModel,
-    view: &UseReducerHandle<View>,
-    index: usize,
-    review: &ReviewedMove,
-) -> Html {
-    let pos = game.game.positions()[index];
-    let on_play = read_only(
-        view,
-        "You are looking at a reviewed move: \"Back to the game\" returns to the game.",
-    );
-    let tiles = Some((focus_tiles(review), Some(review.best)));
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                   flip_class="flip-a" {tiles} hint={review.best.square()} {on_play} ranked={true}
-                   played={review.played.square().filter(|_| review.played != review.best)} />
-        </>
+impl Shown {
+    /// A position on its own (the editor's, a reviewed move's): nothing to play, no last
+    /// move.
+    fn still(position: othello::Position) -> Shown {
+        Shown {
+            position,
+            legal: othello::Bitboard::default(),
+            last: None,
+            flips: othello::Bitboard::default(),
+            flip_class: "flip-a",
+        }
+    }
+
+    /// A game's position, with the person's legal moves when `playable`.
+    fn of(game: &crate::state::GameState, playable: bool) -> Shown {
+        let position = *game.position();
+        Shown {
+            position,
+            legal: if playable {
+                position.legal_moves()
+            } else {
+                Default::default()
+            },
+            last: game.last_placement(),
+            flips: game.last_flips(),
+            // Alternates between moves, so that the flip animation restarts.
+            flip_class: if game.game.moves().len().is_multiple_of(2) {
+                "flip-a"
+            } else {
+                "flip-b"
+            },
+        }
     }
 }
 
-/// While the person looks at a move the game cannot stop at, the board shows the position
-/// after it, read only: no legal moves, no search, no hint.
-fn browsed_board(game: &GameModel, view: &UseReducerHandle<View>, ply: usize) -> Html {
-    let shown = at_ply(game, ply);
-    let pos = *shown.position();
-    let on_play = read_only(
-        view,
-        "You are looking at an earlier move: \"Back to the game\" returns to your turn.",
-    );
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={shown.last_placement()} flips={shown.last_flips()}
-                   flip_class={if ply.is_multiple_of(2) { "flip-a" } else { "flip-b" }} tiles={None} hint={None} {on_play} />
-        </>
-    }
-}
-
-/// The game's position: the person's legal moves, and the search's heat map or the hint's
-/// evaluations.
-fn game_board(
+/// A click on the game's board: the move it plays, or why it plays none.
+fn play_click(
     game: &UseReducerHandle<GameModel>,
     view: &UseReducerHandle<View>,
-    heat_map: bool,
-) -> Html {
-    let pos = *game.position();
-    let on_play = {
-        let (game, view) = (game.clone(), view.dispatcher());
-        Callback::from(move |sq: Square| match explain_click(&game, sq) {
-            Ok(mv) => {
-                view.dispatch(ViewAction::Message(None));
-                game.dispatch(Action::Play(mv));
-            }
-            Err(why) => view.dispatch(ViewAction::Message(Some(why))),
-        })
-    };
-    let (_, board_heat) = shown(view, game, heat_map);
-    // A hint reads as Othello players read one: every legal move's evaluation; the agent's
-    // search as where its visits go.
-    let tiles = board_heat.map(|h| {
-        let tiles = match h.purpose {
-            Purpose::Hint => {
-                let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
-                spread(&mut tiles);
-                tiles
-            }
-            _ => h.merged.heat_tiles(),
-        };
-        (tiles, h.merged.best_move())
-    });
-    let hint = view
-        .hint
-        .filter(|(h, _)| *h == pos.hash())
-        .and_then(|(_, mv)| mv.square());
-    let legal = if game.human_to_move() {
-        pos.legal_moves()
-    } else {
-        Default::default()
-    };
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
-                   flip_class={if game.game.moves().len().is_multiple_of(2) { "flip-a" } else { "flip-b" }}
-                   {tiles} {hint} {on_play} ranked={board_heat.is_some_and(|h| h.purpose == Purpose::Hint)} />
-        </>
-    }
+) -> Callback<Square> {
+    let (game, view) = (game.clone(), view.dispatcher());
+    Callback::from(move |sq: Square| match explain_click(&game, sq) {
+        Ok(mv) => {
+            view.dispatch(ViewAction::Message(None));
+            game.dispatch(Action::Play(mv));
+        }
+        Err(why) => view.dispatch(ViewAction::Message(Some(why))),
+    })
 }
 
 #[derive(Properties, PartialEq)]
@@ -345,7 +321,7 @@ pub struct SearchViewProps {
 #[function_component(SearchView)]
 pub fn search_view(props: &SearchViewProps) -> Html {
     let (game, view) = (&props.game, &props.view);
-    let (panel, _) = shown(view, game, props.heat_map);
+    let panel = panel_search(view, game);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
     let solved = panel.and_then(|(h, _)| h.merged.search.solved);
     // The whole line, the redo moves too, so that a click on a point goes back without
@@ -411,15 +387,6 @@ fn editor_panel(
                      on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}
                      {on_play} on_close={edit(EditAction::Close)} />
     }
-}
-
-/// The reviewed move the person clicked, with its index in the game, while it is still a
-/// move of the game with its review.
-fn focused_review(view: &View, game: &GameModel) -> Option<(usize, ReviewedMove)> {
-    let index = view.review.focus?;
-    let pos = game.game.positions().get(index)?;
-    let mv = game.game.moves().get(index)?;
-    Some((index, view.review.reviews.get(pos.hash(), *mv)?))
 }
 
 /// Goes to the position after this many moves (from the graph or the move list).
