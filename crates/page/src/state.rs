@@ -116,6 +116,11 @@ pub fn at_ply(state: &GameState, ply: usize) -> GameState {
     shown
 }
 
+/// The discs placed in a game: its moves without the passes.
+pub fn placed(game: &Game) -> usize {
+    game.moves().iter().filter(|m| **m != Move::Pass).count()
+}
+
 /// The move a click on `sq` plays, or why it plays none, in words for the person.
 pub fn explain_click(state: &GameState, sq: Square) -> Result<Move, String> {
     let pos = state.position();
