@@ -1,34 +1,40 @@
 //! The page: a small `App` that owns the game and view reducers and the settings, leaves
 //! the side effects to the hooks and the words to `explain`, and hands data and callbacks
 //! to its parts, as Yew's `function_memory_game` example composes its App: the header,
-//! the game (`play`) and the side panel (`side`), each drawn from the components.
+//! the game (`play`, with its board in `play_board`), the search's panel and graph
+//! (`search_view`) and the side panel (`side`), each drawn from the components. The parts
+//! get the game and the view as values and ask for changes through callbacks, which only
+//! the App turns into the reducers' dispatches.
 
 mod header;
-mod new_game;
 mod play;
+mod play_board;
+mod search_view;
 mod side;
 
 use crate::components::ReviewPanel;
+use crate::editor::EditAction;
 use crate::explain::who;
 use crate::explain::{level_note, opponent_lines};
 use crate::hooks::{
-    load_linked, review_callbacks, review_unavailable, upload_model, use_builtin_model,
-    use_persistence, use_pool, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
-    SearchWanted,
+    load_linked, open_record, review_callbacks, review_unavailable, upload_model,
+    use_builtin_model, use_loaders, use_new_game, use_persistence, use_pool,
+    use_review_follows_game, use_search_driver, GameModel, PoolHandle, SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::persist::Settings;
 use crate::pool::Purpose;
 use crate::review::{ReviewLevel, ReviewOrder, ReviewState};
-use crate::state::Seats;
+use crate::state::{Action, Seats};
 use crate::view::{View, ViewAction};
 use engine::PlayerSpec;
 use header::Header;
-use new_game::use_new_game;
 use othello::Position;
-use play::{PlayArea, SearchView};
+use play::PlayArea;
 use protocol::WireBudget;
+use search_view::SearchView;
 use side::SidePanel;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[function_component(App)]
@@ -74,6 +80,14 @@ pub fn app() -> Html {
         let (pool, view) = (pool.clone(), view.dispatcher());
         Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
     };
+    let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
+    let on_open = {
+        let (load, view) = (loaders.transcript.clone(), view.dispatcher());
+        Callback::from(move |file| open_record(file, load.clone(), view.clone()))
+    };
+    let asks = Asks::of(&game, &view, &watch);
+    // The parts get the state as values: they draw it, and ask through the callbacks.
+    let (game_now, view_now) = (Rc::new((*game).clone()), Rc::new((*view).clone()));
     let (workers, simd) = workers_and_build(&pool);
     let (opponent, strength) =
         opponent_lines(&view, game.seats, size, variant, &settings.difficulty);
@@ -92,17 +106,64 @@ pub fn app() -> Html {
             <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)} {link_error} />
             { unreadable_notice(&unreadable) }
             <div class="layout">
-                <PlayArea game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget}
-                          opponent={record_opponent.clone()} {watch} {on_hint} {on_toggle_heat} {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} />
+                <PlayArea game={game_now.clone()} view={view_now.clone()} heat_map={settings.heat_map} ready={player.is_some()}
+                          opponent={record_opponent.clone()} watch={*watch} on_watch={asks.on_watch} {on_hint} {on_toggle_heat}
+                          {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} on_game={asks.on_game.clone()}
+                          on_edit={asks.on_edit} on_message={asks.on_message} on_review_focus={asks.on_review_focus} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
-                    <SearchView game={game.clone()} view={view.clone()} heat_map={settings.heat_map} player={player.clone()} {budget} />
+                    <SearchView game={game_now.clone()} view={view_now.clone()} player={player.clone()} {budget} on_goto={asks.on_goto.clone()} />
                     { review_panel }
                 </section>
-                <SidePanel {game} {view} difficulty={settings.difficulty.clone()} {on_difficulty}
+                <SidePanel game={game_now} view={view_now} difficulty={settings.difficulty.clone()} {on_difficulty}
                            note={level_note(player.as_ref(), budget)} {new_game} opponent={record_opponent}
-                           {on_upload} {on_builtin} />
+                           on_goto={asks.on_goto} {loaders} {on_open} {on_upload} {on_builtin} />
             </div>
         </main>
+    }
+}
+
+/// What the app's parts ask of the reducers: each callback one kind of request, turned
+/// here into the dispatches.
+struct Asks {
+    /// A change to the game; like any act of the person's, it takes the message away.
+    on_game: Callback<Action>,
+    /// The position after this many moves (a click in the move list or the graph).
+    on_goto: Callback<usize>,
+    on_edit: Callback<EditAction>,
+    on_message: Callback<Option<String>>,
+    on_review_focus: Callback<Option<usize>>,
+    /// A watched game's pause and speed.
+    on_watch: Callback<(bool, u32)>,
+}
+
+impl Asks {
+    fn of(
+        game: &UseReducerHandle<GameModel>,
+        view: &UseReducerHandle<View>,
+        watch: &UseStateHandle<(bool, u32)>,
+    ) -> Asks {
+        let on_game = {
+            let (game, view) = (game.dispatcher(), view.dispatcher());
+            Callback::from(move |action: Action| {
+                view.dispatch(ViewAction::Message(None));
+                game.dispatch(action);
+            })
+        };
+        let to_view = {
+            let view = view.dispatcher();
+            Callback::from(move |action: ViewAction| view.dispatch(action))
+        };
+        Asks {
+            on_goto: on_game.reform(Action::GoTo),
+            on_game,
+            on_edit: to_view.reform(ViewAction::Edit),
+            on_message: to_view.reform(ViewAction::Message),
+            on_review_focus: to_view.reform(ViewAction::ReviewFocus),
+            on_watch: {
+                let watch = watch.clone();
+                Callback::from(move |w| watch.set(w))
+            },
+        }
     }
 }
 

@@ -5,9 +5,10 @@
 use crate::format::{seconds, thousands};
 use crate::levels::{alphabeta_millis, describe_budget, Difficulty};
 use crate::merge::Merged;
+use crate::overlay::Role;
 use crate::pool::Purpose;
 use crate::state::{viewpoint, GameState, Seats};
-use crate::view::{Heat, ModelStatus, Role, View};
+use crate::view::{Heat, ModelStatus, View};
 use engine::report::Proof;
 use engine::PlayerSpec;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
@@ -230,8 +231,9 @@ pub struct Summary {
     pub workers: usize,
 }
 
-/// The summary of the search the panel shows (`shown` from [`crate::view::shown`]), or of
-/// the alpha-beta player thinking, which reports nothing until it has its move.
+/// The summary of the search the panel shows (`shown`, from
+/// [`crate::overlay::panel_search`]), or of the alpha-beta player thinking, which reports
+/// nothing until it has its move.
 pub fn search_summary(
     view: &View,
     game: &GameState,

@@ -2,13 +2,15 @@
 //! worker pool (`pool`), the built-in networks (`builtin_model`, over `fetch`), the search
 //! that follows the game (`search_driver`), the loaders of games from text (`loaders`) and
 //! of files a person opens (`files`), the saved game (`persistence`) and the game's review
-//! (`review`); `reducers` holds the reducers' state as Yew holds it. The components only
-//! draw; these talk to the workers, the network and local storage.
+//! (`review`), and a new game, held until the person confirms it (`new_game`); `reducers`
+//! holds the reducers' state as Yew holds it. The components only draw; these talk to the
+//! workers, the network and local storage.
 
 mod builtin_model;
 mod fetch;
 mod files;
 mod loaders;
+mod new_game;
 mod persistence;
 mod pool;
 mod reducers;
@@ -17,7 +19,8 @@ mod search_driver;
 
 pub use builtin_model::use_builtin_model;
 pub use files::{open_record, upload_model};
-pub use loaders::use_loaders;
+pub use loaders::{use_loaders, Loaders};
+pub use new_game::{use_new_game, NewGameChoice, NewGameFlow};
 pub use persistence::{load_linked, use_persistence};
 pub use pool::{use_pool, PoolHandle};
 pub use reducers::GameModel;

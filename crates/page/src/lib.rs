@@ -1,6 +1,7 @@
 //! The page: the Yew app (`app`, its `components` and `hooks`, one module a hook, and the
 //! worker `pool`) and everything it holds and says, as plain modules tested without a
-//! browser: the game reducer (`state`), the view reducer (`view`), the sentences
+//! browser: the game reducer (`state`), the view reducer (`view`), what the board shows
+//! (`overlay`, decided from both in one place), the sentences
 //! (`explain`, with numbers written by `format`), merging the workers' searches (`merge`),
 //! difficulty levels and the search plan (`levels`), the review, the board editor, the
 //! evaluation graph, GGF records and the saved game.
@@ -17,6 +18,7 @@ pub mod link;
 pub mod merge;
 pub mod models;
 pub mod openings;
+pub mod overlay;
 pub mod persist;
 pub mod pool;
 pub mod records;

@@ -116,29 +116,9 @@ pub fn at_ply(state: &GameState, ply: usize) -> GameState {
     shown
 }
 
-/// Whether a heat map computed for the position with hash `searched` still belongs on the
-/// board: it does for the current position, and after the agent played from it, until the
-/// next move by the person.
-pub fn heat_visible(state: &GameState, searched: u64) -> bool {
-    let moves = state.game.moves();
-    let positions = state.game.positions();
-    if state.position().hash() == searched {
-        return true;
-    }
-    let mut placements = 0;
-    for i in (0..moves.len()).rev() {
-        let before = &positions[i];
-        if moves[i] != Move::Pass {
-            placements += 1;
-            if placements > 1 || !state.agent_plays(before.side_to_move()) {
-                return false;
-            }
-        }
-        if before.hash() == searched {
-            return true;
-        }
-    }
-    false
+/// The discs placed in a game: its moves without the passes.
+pub fn placed(game: &Game) -> usize {
+    game.moves().iter().filter(|m| **m != Move::Pass).count()
 }
 
 /// The move a click on `sq` plays, or why it plays none, in words for the person.
@@ -320,17 +300,6 @@ mod tests {
         assert!(state.agent_to_move());
         let legal = state.position().legal_move_list()[0];
         assert_eq!(apply(&state, Action::Play(legal)), state);
-    }
-
-    #[test]
-    fn the_heat_map_stays_after_the_agents_move_until_the_person_moves() {
-        let s = apply(&as_black(), play("f5"));
-        let searched = s.position().hash();
-        assert!(heat_visible(&s, searched));
-        let s = agent(&s, "d6");
-        assert!(heat_visible(&s, searched));
-        let s = apply(&s, play("c3"));
-        assert!(!heat_visible(&s, searched));
     }
 
     #[test]

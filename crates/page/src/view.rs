@@ -9,7 +9,7 @@ use crate::merge::Merged;
 use crate::models::builtin_for;
 use crate::pool::{PoolEvent, Purpose};
 use crate::review::ReviewState;
-use crate::state::{heat_visible, GameState};
+use crate::state::GameState;
 use engine::{PlayerKind, PlayerSpec};
 use othello::{BoardSize, Color, Move, Variant};
 
@@ -291,28 +291,6 @@ impl View {
     }
 }
 
-/// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best
-/// 1: a chance to win tells the moves apart by its rank among them, not by its distance
-/// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
-/// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
-/// negative strength, which the board draws grey, and stays out of the scale.
-pub fn spread(tiles: &mut [crate::merge::Tile]) {
-    let untried = |t: &crate::merge::Tile| t.label == "?";
-    let (low, high) = tiles
-        .iter()
-        .filter(|t| !untried(t))
-        .fold((f32::MAX, f32::MIN), |(lo, hi), t| {
-            (lo.min(t.strength), hi.max(t.strength))
-        });
-    for tile in tiles.iter_mut() {
-        if untried(tile) {
-            tile.strength = -1.0;
-        } else if high - low > f32::EPSILON {
-            tile.strength = (tile.strength - low) / (high - low);
-        }
-    }
-}
-
 /// The estimate of the search of the position on the board while it runs: the graph's
 /// live point.
 pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
@@ -320,52 +298,6 @@ pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
     view.searching
         .filter(|&(_, hash, _)| hash == here)
         .and_then(|_| view.estimates.get(here))
-}
-
-/// What a search shown on the page is to the person.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The agent searching the position on the board for its move.
-    Thinking,
-    /// The agent's search for the move it has played: kept for reading, dimmed, never on
-    /// the board (its squares may hold discs now, and the person's moves are others).
-    Past,
-    /// A search for the person's side, asked for.
-    Hint,
-    /// Analysis mode's search of the position on the board.
-    Analysis,
-}
-
-/// The search the panel shows with its role, and whether its heat map belongs on the
-/// board: only a search of the position on the board (so every tile is an empty square),
-/// with simulations of its own, and never the agent's past search on the person's turn.
-pub fn shown<'a>(
-    view: &'a View,
-    game: &GameState,
-    heat_map: bool,
-) -> (Option<(&'a Heat, Role)>, Option<&'a Heat>) {
-    let here = game.position().hash();
-    let panel = view.heat.as_ref().and_then(|h| {
-        let role = match h.purpose {
-            Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
-            Purpose::Move if heat_visible(game, h.position) => Role::Past,
-            Purpose::Hint if h.position == here => Role::Hint,
-            Purpose::Analysis if h.position == here => Role::Analysis,
-            _ => return None,
-        };
-        Some((h, role))
-    });
-    // A hint in a book position has no simulations, but the book's values to show; so
-    // has a hint the solver settled (every move's margin, within the solver's sure reach).
-    let has_tiles = |h: &Heat, role: Role| {
-        !h.merged.tiles().is_empty()
-            || (role == Role::Hint
-                && (h.merged.search.book.is_some() || h.merged.search.solved.is_some()))
-    };
-    let board = panel
-        .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))
-        .map(|(h, _)| h);
-    (panel, board)
 }
 
 #[cfg(test)]

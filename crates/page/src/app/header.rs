@@ -1,6 +1,6 @@
 //! The page's title, who plays the agent's side, and the link to this game.
 
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use crate::components::CopyLink;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -36,51 +36,5 @@ pub fn header(props: &HeaderProps) -> Html {
                 </details>
             }
         </header>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct CopyLinkProps {
-    fragment: String,
-}
-
-/// "Copy link": the page's address with the game in its fragment. Where the browser
-/// refuses the clipboard (no permission, a page that is not https), the link shows in a
-/// field to copy by hand.
-#[function_component(CopyLink)]
-fn copy_link(props: &CopyLinkProps) -> Html {
-    // The last copy: its link, and whether the clipboard took it (None while asked).
-    let copied = use_state(|| None::<(String, Option<bool>)>);
-    let address = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .map(|href| href.split('#').next().unwrap_or_default().to_owned())
-        .unwrap_or_default();
-    let link = format!("{address}{}", props.fragment);
-    let on_copy = {
-        let (copied, link) = (copied.clone(), link.clone());
-        Callback::from(move |_: MouseEvent| {
-            copied.set(Some((link.clone(), None)));
-            let Some(window) = web_sys::window() else {
-                return;
-            };
-            let written = JsFuture::from(window.navigator().clipboard().write_text(&link));
-            let (copied, link) = (copied.clone(), link.clone());
-            spawn_local(async move { copied.set(Some((link, Some(written.await.is_ok())))) });
-        })
-    };
-    let note = match &*copied {
-        Some((_, Some(true))) => "Link copied",
-        Some((_, Some(false))) => "The browser refused the clipboard: copy the link here",
-        _ => "",
-    };
-    html! {
-        <span class="copy-link">
-            <button id="copy-link" class="small" data-link={link} onclick={on_copy}
-                    title="A link that opens this game, its side and level: paste it into a chat">{ "Copy link" }</button>
-            <span id="copy-link-note" class="small" aria-live="polite">{ note }</span>
-            if let Some((link, Some(false))) = &*copied {
-                <input id="copy-link-text" readonly=true value={link.clone()} aria-label="The link to this game" />
-            }
-        </span>
     }
 }

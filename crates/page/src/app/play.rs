@@ -1,42 +1,36 @@
-//! The game: the board with its heat map or hint, what is happening (and the named
-//! opening, once the game follows one), the buttons; and the search's panel and the
-//! evaluation graph, a section of their own.
+//! The game: the board with what the overlay puts on it, what is happening (and the named
+//! opening, once the game follows one), the notices with their ways back, and the
+//! buttons. It shows the game and the view it is given and asks for every change through
+//! its callbacks.
 
-use super::new_game::NewGameChoice;
-use super::side::placed;
-use crate::components::{
-    Board, Controls, Counts, EditorPanel, EvalGraph, GameOver, SearchPanel, WatchControls,
-};
-use crate::editor::{EditAction, FLIP, MIRROR, ROTATE};
+use super::play_board::PlayBoard;
+use crate::components::{Controls, EditorPanel, GameOver, WatchControls};
+use crate::editor::{EditAction, Editor, FLIP, MIRROR, ROTATE};
 use crate::explain::{
     board_opening_line, browse_line, game_record, may_name_opening, pass_notice, paused_line,
-    search_summary, set_aside_line, status_line,
+    set_aside_line, status_line,
 };
-use crate::graph::{points, scale};
-use crate::hooks::GameModel;
-use crate::pool::Purpose;
+use crate::hooks::{GameModel, NewGameChoice};
+use crate::overlay::focused_review;
 use crate::records::ggf_record;
-use crate::review::{focus_line, focus_tiles, line_sentence};
-use crate::state::{at_ply, explain_click, rematch_seats, Action, Seats};
-use crate::view::{live_estimate, shown, spread, View, ViewAction};
-use engine::PlayerSpec;
-use othello::Square;
-use protocol::ReviewedMove;
-use protocol::WireBudget;
+use crate::review::{focus_line, line_sentence};
+use crate::state::{placed, rematch_seats, Action, Seats};
+use crate::view::View;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PlayProps {
-    pub game: UseReducerHandle<GameModel>,
-    pub view: UseReducerHandle<View>,
+    pub game: Rc<GameModel>,
+    pub view: Rc<View>,
     pub heat_map: bool,
-    /// Who thinks for the agent; `None` while the board's network loads.
-    pub player: Option<PlayerSpec>,
-    pub budget: WireBudget,
+    /// Whether an agent is ready to think (not while the board's network loads).
+    pub ready: bool,
     /// The agent as the game's records name it.
     pub opponent: String,
-    /// Agent against agent: paused, and the pause between moves (ms).
-    pub watch: UseStateHandle<(bool, u32)>,
+    /// Agent against agent: paused, and the pause between moves (ms), and their change.
+    pub watch: (bool, u32),
+    pub on_watch: Callback<(bool, u32)>,
     pub on_hint: Callback<()>,
     pub on_toggle_heat: Callback<()>,
     /// Whether the agent plays its openings from the book, and the switch.
@@ -44,46 +38,47 @@ pub struct PlayProps {
     pub on_toggle_book: Callback<()>,
     /// Starts a new game (the rematch).
     pub on_new_game: Callback<NewGameChoice>,
+    /// A change to the game: a move, undo, redo, a jump to a move, a game brought back.
+    pub on_game: Callback<Action>,
+    /// A change to the board editor.
+    pub on_edit: Callback<EditAction>,
+    /// A message under the board (why a click did nothing), or none.
+    pub on_message: Callback<Option<String>>,
+    /// The reviewed move to show on the board, or the game again.
+    pub on_review_focus: Callback<Option<usize>>,
 }
 
 #[function_component(PlayArea)]
 pub fn play_area(props: &PlayProps) -> Html {
-    let (game, view) = (&props.game, &props.view);
+    let (game, view) = (&*props.game, &*props.view);
     let pos = *game.position();
     let (size, variant, seats) = (pos.size(), pos.variant(), game.seats);
-    let dispatch = |action: Action| {
-        let (game, view) = (game.dispatcher(), view.dispatcher());
-        Callback::from(move |()| {
-            view.dispatch(ViewAction::Message(None));
-            game.dispatch(action.clone());
-        })
+    let ask = |action: Action| props.on_game.reform(move |()| action.clone());
+    let board = html! {
+        <PlayBoard game={props.game.clone()} view={props.view.clone()} heat_map={props.heat_map}
+                   on_game={props.on_game.clone()} on_edit={props.on_edit.clone()} on_message={props.on_message.clone()} />
     };
-    let on_watch = {
-        let watch = props.watch.clone();
-        Callback::from(move |w| watch.set(w))
-    };
-    let ready = props.player.is_some();
     if let Some(editor) = view.editor.as_ref() {
         return html! {
             <section class="play" aria-label="Game">
-                <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
+                { board }
                 <p class="status" id="status" role="status" aria-live="polite">{ "Setting up a position" }</p>
-                { editor_panel(game, view, editor) }
+                { editor_panel(editor, &props.on_edit, &props.on_game) }
             </section>
         };
     }
     let on_edit = {
-        let view = view.dispatcher();
+        let (on_edit, on_message) = (props.on_edit.clone(), props.on_message.clone());
         Callback::from(move |_| {
-            view.dispatch(ViewAction::Message(None));
-            view.dispatch(ViewAction::Edit(EditAction::Open(pos)));
+            on_message.emit(None);
+            on_edit.emit(EditAction::Open(pos));
         })
     };
-    let browsing = game.browsing.is_some();
+    let (ready, browsing) = (props.ready, game.browsing.is_some());
     html! {
         <section class="play" aria-label="Game">
-            <PlayBoard game={game.clone()} view={view.clone()} heat_map={props.heat_map} />
-            { notice(game, view) }
+            { board }
+            { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
             if may_name_opening(&game.game) {
                 <p class="opening" id="opening">{ board_opening_line(&game.game).unwrap_or_default() }</p>
@@ -95,14 +90,14 @@ pub fn play_area(props: &PlayProps) -> Html {
                     <p class="message" id="message" role="alert">{ text }</p>
                 }
             }
-            { set_aside(game, view) }
+            { set_aside(game, &props.on_game) }
             if pos.is_game_over() {
                 <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, &view.review.reviews)}
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
             }
             <Controls can_undo={game.can_undo()} can_redo={game.can_redo()} can_hint={game.human_to_move() && ready && !browsing}
-                      heat_map={props.heat_map} on_undo={dispatch(Action::Undo)} on_redo={dispatch(Action::Redo)}
+                      heat_map={props.heat_map} on_undo={ask(Action::Undo)} on_redo={ask(Action::Redo)}
                       on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
                       book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
             <div class="controls">
@@ -110,27 +105,20 @@ pub fn play_area(props: &PlayProps) -> Html {
             </div>
             // Nothing to pause once the game is over.
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
-                <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={on_watch} />
+                <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
             }
         </section>
     }
 }
 
 /// The game a pasted or opened one replaced, with the way to bring it back.
-fn set_aside(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Html {
+fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
     let Some(aside) = game.set_aside.as_ref() else {
         return Html::default();
     };
-    let bring_back = {
-        let (game, view) = (game.dispatcher(), view.dispatcher());
-        Callback::from(move |_| {
-            view.dispatch(ViewAction::Message(None));
-            game.dispatch(Action::BringBack);
-        })
-    };
     html! {
         <p class="notice note" id="set-aside" role="status">{ set_aside_line(placed(&aside.game)) }{ " " }
-            <button id="bring-back" onclick={bring_back}>{ "Bring it back" }</button>
+            <button id="bring-back" onclick={on_game.reform(|_| Action::BringBack)}>{ "Bring it back" }</button>
         </p>
     }
 }
@@ -154,36 +142,27 @@ fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
 
 /// The notice above the status line: the reviewed move on the board, the earlier move the
 /// person is looking at (each with its way back to the game), or the last pass.
-fn notice(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Html {
+fn notice(
+    game: &GameModel,
+    view: &View,
+    on_game: &Callback<Action>,
+    on_review_focus: &Callback<Option<usize>>,
+) -> Html {
     if let Some((index, review)) = focused_review(view, game) {
-        let leave_review = {
-            let view = view.dispatcher();
-            Callback::from(move |_| view.dispatch(ViewAction::ReviewFocus(None)))
-        };
         return html! {
             <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
                 if let Some(line) = line_sentence(&review) {
                     <span id="review-line" data-line={review.line_text()}>{ line }{ " " }</span>
                 }
-                <button id="review-back" onclick={leave_review}>{ "Back to the game" }</button>
+                <button id="review-back" onclick={on_review_focus.reform(|_| None)}>{ "Back to the game" }</button>
             </p>
         };
     }
     if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
-        let back_to_game = {
-            let (ply, game, view) = (
-                game.game.moves().len(),
-                game.dispatcher(),
-                view.dispatcher(),
-            );
-            Callback::from(move |_| {
-                view.dispatch(ViewAction::Message(None));
-                game.dispatch(Action::GoTo(ply));
-            })
-        };
+        let ply = game.game.moves().len();
         return html! {
             <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
-                <button id="back-to-game" onclick={back_to_game}>{ "Back to the game" }</button>
+                <button id="back-to-game" onclick={on_game.reform(move |_| Action::GoTo(ply))}>{ "Back to the game" }</button>
             </p>
         };
     }
@@ -193,199 +172,17 @@ fn notice(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> 
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct BoardProps {
-    pub game: UseReducerHandle<GameModel>,
-    pub view: UseReducerHandle<View>,
-    pub heat_map: bool,
-}
-
-/// The counts and the board, with the heat map or the hint drawn on it.
-#[function_component(PlayBoard)]
-fn play_board(props: &BoardProps) -> Html {
-    let (game, view) = (&props.game, &props.view);
-    if let Some(editor) = view.editor.as_ref() {
-        return editor_board(editor, view);
-    }
-    if let Some((index, review)) = focused_review(view, game) {
-        return reviewed_board(game, view, index, &review);
-    }
-    if let Some(ply) = game.browsing {
-        return browsed_board(game, view, ply);
-    }
-    game_board(game, view, props.heat_map)
-}
-
-/// The editor's position, each click cycling a square.
-fn editor_board(editor: &crate::editor::Editor, view: &UseReducerHandle<View>) -> Html {
-    let pos = editor.shown();
-    let view = view.dispatcher();
-    let on_play = Callback::from(move |sq: Square| {
-        view.dispatch(ViewAction::Edit(EditAction::Click(sq)));
-    });
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                   flip_class="flip-a" tiles={None} hint={None} {on_play} />
-        </>
-    }
-}
-
-/// A click on a board shown read only: it plays nothing and says how to get back.
-fn read_only(view: &UseReducerHandle<View>, why: &'static str) -> Callback<Square> {
-    let view = view.dispatcher();
-    Callback::from(move |_: Square| view.dispatch(ViewAction::Message(Some(why.to_owned()))))
-}
-
-/// A reviewed move, clicked in the review: the position it was played from, read only,
-/// with the played move and the best one.
-fn reviewed_board(
-    game: &GameModel,
-    view: &UseReducerHandle<View>,
-    index: usize,
-    review: &ReviewedMove,
-) -> Html {
-    let pos = game.game.positions()[index];
-    let on_play = read_only(
-        view,
-        "You are looking at a reviewed move: \"Back to the game\" returns to the game.",
-    );
-    let tiles = Some((focus_tiles(review), Some(review.best)));
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={None} flips={othello::Bitboard::default()}
-                   flip_class="flip-a" {tiles} hint={review.best.square()} {on_play} ranked={true}
-                   played={review.played.square().filter(|_| review.played != review.best)} />
-        </>
-    }
-}
-
-/// While the person looks at a move the game cannot stop at, the board shows the position
-/// after it, read only: no legal moves, no search, no hint.
-fn browsed_board(game: &GameModel, view: &UseReducerHandle<View>, ply: usize) -> Html {
-    let shown = at_ply(game, ply);
-    let pos = *shown.position();
-    let on_play = read_only(
-        view,
-        "You are looking at an earlier move: \"Back to the game\" returns to your turn.",
-    );
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} legal={othello::Bitboard::default()} last={shown.last_placement()} flips={shown.last_flips()}
-                   flip_class={if ply.is_multiple_of(2) { "flip-a" } else { "flip-b" }} tiles={None} hint={None} {on_play} />
-        </>
-    }
-}
-
-/// The game's position: the person's legal moves, and the search's heat map or the hint's
-/// evaluations.
-fn game_board(
-    game: &UseReducerHandle<GameModel>,
-    view: &UseReducerHandle<View>,
-    heat_map: bool,
-) -> Html {
-    let pos = *game.position();
-    let on_play = {
-        let (game, view) = (game.clone(), view.dispatcher());
-        Callback::from(move |sq: Square| match explain_click(&game, sq) {
-            Ok(mv) => {
-                view.dispatch(ViewAction::Message(None));
-                game.dispatch(Action::Play(mv));
-            }
-            Err(why) => view.dispatch(ViewAction::Message(Some(why))),
-        })
-    };
-    let (_, board_heat) = shown(view, game, heat_map);
-    // A hint reads as Othello players read one: every legal move's evaluation; the agent's
-    // search as where its visits go.
-    let tiles = board_heat.map(|h| {
-        let tiles = match h.purpose {
-            Purpose::Hint => {
-                let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
-                spread(&mut tiles);
-                tiles
-            }
-            _ => h.merged.heat_tiles(),
-        };
-        (tiles, h.merged.best_move())
-    });
-    let hint = view
-        .hint
-        .filter(|(h, _)| *h == pos.hash())
-        .and_then(|(_, mv)| mv.square());
-    let legal = if game.human_to_move() {
-        pos.legal_moves()
-    } else {
-        Default::default()
-    };
-    html! {
-        <>
-            <Counts position={pos} />
-            <Board position={pos} {legal} last={game.last_placement()} flips={game.last_flips()}
-                   flip_class={if game.game.moves().len().is_multiple_of(2) { "flip-a" } else { "flip-b" }}
-                   {tiles} {hint} {on_play} ranked={board_heat.is_some_and(|h| h.purpose == Purpose::Hint)} />
-        </>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct SearchViewProps {
-    pub game: UseReducerHandle<GameModel>,
-    pub view: UseReducerHandle<View>,
-    pub heat_map: bool,
-    pub player: Option<PlayerSpec>,
-    pub budget: WireBudget,
-}
-
-/// The search's panel and the evaluation graph: beside the board on a wide screen, under
-/// the controls on a phone.
-#[function_component(SearchView)]
-pub fn search_view(props: &SearchViewProps) -> Html {
-    let (game, view) = (&props.game, &props.view);
-    let (panel, _) = shown(view, game, props.heat_map);
-    let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
-    let solved = panel.and_then(|(h, _)| h.merged.search.solved);
-    // The whole line, the redo moves too, so that a click on a point goes back without
-    // dropping (or rescaling) the points after it; the live point only at the line's end.
-    let played = game.game.moves().len();
-    let line = at_ply(game, played + game.undone.len()).game;
-    let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
-    let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
-    let current = game.browsing.unwrap_or(played);
-    let graph_scale = scale(&graph_points);
-    let on_goto = go_to(game, view);
-    html! {
-        <>
-            if let Some(summary) = summary {
-                <SearchPanel {summary} {solved} />
-            }
-            if !graph_points.is_empty() {
-                <EvalGraph points={graph_points} scale={graph_scale} {on_goto} {current} />
-            }
-        </>
-    }
-}
-
 /// The editor's controls, wired: a refused position says why; an accepted one becomes the
 /// game, with the seats chosen (the agent moves at once when it is its turn).
 fn editor_panel(
-    game: &UseReducerHandle<GameModel>,
-    view: &UseReducerHandle<View>,
-    editor: &crate::editor::Editor,
+    editor: &Editor,
+    on_edit: &Callback<EditAction>,
+    on_game: &Callback<Action>,
 ) -> Html {
-    let edit = |action: EditAction| {
-        let view = view.dispatcher();
-        Callback::from(move |()| view.dispatch(ViewAction::Edit(action.clone())))
-    };
-    let on_side = {
-        let view = view.dispatcher();
-        Callback::from(move |side| view.dispatch(ViewAction::Edit(EditAction::Side(side))))
-    };
+    let edit = |action: EditAction| on_edit.reform(move |()| action.clone());
+    let on_side = on_edit.reform(EditAction::Side);
     let on_play = {
-        let (game, view, editor) = (game.dispatcher(), view.dispatcher(), editor.clone());
+        let (on_edit, on_game, editor) = (on_edit.clone(), on_game.clone(), editor.clone());
         Callback::from(move |seats: String| match editor.check() {
             Ok(pos) => {
                 let seats = match seats.as_str() {
@@ -393,15 +190,14 @@ fn editor_panel(
                     "analysis" => Seats::Analysis,
                     _ => Seats::Human(othello::Color::Black),
                 };
-                view.dispatch(ViewAction::Edit(EditAction::Close));
-                view.dispatch(ViewAction::Message(None));
+                on_edit.emit(EditAction::Close);
                 // As a pasted game does, it puts a game in progress aside.
-                game.dispatch(Action::Replace {
+                on_game.emit(Action::Replace {
                     game: othello::Game::new(pos),
                     seats,
                 });
             }
-            Err(why) => view.dispatch(ViewAction::Edit(EditAction::Refused(why))),
+            Err(why) => on_edit.emit(EditAction::Refused(why)),
         })
     };
     html! {
@@ -411,22 +207,4 @@ fn editor_panel(
                      on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}
                      {on_play} on_close={edit(EditAction::Close)} />
     }
-}
-
-/// The reviewed move the person clicked, with its index in the game, while it is still a
-/// move of the game with its review.
-fn focused_review(view: &View, game: &GameModel) -> Option<(usize, ReviewedMove)> {
-    let index = view.review.focus?;
-    let pos = game.game.positions().get(index)?;
-    let mv = game.game.moves().get(index)?;
-    Some((index, view.review.reviews.get(pos.hash(), *mv)?))
-}
-
-/// Goes to the position after this many moves (from the graph or the move list).
-pub fn go_to(game: &UseReducerHandle<GameModel>, view: &UseReducerHandle<View>) -> Callback<usize> {
-    let (game, view) = (game.dispatcher(), view.dispatcher());
-    Callback::from(move |ply| {
-        view.dispatch(ViewAction::Message(None));
-        game.dispatch(Action::GoTo(ply));
-    })
 }

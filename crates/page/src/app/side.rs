@@ -1,20 +1,21 @@
 //! Beside the game: a new game, the difficulty, the moves and records, a position to
-//! analyse, and the networks.
+//! analyse, and the networks. It shows the game and the view it is given, and asks for
+//! loads, jumps and networks through its callbacks.
 
-use super::new_game::NewGameFlow;
-use super::play::go_to;
 use crate::components::{AnalysisForm, DifficultyPicker, MoveList, NetworkPanel, NewGame};
-use crate::hooks::{open_record, use_loaders, GameModel};
+use crate::hooks::{GameModel, Loaders, NewGameFlow};
 use crate::levels::Difficulty;
 use crate::models::{builtin_named, learners_for, BuiltinModel};
 use crate::records::ggf_record;
+use crate::state::placed;
 use crate::view::{ModelStatus, View};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct SideProps {
-    pub game: UseReducerHandle<GameModel>,
-    pub view: UseReducerHandle<View>,
+    pub game: Rc<GameModel>,
+    pub view: Rc<View>,
     pub difficulty: Difficulty,
     pub on_difficulty: Callback<Difficulty>,
     /// What plays this board at this level, when it is not the network (alpha-beta).
@@ -22,6 +23,12 @@ pub struct SideProps {
     pub new_game: NewGameFlow,
     /// The agent as the game's records name it.
     pub opponent: String,
+    /// Goes to the position after this many moves (a click in the move list).
+    pub on_goto: Callback<usize>,
+    /// Loads a pasted transcript, record or board text, or a record's picked game.
+    pub loaders: Loaders,
+    /// Opens a record from a file.
+    pub on_open: Callback<web_sys::File>,
     /// A person's own network files.
     pub on_upload: Callback<Vec<web_sys::File>>,
     /// Play this shipped network.
@@ -30,14 +37,9 @@ pub struct SideProps {
 
 #[function_component(SidePanel)]
 pub fn side_panel(props: &SideProps) -> Html {
-    let (game, view) = (&props.game, &props.view);
+    let (game, view, loaders) = (&*props.game, &*props.view, &props.loaders);
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
-    let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
-    let on_open = {
-        let (load, view) = (loaders.transcript.clone(), view.dispatcher());
-        Callback::from(move |file| open_record(file, load.clone(), view.clone()))
-    };
     // The shipped network playing (or loading) now; none while a network of one's own is.
     let active_builtin = match view.model(size, variant) {
         Some(ModelStatus::Ready(name) | ModelStatus::Loading(name)) => {
@@ -51,22 +53,14 @@ pub fn side_panel(props: &SideProps) -> Html {
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
                      moves={placed(&game.game)} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
-            <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={go_to(game, view)} on_load={loaders.transcript.clone()}
+            <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={props.on_goto.clone()} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
-                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} {on_open} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
+                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>
     }
-}
-
-/// The discs placed in a game: its moves without the passes.
-pub fn placed(game: &othello::Game) -> usize {
-    game.moves()
-        .iter()
-        .filter(|m| **m != othello::Move::Pass)
-        .count()
 }
 
 /// The plies (1-based) whose move the agent played from the opening book.

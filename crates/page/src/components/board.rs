@@ -2,14 +2,11 @@
 //! agent's search and the hint; arrow keys move between squares.
 
 use crate::merge::Tile;
+use crate::overlay::Tiles;
 use othello::{Bitboard, Color, Move, Position, Square};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
-
-/// The overlay's tiles (a search's visit shares, or a hint's evaluations), and the move
-/// the search would play.
-pub type Tiles = (Vec<Tile>, Option<Move>);
 
 #[derive(Properties, PartialEq)]
 pub struct BoardProps {
@@ -20,18 +17,16 @@ pub struct BoardProps {
     pub flips: Bitboard,
     /// Alternates between moves, so the flip animation restarts.
     pub flip_class: &'static str,
-    /// The heat map to draw, if any: each searched move's share of the visits, and the
-    /// move the search would play (`view::shown` decides when a search belongs here).
-    pub tiles: Option<Tiles>,
-    pub hint: Option<Square>,
-    pub on_play: Callback<Square>,
-    /// The tiles rank moves (a hint): drawn from red (the worst) to green (the best)
-    /// rather than as the search's orange shares.
+    /// What lies over the empty squares ([`crate::overlay::board_overlay`] decides it).
+    #[prop_or(Tiles::None)]
+    pub tiles: Tiles,
+    /// The move to play, marked: a hint's, or a reviewed move's best.
     #[prop_or_default]
-    pub ranked: bool,
-    /// The move a reviewed position's player chose, marked beside the best (the hint).
+    pub marked: Option<Square>,
+    /// The move a reviewed position's player chose, marked beside the best.
     #[prop_or_default]
     pub played: Option<Square>,
+    pub on_play: Callback<Square>,
 }
 
 fn focus_square(sq: Square) {
@@ -53,7 +48,13 @@ pub fn board(props: &BoardProps) -> Html {
     let focus = cursor
         .or(props.last)
         .or_else(|| props.legal.into_iter().next());
-    let tiles = props.tiles.as_ref();
+    // A hint's or a review's tiles rank moves, drawn from red (the worst) to green (the
+    // best) rather than as the search's orange shares.
+    let (tiles, best, ranked) = match &props.tiles {
+        Tiles::Shares { tiles, best } => (tiles.as_slice(), *best, false),
+        Tiles::Ranked { tiles, best } => (tiles.as_slice(), *best, true),
+        Tiles::None | Tiles::Puzzle => (&[][..], None, false),
+    };
     let cells = Square::all(size).map(|sq| {
         let is_legal = props.legal.contains(sq);
         let onclick = {
@@ -68,10 +69,10 @@ pub fn board(props: &BoardProps) -> Html {
         let disc = color.map(|c| disc_span(props, sq, c));
         // Never over a disc: a share belongs to an empty square of the searched position.
         let tile = tiles
-            .filter(|_| color.is_none())
-            .and_then(|(t, _)| t.iter().find(|t| t.mv == Move::Place(sq)));
-        let best = tiles.and_then(|(_, best)| *best) == Some(Move::Place(sq));
-        let heat_overlay = tile.map(|tile| tile_span(tile, best, props.ranked));
+            .iter()
+            .find(|t| color.is_none() && t.mv == Move::Place(sq));
+        let is_best = best == Some(Move::Place(sq));
+        let heat_overlay = tile.map(|tile| tile_span(tile, is_best, ranked));
         let coords = coordinates(sq);
         let label = square_label(props, sq, color, is_legal, tile.map(|t| t.aria.as_str()));
         html! {
@@ -81,7 +82,7 @@ pub fn board(props: &BoardProps) -> Html {
                     "cell",
                     is_legal.then_some("legal"),
                     (props.last == Some(sq)).then_some("last"),
-                    (props.hint == Some(sq)).then_some("hint"),
+                    (props.marked == Some(sq)).then_some("hint"),
                     (props.played == Some(sq)).then_some("played"),
                 )}
                 role="gridcell"
@@ -183,7 +184,7 @@ fn square_label(
     if props.played == Some(sq) {
         label.push_str(", the move played");
     }
-    if props.hint == Some(sq) {
+    if props.marked == Some(sq) {
         label.push_str(if props.played.is_some() {
             ", the best move"
         } else {

@@ -2,13 +2,14 @@
 //! forward), the transcript and the named opening, the game as a GGF record, and a form to
 //! load either.
 
-use super::controls::data_href;
+use super::game_over::data_href;
+use super::game_picker::GamePicker;
 use super::text_box::use_text_submit;
 use crate::explain::opening_line;
 use crate::records::RecordGame;
 use othello::{Game, Move};
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -110,37 +111,5 @@ pub fn move_list(props: &MoveListProps) -> Html {
                 <GamePicker {games} on_pick={props.on_pick.clone()} />
             }
         </fieldset>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct PickerProps {
-    games: Rc<Vec<RecordGame>>,
-    on_pick: Callback<Option<usize>>,
-}
-
-/// A record of several games (a GGS archive): which one to load.
-#[function_component(GamePicker)]
-fn game_picker(props: &PickerProps) -> Html {
-    let select = use_node_ref();
-    let on_load = {
-        let select = select.clone();
-        props.on_pick.reform(move |_| {
-            select
-                .cast::<HtmlSelectElement>()
-                .and_then(|s| s.value().parse().ok())
-        })
-    };
-    html! {
-        <div class="confirm" id="pick-game" role="group" aria-label="Pick a game of the record">
-            <p>{ format!("The record holds {} games: pick one to load.", props.games.len()) }</p>
-            <select ref={select} id="pick-game-select" aria-label="Game to load">
-                { for props.games.iter().enumerate().map(|(i, g)| html! {
-                    <option value={i.to_string()}>{ g.label.clone() }</option>
-                }) }
-            </select>
-            <button id="pick-game-load" onclick={on_load}>{ "Load this game" }</button>
-            <button id="pick-game-cancel" onclick={props.on_pick.reform(|_| None)}>{ "Cancel" }</button>
-        </div>
     }
 }

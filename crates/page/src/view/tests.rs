@@ -112,42 +112,6 @@ fn a_new_search_or_a_changed_game_takes_the_hints_marker_away() {
 }
 
 #[test]
-fn the_agents_past_search_stays_in_the_panel_and_off_the_board() {
-    use crate::state::{apply, Action};
-    let f5 = after_f5();
-    let searched = f5.position().hash();
-    let view = View::default()
-        .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
-        .apply(ViewAction::Pool(PoolEvent::Progress {
-            purpose: Purpose::Move,
-            position: searched,
-            merged: merged("d6"),
-        }));
-    let (panel, board) = shown(&view, &f5, true);
-    assert_eq!(panel.map(|(_, r)| r), Some(Role::Thinking));
-    assert!(board.is_some());
-    assert!(
-        shown(&view, &f5, false).1.is_none(),
-        "the toggle hides the board's tiles"
-    );
-    let answered = apply(
-        &f5,
-        Action::AgentMove {
-            position: searched,
-            mv: Move::parse("d6", BoardSize::Eight).expect("a move"),
-        },
-    );
-    let (panel, board) = shown(&view, &answered, true);
-    assert_eq!(panel.map(|(_, r)| r), Some(Role::Past));
-    assert!(board.is_none(), "no tiles on the person's turn");
-    let moved_on = apply(
-        &answered,
-        Action::Play(Move::parse("c3", BoardSize::Eight).expect("a move")),
-    );
-    assert_eq!(shown(&view, &moved_on, true), (None, None));
-}
-
-#[test]
 fn a_search_without_simulations_of_its_own_draws_no_tiles() {
     let mut idle = merged("d3");
     idle.search.simulations = 0;
@@ -160,31 +124,6 @@ fn a_search_without_simulations_of_its_own_draws_no_tiles() {
         }));
     let heat = view.heat.clone().expect("shown in the panel");
     assert!(heat.merged.tiles().is_empty());
-}
-
-#[test]
-fn a_solved_hint_is_drawn_on_the_board_without_simulations() {
-    use crate::state::Seats;
-    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-    let game = GameState::new(start, Seats::Human(Color::Black));
-    let mut solved = merged("d3");
-    solved.search.simulations = 0;
-    solved.search.solved = Some(protocol::SolvedStat {
-        best: Move::parse("d3", BoardSize::Eight).expect("a move"),
-        margin: 4,
-        exact: true,
-        nodes: 100,
-        micros: 10,
-    });
-    let here = start.hash();
-    let view = View::default()
-        .apply(ViewAction::Started(Purpose::Hint, here, Color::Black))
-        .apply(ViewAction::Pool(PoolEvent::Done {
-            purpose: Purpose::Hint,
-            position: here,
-            merged: solved,
-        }));
-    assert!(shown(&view, &game, true).1.is_some());
 }
 
 #[test]
@@ -225,33 +164,6 @@ fn a_note_is_news_until_a_problem_replaces_it() {
 }
 
 #[test]
-fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
-    let tile = |strength: f32| crate::merge::Tile {
-        mv: Move::Pass,
-        strength,
-        label: format!("{:.0}%", strength * 100.0),
-        aria: String::new(),
-    };
-    let untried = crate::merge::Tile {
-        label: "?".to_owned(),
-        ..tile(0.0)
-    };
-    let mut tiles = vec![tile(0.11), tile(0.19), untried, tile(0.15)];
-    spread(&mut tiles);
-    let strengths: Vec<f32> = tiles.iter().map(|t| t.strength).collect();
-    assert_eq!(strengths[0], 0.0);
-    assert_eq!(strengths[1], 1.0);
-    assert!(
-        strengths[2] < 0.0,
-        "an untried move is not ranked: {strengths:?}"
-    );
-    assert!((strengths[3] - 0.5).abs() < 1e-5, "{strengths:?}");
-    let mut even = vec![tile(0.5), tile(0.5)];
-    spread(&mut even);
-    assert_eq!(even[0].strength, 0.5);
-}
-
-#[test]
 fn a_downloads_progress_is_said_while_its_network_loads() {
     let view = View::default()
         .apply(ViewAction::Model(
@@ -284,37 +196,4 @@ fn a_downloads_progress_is_said_while_its_network_loads() {
         variant: Variant::Standard,
     }));
     assert_eq!(loaded.download_progress("az-6x6"), None);
-}
-
-#[test]
-fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
-    let f5 = after_f5();
-    let searched = f5.position().hash();
-    let finished = View::default()
-        .apply(ViewAction::Started(Purpose::Move, searched, Color::White))
-        .apply(ViewAction::Pool(PoolEvent::Done {
-            purpose: Purpose::Move,
-            position: searched,
-            merged: merged("d6"),
-        }))
-        .apply(ViewAction::Stopped);
-    assert!(shown(&finished, &f5, true).0.is_some());
-    // The same position searched again (f5 undone and played again): nothing shows until
-    // the new search reports.
-    let again = finished.apply(ViewAction::Started(Purpose::Move, searched, Color::White));
-    assert_eq!(shown(&again, &f5, true), (None, None));
-    // Another purpose's search elsewhere leaves the panel as it was.
-    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
-    assert!(other.heat.is_some());
-}
-
-/// The 8x8 game after the person's f5, the agent (White) to move.
-fn after_f5() -> GameState {
-    use crate::state::{apply, Action, Seats};
-    let start = othello::Position::start(BoardSize::Eight, Variant::Standard);
-    let game = GameState::new(start, Seats::Human(Color::Black));
-    apply(
-        &game,
-        Action::Play(Move::parse("f5", BoardSize::Eight).expect("a move")),
-    )
 }

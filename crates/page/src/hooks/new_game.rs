@@ -1,7 +1,7 @@
 //! Starting a new game: at once, or once the person confirms throwing away the game under
 //! way; from the standard position or a random balanced (XOT) opening.
 
-use crate::hooks::GameModel;
+use super::reducers::GameModel;
 use crate::openings::xot_game;
 use crate::pool::random_seed;
 use crate::state::{in_progress, Action, Seats};

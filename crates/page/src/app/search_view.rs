@@ -1,0 +1,50 @@
+//! The search's panel and the evaluation graph: beside the board on a wide screen, under
+//! the controls on a phone.
+
+use crate::components::{EvalGraph, SearchPanel};
+use crate::explain::search_summary;
+use crate::graph::{points, scale};
+use crate::hooks::GameModel;
+use crate::overlay::panel_search;
+use crate::state::at_ply;
+use crate::view::{live_estimate, View};
+use engine::PlayerSpec;
+use protocol::WireBudget;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SearchViewProps {
+    pub game: Rc<GameModel>,
+    pub view: Rc<View>,
+    pub player: Option<PlayerSpec>,
+    pub budget: WireBudget,
+    /// Goes to the position after this many moves (a click on the graph's point).
+    pub on_goto: Callback<usize>,
+}
+
+#[function_component(SearchView)]
+pub fn search_view(props: &SearchViewProps) -> Html {
+    let (game, view) = (&*props.game, &*props.view);
+    let panel = panel_search(view, game);
+    let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
+    let solved = panel.and_then(|(h, _)| h.merged.search.solved);
+    // The whole line, the redo moves too, so that a click on a point goes back without
+    // dropping (or rescaling) the points after it; the live point only at the line's end.
+    let played = game.game.moves().len();
+    let line = at_ply(game, played + game.undone.len()).game;
+    let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
+    let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
+    let current = game.browsing.unwrap_or(played);
+    let graph_scale = scale(&graph_points);
+    html! {
+        <>
+            if let Some(summary) = summary {
+                <SearchPanel {summary} {solved} />
+            }
+            if !graph_points.is_empty() {
+                <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {current} />
+            }
+        </>
+    }
+}

@@ -1,0 +1,50 @@
+//! "Copy link": the page's address with the game in its fragment.
+
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CopyLinkProps {
+    pub fragment: String,
+}
+
+/// "Copy link": the page's address with the game in its fragment. Where the browser
+/// refuses the clipboard (no permission, a page that is not https), the link shows in a
+/// field to copy by hand.
+#[function_component(CopyLink)]
+pub fn copy_link(props: &CopyLinkProps) -> Html {
+    // The last copy: its link, and whether the clipboard took it (None while asked).
+    let copied = use_state(|| None::<(String, Option<bool>)>);
+    let address = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|href| href.split('#').next().unwrap_or_default().to_owned())
+        .unwrap_or_default();
+    let link = format!("{address}{}", props.fragment);
+    let on_copy = {
+        let (copied, link) = (copied.clone(), link.clone());
+        Callback::from(move |_: MouseEvent| {
+            copied.set(Some((link.clone(), None)));
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let written = JsFuture::from(window.navigator().clipboard().write_text(&link));
+            let (copied, link) = (copied.clone(), link.clone());
+            spawn_local(async move { copied.set(Some((link, Some(written.await.is_ok())))) });
+        })
+    };
+    let note = match &*copied {
+        Some((_, Some(true))) => "Link copied",
+        Some((_, Some(false))) => "The browser refused the clipboard: copy the link here",
+        _ => "",
+    };
+    html! {
+        <span class="copy-link">
+            <button id="copy-link" class="small" data-link={link} onclick={on_copy}
+                    title="A link that opens this game, its side and level: paste it into a chat">{ "Copy link" }</button>
+            <span id="copy-link-note" class="small" aria-live="polite">{ note }</span>
+            if let Some((link, Some(false))) = &*copied {
+                <input id="copy-link-text" readonly=true value={link.clone()} aria-label="The link to this game" />
+            }
+        </span>
+    }
+}

@@ -1,0 +1,20 @@
+//! The disc counts above the board.
+
+use othello::Position;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CountsProps {
+    pub position: Position,
+}
+
+#[function_component(Counts)]
+pub fn counts(props: &CountsProps) -> Html {
+    let count = props.position.count();
+    html! {
+        <p class="counts" id="counts">
+            <span class="count black"><span class="disc black mini" aria-hidden="true"></span>{ format!("Black {}", count.black_discs) }</span>
+            <span class="count white"><span class="disc white mini" aria-hidden="true"></span>{ format!("White {}", count.white_discs) }</span>
+        </p>
+    }
+}

@@ -1,0 +1,60 @@
+//! What a finished game offers: a rematch, and the record to copy or download.
+
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct GameOverProps {
+    /// The game's record as text.
+    pub record: String,
+    /// The same game as a GGF record.
+    pub ggf: String,
+    /// Offer a rematch with the colours swapped (when a person played one colour).
+    pub rematch: bool,
+    pub on_rematch: Callback<()>,
+}
+
+/// A rematch, and the record to copy or download.
+#[function_component(GameOver)]
+pub fn game_over(props: &GameOverProps) -> Html {
+    // What the last copy did: None before any, then whether the browser took it.
+    let copied = use_state(|| None::<bool>);
+    let on_copy = {
+        let (record, copied) = (props.record.clone(), copied.clone());
+        Callback::from(move |_| {
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            // The browser may refuse (no permission, not a secure page): say so, and the
+            // download is still there.
+            let written = JsFuture::from(window.navigator().clipboard().write_text(&record));
+            let copied = copied.clone();
+            spawn_local(async move { copied.set(Some(written.await.is_ok())) });
+        })
+    };
+    let copy_label = match *copied {
+        None => "Copy the record",
+        Some(true) => "Copied",
+        Some(false) => "Copy refused by the browser: download it",
+    };
+    let href = data_href(&props.record);
+    html! {
+        <div class="controls game-over" id="game-over">
+            if props.rematch {
+                <button id="rematch" onclick={props.on_rematch.reform(|_| ())}>{ "Rematch (colours swapped)" }</button>
+            }
+            <button id="copy-record" onclick={on_copy}>{ copy_label }</button>
+            <a id="download-record" class="button" {href} download="othello-zero-game.txt">{ "Download the record" }</a>
+            <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
+               title="The game as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
+        </div>
+    }
+}
+
+/// A link target that downloads `text` as a file, with no server round trip.
+pub fn data_href(text: &str) -> String {
+    format!(
+        "data:text/plain;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    )
+}

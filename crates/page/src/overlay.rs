@@ -1,0 +1,238 @@
+//! What the board shows, decided in one place: which position (the game's, an earlier
+//! move browsed, a reviewed move's, the editor's) and what lies over its squares (the
+//! live search's heat map, a hint's ranked moves, a reviewed move's marks, or nothing);
+//! and the search the panel beside it reads, with its role (the agent's past search is
+//! drawn dimmed there, never on the board). Plain functions of the game and the view, so
+//! every case is tested without a browser; the board only draws what they return.
+
+use crate::merge::Tile;
+use crate::pool::Purpose;
+use crate::review::focus_tiles;
+use crate::state::GameState;
+use crate::view::{Heat, View};
+use othello::{Move, Square};
+use protocol::ReviewedMove;
+
+/// What a search shown on the page is to the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The agent searching the position on the board for its move.
+    Thinking,
+    /// The agent's search for the move it has played: kept for reading, dimmed, never on
+    /// the board (its squares may hold discs now, and the person's moves are others).
+    Past,
+    /// A search for the person's side, asked for.
+    Hint,
+    /// Analysis mode's search of the position on the board.
+    Analysis,
+}
+
+/// Which position the board shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Showing {
+    /// The game's position, played on by a click on the person's turn.
+    Game,
+    /// The position after this many moves, read only: a move the game cannot stop at,
+    /// which the person is looking at.
+    Browsed(usize),
+    /// The position this move of the game (0-based) was played from, read only: a
+    /// reviewed move the person clicked in the review.
+    Reviewed(usize),
+    /// The board editor's position, each click cycling a square.
+    Editor,
+}
+
+/// What lies over the board's empty squares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tiles {
+    None,
+    /// A search of the position on the board (the agent thinking, an analysis): each
+    /// visited move's share of the visits, in orange; the move it would play framed.
+    Shares {
+        tiles: Vec<Tile>,
+        best: Option<Move>,
+    },
+    /// Moves ranked from red (the worst) to green (the best): a hint's every legal move,
+    /// or a reviewed move's played and best moves; the best framed.
+    Ranked {
+        tiles: Vec<Tile>,
+        best: Option<Move>,
+    },
+    /// A puzzle's squares. Room for puzzles, which the page does not offer yet: the board
+    /// draws nothing for it.
+    Puzzle,
+}
+
+/// What the board draws: [`board_overlay`] decides it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardOverlay {
+    pub showing: Showing,
+    pub tiles: Tiles,
+    /// The square marked as the move to play: a finished hint's suggestion, or a reviewed
+    /// move's best.
+    pub marked: Option<Square>,
+    /// A reviewed move's played move, marked beside the best when it is another.
+    pub played: Option<Square>,
+}
+
+impl BoardOverlay {
+    fn bare(showing: Showing) -> BoardOverlay {
+        BoardOverlay {
+            showing,
+            tiles: Tiles::None,
+            marked: None,
+            played: None,
+        }
+    }
+}
+
+/// What the board shows for the game (`browsing`: the move the person looks at when the
+/// game cannot stop there) and the view, with the heat map switched on or off. The
+/// editor comes first, then a reviewed move, then an earlier move, then the game itself.
+pub fn board_overlay(
+    game: &GameState,
+    browsing: Option<usize>,
+    view: &View,
+    heat_map: bool,
+) -> BoardOverlay {
+    if view.editor.is_some() {
+        return BoardOverlay::bare(Showing::Editor);
+    }
+    if let Some((index, review)) = focused_review(view, game) {
+        return BoardOverlay {
+            showing: Showing::Reviewed(index),
+            tiles: Tiles::Ranked {
+                tiles: focus_tiles(&review),
+                best: Some(review.best),
+            },
+            marked: review.best.square(),
+            played: review
+                .played
+                .square()
+                .filter(|_| review.played != review.best),
+        };
+    }
+    if let Some(ply) = browsing {
+        return BoardOverlay::bare(Showing::Browsed(ply));
+    }
+    let pos = game.position();
+    // The hint's marker stays without its tiles (the heat map switched off).
+    let marked = view
+        .hint
+        .filter(|(h, _)| *h == pos.hash())
+        .and_then(|(_, mv)| mv.square());
+    // A hint reads as Othello players read one: every legal move's evaluation; the agent's
+    // search as where its visits go.
+    let tiles = match board_search(view, game, heat_map) {
+        Some(h) if h.purpose == Purpose::Hint => {
+            let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
+            spread(&mut tiles);
+            Tiles::Ranked {
+                tiles,
+                best: h.merged.best_move(),
+            }
+        }
+        Some(h) => Tiles::Shares {
+            tiles: h.merged.heat_tiles(),
+            best: h.merged.best_move(),
+        },
+        None => Tiles::None,
+    };
+    BoardOverlay {
+        tiles,
+        marked,
+        ..BoardOverlay::bare(Showing::Game)
+    }
+}
+
+/// The search the panel shows, with its role: a search of the position on the board, or
+/// the agent's search for the move it has just played (until the person moves); nothing
+/// for any other position's.
+pub fn panel_search<'a>(view: &'a View, game: &GameState) -> Option<(&'a Heat, Role)> {
+    let here = game.position().hash();
+    view.heat.as_ref().and_then(|h| {
+        let role = match h.purpose {
+            Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
+            Purpose::Move if heat_visible(game, h.position) => Role::Past,
+            Purpose::Hint if h.position == here => Role::Hint,
+            Purpose::Analysis if h.position == here => Role::Analysis,
+            _ => return None,
+        };
+        Some((h, role))
+    })
+}
+
+/// The panel's search when its tiles belong on the board: only a search of the position
+/// on the board (so every tile is an empty square), with the heat map on, with
+/// simulations of its own, and never the agent's past search on the person's turn.
+fn board_search<'a>(view: &'a View, game: &GameState, heat_map: bool) -> Option<&'a Heat> {
+    // A hint in a book position has no simulations, but the book's values to show; so
+    // has a hint the solver settled (every move's margin, within the solver's sure reach).
+    let has_tiles = |h: &Heat, role: Role| {
+        !h.merged.tiles().is_empty()
+            || (role == Role::Hint
+                && (h.merged.search.book.is_some() || h.merged.search.solved.is_some()))
+    };
+    panel_search(view, game)
+        .filter(|(h, role)| heat_map && *role != Role::Past && has_tiles(h, *role))
+        .map(|(h, _)| h)
+}
+
+/// Whether a search of the position with hash `searched` is still the agent's word on the
+/// board: it is for the current position, and after the agent played from it, until the
+/// next move by the person.
+pub fn heat_visible(state: &GameState, searched: u64) -> bool {
+    let moves = state.game.moves();
+    let positions = state.game.positions();
+    if state.position().hash() == searched {
+        return true;
+    }
+    let mut placements = 0;
+    for i in (0..moves.len()).rev() {
+        let before = &positions[i];
+        if moves[i] != Move::Pass {
+            placements += 1;
+            if placements > 1 || !state.agent_plays(before.side_to_move()) {
+                return false;
+            }
+        }
+        if before.hash() == searched {
+            return true;
+        }
+    }
+    false
+}
+
+/// The reviewed move the person clicked, with its index in the game, while it is still a
+/// move of the game with its review.
+pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedMove)> {
+    let index = view.review.focus?;
+    let pos = game.game.positions().get(index)?;
+    let mv = game.game.moves().get(index)?;
+    Some((index, view.review.reviews.get(pos.hash(), *mv)?))
+}
+
+/// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best
+/// 1: a chance to win tells the moves apart by its rank among them, not by its distance
+/// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
+/// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
+/// negative strength, which the board draws grey, and stays out of the scale.
+pub fn spread(tiles: &mut [Tile]) {
+    let untried = |t: &Tile| t.label == "?";
+    let (low, high) = tiles
+        .iter()
+        .filter(|t| !untried(t))
+        .fold((f32::MAX, f32::MIN), |(lo, hi), t| {
+            (lo.min(t.strength), hi.max(t.strength))
+        });
+    for tile in tiles.iter_mut() {
+        if untried(tile) {
+            tile.strength = -1.0;
+        } else if high - low > f32::EPSILON {
+            tile.strength = (tile.strength - low) / (high - low);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,356 @@
+use super::*;
+use crate::merge::Merged;
+use crate::pool::PoolEvent;
+use crate::review::ReviewState;
+use crate::state::{apply, Action, Seats};
+use crate::view::ViewAction;
+use engine::review::{MoveReview, Value};
+use othello::{BoardSize, Color, Position, Variant};
+use protocol::{EngineKind, SearchStat};
+
+fn mv(text: &str) -> Move {
+    Move::parse(text, BoardSize::Eight).expect("a move")
+}
+
+fn sq(text: &str) -> Option<Square> {
+    mv(text).square()
+}
+
+/// A search of ten simulations, all on `best`.
+fn merged(best: &str) -> Merged {
+    Merged {
+        search: SearchStat {
+            engine: EngineKind::Network,
+            pv: vec![mv(best)],
+            value: 0.2,
+            score: None,
+            simulations: 10,
+            elapsed_ms: 5.0,
+            solved: None,
+            book: None,
+            proof: None,
+        },
+        moves: vec![engine::report::MoveInfo {
+            mv: mv(best),
+            visits: 10,
+            prior: 1.0,
+            target: 1.0,
+            q: 0.2,
+            proof: None,
+            bounds: None,
+            score: None,
+        }],
+        per_worker_rate: vec![2000.0],
+        chosen: None,
+    }
+}
+
+/// The view after a search of `position` for `purpose` reported `merged` (finished or
+/// not).
+fn searched(purpose: Purpose, position: u64, merged: Merged, done: bool) -> View {
+    let view = View::default().apply(ViewAction::Started(purpose, position, Color::White));
+    let event = if done {
+        PoolEvent::Done {
+            purpose,
+            position,
+            merged,
+        }
+    } else {
+        PoolEvent::Progress {
+            purpose,
+            position,
+            merged,
+        }
+    };
+    view.apply(ViewAction::Pool(event))
+}
+
+fn as_black() -> GameState {
+    GameState::new(
+        Position::start(BoardSize::Eight, Variant::Standard),
+        Seats::Human(Color::Black),
+    )
+}
+
+/// The 8x8 game after the person's f5, the agent (White) to move.
+fn after_f5() -> GameState {
+    apply(&as_black(), Action::Play(mv("f5")))
+}
+
+fn agent(state: &GameState, text: &str) -> GameState {
+    apply(
+        state,
+        Action::AgentMove {
+            position: state.position().hash(),
+            mv: mv(text),
+        },
+    )
+}
+
+fn nothing_on(showing: Showing) -> BoardOverlay {
+    BoardOverlay {
+        showing,
+        tiles: Tiles::None,
+        marked: None,
+        played: None,
+    }
+}
+
+#[test]
+fn the_live_search_draws_its_visit_shares_and_the_toggle_hides_them() {
+    let f5 = after_f5();
+    let view = searched(Purpose::Move, f5.position().hash(), merged("d6"), false);
+    assert_eq!(
+        panel_search(&view, &f5).map(|(_, r)| r),
+        Some(Role::Thinking)
+    );
+    let overlay = board_overlay(&f5, None, &view, true);
+    assert_eq!(overlay.showing, Showing::Game);
+    assert_eq!(
+        overlay.tiles,
+        Tiles::Shares {
+            tiles: view.heat.as_ref().expect("a report").merged.heat_tiles(),
+            best: Some(mv("d6")),
+        }
+    );
+    assert_eq!((overlay.marked, overlay.played), (None, None));
+    assert_eq!(
+        board_overlay(&f5, None, &view, false),
+        nothing_on(Showing::Game),
+        "the toggle hides the board's tiles"
+    );
+}
+
+#[test]
+fn the_agents_past_search_stays_in_the_panel_dimmed_and_off_the_board() {
+    let f5 = after_f5();
+    let view = searched(Purpose::Move, f5.position().hash(), merged("d6"), true);
+    let answered = agent(&f5, "d6");
+    assert_eq!(
+        panel_search(&view, &answered).map(|(_, r)| r),
+        Some(Role::Past)
+    );
+    assert_eq!(
+        board_overlay(&answered, None, &view, true),
+        nothing_on(Showing::Game),
+        "no tiles on the person's turn"
+    );
+}
+
+#[test]
+fn a_new_move_or_a_new_game_leaves_the_last_search_behind() {
+    let f5 = after_f5();
+    let view = searched(Purpose::Move, f5.position().hash(), merged("d6"), true);
+    let moved_on = apply(&agent(&f5, "d6"), Action::Play(mv("c3")));
+    assert_eq!(panel_search(&view, &moved_on), None);
+    assert_eq!(
+        board_overlay(&moved_on, None, &view, true),
+        nothing_on(Showing::Game)
+    );
+    let fresh = apply(
+        &f5,
+        Action::NewGame {
+            size: BoardSize::Eight,
+            variant: Variant::Standard,
+            seats: Seats::Human(Color::Black),
+        },
+    );
+    assert_eq!(panel_search(&view, &fresh), None);
+    assert_eq!(
+        board_overlay(&fresh, None, &view, true),
+        nothing_on(Showing::Game)
+    );
+}
+
+#[test]
+fn the_heat_map_stays_after_the_agents_move_until_the_person_moves() {
+    let s = after_f5();
+    let searched = s.position().hash();
+    assert!(heat_visible(&s, searched));
+    let s = agent(&s, "d6");
+    assert!(heat_visible(&s, searched));
+    let s = apply(&s, Action::Play(mv("c3")));
+    assert!(!heat_visible(&s, searched));
+}
+
+#[test]
+fn a_stale_search_of_another_position_shows_nowhere() {
+    let game = as_black();
+    let view = searched(Purpose::Analysis, 7, merged("d3"), false);
+    assert!(view.heat.is_some());
+    assert_eq!(panel_search(&view, &game), None);
+    assert_eq!(
+        board_overlay(&game, None, &view, true),
+        nothing_on(Showing::Game)
+    );
+    // Nor does a hint's marker for another position.
+    let hinted = searched(Purpose::Hint, 7, merged("d3"), true);
+    assert!(hinted.hint.is_some());
+    assert_eq!(
+        board_overlay(&game, None, &hinted, true),
+        nothing_on(Showing::Game)
+    );
+}
+
+#[test]
+fn a_hint_ranks_every_legal_move_and_marks_its_best() {
+    let game = as_black();
+    let here = game.position().hash();
+    let view = searched(Purpose::Hint, here, merged("d3"), true);
+    assert_eq!(panel_search(&view, &game).map(|(_, r)| r), Some(Role::Hint));
+    let overlay = board_overlay(&game, None, &view, true);
+    let Tiles::Ranked { tiles, best } = &overlay.tiles else {
+        panic!("a hint ranks its moves: {overlay:?}");
+    };
+    assert_eq!(*best, Some(mv("d3")));
+    assert_eq!(tiles.len(), game.position().legal_move_list().len());
+    // The only move searched keeps its chance; the three it never tried are unranked.
+    let d3 = tiles.iter().find(|t| t.mv == mv("d3")).expect("d3's tile");
+    assert_eq!((d3.label.as_str(), d3.strength), ("60%", 0.6));
+    assert_eq!(tiles.iter().filter(|t| t.strength < 0.0).count(), 3);
+    assert_eq!(overlay.marked, sq("d3"));
+    // Without the heat map the marker stays, alone.
+    assert_eq!(
+        board_overlay(&game, None, &view, false),
+        BoardOverlay {
+            marked: sq("d3"),
+            ..nothing_on(Showing::Game)
+        }
+    );
+}
+
+#[test]
+fn a_solved_hint_is_drawn_on_the_board_without_simulations() {
+    let game = as_black();
+    let mut solved = merged("d3");
+    solved.search.simulations = 0;
+    solved.search.solved = Some(protocol::SolvedStat {
+        best: mv("d3"),
+        margin: 4,
+        exact: true,
+        nodes: 100,
+        micros: 10,
+    });
+    let view = searched(Purpose::Hint, game.position().hash(), solved, true);
+    let overlay = board_overlay(&game, None, &view, true);
+    assert!(
+        matches!(&overlay.tiles, Tiles::Ranked { tiles, .. } if !tiles.is_empty()),
+        "{overlay:?}"
+    );
+}
+
+#[test]
+fn a_search_without_simulations_of_its_own_draws_no_tiles() {
+    let game = as_black();
+    let mut idle = merged("d3");
+    idle.search.simulations = 0;
+    let view = searched(Purpose::Analysis, game.position().hash(), idle, false);
+    assert_eq!(
+        panel_search(&view, &game).map(|(_, r)| r),
+        Some(Role::Analysis)
+    );
+    assert_eq!(
+        board_overlay(&game, None, &view, true),
+        nothing_on(Showing::Game)
+    );
+}
+
+#[test]
+fn a_reviewed_move_shows_its_position_with_the_played_and_best_moves() {
+    let game = agent(&after_f5(), "d6");
+    let review = protocol::ReviewedMove::from_engine(&MoveReview::new(
+        Color::White,
+        (mv("d6"), Value::estimate(-2.0)),
+        (mv("f6"), Value::estimate(1.0)),
+    ));
+    let mut state = ReviewState::default();
+    state
+        .reviews
+        .record(game.game.positions()[1].hash(), review.clone());
+    let view = View {
+        review: state,
+        ..searched(Purpose::Move, game.position().hash(), merged("c3"), false)
+    }
+    .apply(ViewAction::ReviewFocus(Some(1)));
+    assert_eq!(
+        board_overlay(&game, None, &view, true),
+        BoardOverlay {
+            showing: Showing::Reviewed(1),
+            tiles: Tiles::Ranked {
+                tiles: focus_tiles(&review),
+                best: Some(mv("f6")),
+            },
+            marked: sq("f6"),
+            played: sq("d6"),
+        }
+    );
+    // A row of another game's move, or none, is no review on the board.
+    let unfocused = view.apply(ViewAction::ReviewFocus(Some(0)));
+    assert_eq!(
+        board_overlay(&game, None, &unfocused, true).showing,
+        Showing::Game
+    );
+}
+
+#[test]
+fn a_browsed_move_and_the_editor_draw_nothing_over_their_positions() {
+    let f5 = after_f5();
+    let view = searched(Purpose::Move, f5.position().hash(), merged("d6"), false);
+    assert_eq!(
+        board_overlay(&f5, Some(0), &view, true),
+        nothing_on(Showing::Browsed(0))
+    );
+    let editing = view.apply(ViewAction::Edit(crate::editor::EditAction::Open(
+        *f5.position(),
+    )));
+    assert_eq!(
+        board_overlay(&f5, None, &editing, true),
+        nothing_on(Showing::Editor)
+    );
+}
+
+#[test]
+fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
+    let f5 = after_f5();
+    let here = f5.position().hash();
+    let finished = searched(Purpose::Move, here, merged("d6"), true).apply(ViewAction::Stopped);
+    assert!(panel_search(&finished, &f5).is_some());
+    // The same position searched again (f5 undone and played again): nothing shows until
+    // the new search reports.
+    let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White));
+    assert_eq!(panel_search(&again, &f5), None);
+    assert_eq!(
+        board_overlay(&f5, None, &again, true),
+        nothing_on(Showing::Game)
+    );
+    // Another purpose's search elsewhere leaves the panel as it was.
+    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
+    assert!(other.heat.is_some());
+}
+
+#[test]
+fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
+    let tile = |strength: f32| Tile {
+        mv: Move::Pass,
+        strength,
+        label: format!("{:.0}%", strength * 100.0),
+        aria: String::new(),
+    };
+    let untried = Tile {
+        label: "?".to_owned(),
+        ..tile(0.0)
+    };
+    let mut tiles = vec![tile(0.11), tile(0.19), untried, tile(0.15)];
+    spread(&mut tiles);
+    let strengths: Vec<f32> = tiles.iter().map(|t| t.strength).collect();
+    assert_eq!(strengths[0], 0.0);
+    assert_eq!(strengths[1], 1.0);
+    assert!(
+        strengths[2] < 0.0,
+        "an untried move is not ranked: {strengths:?}"
+    );
+    assert!((strengths[3] - 0.5).abs() < 1e-5, "{strengths:?}");
+    let mut even = vec![tile(0.5), tile(0.5)];
+    spread(&mut even);
+    assert_eq!(even[0].strength, 0.5);
+}
