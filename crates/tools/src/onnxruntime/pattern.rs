@@ -2,7 +2,7 @@
 //! (`engine::onnx_pattern`), built by another runtime, so the two can be held against each
 //! other (docs/model-contract.md, "Pattern networks").
 
-use crate::onnxruntime::environment;
+use super::environment;
 use engine::network::{ModelCard, ModelError};
 use engine::pattern::{PatternModel, PatternRunner, PatternSet};
 use ort::session::Session;
