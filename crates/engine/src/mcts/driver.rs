@@ -245,10 +245,16 @@ impl SearchDriver {
         })
     }
 
+    /// Every legal move's exact margin, best first, from this driver's root solver where
+    /// its rule solves `pos` exactly, whatever the moves (a position with one legal move
+    /// included): behind [`Agent::exact_root_margins`](crate::Agent::exact_root_margins),
+    /// which the book builder's solved entries and NBoard's hints go through.
+    pub(super) fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
+        Some(self.exact_root_solver(pos)?.score_moves(pos))
+    }
+
     /// This driver's root solver where its rule solves `pos` exactly, whatever the moves
-    /// (a position with one legal move included): behind
-    /// [`Agent::exact_root_margins`](crate::Agent::exact_root_margins), which the book
-    /// builder's solved entries and NBoard's hints go through.
+    /// (its tests check that it is the rule's own solver and table).
     pub(super) fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
         if self.solves_exactly(pos) {
             Some(self.solver())

@@ -65,8 +65,7 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
     }
 
     fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
-        let solver = self.mcts.driver_mut().exact_root_solver(pos)?;
-        Some(solver.score_moves(pos))
+        self.mcts.driver_mut().exact_root_margins(pos)
     }
 
     fn think_more(
