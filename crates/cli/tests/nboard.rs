@@ -145,12 +145,31 @@ fn go_fields(line: &str) -> (Move, Option<f64>, f64) {
 #[test]
 fn a_scripted_session_gets_the_answers_the_protocol_asks_for() {
     let mut nb = Session::start("mcts");
+    greets_and_names_its_depth(&mut nb);
+    let (set, game) = set_game("f5d6");
+    nb.send(&set);
+    hints_three_different_moves(&mut nb, game.position());
+    let after_move = goes_and_plays_the_gui_s_move(&mut nb, game.position());
+    ignores_garbage_and_refuses_bad_moves(&mut nb, &after_move);
+    learns_and_analyses_every_position(&mut nb);
+    let stderr = nb.finish();
+    let errors: Vec<&str> = stderr.lines().collect();
+    // `hint` without a number, z9, the cut record, a1.
+    assert_eq!(errors.len(), 4, "{stderr}");
+    assert!(errors.iter().all(|l| l.starts_with("error: ")), "{stderr}");
+    assert!(stderr.contains("z9") && stderr.contains("a1"), "{stderr}");
+    assert!(stderr.contains("set game"), "{stderr}");
+}
+
+/// The scripted session's steps, in order.
+fn greets_and_names_its_depth(nb: &mut Session) {
     nb.send("nboard 2");
     assert_eq!(nb.until("set myname"), ["set myname OthelloZero"]);
     nb.send("set depth 2");
     assert_eq!(nb.until("set myname"), ["set myname OthelloZero2"]);
-    let (set, game) = set_game("f5d6");
-    nb.send(&set);
+}
+
+fn hints_three_different_moves(nb: &mut Session, pos: &Position) {
     nb.send("hint 3");
     // `status analysing`, the hints, then an empty `status` when they are all out.
     let answer = nb.until_line("status");
@@ -163,10 +182,10 @@ fn a_scripted_session_gets_the_answers_the_protocol_asks_for() {
     let mut firsts = Vec::new();
     for line in &hints {
         let (pv, eval, depth) = search_fields(line);
-        assert!(game.position().is_legal(pv[0]), "{line}");
-        let mut pos = *game.position();
+        assert!(pos.is_legal(pv[0]), "{line}");
+        let mut at = *pos;
         for mv in &pv {
-            pos = pos.play(*mv).expect("the line is legal");
+            at = at.play(*mv).expect("the line is legal");
         }
         assert!(eval.abs() <= 64.0, "{line}");
         assert!(depth.parse::<usize>().is_ok_and(|d| d >= 1), "{line}");
@@ -174,29 +193,35 @@ fn a_scripted_session_gets_the_answers_the_protocol_asks_for() {
     }
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "three different moves: {hints:?}");
+}
 
-    // `go` answers a move and leaves the board alone: the GUI plays it with `move`.
+/// `go` answers a move and leaves the board alone: the GUI plays it with `move`. Returns
+/// the position after the GUI's move.
+fn goes_and_plays_the_gui_s_move(nb: &mut Session, pos: &Position) -> Position {
     nb.send("go");
     let answer = nb.until("===").pop().expect("a move");
     let (mv, eval, seconds) = go_fields(&answer);
-    assert!(game.position().is_legal(mv), "{answer}");
+    assert!(pos.is_legal(mv), "{answer}");
     assert!(
         eval.is_some_and(|e| e.abs() <= 64.0) && seconds >= 0.0,
         "{answer}"
     );
     nb.send("go");
     let again = go_fields(&nb.until("===").pop().expect("a move")).0;
-    assert!(game.position().is_legal(again), "the board did not change");
+    assert!(pos.is_legal(again), "the board did not change");
     nb.send(&format!(
         "move {}/0.5/1.2",
         mv.to_string().to_ascii_uppercase()
     ));
-    let after_move = game.position().play(mv).expect("legal");
+    let after_move = pos.play(mv).expect("legal");
     nb.send("go");
     let reply = go_fields(&nb.until("===").pop().expect("a move")).0;
     assert!(after_move.is_legal(reply), "{reply} after {mv}");
+    after_move
+}
 
-    // Garbage is ignored; a bad move or record is one line on stderr and changes nothing.
+/// Garbage is ignored; a bad move or record is one line on stderr and changes nothing.
+fn ignores_garbage_and_refuses_bad_moves(nb: &mut Session, after_move: &Position) {
     for junk in [
         "",
         "foo bar",
@@ -224,7 +249,9 @@ fn a_scripted_session_gets_the_answers_the_protocol_asks_for() {
     nb.send("go");
     let (mv, _, _) = go_fields(&nb.until("===").pop().expect("a move"));
     assert!(now.is_legal(mv), "{mv} in {}", now.to_board_text());
+}
 
+fn learns_and_analyses_every_position(nb: &mut Session) {
     nb.send("learn");
     assert_eq!(
         nb.until("learned").last().map(String::as_str),
@@ -247,13 +274,6 @@ fn a_scripted_session_gets_the_answers_the_protocol_asks_for() {
         })
         .collect();
     assert_eq!(made, [4, 3, 2, 1, 0], "{analysis:?}");
-    let stderr = nb.finish();
-    let errors: Vec<&str> = stderr.lines().collect();
-    // `hint` without a number, z9, the cut record, a1.
-    assert_eq!(errors.len(), 4, "{stderr}");
-    assert!(errors.iter().all(|l| l.starts_with("error: ")), "{stderr}");
-    assert!(stderr.contains("z9") && stderr.contains("a1"), "{stderr}");
-    assert!(stderr.contains("set game"), "{stderr}");
 }
 
 #[test]

@@ -29,6 +29,16 @@ fn path(p: &Path) -> &str {
 #[test]
 fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
     let dir = temp("build");
+    let set = dir.join("set.bin");
+    let kept = builds_a_set_from_arena_games(&dir, &set);
+    lists_legal_answers_and_proves_them_again(&set, kept);
+    refuses_damaged_sets(&set, &dir.join("damaged.bin"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays a few 6x6 arena games into `dir` and builds the puzzle set `set` from them;
+/// returns how many puzzles it kept.
+fn builds_a_set_from_arena_games(dir: &Path, set: &Path) -> usize {
     let games = dir.join("games");
     stdout(othello(&[
         "arena",
@@ -43,7 +53,6 @@ fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
         "--out",
         path(&games),
     ]));
-    let set = dir.join("set.bin");
     let built = stdout(othello(&[
         "puzzles",
         "build",
@@ -58,7 +67,7 @@ fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
         "--gap",
         "4",
         "--out",
-        path(&set),
+        path(set),
     ]));
     let kept: usize = built
         .lines()
@@ -73,9 +82,14 @@ fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
         .expect("the count of kept puzzles");
     assert!(kept > 0, "{built}");
     assert!(built.contains("positions tried"), "{built}");
-    let listed = stdout(othello(&["puzzles", "list", path(&set)]));
+    kept
+}
+
+/// `list` gives one line a puzzle, each a position `othello show` reads with an answer
+/// legal there, and `check` proves every one again.
+fn lists_legal_answers_and_proves_them_again(set: &Path, kept: usize) {
+    let listed = stdout(othello(&["puzzles", "list", path(set)]));
     assert_eq!(listed.lines().count(), kept);
-    // Each line's position is one `othello show` reads, and the answer is legal there.
     let first: Vec<&str> = listed
         .lines()
         .next()
@@ -92,15 +106,17 @@ fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
         "{} not in {legal}",
         first[2]
     );
-    let checked = stdout(othello(&["puzzles", "check", path(&set)]));
+    let checked = stdout(othello(&["puzzles", "check", path(set)]));
     assert!(
         checked.contains(&format!("all {kept} puzzles proven again")),
         "{checked}"
     );
+}
 
-    // A flipped bit, a cut file and a file that is no puzzle set: one line each, exit 2.
-    let bytes = std::fs::read(&set).expect("set");
-    let damaged = dir.join("damaged.bin");
+/// A flipped bit, a cut file and a file that is no puzzle set (written to `damaged`): one
+/// line each, exit 2.
+fn refuses_damaged_sets(set: &Path, damaged: &Path) {
+    let bytes = std::fs::read(set).expect("set");
     let mut flipped = bytes.clone();
     flipped[30] ^= 4;
     for (content, reason) in [
@@ -111,15 +127,14 @@ fn a_set_built_from_games_lists_and_proves_again_and_damage_is_refused() {
             "not an Othello Zero puzzle file",
         ),
     ] {
-        std::fs::write(&damaged, content).expect("write");
+        std::fs::write(damaged, content).expect("write");
         for verb in ["list", "check"] {
-            let refused = othello(&["puzzles", verb, path(&damaged)]).assert().code(2);
+            let refused = othello(&["puzzles", verb, path(damaged)]).assert().code(2);
             let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
             assert!(stderr.contains(reason), "{verb}: {stderr}");
             assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -202,6 +202,16 @@ pub trait Agent: Send {
         None
     }
 
+    /// Every legal move's exact margin, best first, where the root rule solves `pos`
+    /// exactly, from this agent's own root solver (its table, shared with
+    /// [`Agent::root_rule`]'s). Unlike the rule, a position with one legal move within the
+    /// reach is solved too: the callers that list every move's value rather than play one
+    /// (the book builder's solved entries, NBoard's hints) want its margin. `None` outside
+    /// the reach, and for a player without the search driver's root decision.
+    fn exact_root_margins(&mut self, _pos: &Position) -> Option<Vec<(Move, i32)>> {
+        None
+    }
+
     /// How long [`Agent::think`] lets a slice run between two progress reports.
     fn report_interval(&self) -> Duration {
         Duration::from_millis(100)

@@ -25,6 +25,20 @@ pub enum EvalError {
     WrongBoard { expected: String, found: String },
 }
 
+/// Probabilities from logits, summing to 1 (even where they overflow: then uniform): the
+/// priors of every evaluator that scores moves by logits (networks of planes, pattern
+/// networks' children).
+pub fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        exps.iter().map(|e| e / sum).collect()
+    } else {
+        vec![1.0 / logits.len().max(1) as f32; logits.len()]
+    }
+}
+
 pub trait Evaluator {
     /// Evaluates every position of a batch (none of them finished games).
     fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError>;

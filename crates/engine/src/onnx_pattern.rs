@@ -2,8 +2,8 @@
 //! once over every configuration into [`PatternTables`] when the network loads
 //! (docs/model-contract.md, "Pattern networks").
 
-use crate::network::{ModelCard, ModelError};
-use crate::pattern::{PatternModel, PatternRunner, PatternSet};
+use crate::network::{ModelCard, ModelError, PatternModel};
+use crate::pattern::{PatternRunError, PatternRunner, PatternSet};
 use std::sync::Arc;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
@@ -114,8 +114,8 @@ impl PatternRunner for TractPatterns {
         pattern: usize,
         rows: &[f32],
         count: usize,
-    ) -> Result<Vec<f32>, ModelError> {
-        let run_error = |e: &dyn std::fmt::Display| ModelError::Run(format!("{e:#}"));
+    ) -> Result<Vec<f32>, PatternRunError> {
+        let run_error = |e: &dyn std::fmt::Display| PatternRunError::Run(format!("{e:#}"));
         let own = self.input_of[pattern];
         let mut feed = TVec::new();
         for (index, &width) in self.input_widths.iter().enumerate() {
@@ -130,7 +130,7 @@ impl PatternRunner for TractPatterns {
         let results = self.plans[pattern].run(feed).map_err(|e| run_error(&e))?;
         let out = results
             .first()
-            .ok_or_else(|| ModelError::Run(format!("out_{pattern} gave nothing")))?;
+            .ok_or_else(|| PatternRunError::Run(format!("out_{pattern} gave nothing")))?;
         Ok(out
             .to_plain_array_view::<f32>()
             .map_err(|e| run_error(&e))?

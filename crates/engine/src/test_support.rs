@@ -2,6 +2,7 @@
 //! for small searches.
 
 use crate::Rng;
+use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};
 
 /// Exact margin for the side to move by plain minimax over the rules (a handful of
@@ -29,22 +30,28 @@ pub(crate) fn board_and_rules(case: usize) -> (BoardSize, Variant) {
     ][case % 4]
 }
 
-/// A position reached by random play with at most `empties` empty squares; `None` when
-/// the game ended first.
-pub(crate) fn random_position(
+/// A position reached by random play with at most `empties` empty squares (the shared
+/// `othello::testing::random_position`, on `rng`); `None` when the game ended first.
+pub(crate) fn random_open_position(
     size: BoardSize,
     variant: Variant,
     empties: u32,
     rng: &mut Rng,
 ) -> Option<Position> {
-    let mut pos = Position::start(size, variant);
-    while pos.empty_count() > empties && !pos.is_game_over() {
-        let moves = pos.legal_move_list();
-        pos = pos
-            .play(*rng.choose(&moves).expect("not over"))
-            .expect("legal");
-    }
+    let pos = random_position(size, variant, Stop::AtEmpties(empties), |n| rng.below(n));
     (!pos.is_game_over()).then_some(pos)
+}
+
+/// A 6x6 position from random play down to `empties` empty squares, or `None` when the
+/// game ended there or left only one move (nothing to choose).
+pub(crate) fn random_6x6_choice(rng: &mut Rng, empties: u32) -> Option<Position> {
+    let pos = random_position(
+        BoardSize::Six,
+        Variant::Standard,
+        Stop::AtEmpties(empties),
+        |n| rng.below(n),
+    );
+    (!pos.is_game_over() && pos.legal_move_list().len() >= 2).then_some(pos)
 }
 
 /// Asserts that `v`, a search's value in the window (`alpha`, `beta`), is a fail-soft

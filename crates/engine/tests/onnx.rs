@@ -6,6 +6,7 @@ use engine::mcts::{Mcts, MctsConfig, MctsPlayer};
 use engine::network::{InputPlanes, ModelCard, ModelError, Network, NetworkEvaluator};
 use engine::onnx::TractModel;
 use engine::{Agent, Budget, Rng};
+use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,18 +60,13 @@ fn the_network_computes_what_numpy_computes() {
     }
 }
 
+/// `count` positions that are not over, each after up to 39 random moves.
 fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut pos = Position::start(size, Variant::Standard);
-        for _ in 0..rng.below(40) {
-            let moves = pos.legal_move_list();
-            match rng.choose(&moves) {
-                Some(mv) => pos = pos.play(*mv).expect("legal"),
-                None => break,
-            }
-        }
+        let plies = Stop::AfterPlies(rng.below(40));
+        let pos = random_position(size, Variant::Standard, plies, |n| rng.below(n));
         if !pos.is_game_over() {
             out.push(pos);
         }

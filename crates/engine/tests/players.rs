@@ -2,23 +2,10 @@
 
 use engine::players::{solver_empties, AlphaBetaPlayer, HeuristicPlayer, RandomPlayer};
 use engine::{Agent, Budget, Rng, Solver};
+use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Color, Game, Move, Position, Square, Variant};
 use proptest::prelude::*;
 use std::time::Duration;
-
-fn random_position(size: BoardSize, variant: Variant, plies: usize, rng: &mut Rng) -> Position {
-    let mut pos = Position::start(size, variant);
-    for _ in 0..plies {
-        if pos.is_game_over() {
-            break;
-        }
-        let moves = pos.legal_move_list();
-        pos = pos
-            .play(*rng.choose(&moves).expect("not over"))
-            .expect("legal");
-    }
-    pos
-}
 
 fn play_game(
     black: &mut dyn Agent,
@@ -52,7 +39,8 @@ proptest! {
         seed in any::<u64>(), plies in 0usize..60, size in 0usize..3, reversed in any::<bool>()
     ) {
         let variant = if reversed { Variant::Reversed } else { Variant::Standard };
-        let pos = random_position(size_of(size), variant, plies, &mut Rng::new(seed));
+        let mut rng = Rng::new(seed);
+        let pos = random_position(size_of(size), variant, Stop::AfterPlies(plies), |n| rng.below(n));
         prop_assume!(!pos.is_game_over());
         let mv = HeuristicPlayer::new(seed).select_move(&pos, &Budget::default());
         prop_assert!(pos.is_legal(mv), "{mv} in {}", pos.to_board_text());
@@ -63,7 +51,8 @@ proptest! {
         seed in any::<u64>(), plies in 0usize..60, size in 0usize..3, reversed in any::<bool>()
     ) {
         let variant = if reversed { Variant::Reversed } else { Variant::Standard };
-        let pos = random_position(size_of(size), variant, plies, &mut Rng::new(seed));
+        let mut rng = Rng::new(seed);
+        let pos = random_position(size_of(size), variant, Stop::AfterPlies(plies), |n| rng.below(n));
         prop_assume!(!pos.is_game_over());
         let mv = AlphaBetaPlayer::new(seed).select_move(&pos, &Budget::depth(2));
         prop_assert!(pos.is_legal(mv), "{mv} in {}", pos.to_board_text());
@@ -150,7 +139,7 @@ fn alpha_beta_never_misplays_a_solved_ending() {
             assert!(empties <= solver_empties(size));
             for seed in 0..40 {
                 let plies = size.squares() as usize - 4 - empties as usize;
-                let pos = random_position(size, variant, plies, &mut rng);
+                let pos = random_position(size, variant, Stop::AfterPlies(plies), |n| rng.below(n));
                 if pos.is_game_over() {
                     continue;
                 }
@@ -223,7 +212,9 @@ fn alpha_beta_beats_the_heuristic_player_more_often_than_not() {
 
 #[test]
 fn a_time_budget_is_respected_and_still_gives_a_legal_move() {
-    let pos = random_position(BoardSize::Eight, Variant::Standard, 10, &mut Rng::new(3));
+    let mut rng = Rng::new(3);
+    let plies = Stop::AfterPlies(10);
+    let pos = random_position(BoardSize::Eight, Variant::Standard, plies, |n| rng.below(n));
     let mut player = AlphaBetaPlayer::new(3);
     let clock = std::time::Instant::now();
     let mv = player.select_move(&pos, &Budget::time(Duration::from_millis(50)));

@@ -2,6 +2,7 @@
 //! `Position::play`, known results (6x6 perfect play, FFO #40).
 
 use engine::{Rng, Solver, WinLossDraw};
+use othello::testing::{self, Stop};
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 
 /// Exact margin for the side to move by full minimax, straight from the rules.
@@ -16,16 +17,10 @@ fn minimax(pos: &Position) -> i32 {
         .expect("a game that is not over has a move")
 }
 
-/// A position from random play with at most `empties` empty squares (fewer when the
-/// game ended early).
+/// A position from random play with at most `empties` empty squares (more when the game
+/// ended early).
 fn random_position(size: BoardSize, variant: Variant, empties: u32, rng: &mut Rng) -> Position {
-    let mut pos = Position::start(size, variant);
-    while pos.empty_count() > empties && !pos.is_game_over() {
-        let moves = pos.legal_move_list();
-        let mv = *rng.choose(&moves).expect("not over");
-        pos = pos.play(mv).expect("legal");
-    }
-    pos
+    testing::random_position(size, variant, Stop::AtEmpties(empties), |n| rng.below(n))
 }
 
 fn check_against_minimax(size: BoardSize, variant: Variant, count: usize, max_empties: u32) {

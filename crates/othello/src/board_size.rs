@@ -120,27 +120,3 @@ impl FromStr for BoardSize {
             .ok_or_else(bad)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::BoardSize;
-    use crate::Square;
-
-    #[test]
-    fn corners_and_quadrants_are_the_squares_they_say() {
-        for size in BoardSize::ALL {
-            let (last, half) = (size.n() - 1, size.n() / 2);
-            let mut corners = 0;
-            let mut quadrants = [0u64; 4];
-            for sq in Square::all(size) {
-                let (c, r) = (sq.column(), sq.row());
-                if (c == 0 || c == last) && (r == 0 || r == last) {
-                    corners |= sq.bit();
-                }
-                quadrants[usize::from(r >= half) * 2 + usize::from(c >= half)] |= sq.bit();
-            }
-            assert_eq!(size.corners(), corners, "{size}");
-            assert_eq!(size.quadrants(), quadrants, "{size}");
-        }
-    }
-}

@@ -40,6 +40,9 @@ mod position;
 mod square;
 mod symmetry;
 mod xot;
+// Test support for this crate's tests and, with the feature, for the other crates' tests.
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
 /// The raw move generator on `(player, opponent)` bitboards, for search inner loops.
 pub mod raw {

@@ -176,3 +176,29 @@ impl fmt::Display for Move {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Square;
+    use crate::BoardSize;
+
+    // Here rather than beside `BoardSize`: the squares are the reference, and `square` is
+    // the module above `board_size` (no module of the crate imports in a circle).
+    #[test]
+    fn corners_and_quadrants_are_the_squares_they_say() {
+        for size in BoardSize::ALL {
+            let (last, half) = (size.n() - 1, size.n() / 2);
+            let mut corners = 0;
+            let mut quadrants = [0u64; 4];
+            for sq in Square::all(size) {
+                let (c, r) = (sq.column(), sq.row());
+                if (c == 0 || c == last) && (r == 0 || r == last) {
+                    corners |= sq.bit();
+                }
+                quadrants[usize::from(r >= half) * 2 + usize::from(c >= half)] |= sq.bit();
+            }
+            assert_eq!(size.corners(), corners, "{size}");
+            assert_eq!(size.quadrants(), quadrants, "{size}");
+        }
+    }
+}

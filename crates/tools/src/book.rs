@@ -58,7 +58,7 @@
 use engine::book::{next_book_position, Book, BookEntry, BookError, BookKey, Origin};
 use engine::evaluator::Evaluator;
 use engine::report::SearchInfo;
-use engine::{Budget, EvalError, MctsPlayer};
+use engine::{Agent, Budget, EvalError, MctsPlayer};
 use othello::{Color, Move, Position};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -200,14 +200,14 @@ pub fn todo(
 
 /// The book entry of one search: the position's value and every move the search looked at
 /// enough to judge. Positions the agent's root rule solves exactly get the margins of its
-/// root solver instead (the search driver's rule and table: one for every caller).
+/// root solver instead ([`Agent::exact_root_margins`]: the search driver's rule and table,
+/// one for every caller).
 pub fn search_position<E: Evaluator + Send>(
     agent: &mut MctsPlayer<E>,
     pos: &Position,
     simulations: u64,
 ) -> Result<BookEntry, EvalError> {
-    if let Some(solver) = agent.mcts().exact_root_solver(pos) {
-        let margins = solver.score_moves(pos);
+    if let Some(margins) = agent.exact_root_margins(pos) {
         let value = margins.first().map_or(0, |&(_, m)| m) as f32;
         return Ok(BookEntry {
             value,

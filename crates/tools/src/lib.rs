@@ -40,6 +40,5 @@ pub mod arrays;
 pub mod book;
 pub mod models;
 pub mod onnxruntime;
-pub mod onnxruntime_pattern;
 pub mod puzzles;
 pub mod selfplay;

@@ -17,6 +17,11 @@ use othello::BoardSize;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+// A pattern network's tables on this runtime: a part of the backend (it starts its session
+// in the backend's environment, and the backend's loader dispatches to it), not a module
+// beside it.
+pub mod pattern;
+
 const NAME: &str = "onnxruntime";
 
 /// Where the library is looked for when `ORT_DYLIB_PATH` is not set: the trainer's venv
@@ -79,7 +84,7 @@ impl Runtime for OnnxRuntime {
 
     fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
         if card.is_pattern()? {
-            return Ok(Arc::new(crate::onnxruntime_pattern::load(onnx, card)?));
+            return Ok(Arc::new(pattern::load(onnx, card)?));
         }
         Ok(Arc::new(OrtModel::from_bytes(onnx.to_vec(), card)?))
     }

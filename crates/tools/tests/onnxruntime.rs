@@ -7,6 +7,7 @@ use engine::evaluator::Evaluator;
 use engine::network::{load_file, InputPlanes, ModelCard, Network, NetworkEvaluator, Runtime};
 use engine::onnx::Tract;
 use engine::Rng;
+use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};
 use std::path::PathBuf;
 use tools::models::RuntimeChoice;
@@ -40,18 +41,13 @@ fn evaluator(network: &Network) -> NetworkEvaluator {
     NetworkEvaluator::new(network).expect("an evaluator")
 }
 
+/// `count` positions that are not over, each after up to 49 random moves.
 fn random_positions(size: BoardSize, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut pos = Position::start(size, Variant::Standard);
-        for _ in 0..rng.below(50) {
-            let moves = pos.legal_move_list();
-            match rng.choose(&moves) {
-                Some(mv) => pos = pos.play(*mv).expect("legal"),
-                None => break,
-            }
-        }
+        let plies = Stop::AfterPlies(rng.below(50));
+        let pos = random_position(size, Variant::Standard, plies, |n| rng.below(n));
         if !pos.is_game_over() {
             out.push(pos);
         }

@@ -618,9 +618,8 @@ fn settled_hints(
             return Some(hints.collect());
         }
     }
-    let solver = player.mcts().exact_root_solver(pos)?;
-    let hints = solver
-        .score_moves(pos)
+    let hints = player
+        .exact_root_margins(pos)?
         .into_iter()
         .take(n)
         .map(|(mv, margin)| Hint {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::rng::Rng;
+use othello::testing::{random_position, Stop};
 use proptest::prelude::*;
 
 fn start8() -> Position {
@@ -24,20 +25,6 @@ fn searched(value: f32, estimates: Vec<(Move, f32)>) -> BookEntry {
 
 fn mv(text: &str) -> Move {
     Move::parse(text, BoardSize::Eight).expect("a square")
-}
-
-/// A position after a few random moves, for the property tests.
-fn random_position(seed: u64, plies: usize, size: BoardSize) -> Position {
-    let mut rng = Rng::new(seed);
-    let mut pos = Position::start(size, Variant::Standard);
-    for _ in 0..plies {
-        if pos.is_game_over() {
-            break;
-        }
-        let moves = pos.legal_move_list();
-        pos = pos.play_unchecked(moves[rng.below(moves.len())]);
-    }
-    pos
 }
 
 #[test]
@@ -164,7 +151,9 @@ fn a_book_for_another_game_is_refused_and_never_consulted() {
 fn small_book(seed: u64) -> Book {
     let mut book = Book::new(BoardSize::Eight, Variant::Standard);
     for i in 0..20 {
-        let pos = random_position(seed ^ i, (i % 12) as usize + 1, BoardSize::Eight);
+        let mut rng = Rng::new(seed ^ i);
+        let plies = Stop::AfterPlies((i % 12) as usize + 1);
+        let pos = random_position(BoardSize::Eight, Variant::Standard, plies, |n| rng.below(n));
         if pos.is_game_over() || pos.must_pass() {
             continue;
         }

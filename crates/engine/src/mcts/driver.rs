@@ -234,8 +234,9 @@ impl SearchDriver {
     /// The root decision's fixed rule for `pos` ([`RootRule`]): its only legal move, or
     /// this driver's root solver where the rule solves `pos` exactly, or neither. For the
     /// callers that treat a position as the root decision would without deciding it (a
-    /// review, NBoard's and the page's hints), so that the rule and the solver's table
-    /// are this driver's, a spec's `exact=` included.
+    /// review and the page's hints, through [`Agent::root_rule`](crate::Agent::root_rule)),
+    /// so that the rule and the solver's table are this driver's, a spec's `exact=`
+    /// included.
     pub fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
         let root_solve = &self.tree.config().root_solve;
         let solver = &mut self.solver;
@@ -244,9 +245,17 @@ impl SearchDriver {
         })
     }
 
+    /// Every legal move's exact margin, best first, from this driver's root solver where
+    /// its rule solves `pos` exactly, whatever the moves (a position with one legal move
+    /// included): behind [`Agent::exact_root_margins`](crate::Agent::exact_root_margins),
+    /// which the book builder's solved entries and NBoard's hints go through.
+    pub(super) fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
+        Some(self.exact_root_solver(pos)?.score_moves(pos))
+    }
+
     /// This driver's root solver where its rule solves `pos` exactly, whatever the moves
-    /// (a position with one legal move included): the book builder's exact entries.
-    pub fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
+    /// (its tests check that it is the rule's own solver and table).
+    pub(super) fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
         if self.solves_exactly(pos) {
             Some(self.solver())
         } else {

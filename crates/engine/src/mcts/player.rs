@@ -64,6 +64,10 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
         Some(self.mcts.root_rule(pos))
     }
 
+    fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
+        self.mcts.driver_mut().exact_root_margins(pos)
+    }
+
     fn think_more(
         &mut self,
         thinking: &mut Thinking,

@@ -112,15 +112,15 @@ impl<E: Evaluator> Mcts<E> {
     }
 
     /// The root decision's fixed rule for `pos`, with the root solver (see
-    /// [`SearchDriver::root_rule`]).
-    pub fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
+    /// [`SearchDriver::root_rule`]). Callers outside the search ask the agent
+    /// ([`Agent::root_rule`](crate::Agent::root_rule)), one way in.
+    pub(super) fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
         self.driver.root_rule(pos)
     }
 
-    /// The root solver where the rule solves `pos` exactly (see
-    /// [`SearchDriver::exact_root_solver`]).
-    pub fn exact_root_solver(&mut self, pos: &Position) -> Option<&mut Solver> {
-        self.driver.exact_root_solver(pos)
+    /// The driver, for the agent's own entries into its root rule (`player.rs`).
+    pub(super) fn driver_mut(&mut self) -> &mut SearchDriver {
+        &mut self.driver
     }
 
     /// One slice of a move's thinking, all four stages of the driver: the first slice

@@ -6,8 +6,9 @@ use crate::clock_source::virtual_time::{self, Ticking};
 use crate::evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
 use crate::report::{Proof, SearchInfo};
 use crate::solver::Solver;
-use crate::test_support::minimax;
+use crate::test_support::{minimax, random_6x6_choice};
 use crate::{Agent, Budget, Rng};
+use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Game, Move, Position, Variant};
 use proptest::prelude::{any, prop, prop_assert, prop_assume, proptest, ProptestConfig};
 use std::collections::HashMap;
@@ -290,23 +291,13 @@ fn with_an_exact_solver_the_search_settles_4x4_margins_and_plays_perfectly() {
 /// A 4x4 position after fewer than `plies` random moves (`rng.below(plies)` of them, fewer
 /// if the game ends first).
 fn random_4x4(rng: &mut Rng, plies: usize) -> Position {
-    let mut pos = Position::start(BoardSize::Four, Variant::Standard);
-    for _ in 0..rng.below(plies) {
-        if let Some(mv) = rng.choose(&pos.legal_move_list()) {
-            pos = pos.play(*mv).expect("legal");
-        }
-    }
-    pos
+    let plies = Stop::AfterPlies(rng.below(plies));
+    random_position(BoardSize::Four, Variant::Standard, plies, |n| rng.below(n))
 }
 
 /// A random 8x8 position with `empties` empty squares that is not over.
 pub(super) fn random_endgame(rng: &mut Rng, empties: u32) -> Option<Position> {
-    let mut pos = start8();
-    while pos.empty_count() > empties {
-        let moves = pos.legal_move_list();
-        pos = pos.play(*rng.choose(&moves)?).expect("legal");
-    }
-    (!pos.is_game_over()).then_some(pos)
+    crate::test_support::random_open_position(BoardSize::Eight, Variant::Standard, empties, rng)
 }
 
 #[test]
@@ -469,19 +460,6 @@ fn sampling_with_temperature_follows_visit_counts() {
         );
     }
     assert_eq!(info.sample_move(0.0, &mut rng), info.best_move());
-}
-
-/// A 6x6 position from random play down to `empties` empty squares, or `None` when the
-/// game ended there or left only one move (nothing to choose).
-fn random_6x6_choice(rng: &mut Rng, empties: u32) -> Option<Position> {
-    let mut pos = Position::start(BoardSize::Six, Variant::Standard);
-    while pos.empty_count() > empties && !pos.is_game_over() {
-        let moves = pos.legal_move_list();
-        pos = pos
-            .play(*rng.choose(&moves).expect("a move"))
-            .expect("legal");
-    }
-    (!pos.is_game_over() && pos.legal_move_list().len() >= 2).then_some(pos)
 }
 
 /// The best exact final margin in `pos`, and every move's margin.
@@ -1059,29 +1037,4 @@ fn the_root_rule_is_the_driver_s_own_reach_and_its_one_root_solver() {
         fresh.decide_root(&forced, &Budget::simulations(10), None),
         Some(RootDecision::Forced(only))
     );
-}
-
-/// An agent answers with its driver's rule, so a spec's `exact=` reaches every caller that
-/// asks; players without the driver have no rule to give.
-#[test]
-fn an_mcts_agent_gives_its_spec_s_root_rule_and_other_players_none() {
-    use crate::{NoModels, PlayerSpec, RootRule};
-    let mut rng = Rng::new(5);
-    let pos = std::iter::repeat_with(|| random_6x6_choice(&mut rng, 14))
-        .flatten()
-        .next()
-        .expect("a 6x6 position with a choice at 14 empties");
-    let agent = |text: &str| {
-        let spec: PlayerSpec = text.parse().expect("a spec");
-        spec.build(1, &NoModels).expect("an agent").0
-    };
-    assert!(matches!(
-        agent("mcts:sims=10").root_rule(&pos),
-        Some(RootRule::Exact(_))
-    ));
-    assert!(matches!(
-        agent("mcts:sims=10,exact=12").root_rule(&pos),
-        Some(RootRule::Open)
-    ));
-    assert!(agent("alphabeta:depth=2").root_rule(&pos).is_none());
 }

@@ -11,12 +11,14 @@
 
 mod card;
 pub mod features;
+mod pattern_model;
 mod planes;
 
 pub use card::{CardError, ModelCard};
+pub use pattern_model::PatternModel;
 pub use planes::{InputPlanes, Plane, PlaneValue, PlanesError, V1, V2};
 
-use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use crate::evaluator::{softmax, EvalError, Evaluation, Evaluator};
 use othello::{BoardSize, Position, Variant};
 use std::path::Path;
 use std::sync::Arc;
@@ -209,17 +211,6 @@ pub fn legal_priors(pos: &Position, logits: &[f32]) -> Vec<f32> {
         .map(|mv| logits.get(mv.policy_index(size)).copied().unwrap_or(0.0))
         .collect();
     softmax(&picked)
-}
-
-pub fn softmax(logits: &[f32]) -> Vec<f32> {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
-    let sum: f32 = exps.iter().sum();
-    if sum > 0.0 && sum.is_finite() {
-        exps.iter().map(|e| e / sum).collect()
-    } else {
-        vec![1.0 / logits.len().max(1) as f32; logits.len()]
-    }
 }
 
 /// Refuses a batch that holds a position of another board or variant than the network's.

@@ -77,7 +77,7 @@ impl PatternEvaluator {
                 mover_logit / temperature
             })
             .collect();
-        crate::network::softmax(&logits)
+        crate::evaluator::softmax(&logits)
     }
 }
 

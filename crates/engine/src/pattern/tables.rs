@@ -13,8 +13,20 @@
 //! its indices current move by move instead; the search here evaluates fresh positions.
 
 use super::set::PatternSet;
-use crate::network::ModelError;
 use othello::Position;
+
+/// Why running a pattern network failed, in the words a loaded network uses for the same
+/// failure (`network::ModelError`'s `Run` and `Contract`, which it becomes there). An error
+/// of the patterns' own, so that this module stays below the network interface.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum PatternRunError {
+    /// The runtime failed to run it.
+    #[error("running the model failed: {0}")]
+    Run(String),
+    /// It ran, but gave what the contract does not allow.
+    #[error("the model does not follow the contract: {0}")]
+    Contract(String),
+}
 
 /// Runs one pattern's network, the engine's view of whatever runtime holds it.
 pub trait PatternRunner {
@@ -25,7 +37,7 @@ pub trait PatternRunner {
         pattern: usize,
         rows: &[f32],
         count: usize,
-    ) -> Result<Vec<f32>, ModelError>;
+    ) -> Result<Vec<f32>, PatternRunError>;
 }
 
 /// Rows a runner is given at once while the tables are built: about 1.4 MB of input for
@@ -99,7 +111,7 @@ fn gather(x: u64, mask: u64) -> u64 {
 
 impl PatternTables {
     /// Runs every pattern's network over every configuration and stage.
-    pub fn build(set: PatternSet, runner: &mut dyn PatternRunner) -> Result<Self, ModelError> {
+    pub fn build(set: PatternSet, runner: &mut dyn PatternRunner) -> Result<Self, PatternRunError> {
         let mut offsets = Vec::with_capacity(set.patterns.len());
         let mut stage_len = 0;
         for pattern in &set.patterns {
@@ -121,7 +133,7 @@ impl PatternTables {
                 }
                 let out = runner.run_pattern(p, &input, count)?;
                 if out.len() != 2 * count {
-                    return Err(ModelError::Contract(format!(
+                    return Err(PatternRunError::Contract(format!(
                         "out_{p} gave {} values for {count} rows; expected 2 a row",
                         out.len()
                     )));

@@ -310,6 +310,7 @@ mod tests {
     use super::*;
     use crate::players::RandomPlayer;
     use crate::Rng;
+    use othello::testing::{random_position, Stop};
     use othello::{BoardSize, Color, Game};
     use proptest::prelude::*;
     use std::time::Duration;
@@ -329,26 +330,13 @@ mod tests {
         game
     }
 
-    /// A position reached by `plies` random moves from the start (fewer if the game ends).
-    fn random_position(size: BoardSize, seed: u64, plies: usize) -> Position {
-        let mut rng = Rng::new(seed);
-        let mut pos = Position::start(size, Variant::Standard);
-        for _ in 0..plies {
-            let moves = pos.legal_move_list();
-            match rng.choose(&moves) {
-                Some(mv) => pos = pos.play_unchecked(*mv),
-                None => break,
-            }
-        }
-        pos
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         #[test]
         fn every_move_it_picks_is_legal(seed in any::<u64>(), plies in 0usize..60, size in 0usize..3) {
             let size = BoardSize::ALL[size];
-            let pos = random_position(size, seed, plies);
+            let mut rng = Rng::new(seed);
+            let pos = random_position(size, Variant::Standard, Stop::AfterPlies(plies), |n| rng.below(n));
             prop_assume!(!pos.is_game_over());
             let mv = RolloutMcts::new(seed).select_move(&pos, &Budget::simulations(50));
             prop_assert!(pos.is_legal(mv), "{mv} in {}", pos.to_board_text());

@@ -3,7 +3,7 @@
 //! positions minimax can check are split many times over, helpers' cutoffs included.
 
 use super::*;
-use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_position};
+use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_open_position};
 use crate::Rng;
 
 /// The number of split points the pool made so far (0 outside a parallel solve).
@@ -24,7 +24,7 @@ fn parallel_search_values_are_fail_soft_bounds_for_any_window() {
     for case in 0..600 {
         let (size, variant) = board_and_rules(case);
         let empties = 7 + rng.below(4) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         let truth = minimax(&pos);
@@ -61,7 +61,7 @@ fn parallel_solves_equal_one_thread_solves() {
     for case in 0..96 {
         let (size, variant) = board_and_rules(case);
         let empties = 10 + rng.below(7) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         let text = pos.to_board_text();
@@ -119,7 +119,7 @@ fn a_budgeted_parallel_proof_bounds_the_true_margin() {
     for case in 0..300 {
         let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         let truth = minimax(&pos);

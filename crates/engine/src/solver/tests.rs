@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_position};
+use crate::test_support::{assert_fail_soft, board_and_rules, minimax, random_open_position};
 use crate::Rng;
 use othello::Color;
 
@@ -47,7 +47,7 @@ fn search_values_are_fail_soft_bounds_for_any_window() {
     for case in 0..1200 {
         let (size, variant) = board_and_rules(case);
         let empties = 1 + rng.below(9) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         solver.prepare(&pos);
@@ -87,7 +87,7 @@ fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
     for case in 0..400 {
         let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         let truth = minimax(&pos);
@@ -125,7 +125,7 @@ fn margins_far_from_the_first_guess_are_still_exact() {
     for case in 0..400 {
         let (size, variant) = board_and_rules(case);
         let empties = 8 + rng.below(3) as u32;
-        let Some(pos) = random_position(size, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
             continue;
         };
         let truth = minimax(&pos);
@@ -234,7 +234,7 @@ fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
     for case in 0..300 {
         let variant = [Variant::Standard, Variant::Reversed][case % 2];
         let empties = 6 + rng.below(5) as u32;
-        let Some(pos) = random_position(BoardSize::Eight, variant, empties, &mut rng) else {
+        let Some(pos) = random_open_position(BoardSize::Eight, variant, empties, &mut rng) else {
             continue;
         };
         let truth = minimax(&pos);

@@ -1,4 +1,6 @@
 use super::*;
+use crate::test_support::random_6x6_choice;
+use crate::{Rng, RootRule, Solver};
 
 fn parse(text: &str) -> PlayerSpec {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -328,4 +330,60 @@ fn a_proof_part_sets_the_root_solve_s_share_and_must_be_below_the_parts() {
         "mcts:prove_parts=0".parse::<PlayerSpec>(),
         Err(SpecError::BadValue { .. })
     ));
+}
+
+/// An agent answers with its driver's rule, so a spec's `exact=` reaches every caller that
+/// asks; players without the driver have no rule to give.
+#[test]
+fn an_mcts_agent_gives_its_spec_s_root_rule_and_other_players_none() {
+    let mut rng = Rng::new(5);
+    let pos = std::iter::repeat_with(|| random_6x6_choice(&mut rng, 14))
+        .flatten()
+        .next()
+        .expect("a 6x6 position with a choice at 14 empties");
+    let agent = |text: &str| {
+        let spec: PlayerSpec = text.parse().expect("a spec");
+        spec.build(1, &NoModels).expect("an agent").0
+    };
+    assert!(matches!(
+        agent("mcts:sims=10").root_rule(&pos),
+        Some(RootRule::Exact(_))
+    ));
+    assert!(matches!(
+        agent("mcts:sims=10,exact=12").root_rule(&pos),
+        Some(RootRule::Open)
+    ));
+    assert!(agent("alphabeta:depth=2").root_rule(&pos).is_none());
+}
+
+/// The agent's exact margins are its root solver's within the rule's reach, a position
+/// with one legal move included (the book builder and NBoard list its margin too), and
+/// none beyond it or from a player without the driver.
+#[test]
+fn an_mcts_agent_gives_exact_margins_within_its_reach_forced_moves_included() {
+    let agent = |text: &str| {
+        let spec: PlayerSpec = text.parse().expect("a spec");
+        spec.build(1, &NoModels).expect("an agent").0
+    };
+    let mut rng = Rng::new(5);
+    let pos = std::iter::repeat_with(|| random_6x6_choice(&mut rng, 14))
+        .flatten()
+        .next()
+        .expect("a 6x6 position with a choice at 14 empties");
+    let margins = agent("mcts:sims=10").exact_root_margins(&pos);
+    assert_eq!(margins, Some(Solver::new().score_moves(&pos)));
+    assert_eq!(
+        agent("mcts:sims=10,exact=12").exact_root_margins(&pos),
+        None
+    );
+    assert_eq!(agent("alphabeta:depth=2").exact_root_margins(&pos), None);
+
+    let forced = std::iter::successors(Some(pos), |at| {
+        let moves = at.legal_move_list();
+        (!at.is_game_over()).then(|| at.play(moves[0]).expect("legal"))
+    })
+    .find(|at| at.legal_move_list().len() == 1)
+    .expect("a forced move before the end");
+    let margins = agent("mcts:sims=10").exact_root_margins(&forced);
+    assert_eq!(margins.map(|m| m.len()), Some(1));
 }

@@ -2,9 +2,9 @@
 //! (`engine::onnx_pattern`), built by another runtime, so the two can be held against each
 //! other (docs/model-contract.md, "Pattern networks").
 
-use crate::onnxruntime::environment;
-use engine::network::{ModelCard, ModelError};
-use engine::pattern::{PatternModel, PatternRunner, PatternSet};
+use super::environment;
+use engine::network::{ModelCard, ModelError, PatternModel};
+use engine::pattern::{PatternRunError, PatternRunner, PatternSet};
 use ort::session::Session;
 use ort::value::TensorRef;
 
@@ -49,8 +49,8 @@ impl PatternRunner for OrtPatterns {
         pattern: usize,
         rows: &[f32],
         count: usize,
-    ) -> Result<Vec<f32>, ModelError> {
-        let run = |e: ort::Error| ModelError::Run(e.to_string());
+    ) -> Result<Vec<f32>, PatternRunError> {
+        let run = |e: ort::Error| PatternRunError::Run(e.to_string());
         let zeros: Vec<Vec<f32>> = self.widths.iter().map(|&w| vec![0.0; w]).collect();
         let mut inputs = Vec::with_capacity(self.widths.len());
         for (k, &width) in self.widths.iter().enumerate() {
@@ -65,7 +65,7 @@ impl PatternRunner for OrtPatterns {
         let name = format!("out_{pattern}");
         let value = results
             .get(name.as_str())
-            .ok_or_else(|| ModelError::Run(format!("no {name} output")))?;
+            .ok_or_else(|| PatternRunError::Run(format!("no {name} output")))?;
         let (_, data) = value.try_extract_tensor::<f32>().map_err(run)?;
         Ok(data.to_vec())
     }
