@@ -234,7 +234,7 @@ fn roots(book: &Book, lines: &[Vec<Position>]) -> Vec<Position> {
 fn agent(
     search: &SearchArgs,
     models: &dyn ModelSource,
-) -> Result<engine::MctsPlayer<Box<dyn engine::Evaluator + Send>>> {
+) -> Result<engine::Mcts<Box<dyn engine::Evaluator + Send>>> {
     if search.player.kind != PlayerKind::Mcts {
         bail!(
             "a book is searched by an `mcts` player, not {}",

@@ -64,7 +64,7 @@ mod test_support;
 
 pub use agent::{Agent, Budget, RootRule, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};
-pub use mcts::{Mcts, MctsConfig, MctsPlayer};
+pub use mcts::{Mcts, MctsConfig};
 pub use othello;
 pub use report::SearchInfo;
 pub use rng::Rng;

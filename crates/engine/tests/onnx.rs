@@ -2,7 +2,7 @@
 #![cfg(feature = "onnx")]
 
 use engine::evaluator::Evaluator;
-use engine::mcts::{Mcts, MctsConfig, MctsPlayer};
+use engine::mcts::{Mcts, MctsConfig};
 use engine::network::{InputPlanes, ModelCard, ModelError, Network, NetworkEvaluator};
 use engine::onnx::TractModel;
 use engine::{Agent, Budget, Rng};
@@ -149,16 +149,13 @@ fn a_corrupt_model_file_is_an_error_not_a_crash() {
 
 #[test]
 fn mcts_with_the_network_plays_legal_moves_to_the_end() {
-    let mut player = MctsPlayer::new(Mcts::new(
-        evaluator("tiny-random-6x6"),
-        MctsConfig::default(),
-    ));
+    let mut player = Mcts::new(evaluator("tiny-random-6x6"), MctsConfig::default());
     let mut pos = Position::start(BoardSize::Six, Variant::Standard);
     while !pos.is_game_over() {
         let mv = player.select_move(&pos, &Budget::simulations(40));
         pos = pos.play(mv).expect("the agent plays legal moves");
     }
-    assert!(player.last_error.is_none());
+    assert!(player.last_error().is_none());
 }
 
 #[test]

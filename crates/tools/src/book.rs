@@ -58,7 +58,7 @@
 use engine::book::{next_book_position, Book, BookEntry, BookError, BookKey, Origin};
 use engine::evaluator::Evaluator;
 use engine::report::SearchInfo;
-use engine::{Agent, Budget, EvalError, MctsPlayer};
+use engine::{Agent, Budget, EvalError, Mcts};
 use othello::{Color, Move, Position};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -203,7 +203,7 @@ pub fn todo(
 /// root solver instead ([`Agent::exact_root_margins`]: the search driver's rule and table,
 /// one for every caller).
 pub fn search_position<E: Evaluator + Send>(
-    agent: &mut MctsPlayer<E>,
+    agent: &mut Mcts<E>,
     pos: &Position,
     simulations: u64,
 ) -> Result<BookEntry, EvalError> {
@@ -221,10 +221,8 @@ pub fn search_position<E: Evaluator + Send>(
     // A fresh tree. The evaluation cache stays: it makes a build several times faster,
     // and it is also why an entry can differ a little with what the agent searched before
     // (a cached leaf changes how the search's batches fill); docs/book.md says so.
-    agent.mcts().clear();
-    let info = agent
-        .mcts()
-        .search(pos, &Budget::simulations(simulations), &mut |_| true)?;
+    agent.clear();
+    let info = agent.search(pos, &Budget::simulations(simulations), &mut |_| true)?;
     Ok(entry_from_search(&info, simulations))
 }
 

@@ -6,7 +6,7 @@ use super::report::{
 };
 use anyhow::Result;
 use engine::report::{MoveInfo, SearchInfo};
-use engine::{Agent, Budget, EvalError, Evaluator, MctsPlayer, PlayerKind, PlayerSpec};
+use engine::{Agent, Budget, EvalError, Evaluator, Mcts, PlayerKind, PlayerSpec};
 use othello::ggf::parse_move_text;
 use othello::{BoardSize, Color, Game, GgfGame, Move, Position, Variant};
 use std::io::Write;
@@ -59,7 +59,7 @@ pub enum Flow {
 enum Player {
     /// The AlphaZero agent, kept concrete: hints drive its search directly and read the
     /// line after each move off its tree.
-    Mcts(Box<MctsPlayer<Box<dyn Evaluator + Send>>>),
+    Mcts(Box<Mcts<Box<dyn Evaluator + Send>>>),
     Other(Box<dyn Agent>),
 }
 
@@ -348,7 +348,7 @@ impl<W: Write> Engine<W> {
             return Err(Stopped);
         }
         if let Player::Mcts(player) = &mut seat.player {
-            self.interrupts.watch(Some(player.mcts().stop_flag()));
+            self.interrupts.watch(Some(player.stop_flag()));
         }
         let agent = seat.player.agent();
         let mut progress = Progress::new(self, seat.scores, pos.size());
@@ -413,11 +413,9 @@ impl<W: Write> Engine<W> {
         if let Some(hints) = settled_hints(player, pos, n) {
             return Ok(Ok(hints));
         }
-        self.interrupts.watch(Some(player.mcts().stop_flag()));
+        self.interrupts.watch(Some(player.stop_flag()));
         let mut progress = Progress::new(self, seat.scores, size);
-        let result = player
-            .mcts()
-            .search(pos, budget, &mut |info| progress.report(info));
+        let result = player.search(pos, budget, &mut |info| progress.report(info));
         self.interrupts.watch(None);
         if self.interrupted() {
             return Err(Stopped);
@@ -426,7 +424,7 @@ impl<W: Write> Engine<W> {
             Ok(info) => info,
             Err(e) => return Ok(Err(e)),
         };
-        let tree = player.mcts().tree();
+        let tree = player.tree();
         let hints = info.moves.iter().take(n).map(|m| {
             let line = tree.line_from(m.mv);
             Hint {
@@ -598,11 +596,11 @@ fn fail(message: &str) {
 /// moves and values, as it would play them; where its root rule solves, every move's
 /// exact margin from its own root solver (one rule, one table). `None`: a search decides.
 fn settled_hints(
-    player: &mut MctsPlayer<Box<dyn Evaluator + Send>>,
+    player: &mut Mcts<Box<dyn Evaluator + Send>>,
     pos: &Position,
     n: usize,
 ) -> Option<Vec<Hint>> {
-    if let Some(moves) = player.mcts().book_moves(pos) {
+    if let Some(moves) = player.book_moves(pos) {
         if moves.first().is_some_and(|m| m.in_book) {
             let hints = moves
                 .into_iter()

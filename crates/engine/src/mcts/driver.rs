@@ -15,7 +15,7 @@
 //!    one tree and its own evaluator;
 //! 4. **report** ([`SearchDriver::report`]): the [`SearchInfo`] the caller draws or plays.
 //!
-//! The agent ([`super::MctsPlayer`], and through it the arena, `analyse`, `play`, NBoard and
+//! The agent ([`super::Mcts`] as an `Agent`, and through it the arena, `analyse`, `play`, NBoard and
 //! the page's worker) runs all four through [`super::Mcts`]; NBoard's hints and `othello
 //! bench` run stages 2 to 4 through it (they want every move's view, not the solver's
 //! one); self-play runs all four for many games at once, with one evaluator call

@@ -17,7 +17,7 @@
 //! - [`clock`]: the time policy: a game's clock shared out over its moves, and the early
 //!   stop of a timed search whose best move can no longer change;
 //! - `search`: [`Mcts`], the driver paired with an evaluator, run in slices;
-//! - `player`: [`MctsPlayer`], the agent: [`Mcts`] behind the `Agent` interface.
+//! - `player`: [`Mcts`] as the agent, behind the `Agent` interface (no wrapper type).
 //!
 //! What a search reports ([`SearchInfo`](crate::report::SearchInfo)) and the rule for the move
 //! to play ([`choose_move`](crate::report::choose_move)) live in [`crate::report`], which the
@@ -51,7 +51,6 @@ pub use config::{
 };
 pub use driver::{BookPlay, RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
-pub use player::MctsPlayer;
 pub use search::Mcts;
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 

@@ -1,5 +1,7 @@
-//! The MCTS agent: the search driver's four stages ([`Mcts::think_more`]) behind the
-//! [`Agent`] interface, with a plain legal move when the evaluator fails.
+//! [`Mcts`] is the MCTS agent: the search driver's four stages ([`Mcts::think_more`])
+//! behind the [`Agent`] interface, with a plain legal move when the evaluator fails. No
+//! wrapper type: the search with its evaluator is the agent, as KataGo's one `Search` is
+//! what its bot drives.
 
 use super::search::Mcts;
 use crate::agent::{Agent, Budget, RootRule, Thinking};
@@ -8,36 +10,9 @@ use crate::report::SearchInfo;
 use othello::{Move, Position};
 use std::time::Duration;
 
-#[derive(Debug)]
-pub struct MctsPlayer<E: Evaluator> {
-    mcts: Mcts<E>,
-    /// The last evaluator failure, if the agent had to fall back to a plain move.
-    pub last_error: Option<String>,
-}
-
-impl<E: Evaluator> MctsPlayer<E> {
-    pub fn new(mcts: Mcts<E>) -> MctsPlayer<E> {
-        MctsPlayer {
-            mcts,
-            last_error: None,
-        }
-    }
-
-    /// Solve root positions with at most `empties` empty squares exactly (0: never), and
-    /// try a budgeted solve a few empties beyond.
-    pub fn with_exact_root(mut self, empties: u32) -> MctsPlayer<E> {
-        self.mcts.config_mut().root_solve.exact_empties = Some(empties);
-        self
-    }
-
-    pub fn mcts(&mut self) -> &mut Mcts<E> {
-        &mut self.mcts
-    }
-}
-
-impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
+impl<E: Evaluator + Send> Agent for Mcts<E> {
     fn name(&self) -> String {
-        format!("mcts ({})", self.mcts.evaluator().describe())
+        format!("mcts ({})", self.evaluator().describe())
     }
 
     fn select_move(&mut self, pos: &Position, budget: &Budget) -> Move {
@@ -53,19 +28,19 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
     }
 
     fn new_game(&mut self) {
-        self.mcts.clear();
+        self.clear();
     }
 
     fn report_interval(&self) -> Duration {
-        self.mcts.config().progress_interval
+        self.config().progress_interval
     }
 
     fn root_rule(&mut self, pos: &Position) -> Option<RootRule<'_>> {
-        Some(self.mcts.root_rule(pos))
+        Some(self.driver_mut().root_rule(pos))
     }
 
     fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
-        self.mcts.driver_mut().exact_root_margins(pos)
+        self.driver_mut().exact_root_margins(pos)
     }
 
     fn think_more(
@@ -73,6 +48,6 @@ impl<E: Evaluator + Send> Agent for MctsPlayer<E> {
         thinking: &mut Thinking,
         slice: Duration,
     ) -> Result<SearchInfo, EvalError> {
-        self.mcts.think_more(thinking, slice)
+        Mcts::think_more(self, thinking, slice)
     }
 }

@@ -8,7 +8,7 @@ use super::clock::{can_stop_early, is_unsure, GameClock, SolveReach, UNSTABLE_EX
 use super::config::MctsConfig;
 use super::driver::{BookPlay, SearchDriver};
 use super::tree::{ExactSolver, SearchTree};
-use crate::agent::{Budget, RootRule, Thinking};
+use crate::agent::{Budget, Thinking};
 use crate::book::BookMove;
 use crate::clock_source::Instant;
 use crate::evaluator::{EvalError, Evaluator};
@@ -25,6 +25,9 @@ pub struct Mcts<E: Evaluator> {
     evaluator: E,
     /// The game's clock when the config gives one (`game_time`), made on the first move.
     clock: Option<GameClock>,
+    /// The last evaluator failure, when the agent had to fall back to a plain legal move
+    /// (`player.rs`).
+    pub(super) last_error: Option<String>,
 }
 
 impl<E: Evaluator> Mcts<E> {
@@ -33,7 +36,21 @@ impl<E: Evaluator> Mcts<E> {
             driver: SearchDriver::new(config),
             evaluator,
             clock: None,
+            last_error: None,
         }
+    }
+
+    /// Solve root positions with at most `empties` empty squares exactly (0: never), and
+    /// try a budgeted solve a few empties beyond.
+    pub fn with_exact_root(mut self, empties: u32) -> Mcts<E> {
+        self.config_mut().root_solve.exact_empties = Some(empties);
+        self
+    }
+
+    /// Why the agent last played a plain legal move instead of its search's: the
+    /// evaluator failed.
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
     }
 
     /// Plays the book's moves where it has them (the root decision's second rule).
@@ -111,14 +128,9 @@ impl<E: Evaluator> Mcts<E> {
         self.driver.solver()
     }
 
-    /// The root decision's fixed rule for `pos`, with the root solver (see
-    /// [`SearchDriver::root_rule`]). Callers outside the search ask the agent
-    /// ([`Agent::root_rule`](crate::Agent::root_rule)), one way in.
-    pub(super) fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
-        self.driver.root_rule(pos)
-    }
-
-    /// The driver, for the agent's own entries into its root rule (`player.rs`).
+    /// The driver, for the agent's entries into its root rule (`player.rs`): callers
+    /// outside the search ask the agent ([`Agent::root_rule`](crate::Agent::root_rule)),
+    /// one way in.
     pub(super) fn driver_mut(&mut self) -> &mut SearchDriver {
         &mut self.driver
     }

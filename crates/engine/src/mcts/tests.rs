@@ -211,7 +211,7 @@ fn the_subtree_of_the_moves_played_is_kept() {
 fn a_pass_is_played_when_it_is_the_only_move() {
     let pos = Position::from_board_text(&format!("XO{} O", "-".repeat(62)), Variant::Standard)
         .expect("valid");
-    let mut player = MctsPlayer::new(mcts(4));
+    let mut player = mcts(4);
     assert_eq!(
         player.select_move(&pos, &Budget::simulations(50)),
         Move::Pass
@@ -420,10 +420,10 @@ fn a_failing_evaluator_is_an_error_for_the_search_and_a_legal_move_for_the_agent
     assert!(search
         .search(&start8(), &Budget::simulations(10), &mut quiet())
         .is_err());
-    let mut player = MctsPlayer::new(Mcts::new(FailingEvaluator, MctsConfig::default()));
+    let mut player = Mcts::new(FailingEvaluator, MctsConfig::default());
     let mv = player.select_move(&start8(), &Budget::simulations(10));
     assert!(start8().is_legal(mv));
-    assert!(player.last_error.is_some());
+    assert!(player.last_error().is_some());
 }
 
 #[test]
@@ -480,13 +480,11 @@ fn near_the_end_the_agent_plays_the_largest_margin_not_just_a_win() {
         };
         let (best, margin_of) = exact_margins(&pos);
         let budget = Budget::simulations(50);
-        let mv = MctsPlayer::new(mcts(checked)).select_move(&pos, &budget);
+        let mv = mcts(checked).select_move(&pos, &budget);
         assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
         // Without the root solve the search's own margin bounds find it too: the
         // solver's margins inside the tree settle the root.
-        let searched = MctsPlayer::new(mcts(checked))
-            .with_exact_root(0)
-            .select_move(&pos, &budget);
+        let searched = mcts(checked).with_exact_root(0).select_move(&pos, &budget);
         assert_eq!(margin_of(searched), best, "{}", pos.to_board_text());
         checked += 1;
     }
@@ -507,14 +505,14 @@ fn a_few_empties_beyond_the_exact_depth_the_agent_solves_within_its_budget() {
             .solve_within(&pos, sims * RootSolve::default().nodes_per_simulation)
             .is_some();
         let (best, margin_of) = exact_margins(&pos);
-        let mv = MctsPlayer::new(mcts(game)).select_move(&pos, &Budget::simulations(sims));
+        let mv = mcts(game).select_move(&pos, &Budget::simulations(sims));
         if fits {
             assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
             solved += 1;
         }
         // Two simulations buy too few nodes, so the search decides, and it only tells
         // wins from losses.
-        let searched = MctsPlayer::new(mcts(game)).select_move(&pos, &Budget::simulations(2));
+        let searched = mcts(game).select_move(&pos, &Budget::simulations(2));
         searched_worse += usize::from(margin_of(searched) < best);
     }
     assert!(solved >= 8, "only {solved} positions fit the budget");
@@ -538,7 +536,7 @@ proptest! {
         }
         let pos = *game.position();
         prop_assume!(!pos.is_game_over());
-        let mut player = MctsPlayer::new(mcts(1));
+        let mut player = mcts(1);
         let mv = player.select_move(&pos, &Budget::simulations(30));
         prop_assert!(pos.is_legal(mv), "{} in {}", mv, pos.to_board_text());
     }

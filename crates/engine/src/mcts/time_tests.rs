@@ -41,7 +41,7 @@ impl Evaluator for FirstMoveEvaluator {
     }
 }
 
-type TimedAgent = MctsPlayer<Ticking<FirstMoveEvaluator>>;
+type TimedAgent = Mcts<Ticking<FirstMoveEvaluator>>;
 
 /// The agent, its evaluations a millisecond each on the virtual clock.
 fn timed_agent(early_stop: bool, game_time: Option<Duration>) -> TimedAgent {
@@ -54,7 +54,7 @@ fn timed_agent(early_stop: bool, game_time: Option<Duration>) -> TimedAgent {
         inner: FirstMoveEvaluator,
         per_position: Duration::from_millis(1),
     };
-    MctsPlayer::new(Mcts::new(evaluator, config))
+    Mcts::new(evaluator, config)
 }
 
 fn start() -> Position {
@@ -97,12 +97,12 @@ fn the_game_s_clock_is_charged_for_each_move_and_wound_back_for_a_new_game() {
     let total = Duration::from_millis(600);
     let mut agent = timed_agent(true, Some(total));
     let budget = Budget::time(total);
-    let left = |agent: &mut TimedAgent| agent.mcts().game_clock().expect("a clock").left();
+    let left = |agent: &mut TimedAgent| agent.game_clock().expect("a clock").left();
     assert_eq!(left(&mut agent), total);
     let mut pos = start();
     for _ in 0..3 {
-        let clock = agent.mcts().game_clock().expect("a clock");
-        let deadline = clock.move_time(&pos, agent.mcts().solve_reach(&pos));
+        let clock = agent.game_clock().expect("a clock");
+        let deadline = clock.move_time(&pos, agent.solve_reach(&pos));
         let info = think(&mut agent, &pos, &budget);
         let after = left(&mut agent);
         assert!(after < clock.left(), "a searched move costs time");
@@ -119,7 +119,7 @@ fn the_game_s_clock_is_charged_for_each_move_and_wound_back_for_a_new_game() {
         pos = pos.play(reply).expect("a listed move is legal");
     }
     agent.new_game();
-    assert_eq!(agent.mcts().game_clock(), Some(GameClock::new(total)));
+    assert_eq!(agent.game_clock(), Some(GameClock::new(total)));
 }
 
 /// A search's report at the end of its time: the root moves' visits, values and proofs.

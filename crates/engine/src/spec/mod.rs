@@ -4,7 +4,7 @@
 //! `othello play`, `analyse`, `bench`, self-play and the page's worker all build through it,
 //! as every Edax front end calls one `play_go`, so a spec means the same player everywhere.
 //!
-//! `mcts` is always the AlphaZero agent ([`MctsPlayer`]: PUCT search, the exact solver in
+//! `mcts` is always the AlphaZero agent ([`Mcts`]: PUCT search, the exact solver in
 //! the endgame): over the network `model=` names, or over random playouts without one.
 //! `uct` is the classic rollout MCTS. `policy` and `value` are the network without search
 //! (its policy head's favourite move; the move into the position its value head likes
@@ -13,7 +13,7 @@
 
 use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
-use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, MctsPlayer, ProofPart};
+use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, ProofPart};
 use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::pattern::{PatternEvaluator, Priors};
 use crate::players::{
@@ -389,7 +389,7 @@ impl PlayerSpec {
         &self,
         seed: u64,
         models: &dyn ModelSource,
-    ) -> Result<MctsPlayer<Box<dyn Evaluator + Send>>, SpecError> {
+    ) -> Result<Mcts<Box<dyn Evaluator + Send>>, SpecError> {
         let evaluator = self.evaluator(seed, models)?;
         let mut config = self.mcts_config(seed);
         if let Some(batch) = evaluator.preferred_batch() {
@@ -399,7 +399,7 @@ impl PlayerSpec {
         if let Some(play) = self.book_play(models) {
             mcts = mcts.with_book(play);
         }
-        Ok(MctsPlayer::new(mcts))
+        Ok(mcts)
     }
 
     /// The book the spec names, as the root decision plays it; `None` without one, or when
