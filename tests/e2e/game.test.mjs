@@ -248,11 +248,17 @@ test("undo takes back to the person's turn, redo replays, and a reload keeps the
   await page.click("#redo");
   assert.equal(await page.locator("#transcript").innerText(), transcript);
   assert.ok(await page.locator("#redo").isDisabled());
-  // A move in the list goes to its position; the moves after it stay as redo.
+  // A move in the list shows its position and changes nothing; "Play from here" goes
+  // there, the moves after it kept as redo.
   await page.click('button.mv[data-ply="2"]');
+  await page.waitForSelector("#browse-notice");
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  await page.click("#play-from-here");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
   assert.equal(await moveCount(page), 2);
   assert.equal(await page.locator("button.mv.redo").count(), 4);
   await page.click('button.mv[data-ply="6"]');
+  await page.click("#play-from-here");
   assert.equal(await page.locator("#transcript").innerText(), transcript);
   // As White, before the person's first move there is nothing to take back.
   await newGame(page, { size: "8", players: "white" });

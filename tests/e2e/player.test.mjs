@@ -132,38 +132,51 @@ test("a finished game on a phone offers a rematch and the record", async () => {
   await context.close();
 });
 
-test("a click on your own move in the list shows the position after it; the game waits at your turn", async () => {
+test("a click in the move list only shows that position: a click on the board changes nothing, \"Play from here\" continues from it", async () => {
+  // Issue 62's eighth finding: 16 moves played, move 4 clicked, a board square clicked,
+  // and the game was 6 moves long with nothing said.
   const { page, context } = await openGame();
   await setLevel(page, "beginner");
   await newGame(page);
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 8; i++) {
     await waitForTurn(page);
     await page.locator(".cell.legal").first().click();
   }
   await waitForTurn(page);
   const transcript = await page.locator("#transcript").innerText();
-  const mine = await page.locator('button.mv[data-ply="3"]').innerText();
+  assert.equal(await moveCount(page), 16);
+  const fourth = await page.locator('button.mv[data-ply="4"]').innerText();
+  const third = await page.locator('button.mv[data-ply="3"]').innerText();
   await page.click('button.mv[data-ply="3"]');
   await page.waitForSelector("#browse-notice");
-  // The board is the position after that move: its disc is there, marked as the last move.
-  assert.equal(await page.locator(`#sq-${mine}.last .disc`).count(), 1, `${mine} on the board`);
-  assert.match(await page.locator("#browse-notice").innerText(), new RegExp(`after move 3, ${mine} by Black \\(you\\)`));
-  assert.equal(await page.locator("button.mv.current").innerText(), mine);
-  // Read only, and the game itself waits at the person's turn before that move.
+  // The board is the position after that move, marked as the last move; the notice says
+  // which and where the game itself is.
+  assert.equal(await page.locator(`#sq-${third}.last .disc`).count(), 1, `${third} on the board`);
+  assert.match(
+    await page.locator("#browse-notice").innerText(),
+    new RegExp(`earlier position, after move 3, ${third} by Black \\(you\\): the game itself is at move 16`),
+  );
+  assert.equal(await page.locator("button.mv.current").innerText(), third);
+  // Read only: a click on the board plays nothing and says why; the game is whole.
   assert.equal(await page.locator(".cell.legal").count(), 0);
   assert.ok(await page.locator("#hint").isDisabled());
-  assert.equal(await moveCount(page), 2);
+  await page.locator(`#sq-${fourth}`).click();
+  await page.waitForSelector("#message:has-text('Play from here')");
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  assert.ok(await page.locator("#redo").isDisabled());
+  // Back to the game: where it was.
   await page.click("#back-to-game");
   await page.waitForSelector("#browse-notice", { state: "detached" });
-  assert.equal(await page.locator(`#sq-${mine} .disc`).count(), 0);
-  assert.ok((await page.locator(".cell.legal").count()) > 0);
-  await page.click("#redo");
-  await waitForTurn(page);
   assert.equal(await page.locator("#transcript").innerText(), transcript);
-  // The agent's moves end at the person's turn: no browsing needed.
-  await page.click('button.mv[data-ply="2"]');
-  assert.equal(await moveCount(page), 2);
-  assert.equal(await page.locator("#browse-notice").count(), 0);
+  assert.ok((await page.locator(".cell.legal").count()) > 0);
+  // Play from here, on move 3 (after which the agent is to move): the agent moves from
+  // there, and until it does the later moves are redo.
+  await page.click('button.mv[data-ply="3"]');
+  await page.click("#play-from-here");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
+  await waitForTurn(page);
+  assert.equal(await moveCount(page), 4);
+  assert.ok((await page.locator(".cell.legal").count()) > 0);
   await context.close();
 });
 

@@ -127,7 +127,8 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
     return boxes.filter(([axis]) => axis).flatMap(([, label]) => boxes.filter(([axis, pt]) => !axis && meet(label, pt))).length;
   });
   assert.equal(overlaps, 0, "a point covers an axis label");
-  // Hovering says the move; clicking goes to the position after it, the rest kept as redo.
+  // Hovering says the move; clicking shows the position after it, and "Play from here"
+  // goes there, the rest kept as redo.
   const fourth = page.locator('#eval-graph .pt[data-ply="4"]');
   await fourth.hover();
   const moves = (await page.locator("#transcript").innerText()).match(/[a-h][1-8]/g);
@@ -135,6 +136,8 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   await shot(page, "graph", "section.play");
   await fourth.click();
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "4");
+  await page.click("#play-from-here");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
   assert.equal(await moveCount(page), 4);
   assert.ok(!(await page.locator("#redo").isDisabled()));
   // A reload keeps the graph with the game: its points, and those of the redo moves.

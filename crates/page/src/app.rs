@@ -154,7 +154,7 @@ impl Asks {
             Callback::from(move |action: ViewAction| view.dispatch(action))
         };
         Asks {
-            on_goto: on_game.reform(Action::GoTo),
+            on_goto: on_game.reform(Action::Browse),
             on_game,
             on_edit: to_view.reform(ViewAction::Edit),
             on_message: to_view.reform(ViewAction::Message),

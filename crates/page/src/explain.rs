@@ -100,15 +100,27 @@ pub fn paused_line(game: &GameState) -> String {
     format!("Paused: {mover} (the agent) is to move. Press Resume to go on.")
 }
 
-/// The line under the board while the person looks at a move the game cannot stop at
-/// (one after which the agent is to move): whose move it was, and where the game waits.
+/// The line above the board while the person looks at another position of the game than
+/// its own (a click in the move list or on the graph): which move, whose, and where the
+/// game itself is, which looking does not change.
 pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
     let shown = crate::state::at_ply(game, ply);
-    let index = ply.checked_sub(1)?;
+    let played = game.game.moves().len();
+    let at = if ply < played {
+        "an earlier"
+    } else {
+        "a later"
+    };
+    let Some(index) = ply.checked_sub(1) else {
+        return Some(format!(
+            "You are looking at the start position: the game itself is at move {played}."
+        ));
+    };
     let mv = shown.game.moves().get(index)?;
     let mover = shown.game.positions().get(index)?.side_to_move();
     Some(format!(
-        "The position after move {ply}, {mv} by {}. The game waits at your turn before it.",
+        "You are looking at {at} position, after move {ply}, {mv} by {}: the game itself is \
+         at move {played}.",
         who(game, mover)
     ))
 }

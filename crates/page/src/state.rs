@@ -24,8 +24,14 @@ pub enum Action {
     Undo,
     Redo,
     SetSeats(Seats),
-    /// Goes to the position after this many moves; the later ones stay as redo.
-    GoTo(usize),
+    /// Shows the position after this many moves without changing the game (a click in the
+    /// move list or on the graph): only the page's model holds what is shown
+    /// (`hooks::GameModel::browsing`), and any other action ends it.
+    Browse(usize),
+    /// Continues the game from the position after this many moves, as the person chose
+    /// ("Play from here"): the later moves go on the redo list and stay there until a
+    /// move is played.
+    PlayFrom(usize),
     /// Replaces the game (a balanced opening, after New game asked).
     Load {
         game: Game,
@@ -66,12 +72,9 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
             next.redo();
         }
         Action::SetSeats(seats) => next.seats = seats,
-        // The move on the board now: nothing to go to (`go_to` would step back from an
-        // agent's turn and take the person's last move back).
-        Action::GoTo(ply) if ply == state.game.moves().len() => {}
-        Action::GoTo(ply) => {
-            next.go_to(ply);
-        }
+        // Looking changes nothing: the page's model shows the move.
+        Action::Browse(_) => {}
+        Action::PlayFrom(ply) => play_from(&mut next, ply),
         Action::Load { game, seats } | Action::Replace { game, seats } => {
             return GameState::from_game(game, seats)
         }
@@ -99,13 +102,21 @@ pub fn set_aside_after(
     }
 }
 
-/// The ply to show on the board after `GoTo(ply)` left the game in `after`: `None` when
-/// the game stopped at that move, else that move, the one the person asked to see. The
-/// game steps back to the person's turn (it never leaves the agent to move on a click), so
-/// a move after which the agent is to move is shown without becoming the game's position.
-pub fn browse_target(after: &GameState, ply: usize) -> Option<usize> {
-    let played = after.game.moves().len();
-    (ply != played && ply <= played + after.undone.len()).then_some(ply)
+/// The ply the board shows after `Browse(ply)`: `None` for the game's own position (the
+/// last move played) or a ply the game and its redo list do not reach.
+pub fn browse_target(state: &GameState, ply: usize) -> Option<usize> {
+    let played = state.game.moves().len();
+    (ply != played && ply <= played + state.undone.len()).then_some(ply)
+}
+
+/// The game continued from the position after `ply` moves, whoever is to move there (the
+/// person chose that position, so the agent may move from it); a forced pass there is
+/// played, as after any move, so that nobody waits on a move that cannot be made.
+fn play_from(state: &mut GameState, ply: usize) {
+    state.seek(ply);
+    if state.position().must_pass() && state.undone.last() == Some(&Move::Pass) {
+        state.seek(ply + 1);
+    }
 }
 
 /// The game as it stood after `ply` moves, the later ones as redo: the position a person
@@ -336,43 +347,42 @@ mod tests {
     }
 
     #[test]
-    fn go_to_keeps_the_later_moves_as_redo() {
+    fn browsing_changes_nothing_and_playing_from_a_move_keeps_the_later_ones_as_redo() {
         let s = agent(&apply(&as_black(), play("f5")), "d6");
         let s = agent(&apply(&s, play("c3")), "d3");
-        let back = apply(&s, Action::GoTo(2));
+        assert_eq!(apply(&s, Action::Browse(2)), s);
+        assert_eq!(browse_target(&s, 2), Some(2));
+        assert_eq!(browse_target(&s, 4), None, "the game's own position");
+        assert_eq!(browse_target(&s, 9), None, "past the last move");
+        let back = apply(&s, Action::PlayFrom(2));
         assert_eq!(back.game.moves().len(), 2);
         assert!(back.can_redo());
         assert_eq!(apply(&back, Action::Redo).game, s.game);
     }
 
     #[test]
-    fn a_click_on_the_persons_own_move_shows_the_position_after_it() {
+    fn playing_from_a_move_after_which_the_agent_moves_leaves_the_move_to_it() {
         let s = agent(&apply(&as_black(), play("f5")), "d6");
         let s = agent(&apply(&s, play("c3")), "d3");
-        // After c3 (ply 3) White is to move: the game waits at Black's turn before it,
-        // and the board shows the position after c3.
-        let back = apply(&s, Action::GoTo(3));
-        assert_eq!(back.game.moves().len(), 2);
-        assert!(back.human_to_move());
-        assert_eq!(browse_target(&back, 3), Some(3));
-        let shown = at_ply(&back, 3);
+        // After c3 (ply 3) White, the agent, is to move: browsing shows that position with
+        // the game untouched; playing from there leaves White to move.
+        let shown = at_ply(&s, 3);
         assert_eq!(shown.game.transcript(false), "f5d6c3");
         assert_eq!(
             shown.last_placement(),
             Some(mv("c3").square().expect("a square"))
         );
-        // The agent's move ends at the person's turn: no browsing.
-        let two = apply(&s, Action::GoTo(2));
-        assert_eq!(browse_target(&two, 2), None);
-        assert_eq!(at_ply(&two, 2).game, two.game);
-        assert_eq!(browse_target(&two, 9), None, "past the last move");
+        let from = apply(&s, Action::PlayFrom(3));
+        assert_eq!(from.game.transcript(false), "f5d6c3");
+        assert!(from.agent_to_move());
+        assert_eq!(from.undone, vec![mv("d3")]);
     }
 
     #[test]
-    fn going_to_the_move_on_the_board_takes_nothing_back() {
-        // The person just played f5 and the agent thinks: clicking f5 leaves it played.
+    fn playing_from_the_move_on_the_board_takes_nothing_back() {
+        // The person just played f5 and the agent thinks: playing from f5 leaves it played.
         let s = apply(&as_black(), play("f5"));
-        assert_eq!(apply(&s, Action::GoTo(1)), s);
+        assert_eq!(apply(&s, Action::PlayFrom(1)), s);
     }
 
     #[test]

@@ -158,11 +158,17 @@ fn notice(
             </p>
         };
     }
-    if let Some(text) = game.browsing.and_then(|ply| browse_line(game, ply)) {
-        let ply = game.game.moves().len();
+    if let Some((ply, text)) = game
+        .browsing
+        .and_then(|ply| Some((ply, browse_line(game, ply)?)))
+    {
+        let played = game.game.moves().len();
         return html! {
             <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
-                <button id="back-to-game" onclick={on_game.reform(move |_| Action::GoTo(ply))}>{ "Back to the game" }</button>
+                <button id="back-to-game" onclick={on_game.reform(move |_| Action::Browse(played))}>{ "Back to the game" }</button>{ " " }
+                <button id="play-from-here" onclick={on_game.reform(move |_| Action::PlayFrom(ply))}
+                        title="Continue the game from this position: the moves after it stay as redo until a move is played">
+                    { "Play from here" }</button>
             </p>
         };
     }

@@ -52,7 +52,8 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
         (Showing::Browsed(ply), _) => (
             Shown::of(&at_ply(game, ply), false),
             read_only(
-                "You are looking at an earlier move: \"Back to the game\" returns to your turn.",
+                "You are looking at another position of the game: \"Play from here\" continues \
+                 the game from it, \"Back to the game\" returns to where it is.",
             ),
         ),
         _ => (

@@ -97,7 +97,7 @@ fn the_opening_is_named_as_the_moves_are_played_and_taken_back() {
     assert!(may_name_opening(&game.game));
     let back = apply(&game, Action::Undo);
     assert_eq!(opening_line(&back.game), perpendicular);
-    assert_eq!(opening_line(&apply(&game, Action::GoTo(0)).game), None);
+    assert_eq!(opening_line(&apply(&game, Action::PlayFrom(0)).game), None);
     // Only standard 8x8 games have named openings.
     let mut reversed = GameState::new(
         Position::start(BoardSize::Eight, Variant::Reversed),
@@ -326,7 +326,7 @@ fn the_opponent_is_the_network_at_the_chosen_level_with_its_measured_strength() 
 
 #[test]
 fn a_record_has_the_players_the_result_and_the_moves() {
-    let game = apply(&start(Seats::Human(Color::White)), Action::GoTo(0));
+    let game = apply(&start(Seats::Human(Color::White)), Action::PlayFrom(0));
     let record = game_record(&game, "the az-8x8 network");
     assert!(
         record.contains("Players: White: you; Black: the az-8x8 network"),
@@ -427,7 +427,7 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
 }
 
 #[test]
-fn browsing_names_the_move_shown_and_where_the_game_waits() {
+fn browsing_names_the_move_shown_and_where_the_game_is() {
     let mut game = start(Seats::Human(Color::Black));
     for (action, agent) in [("f5", false), ("d6", true), ("c3", false), ("d3", true)] {
         game = if agent {
@@ -442,15 +442,25 @@ fn browsing_names_the_move_shown_and_where_the_game_waits() {
             apply(&game, Action::Play(mv(action)))
         };
     }
-    let back = apply(&game, Action::GoTo(3));
+    assert_eq!(
+        browse_line(&game, 3).as_deref(),
+        Some(
+            "You are looking at an earlier position, after move 3, c3 by Black (you): the game \
+             itself is at move 4."
+        )
+    );
+    assert_eq!(
+        browse_line(&game, 0).as_deref(),
+        Some("You are looking at the start position: the game itself is at move 4.")
+    );
+    let back = apply(&game, Action::PlayFrom(2));
     assert_eq!(
         browse_line(&back, 3).as_deref(),
         Some(
-            "The position after move 3, c3 by Black (you). The game waits at your turn before \
-             it."
+            "You are looking at a later position, after move 3, c3 by Black (you): the game \
+             itself is at move 2."
         )
     );
-    assert_eq!(browse_line(&back, 0), None);
 }
 
 /// A random 60-move game that ends with Black passing six times while White plays its

@@ -12,8 +12,9 @@ use yew::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameModel {
     pub state: GameState,
-    /// The ply the board shows instead of the game's position (see
-    /// [`crate::state::browse_target`]); any other action ends it.
+    /// The ply the board shows instead of the game's position, read only (a click in the
+    /// move list or on the graph: [`crate::state::browse_target`]); looking never changes
+    /// the game, and any other action ends it.
     pub browsing: Option<usize>,
     /// The game in progress that a pasted or opened game replaced, until it is brought
     /// back or another game replaces the board ([`set_aside_after`]).
@@ -47,7 +48,7 @@ impl Reducible for GameModel {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let asked = match action {
-            Action::GoTo(ply) => Some(ply),
+            Action::Browse(ply) => Some(ply),
             _ => None,
         };
         let another = matches!(
