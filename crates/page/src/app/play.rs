@@ -207,7 +207,7 @@ fn editor_panel(
         })
     };
     html! {
-        <EditorPanel to_move={editor.to_move} error={editor.error.clone()} {on_side}
+        <EditorPanel to_move={editor.to_move} error={editor.error.clone()} refusal={editor.check().err()} {on_side}
                      on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)}
                      on_rotate={edit(EditAction::Transform(ROTATE))} on_mirror={edit(EditAction::Transform(MIRROR))}
                      on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}

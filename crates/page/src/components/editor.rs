@@ -11,6 +11,9 @@ use yew::prelude::*;
 pub struct EditorProps {
     pub to_move: Color,
     pub error: Option<String>,
+    /// Why no game can start from the board as it is, if so: "Play from here" is then
+    /// disabled, with the reason as its title, instead of looking ready.
+    pub refusal: Option<String>,
     pub on_side: Callback<Color>,
     pub on_clear: Callback<()>,
     pub on_reset: Callback<()>,
@@ -77,7 +80,8 @@ pub fn editor_panel(props: &EditorProps) -> Html {
                         <option value="analysis" selected={*seats == "analysis"}>{ "analyse (move both sides)" }</option>
                     </select>
                 </label>
-                <button id="editor-play" onclick={on_play}>{ "Play from here" }</button>
+                <button id="editor-play" onclick={on_play} disabled={props.refusal.is_some()}
+                        title={props.refusal.clone()}>{ "Play from here" }</button>
                 <button id="editor-close" onclick={props.on_close.reform(|_| ())}>{ "Cancel" }</button>
             </div>
             if let Some(error) = props.error.clone() {

@@ -43,6 +43,23 @@ pub fn new_game(props: &NewGameProps) -> Html {
     let variant_ref = use_node_ref();
     let seats_ref = use_node_ref();
     let start_ref = use_node_ref();
+    // XOT's openings are for standard 8x8 alone: the choice is offered only there.
+    let xot_allowed =
+        use_state(|| props.size == BoardSize::Eight && props.variant == Variant::Standard);
+    let on_board_change = {
+        let (size_ref, variant_ref, xot_allowed) =
+            (size_ref.clone(), variant_ref.clone(), xot_allowed.clone());
+        Callback::from(move |_: Event| {
+            let value = |r: &NodeRef| {
+                r.cast::<HtmlSelectElement>()
+                    .map(|s| s.value())
+                    .unwrap_or_default()
+            };
+            let size: BoardSize = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
+            let variant: Variant = value(&variant_ref).parse().unwrap_or_default();
+            xot_allowed.set(size == BoardSize::Eight && variant == Variant::Standard);
+        })
+    };
     let onclick = {
         let (size_ref, variant_ref, seats_ref, start_ref) = (
             size_ref.clone(),
@@ -58,8 +75,10 @@ pub fn new_game(props: &NewGameProps) -> Html {
                     .unwrap_or_default()
             };
             let size = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
-            let variant = value(&variant_ref).parse().unwrap_or_default();
-            let xot = value(&start_ref) == "xot";
+            let variant: Variant = value(&variant_ref).parse().unwrap_or_default();
+            let xot = value(&start_ref) == "xot"
+                && size == BoardSize::Eight
+                && variant == Variant::Standard;
             on_new.emit((size, variant, seats_from(&value(&seats_ref)), xot));
         })
     };
@@ -68,14 +87,14 @@ pub fn new_game(props: &NewGameProps) -> Html {
         <fieldset>
             <legend>{ "New game" }</legend>
             <label>{ "Board " }
-                <select ref={size_ref} id="new-size">
+                <select ref={size_ref} id="new-size" onchange={on_board_change.clone()}>
                     { for [BoardSize::Eight, BoardSize::Six].map(|s| html! {
                         <option value={s.n().to_string()} selected={props.size == s}>{ s.to_string() }</option>
                     }) }
                 </select>
             </label>
             <label>{ "Rules " }
-                <select ref={variant_ref} id="new-variant">
+                <select ref={variant_ref} id="new-variant" onchange={on_board_change}>
                     <option value={Variant::Standard.to_string()} selected={props.variant == Variant::Standard}>{ "standard" }</option>
                     <option value={Variant::Reversed.to_string()} selected={props.variant == Variant::Reversed}>{ "reversed (fewest discs wins)" }</option>
                 </select>
@@ -90,8 +109,8 @@ pub fn new_game(props: &NewGameProps) -> Html {
             </label>
             <label>{ "Start " }
                 <select ref={start_ref} id="new-start">
-                    <option value="standard" selected=true>{ "the standard position" }</option>
-                    <option value="xot">{ "a random balanced opening (XOT, 8x8 standard only)" }</option>
+                    <option value="standard" selected={!*xot_allowed}>{ "the standard position" }</option>
+                    <option value="xot" disabled={!*xot_allowed}>{ "a random balanced opening (XOT, 8x8 standard only)" }</option>
                 </select>
             </label>
             <button id="new-game" {onclick}>{ "New game" }</button>
