@@ -21,13 +21,15 @@ for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["pho
     // An empty centre, then a disc cut off from the others: refused, with the reason.
     await page.click("#editor-clear");
     assert.equal(await discs(page), 0);
-    await page.click("#editor-play");
+    // Refused before any click: "Play from here" is disabled, and the reason is shown.
+    assert.ok(await page.locator("#editor-play").isDisabled());
     assert.match(await page.locator("#editor-error").innerText(),
       /No game can reach this position: d4, e4, d5, e5 are empty, but the four centre squares hold discs/);
     await page.click("#editor-reset");
     assert.equal(await page.locator("#editor-error").count(), 0);
+    assert.ok(!(await page.locator("#editor-play").isDisabled()));
     await page.click('.cell[data-square="a1"]');
-    await page.click("#editor-play");
+    assert.ok(await page.locator("#editor-play").isDisabled());
     assert.match(await page.locator("#editor-error").innerText(), /a1 is cut off from the centre's discs/);
     assert.ok(await page.locator("#editor").isVisible(), "the editor stays open");
     if (name === "phone") assert.ok((await sideScroll(page)) <= 0, "the page scrolls sideways at 390 px");

@@ -84,7 +84,9 @@ pub fn editor_panel(props: &EditorProps) -> Html {
                         title={props.refusal.clone()}>{ "Play from here" }</button>
                 <button id="editor-close" onclick={props.on_close.reform(|_| ())}>{ "Cancel" }</button>
             </div>
-            if let Some(error) = props.error.clone() {
+            // The board's own fault, said as soon as there is one, beside the disabled
+            // button (a title alone is no help on a phone); else what a click was refused for.
+            if let Some(error) = props.refusal.clone().or_else(|| props.error.clone()) {
                 <p class="message" id="editor-error" role="alert">{ error }</p>
             }
             // Turning and copying come after playing and its refusal, which a person looks
