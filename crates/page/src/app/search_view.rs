@@ -35,7 +35,6 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let line = at_ply(game, played + game.undone.len()).game;
     let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
     let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
-    let current = game.browsing.unwrap_or(played);
     let graph_scale = scale(&graph_points);
     html! {
         <>
@@ -43,7 +42,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
                 <SearchPanel {summary} {solved} />
             }
             if !graph_points.is_empty() {
-                <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {current} />
+                <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played} />
             }
         </>
     }

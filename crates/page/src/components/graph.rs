@@ -21,10 +21,11 @@ const LEGEND_BAND: f32 = 16.0;
 pub struct GraphProps {
     pub points: Vec<Point>,
     pub scale: Scale,
-    /// Go to the position after this many moves.
+    /// Show the position after this many moves (looking changes nothing).
     pub on_goto: Callback<usize>,
-    /// The move the board shows: the points after it are the redo moves', drawn faded.
-    pub current: usize,
+    /// The moves the game has played: the points after them are the redo moves', drawn
+    /// faded (a move only looked at fades nothing: the game is still all there).
+    pub played: usize,
 }
 
 #[function_component(EvalGraph)]
@@ -50,7 +51,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         Some(point_mark(
             p,
             at,
-            p.ply > props.current,
+            p.ply > props.played,
             &props.on_goto,
             &hovered,
         ))
@@ -61,7 +62,8 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         .and_then(|ply| props.points.iter().find(|p| p.ply == ply))
         .map(describe)
         .unwrap_or_else(|| {
-            "Each point: the search before that move. Hover to read it, click to go there."
+            "Each point: the search before that move. Point at it or tap it to read it and \
+             see that position."
                 .to_owned()
         });
     html! {
@@ -109,7 +111,14 @@ fn point_mark(
     );
     // The live point's move is not played yet: it goes to the position on the board.
     let target = if live { ply - 1 } else { ply };
-    let onclick = on_goto.reform(move |_| target);
+    // A tap (a phone has no hover) both shows the position and reads the point out.
+    let onclick = {
+        let (on_goto, hovered) = (on_goto.clone(), hovered.clone());
+        Callback::from(move |_| {
+            hovered.set(Some(ply));
+            on_goto.emit(target);
+        })
+    };
     let onmouseenter = {
         let hovered = hovered.clone();
         Callback::from(move |_| hovered.set(Some(ply)))
