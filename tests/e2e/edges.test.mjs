@@ -305,6 +305,14 @@ test("a paused watch game says it is paused, and the next watch game runs", asyn
   await page.waitForFunction(() => /^Paused:/.test(document.querySelector("#status").textContent));
   assert.match(await status(page), /^Paused: (Black|White) \(the agent\) is to move\. Press Resume to go on\.$/);
   assert.doesNotMatch(await status(page), /thinking/);
+  // A reload keeps it paused (issue 62's sixth finding: it resumed), with its moves.
+  const moves = await moveCount(page);
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  assert.equal(await page.locator("#pause").innerText(), "Resume");
+  await page.waitForTimeout(1500);
+  assert.equal(await moveCount(page), moves, "nothing played behind the person's back");
+  assert.match(await status(page), /^Paused:/);
   // Another game between, then watching again: it plays.
   await newGame(page, { size: "6", players: "black" });
   await newGame(page, { size: "6", players: "watch" });

@@ -47,7 +47,7 @@ pub fn app() -> Html {
         link_error,
     } = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
-    let watch = use_watch(game.generation);
+    let watch = use_watch(game.generation, restored_watch_game(&game));
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
@@ -234,19 +234,33 @@ fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
 }
 
 /// Agent against agent: paused, and the pause between moves (ms). A pause belongs to its
-/// watched game: the next game (a new one, a load; a new `generation`) starts running.
+/// watched game: the next game (a new one, a load; a new `generation`) starts running. A
+/// watch game restored by a reload starts paused (`restored`): whether it was paused is
+/// not saved, and a page that opens must not play on behind the person's back.
 #[hook]
-fn use_watch(generation: u64) -> UseStateHandle<(bool, u32)> {
-    let watch = use_state(|| (false, 1000u32));
+fn use_watch(generation: u64, restored: bool) -> UseStateHandle<(bool, u32)> {
+    let watch = use_state(|| (restored, 1000u32));
     {
         let watch = watch.clone();
+        let first = use_mut_ref(|| true);
         use_effect_with(generation, move |_| {
-            if watch.0 {
+            // The first run is the restored game's own: its pause stands.
+            let restored_game = std::mem::replace(&mut *first.borrow_mut(), false);
+            if watch.0 && !restored_game {
                 watch.set((false, watch.1));
             }
         });
     }
     watch
+}
+
+/// Whether the page opened on a watch game under way (restored from this browser's
+/// storage): it then waits for Resume.
+fn restored_watch_game(game: &GameModel) -> bool {
+    game.generation == 0
+        && game.seats == Seats::AgentVsAgent
+        && !game.game.moves().is_empty()
+        && !game.position().is_game_over()
 }
 
 /// How many workers the pool runs and which build of the worker (for the tests, on
