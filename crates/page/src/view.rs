@@ -102,11 +102,15 @@ impl View {
     }
 
     /// How far the network `name` has downloaded ("120 KB of 359 KB", or "120 KB so far"
-    /// when the size is not known), while it is loading.
+    /// when the size is not known), while it is loading; once every byte is in, that it is
+    /// being made ready (the worker builds it), not a count that has stopped at its end.
     pub fn download_progress(&self, name: &str) -> Option<String> {
         let d = self.download.as_ref().filter(|d| d.name == name)?;
         let kb = |bytes: u64| bytes.div_ceil(1024);
         Some(match d.total {
+            Some(total) if d.received >= total => {
+                format!("all {} KB downloaded, getting it ready", kb(total))
+            }
             Some(total) => format!("{} KB of {} KB", kb(d.received), kb(total)),
             None => format!("{} KB so far", kb(d.received)),
         })

@@ -181,6 +181,16 @@ fn a_downloads_progress_is_said_while_its_network_loads() {
         Some("120 KB of 331 KB")
     );
     assert_eq!(view.download_progress("az-8x8"), None);
+    // Every byte in while the worker builds the network: not "331 KB of 331 KB".
+    let downloaded = view.clone().apply(ViewAction::Downloading(Download {
+        name: "az-6x6".into(),
+        received: 330 * 1024 + 5,
+        total: Some(330 * 1024 + 5),
+    }));
+    assert_eq!(
+        downloaded.download_progress("az-6x6").as_deref(),
+        Some("all 331 KB downloaded, getting it ready")
+    );
     let compressed = view.apply(ViewAction::Downloading(Download {
         name: "az-6x6".into(),
         received: 1000,
