@@ -107,8 +107,14 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   // The network estimates discs (it has a score head), so the tiles give discs, not chances
   // that at a small budget all read 90-99% (issue 35's finding 9); an untried move says "?".
   const labels = await page.locator(".cell.legal .heat .pct").allInnerTexts();
-  assert.ok(labels.every((l) => /^([+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
-  assert.match(await page.locator(".cell.hint .pct").innerText(), /^([+-]\d+|win|draw|loss)$/);
+  // An estimate says so ("~+4", "~0"); a whole number alone is exact (issue 62, items 4 and
+  // 11), and the legend under the board says what the squares hold, for whom.
+  assert.ok(labels.every((l) => /^(~[+-]\d+|~0|[+-]\d+|≥[+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
+  assert.ok(labels.some((l) => l.startsWith("~")), JSON.stringify(labels));
+  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(~[+-]\d+|~0|[+-]\d+|win|draw|loss)$/);
+  const legend = await page.locator("#heat-legend").innerText();
+  assert.match(legend, /^On the squares: Black \(you\)'s final disc margin after each move/);
+  assert.match(legend, /~\+2 an estimate/);
   // The hint's colours rank the moves, red to green: the best value is green, and moves with
   // different values differ in colour, however close their chances.
   const tiles = await page.$$eval(".cell.legal .heat", (hs) => hs.map((h) => [h.textContent, h.getAttribute("style")]));
@@ -300,7 +306,8 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await page.click("#hint");
   await page.waitForSelector(".heat .pct", { timeout: 10_000 });
   const labels = await page.locator(".heat .pct").allInnerTexts();
-  assert.ok(labels.length > 0 && labels.every((l) => /^[+-]\d+$/.test(l)), labels.join(" "));
+  assert.ok(labels.length > 0 && labels.every((l) => /^~([+-]\d+|0)$/.test(l)), labels.join(" "));
+  assert.match(await page.locator("#heat-legend").innerText(), /the opening book's estimate/);
   assert.match(await page.locator("#search-heading").innerText(), /Hint for Black: the opening book suggests [a-h][1-8]/);
   await shot(page, "book-hint");
   // Off, the agent searches its opening move again.

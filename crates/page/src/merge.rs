@@ -86,6 +86,31 @@ pub struct Tile {
     pub strength: f32,
     pub label: String,
     pub aria: String,
+    /// What the label is, for the legend under the board (`overlay::legend`).
+    pub kind: TileKind,
+}
+
+/// What a tile's number is: the board's legend says each kind present in its own words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TileKind {
+    /// A share of the search's visits, in percent (not a chance to win).
+    Share,
+    /// The exact final margin, the solver's or the search's settled bounds.
+    Exact,
+    /// A proven win or draw whose margin is at least this (`≥+2`).
+    Bound,
+    /// A proven win, draw or loss without its margin.
+    Proven,
+    /// The network's estimate of the final margin (`~+4`).
+    Estimate,
+    /// The network's chance to win, in percent (a network without a score output).
+    Chance,
+    /// The opening book's value in discs (its own searches' estimate).
+    Book,
+    /// A move the search never tried (`?`).
+    Unsearched,
+    /// A reviewed move's value in discs: a whole number is exact, a decimal an estimate.
+    Reviewed,
 }
 
 impl Merged {
@@ -98,6 +123,7 @@ impl Merged {
                 strength: share.sqrt(),
                 label: format!("{:.0}%", share * 100.0),
                 aria: format!("{:.0}% of the search's visits", share * 100.0),
+                kind: TileKind::Share,
             })
             .collect()
     }
@@ -131,12 +157,13 @@ impl Merged {
                     .and_then(|m| m.bounds)
                     .filter(|(lower, upper)| lower == upper)
                     .map(|(margin, _)| margin);
-                let (strength, label, aria) =
+                let (strength, label, aria, kind) =
                     match (solved.or(exact), bound, stat.and_then(|m| m.proof), stat) {
                         (Some(margin), _, _, _) => (
                             exact_strength(margin),
                             format!("{margin:+}"),
                             format!("exact: you finish {margin:+} discs with perfect play"),
+                            TileKind::Exact,
                         ),
                         (None, Some(lower), _, _) => bound_tile(lower),
                         (None, None, Some(p), _) => {
@@ -149,18 +176,23 @@ impl Merged {
                                 (p.value() + 1.0) / 2.0,
                                 word.to_owned(),
                                 format!("a proven {word}"),
+                                TileKind::Proven,
                             )
                         }
                         (None, None, None, Some(m)) => estimate_tile(m),
-                        (None, None, None, None) => {
-                            (0.0, "?".to_owned(), "not searched".to_owned())
-                        }
+                        (None, None, None, None) => (
+                            0.0,
+                            "?".to_owned(),
+                            "not searched".to_owned(),
+                            TileKind::Unsearched,
+                        ),
                     };
                 Tile {
                     mv,
                     strength,
                     label,
                     aria,
+                    kind,
                 }
             })
             .collect()
@@ -170,7 +202,7 @@ impl Merged {
 /// A proven result whose margin the solver did not finish: at least `margin` for the
 /// person, with a proven result's colour (a win's, a draw's), never an exact margin's,
 /// and "≥" before the number.
-fn bound_tile(margin: i32) -> (f32, String, String) {
+fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
     let strength = if margin > 0 { 1.0 } else { 0.5 };
     (
         strength,
@@ -178,6 +210,7 @@ fn bound_tile(margin: i32) -> (f32, String, String) {
         format!(
             "a proven result of at least {margin:+} discs for you; the best margin was not reached, so another move may be better"
         ),
+        TileKind::Bound,
     )
 }
 
@@ -197,30 +230,37 @@ fn exact_strength(margin: i32) -> f32 {
 /// them (finding 9 of issue 35: at small budgets every chance reads 92-99%, which cannot
 /// tell moves apart; a disc margin can), coloured by them as book tiles are, the chance
 /// kept in the words a screen reader says; the chance in percent without a score head.
-fn estimate_tile(m: &MoveInfo) -> (f32, String, String) {
+fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
+        // "~": an estimate, never to be read as the exact margin a whole number is.
         Some(discs) => (
             (value_of_discs(discs) + 1.0) / 2.0,
-            whole_discs(discs),
+            format!("~{}", whole_discs(discs)),
             format!(
                 "about {discs:+.1} discs after it ({:.0}% chance to win)",
                 win * 100.0
             ),
+            TileKind::Estimate,
         ),
         None => (
             win,
             format!("{:.0}%", win * 100.0),
             format!("{:.0}% chance to win after it", win * 100.0),
+            TileKind::Chance,
         ),
     }
 }
 
-/// Discs as a tile shows them: whole, signed, and no "-0" (a rounded zero is even).
+/// An estimate in discs as a tile shows it: whole, signed, and an even one as "0", neither
+/// "-0" nor "+0" (which would claim a side for a rounded -0.3).
 fn whole_discs(discs: f32) -> String {
     let shown = discs.round();
-    let shown = if shown == 0.0 { 0.0 } else { shown };
-    format!("{shown:+.0}")
+    if shown == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{shown:+.0}")
+    }
 }
 
 /// The book's moves as hint tiles: each with its book value in discs.
@@ -232,8 +272,9 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
                 mv,
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
-                label: whole_discs(value),
+                label: format!("~{}", whole_discs(value)),
                 aria: format!("book: {value:+.1} discs after it"),
+                kind: TileKind::Book,
             }
         })
         .collect()
@@ -577,7 +618,7 @@ mod tests {
             .collect();
         assert_eq!(
             labels,
-            [("f5".into(), "+0".into()), ("d3".into(), "-2".into())]
+            [("f5".into(), "~0".into()), ("d3".into(), "~-2".into())]
         );
         assert!(tiles[0].strength > tiles[1].strength);
     }
@@ -606,14 +647,15 @@ mod tests {
         assert_eq!(merged.moves[1].score, Some(2.0));
         let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5")]);
         let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
-        assert_eq!(labels, ["+7", "+2", "?"]);
+        // Estimates say so ("~"), never read as the exact margins whole numbers are.
+        assert_eq!(labels, ["~+7", "~+2", "?"]);
         assert!(tiles[0].strength > tiles[1].strength);
         assert!(tiles[0].aria.contains("+7.0 discs") && tiles[0].aria.contains("96%"));
         // Without a score head the chance stays, and a disc estimate never rounds to "-0".
         let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
         assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");
         let even = merge([&report(vec![scored("d3", 30, 0.0, -0.3)], 0.0, &["d3"])]).expect("one");
-        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "+0");
+        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "~0");
     }
 
     #[test]

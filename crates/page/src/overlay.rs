@@ -5,7 +5,7 @@
 //! drawn dimmed there, never on the board). Plain functions of the game and the view, so
 //! every case is tested without a browser; the board only draws what they return.
 
-use crate::merge::Tile;
+use crate::merge::{Tile, TileKind};
 use crate::pool::Purpose;
 use crate::review::focus_tiles;
 use crate::state::GameState;
@@ -232,6 +232,46 @@ pub fn spread(tiles: &mut [Tile]) {
             tile.strength = (tile.strength - low) / (high - low);
         }
     }
+}
+
+/// The line under the board that says what the numbers on its squares are, in what unit
+/// and for whom (`side`: the side the values are for, as the page names it), and which of
+/// them are exact, bounds or estimates: one sentence for the kinds of tiles present, none
+/// without tiles.
+pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
+    let tiles = match tiles {
+        Tiles::None | Tiles::Puzzle => return None,
+        Tiles::Shares { .. } => {
+            return Some(
+                "On the squares: each move's share of the search so far (of its visits), not \
+                 a chance to win; the framed move is the one it would play."
+                    .to_owned(),
+            )
+        }
+        Tiles::Ranked { tiles, .. } => tiles,
+    };
+    let mut kinds: Vec<TileKind> = tiles.iter().map(|t| t.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    let parts: Vec<&str> = kinds
+        .iter()
+        .map(|kind| match kind {
+            TileKind::Exact => "+4 exact (perfect play)",
+            TileKind::Bound => "≥+2 at least (a proven result, its margin not finished)",
+            TileKind::Proven => "win, draw, loss proven",
+            TileKind::Estimate => "~+2 an estimate (the network's)",
+            TileKind::Book => "~+2 the opening book's estimate",
+            TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
+            TileKind::Unsearched => "? not searched",
+            TileKind::Reviewed => "whole numbers exact, decimals estimates",
+            TileKind::Share => "a share of the search",
+        })
+        .collect();
+    Some(format!(
+        "On the squares: {side}'s final disc margin after each move, red the worst to green \
+         the best: {}.",
+        parts.join("; ")
+    ))
 }
 
 #[cfg(test)]

@@ -376,6 +376,7 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
         strength,
         aria: format!("{what}, {label} discs"),
         label,
+        kind: crate::merge::TileKind::Reviewed,
     };
     if r.best == r.played || r.is_forced() {
         let what = if r.grade_uncertain() {

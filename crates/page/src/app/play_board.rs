@@ -3,8 +3,9 @@
 
 use crate::components::{Board, Counts};
 use crate::editor::EditAction;
+use crate::explain::who;
 use crate::hooks::GameModel;
-use crate::overlay::{board_overlay, BoardOverlay, Showing};
+use crate::overlay::{board_overlay, legend, BoardOverlay, Showing};
 use crate::state::{at_ply, explain_click, Action, GameState};
 use crate::view::View;
 use othello::{Bitboard, Position, Square};
@@ -61,11 +62,16 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
             play_click(&props.game, &props.on_game, &props.on_message),
         ),
     };
+    // The values are the side to move's in the position shown (a hint's, a reviewed move's).
+    let legend = legend(&tiles, &who(game, shown.position.side_to_move()));
     html! {
         <>
             <Counts position={shown.position} />
             <Board position={shown.position} legal={shown.legal} last={shown.last} flips={shown.flips}
                    flip_class={shown.flip_class} {tiles} {marked} {played} {on_play} />
+            if let Some(text) = legend {
+                <p class="small" id="heat-legend">{ text }</p>
+            }
         </>
     }
 }

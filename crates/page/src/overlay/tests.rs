@@ -335,6 +335,7 @@ fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
         strength,
         label: format!("{:.0}%", strength * 100.0),
         aria: String::new(),
+        kind: TileKind::Chance,
     };
     let untried = Tile {
         label: "?".to_owned(),
@@ -353,4 +354,50 @@ fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
     let mut even = vec![tile(0.5), tile(0.5)];
     spread(&mut even);
     assert_eq!(even[0].strength, 0.5);
+}
+
+fn tile_of(kind: TileKind, label: &str) -> Tile {
+    Tile {
+        mv: Move::Pass,
+        strength: 0.5,
+        label: label.to_owned(),
+        aria: String::new(),
+        kind,
+    }
+}
+
+#[test]
+fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
+    assert_eq!(legend(&Tiles::None, "Black (you)"), None);
+    let shares = Tiles::Shares {
+        tiles: vec![tile_of(TileKind::Share, "72%")],
+        best: None,
+    };
+    let said = legend(&shares, "Black (you)").expect("a legend");
+    assert!(said.contains("share of the search"), "{said}");
+    assert!(said.contains("not a chance to win"), "{said}");
+    let hint = Tiles::Ranked {
+        tiles: vec![
+            tile_of(TileKind::Exact, "+4"),
+            tile_of(TileKind::Estimate, "~+2"),
+            tile_of(TileKind::Unsearched, "?"),
+        ],
+        best: None,
+    };
+    let said = legend(&hint, "Black (you)").expect("a legend");
+    assert!(
+        said.starts_with("On the squares: Black (you)'s final disc margin"),
+        "{said}"
+    );
+    for part in ["+4 exact", "~+2 an estimate", "? not searched"] {
+        assert!(said.contains(part), "{part} in {said}");
+    }
+    assert!(!said.contains("at least"), "no bound on the board: {said}");
+    let bound = Tiles::Ranked {
+        tiles: vec![tile_of(TileKind::Bound, "≥+2")],
+        best: None,
+    };
+    assert!(legend(&bound, "White")
+        .expect("a legend")
+        .contains("≥+2 at least"));
 }
