@@ -306,6 +306,41 @@ pub fn move_value(info: &SearchInfo, mv: Move, squares: u32) -> Option<Value> {
     Some(Value::estimate(discs.clamp(low as f32, high as f32)))
 }
 
+/// The search's own estimate of `mv` in discs (its score output's margin, else its mean
+/// value in discs), whatever bounds or proofs say of it; `None` for a move it never visited.
+pub fn search_estimate(info: &SearchInfo, mv: Move) -> Option<f32> {
+    let m = info.moves.iter().find(|m| m.mv == mv && m.visits > 0)?;
+    Some(m.score.unwrap_or_else(|| discs_of_value(m.q)))
+}
+
+/// The discs a move worth `value` gives away against the best, worth `best`, only ever
+/// between values of one kind: two exact margins, or two estimates. Where one is the
+/// solver's and the other the search's (the solver reached the best move's line but not
+/// the played one's), the search's own estimates of both (`estimates`: the played move's,
+/// the best's) are compared instead, since a proof minus a guess is neither (a game won
+/// 56-0 was charged 60 discs so). Only where the search has no estimate of the exact side
+/// (a move that ends the game) does the loss take the two as they are.
+pub fn comparable_loss(value: Value, best: Value, estimates: (Option<f32>, Option<f32>)) -> f32 {
+    let mixed = (best.discs - value.discs).max(0.0);
+    if value.exact == best.exact {
+        return mixed;
+    }
+    let played = if value.exact {
+        estimates.0
+    } else {
+        Some(value.discs)
+    };
+    let best = if best.exact {
+        estimates.1
+    } else {
+        Some(best.discs)
+    };
+    match (played, best) {
+        (Some(played), Some(best)) => (best - played).max(0.0),
+        _ => mixed,
+    }
+}
+
 /// What `info` says the position is worth for the side to move: the solver's margin, or
 /// the search's estimate (the root's, as [`move_value`] reads a move's).
 pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
@@ -493,6 +528,14 @@ impl Reviewer {
             }
         };
         let mut review = MoveReview::new(side, (played, value), (best, best_value));
+        if let (Some(value), Some(best_value)) = (review.value, review.best_value) {
+            let estimates = (
+                search_estimate(&info, played),
+                search_estimate(&info, review.best),
+            );
+            review.loss = comparable_loss(value, best_value, estimates);
+            review.mark = Mark::of_loss(review.loss);
+        }
         // A proof of the result alone bounds the position's value from below: the best
         // move found may not be the best there is.
         review.best_is_bound = info.solved.is_some_and(|s| !s.is_exact());

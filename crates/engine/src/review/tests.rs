@@ -391,3 +391,30 @@ fn a_spec_s_exact_reach_is_where_the_review_solves_instead_of_searching() {
         }
     }
 }
+
+#[test]
+fn an_estimate_and_an_exact_margin_are_never_subtracted_from_each_other() {
+    // Issue 62's tenth finding: the played b4 estimated at +40.55, the best e8 solved at
+    // +64, "23.45 lost" in a game the side won by the most there is.
+    let played = Value::estimate(40.55);
+    let best = Value::exact(64);
+    // The search's estimate of the best move is compared instead (the played move's
+    // estimate is its value already): 41.5 against 40.55.
+    let loss = comparable_loss(played, best, (Some(41.0), Some(41.5)));
+    assert!((loss - 0.95).abs() < 1e-4, "{loss}");
+    assert!((comparable_loss(played, best, (None, Some(44.55))) - 4.0).abs() < 1e-4);
+    // The other way round: the played move exact, the best an estimate.
+    let exact_played = comparable_loss(Value::exact(30), Value::estimate(33.0), (Some(31.0), None));
+    assert!((exact_played - 2.0).abs() < 1e-4, "{exact_played}");
+    // Like with like: two exact margins, or two estimates, as they are.
+    assert_eq!(
+        comparable_loss(Value::exact(10), Value::exact(16), (None, None)),
+        6.0
+    );
+    let estimates = comparable_loss(Value::estimate(1.0), Value::estimate(3.5), (None, None));
+    assert!((estimates - 2.5).abs() < 1e-4);
+    // Never negative; and without the search's estimate of the exact side, the two as
+    // they are (a move that ends the game has no estimate).
+    assert_eq!(comparable_loss(played, best, (Some(50.0), Some(39.0))), 0.0);
+    assert!((comparable_loss(played, best, (None, None)) - 23.45).abs() < 1e-3);
+}
