@@ -563,7 +563,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     } else {
         1.0 - merged.win_probability()
     };
-    let mut text = format!("For {me}: {:.0}% chance to win", win * 100.0);
+    let mut text = format!("For {me}: {} chance to win", crate::format::chance(win));
     if let Some(score) = merged.search.score {
         let discs = score * sign as f32;
         // No "-0": a rounded zero is even.

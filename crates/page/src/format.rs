@@ -9,6 +9,13 @@ pub fn seconds(ms: f64) -> String {
     format!("{text} s")
 }
 
+/// An estimated chance to win in percent: never "0%" or "100%", which only a proof may
+/// claim (the page says "proven" for those), so it is held to 1-99%.
+pub fn chance(win: f32) -> String {
+    let percent = (win * 100.0).round().clamp(1.0, 99.0);
+    format!("{percent:.0}%")
+}
+
 /// 36081 as "36,081".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -24,6 +31,14 @@ pub fn thousands(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_estimated_chance_is_never_a_certainty() {
+        assert_eq!(super::chance(0.999), "99%");
+        assert_eq!(super::chance(0.0), "1%");
+        assert_eq!(super::chance(0.5), "50%");
+        assert_eq!(super::chance(0.234), "23%");
+    }
+
     use super::*;
 
     #[test]

@@ -239,11 +239,13 @@ pub fn describe(point: &Point) -> String {
             point.ply
         );
     };
-    let mut text = format!(
-        "{}. {mv}: Black {:.0}% to win",
-        point.ply,
-        e.black_win * 100.0
-    );
+    // A proof may say 100% (or 0%); an estimate never does.
+    let chance = if e.exact {
+        format!("{:.0}%", e.black_win * 100.0)
+    } else {
+        crate::format::chance(e.black_win)
+    };
+    let mut text = format!("{}. {mv}: Black {chance} to win", point.ply);
     match e.black_discs {
         Some(d) if e.margin_at_least => {
             let winner = if d > 0.0 { "Black" } else { "White" };

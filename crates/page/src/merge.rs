@@ -238,15 +238,15 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
             (value_of_discs(discs) + 1.0) / 2.0,
             format!("~{}", whole_discs(discs)),
             format!(
-                "about {discs:+.1} discs after it ({:.0}% chance to win)",
-                win * 100.0
+                "about {discs:+.1} discs after it ({} chance to win)",
+                crate::format::chance(win)
             ),
             TileKind::Estimate,
         ),
         None => (
             win,
-            format!("{:.0}%", win * 100.0),
-            format!("{:.0}% chance to win after it", win * 100.0),
+            crate::format::chance(win),
+            format!("{} chance to win after it", crate::format::chance(win)),
             TileKind::Chance,
         ),
     }
