@@ -304,6 +304,11 @@ pub fn search_summary(
     Some(searched_summary(merged, kind, heading, estimate()))
 }
 
+/// Below this many simulations, or this many milliseconds, a search's rate is noise and
+/// the page gives none.
+const MIN_TIMED_SIMULATIONS: u64 = 50;
+const MIN_TIMED_MS: f64 = 20.0;
+
 /// The summary of a search that ran: its estimate, principal variation and speed (or the
 /// solver's, when the solver settled it without a simulation).
 fn searched_summary(
@@ -323,6 +328,17 @@ fn searched_summary(
     let speed = match merged.search.solved {
         // The solver settled it without a simulation: its own count, not "0 simulations".
         Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
+        // A handful of simulations in a few milliseconds (a reused tree that had nearly
+        // all its budget) times nothing: "62,500 per second" was such a figure.
+        _ if merged.search.simulations < MIN_TIMED_SIMULATIONS
+            || merged.search.elapsed_ms < MIN_TIMED_MS =>
+        {
+            format!(
+                "{} simulations in {}: too short a search to give a speed",
+                thousands(merged.search.simulations),
+                elapsed_text(merged.search.elapsed_ms),
+            )
+        }
         _ => format!(
             "{} simulations in {}: {} per second on {workers} worker{}",
             thousands(merged.search.simulations),

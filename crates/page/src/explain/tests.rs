@@ -221,12 +221,19 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         s.speed.as_deref(),
         Some("The endgame solver: 1,000 positions in 30 ms: 33,333 per second")
     );
-    // A search that reused its tree and ran 100 simulations in 2 ms says so.
+    // A search that reused its tree and ran 100 simulations in 2 ms says so, with no
+    // speed made of it (issue 62's fifth finding: "62,500 per second").
     let h = heat(&game, Purpose::Move, merged(0.5, 100, 1.9));
     let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
     assert_eq!(
         s.speed.as_deref(),
-        Some("100 simulations in 2 ms: 52,632 per second on 1 worker")
+        Some("100 simulations in 2 ms: too short a search to give a speed")
+    );
+    let h = heat(&game, Purpose::Move, merged(0.5, 100, 25.0));
+    let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("100 simulations in 25 ms: 4,000 per second on 1 worker")
     );
 }
 
