@@ -76,6 +76,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
                 { for line }
                 { for marks }
             </svg>
+            <p class="small" id="graph-axes">{ axes_line(props.scale) }</p>
             { for losses }
             <figcaption class="small" id="graph-caption" aria-live="polite">{ caption }</figcaption>
         </figure>
@@ -135,6 +136,19 @@ fn point_mark(
                     data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></circle>
         }
     }
+}
+
+/// What the graph's two axes are, said under it: the unit changes from game to game (a
+/// network with a score output draws discs, one without a chance), so it is never left to
+/// be guessed.
+fn axes_line(scale: Scale) -> String {
+    let up = match scale {
+        Scale::Percent => "Up: Black's chance to win (50% on the middle line, White's below)".to_owned(),
+        Scale::Discs(r) => format!(
+            "Up: Black's expected final disc margin, on an even scale from White +{r:.0} at the foot to Black +{r:.0} at the top (0 on the middle line)"
+        ),
+    };
+    format!("{up}; across: the moves of the game, one point for each move searched.")
 }
 
 /// The labels at the top and the bottom of the graph, and what its axis measures.
