@@ -47,8 +47,12 @@ pub fn new_game(props: &NewGameProps) -> Html {
     let xot_allowed =
         use_state(|| props.size == BoardSize::Eight && props.variant == Variant::Standard);
     let on_board_change = {
-        let (size_ref, variant_ref, xot_allowed) =
-            (size_ref.clone(), variant_ref.clone(), xot_allowed.clone());
+        let (size_ref, variant_ref, start_ref, xot_allowed) = (
+            size_ref.clone(),
+            variant_ref.clone(),
+            start_ref.clone(),
+            xot_allowed.clone(),
+        );
         Callback::from(move |_: Event| {
             let value = |r: &NodeRef| {
                 r.cast::<HtmlSelectElement>()
@@ -57,7 +61,14 @@ pub fn new_game(props: &NewGameProps) -> Html {
             };
             let size: BoardSize = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
             let variant: Variant = value(&variant_ref).parse().unwrap_or_default();
-            xot_allowed.set(size == BoardSize::Eight && variant == Variant::Standard);
+            let allowed = size == BoardSize::Eight && variant == Variant::Standard;
+            // A choice no longer offered goes back to the standard position, in sight.
+            if !allowed {
+                if let Some(start) = start_ref.cast::<HtmlSelectElement>() {
+                    start.set_value("standard");
+                }
+            }
+            xot_allowed.set(allowed);
         })
     };
     let onclick = {
@@ -109,7 +120,7 @@ pub fn new_game(props: &NewGameProps) -> Html {
             </label>
             <label>{ "Start " }
                 <select ref={start_ref} id="new-start">
-                    <option value="standard" selected={!*xot_allowed}>{ "the standard position" }</option>
+                    <option value="standard" selected=true>{ "the standard position" }</option>
                     <option value="xot" disabled={!*xot_allowed}>{ "a random balanced opening (XOT, 8x8 standard only)" }</option>
                 </select>
             </label>
