@@ -182,6 +182,18 @@ test("on a phone, an empty game's side starts with New game, and the moves come 
   await page.click("#sq-f5");
   await waitForTurn(page);
   assert.ok((await top(".moves-panel")) < (await top("#new-game")), "the moves after the board once played");
+  // Tap targets a finger hits (issue 62, item 14): move buttons 44x40 at least, selects and
+  // buttons 44 px tall, checkboxes 24 px.
+  const sizes = await page.$$eval("button.mv, select, fieldset button, .controls button, input[type=checkbox]", (els) =>
+    els.filter((e) => e.offsetParent !== null).map((e) => {
+      const r = e.getBoundingClientRect();
+      return [e.id || e.className || e.tagName, e.tagName, e.type, Math.round(r.width), Math.round(r.height)];
+    }));
+  for (const [name, tag, type, width, height] of sizes) {
+    if (type === "checkbox") assert.ok(width >= 24 && height >= 24, `${name}: ${width}x${height}`);
+    else if (/\bmv\b/.test(name)) assert.ok(width >= 44 && height >= 40, `${name}: ${width}x${height}`);
+    else assert.ok(height >= 44, `${name} (${tag}): ${width}x${height}`);
+  }
   await context.close();
 });
 
