@@ -16,6 +16,16 @@ pub fn chance(win: f32) -> String {
     format!("{percent:.0}%")
 }
 
+/// A signed estimate in discs to `decimals` places: "+4", "-2.35", and a value that rounds
+/// to zero as "0" (or "0.00"), never "-0", which would claim a side for a rounded -0.3.
+pub fn signed_discs(discs: f32, decimals: usize) -> String {
+    let scale = 10f32.powi(decimals as i32);
+    if (discs * scale).round() == 0.0 {
+        return format!("{:.*}", decimals, 0.0);
+    }
+    format!("{discs:+.decimals$}")
+}
+
 /// 36081 as "36,081".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -31,6 +41,15 @@ pub fn thousands(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rounded_zero_has_no_sign() {
+        assert_eq!(super::signed_discs(-0.3, 0), "0");
+        assert_eq!(super::signed_discs(-0.004, 2), "0.00");
+        assert_eq!(super::signed_discs(-0.006, 2), "-0.01");
+        assert_eq!(super::signed_discs(3.6, 0), "+4");
+        assert_eq!(super::signed_discs(-2.345, 2), "-2.35");
+    }
+
     #[test]
     fn an_estimated_chance_is_never_a_certainty() {
         assert_eq!(super::chance(0.999), "99%");

@@ -255,7 +255,7 @@ pub fn describe(point: &Point) -> String {
             ));
             return text;
         }
-        Some(d) => text.push_str(&format!(", {d:+.0} discs")),
+        Some(d) => text.push_str(&format!(", {} discs", crate::format::signed_discs(d, 0))),
         None => {}
     }
     if e.exact {

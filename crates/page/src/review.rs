@@ -20,7 +20,7 @@ pub fn value_text(discs: Option<f32>, exact: bool) -> String {
     match discs {
         None => "-".to_owned(),
         Some(d) if exact => format!("{:+}", d.round() as i32),
-        Some(d) => format!("{d:+.2}"),
+        Some(d) => crate::format::signed_discs(d, 2),
     }
 }
 
