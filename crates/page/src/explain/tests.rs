@@ -381,6 +381,14 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
         running.heading,
         "Analysis of Black to move: searching (1 s)…"
     );
+    // Past its time, still running: the solver finishing a proof says so.
+    let over = heat(&game, Purpose::Analysis, merged(0.1, 800, 4200.0));
+    let over = search_summary(&view, &game, Some((&over, Role::Analysis)), None, strong)
+        .expect("a summary");
+    assert_eq!(
+        over.heading,
+        "Analysis of Black to move: proving the result exactly, past the 1 s asked (4.2 s so far)…"
+    );
     shown.done = true;
     let done = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
         .expect("a summary");
