@@ -1,4 +1,6 @@
-//! No crate of the workspace has a circle among its top-level modules: a module that needs
+//! No crate of the workspace has a circle among its modules, at any level: neither its
+//! top-level modules nor the children of any one module (the page's `app::play`,
+//! `app::side`, `app::header`...) import one another in a circle. A module that needs
 //! another's types while that one needs its own is one room split in two, or a shared piece
 //! that belongs below both (docs/architecture.md).
 //!
@@ -7,17 +9,32 @@
 //! the crates belongs to none of the lower ones. It reads every crate under `crates/` that
 //! has a `src/` folder, so a crate added later is covered without a change here.
 //!
-//! The graph is read from the source text, as `tests/layout.rs` reads the page's: a file
-//! `src/x.rs` or a folder `src/x/` is the module `x` (a file a `#[path]` attribute names
-//! belongs to the module that names it), and `x` imports `y` where its code names
-//! `crate::y` (one path, or an item of a `use crate::{...}` group), an item the crate's root
-//! re-exports from `y` (`crate::Rng` is `rng`'s), or `super::y` from where `super` is the
-//! crate's root. Comments, strings and doc links are not code and count for nothing.
+//! The graph is read from the source text, as `tests/layout.rs` reads the page's. A file
+//! `src/a/b.rs` or `src/a/b/mod.rs` is the module `a::b` (`lib.rs`, `main.rs` and the files
+//! under `bin/` are a crate's root; a file a `#[path]` attribute names is the module its
+//! `mod` declares), and an inline `mod name { ... }` is a module too. Every path a module's
+//! code names is made absolute: from `crate::`, from `self::` or `super::` (each `super`
+//! one step up from the module the path is written in), or from a name that the module
+//! brings in by a `use` (the root's re-exports among them: `crate::Rng` is `rng`'s), by a
+//! glob (`use super::*`), or as its child. The path belongs to the deepest module it
+//! reaches, and where the writer and that module part under a common parent, the parent's
+//! child on the writer's side imports its child on the other: `app/play.rs` naming
+//! `super::side::Panel` or `crate::app::side::Panel` is `app::play -> app::side`, and
+//! `crate::report` in `mcts/search.rs` is `mcts -> report`. Comments, strings and doc links
+//! are not code and count for nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
+/// Each module (its path from the crate's root, `app::play`) with the siblings it imports.
 type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// A module's path from the crate's root, one name a step (empty for the root).
+type ModPath = Vec<String>;
+
+/// How many steps one name's reading may take through `use`s and globs: more is a loop
+/// (`use foo;` of another crate names itself).
+const HOPS: usize = 8;
 
 /// The workspace's crates: every folder under `crates/` with a `src/` folder.
 fn crate_dirs() -> Vec<PathBuf> {
@@ -140,186 +157,380 @@ fn group_items(group: &str) -> Vec<&str> {
     items
 }
 
-/// The first segments of the paths that continue `rest` (the text after `crate::`, or after
-/// a `super::` that reaches the crate's root): one name, or each item of a group.
-fn first_segments(rest: &str) -> Vec<String> {
-    match group(rest) {
-        Some(items) => group_items(items)
-            .into_iter()
-            .map(|item| ident(item).to_owned())
-            .collect(),
-        None => vec![ident(rest).to_owned()],
+/// The paths that a use tree (or a path in code) at the start of `text` spells, each with
+/// its alias if it has one (a glob's path ends in `*`), and how many bytes of `text` it spans.
+fn tree(text: &str) -> (Vec<(ModPath, Option<String>)>, usize) {
+    let mut segments = ModPath::new();
+    let mut at = 0;
+    loop {
+        let rest = text[at..].trim_start();
+        let blank = text.len() - at - rest.len();
+        if let Some(inner) = group(rest) {
+            let leaves = group_items(inner)
+                .into_iter()
+                .flat_map(|item| tree(item).0)
+                .map(|(path, alias)| ([segments.clone(), path].concat(), alias))
+                .collect();
+            return (leaves, at + blank + inner.len() + 2);
+        }
+        if rest.starts_with('*') {
+            segments.push("*".to_owned());
+            return (vec![(segments, None)], at + blank + 1);
+        }
+        let name = ident(rest);
+        if name.is_empty() {
+            break;
+        }
+        segments.push(name.to_owned());
+        at += blank + name.len();
+        let after = &text[at..];
+        if !after.trim_start().starts_with("::") {
+            break;
+        }
+        at += after.len() - after.trim_start().len() + 2;
     }
+    let after = text[at..].trim_start();
+    let alias = after
+        .strip_prefix("as")
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+        .map(|rest| ident(rest).to_owned());
+    (vec![(segments, alias)], at)
 }
 
-/// For each byte of `code`, how many inline modules (`mod name { ... }`) enclose it: a
-/// `super` inside one names the module of the file, not its parent.
-fn inline_depths(code: &str) -> Vec<usize> {
-    let mut depths = vec![0; code.len() + 1];
-    let (mut braces, mut open): (usize, Vec<usize>) = (0, Vec::new());
+/// The paths of the use tree (or path in code) at the start of `text`, each with the name
+/// it brings in (its alias or its last segment; `None` for a glob, whose path here leaves
+/// out its `*`), and how many bytes of `text` it spans. `a::{self}` is the path `a`.
+fn leaves(text: &str) -> (Vec<(ModPath, Option<String>)>, usize) {
+    let (paths, span) = tree(text);
+    let leaves = paths
+        .into_iter()
+        .map(|(mut path, alias)| {
+            if path.last().is_some_and(|last| last == "*") {
+                path.pop();
+                return (path, None);
+            }
+            if path.len() > 1 && path.last().is_some_and(|last| last == "self") {
+                path.pop();
+            }
+            let name = alias.or_else(|| path.last().cloned());
+            (path, name)
+        })
+        .collect();
+    (leaves, span)
+}
+
+/// The inline modules (`mod name { ... }`) of `code`: for each byte, the index of the
+/// innermost one around it in the list that comes second (0, the file's own module, for
+/// none), whose entries are each one's path below the file's module. A `super` inside one
+/// names the module of the file, not its parent.
+fn inline_modules(code: &str) -> (Vec<usize>, Vec<ModPath>) {
+    let mut at_byte = vec![0; code.len() + 1];
+    let mut paths = vec![ModPath::new()];
+    let (mut braces, mut open): (usize, Vec<(usize, usize)>) = (0, Vec::new());
     for (at, c) in code.char_indices() {
         match c {
             '{' => {
                 braces += 1;
                 let before = code[..at].trim_end();
                 let name_start = before.rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
-                let is_mod = before[..name_start].trim_end().ends_with("mod")
-                    && !before[name_start..].is_empty();
+                let name = &before[name_start..];
+                let keyword = before[..name_start].trim_end();
+                let is_mod = !name.is_empty()
+                    && keyword
+                        .strip_suffix("mod")
+                        .is_some_and(|head| !head.ends_with(is_ident));
                 if is_mod {
-                    open.push(braces);
+                    let parent = open.last().map_or(0, |&(_, index)| index);
+                    let path = [paths[parent].clone(), vec![name.to_owned()]].concat();
+                    open.push((braces, paths.len()));
+                    paths.push(path);
                 }
             }
             '}' => {
-                if open.last() == Some(&braces) {
+                if open.last().is_some_and(|&(depth, _)| depth == braces) {
                     open.pop();
                 }
                 braces = braces.saturating_sub(1);
             }
             _ => {}
         }
-        for depth in &mut depths[at..at + c.len_utf8()] {
-            *depth = open.len();
+        let index = open.last().map_or(0, |&(_, index)| index);
+        for slot in &mut at_byte[at..at + c.len_utf8()] {
+            *slot = index;
         }
     }
-    depths
+    (at_byte, paths)
 }
 
-/// Where `needle` starts a path in `code`: not the tail of a longer name or path
-/// (`othello_crate::`, `a::super::`).
-fn path_starts<'a>(code: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    code.match_indices(needle)
+/// Where a path starts in `code`: a name followed by `::` that is not the tail of a longer
+/// path (`a::super::`, `::std::`) nor of a longer name (`othello_crate::` is no `crate::`).
+fn path_starts(code: &str) -> Vec<usize> {
+    code.match_indices("::")
+        .filter_map(|(at, _)| {
+            let before = code[..at].trim_end();
+            let start = before.rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
+            let name = &before[start..];
+            let head = code[..start].trim_end();
+            let is_start = !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && !head.ends_with("::");
+            is_start.then_some(start)
+        })
+        .collect()
+}
+
+/// Where the keyword `word` stands in `code` (not inside a longer name).
+fn keyword_at<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    code.match_indices(word)
         .map(|(at, _)| at)
         .filter(move |&at| {
-            !code[..at].ends_with(is_ident) && !code[..at].trim_end().ends_with("::")
+            !code[..at].ends_with(is_ident) && !code[at + word.len()..].starts_with(is_ident)
         })
 }
 
-/// The crate-root names that `code` refers to, from a file `depth` modules below the root
-/// (`src/x.rs` is 1, `src/x/y.rs` 2): `crate::` paths, and `super::` paths that climb to
-/// the root.
-fn root_names(code: &str, depth: usize) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for at in path_starts(code, "crate::") {
-        names.extend(first_segments(&code[at + "crate::".len()..]));
-    }
-    let inline = inline_depths(code);
-    for at in path_starts(code, "super::") {
-        let mut rest = &code[at..];
-        let mut up = 0;
-        while let Some(after) = rest.strip_prefix("super::") {
-            up += 1;
-            rest = after.trim_start();
-        }
-        if up == depth + inline[at] {
-            names.extend(first_segments(rest));
-        }
-    }
-    names.retain(|name| !name.is_empty() && name != "self");
-    names
+/// What a crate's code can name: its modules, the names each module's `use`s bring into it,
+/// and the modules each glob-imports.
+#[derive(Debug, Default)]
+struct Names {
+    modules: BTreeSet<ModPath>,
+    /// `module::name` -> the path the `use` names, as written in `module`.
+    uses: BTreeMap<ModPath, ModPath>,
+    /// A module -> the paths it glob-imports (`use super::*`), as written there.
+    globs: BTreeMap<ModPath, Vec<ModPath>>,
 }
 
-/// The names the crate's root re-exports, each with the module it comes from
-/// (`pub use rng::Rng;` gives `Rng` from `rng`).
-fn root_exports(root: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
-    let mut exports = BTreeMap::new();
-    for (at, _) in root.match_indices("pub use ") {
-        let tree = &root[at + "pub use ".len()..];
-        let tree = tree[..tree.find(';').unwrap_or(tree.len())].trim();
-        let tree = tree
-            .trim_start_matches("crate::")
-            .trim_start_matches("self::");
-        let module = ident(tree);
-        if !modules.contains(module) {
-            continue;
+impl Names {
+    /// The absolute path that `path`, written in `scope`, stands for; `None` for a path that
+    /// leaves the crate (another crate's, the standard library's) or starts with a name
+    /// `scope` does not bring in (a type's `Self::`, a local item's).
+    fn absolute(&self, scope: &[String], path: &[String], hops: usize) -> Option<ModPath> {
+        let (first, mut rest) = path.split_first()?;
+        let mut base = match first.as_str() {
+            "crate" => ModPath::new(),
+            "self" => scope.to_vec(),
+            "super" => scope.split_last()?.1.to_vec(),
+            name => self.lookup(scope, name, hops)?,
+        };
+        while let Some((_, after)) = rest.split_first().filter(|(s, _)| *s == "super") {
+            base.pop()?;
+            rest = after;
         }
-        for leaf in tree.split([',', '{', '}']) {
-            let leaf = leaf.trim();
-            let name = match leaf.split_once(" as ") {
-                Some((_, alias)) => alias.trim(),
-                None => leaf.rsplit("::").next().unwrap_or(leaf),
-            };
-            if !name.is_empty() && name != module && name != "*" {
-                exports.insert(name.to_owned(), module.to_owned());
+        base.extend(rest.iter().cloned());
+        Some(base)
+    }
+
+    /// What `name` stands for in `module`, as an absolute path: a child module, a name a
+    /// `use` brought in, or a name of a module it glob-imports.
+    fn lookup(&self, module: &[String], name: &str, hops: usize) -> Option<ModPath> {
+        if hops > HOPS {
+            return None;
+        }
+        let key = [module.to_vec(), vec![name.to_owned()]].concat();
+        if self.modules.contains(&key) {
+            return Some(key);
+        }
+        if let Some(path) = self.uses.get(&key) {
+            return self.absolute(module, path, hops + 1);
+        }
+        self.globs
+            .get(module)
+            .into_iter()
+            .flatten()
+            .find_map(|glob| {
+                let from = self.module_of(&self.absolute(module, glob, hops + 1)?, hops + 1);
+                self.lookup(&from, name, hops + 1)
+            })
+    }
+
+    /// The deepest module that the absolute `path` reaches, following the `use`s it passes
+    /// through (`crate::Rng`, re-exported by the root from `rng`, reaches `rng`).
+    fn module_of(&self, path: &[String], hops: usize) -> ModPath {
+        let mut at = ModPath::new();
+        for (i, segment) in path.iter().enumerate() {
+            let next = [at.clone(), vec![segment.clone()]].concat();
+            if self.modules.contains(&next) {
+                at = next;
+                continue;
+            }
+            if let Some(target) = self.lookup(&at, segment, hops + 1) {
+                return self.module_of(&[target, path[i + 1..].to_vec()].concat(), hops + 1);
+            }
+            break;
+        }
+        at
+    }
+}
+
+/// A source file as read: the module it is, and its code (comments and strings blanked).
+#[derive(Debug)]
+struct File {
+    module: ModPath,
+    code: String,
+}
+
+impl File {
+    /// The module that the code at byte `at` is in, given the file's inline modules.
+    fn scope(&self, inline: &(Vec<usize>, Vec<ModPath>), at: usize) -> ModPath {
+        [self.module.clone(), inline.1[inline.0[at]].clone()].concat()
+    }
+
+    /// The modules the file holds: its own, those above it, and its inline ones.
+    fn modules(&self) -> Vec<ModPath> {
+        let (_, inline) = inline_modules(&self.code);
+        let above = (0..self.module.len()).map(|n| self.module[..n].to_vec());
+        let inside = inline
+            .into_iter()
+            .map(|path| [self.module.clone(), path].concat());
+        above.chain(inside).collect()
+    }
+
+    /// Records in `names` what the file's `use`s bring into its modules.
+    fn record_uses(&self, names: &mut Names) {
+        let inline = inline_modules(&self.code);
+        for at in keyword_at(&self.code, "use") {
+            let rest = &self.code[at + "use".len()..];
+            if rest.trim_start().starts_with("::") {
+                continue;
+            }
+            let scope = self.scope(&inline, at);
+            for (path, name) in leaves(rest).0 {
+                match name {
+                    Some(name) => {
+                        let key = [scope.clone(), vec![name]].concat();
+                        names.uses.insert(key, path);
+                    }
+                    None => names.globs.entry(scope.clone()).or_default().push(path),
+                }
             }
         }
     }
-    exports
+
+    /// The paths the file's code names, each made absolute (those that leave the crate, or
+    /// name its root, left out) with the module it is written in.
+    fn named_paths(&self, names: &Names) -> Vec<(ModPath, ModPath)> {
+        let inline = inline_modules(&self.code);
+        let mut named = Vec::new();
+        let mut read_to = 0;
+        for at in path_starts(&self.code) {
+            if at < read_to {
+                continue; // inside a path already read, as `a::b` in `crate::{a::b}`
+            }
+            let (paths, span) = leaves(&self.code[at..]);
+            read_to = at + span;
+            let scope = self.scope(&inline, at);
+            for (path, _) in paths {
+                if let Some(absolute) = names.absolute(&scope, &path, 0) {
+                    if !absolute.is_empty() {
+                        named.push((scope.clone(), absolute));
+                    }
+                }
+            }
+        }
+        named
+    }
 }
 
-/// A source file's place in its crate: the top-level module it belongs to (`None` for the
-/// crate's root) and how many modules below the root it is.
-fn place(
-    src: &Path,
-    file: &Path,
-    moved: &BTreeMap<PathBuf, (String, usize)>,
-) -> (Option<String>, usize) {
-    if let Some((module, depth)) = moved.get(file) {
-        return (Some(module.clone()), *depth);
-    }
-    let rel = file.strip_prefix(src).expect("under src/");
-    let mut parts: Vec<String> = rel
+/// The module a file is by its place under `src/` (`a/b.rs` and `a/b/mod.rs` are `a::b`;
+/// `lib.rs`, `main.rs` and a binary's files under `bin/` are a crate's root).
+fn file_module(rel: &Path) -> ModPath {
+    let mut parts: ModPath = rel
         .iter()
         .map(|part| part.to_string_lossy().trim_end_matches(".rs").to_owned())
         .collect();
+    if parts.first().is_some_and(|first| first == "bin") {
+        return ModPath::new();
+    }
     if parts.last().is_some_and(|last| last == "mod") {
         parts.pop();
     }
     if parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main") {
-        return (None, 0);
+        parts.clear();
     }
-    let depth = parts.len();
-    (Some(parts.swap_remove(0)), depth)
+    parts
+}
+
+/// `path` with its `.` and `..` steps taken.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The files that `#[path = "..."]` attributes move into another module, each with the
-/// top-level module and depth of the module it becomes (one below the file naming it).
-fn moved_files(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<PathBuf, (String, usize)> {
+/// module it becomes: the one the `mod` after the attribute declares, in the file naming it.
+fn moved_files(files: &[(PathBuf, String)]) -> BTreeMap<PathBuf, ModPath> {
     let mut moved = BTreeMap::new();
     for (file, text) in files {
         for (at, _) in text.match_indices("#[path = \"") {
             let rest = &text[at + "#[path = \"".len()..];
             let named = &rest[..rest.find('"').unwrap_or(rest.len())];
-            let dir = file.parent().expect("in a folder");
-            if let (Some(module), depth) = place(src, file, &BTreeMap::new()) {
-                moved.insert(dir.join(named), (module, depth + 1));
+            let declared = keyword_at(rest, "mod")
+                .next()
+                .map(|m| ident(&rest[m + 3..]));
+            if let Some(name) = declared.filter(|name| !name.is_empty()) {
+                let dir = file.parent().expect("in a folder");
+                let module = [file_module(file), vec![name.to_owned()]].concat();
+                moved.insert(lexical(&dir.join(named)), module);
             }
         }
     }
     moved
 }
 
-/// The crate's top-level modules, each with the others it imports.
-fn module_graph(src: &Path) -> Graph {
-    let files = sources(src);
-    let moved = moved_files(src, &files);
-    let placed: Vec<_> = files
+/// The edge that a path makes, from the module it is written in to the module it reaches:
+/// under their deepest common parent, that parent's child on the writer's side imports its
+/// child on the other (none where one module holds the other).
+fn edge(from: &[String], to: &[String]) -> Option<(String, String)> {
+    let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+    (common < from.len() && common < to.len())
+        .then(|| (from[..=common].join("::"), to[..=common].join("::")))
+}
+
+/// The modules of a crate whose files (paths under `src/`, with their text) are `files`,
+/// each with the siblings it imports.
+fn graph_of(files: &[(PathBuf, String)]) -> Graph {
+    let moved = moved_files(files);
+    let read: Vec<File> = files
         .iter()
-        .map(|(file, text)| (place(src, file, &moved), code_only(text)))
+        .map(|(rel, text)| File {
+            module: moved.get(rel).cloned().unwrap_or_else(|| file_module(rel)),
+            code: code_only(text),
+        })
         .collect();
-    let modules: BTreeSet<String> = placed
-        .iter()
-        .filter_map(|((module, _), _)| module.clone())
-        .collect();
-    let mut exports = BTreeMap::new();
-    for ((module, _), code) in &placed {
-        if module.is_none() {
-            exports.extend(root_exports(code, &modules));
-        }
+    let mut names = Names::default();
+    for file in &read {
+        names.modules.extend(file.modules());
+        file.record_uses(&mut names);
     }
     let mut graph = Graph::new();
-    for ((module, depth), code) in &placed {
-        let Some(module) = module else { continue };
-        let imported = root_names(code, *depth).into_iter().filter_map(|name| {
-            let target = if modules.contains(&name) {
-                Some(name)
-            } else {
-                exports.get(&name).cloned()
-            };
-            target.filter(|target| target != module)
-        });
-        graph.entry(module.clone()).or_default().extend(imported);
+    for module in names.modules.iter().filter(|module| !module.is_empty()) {
+        graph.entry(module.join("::")).or_default();
+    }
+    for file in &read {
+        for (scope, path) in file.named_paths(&names) {
+            if let Some((from, to)) = edge(&scope, &names.module_of(&path, 0)) {
+                graph.entry(from).or_default().insert(to);
+            }
+        }
     }
     graph
+}
+
+/// The modules of the crate whose sources are under `src`, each with the siblings it imports.
+fn module_graph(src: &Path) -> Graph {
+    let files: Vec<(PathBuf, String)> = sources(src)
+        .into_iter()
+        .map(|(file, text)| (file.strip_prefix(src).expect("under src/").to_owned(), text))
+        .collect();
+    graph_of(&files)
 }
 
 /// A circle in `graph` as the modules along it, the first again at the end.
@@ -365,6 +576,47 @@ fn circles_in(mut graph: Graph) -> Vec<Vec<String>> {
     found
 }
 
+/// The circles of one crate's `graph`, each as the report names it
+/// (`page: app::play -> app::side -> app::play`).
+fn circles_named(crate_name: &str, graph: Graph) -> Vec<String> {
+    circles_in(graph)
+        .into_iter()
+        .map(|found| format!("{crate_name}: {}", found.join(" -> ")))
+        .collect()
+}
+
+/// The imports in `graph` between the children of a module below the root.
+fn nested_edges(graph: &Graph) -> Vec<(&str, &str)> {
+    graph
+        .iter()
+        .filter(|(from, _)| from.contains("::"))
+        .flat_map(|(from, to)| to.iter().map(move |to| (from.as_str(), to.as_str())))
+        .collect()
+}
+
+/// The graph of a crate made of `files` (paths under `src/`, with their text).
+fn synthetic(files: &[(&str, &str)]) -> Graph {
+    let files: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|&(path, text)| (PathBuf::from(path), text.to_owned()))
+        .collect();
+    graph_of(&files)
+}
+
+/// `graph` without its modules that import nothing, as `module -> a, b` lines.
+fn edges(graph: &Graph) -> Vec<String> {
+    graph
+        .iter()
+        .filter(|(_, to)| !to.is_empty())
+        .map(|(from, to)| {
+            format!(
+                "{from} -> {}",
+                to.iter().cloned().collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect()
+}
+
 fn crate_name(dir: &Path) -> String {
     dir.file_name()
         .expect("a crate folder")
@@ -384,9 +636,10 @@ fn no_crate_s_modules_import_one_another_in_a_circle() {
     }
     let mut circles = Vec::new();
     for dir in &dirs {
-        for found in circles_in(module_graph(&dir.join("src"))) {
-            circles.push(format!("{}: {}", crate_name(dir), found.join(" -> ")));
-        }
+        circles.extend(circles_named(
+            &crate_name(dir),
+            module_graph(&dir.join("src")),
+        ));
     }
     assert!(
         circles.is_empty(),
@@ -440,13 +693,120 @@ fn imports_are_read_from_paths_groups_and_a_super_that_reaches_the_root() {
                 mod tests {\n    use super::*;\n    use super::i;\n    use super::super::super::j;\n}\n";
     // From `src/m/n.rs` (two below the root): `super::super` and, in the inline module,
     // `super::super::super` reach the root; one `super` stays within `m`.
-    let names: Vec<String> = root_names(&code_only(text), 2).into_iter().collect();
-    assert_eq!(names, ["a", "b", "c", "h", "j"]);
-    let exports = root_exports(
-        "pub use rng::Rng;\npub use spec::{Spec, Error as SpecError};\npub use othello;\n",
-        &["rng", "spec"].map(str::to_owned).into(),
+    let file = File {
+        module: vec!["m".to_owned(), "n".to_owned()],
+        code: code_only(text),
+    };
+    let named: Vec<(String, String)> = file
+        .named_paths(&Names::default())
+        .into_iter()
+        .map(|(scope, path)| (scope.join("::"), path.join("::")))
+        .collect();
+    let paths: Vec<&str> = named.iter().map(|(_, path)| path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["a::Thing", "b", "c::D", "c::E", "m::f::G", "h", "m::n", "m::n::i", "j"]
     );
-    assert_eq!(exports["Rng"], "rng");
-    assert_eq!(exports["SpecError"], "spec");
-    assert_eq!(exports.len(), 3, "{exports:?}");
+    let roots: BTreeSet<&str> = paths
+        .iter()
+        .filter_map(|path| path.split("::").next())
+        .filter(|&first| first != "m")
+        .collect();
+    assert_eq!(roots, ["a", "b", "c", "h", "j"].into());
+    assert_eq!(named[8], ("m::n::tests".to_owned(), "j".to_owned()));
+    let root = "pub use rng::Rng;\npub use spec::{Spec, Error as SpecError};\npub use othello;\n\
+                mod rng;\nmod spec;\nmod user;\n";
+    let user = "fn f(_: crate::Rng, _: crate::SpecError, _: crate::othello::Board) {}";
+    let graph = synthetic(&[
+        ("lib.rs", root),
+        ("rng.rs", ""),
+        ("spec.rs", ""),
+        ("user.rs", user),
+    ]);
+    // `crate::Rng` is `rng`'s, `crate::SpecError` is `spec`'s; `othello` is another crate.
+    assert_eq!(edges(&graph), ["user -> rng, spec"]);
+}
+
+#[test]
+fn children_of_one_module_that_import_one_another_are_a_circle_named_in_full() {
+    let graph = synthetic(&[
+        ("lib.rs", "mod app;\nmod state;\n"),
+        ("app.rs", "mod play;\nmod side;\nuse play::Board;\n"),
+        (
+            "app/play.rs",
+            "use super::side::Panel;\npub struct Board;\n",
+        ),
+        ("app/side.rs", "pub struct Panel(super::play::Board);\n"),
+        ("state.rs", ""),
+    ]);
+    assert_eq!(
+        circles_named("page", graph),
+        ["page: app::play -> app::side -> app::play"]
+    );
+}
+
+#[test]
+fn nested_imports_are_read_from_every_kind_of_path() {
+    let graph = synthetic(&[
+        (
+            "app/mod.rs",
+            "mod play;\nmod side;\nmod header;\nuse crate::state::State;\n",
+        ),
+        // `super::` from a child's own child, and `crate::app::...` reach `app`'s children.
+        ("app/play.rs", "mod tiles;\n"),
+        (
+            "app/play/tiles.rs",
+            "use super::super::side;\nfn f() -> crate::app::header::Title { todo!() }\n",
+        ),
+        // An inline module's `super::super` climbs from `app::side::inner`.
+        (
+            "app/side.rs",
+            "mod inner {\n    use super::super::header::Title;\n}\n",
+        ),
+        // `super::State` is `app`'s import from `state`: `app` imports `state`, and
+        // `header` imports nothing beside it.
+        ("app/header.rs", "fn f(_: super::State) {}\n"),
+        ("state.rs", ""),
+        // A file that `#[path]` moves is the module its `mod` declares.
+        ("lib.rs", "mod app;\nmod state;\nmod view;\n"),
+        (
+            "view.rs",
+            "#[cfg(test)]\n#[path = \"view/checks.rs\"]\nmod tests;\n",
+        ),
+        ("view/checks.rs", "use super::super::app::Thing;\n"),
+    ]);
+    assert_eq!(
+        edges(&graph),
+        [
+            "app -> state",
+            "app::play -> app::header, app::side",
+            "app::side -> app::header",
+            "view -> app",
+        ]
+    );
+    assert!(graph.contains_key("view::tests") && !graph.contains_key("view::checks"));
+}
+
+#[test]
+fn the_real_graph_reads_nested_imports() {
+    let mut nested = Vec::new();
+    for dir in crate_dirs() {
+        let graph = module_graph(&dir.join("src"));
+        let name = crate_name(&dir);
+        nested.extend(
+            nested_edges(&graph)
+                .into_iter()
+                .map(|(from, to)| format!("{name}: {from} -> {to}")),
+        );
+    }
+    eprintln!("{} nested imports: {nested:#?}", nested.len());
+    // `use super::play_board::PlayBoard;` in the page's `app/play.rs`.
+    assert!(
+        nested.contains(&"page: app::play -> app::play_board".to_owned()),
+        "{nested:#?}"
+    );
+    let tools = module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/src"));
+    // `#[path = "stats_tests.rs"] mod tests;` in `arena/stats.rs`.
+    assert!(tools.contains_key("arena::stats::tests"), "{tools:#?}");
+    assert!(!tools.contains_key("arena::stats_tests"), "{tools:#?}");
 }
