@@ -257,10 +257,7 @@ fn use_watch(generation: u64, restored: bool) -> UseStateHandle<(bool, u32)> {
 /// Whether the page opened on a watch game under way (restored from this browser's
 /// storage): it then waits for Resume.
 fn restored_watch_game(game: &GameModel) -> bool {
-    game.generation == 0
-        && game.seats == Seats::AgentVsAgent
-        && !game.game.moves().is_empty()
-        && !game.position().is_game_over()
+    game.generation == 0 && game.seats == Seats::AgentVsAgent && !game.position().is_game_over()
 }
 
 /// How many workers the pool runs and which build of the worker (for the tests, on
