@@ -3,7 +3,7 @@
 //! buttons. It shows the game and the view it is given and asks for every change through
 //! its callbacks.
 
-use super::play_board::PlayBoard;
+use super::play_board::{legend_line, PlayBoard};
 use crate::components::{Controls, EditorPanel, GameOver, WatchControls};
 use crate::editor::{EditAction, Editor, FLIP, MIRROR, ROTATE};
 use crate::explain::{
@@ -106,6 +106,9 @@ pub fn play_area(props: &PlayProps) -> Html {
             // Nothing to pause once the game is over.
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
+            }
+            if let Some(text) = legend_line(game, view, props.heat_map) {
+                <p class="small" id="heat-legend">{ text }</p>
             }
         </section>
     }

@@ -62,18 +62,26 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
             play_click(&props.game, &props.on_game, &props.on_message),
         ),
     };
-    // The values are the side to move's in the position shown (a hint's, a reviewed move's).
-    let legend = legend(&tiles, &who(game, shown.position.side_to_move()));
     html! {
         <>
             <Counts position={shown.position} />
             <Board position={shown.position} legal={shown.legal} last={shown.last} flips={shown.flips}
                    flip_class={shown.flip_class} {tiles} {marked} {played} {on_play} />
-            if let Some(text) = legend {
-                <p class="small" id="heat-legend">{ text }</p>
-            }
         </>
     }
+}
+
+/// What the numbers on the board's squares are, for whom, as [`legend`] words them: the
+/// values are the side to move's in the position shown (a hint's, a reviewed move's).
+/// Drawn below the game's buttons, so that it coming and going never moves them.
+pub fn legend_line(game: &GameModel, view: &View, heat_map: bool) -> Option<String> {
+    let overlay = board_overlay(game, game.browsing, view, heat_map);
+    let side = match overlay.showing {
+        Showing::Reviewed(index) => game.game.positions().get(index)?.side_to_move(),
+        Showing::Browsed(ply) => at_ply(game, ply).position().side_to_move(),
+        Showing::Game | Showing::Editor => game.position().side_to_move(),
+    };
+    legend(&overlay.tiles, &who(game, side))
 }
 
 /// The position the board shows, with the moves the person may play there, and the last
