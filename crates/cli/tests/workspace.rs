@@ -117,3 +117,84 @@ fn a_row_names_only_the_workspace_crates_in_its_last_column() {
     );
     assert!(rows["othello"].is_empty());
 }
+
+/// The JavaScript beside the Rust: each file's local imports (`from "./x.mjs"`), for the
+/// browser tests (`tests/e2e`), the site's scripts (`www`) and the server's helpers
+/// (`scripts/serve`). Rust's and Python's modules have tests of their own
+/// (`module_circles.rs`, `train/tests/test_imports.py`).
+fn script_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for dir in ["tests/e2e", "www", "scripts/serve"] {
+        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
+            continue;
+        };
+        for path in entries.map(|e| e.expect("lists a folder").path()) {
+            let is_script = path.extension().is_some_and(|e| e == "js" || e == "mjs");
+            if !is_script {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("reads a script");
+            let name = |file: &str| format!("{dir}/{}", file.trim_start_matches("./"));
+            let own = name(&path.file_name().expect("a name").to_string_lossy());
+            let imports = text
+                .split("from \"./")
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+                .map(|file| name(file))
+                .collect();
+            graph.insert(own, imports);
+        }
+    }
+    graph
+}
+
+/// A circle in `graph`, as the files along it with the first again at the end.
+fn script_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        at: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|p| p == at) {
+            let mut found = path[start..].to_vec();
+            found.push(at.to_owned());
+            return Some(found);
+        }
+        if !done.insert(at.to_owned()) {
+            return None;
+        }
+        path.push(at.to_owned());
+        for next in graph.get(at).into_iter().flatten() {
+            if let Some(found) = visit(next, graph, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|file| visit(file, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_script_imports_another_in_a_circle() {
+    let graph = script_imports();
+    assert!(
+        graph["tests/e2e/game.test.mjs"].contains("tests/e2e/lib.mjs"),
+        "the reader sees the browser tests' imports"
+    );
+    if let Some(found) = script_circle(&graph) {
+        panic!("scripts import in a circle: {}", found.join(" -> "));
+    }
+    let looped: BTreeMap<String, BTreeSet<String>> = [("a.mjs", "b.mjs"), ("b.mjs", "a.mjs")]
+        .into_iter()
+        .map(|(from, to)| (from.to_owned(), BTreeSet::from([to.to_owned()])))
+        .collect();
+    assert_eq!(
+        script_circle(&looped).map(|c| c.join(" -> ")),
+        Some("a.mjs -> b.mjs -> a.mjs".to_owned())
+    );
+}
