@@ -140,7 +140,7 @@ fn script_imports() -> BTreeMap<String, BTreeSet<String>> {
                 .split("from \"./")
                 .skip(1)
                 .filter_map(|rest| rest.split('"').next())
-                .map(|file| name(file))
+                .map(name)
                 .collect();
             graph.insert(own, imports);
         }
