@@ -14,7 +14,7 @@ use crate::hooks::{GameModel, NewGameChoice};
 use crate::overlay::focused_review;
 use crate::records::ggf_record;
 use crate::review::{focus_line, line_sentence};
-use crate::state::{placed, rematch_seats, Action, Seats};
+use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
 use crate::view::View;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -75,13 +75,19 @@ pub fn play_area(props: &PlayProps) -> Html {
         })
     };
     let (ready, browsing) = (props.ready, game.browsing.is_some());
+    // The line under the board names the opening of the position on it: a move only looked
+    // at (the game untouched) has its own.
+    let shown_game = match game.browsing {
+        Some(ply) => at_ply(game, ply).game,
+        None => game.game.clone(),
+    };
     html! {
         <section class="play" aria-label="Game">
             { board }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
-            if may_name_opening(&game.game) {
-                <p class="opening" id="opening">{ board_opening_line(&game.game).unwrap_or_default() }</p>
+            if may_name_opening(&shown_game) {
+                <p class="opening" id="opening">{ board_opening_line(&shown_game).unwrap_or_default() }</p>
             }
             if let Some(text) = view.message.clone() {
                 if view.message_is_note {
