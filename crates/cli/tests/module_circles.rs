@@ -9,7 +9,7 @@
 //! the crates belongs to none of the lower ones. It reads every crate under `crates/` that
 //! has a `src/` folder, so a crate added later is covered without a change here.
 //!
-//! The graph is read from the source text, as `tests/layout.rs` reads the page's. A file
+//! The graph is read from the source text (no compiler pass needed). A file
 //! `src/a/b.rs` or `src/a/b/mod.rs` is the module `a::b` (`lib.rs`, `main.rs` and the files
 //! under `bin/` are a crate's root; a file a `#[path]` attribute names is the module its
 //! `mod` declares), and an inline `mod name { ... }` is a module too. Every path a module's
