@@ -172,6 +172,7 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
         game,
         seats: saved.players,
         undone,
+        record: None,
     };
     let whole = line(&state);
     let mut estimates = Estimates::default();
