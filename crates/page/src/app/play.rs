@@ -193,7 +193,7 @@ fn editor_panel(
                 on_edit.emit(EditAction::Close);
                 // As a pasted game does, it puts a game in progress aside.
                 on_game.emit(Action::Replace {
-                    game: othello::Game::new(pos),
+                    record: othello::GgfGame::new(othello::Game::new(pos)),
                     seats,
                 });
             }
