@@ -14,8 +14,13 @@ use engine::PlayerSpec;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 use protocol::{EngineKind, SolvedStat, WireBudget};
 
-/// A side as the page names it: "Black (you)", "White (the agent)", or just "Black".
+/// A side as the page names it: "Black (Saio1200)" while the game is a record that
+/// names its players (they played the moves on the board), else "Black (you)", "White
+/// (the agent)", or just "Black".
 pub fn who(game: &GameState, color: Color) -> String {
+    if let Some(name) = crate::records::record_player(game, color) {
+        return format!("{color} ({name})");
+    }
     match game.seats {
         Seats::Human(c) if c == color => format!("{color} (you)"),
         Seats::Human(_) => format!("{color} (the agent)"),

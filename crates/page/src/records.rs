@@ -1,6 +1,7 @@
 //! GGF game records in the page: the game written as the rules crate's `othello::ggf`
-//! writes it (what NBoard, NTest and Edax read), and a pasted or opened record read back
-//! into a game, which keeps its record. Pure, so the round trip is tested natively.
+//! writes it (what NBoard, NTest and Edax read), a pasted or opened record read back into
+//! a game, and what the page says of a record: its players, its file's name. Pure, so the
+//! round trip is tested natively.
 
 use othello::ggf::{read_games, Ending, GgfError, GgfGame, GgfResult};
 use othello::{Color, Game, GameState, IllegalReason, Seats};
@@ -68,6 +69,105 @@ pub fn players(game: &GameState, opponent: &str) -> (Option<String>, Option<Stri
         Seats::AgentVsAgent => (agent.clone(), agent),
         Seats::Analysis => (None, None),
     }
+}
+
+/// The player the game's record names for `color`, while the game is still that record.
+pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
+    let record = game.record_in_play()?;
+    match color {
+        Color::Black => record.black.as_deref(),
+        Color::White => record.white.as_deref(),
+    }
+}
+
+/// The line that names a loaded record's game where the page shows the game, while it is
+/// still that game: "Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)";
+/// none for a record that names no player (a pasted transcript).
+pub fn record_line(game: &GameState) -> Option<String> {
+    let record = game
+        .record_in_play()
+        .filter(|r| r.black.is_some() || r.white.is_some())?;
+    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "an unnamed player".to_owned());
+    // A record that gives no result but whose moves end the game has the board's.
+    let result = record.result.or_else(|| {
+        let outcome = record.game().position().outcome()?;
+        Some(GgfResult {
+            black_margin: f64::from(outcome.margin_for(Color::Black)),
+            ending: Ending::Normal,
+        })
+    });
+    let when: Vec<String> = [record.date.as_deref().map(shown_date), record.place.clone()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", when.join(", "))
+    };
+    Some(format!(
+        "{} (Black) vs {} (White), {}{when}",
+        name(&record.black),
+        name(&record.white),
+        result_words(result)
+    ))
+}
+
+/// The name a download of the game takes, without its extension: for a game still its
+/// record, the record's players and date (`Saio1200-vs-Saio3000-2026-11-25`); else
+/// `othello-zero-` and the record's date or `now` (the time of the download,
+/// `2026-11-28-1450`), so that no two games are saved under one name. Only characters
+/// that every file system takes.
+pub fn file_stem(game: &GameState, now: &str) -> String {
+    let record = game.record_in_play();
+    let date = record.and_then(|r| r.date.as_deref()).map(shown_date);
+    let named = record.filter(|r| r.black.is_some() || r.white.is_some());
+    let stem = match named {
+        Some(record) => {
+            let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "unnamed".to_owned());
+            let players = format!("{}-vs-{}", name(&record.black), name(&record.white));
+            match date {
+                Some(date) => format!("{players}-{date}"),
+                None => players,
+            }
+        }
+        None => format!("othello-zero-{}", date.as_deref().unwrap_or(now)),
+    };
+    file_safe(&stem)
+}
+
+/// `text` as a file name: letters, digits and `-_.+` kept, every run of anything else
+/// (spaces, `/`, `:`, which some systems refuse) one `_`, at most 100 characters.
+fn file_safe(text: &str) -> String {
+    let mut name = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() || "-_.+".contains(c) {
+            name.push(c);
+        } else if !name.ends_with('_') {
+            name.push('_');
+        }
+    }
+    let name: String = name.trim_matches(['_', '.']).chars().take(100).collect();
+    if name.is_empty() {
+        "othello-zero".to_owned()
+    } else {
+        name
+    }
+}
+
+/// A record's date (`DT`) as the page shows it: the calendar date of GGS's
+/// `2026.11.25_14:03:11.UTC` or an ISO date, `2026-11-25`; any other text as it is.
+fn shown_date(date: &str) -> String {
+    calendar_date(date).unwrap_or_else(|| date.trim().to_owned())
+}
+
+fn calendar_date(date: &str) -> Option<String> {
+    let day = date.trim().get(..10)?;
+    let b = day.as_bytes();
+    let digits = |from: usize, to: usize| b[from..to].iter().all(u8::is_ascii_digit);
+    let separator = |i: usize| matches!(b[i], b'.' | b'-' | b'/');
+    (digits(0, 4) && separator(4) && digits(5, 7) && separator(7) && digits(8, 10))
+        .then(|| format!("{}-{}-{}", &day[..4], &day[5..7], &day[8..10]))
 }
 
 /// A record's result in words: "Black won by 4", "a draw", "unfinished", and how a game

@@ -143,6 +143,33 @@ fn a_ggs_record_downloads_with_all_it_came_with() {
 }
 
 #[test]
+fn the_page_names_a_records_players_and_its_file_after_them() {
+    let state = loaded(SAIO, Seats::Human(Color::Black));
+    assert_eq!(
+        record_line(&state).as_deref(),
+        Some("Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)")
+    );
+    assert_eq!(
+        file_stem(&state, "2026-11-28-1450"),
+        "Saio1200-vs-Saio3000-2026-11-25"
+    );
+    assert_eq!(
+        crate::explain::who(&state, Color::White),
+        "White (Saio3000)"
+    );
+    // Names no file system takes are made safe; a record with no date goes without.
+    let odd = loaded(
+        "(;GM[Othello]PB[A/B: C]PW[x]RE[-4:r]TY[8]B[f5]W[d6];)",
+        Seats::Analysis,
+    );
+    assert_eq!(file_stem(&odd, "now"), "A_B_C-vs-x");
+    assert_eq!(
+        record_line(&odd).as_deref(),
+        Some("A/B: C (Black) vs x (White), White won by 4, on resignation")
+    );
+}
+
+#[test]
 fn a_review_replaces_a_moves_evaluation_and_keeps_its_time() {
     let state = loaded(SAIO, Seats::Analysis);
     let record = state.record_in_play().expect("the record");
@@ -171,7 +198,7 @@ fn a_review_replaces_a_moves_evaluation_and_keeps_its_time() {
 }
 
 #[test]
-fn a_game_nobody_played_here_credits_nobody() {
+fn a_game_nobody_played_here_credits_nobody_and_has_its_own_file_name() {
     use crate::state::{apply, Action};
     // A pasted transcript, whoever sits at the board.
     let start = Position::start(BoardSize::Eight, Variant::Standard);
@@ -184,6 +211,11 @@ fn a_game_nobody_played_here_credits_nobody() {
     );
     let text = download(&pasted);
     assert!(!text.contains("PB[") && !text.contains("PW["), "{text}");
+    assert_eq!(
+        file_stem(&pasted, "2026-11-28-1450"),
+        "othello-zero-2026-11-28-1450"
+    );
+    assert_eq!(record_line(&pasted), None);
     // A position set up in the editor.
     let set_up = apply(
         &pasted,
@@ -228,6 +260,12 @@ fn a_record_played_on_is_no_longer_its_players_game() {
         "{text}"
     );
     assert!(text.contains(&format!("B[{other}]")), "{text}");
+    assert_eq!(record_line(&on), None);
+    assert_eq!(
+        file_stem(&on, "2026-11-28-1450"),
+        "othello-zero-2026-11-28-1450"
+    );
+    assert_eq!(crate::explain::who(&on, Color::Black), "Black");
     // Taken back into the record's line, it is the record again.
     let again = apply(&on, Action::Undo);
     assert_eq!(download(&again), download(&state));
