@@ -323,3 +323,74 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   assert.ok(Number(await info.getAttribute("data-simulations")) > 0);
   await context.close();
 });
+
+/** Clicks a download link and returns the file's suggested name and its text. */
+async function download(page, link) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(link)]);
+  return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
+}
+
+/** What a GGS record came with, all of which its download must keep (issue 62, item 9). */
+function keepsTheRecord({ name, text }) {
+  assert.equal(name, "Saio1200-vs-Saio3000-2026-11-25.ggf");
+  for (const kept of ["PB[Saio1200]", "PW[Saio3000]", "DT[2026.11.25_14:03:11.UTC]", "PC[GGS/os]",
+    "RB[2112.07]", "RW[2254.35]", "TI[05:00//02:00]", "B[d3//3.08]", "B[b5/-3.27/0.67]",
+    "W[g2/0.53/3.51]"])
+    assert.ok(text.includes(kept), `${kept} is lost: ${text}`);
+  assert.match(text, /RE\[\+0(\.0*)?\]/);
+  assert.doesNotMatch(text, /analysis|PB\[you\]/);
+}
+
+test("a GGS record keeps its players, result, date, place, clocks and move times, pasted or opened", async () => {
+  const { page, context, errors } = await openGame();
+  const file = new URL("./data/saio1200-saio3000.ggf", import.meta.url).pathname;
+  const record = fs.readFileSync(file, "utf8");
+  const players = /^Saio1200 \(Black\) vs Saio3000 \(White\), a draw \(2026-11-25, GGS\/os\)$/;
+  const loaded = () => page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+
+  // Pasted: the page names the players, and both downloads are the record as it came.
+  await page.fill("#transcript-input", record);
+  await page.click("#load-transcript");
+  await loaded();
+  assert.match(await page.locator("#record-players").innerText(), players);
+  keepsTheRecord(await download(page, "#download-ggf"));
+  keepsTheRecord(await download(page, "#download-ggf-end"));
+  // Looking back through it keeps it whole: the moves after the board's are still its own.
+  await page.click("#moves button.mv[data-ply='20']");
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "20");
+  keepsTheRecord(await download(page, "#download-ggf"));
+
+  // Opened as a file, the same.
+  await newGame(page, { size: "8", players: "analysis" });
+  assert.equal(await page.locator("#record-players").count(), 0);
+  await page.setInputFiles("#open-ggf", file);
+  await loaded();
+  assert.match(await page.locator("#record-players").innerText(), players);
+  keepsTheRecord(await download(page, "#download-ggf-end"));
+
+  // Played on, by another move than the record's 41st (h5): its players did not play
+  // that game. The moves still the record's keep their times; nobody is credited.
+  await page.click("#moves button.mv[data-ply='40']");
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "40");
+  await page.click("#play-from-here");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
+  await page.locator(".cell.legal:not(#sq-h5)").first().click();
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 82);
+  assert.equal(await page.locator("#record-players").count(), 0);
+  const playedOn = await download(page, "#download-ggf");
+  assert.match(playedOn.name, /^othello-zero-.+\.ggf$/);
+  assert.notEqual(playedOn.name, "othello-zero-game.ggf");
+  assert.ok(playedOn.text.includes("B[d3//3.08]"), playedOn.text);
+  assert.doesNotMatch(playedOn.text, /PB\[|PW\[|DT\[|Saio/);
+
+  // A pasted unfinished transcript was played by nobody here, whoever sits at the board.
+  await newGame(page, { size: "8", players: "black" });
+  await page.fill("#transcript-input", "f5d6");
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "f5d6");
+  const pasted = await download(page, "#download-ggf");
+  assert.doesNotMatch(pasted.text, /PB\[|PW\[/);
+  assert.notEqual(pasted.name, "othello-zero-game.ggf");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

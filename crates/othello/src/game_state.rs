@@ -2,6 +2,7 @@
 //! undo back to a person's turn and redo. The web page and `othello play` share it, so
 //! both take back and replay moves the same way.
 
+use crate::ggf::{GgfGame, MoveNote};
 use crate::{Bitboard, Color, Game, IllegalMove, Move, Position, Square};
 use std::fmt;
 
@@ -49,12 +50,18 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameState {
     pub game: Game,
     pub seats: Seats,
     /// Moves taken back, most recent last, for redo.
     pub undone: Vec<Move>,
+    /// The record the game came in, when it came from elsewhere (a GGF record; a
+    /// transcript or a position set up, as a record that says nothing more): its moves
+    /// with their times and evaluations, its players, result, date, place and every
+    /// other property. `None` for a game begun here. Moves taken back and played leave
+    /// it as it came; [`GameState::record_in_play`] says whether it is still this game's.
+    pub record: Option<GgfGame>,
 }
 
 impl GameState {
@@ -69,9 +76,34 @@ impl GameState {
             game,
             seats,
             undone: Vec::new(),
+            record: None,
         };
         state.pass_if_forced();
         state
+    }
+
+    /// Takes over the game of a record, keeping the record with it.
+    pub fn from_record(mut record: GgfGame, seats: Seats) -> GameState {
+        let mut state = GameState::from_game(record.game().clone(), seats);
+        // A record may stop before a pass the rules force; played at once here, it is
+        // the record's pass, so the record's moves stay a beginning of the game's.
+        if state.game.moves().len() > record.game().moves().len() {
+            let _ = record.push(Move::Pass, MoveNote::default());
+        }
+        state.record = Some(record);
+        state
+    }
+
+    /// The record the game came in, while it is still that game: while the game's moves
+    /// are the record's (all of them, or its first ones with the rest taken back or
+    /// stepped back from). A move played here beyond or instead of the record's was not
+    /// played by the record's players, and its result, date and clocks are another
+    /// game's: from then on `None`, until the game is taken back into the record's line.
+    pub fn record_in_play(&self) -> Option<&GgfGame> {
+        self.record.as_ref().filter(|record| {
+            record.game().start() == self.game.start()
+                && record.game().moves().starts_with(self.game.moves())
+        })
     }
 
     pub fn position(&self) -> &Position {
@@ -453,5 +485,51 @@ mod tests {
             .last_flips()
             .contains(mv("e5").square().expect("a square")));
         assert_eq!(state.last_placement(), mv("f5").square());
+    }
+
+    #[test]
+    fn a_record_stays_the_games_until_a_move_is_played_that_is_not_its_own() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6c3d3", start).expect("legal");
+        let mut record = GgfGame::new(game);
+        record.black = Some("Ann".to_owned());
+        let mut state = GameState::from_record(record.clone(), Seats::Analysis);
+        assert_eq!(
+            state
+                .record_in_play()
+                .and_then(|r| r.black.clone())
+                .as_deref(),
+            Some("Ann")
+        );
+        // Stepped back through, taken back, replayed: still the record's moves.
+        state.go_to(1);
+        assert!(state.record_in_play().is_some());
+        state.redo();
+        assert!(state.record_in_play().is_some());
+        // Another move than its third: another game, though the record is kept.
+        state.go_to(2);
+        state.play_human(mv("c5")).expect("legal");
+        assert!(state.record_in_play().is_none() && state.record.is_some());
+        state.undo();
+        assert!(state.record_in_play().is_some());
+        // Beyond its last move too.
+        let mut beyond = GameState::from_record(record, Seats::Analysis);
+        beyond.play_human(mv("c4")).expect("legal");
+        assert!(beyond.record_in_play().is_none());
+    }
+
+    #[test]
+    fn a_pass_forced_at_a_records_end_is_the_records() {
+        // Black to move with no move (a1 White, b1 Black), White with c1: Black's pass is
+        // played at once.
+        let pos = Position::from_board_text(&format!("OX{} X", "-".repeat(62)), Variant::Standard)
+            .expect("a board");
+        assert!(pos.must_pass());
+        let state = GameState::from_record(GgfGame::new(Game::new(pos)), Seats::Analysis);
+        assert_eq!(state.game.moves(), &[Move::Pass]);
+        assert_eq!(
+            state.record_in_play().map(|r| r.game().moves().len()),
+            Some(1)
+        );
     }
 }

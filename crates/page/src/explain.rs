@@ -14,8 +14,13 @@ use engine::PlayerSpec;
 use othello::{BoardSize, Color, Game, Move, Position, Variant};
 use protocol::{EngineKind, SolvedStat, WireBudget};
 
-/// A side as the page names it: "Black (you)", "White (the agent)", or just "Black".
+/// A side as the page names it: "Black (Saio1200)" while the game is a record that
+/// names its players (they played the moves on the board), else "Black (you)", "White
+/// (the agent)", or just "Black".
 pub fn who(game: &GameState, color: Color) -> String {
+    if let Some(name) = crate::records::record_player(game, color) {
+        return format!("{color} ({name})");
+    }
     match game.seats {
         Seats::Human(c) if c == color => format!("{color} (you)"),
         Seats::Human(_) => format!("{color} (the agent)"),
@@ -646,13 +651,23 @@ fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> Strin
     )
 }
 
-/// A game's record, to copy or download: the board, who played, the result and the moves.
+/// A game's record, to copy or download: the board, who played (a loaded record's
+/// players while it is still that game, "not named" where it names none), the result and
+/// the moves.
 pub fn game_record(game: &GameState, opponent: &str) -> String {
     let start = game.game.start();
-    let players = match game.seats {
-        Seats::Human(c) => format!("{c}: you; {}: {opponent}", c.opposite()),
-        Seats::AgentVsAgent => format!("both sides: {opponent}"),
-        Seats::Analysis => "analysis (one person for both sides)".to_owned(),
+    let players = match (game.record_in_play(), game.seats) {
+        (Some(record), _) => {
+            let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "not named".to_owned());
+            format!(
+                "Black: {}; White: {}",
+                name(&record.black),
+                name(&record.white)
+            )
+        }
+        (None, Seats::Human(c)) => format!("{c}: you; {}: {opponent}", c.opposite()),
+        (None, Seats::AgentVsAgent) => format!("both sides: {opponent}"),
+        (None, Seats::Analysis) => "analysis (one person for both sides)".to_owned(),
     };
     let result = game
         .position()

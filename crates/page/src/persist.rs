@@ -1,12 +1,13 @@
 //! What survives a page reload: the game (start position and moves in Othello notation,
-//! so a saved game is readable and outlives changes to the structs), the settings, and
-//! the evaluation graph's estimates of the game's positions, and the game's review.
+//! so a saved game is readable and outlives changes to the structs) with the record it
+//! came in (as GGF text, for the same reasons), the settings, and the evaluation graph's
+//! estimates of the game's positions, and the game's review.
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
 use crate::review::{ReviewLevel, ReviewOrder, Reviews};
 use crate::state::{at_ply, GameState, Seats};
-use othello::{Game, Move, Position, Variant};
+use othello::{Game, GgfGame, Move, Position, Variant};
 use protocol::ReviewedMove;
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +75,10 @@ struct Saved {
     /// Absent in older saves and where no review ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     judged: Option<String>,
+    /// The record the game came in, as GGF ([`GameState::record`]). Absent in older saves
+    /// and for a game begun here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<String>,
 }
 
 /// The moves of the game and then its redo moves, in order.
@@ -118,6 +123,7 @@ pub fn save(
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
         judged: reviews.judged().map(str::to_owned),
+        record: state.record.as_ref().map(GgfGame::to_string),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -168,10 +174,17 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
     if let Ok(redo) = redo_game {
         undone = redo.moves().iter().rev().copied().collect::<Vec<Move>>();
     }
+    // A record that no longer reads, or is of another start, is dropped rather than
+    // losing the game: the game is then credited as one begun here.
+    let record = saved
+        .record
+        .and_then(|text| text.parse::<GgfGame>().ok())
+        .filter(|record| record.game().start() == game.start());
     let state = GameState {
         game,
         seats: saved.players,
         undone,
+        record,
     };
     let whole = line(&state);
     let mut estimates = Estimates::default();
@@ -373,5 +386,47 @@ mod tests {
         let back = load(&json.to_string()).expect("loads").3;
         let f5 = Move::parse("f5", BoardSize::Eight).expect("a move");
         assert_eq!(back.get(whole[0].hash(), f5).map(|r| r.line), Some(vec![]));
+    }
+
+    #[test]
+    fn the_record_a_game_came_in_survives_and_older_saves_have_none() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let text = "(;GM[Othello]PB[Ann]PW[Bob]DT[2026.11.25]TI[05:00//02:00]TY[8]\
+                    B[f5//1.23]W[d6/-2/0.5]B[c3];)";
+        let record: GgfGame = text.parse().expect("a record");
+        let s = apply(
+            &new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis),
+            Action::Replace {
+                record: record.clone(),
+                seats: Seats::Analysis,
+            },
+        );
+        let s = apply(&s, Action::Undo);
+        let saved = save(
+            &s,
+            &Settings::default(),
+            &Estimates::default(),
+            &Reviews::default(),
+        );
+        let (back, _, _, _) = load(&saved).expect("loads");
+        assert_eq!(back, s);
+        assert_eq!(back.record, Some(record));
+        let json = |state: &GameState| -> serde_json::Value {
+            serde_json::from_str(&save(
+                state,
+                &Settings::default(),
+                &Estimates::default(),
+                &Reviews::default(),
+            ))
+            .expect("JSON")
+        };
+        // A game begun here saves none, and a save without one loads with none.
+        let begun = GameState::new(start, Seats::Analysis);
+        assert!(json(&begun).get("record").is_none());
+        let mut old = json(&s);
+        old.as_object_mut()
+            .and_then(|o| o.remove("record"))
+            .expect("a record");
+        assert_eq!(load(&old.to_string()).expect("loads").0.record, None);
     }
 }

@@ -1,28 +1,196 @@
 //! GGF game records in the page: the game written as the rules crate's `othello::ggf`
-//! writes it (what NBoard, NTest and Edax read), and a pasted or opened record read back
-//! into a game. Pure, so the round trip is tested natively.
+//! writes it (what NBoard, NTest and Edax read), a pasted or opened record read back into
+//! a game, and what the page says of a record: its players, its file's name. Pure, so the
+//! round trip is tested natively.
 
-use othello::ggf::{read_games, GgfError, GgfGame};
+use othello::ggf::{read_games, Ending, GgfError, GgfGame, GgfResult};
 use othello::{Color, Game, GameState, IllegalReason, Seats};
 
 use crate::review::Reviews;
 
-/// The game played so far (not the moves taken back) as one GGF record: the start
-/// position, the players as the page names them, the result when the game is over, and
-/// each reviewed move's value in its move field (`B[f5/-2]`, as GGS records carry them).
+/// The game as one GGF record. A game that came in a record and that nobody has played on
+/// ([`GameState::record_in_play`]) is that record, whole and as it came (its players,
+/// result, date, place, clocks, other properties, each move's time and evaluation),
+/// wherever the board stands in it: the moves after the board's are still its own. Any
+/// other game is the game played so far (not the moves taken back), with its players as
+/// [`players`] names them, the result once the game is over, and the times and
+/// evaluations its record gave the moves it still shares with it.
+///
+/// Either way each reviewed move's value is that move's evaluation (`B[f5/-2]`, as GGS
+/// records carry them), in place of the record's: a GGF move holds one evaluation, and
+/// the review is the judgment the person asked this page for. The record's evaluation
+/// stays on every move the review gave no value.
 pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String {
-    let mut record = GgfGame::new(game.game.clone());
-    crate::review::annotate(&mut record, &reviews.of_game(&game.game));
-    let (black, white) = match game.seats {
-        Seats::Human(Color::Black) => ("you".to_owned(), opponent.to_owned()),
-        Seats::Human(Color::White) => (opponent.to_owned(), "you".to_owned()),
-        Seats::AgentVsAgent => (opponent.to_owned(), opponent.to_owned()),
-        Seats::Analysis => ("analysis".to_owned(), "analysis".to_owned()),
+    let mut record = match game.record_in_play() {
+        Some(record) => record.clone(),
+        None => played_here(game, opponent),
     };
-    record.black = Some(black);
-    record.white = Some(white);
-    record.set_result_from_board();
+    let reviewed = reviews.of_game(record.game());
+    crate::review::annotate(&mut record, &reviewed);
+    if record.result.is_none() {
+        record.set_result_from_board();
+    }
     record.to_string()
+}
+
+/// A game begun or played on here: its moves, with the notes of those still its record's
+/// (the time a record's player took on a move stays that move's), and the page's players.
+fn played_here(game: &GameState, opponent: &str) -> GgfGame {
+    let mut record = GgfGame::new(game.game.clone());
+    if let Some(came) = game.record.as_ref() {
+        let same_start = came.game().start() == game.game.start();
+        let shared = came
+            .game()
+            .moves()
+            .iter()
+            .zip(game.game.moves())
+            .take_while(|(theirs, ours)| same_start && theirs == ours)
+            .count();
+        record.notes_mut()[..shared].copy_from_slice(&came.notes()[..shared]);
+    }
+    (record.black, record.white) = players(game, opponent);
+    record
+}
+
+/// Black's and White's players as the game's records name them. While the game is still
+/// the record it came in, the record's own (perhaps nobody: a pasted transcript names
+/// no one, and nobody played it here). Else the page's seats: "you" and the agent, the
+/// agent twice, and nobody in analysis, where one person moves both sides and plays
+/// neither. A loaded game played on here is its new players' from the position the
+/// record reached, as a game from a set opening is its players'.
+pub fn players(game: &GameState, opponent: &str) -> (Option<String>, Option<String>) {
+    if let Some(record) = game.record_in_play() {
+        return (record.black.clone(), record.white.clone());
+    }
+    let (you, agent) = (Some("you".to_owned()), Some(opponent.to_owned()));
+    match game.seats {
+        Seats::Human(Color::Black) => (you, agent),
+        Seats::Human(Color::White) => (agent, you),
+        Seats::AgentVsAgent => (agent.clone(), agent),
+        Seats::Analysis => (None, None),
+    }
+}
+
+/// The player the game's record names for `color`, while the game is still that record.
+pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
+    let record = game.record_in_play()?;
+    match color {
+        Color::Black => record.black.as_deref(),
+        Color::White => record.white.as_deref(),
+    }
+}
+
+/// The line that names a loaded record's game where the page shows the game, while it is
+/// still that game: "Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)";
+/// none for a record that names no player (a pasted transcript).
+pub fn record_line(game: &GameState) -> Option<String> {
+    let record = game
+        .record_in_play()
+        .filter(|r| r.black.is_some() || r.white.is_some())?;
+    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "an unnamed player".to_owned());
+    // A record that gives no result but whose moves end the game has the board's.
+    let result = record.result.or_else(|| {
+        let outcome = record.game().position().outcome()?;
+        Some(GgfResult {
+            black_margin: f64::from(outcome.margin_for(Color::Black)),
+            ending: Ending::Normal,
+        })
+    });
+    let when: Vec<String> = [record.date.as_deref().map(shown_date), record.place.clone()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", when.join(", "))
+    };
+    Some(format!(
+        "{} (Black) vs {} (White), {}{when}",
+        name(&record.black),
+        name(&record.white),
+        result_words(result)
+    ))
+}
+
+/// The name a download of the game takes, without its extension: for a game still its
+/// record, the record's players and date (`Saio1200-vs-Saio3000-2026-11-25`); else
+/// `othello-zero-` and the record's date or `now` (the time of the download,
+/// `2026-11-28-1450`), so that no two games are saved under one name. Only characters
+/// that every file system takes.
+pub fn file_stem(game: &GameState, now: &str) -> String {
+    let record = game.record_in_play();
+    let date = record.and_then(|r| r.date.as_deref()).map(shown_date);
+    let named = record.filter(|r| r.black.is_some() || r.white.is_some());
+    let stem = match named {
+        Some(record) => {
+            let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "unnamed".to_owned());
+            let players = format!("{}-vs-{}", name(&record.black), name(&record.white));
+            match date {
+                Some(date) => format!("{players}-{date}"),
+                None => players,
+            }
+        }
+        None => format!("othello-zero-{}", date.as_deref().unwrap_or(now)),
+    };
+    file_safe(&stem)
+}
+
+/// `text` as a file name: letters, digits and `-_.+` kept, every run of anything else
+/// (spaces, `/`, `:`, which some systems refuse) one `_`, at most 100 characters.
+fn file_safe(text: &str) -> String {
+    let mut name = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() || "-_.+".contains(c) {
+            name.push(c);
+        } else if !name.ends_with('_') {
+            name.push('_');
+        }
+    }
+    let name: String = name.trim_matches(['_', '.']).chars().take(100).collect();
+    if name.is_empty() {
+        "othello-zero".to_owned()
+    } else {
+        name
+    }
+}
+
+/// A record's date (`DT`) as the page shows it: the calendar date of GGS's
+/// `2026.11.25_14:03:11.UTC` or an ISO date, `2026-11-25`; any other text as it is.
+fn shown_date(date: &str) -> String {
+    calendar_date(date).unwrap_or_else(|| date.trim().to_owned())
+}
+
+fn calendar_date(date: &str) -> Option<String> {
+    let day = date.trim().get(..10)?;
+    let b = day.as_bytes();
+    let digits = |from: usize, to: usize| b[from..to].iter().all(u8::is_ascii_digit);
+    let separator = |i: usize| matches!(b[i], b'.' | b'-' | b'/');
+    (digits(0, 4) && separator(4) && digits(5, 7) && separator(7) && digits(8, 10))
+        .then(|| format!("{}-{}-{}", &day[..4], &day[5..7], &day[8..10]))
+}
+
+/// A record's result in words: "Black won by 4", "a draw", "unfinished", and how a game
+/// that was not played out ended.
+fn result_words(result: Option<GgfResult>) -> String {
+    let Some(result) = result else {
+        return "unfinished".to_owned();
+    };
+    let margin = result.black_margin;
+    let who = if margin > 0.0 {
+        format!("Black won by {margin}")
+    } else if margin < 0.0 {
+        format!("White won by {}", -margin)
+    } else {
+        "a draw".to_owned()
+    };
+    let how = match result.ending {
+        Ending::Normal => "",
+        Ending::Resigned => ", on resignation",
+        Ending::Timeout => ", on time",
+        Ending::Agreed => ", by an agreed score",
+    };
+    format!("{who}{how}")
 }
 
 /// Whether pasted text is a GGF record rather than a transcript: a record opens with
@@ -37,7 +205,7 @@ pub fn game_from_ggf(text: &str) -> Result<Game, String> {
     games_from_ggf(text)?
         .into_iter()
         .next()
-        .map(|g| g.game)
+        .map(|g| g.record.into_game())
         .ok_or_else(|| "the file holds no game".to_owned())
 }
 
@@ -46,7 +214,8 @@ pub fn game_from_ggf(text: &str) -> Result<Game, String> {
 pub struct RecordGame {
     /// "2. Black: Logistello, White: Hannibal, 60 moves, Black won by 4 (1997-08-03)".
     pub label: String,
-    pub game: Game,
+    /// The game with all its record says of it, which loading keeps.
+    pub record: GgfGame,
 }
 
 /// Every game of a GGF record (GGS files hold many), each with its line for the picker,
@@ -62,7 +231,7 @@ pub fn games_from_ggf(text: &str) -> Result<Vec<RecordGame>, String> {
         .enumerate()
         .map(|(i, record)| RecordGame {
             label: record_label(i + 1, &record),
-            game: record.into_game(),
+            record,
         })
         .collect())
 }
@@ -75,12 +244,7 @@ fn record_label(number: usize, record: &GgfGame) -> String {
         .iter()
         .filter(|m| **m != othello::Move::Pass)
         .count();
-    let result = match record.result.map(|r| r.black_margin) {
-        None => "unfinished".to_owned(),
-        Some(m) if m > 0.0 => format!("Black won by {m}"),
-        Some(m) if m < 0.0 => format!("White won by {}", -m),
-        Some(_) => "a draw".to_owned(),
-    };
+    let result = result_words(record.result);
     let date = record
         .date
         .as_ref()
@@ -139,81 +303,4 @@ pub fn illegal_reason(reason: IllegalReason) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use othello::{BoardSize, Position, Variant};
-
-    fn played(transcript: &str, seats: Seats) -> GameState {
-        let start = Position::start(BoardSize::Eight, Variant::Standard);
-        let game = Game::from_transcript(transcript, start).expect("a legal transcript");
-        GameState::from_game(game, seats)
-    }
-
-    #[test]
-    fn a_record_reads_back_as_the_same_game() {
-        let state = played("f5d6c3d3c4f4f6f3e6e7", Seats::Human(Color::White));
-        let text = ggf_record(&state, "the az-8x8 network", &Reviews::default());
-        assert!(text.starts_with("(;GM[Othello]"), "{text}");
-        assert!(text.contains("PB[the az-8x8 network]") && text.contains("PW[you]"));
-        assert!(text.contains("RE[?]"), "unfinished: {text}");
-        let back = game_from_ggf(&text).expect("our own record");
-        assert_eq!(back, state.game);
-    }
-
-    #[test]
-    fn a_finished_reversed_6x6_game_keeps_its_board_and_result() {
-        let start = Position::start(BoardSize::Six, Variant::Reversed);
-        let mut game = Game::new(start);
-        while !game.position().is_game_over() {
-            let mv = game.position().legal_move_list().first().copied();
-            game.push(mv.unwrap_or(othello::Move::Pass)).expect("legal");
-        }
-        assert!(game.position().is_game_over());
-        let state = GameState::from_game(game.clone(), Seats::AgentVsAgent);
-        let text = ggf_record(&state, "alpha-beta", &Reviews::default());
-        assert!(!text.contains("RE[?]"), "{text}");
-        assert_eq!(game_from_ggf(&text).expect("our own record"), game);
-    }
-
-    #[test]
-    fn bad_records_are_refused_in_words() {
-        assert!(is_ggf("  (;GM[Othello]B[f5];)"));
-        assert!(!is_ggf("f5d6c3"));
-        let err = game_from_ggf("(;GM[Chess];)").expect_err("not Othello");
-        assert!(err.starts_with("this is not a GGF record"), "{err}");
-        // A GGF record with an illegal move is a GGF record: the move is the cause.
-        let err = game_from_ggf("(;GM[Othello]TY[8]B[a1];)").expect_err("illegal");
-        assert_eq!(
-            err,
-            "its move 1, B[a1], cannot be played there: it turns no disc"
-        );
-        let err = game_from_ggf("(;GM[Othello]TY[8]W[f5];)").expect_err("out of turn");
-        assert!(err.contains("out of turn: Black is to move"), "{err}");
-        let err = game_from_ggf("(;GM[Othello]TY[8]B[z9];)").expect_err("not a square");
-        assert!(
-            err.starts_with("its move 1, B[z9], cannot be read: 'z9'"),
-            "{err}"
-        );
-        assert!(game_from_ggf("").is_err());
-    }
-
-    #[test]
-    fn a_record_of_several_games_lists_each_to_pick() {
-        let games = games_from_ggf(
-            "(;GM[Othello]PB[Ann]PW[Bob]DT[2026-11-25]TY[8]B[f5]W[d6]RE[+4];)\n\
-             (;GM[Othello]PB[Cy]TY[8]B[d3];)",
-        )
-        .expect("two games");
-        assert_eq!(games.len(), 2);
-        assert_eq!(
-            games[0].label,
-            "1. Black: Ann, White: Bob, 2 moves, Black won by 4 (2026-11-25)"
-        );
-        assert_eq!(games[1].label, "2. Black: Cy, White: ?, 1 move, unfinished");
-        assert_eq!(games[1].game.transcript(false), "d3");
-        // A bad game in a file of several says which.
-        let err = games_from_ggf("(;GM[Othello]TY[8]B[f5];)(;GM[Othello]TY[8]B[a1];)")
-            .expect_err("game 2 is illegal");
-        assert!(err.starts_with("game 2: its move 1, B[a1]"), "{err}");
-    }
-}
+mod tests;

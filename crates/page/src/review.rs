@@ -421,15 +421,18 @@ pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
 
 /// Each reviewed move's value as its GGF evaluation, as GGS records carry them
 /// (`B[f5/-2.00]`, discs from the mover's side; `othello review --ggf` writes the same),
-/// rounded to hundredths as the table is; a forced move gets none.
+/// rounded to hundredths as the table is, in place of the evaluation the record had; a
+/// move the review gave no value (a forced one, one not reviewed) keeps the record's.
 pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
     for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
-        note.eval = review
+        let value = review
             .as_ref()
             .and_then(|r| r.value)
-            .and_then(|v| format!("{v:.2}").parse::<f64>().ok())
+            .and_then(|v| format!("{v:.2}").parse::<f64>().ok());
+        if let Some(value) = value {
             // Never -0.
-            .map(|e| e + 0.0);
+            note.eval = Some(value + 0.0);
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 //! crate's, which `othello play` uses too), applied by a reducer, so the view is a function
 //! of the state and every change can be tested without a browser.
 
-use othello::{BoardSize, Color, Game, Move, Position, Square, TranscriptErrorKind, Variant};
+use othello::{
+    BoardSize, Color, Game, GgfGame, Move, Position, Square, TranscriptErrorKind, Variant,
+};
 pub use othello::{GameState, Seats};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -39,9 +41,12 @@ pub enum Action {
     },
     /// Replaces the game with one the person pasted, opened or set up (a transcript, a
     /// record, board text, the editor's board), putting a game in progress aside, to be brought back
-    /// ([`set_aside_after`]).
+    /// ([`set_aside_after`]). The game comes as a record, kept with it
+    /// ([`GameState::record`]): a GGF record's players, result and move times, and for the
+    /// others a record that says nothing more, so that what nobody played here is
+    /// credited to nobody.
     Replace {
-        game: Game,
+        record: GgfGame,
         seats: Seats,
     },
     /// Brings back the game a `Replace` put aside (the page holds it).
@@ -75,9 +80,8 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
         // Looking changes nothing: the page's model shows the move.
         Action::Browse(_) => {}
         Action::PlayFrom(ply) => play_from(&mut next, ply),
-        Action::Load { game, seats } | Action::Replace { game, seats } => {
-            return GameState::from_game(game, seats)
-        }
+        Action::Load { game, seats } => return GameState::from_game(game, seats),
+        Action::Replace { record, seats } => return GameState::from_record(record, seats),
         // The game put aside is the page's: `set_aside_after`.
         Action::BringBack => {}
     }
@@ -413,7 +417,7 @@ mod tests {
         let playing = agent(&apply(&as_black(), play("f5")), "d6");
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         let pasted = Action::Replace {
-            game: Game::from_transcript("c4", start).expect("legal"),
+            record: GgfGame::new(Game::from_transcript("c4", start).expect("legal")),
             seats: Seats::Analysis,
         };
         let aside = set_aside_after(&playing, None, &pasted);

@@ -4,7 +4,7 @@
 //! its callbacks.
 
 use super::play_board::{legend_line, PlayBoard};
-use crate::components::{Controls, EditorPanel, GameOver, WatchControls};
+use crate::components::{download_time, Controls, EditorPanel, GameOver, WatchControls};
 use crate::editor::{EditAction, Editor, FLIP, MIRROR, ROTATE};
 use crate::explain::{
     board_opening_line, browse_line, game_record, may_name_opening, pass_notice, paused_line,
@@ -12,7 +12,7 @@ use crate::explain::{
 };
 use crate::hooks::{GameModel, NewGameChoice};
 use crate::overlay::focused_review;
-use crate::records::ggf_record;
+use crate::records::{file_stem, ggf_record, record_line};
 use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
 use crate::view::View;
@@ -86,6 +86,10 @@ pub fn play_area(props: &PlayProps) -> Html {
             { board }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
+            // A loaded record's players, while the game is still theirs.
+            if let Some(line) = record_line(game) {
+                <p class="record-players" id="record-players">{ line }</p>
+            }
             if may_name_opening(&shown_game) {
                 <p class="opening" id="opening">{ board_opening_line(&shown_game).unwrap_or_default() }</p>
             }
@@ -99,6 +103,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             { set_aside(game, &props.on_game) }
             if pos.is_game_over() {
                 <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, &view.review.reviews)}
+                          file_name={file_stem(game, &download_time())}
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
             }
@@ -208,7 +213,7 @@ fn editor_panel(
                 on_edit.emit(EditAction::Close);
                 // As a pasted game does, it puts a game in progress aside.
                 on_game.emit(Action::Replace {
-                    game: othello::Game::new(pos),
+                    record: othello::GgfGame::new(othello::Game::new(pos)),
                     seats,
                 });
             }

@@ -2,11 +2,13 @@
 //! analyse, and the networks. It shows the game and the view it is given, and asks for
 //! loads, jumps and networks through its callbacks.
 
-use crate::components::{AnalysisForm, DifficultyPicker, MoveList, NetworkPanel, NewGame};
+use crate::components::{
+    download_time, AnalysisForm, DifficultyPicker, MoveList, NetworkPanel, NewGame,
+};
 use crate::hooks::{GameModel, Loaders, NewGameFlow};
 use crate::levels::Difficulty;
 use crate::models::{builtin_named, learners_for, BuiltinModel};
-use crate::records::ggf_record;
+use crate::records::{file_stem, ggf_record};
 use crate::state::placed;
 use crate::view::{ModelStatus, View};
 use std::rc::Rc;
@@ -55,7 +57,8 @@ pub fn side_panel(props: &SideProps) -> Html {
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={props.on_goto.clone()} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
-                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
+                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} file_name={file_stem(game, &download_time())}
+                      on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />

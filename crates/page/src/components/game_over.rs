@@ -9,6 +9,8 @@ pub struct GameOverProps {
     pub record: String,
     /// The same game as a GGF record.
     pub ggf: String,
+    /// The downloads' name without its extension ([`crate::records::file_stem`]).
+    pub file_name: String,
     /// Offer a rematch with the colours swapped (when a person played one colour).
     pub rematch: bool,
     pub on_rematch: Callback<()>,
@@ -44,8 +46,8 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 <button id="rematch" onclick={props.on_rematch.reform(|_| ())}>{ "Rematch (colours swapped)" }</button>
             }
             <button id="copy-record" onclick={on_copy}>{ copy_label }</button>
-            <a id="download-record" class="button" {href} download="othello-zero-game.txt">{ "Download the record" }</a>
-            <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
+            <a id="download-record" class="button" {href} download={format!("{}.txt", props.file_name)}>{ "Download the record" }</a>
+            <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
                title="The game as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
         </div>
     }
@@ -56,5 +58,19 @@ pub fn data_href(text: &str) -> String {
     format!(
         "data:text/plain;charset=utf-8,{}",
         String::from(js_sys::encode_uri_component(text))
+    )
+}
+
+/// The time of a download as its file's name gives it (`2026-11-28-1450`), in the
+/// person's time zone: what tells apart the files of games that name no players.
+pub fn download_time() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}-{:02}{:02}",
+        now.get_full_year(),
+        now.get_month() + 1,
+        now.get_date(),
+        now.get_hours(),
+        now.get_minutes()
     )
 }

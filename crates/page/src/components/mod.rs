@@ -27,7 +27,7 @@ pub use copy_link::CopyLink;
 pub use counts::Counts;
 pub use difficulty::DifficultyPicker;
 pub use editor::EditorPanel;
-pub use game_over::GameOver;
+pub use game_over::{download_time, GameOver};
 pub use graph::EvalGraph;
 pub use moves::MoveList;
 pub use network::NetworkPanel;

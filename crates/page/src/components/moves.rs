@@ -23,6 +23,8 @@ pub struct MoveListProps {
     pub on_load: Callback<String>,
     /// The game so far as a GGF record.
     pub ggf: String,
+    /// Its download's name without the extension ([`crate::records::file_stem`]).
+    pub file_name: String,
     /// A GGF file the person opened.
     pub on_open: Callback<web_sys::File>,
     /// The games of a record that holds several, waiting for the person to pick one.
@@ -98,8 +100,8 @@ pub fn move_list(props: &MoveListProps) -> Html {
                    title="The longest named line this game reached, matched by position under any rotation or move order">{ text }</p>
             }
             <p class="small">
-                <a id="download-ggf" href={data_href(&props.ggf)} download="othello-zero-game.ggf"
-                   title="The game so far as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
+                <a id="download-ggf" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
+                   title="The game as a GGF record, which NBoard, NTest and Edax read (a loaded record whole, as it came, until a move of another game is played)">{ "Download as GGF" }</a>
             </p>
             <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript or GGF record to load"
                       placeholder="paste a transcript (f5d6c3d3c4) or a GGF record ((;GM[Othello]...;))" />

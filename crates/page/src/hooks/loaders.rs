@@ -6,7 +6,7 @@ use crate::editor::game_from_board_text;
 use crate::records::{games_from_ggf, is_ggf, RecordGame};
 use crate::state::{game_from_transcript, seats_for_loaded, Action, Seats};
 use crate::view::{View, ViewAction};
-use othello::{BoardSize, Variant};
+use othello::{BoardSize, GgfGame, Variant};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -62,14 +62,12 @@ pub fn use_loaders(
     let dispatch = game.dispatcher();
     let notes = view.clone();
     // A game in progress that a loaded one replaces is put aside, to be brought back.
-    let load = move |parsed: Result<(othello::Game, Seats), String>, what: &str| match parsed {
-        Ok((loaded, seats)) => {
+    // Every loaded game comes as a record (a transcript's says nothing more), kept with it.
+    let load = move |parsed: Result<(GgfGame, Seats), String>, what: &str| match parsed {
+        Ok((record, seats)) => {
             view.dispatch(ViewAction::Message(None));
-            let seats = seats_for_loaded(&loaded, seats);
-            dispatch.dispatch(Action::Replace {
-                game: loaded,
-                seats,
-            });
+            let seats = seats_for_loaded(record.game(), seats);
+            dispatch.dispatch(Action::Replace { record, seats });
             true
         }
         Err(e) => {
@@ -84,7 +82,8 @@ pub fn use_loaders(
             choices.set(None);
             // One box takes both: a GGF record opens with "(;", a transcript never does.
             if !is_ggf(&text) {
-                let parsed = game_from_transcript(&text, size, variant).map(|g| (g, seats));
+                let parsed =
+                    game_from_transcript(&text, size, variant).map(|g| (GgfGame::new(g), seats));
                 load(parsed, "load the transcript");
                 return;
             }
@@ -95,7 +94,7 @@ pub fn use_loaders(
                     choices.set(Some(Rc::new(games)));
                 }
                 Ok(games) => {
-                    let first = games.into_iter().next().map(|g| (g.game, seats));
+                    let first = games.into_iter().next().map(|g| (g.record, seats));
                     load(
                         first.ok_or_else(|| "the file holds no game".to_owned()),
                         "load the game record",
@@ -112,13 +111,14 @@ pub fn use_loaders(
         Callback::from(move |pick: Option<usize>| {
             let chosen = pick.and_then(|i| choices.as_ref().and_then(|games| games.get(i)));
             if let Some(record) = chosen {
-                load(Ok((record.game.clone(), seats)), "load the game record");
+                load(Ok((record.record.clone(), seats)), "load the game record");
             }
             choices.set(None);
         })
     };
     let board = Callback::from(move |text: String| {
-        let parsed = game_from_board_text(&text, variant).map(|g| (g, Seats::Analysis));
+        let parsed =
+            game_from_board_text(&text, variant).map(|g| (GgfGame::new(g), Seats::Analysis));
         if load(parsed, "analyse this position") {
             show_the_board();
         }

@@ -1,0 +1,283 @@
+//! The records' tests: reading, writing, and what a record keeps through load, review
+//! and download.
+
+use super::*;
+use othello::{BoardSize, Position, Variant};
+
+fn played(transcript: &str, seats: Seats) -> GameState {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let game = Game::from_transcript(transcript, start).expect("a legal transcript");
+    GameState::from_game(game, seats)
+}
+
+#[test]
+fn a_record_reads_back_as_the_same_game() {
+    let state = played("f5d6c3d3c4f4f6f3e6e7", Seats::Human(Color::White));
+    let text = ggf_record(&state, "the az-8x8 network", &Reviews::default());
+    assert!(text.starts_with("(;GM[Othello]"), "{text}");
+    assert!(text.contains("PB[the az-8x8 network]") && text.contains("PW[you]"));
+    assert!(text.contains("RE[?]"), "unfinished: {text}");
+    let back = game_from_ggf(&text).expect("our own record");
+    assert_eq!(back, state.game);
+}
+
+#[test]
+fn a_finished_reversed_6x6_game_keeps_its_board_and_result() {
+    let start = Position::start(BoardSize::Six, Variant::Reversed);
+    let mut game = Game::new(start);
+    while !game.position().is_game_over() {
+        let mv = game.position().legal_move_list().first().copied();
+        game.push(mv.unwrap_or(othello::Move::Pass)).expect("legal");
+    }
+    assert!(game.position().is_game_over());
+    let state = GameState::from_game(game.clone(), Seats::AgentVsAgent);
+    let text = ggf_record(&state, "alpha-beta", &Reviews::default());
+    assert!(!text.contains("RE[?]"), "{text}");
+    assert_eq!(game_from_ggf(&text).expect("our own record"), game);
+}
+
+#[test]
+fn bad_records_are_refused_in_words() {
+    assert!(is_ggf("  (;GM[Othello]B[f5];)"));
+    assert!(!is_ggf("f5d6c3"));
+    let err = game_from_ggf("(;GM[Chess];)").expect_err("not Othello");
+    assert!(err.starts_with("this is not a GGF record"), "{err}");
+    // A GGF record with an illegal move is a GGF record: the move is the cause.
+    let err = game_from_ggf("(;GM[Othello]TY[8]B[a1];)").expect_err("illegal");
+    assert_eq!(
+        err,
+        "its move 1, B[a1], cannot be played there: it turns no disc"
+    );
+    let err = game_from_ggf("(;GM[Othello]TY[8]W[f5];)").expect_err("out of turn");
+    assert!(err.contains("out of turn: Black is to move"), "{err}");
+    let err = game_from_ggf("(;GM[Othello]TY[8]B[z9];)").expect_err("not a square");
+    assert!(
+        err.starts_with("its move 1, B[z9], cannot be read: 'z9'"),
+        "{err}"
+    );
+    assert!(game_from_ggf("").is_err());
+}
+
+#[test]
+fn a_record_of_several_games_lists_each_to_pick() {
+    let games = games_from_ggf(
+        "(;GM[Othello]PB[Ann]PW[Bob]DT[2026-11-25]TY[8]B[f5]W[d6]RE[+4];)\n\
+         (;GM[Othello]PB[Cy]TY[8]B[d3];)",
+    )
+    .expect("two games");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].label,
+        "1. Black: Ann, White: Bob, 2 moves, Black won by 4 (2026-11-25)"
+    );
+    assert_eq!(games[1].label, "2. Black: Cy, White: ?, 1 move, unfinished");
+    assert_eq!(games[1].record.game().transcript(false), "d3");
+    // A bad game in a file of several says which.
+    let err = games_from_ggf("(;GM[Othello]TY[8]B[f5];)(;GM[Othello]TY[8]B[a1];)")
+        .expect_err("game 2 is illegal");
+    assert!(err.starts_with("game 2: its move 1, B[a1]"), "{err}");
+}
+
+/// A record in GGS's form (the moves a drawn game's, the rest as GGS writes it): players,
+/// ratings, clocks, place, date, a draw, and every move's time, most with an evaluation.
+const SAIO: &str = include_str!("../../../../tests/e2e/data/saio1200-saio3000.ggf");
+
+/// The record loaded as the page loads one: the seats a finished game gets, the record
+/// kept with the game.
+fn loaded(text: &str, seats: Seats) -> GameState {
+    use crate::state::{apply, seats_for_loaded, Action};
+    let record = games_from_ggf(text).expect("a record").remove(0).record;
+    let seats = seats_for_loaded(record.game(), seats);
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    apply(
+        &GameState::new(start, Seats::Human(Color::Black)),
+        Action::Replace { record, seats },
+    )
+}
+
+fn download(state: &GameState) -> String {
+    ggf_record(state, "the az-8x8 network", &Reviews::default())
+}
+
+#[test]
+fn a_ggs_record_downloads_with_all_it_came_with() {
+    let state = loaded(SAIO, Seats::Human(Color::Black));
+    assert_eq!(
+        state.seats,
+        Seats::Analysis,
+        "a finished game is nobody's here"
+    );
+    let text = download(&state);
+    for kept in [
+        "PB[Saio1200]",
+        "PW[Saio3000]",
+        "RE[+0]",
+        "DT[2026.11.25_14:03:11.UTC]",
+        "PC[GGS/os]",
+        "RB[2112.07]",
+        "RW[2254.35]",
+        "TI[05:00//02:00]",
+        "B[d3//3.08]",
+        "B[b5/-3.27/0.67]",
+        "W[g2/0.53/3.51]",
+    ] {
+        assert!(text.contains(kept), "{kept} is lost: {text}");
+    }
+    assert!(
+        !text.contains("analysis") && !text.contains("you"),
+        "{text}"
+    );
+    // The record as text names them too.
+    let as_text = crate::explain::game_record(&state, "the az-8x8 network");
+    assert!(
+        as_text.contains("Players: Black: Saio1200; White: Saio3000"),
+        "{as_text}"
+    );
+    // Read back, it is the record it was, field for field.
+    let original: GgfGame = SAIO.trim().parse().expect("a record");
+    assert_eq!(text.parse::<GgfGame>().expect("reads back"), original);
+    // Looked back through, it is still the whole record: the later moves are its own.
+    let back = crate::state::apply(&state, crate::state::Action::PlayFrom(20));
+    assert_eq!(back.game.moves().len(), 20);
+    assert_eq!(download(&back), text);
+}
+
+#[test]
+fn the_page_names_a_records_players_and_its_file_after_them() {
+    let state = loaded(SAIO, Seats::Human(Color::Black));
+    assert_eq!(
+        record_line(&state).as_deref(),
+        Some("Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)")
+    );
+    assert_eq!(
+        file_stem(&state, "2026-11-28-1450"),
+        "Saio1200-vs-Saio3000-2026-11-25"
+    );
+    assert_eq!(
+        crate::explain::who(&state, Color::White),
+        "White (Saio3000)"
+    );
+    // Names no file system takes are made safe; a record with no date goes without.
+    let odd = loaded(
+        "(;GM[Othello]PB[A/B: C]PW[x]RE[-4:r]TY[8]B[f5]W[d6];)",
+        Seats::Analysis,
+    );
+    assert_eq!(file_stem(&odd, "now"), "A_B_C-vs-x");
+    assert_eq!(
+        record_line(&odd).as_deref(),
+        Some("A/B: C (Black) vs x (White), White won by 4, on resignation")
+    );
+}
+
+#[test]
+fn a_review_replaces_a_moves_evaluation_and_keeps_its_time() {
+    let state = loaded(SAIO, Seats::Analysis);
+    let record = state.record_in_play().expect("the record");
+    let ply = 10; // b5, B[b5/-3.27/0.67]
+    let b5 = record.game().moves()[ply];
+    let mut reviews = Reviews::default();
+    reviews.record(
+        record.game().positions()[ply].hash(),
+        protocol::ReviewedMove {
+            side: Color::Black,
+            played: b5,
+            value: Some(1.5),
+            value_exact: false,
+            best: b5,
+            best_value: Some(1.5),
+            best_exact: false,
+            loss: 0.0,
+            line: vec![b5],
+            best_is_bound: false,
+        },
+    );
+    let text = ggf_record(&state, "the az-8x8 network", &reviews);
+    assert!(text.contains("B[b5/1.5/0.67]"), "{text}");
+    // The moves it did not review keep the record's.
+    assert!(text.contains("B[d3//3.08]") && text.contains("W[f5/2.61/4.04]"));
+}
+
+#[test]
+fn a_game_nobody_played_here_credits_nobody_and_has_its_own_file_name() {
+    use crate::state::{apply, Action};
+    // A pasted transcript, whoever sits at the board.
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let pasted = apply(
+        &GameState::new(start, Seats::Human(Color::Black)),
+        Action::Replace {
+            record: GgfGame::new(Game::from_transcript("f5d6", start).expect("legal")),
+            seats: Seats::Human(Color::Black),
+        },
+    );
+    let text = download(&pasted);
+    assert!(!text.contains("PB[") && !text.contains("PW["), "{text}");
+    assert_eq!(
+        file_stem(&pasted, "2026-11-28-1450"),
+        "othello-zero-2026-11-28-1450"
+    );
+    assert_eq!(record_line(&pasted), None);
+    // A position set up in the editor.
+    let set_up = apply(
+        &pasted,
+        Action::Replace {
+            record: GgfGame::new(Game::new(start)),
+            seats: Seats::Human(Color::White),
+        },
+    );
+    assert!(!download(&set_up).contains("PB["));
+    // Analysis: one person moved both sides, and played neither.
+    let analysed = played("f5d6c3", Seats::Analysis);
+    assert!(!download(&analysed).contains("PB["));
+    // Played here, it is the page's players' game as before.
+    let mut on = pasted.clone();
+    on.play_human(othello::Move::parse("c3", BoardSize::Eight).expect("a move"))
+        .expect("legal");
+    assert!(download(&on).contains("PB[you]PW[the az-8x8 network]"));
+}
+
+#[test]
+fn a_record_played_on_is_no_longer_its_players_game() {
+    use crate::state::{apply, Action};
+    let state = loaded(SAIO, Seats::Analysis);
+    // Back to move 40 and another move than its 41st (h5).
+    let back = apply(&state, Action::PlayFrom(40));
+    let h5 = othello::Move::parse("h5", BoardSize::Eight).expect("a move");
+    let other = back
+        .position()
+        .legal_move_list()
+        .into_iter()
+        .find(|&m| m != h5)
+        .expect("another move");
+    let on = apply(&back, Action::Play(other));
+    assert_eq!(on.game.moves().len(), 41);
+    let text = download(&on);
+    for gone in ["PB[", "PW[", "DT[", "PC[", "RB[", "TI[", "RE[+0"] {
+        assert!(!text.contains(gone), "{gone} kept: {text}");
+    }
+    // Its moves up to 40 were still the record's players', with the times they took.
+    assert!(
+        text.contains("B[d3//3.08]") && text.contains("W[d2/1.31/4.51]"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("B[{other}]")), "{text}");
+    assert_eq!(record_line(&on), None);
+    assert_eq!(
+        file_stem(&on, "2026-11-28-1450"),
+        "othello-zero-2026-11-28-1450"
+    );
+    assert_eq!(crate::explain::who(&on, Color::Black), "Black");
+    // Taken back into the record's line, it is the record again.
+    let again = apply(&on, Action::Undo);
+    assert_eq!(download(&again), download(&state));
+    // An unfinished record played on against the agent is the page's players' from there.
+    let unfinished = loaded(
+        "(;GM[Othello]PB[Ann]PW[Bob]TY[8]B[f5//1.23]W[d6//2.5];)",
+        Seats::Human(Color::Black),
+    );
+    assert!(download(&unfinished).contains("PB[Ann]PW[Bob]"));
+    let c3 = othello::Move::parse("c3", BoardSize::Eight).expect("a move");
+    let played_on = apply(&unfinished, Action::Play(c3));
+    let text = download(&played_on);
+    assert!(text.contains("PB[you]PW[the az-8x8 network]"), "{text}");
+    assert!(text.contains("B[f5//1.23]W[d6//2.5]B[c3]"), "{text}");
+}
