@@ -18,7 +18,7 @@ use protocol::{EngineKind, SolvedStat, WireBudget};
 /// names its players (they played the moves on the board), else "Black (you)", "White
 /// (the agent)", or just "Black".
 pub fn who(game: &GameState, color: Color) -> String {
-    if let Some(name) = crate::records::record_player(game, color) {
+    if let Some(name) = crate::state::record_player(game, color) {
         return format!("{color} ({name})");
     }
     match game.seats {

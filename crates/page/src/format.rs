@@ -1,5 +1,5 @@
-//! Numbers as the page writes them: a pure helper below every module that says something
-//! (the levels, the sentences, the review).
+//! Numbers, and the fixed words for an illegal move, as the page writes them: a pure helper
+//! below every module that says something (the levels, the sentences, the review, records).
 
 /// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
 /// is "1 s", 60000 is "60 s".
@@ -24,6 +24,17 @@ pub fn signed_discs(discs: f32, decimals: usize) -> String {
         return format!("{:.*}", decimals, 0.0);
     }
     format!("{discs:+.decimals$}")
+}
+
+/// Why a move is illegal, in a player's words.
+pub fn illegal_reason(reason: othello::IllegalReason) -> &'static str {
+    match reason {
+        othello::IllegalReason::OffBoard => "the square is not on the board",
+        othello::IllegalReason::Occupied => "the square already holds a disc",
+        othello::IllegalReason::FlipsNothing => "it turns no disc",
+        othello::IllegalReason::PassWithMovesLeft => "a pass, while a move was possible",
+        othello::IllegalReason::GameOver => "the game was already over",
+    }
 }
 
 /// 36081 as "36,081".

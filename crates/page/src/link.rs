@@ -7,8 +7,8 @@
 //! the start, `p=<board text>` any other start (`_` for the board text's space). A position
 //! to analyse is `p=` and `s=a` with no moves.
 
+use crate::format::illegal_reason;
 use crate::levels::{CustomKind, Difficulty, LEVELS};
-use crate::records::illegal_reason;
 use crate::state::{GameState, Seats};
 use othello::xot_openings;
 use othello::{BoardSize, Color, Game, Position, TranscriptErrorKind, Variant};

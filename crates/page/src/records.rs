@@ -4,7 +4,7 @@
 //! round trip is tested natively.
 
 use othello::ggf::{read_games, Ending, GgfError, GgfGame, GgfResult};
-use othello::{Color, Game, GameState, IllegalReason, Seats};
+use othello::{Color, Game, GameState, Seats};
 
 use crate::review::Reviews;
 
@@ -68,15 +68,6 @@ pub fn players(game: &GameState, opponent: &str) -> (Option<String>, Option<Stri
         Seats::Human(Color::White) => (agent, you),
         Seats::AgentVsAgent => (agent.clone(), agent),
         Seats::Analysis => (None, None),
-    }
-}
-
-/// The player the game's record names for `color`, while the game is still that record.
-pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
-    let record = game.record_in_play()?;
-    match color {
-        Color::Black => record.black.as_deref(),
-        Color::White => record.white.as_deref(),
     }
 }
 
@@ -273,7 +264,7 @@ fn explain_ggf_error(error: &GgfError, several: bool) -> String {
             cause,
         } => format!(
             "its move {number}, {tag}[{text}], cannot be played there: {}",
-            illegal_reason(cause.reason)
+            crate::format::illegal_reason(cause.reason)
         ),
         GgfError::WrongColor {
             number,
@@ -288,17 +279,6 @@ fn explain_ggf_error(error: &GgfError, several: bool) -> String {
             cause,
         } => format!("its move {number}, {tag}[{text}], cannot be read: {cause}"),
         other => format!("this is not a GGF record ({other})"),
-    }
-}
-
-/// Why a move is illegal, in a player's words.
-pub fn illegal_reason(reason: IllegalReason) -> &'static str {
-    match reason {
-        IllegalReason::OffBoard => "the square is not on the board",
-        IllegalReason::Occupied => "the square already holds a disc",
-        IllegalReason::FlipsNothing => "it turns no disc",
-        IllegalReason::PassWithMovesLeft => "a pass, while a move was possible",
-        IllegalReason::GameOver => "the game was already over",
     }
 }
 

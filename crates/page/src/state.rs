@@ -225,10 +225,19 @@ pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Re
             TranscriptErrorKind::Illegal(illegal) => format!(
                 "its move {n}, {}, cannot be played there: {}",
                 illegal.mv,
-                crate::records::illegal_reason(illegal.reason)
+                crate::format::illegal_reason(illegal.reason)
             ),
         }
     })
+}
+
+/// The player the game's record names for `color`, while the game is still that record.
+pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
+    let record = game.record_in_play()?;
+    match color {
+        Color::Black => record.black.as_deref(),
+        Color::White => record.white.as_deref(),
+    }
 }
 
 #[cfg(test)]

@@ -558,3 +558,20 @@ fn a_book_move_is_headed_as_a_book_move_not_a_search() {
         "The agent's last move, d6, came from its opening book"
     );
 }
+
+#[test]
+fn a_loaded_records_players_are_named_where_a_side_is_named() {
+    let record: othello::GgfGame = "(;GM[Othello]PB[Saio1200]PW[Saio3000]TY[8]B[f5]W[d6];)"
+        .parse()
+        .expect("a record");
+    let state = GameState::from_record(record, Seats::Analysis);
+    assert_eq!(who(&state, Color::White), "White (Saio3000)");
+    let text = game_record(&state, "the az-8x8 network");
+    assert!(
+        text.contains("Players: Black: Saio1200; White: Saio3000"),
+        "{text}"
+    );
+    // Played on with another move, it is no longer their game: the side alone.
+    let on = apply(&state, Action::Play(mv("c3")));
+    assert_eq!(who(&on, Color::Black), "Black");
+}

@@ -127,12 +127,7 @@ fn a_ggs_record_downloads_with_all_it_came_with() {
         !text.contains("analysis") && !text.contains("you"),
         "{text}"
     );
-    // The record as text names them too.
-    let as_text = crate::explain::game_record(&state, "the az-8x8 network");
-    assert!(
-        as_text.contains("Players: Black: Saio1200; White: Saio3000"),
-        "{as_text}"
-    );
+    // The record as text names them too: explain's tests (a_loaded_records_players_...).
     // Read back, it is the record it was, field for field.
     let original: GgfGame = SAIO.trim().parse().expect("a record");
     assert_eq!(text.parse::<GgfGame>().expect("reads back"), original);
@@ -154,8 +149,8 @@ fn the_page_names_a_records_players_and_its_file_after_them() {
         "Saio1200-vs-Saio3000-2026-11-25"
     );
     assert_eq!(
-        crate::explain::who(&state, Color::White),
-        "White (Saio3000)"
+        crate::state::record_player(&state, Color::White),
+        Some("Saio3000")
     );
     // Names no file system takes are made safe; a record with no date goes without.
     let odd = loaded(
@@ -265,7 +260,7 @@ fn a_record_played_on_is_no_longer_its_players_game() {
         file_stem(&on, "2026-11-28-1450"),
         "othello-zero-2026-11-28-1450"
     );
-    assert_eq!(crate::explain::who(&on, Color::Black), "Black");
+    assert_eq!(crate::state::record_player(&on, Color::Black), None);
     // Taken back into the record's line, it is the record again.
     let again = apply(&on, Action::Undo);
     assert_eq!(download(&again), download(&state));
