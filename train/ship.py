@@ -114,7 +114,8 @@ def openings_label(openings: list[str], board: int | None) -> str:
     of the board (crates/othello/data/xot-8x8.txt; 8x8 only), or random ones."""
     if all(o == "" for o in openings):
         return "the initial position"
-    xot = Path(__file__).resolve().parent.parent / "openings" / f"xot-{board}x{board}.txt"
+    data = Path(__file__).resolve().parent.parent / "crates" / "othello" / "data"
+    xot = data / f"xot-{board}x{board}.txt"
     if xot.is_file():
         lines = (line.split("#")[0].strip() for line in xot.read_text().splitlines())
         if set(openings) <= {line for line in lines if line}:

@@ -121,7 +121,7 @@ def test_shipping_a_shipped_model_again_only_replaces_its_strength(tmp_path: Pat
 def test_the_card_says_which_openings_the_arena_started_from() -> None:
     from train.ship import openings_label
 
-    path = Path(__file__).resolve().parents[2] / "openings" / "xot-8x8.txt"
+    path = Path(__file__).resolve().parents[2] / "crates" / "othello" / "data" / "xot-8x8.txt"
     xot = [line.split("#")[0].strip() for line in path.read_text().splitlines()]
     xot = [line for line in xot if line]
     assert openings_label(["", ""], 8) == "the initial position"
