@@ -123,3 +123,20 @@ test("a Quick review of a Casual game judges with four times the agent's search 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("Stop ends an analysis at once and keeps what it found (issue 62: a budget is a promise)", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame();
+  // A minute's analysis of the start: nothing settles it, so only Stop ends it early.
+  await setLevel(page, "custom-ms", 60_000);
+  await newGame(page, { players: "analysis" });
+  await panel(page, /^Analysis of Black to move: searching \(60 s/);
+  await page.waitForFunction(() => Number(document.querySelector("#search-info")?.dataset.simulations) > 0);
+  await page.click("#stop-search");
+  await panel(page, /^Analysis of Black to move: finished in .+ \(of up to 60 s\)/, undefined, 20_000);
+  assert.equal(await page.locator("#stop-search").count(), 0);
+  // What it found stays: its simulations, its best line, its heat map.
+  assert.ok(Number(await page.getAttribute("#search-info", "data-simulations")) > 0);
+  assert.ok((await page.locator(".heat .pct").count()) > 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

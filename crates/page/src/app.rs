@@ -76,6 +76,14 @@ pub fn app() -> Html {
 
     let (on_difficulty, on_toggle_heat, on_toggle_book) = settings_callbacks(&settings);
     let on_hint = hint_callback(&pool, &view, pos, player.clone(), budget);
+    let on_stop = {
+        let pool = pool.clone();
+        Callback::from(move |()| {
+            if let Some(p) = pool.borrow().as_ref() {
+                p.borrow_mut().finish_now();
+            }
+        })
+    };
     let on_upload = {
         let (pool, view) = (pool.clone(), view.dispatcher());
         Callback::from(move |files| upload_model(files, pool.clone(), view.clone(), size, variant))
@@ -111,7 +119,7 @@ pub fn app() -> Html {
                           {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} on_game={asks.on_game.clone()}
                           on_edit={asks.on_edit} on_message={asks.on_message} on_review_focus={asks.on_review_focus} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
-                    <SearchView game={game_now.clone()} view={view_now.clone()} player={player.clone()} {budget} on_goto={asks.on_goto.clone()} />
+                    <SearchView game={game_now.clone()} view={view_now.clone()} player={player.clone()} {budget} on_goto={asks.on_goto.clone()} {on_stop} />
                     { review_panel }
                 </section>
                 <SidePanel game={game_now} view={view_now} difficulty={settings.difficulty.clone()} {on_difficulty}

@@ -5,7 +5,7 @@ use crate::components::{EvalGraph, SearchPanel};
 use crate::explain::search_summary;
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
-use crate::overlay::panel_search;
+use crate::overlay::{panel_search, Role};
 use crate::state::at_ply;
 use crate::view::{live_estimate, View};
 use engine::PlayerSpec;
@@ -21,6 +21,8 @@ pub struct SearchViewProps {
     pub budget: WireBudget,
     /// Goes to the position after this many moves (a click on the graph's point).
     pub on_goto: Callback<usize>,
+    /// Ends the analysis or hint under way now, keeping what it found.
+    pub on_stop: Callback<()>,
 }
 
 #[function_component(SearchView)]
@@ -36,10 +38,18 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
     let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
     let graph_scale = scale(&graph_points);
+    let stoppable =
+        panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));
     html! {
         <>
             if let Some(summary) = summary {
                 <SearchPanel {summary} {solved} />
+            }
+            // A person's analysis or hint may run past its time (a proof no clock cuts
+            // short): it can be ended at once, with what it has found.
+            if stoppable {
+                <button id="stop-search" onclick={props.on_stop.reform(|_| ())}
+                        title="End the search now and keep what it has found">{ "Stop" }</button>
             }
             if !graph_points.is_empty() {
                 <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played} />

@@ -272,6 +272,19 @@ impl Pool {
         self.job = Some(job);
     }
 
+    /// Asks every worker still searching to stop and answer with what it has (a person's
+    /// Stop): the search ends now and its results stand, unlike [`Pool::stop`], which
+    /// drops them. A worker answers a Stop between two slices, a root proof's included.
+    pub fn finish_now(&mut self) {
+        if let Some(job) = self.job.as_ref() {
+            for part in job.parts.iter().filter(|p| !p.done) {
+                self.slots[part.slot]
+                    .bridge
+                    .send(Input::Stop { id: job.id });
+            }
+        }
+    }
+
     /// Ends the running search, if any; its results are dropped.
     pub fn stop(&mut self) {
         if let Some(job) = self.job.take() {
