@@ -238,6 +238,15 @@ test("a pasted finished game is credited to nobody: no winner named as the agent
   await page.waitForSelector("#review-status");
   assert.match(await page.locator("#review-status").innerText(), /^Reviewed \d+ of 60 moves/);
   await page.waitForSelector("#review-start", { timeout: 300_000 });
+  // One numbering everywhere (issue 62, item 13): by the discs placed, as the progress
+  // counts; the six passes have no number, in the move list and in the review's table.
+  const listed = await page.$$eval("#moves .num", (ns) => ns.map((n) => n.textContent));
+  assert.equal(listed.length, 66);
+  assert.equal(listed.filter((n) => n === "").length, 6);
+  assert.equal(listed.filter((n) => n !== "").at(-1), "60.");
+  const rows = await page.$$eval("tr.review-row", (rs) => rs.map((r) => r.cells[0].textContent));
+  assert.equal(rows.filter((n) => n === "").length, 6, JSON.stringify(rows));
+  assert.equal(rows.filter((n) => n !== "").at(-1), "60");
   for (const side of ["Black", "White"]) {
     const line = await page.locator(`#review-summary-${side.toLowerCase()}`).innerText();
     // Item 8: the sides are named as they are, not "Black (you)", "White (the agent)".

@@ -116,16 +116,22 @@ pub fn browse_line(game: &GameState, ply: usize) -> Option<String> {
     } else {
         "a later"
     };
+    // Moves by the discs placed, as the list, the graph and the review number them.
+    let game_at = crate::state::placed(&game.game);
     let Some(index) = ply.checked_sub(1) else {
         return Some(format!(
-            "You are looking at the start position: the game itself is at move {played}."
+            "You are looking at the start position: the game itself is at move {game_at}."
         ));
     };
     let mv = shown.game.moves().get(index)?;
     let mover = shown.game.positions().get(index)?.side_to_move();
+    let which = match crate::format::move_number(shown.game.moves(), ply) {
+        Some(n) => format!("move {n}, {mv}"),
+        None => "a pass".to_owned(),
+    };
     Some(format!(
-        "You are looking at {at} position, after move {ply}, {mv} by {}: the game itself is \
-         at move {played}.",
+        "You are looking at {at} position, after {which} by {}: the game itself is at move \
+         {game_at}.",
         who(game, mover)
     ))
 }

@@ -37,6 +37,27 @@ pub fn illegal_reason(reason: othello::IllegalReason) -> &'static str {
     }
 }
 
+/// The number a move goes by, as Othello players count (and as the review's progress
+/// counts, "of 60 moves"): the discs placed so far with it, the passes not counted;
+/// `None` for a pass, which has no number of its own. `ply` is 1-based.
+pub fn move_number(moves: &[othello::Move], ply: usize) -> Option<usize> {
+    let mv = moves.get(ply.checked_sub(1)?)?;
+    (*mv != othello::Move::Pass).then(|| {
+        moves[..ply]
+            .iter()
+            .filter(|m| **m != othello::Move::Pass)
+            .count()
+    })
+}
+
+/// A move as the list, the graph and the review name it: "23. c4", or "pass".
+pub fn numbered(moves: &[othello::Move], ply: usize) -> String {
+    match (move_number(moves, ply), moves.get(ply.wrapping_sub(1))) {
+        (Some(n), Some(mv)) => format!("{n}. {mv}"),
+        _ => "pass".to_owned(),
+    }
+}
+
 /// 36081 as "36,081".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -52,6 +73,21 @@ pub fn thousands(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn moves_are_numbered_by_the_discs_placed_and_a_pass_has_no_number() {
+        let moves: Vec<othello::Move> = ["f5", "d6", "pass", "c3"]
+            .iter()
+            .map(|m| othello::Move::parse(m, othello::BoardSize::Eight).expect("a move"))
+            .collect();
+        assert_eq!(super::move_number(&moves, 2), Some(2));
+        assert_eq!(super::move_number(&moves, 3), None);
+        assert_eq!(super::move_number(&moves, 4), Some(3));
+        assert_eq!(super::move_number(&moves, 0), None);
+        assert_eq!(super::move_number(&moves, 9), None);
+        assert_eq!(super::numbered(&moves, 4), "3. c3");
+        assert_eq!(super::numbered(&moves, 3), "pass");
+    }
+
     #[test]
     fn a_rounded_zero_has_no_sign() {
         assert_eq!(super::signed_discs(-0.3, 0), "0");

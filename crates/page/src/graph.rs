@@ -128,6 +128,9 @@ impl Estimates {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
     pub ply: usize,
+    /// The move's number as Othello players count it (`format::move_number`: the discs
+    /// placed, a pass without one); the live point's is the next disc's.
+    pub number: Option<usize>,
     /// `None` for the live point: the search of the position on the board, whose move is
     /// not played yet.
     pub mv: Option<Move>,
@@ -154,6 +157,7 @@ pub fn points(
             let review = reviews.get(positions[i].hash(), *mv);
             Point {
                 ply: i + 1,
+                number: crate::format::move_number(game.moves(), i + 1),
                 mv: Some(*mv),
                 mover: positions[i].side_to_move(),
                 estimate: review
@@ -167,6 +171,7 @@ pub fn points(
     if let Some(estimate) = live {
         out.push(Point {
             ply: game.moves().len() + 1,
+            number: Some(crate::state::placed(game) + 1),
             mv: None,
             mover: game.position().side_to_move(),
             estimate: Some(estimate),
@@ -228,15 +233,15 @@ pub fn cumulative_loss(points: &[Point], side: Color) -> Vec<(usize, f32)> {
 pub fn describe(point: &Point) -> String {
     // A reviewed move is read for its review: its value, the best move's, its mark.
     if let Some(review) = point.review.as_ref().filter(|r| !r.is_forced()) {
-        return crate::review::describe(point.ply, review);
+        return crate::review::describe(point.number, review);
     }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
         format!("{mv} ({})", point.mover)
     });
+    let number = point.number.map_or(String::new(), |n| format!("{n}. "));
     let Some(e) = point.estimate else {
         return format!(
-            "{}. {mv}: no search of this position (ask for a hint before moving to get one)",
-            point.ply
+            "{number}{mv}: no search of this position (ask for a hint before moving to get one)"
         );
     };
     // A proof may say 100% (or 0%); an estimate never does.
@@ -245,7 +250,7 @@ pub fn describe(point: &Point) -> String {
     } else {
         crate::format::chance(e.black_win)
     };
-    let mut text = format!("{}. {mv}: Black {chance} to win", point.ply);
+    let mut text = format!("{number}{mv}: Black {chance} to win");
     match e.black_discs {
         Some(d) if e.margin_at_least => {
             let winner = if d > 0.0 { "Black" } else { "White" };
@@ -374,6 +379,7 @@ mod tests {
         assert!(proven.exact && proven.margin_at_least);
         let point = Point {
             ply: 38,
+            number: None,
             mv: Some(Move::Pass),
             mover: Color::White,
             estimate: Some(proven),
@@ -381,7 +387,7 @@ mod tests {
         };
         assert_eq!(
             describe(&point),
-            "38. pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs)"
+            "pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs)"
         );
     }
 

@@ -329,11 +329,13 @@ pub fn marks_help() -> String {
     )
 }
 
-/// What one reviewed move says: "23. c4 (White): -4, best d3 +2: a mistake, 6 discs lost".
-pub fn describe(ply: usize, r: &ReviewedMove) -> String {
+/// What one reviewed move says: "23. c4 (White): -4, best d3 +2: a mistake, 6 discs lost",
+/// `number` the move's as Othello players count (`format::move_number`; a pass has none).
+pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
+    let number = number.map_or(String::new(), |n| format!("{n}. "));
     if r.is_forced() {
         return format!(
-            "{ply}. {} ({}): forced, the only legal move",
+            "{number}{} ({}): forced, the only legal move",
             r.played, r.side
         );
     }
@@ -344,13 +346,13 @@ pub fn describe(ply: usize, r: &ReviewedMove) -> String {
     if r.best == r.played {
         return if r.grade_uncertain() {
             format!(
-                "{ply}. {} ({}): {value}, the best move found, but only {best} is proven for \
+                "{number}{} ({}): {value}, the best move found, but only {best} is proven for \
                  the position: {uncertain}",
                 r.played, r.side
             )
         } else {
             format!(
-                "{ply}. {} ({}): {value}, the best move found",
+                "{number}{} ({}): {value}, the best move found",
                 r.played, r.side
             )
         };
@@ -362,7 +364,7 @@ pub fn describe(ply: usize, r: &ReviewedMove) -> String {
         _ => format!("{article} {mark}, {loss} discs lost"),
     };
     format!(
-        "{ply}. {} ({}): {value}; best {} {best}: {judged}",
+        "{number}{} ({}): {value}; best {} {best}: {judged}",
         r.played, r.side, r.best
     )
 }
@@ -412,10 +414,11 @@ pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
 }
 
 /// The line under the board while a reviewed move is shown.
-pub fn focus_line(ply: usize, r: &ReviewedMove) -> String {
+pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
+    let which = number.map_or("The pass".to_owned(), |n| format!("Move {n}"));
     format!(
-        "Move {ply} shown before it was played (played: red; best: gold frame): {}.",
-        describe(ply, r)
+        "{which} shown before it was played (played: red; best: gold frame): {}.",
+        describe(number, r)
     )
 }
 
@@ -497,7 +500,7 @@ mod tests {
         assert_eq!(best_value_text(&r), "≥+30");
         assert_eq!(loss_text(&r), "≥0");
         assert_eq!(mark_name(&r), "uncertain");
-        let told = describe(40, &r);
+        let told = describe(Some(40), &r);
         assert!(
             told.contains("only ≥+30 is proven") && told.contains("uncertain"),
             "{told}"
@@ -548,7 +551,7 @@ mod tests {
             exact
         );
         assert_eq!(
-            describe(23, &exact),
+            describe(Some(23), &exact),
             "23. c4 (White): -4; best d3 +2: a mistake, 6 discs lost"
         );
     }

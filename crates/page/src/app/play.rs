@@ -10,6 +10,7 @@ use crate::explain::{
     board_opening_line, browse_line, game_record, may_name_opening, pass_notice, paused_line,
     set_aside_line, status_line,
 };
+use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
 use crate::overlay::focused_review;
 use crate::records::{file_stem, ggf_record, record_line};
@@ -164,7 +165,7 @@ fn notice(
 ) -> Html {
     if let Some((index, review)) = focused_review(view, game) {
         return html! {
-            <p class="notice browse" id="review-notice" role="status">{ focus_line(index + 1, &review) }{ " " }
+            <p class="notice browse" id="review-notice" role="status">{ focus_line(move_number(game.game.moves(), index + 1), &review) }{ " " }
                 if let Some(line) = line_sentence(&review) {
                     <span id="review-line" data-line={review.line_text()}>{ line }{ " " }</span>
                 }

@@ -6,6 +6,7 @@ use super::game_over::data_href;
 use super::game_picker::GamePicker;
 use super::text_box::use_text_submit;
 use crate::explain::opening_line;
+use crate::format::move_number;
 use crate::records::RecordGame;
 use othello::{Game, Move};
 use std::rc::Rc;
@@ -65,27 +66,28 @@ pub fn move_list(props: &MoveListProps) -> Html {
         .chain(props.undone.iter().rev())
         .copied()
         .collect();
-    let moves = all.chunks(2).enumerate().map(|(i, pair)| {
-        let buttons = pair.iter().enumerate().map(|(j, mv)| {
-            let ply = 2 * i + j + 1;
-            let book = props.book_plies.contains(&ply);
-            let class = classes!(
-                "mv",
-                (ply > played).then_some("redo"),
-                (ply == current).then_some("current"),
-                book.then_some("book")
-            );
-            let title = if book {
-                format!("Go to the position after {mv} (a book move)")
-            } else {
-                format!("Go to the position after {mv}")
-            };
-            html! {
+    // One line a move, numbered as Othello players count (the discs placed: a pass has no
+    // number of its own), as the graph and the review number them.
+    let moves = all.iter().enumerate().map(|(i, mv)| {
+        let ply = i + 1;
+        let book = props.book_plies.contains(&ply);
+        let class = classes!(
+            "mv",
+            (ply > played).then_some("redo"),
+            (ply == current).then_some("current"),
+            book.then_some("book")
+        );
+        let title = if book {
+            format!("Show the position after {mv} (a book move)")
+        } else {
+            format!("Show the position after {mv}")
+        };
+        let number = move_number(&all, ply).map_or(String::new(), |n| format!("{n}."));
+        html! {
+            <li><span class="num">{ number }</span>
                 <button {class} data-ply={ply.to_string()} {title}
-                        onclick={props.on_goto.reform(move |_| ply)}>{ mv.to_string() }</button>
-            }
-        });
-        html! { <li><span class="num">{ format!("{}.", i + 1) }</span>{ for buttons }</li> }
+                        onclick={props.on_goto.reform(move |_| ply)}>{ mv.to_string() }</button></li>
+        }
     });
     html! {
         <fieldset class={classes!("moves-panel", (played == 0 && props.undone.is_empty()).then_some("empty"))}>

@@ -2,6 +2,7 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
+use crate::format::move_number;
 use crate::review::{
     best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, summary,
     value_text, ReviewLevel, ReviewOrder,
@@ -153,14 +154,18 @@ fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html
     let onclick = props
         .on_focus
         .reform(move |_| if focused { None } else { Some(i) });
+    let number = move_number(
+        &props.moves.iter().map(|(mv, _)| *mv).collect::<Vec<_>>(),
+        i + 1,
+    );
     let title = match line_sentence(r) {
-        Some(line) => format!("{} {line}", describe(i + 1, r)),
-        None => describe(i + 1, r),
+        Some(line) => format!("{} {line}", describe(number, r)),
+        None => describe(number, r),
     };
     html! {
         <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
             {onclick} title={title}>
-            <td>{ (i + 1).to_string() }</td>
+            <td>{ number.map_or(String::new(), |n| n.to_string()) }</td>
             <td>{ mv.to_string() }</td>
             <td class="num">{ value_text(r.value, r.value_exact) }</td>
             <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
