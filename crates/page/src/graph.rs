@@ -465,7 +465,7 @@ mod tests {
         );
         assert_eq!(
             describe(&pts[1]),
-            "2. d6 (White): -6; best f6 +2: a blunder, 8 discs lost"
+            "2. d6 (White): -6 for White; best f6 +2: a blunder, 8 discs lost"
         );
     }
 

@@ -329,7 +329,8 @@ pub fn marks_help() -> String {
     )
 }
 
-/// What one reviewed move says: "23. c4 (White): -4, best d3 +2: a mistake, 6 discs lost",
+/// What one reviewed move says: "23. c4 (White): -4 for White; best d3 +2: a mistake, 6 discs
+/// lost", its values the mover's (said, since the graph beside it is Black's),
 /// `number` the move's as Othello players count (`format::move_number`; a pass has none).
 pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let number = number.map_or(String::new(), |n| format!("{n}. "));
@@ -339,7 +340,9 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
             r.played, r.side
         );
     }
-    let value = value_text(r.value, r.value_exact);
+    // The review values a move for the side that played it; the graph it is read beside is
+    // Black's, so whose value it is is said (issue 62, item 3).
+    let value = format!("{} for {}", value_text(r.value, r.value_exact), r.side);
     let mark = r.mark().unwrap_or(Mark::Best);
     let (best, loss) = (best_value_text(r), loss_text(r));
     let uncertain = "a better move may exist, so its grade is uncertain";
@@ -552,7 +555,7 @@ mod tests {
         );
         assert_eq!(
             describe(Some(23), &exact),
-            "23. c4 (White): -4; best d3 +2: a mistake, 6 discs lost"
+            "23. c4 (White): -4 for White; best d3 +2: a mistake, 6 discs lost"
         );
     }
 
