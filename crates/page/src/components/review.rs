@@ -104,8 +104,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </div>
                 <p class="small">{ "Click a move to see it on the board with the best move. " }{ marks_help() }</p>
             } else {
-                <p class="small">{ "Every move of both sides valued by the search (exact where the solver reaches), \
-                                    against the best move, in the workers. " }{ marks_help() }</p>
+                // Folded until asked for: two paragraphs appearing with the first move pushed
+                // the page about (issue 62, item 15).
+                <details class="small" id="review-help">
+                    <summary>{ "What a review does" }</summary>
+                    <p>{ "Every move of both sides valued by the search (exact where the solver reaches), \
+                          against the best move, in the workers. " }{ marks_help() }</p>
+                </details>
             }
         </section>
     }
