@@ -232,8 +232,21 @@ pub fn cumulative_loss(points: &[Point], side: Color) -> Vec<(usize, f32)> {
 /// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
 pub fn describe(point: &Point) -> String {
     // A reviewed move is read for its review: its value, the best move's, its mark.
+    // The point stands at the position's value before the move (its best move's, Black's
+    // side): said first, so the words match what the eye sees (issue 62, item 12).
     if let Some(review) = point.review.as_ref().filter(|r| !r.is_forced()) {
-        return crate::review::describe(point.number, review);
+        let at = point
+            .estimate
+            .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
+            .map_or(String::new(), |(d, exact)| {
+                let d = if exact {
+                    format!("{:+}", d.round() as i32)
+                } else {
+                    crate::format::signed_discs(d, 2)
+                };
+                format!("The point: Black {d} before the move (its best move's value). ")
+            });
+        return format!("{at}{}", crate::review::describe(point.number, review));
     }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
         format!("{mv} ({})", point.mover)
@@ -465,7 +478,8 @@ mod tests {
         );
         assert_eq!(
             describe(&pts[1]),
-            "2. d6 (White): -6 for White; best f6 +2: a blunder, 8 discs lost"
+            "The point: Black -2 before the move (its best move's value). 2. d6 (White): -6 \
+             for White; best f6 +2: a blunder, 8 discs lost"
         );
     }
 
