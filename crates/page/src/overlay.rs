@@ -162,6 +162,19 @@ pub fn panel_search<'a>(view: &'a View, game: &GameState) -> Option<(&'a Heat, R
     })
 }
 
+/// The search the panel beside the board shows: [`panel_search`]'s, but none while the
+/// board shows another position than the game's (a move looked at, a reviewed move, the
+/// editor's), where a search of the game's position would read as the board's (a fresh
+/// look found an analysis of the last position beside a reviewed move's board).
+pub fn panel_beside<'a>(
+    view: &'a View,
+    game: &GameState,
+    browsing: Option<usize>,
+) -> Option<(&'a Heat, Role)> {
+    let showing = board_overlay(game, browsing, view, false).showing;
+    panel_search(view, game).filter(|_| showing == Showing::Game)
+}
+
 /// The panel's search when its tiles belong on the board: only a search of the position
 /// on the board (so every tile is an empty square), with the heat map on, with
 /// simulations of its own, and never the agent's past search on the person's turn.

@@ -5,7 +5,7 @@ use crate::components::{EvalGraph, SearchPanel};
 use crate::explain::search_summary;
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
-use crate::overlay::{panel_search, Role};
+use crate::overlay::{panel_beside, Role};
 use crate::state::at_ply;
 use crate::view::{live_estimate, View};
 use engine::PlayerSpec;
@@ -28,7 +28,7 @@ pub struct SearchViewProps {
 #[function_component(SearchView)]
 pub fn search_view(props: &SearchViewProps) -> Html {
     let (game, view) = (&*props.game, &*props.view);
-    let panel = panel_search(view, game);
+    let panel = panel_beside(view, game, game.browsing);
     let summary = search_summary(view, game, panel, props.player.as_ref(), props.budget);
     let solved = panel.and_then(|(h, _)| h.merged.search.solved);
     // The whole line, the redo moves too, so that a click on a point goes back without

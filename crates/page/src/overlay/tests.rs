@@ -401,3 +401,28 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         .expect("a legend")
         .contains("≥+2 at least"));
 }
+
+#[test]
+fn the_panel_waits_while_the_board_shows_another_position_than_the_games() {
+    let game = as_black();
+    let view = searched(
+        Purpose::Analysis,
+        game.position().hash(),
+        merged("d3"),
+        true,
+    );
+    assert_eq!(
+        panel_beside(&view, &game, None).map(|(_, r)| r),
+        Some(Role::Analysis)
+    );
+    // A move looked at: the analysis is of the game's position, not the board's.
+    let played = apply(&game, Action::Play(mv("d3")));
+    let view = searched(
+        Purpose::Analysis,
+        played.position().hash(),
+        merged("c3"),
+        true,
+    );
+    assert!(panel_beside(&view, &played, None).is_some());
+    assert!(panel_beside(&view, &played, Some(0)).is_none());
+}
