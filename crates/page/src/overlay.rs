@@ -269,11 +269,11 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     let parts: Vec<&str> = kinds
         .iter()
         .map(|kind| match kind {
-            TileKind::Exact => "+4 exact (perfect play)",
-            TileKind::Bound => "≥+2 at least (a proven result, its margin not finished)",
+            TileKind::Exact => "a number alone is exact (perfect play)",
+            TileKind::Bound => "≥ before it: at least (a proven result, its margin not finished)",
             TileKind::Proven => "win, draw, loss proven",
-            TileKind::Estimate => "~+2 an estimate (the network's)",
-            TileKind::Book => "~+2 the opening book's estimate",
+            TileKind::Estimate => "~ before it: the network's estimate",
+            TileKind::Book => "~ before it: the opening book's estimate",
             TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
             TileKind::Unsearched => "? not searched",
             TileKind::Reviewed => "whole numbers exact, decimals estimates",
@@ -281,7 +281,7 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         })
         .collect();
     Some(format!(
-        "On the squares: {side}'s final disc margin after each move, red the worst to green \
+        "On the squares: the final disc margin for {side} after each move, red the worst to green \
          the best: {}.",
         parts.join("; ")
     ))

@@ -386,10 +386,14 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
     };
     let said = legend(&hint, "Black (you)").expect("a legend");
     assert!(
-        said.starts_with("On the squares: Black (you)'s final disc margin"),
+        said.starts_with("On the squares: the final disc margin for Black (you) after each"),
         "{said}"
     );
-    for part in ["+4 exact", "~+2 an estimate", "? not searched"] {
+    for part in [
+        "a number alone is exact",
+        "~ before it: the network's estimate",
+        "? not searched",
+    ] {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
@@ -399,7 +403,7 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
     };
     assert!(legend(&bound, "White")
         .expect("a legend")
-        .contains("≥+2 at least"));
+        .contains("≥ before it: at least"));
 }
 
 #[test]
