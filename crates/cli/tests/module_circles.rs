@@ -4,6 +4,9 @@
 //! another's types while that one needs its own is one room split in two, or a shared piece
 //! that belongs below both (docs/architecture.md).
 //!
+//! The same finder checks the JavaScript beside the Rust (the browser tests, the site's
+//! scripts, the server's helpers) for circles among their local imports.
+//!
 //! It lives with the command-line tool because the CLI is the workspace's top: its tests
 //! already span every crate (the page's worker included, `one_agent.rs`), and a check of all
 //! the crates belongs to none of the lower ones. It reads every crate under `crates/` that
@@ -809,4 +812,55 @@ fn the_real_graph_reads_nested_imports() {
     // `#[path = "stats_tests.rs"] mod tests;` in `arena/stats.rs`.
     assert!(tools.contains_key("arena::stats::tests"), "{tools:#?}");
     assert!(!tools.contains_key("arena::stats_tests"), "{tools:#?}");
+}
+
+/// The JavaScript beside the Rust: each file's local imports (`from "./x.mjs"`), for the
+/// browser tests (`tests/e2e`), the site's scripts (`www`) and the server's helpers
+/// (`scripts/serve`). Rust's and Python's modules have tests of their own
+/// (above, and `train/tests/test_imports.py`): one finder for both.
+fn script_imports() -> Graph {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut graph = Graph::new();
+    for dir in ["tests/e2e", "www", "scripts/serve"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for path in entries.map(|e| e.expect("lists a folder").path()) {
+            let is_script = path.extension().is_some_and(|e| e == "js" || e == "mjs");
+            if !is_script {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("reads a script");
+            let name = |file: &str| format!("{dir}/{}", file.trim_start_matches("./"));
+            let own = name(&path.file_name().expect("a name").to_string_lossy());
+            let imports = text
+                .split("from \"./")
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+                .map(name)
+                .collect();
+            graph.insert(own, imports);
+        }
+    }
+    graph
+}
+
+#[test]
+fn no_script_imports_another_in_a_circle() {
+    let graph = script_imports();
+    assert!(
+        graph["tests/e2e/game.test.mjs"].contains("tests/e2e/lib.mjs"),
+        "the reader sees the browser tests' imports"
+    );
+    if let Some(found) = circle(&graph) {
+        panic!("scripts import in a circle: {}", found.join(" -> "));
+    }
+    let looped: Graph = [("a.mjs", "b.mjs"), ("b.mjs", "a.mjs")]
+        .into_iter()
+        .map(|(from, to)| (from.to_owned(), BTreeSet::from([to.to_owned()])))
+        .collect();
+    assert_eq!(
+        circle(&looped).map(|c| c.join(" -> ")),
+        Some("a.mjs -> b.mjs -> a.mjs".to_owned())
+    );
 }
