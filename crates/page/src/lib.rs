@@ -33,12 +33,3 @@ pub mod app;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
-
-/// Sends panic messages to the browser console: without it a wasm panic says only
-/// "unreachable executed".
-#[cfg(target_arch = "wasm32")]
-pub fn panic_to_console() {
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&info.to_string().into());
-    }));
-}

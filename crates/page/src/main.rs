@@ -1,6 +1,6 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    page::panic_to_console();
+    protocol::panic_to_console();
     yew::Renderer::<page::app::App>::new().render();
 }
 

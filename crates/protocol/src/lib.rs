@@ -279,6 +279,16 @@ impl SearchStat {
     }
 }
 
+/// Sends panic messages to the browser console: without it a wasm panic says only
+/// "unreachable executed". Here, below both rooms, as the one piece of browser glue the
+/// page's and the worker's binaries share.
+#[cfg(target_arch = "wasm32")]
+pub fn panic_to_console() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,12 +12,3 @@ mod message_loop;
 
 #[cfg(target_arch = "wasm32")]
 pub use message_loop::SearchWorker;
-
-/// Sends panic messages to the browser console: without it a wasm panic says only
-/// "unreachable executed".
-#[cfg(target_arch = "wasm32")]
-pub fn panic_to_console() {
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&info.to_string().into());
-    }));
-}

@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use gloo_worker::Registrable;
-    worker::panic_to_console();
+    protocol::panic_to_console();
     worker::SearchWorker::registrar().register();
 }
 
