@@ -50,12 +50,19 @@ pub fn move_number(moves: &[othello::Move], ply: usize) -> Option<usize> {
     })
 }
 
-/// A move as the list, the graph and the review name it: "23. c4", or "pass".
-pub fn numbered(moves: &[othello::Move], ply: usize) -> String {
-    match (move_number(moves, ply), moves.get(ply.wrapping_sub(1))) {
-        (Some(n), Some(mv)) => format!("{n}. {mv}"),
-        _ => "pass".to_owned(),
-    }
+/// [`move_number`] for every move of `moves` at once (the list, the graph, the review's
+/// table), in one pass rather than a count from the start for each move.
+pub fn move_numbers(moves: &[othello::Move]) -> Vec<Option<usize>> {
+    let mut placed = 0;
+    moves
+        .iter()
+        .map(|mv| {
+            (*mv != othello::Move::Pass).then(|| {
+                placed += 1;
+                placed
+            })
+        })
+        .collect()
 }
 
 /// 36081 as "36,081".
@@ -84,8 +91,11 @@ mod tests {
         assert_eq!(super::move_number(&moves, 4), Some(3));
         assert_eq!(super::move_number(&moves, 0), None);
         assert_eq!(super::move_number(&moves, 9), None);
-        assert_eq!(super::numbered(&moves, 4), "3. c3");
-        assert_eq!(super::numbered(&moves, 3), "pass");
+        let all = super::move_numbers(&moves);
+        assert_eq!(all, [Some(1), Some(2), None, Some(3)]);
+        for ply in 1..=moves.len() {
+            assert_eq!(all[ply - 1], super::move_number(&moves, ply), "ply {ply}");
+        }
     }
 
     #[test]

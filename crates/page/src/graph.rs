@@ -149,6 +149,7 @@ pub fn points(
     live: Option<Estimate>,
 ) -> Vec<Point> {
     let positions = game.positions();
+    let numbers = crate::format::move_numbers(game.moves());
     let mut out: Vec<Point> = game
         .moves()
         .iter()
@@ -157,7 +158,7 @@ pub fn points(
             let review = reviews.get(positions[i].hash(), *mv);
             Point {
                 ply: i + 1,
-                number: crate::format::move_number(game.moves(), i + 1),
+                number: numbers[i],
                 mv: Some(*mv),
                 mover: positions[i].side_to_move(),
                 estimate: review
@@ -239,11 +240,7 @@ pub fn describe(point: &Point) -> String {
             .estimate
             .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
             .map_or(String::new(), |(d, exact)| {
-                let d = if exact {
-                    format!("{:+}", d.round() as i32)
-                } else {
-                    crate::format::signed_discs(d, 2)
-                };
+                let d = crate::review::value_text(Some(d), exact);
                 format!("The point: Black {d} before the move (its best move's value). ")
             });
         return format!("{at}{}", crate::review::describe(point.number, review));

@@ -1,6 +1,7 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
+use crate::format::signed_discs;
 use engine::report::{choose_move, value_of_discs, MoveInfo, Proof};
 use othello::Move;
 use protocol::{BookStat, EngineKind, Report, SearchStat};
@@ -236,7 +237,7 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
         // "~": an estimate, never to be read as the exact margin a whole number is.
         Some(discs) => (
             (value_of_discs(discs) + 1.0) / 2.0,
-            format!("~{}", whole_discs(discs)),
+            format!("~{}", signed_discs(discs, 0)),
             format!(
                 "about {discs:+.1} discs after it ({} chance to win)",
                 crate::format::chance(win)
@@ -252,17 +253,6 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
     }
 }
 
-/// An estimate in discs as a tile shows it: whole, signed, and an even one as "0", neither
-/// "-0" nor "+0" (which would claim a side for a rounded -0.3).
-fn whole_discs(discs: f32) -> String {
-    let shown = discs.round();
-    if shown == 0.0 {
-        "0".to_owned()
-    } else {
-        format!("{shown:+.0}")
-    }
-}
-
 /// The book's moves as hint tiles: each with its book value in discs.
 fn book_tiles(book: &BookStat) -> Vec<Tile> {
     book.moves
@@ -272,7 +262,7 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
                 mv,
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
-                label: format!("~{}", whole_discs(value)),
+                label: format!("~{}", signed_discs(value, 0)),
                 aria: format!("book: {value:+.1} discs after it"),
                 kind: TileKind::Book,
             }

@@ -6,7 +6,7 @@ use super::game_over::data_href;
 use super::game_picker::GamePicker;
 use super::text_box::use_text_submit;
 use crate::explain::opening_line;
-use crate::format::move_number;
+use crate::format::move_numbers;
 use crate::records::RecordGame;
 use othello::{Game, Move};
 use std::rc::Rc;
@@ -68,6 +68,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         .collect();
     // One line a move, numbered as Othello players count (the discs placed: a pass has no
     // number of its own), as the graph and the review number them.
+    let numbers = move_numbers(&all);
     let moves = all.iter().enumerate().map(|(i, mv)| {
         let ply = i + 1;
         let book = props.book_plies.contains(&ply);
@@ -82,7 +83,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
         } else {
             format!("Show the position after {mv}")
         };
-        let number = move_number(&all, ply).map_or(String::new(), |n| format!("{n}."));
+        let number = numbers[i].map_or(String::new(), |n| format!("{n}."));
         html! {
             <li><span class="num">{ number }</span>
                 <button {class} data-ply={ply.to_string()} {title}

@@ -2,7 +2,7 @@
 //! while it runs), each side's summary, and every move with its value, the best move's,
 //! the loss and the mark; a click on a move shows it on the board with the best one.
 
-use crate::format::move_number;
+use crate::format::move_numbers;
 use crate::review::{
     best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, summary,
     value_text, ReviewLevel, ReviewOrder,
@@ -56,11 +56,14 @@ pub fn review_panel(props: &ReviewProps) -> Html {
     let running = props.running.is_some();
     let button = review_button(props, reviewed);
     let summaries = (reviewed > 0).then(|| side_summaries(&reviews, &props.black, &props.white));
+    let numbers = move_numbers(&props.moves.iter().map(|(mv, _)| *mv).collect::<Vec<_>>());
     let rows = props
         .moves
         .iter()
         .enumerate()
-        .filter_map(|(i, (mv, review))| Some(review_row(props, i, *mv, review.as_ref()?)));
+        .filter_map(|(i, (mv, review))| {
+            Some(review_row(props, i, (numbers[i], *mv), review.as_ref()?))
+        });
     html! {
         <section class="review" id="review" aria-label="Review of the game">
             <h2>{ "Review" }</h2>
@@ -152,17 +155,19 @@ fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) ->
     }
 }
 
-/// The table's row of move `i` (0-based): a click shows it on the board, a second hides it.
-fn review_row(props: &ReviewProps, i: usize, mv: Move, r: &ReviewedMove) -> Html {
+/// The table's row of move `i` (0-based), with its number (`format::move_numbers`): a click
+/// shows it on the board, a second hides it.
+fn review_row(
+    props: &ReviewProps,
+    i: usize,
+    (number, mv): (Option<usize>, Move),
+    r: &ReviewedMove,
+) -> Html {
     let mark = mark_name(r);
     let focused = props.focus == Some(i);
     let onclick = props
         .on_focus
         .reform(move |_| if focused { None } else { Some(i) });
-    let number = move_number(
-        &props.moves.iter().map(|(mv, _)| *mv).collect::<Vec<_>>(),
-        i + 1,
-    );
     let title = match line_sentence(r) {
         Some(line) => format!("{} {line}", describe(number, r)),
         None => describe(number, r),
