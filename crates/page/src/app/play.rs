@@ -12,7 +12,7 @@ use crate::explain::{
 };
 use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
-use crate::overlay::focused_review;
+use crate::overlay::{board_overlay, focused_review};
 use crate::records::{file_stem, ggf_record, record_line};
 use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
@@ -55,8 +55,9 @@ pub fn play_area(props: &PlayProps) -> Html {
     let pos = *game.position();
     let (size, variant, seats) = (pos.size(), pos.variant(), game.seats);
     let ask = |action: Action| props.on_game.reform(move |()| action.clone());
+    let overlay = Rc::new(board_overlay(game, game.browsing, view, props.heat_map));
     let board = html! {
-        <PlayBoard game={props.game.clone()} view={props.view.clone()} heat_map={props.heat_map}
+        <PlayBoard game={props.game.clone()} view={props.view.clone()} overlay={overlay.clone()}
                    on_game={props.on_game.clone()} on_edit={props.on_edit.clone()} on_message={props.on_message.clone()} />
     };
     if let Some(editor) = view.editor.as_ref() {
@@ -119,7 +120,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
             }
-            if let Some(text) = legend_line(game, view, props.heat_map) {
+            if let Some(text) = legend_line(game, &overlay) {
                 <p class="small" id="heat-legend">{ text }</p>
             }
         </section>

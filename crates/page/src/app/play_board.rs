@@ -5,7 +5,7 @@ use crate::components::{Board, Counts};
 use crate::editor::EditAction;
 use crate::explain::who;
 use crate::hooks::GameModel;
-use crate::overlay::{board_overlay, legend, BoardOverlay, Showing};
+use crate::overlay::{legend, BoardOverlay, Showing};
 use crate::state::{at_ply, explain_click, Action, GameState};
 use crate::view::View;
 use othello::{Bitboard, Position, Square};
@@ -16,7 +16,9 @@ use yew::prelude::*;
 pub struct PlayBoardProps {
     pub game: Rc<GameModel>,
     pub view: Rc<View>,
-    pub heat_map: bool,
+    /// What the board shows and puts over its squares (`overlay::board_overlay`), decided
+    /// once by the game's area, which words its legend from the same.
+    pub overlay: Rc<BoardOverlay>,
     /// A move played by a click on the game's board.
     pub on_game: Callback<Action>,
     /// A click on the editor's board.
@@ -33,7 +35,7 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
         tiles,
         marked,
         played,
-    } = board_overlay(game, game.browsing, view, props.heat_map);
+    } = (*props.overlay).clone();
     let read_only = |why: &'static str| {
         props
             .on_message
@@ -74,8 +76,7 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
 /// What the numbers on the board's squares are, for whom, as [`legend`] words them: the
 /// values are the side to move's in the position shown (a hint's, a reviewed move's).
 /// Drawn below the game's buttons, so that it coming and going never moves them.
-pub fn legend_line(game: &GameModel, view: &View, heat_map: bool) -> Option<String> {
-    let overlay = board_overlay(game, game.browsing, view, heat_map);
+pub fn legend_line(game: &GameModel, overlay: &BoardOverlay) -> Option<String> {
     let side = match overlay.showing {
         Showing::Reviewed(index) => game.game.positions().get(index)?.side_to_move(),
         Showing::Browsed(ply) => at_ply(game, ply).position().side_to_move(),
