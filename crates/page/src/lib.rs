@@ -27,6 +27,9 @@ pub mod simd;
 pub mod state;
 pub mod view;
 
+#[cfg(test)]
+mod test_support;
+
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]

@@ -243,6 +243,7 @@ pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::agent;
     use othello::Color;
 
     fn mv(text: &str) -> Move {
@@ -251,16 +252,6 @@ mod tests {
 
     fn play(text: &str) -> Action {
         Action::Play(mv(text))
-    }
-
-    fn agent(state: &GameState, text: &str) -> GameState {
-        apply(
-            state,
-            Action::AgentMove {
-                position: state.position().hash(),
-                mv: mv(text),
-            },
-        )
     }
 
     fn as_black() -> GameState {

@@ -3,10 +3,10 @@ use crate::merge::Merged;
 use crate::pool::PoolEvent;
 use crate::review::ReviewState;
 use crate::state::{apply, Action, Seats};
+use crate::test_support::{agent, merged};
 use crate::view::ViewAction;
 use engine::review::{MoveReview, Value};
 use othello::{BoardSize, Color, Position, Variant};
-use protocol::{EngineKind, SearchStat};
 
 fn mv(text: &str) -> Move {
     Move::parse(text, BoardSize::Eight).expect("a move")
@@ -14,35 +14,6 @@ fn mv(text: &str) -> Move {
 
 fn sq(text: &str) -> Option<Square> {
     mv(text).square()
-}
-
-/// A search of ten simulations, all on `best`.
-fn merged(best: &str) -> Merged {
-    Merged {
-        search: SearchStat {
-            engine: EngineKind::Network,
-            pv: vec![mv(best)],
-            value: 0.2,
-            score: None,
-            simulations: 10,
-            elapsed_ms: 5.0,
-            solved: None,
-            book: None,
-            proof: None,
-        },
-        moves: vec![engine::report::MoveInfo {
-            mv: mv(best),
-            visits: 10,
-            prior: 1.0,
-            target: 1.0,
-            q: 0.2,
-            proof: None,
-            bounds: None,
-            score: None,
-        }],
-        per_worker_rate: vec![2000.0],
-        chosen: None,
-    }
 }
 
 /// The view after a search of `position` for `purpose` reported `merged` (finished or
@@ -75,16 +46,6 @@ fn as_black() -> GameState {
 /// The 8x8 game after the person's f5, the agent (White) to move.
 fn after_f5() -> GameState {
     apply(&as_black(), Action::Play(mv("f5")))
-}
-
-fn agent(state: &GameState, text: &str) -> GameState {
-    apply(
-        state,
-        Action::AgentMove {
-            position: state.position().hash(),
-            mv: mv(text),
-        },
-    )
 }
 
 fn nothing_on(showing: Showing) -> BoardOverlay {

@@ -1,34 +1,5 @@
 use super::*;
-use protocol::{EngineKind, SearchStat};
-
-fn merged(best: &str) -> Merged {
-    let mv = Move::parse(best, BoardSize::Eight).expect("a move");
-    Merged {
-        search: SearchStat {
-            engine: EngineKind::Network,
-            pv: vec![mv],
-            value: 0.2,
-            score: None,
-            simulations: 10,
-            elapsed_ms: 5.0,
-            solved: None,
-            book: None,
-            proof: None,
-        },
-        moves: vec![engine::report::MoveInfo {
-            mv,
-            visits: 10,
-            prior: 1.0,
-            target: 1.0,
-            q: 0.2,
-            proof: None,
-            bounds: None,
-            score: None,
-        }],
-        per_worker_rate: vec![2000.0],
-        chosen: None,
-    }
-}
+use crate::test_support::merged;
 
 fn loaded(view: &View, name: &str) -> View {
     view.apply(ViewAction::Pool(PoolEvent::ModelLoaded {
