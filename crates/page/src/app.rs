@@ -47,7 +47,7 @@ pub fn app() -> Html {
         link_error,
     } = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
-    let watch = use_watch(game.generation, restored_watch_game(&game));
+    let (watch, on_watch) = use_watch(game.generation, restored_watch_game(&game));
     let pool = use_pool(view.dispatcher(), game.dispatcher());
     let pos = *game.position();
     let (size, variant) = (pos.size(), pos.variant());
@@ -93,7 +93,7 @@ pub fn app() -> Html {
         let (load, view) = (loaders.transcript.clone(), view.dispatcher());
         Callback::from(move |file| open_record(file, load.clone(), view.clone()))
     };
-    let asks = Asks::of(&game, &view, &watch);
+    let asks = Asks::of(&game, &view, on_watch);
     // The parts get the state as values: they draw it, and ask through the callbacks.
     let (game_now, view_now) = (Rc::new((*game).clone()), Rc::new((*view).clone()));
     let (workers, simd) = workers_and_build(&pool);
@@ -115,7 +115,7 @@ pub fn app() -> Html {
             { unreadable_notice(&unreadable) }
             <div class="layout">
                 <PlayArea game={game_now.clone()} view={view_now.clone()} heat_map={settings.heat_map} ready={player.is_some()}
-                          opponent={record_opponent.clone()} watch={*watch} on_watch={asks.on_watch} {on_hint} {on_toggle_heat}
+                          opponent={record_opponent.clone()} {watch} on_watch={asks.on_watch} {on_hint} {on_toggle_heat}
                           {on_toggle_book} book={settings.book} on_new_game={new_game.start.clone()} on_game={asks.on_game.clone()}
                           on_edit={asks.on_edit} on_message={asks.on_message} on_review_focus={asks.on_review_focus} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
@@ -148,7 +148,7 @@ impl Asks {
     fn of(
         game: &UseReducerHandle<GameModel>,
         view: &UseReducerHandle<View>,
-        watch: &UseStateHandle<(bool, u32)>,
+        on_watch: Callback<(bool, u32)>,
     ) -> Asks {
         let on_game = {
             let (game, view) = (game.dispatcher(), view.dispatcher());
@@ -167,10 +167,7 @@ impl Asks {
             on_edit: to_view.reform(ViewAction::Edit),
             on_message: to_view.reform(ViewAction::Message),
             on_review_focus: to_view.reform(ViewAction::ReviewFocus),
-            on_watch: {
-                let watch = watch.clone();
-                Callback::from(move |w| watch.set(w))
-            },
+            on_watch,
         }
     }
 }
@@ -241,25 +238,19 @@ fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
     }
 }
 
-/// Agent against agent: paused, and the pause between moves (ms). A pause belongs to its
-/// watched game: the next game (a new one, a load; a new `generation`) starts running. A
-/// watch game restored by a reload starts paused (`restored`): whether it was paused is
-/// not saved, and a page that opens must not play on behind the person's back.
+/// Agent against agent: paused, and the pause between moves (ms), with the way to change
+/// them. A pause belongs to its watched game: it is held as the `generation` it was asked
+/// in, so the next game (a new one, a load) runs without anything to reset. A watch game
+/// restored by a reload starts paused (`restored`): whether it was paused is not saved, and
+/// a page that opens must not play on behind the person's back.
 #[hook]
-fn use_watch(generation: u64, restored: bool) -> UseStateHandle<(bool, u32)> {
-    let watch = use_state(|| (restored, 1000u32));
-    {
-        let watch = watch.clone();
-        let first = use_mut_ref(|| true);
-        use_effect_with(generation, move |_| {
-            // The first run is the restored game's own: its pause stands.
-            let restored_game = std::mem::replace(&mut *first.borrow_mut(), false);
-            if watch.0 && !restored_game {
-                watch.set((false, watch.1));
-            }
-        });
-    }
-    watch
+fn use_watch(generation: u64, restored: bool) -> ((bool, u32), Callback<(bool, u32)>) {
+    let held = use_state(|| (restored.then_some(generation), 1000u32));
+    let watch = (held.0 == Some(generation), held.1);
+    let set = Callback::from(move |(paused, delay): (bool, u32)| {
+        held.set((paused.then_some(generation), delay));
+    });
+    (watch, set)
 }
 
 /// Whether the page opened on a watch game under way (restored from this browser's
