@@ -173,7 +173,7 @@ impl MoveReview {
         } else {
             (best, best_value)
         };
-        let loss = (best_value.discs - value.discs).max(0.0);
+        let loss = comparable_loss(value, best_value, (None, None));
         MoveReview {
             side,
             played,
@@ -189,6 +189,21 @@ impl MoveReview {
 
     pub fn is_forced(&self) -> bool {
         self.value.is_none()
+    }
+
+    /// The review with its loss taken like with like ([`comparable_loss`]), with `info`'s
+    /// own estimates of the played move and the best for where one value is exact and the
+    /// other an estimate.
+    pub fn compared_in(mut self, info: &SearchInfo) -> MoveReview {
+        if let (Some(value), Some(best_value)) = (self.value, self.best_value) {
+            let estimates = (
+                search_estimate(info, self.played),
+                search_estimate(info, self.best),
+            );
+            self.loss = comparable_loss(value, best_value, estimates);
+            self.mark = Mark::of_loss(self.loss);
+        }
+        self
     }
 }
 
@@ -527,15 +542,8 @@ impl Reviewer {
                 (value, Some(line))
             }
         };
-        let mut review = MoveReview::new(side, (played, value), (best, best_value));
-        if let (Some(value), Some(best_value)) = (review.value, review.best_value) {
-            let estimates = (
-                search_estimate(&info, played),
-                search_estimate(&info, review.best),
-            );
-            review.loss = comparable_loss(value, best_value, estimates);
-            review.mark = Mark::of_loss(review.loss);
-        }
+        let mut review =
+            MoveReview::new(side, (played, value), (best, best_value)).compared_in(&info);
         // A proof of the result alone bounds the position's value from below: the best
         // move found may not be the best there is.
         review.best_is_bound = info.solved.is_some_and(|s| !s.is_exact());
