@@ -21,6 +21,7 @@ pub mod openings;
 pub mod overlay;
 pub mod persist;
 pub mod pool;
+pub mod puzzles;
 pub mod records;
 pub mod review;
 pub mod simd;
