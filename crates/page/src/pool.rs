@@ -9,4 +9,4 @@ mod workers;
 
 pub use event::{PoolEvent, Purpose};
 #[cfg(target_arch = "wasm32")]
-pub use workers::{random_seed, BenchAnswer, Pool};
+pub use workers::{random_seed, BenchAnswer, Pool, PuzzleAnswer};

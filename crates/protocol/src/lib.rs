@@ -6,8 +6,10 @@ use engine::{PlayerKind, PlayerSpec};
 use othello::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
 
+mod puzzle;
 mod reviewed;
 
+pub use puzzle::{FoundPuzzle, PuzzleAsk, PuzzleReply, PuzzleRequest};
 pub use reviewed::ReviewedMove;
 
 /// The name the page's specs give the opening book the worker carries (`book=8x8`).
@@ -120,6 +122,8 @@ pub enum Input {
     Stop { id: u64 },
     /// Reviews one move of a game; answered by `Reviewed` or `ReviewFailed`.
     Review(Box<ReviewRequest>),
+    /// Solves for Puzzle mode; answered by `Puzzle` at once (bounded by its node budget).
+    Puzzle(Box<PuzzleRequest>),
     /// Makes the worker panic: lets the tests check that a dead worker is replaced.
     Crash,
     /// Runs the named network alone, `batch` positions a run, for about `millis`, and
@@ -167,6 +171,11 @@ pub enum Output {
     ReviewFailed {
         id: u64,
         error: String,
+    },
+    /// What a puzzle's solve found.
+    Puzzle {
+        id: u64,
+        reply: PuzzleReply,
     },
     /// Positions a second through the network, or why it could not run.
     Benched {

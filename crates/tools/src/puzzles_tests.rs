@@ -1,5 +1,7 @@
 use super::*;
+use engine::puzzles::{PuzzleKind, Theme, BASE_RATING};
 use engine::NoModels;
+use othello::{Bitboard, Move, Position};
 
 /// The exact margin for the side to move by plain negamax over the rules, the slow,
 /// obviously correct reference the solver's answers are checked against.

@@ -8,6 +8,7 @@
 //! The page never links this crate: it spawns the worker's script by URL and speaks to it
 //! through `protocol::SearchWorkerMessages`, which has this worker's messages.
 
+use crate::puzzle::PuzzleSolver;
 use crate::search::Searcher;
 use gloo_worker::{HandlerId, Worker, WorkerScope};
 use protocol::{Input, Output};
@@ -19,6 +20,7 @@ const SLICE: Duration = Duration::from_millis(100);
 #[derive(Debug)]
 pub struct SearchWorker {
     searcher: Searcher,
+    puzzles: PuzzleSolver,
     /// Who asked for the search under way.
     asker: Option<HandlerId>,
 }
@@ -87,6 +89,7 @@ impl Worker for SearchWorker {
     fn create(_scope: &WorkerScope<Self>) -> SearchWorker {
         SearchWorker {
             searcher: Searcher::new(),
+            puzzles: PuzzleSolver::default(),
             asker: None,
         }
     }
@@ -138,6 +141,17 @@ impl Worker for SearchWorker {
                     Err(error) => Output::ReviewFailed { id, error },
                 };
                 scope.respond(who, out);
+            }
+            // At once, like a review's move: the request's node budget bounds the solve.
+            Input::Puzzle(request) => {
+                let reply = self.puzzles.answer(&request);
+                scope.respond(
+                    who,
+                    Output::Puzzle {
+                        id: request.id,
+                        reply,
+                    },
+                );
             }
             Input::Crash => panic!("the page asked this worker to crash (a test of restarts)"),
             Input::BenchNetwork {

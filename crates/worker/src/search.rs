@@ -355,7 +355,7 @@ fn build_agent(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use engine::{Budget, NoModels, Solver};
     use othello::{Game, Position};
@@ -386,7 +386,7 @@ mod tests {
     /// A 6x6 position of a random game (seed 4) with at most `empties` empty squares and
     /// at least `choices` legal moves: an endgame the solver settles (also for the
     /// submodules' tests).
-    pub(super) fn endgame(empties: u32, choices: usize) -> Position {
+    pub(crate) fn endgame(empties: u32, choices: usize) -> Position {
         let mut rng = engine::Rng::new(4);
         let mut pos = Position::start(BoardSize::Six, Variant::Standard);
         while pos.empty_count() > empties || pos.legal_move_list().len() < choices {

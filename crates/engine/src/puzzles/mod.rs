@@ -4,12 +4,18 @@
 //! wins, the only move that keeps the draw, or the move whose margin is clearly the best.
 //! Its themes say what the position is about (a corner that is a trap, parity, a forced
 //! pass, ...), and its rating how hard weak players of ours found it. Finding and proving
-//! puzzles is native work (`tools::puzzles`); the set's file is read here, so that the page
-//! reads it with the same care as every other command.
+//! puzzles in games is native work (`tools::puzzles`); the set's file is read here, so that
+//! the page reads it with the same care as every other command, and a position is judged
+//! here (`judge.rs`), so that the page's worker proves a player's own mistakes by the same
+//! rules as the shipped sets.
 
 mod format;
+mod judge;
 
 pub use format::{PuzzleFileError, PUZZLE_FORMAT_VERSION};
+pub use judge::{
+    classify, default_gap, perfect_line, prove_puzzle, themes, Proving, Rater, Scores, BASE_RATING,
+};
 
 use othello::{BoardSize, Move, Position, Variant};
 use std::fmt;

@@ -144,3 +144,86 @@ fn themes_keep_exactly_their_members() {
     assert_eq!(Themes::from_bits(themes.bits()), Some(themes));
     assert_eq!(Themes::from_bits(1 << Theme::ALL.len()), None);
 }
+
+fn endgame(size: BoardSize, empties: u32, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    othello::testing::random_position(
+        size,
+        Variant::Standard,
+        othello::testing::Stop::AtEmpties(empties),
+        |n| rng.below(n),
+    )
+}
+
+#[test]
+fn a_position_proven_move_by_move_is_judged_as_the_builder_judges_it() {
+    // The reference: every move scored by the solver at once, then classified.
+    let mut rater = Rater::new(None, &crate::NoModels).expect("weak players");
+    let (mut puzzles, mut others) = (0, 0);
+    for seed in 0..60 {
+        let pos = endgame(BoardSize::Six, 9, seed);
+        if pos.is_game_over() {
+            continue;
+        }
+        let scores = crate::Solver::new().score_moves(&pos);
+        let expected = if pos.legal_move_list().len() < 2 {
+            None
+        } else {
+            classify(&scores, 6)
+        };
+        let proving = prove_puzzle(&pos, &mut crate::Solver::new(), u64::MAX, 6, &mut rater);
+        match (expected, proving) {
+            (Some((kind, answer, margin, runner_up)), Proving::Puzzle(p)) => {
+                puzzles += 1;
+                assert_eq!(
+                    (
+                        p.kind,
+                        p.answer,
+                        i32::from(p.margin),
+                        i32::from(p.runner_up)
+                    ),
+                    (kind, answer, margin, runner_up)
+                );
+                assert_eq!(p.themes, themes(&pos, answer, &scores));
+            }
+            (None, Proving::NotAPuzzle) => others += 1,
+            (expected, proving) => panic!("{pos:?}: {expected:?} but {proving:?}"),
+        }
+    }
+    assert!(
+        puzzles > 0 && others > 0,
+        "{puzzles} puzzles, {others} others"
+    );
+}
+
+#[test]
+fn a_position_beyond_the_budget_stays_unproven() {
+    let mut rater = Rater::new(None, &crate::NoModels).expect("weak players");
+    let pos = endgame(BoardSize::Eight, 20, 3);
+    let proving = prove_puzzle(&pos, &mut crate::Solver::new(), 1_000, 8, &mut rater);
+    assert_eq!(proving, Proving::OutOfReach);
+}
+
+#[test]
+fn the_perfect_line_keeps_the_solvers_margin_to_the_last_disc() {
+    for seed in 0..20 {
+        let pos = endgame(BoardSize::Eight, 10, seed);
+        let mut solver = crate::Solver::new();
+        let margin = crate::Solver::new().solve(&pos).margin;
+        let line = perfect_line(&pos, &mut solver);
+        let mut now = pos;
+        let mut sign = 1;
+        for (mv, said) in &line {
+            // Each move's margin is the position's exact value for the side that plays.
+            assert_eq!(*said, sign * margin, "{pos:?} at {mv}");
+            now = now.play(*mv).expect("the line is legal");
+            sign = -sign;
+        }
+        assert!(now.is_game_over());
+        assert_eq!(
+            now.count().margin_for(pos.side_to_move()),
+            margin,
+            "{pos:?}"
+        );
+    }
+}

@@ -13,7 +13,10 @@ use crate::simd::WorkerBuild;
 use engine::PlayerSpec;
 use gloo_worker::{Spawnable, WorkerBridge};
 use othello::{BoardSize, Position, Variant};
-use protocol::{EngineKind, Input, Output, Report, SearchRequest, WireBudget};
+use protocol::{
+    EngineKind, Input, Output, PuzzleAsk, PuzzleReply, PuzzleRequest, Report, SearchRequest,
+    WireBudget,
+};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -75,6 +78,9 @@ struct Job {
 /// Hears a network benchmark's positions a second, or why it could not run.
 pub type BenchAnswer = Box<dyn FnOnce(Result<f64, String>)>;
 
+/// Hears what a puzzle's solve found.
+pub type PuzzleAnswer = Box<dyn FnOnce(PuzzleReply)>;
+
 pub struct Pool {
     slots: Vec<Slot>,
     /// The networks every worker holds, resent to a replacement worker.
@@ -89,6 +95,9 @@ pub struct Pool {
     /// The worker build this browser runs (relaxed SIMD where it has it).
     build: WorkerBuild,
     review: Option<ReviewJob>,
+    /// The puzzle solves asked (their ids, and who hears each answer), answered in order
+    /// by the one worker they go to.
+    puzzles: Vec<(u64, PuzzleAnswer)>,
 }
 
 /// A summary: the workers and the callbacks have no useful text.
@@ -122,6 +131,7 @@ impl Pool {
             bench: None,
             build: WorkerBuild::detect(),
             review: None,
+            puzzles: Vec::new(),
         }));
         {
             let mut p = pool.borrow_mut();
@@ -322,6 +332,34 @@ impl Pool {
         self.bench = Some(done);
     }
 
+    /// Asks the last worker (the one a search plan gives work last) to solve `position`
+    /// for Puzzle mode; `done` hears the answer. It is called while the pool is borrowed,
+    /// so it may dispatch to the page's reducers but not ask the pool again.
+    pub fn solve_puzzle(
+        &mut self,
+        position: &Position,
+        ask: PuzzleAsk,
+        max_nodes: u64,
+        done: PuzzleAnswer,
+    ) {
+        let Some(slot) = self.slots.last() else {
+            done(PuzzleReply::Failed(
+                "no search worker is running".to_owned(),
+            ));
+            return;
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        slot.bridge.send(Input::Puzzle(Box::new(PuzzleRequest {
+            id,
+            board: position.to_board_text(),
+            variant: position.variant(),
+            ask,
+            max_nodes,
+        })));
+        self.puzzles.push((id, done));
+    }
+
     /// Makes one worker panic (for the restart test).
     pub fn crash_worker(&mut self, index: usize) {
         if let Some(slot) = self.slots.get(index) {
@@ -377,6 +415,13 @@ impl Pool {
                     vec![]
                 }
             },
+            Output::Puzzle { id, reply } => {
+                if let Some(i) = self.puzzles.iter().position(|(asked, _)| *asked == id) {
+                    let (_, done) = self.puzzles.remove(i);
+                    done(reply);
+                }
+                vec![]
+            }
             Output::Progress { id, report } => self.on_report(index, id, report, false),
             Output::Done { id, report } => self.on_report(index, id, report, true),
             Output::Failed { id, error } => match self.job.take() {
