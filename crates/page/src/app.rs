@@ -9,6 +9,7 @@
 mod header;
 mod play;
 mod play_board;
+mod puzzle_room;
 mod search_view;
 mod side;
 
@@ -17,9 +18,10 @@ use crate::editor::EditAction;
 use crate::explain::who;
 use crate::explain::{level_note, opponent_lines};
 use crate::hooks::{
-    load_linked, open_record, review_callbacks, review_unavailable, upload_model,
-    use_builtin_model, use_loaders, use_new_game, use_persistence, use_pool,
-    use_review_follows_game, use_search_driver, GameModel, PoolHandle, SearchWanted,
+    load_linked, open_record, review_callbacks, review_unavailable, solve_callback, upload_model,
+    use_builtin_model, use_loaders, use_mistake_finder, use_new_game, use_persistence, use_pool,
+    use_puzzle_record, use_review_follows_game, use_search_driver, GameModel, PoolHandle,
+    SearchWanted,
 };
 use crate::levels::Difficulty;
 use crate::persist::Settings;
@@ -32,6 +34,7 @@ use header::Header;
 use othello::Position;
 use play::PlayArea;
 use protocol::WireBudget;
+use puzzle_room::PuzzleRoom;
 use search_view::SearchView;
 use side::SidePanel;
 use std::rc::Rc;
@@ -45,6 +48,7 @@ pub fn app() -> Html {
         view,
         unreadable,
         link_error,
+        puzzle,
     } = use_restored();
     let new_game = use_new_game(game.clone(), view.dispatcher());
     let (watch, on_watch) = use_watch(game.generation, restored_watch_game(&game));
@@ -58,13 +62,16 @@ pub fn app() -> Html {
         .map(|p| without_book_unless(settings.book, p));
     let budget = settings.difficulty.budget();
     let watching = game.seats == Seats::AgentVsAgent;
+    let puzzles = use_puzzles(&pool, &game, &view, puzzle);
+    // In Puzzle mode the game waits: its search would take the workers the puzzles use.
+    let in_game = !*puzzles.open;
     use_search_driver(
         pool.clone(),
         view.clone(),
         SearchWanted {
             position: pos,
-            agent_turn: game.agent_to_move() && !(watching && watch.0),
-            analysing: game.seats == Seats::Analysis && !pos.is_game_over(),
+            agent_turn: in_game && game.agent_to_move() && !(watching && watch.0),
+            analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
             budget,
             player: player.clone(),
             delay_ms: if watching { watch.1 } else { 0 },
@@ -108,11 +115,16 @@ pub fn app() -> Html {
         .as_ref()
         .map(std::string::ToString::to_string)
         .unwrap_or_default();
+    if *puzzles.open {
+        return puzzles.room();
+    }
     html! {
         <main data-ready={player.is_some().to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
               data-reviewed={view.review.reviews.len().to_string()}>
-            <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)} {link_error} />
+            <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)} {link_error}
+                    on_puzzles={puzzles.on_open()} />
             { unreadable_notice(&unreadable) }
+            { puzzles.notice() }
             <div class="layout">
                 <PlayArea game={game_now.clone()} view={view_now.clone()} heat_map={settings.heat_map} ready={player.is_some()}
                           opponent={record_opponent.clone()} {watch} on_watch={asks.on_watch} {on_hint} {on_toggle_heat}
@@ -127,6 +139,81 @@ pub fn app() -> Html {
                            on_goto={asks.on_goto} {loaders} {on_open} {on_upload} {on_builtin} />
             </div>
         </main>
+    }
+}
+
+/// Puzzle mode as the App holds it: whether it is open, the player's record (kept across
+/// reloads, apart from the game), why a stored record could not be read, and the solves
+/// sent to the workers; a reviewed game's mistakes are proven from here whichever room is
+/// open.
+struct Puzzles {
+    open: UseStateHandle<bool>,
+    record: UseReducerHandle<crate::hooks::RecordModel>,
+    notice: UseStateHandle<Option<String>>,
+    linked: Option<String>,
+    on_solve: Callback<crate::hooks::SolveAsk>,
+}
+
+#[hook]
+fn use_puzzles(
+    pool: &PoolHandle,
+    game: &UseReducerHandle<GameModel>,
+    view: &UseReducerHandle<View>,
+    linked: Option<String>,
+) -> Puzzles {
+    let (record, stored_notice) = use_puzzle_record();
+    let notice = use_state(|| stored_notice);
+    let open = use_state(|| linked.is_some());
+    let on_solve = solve_callback(pool);
+    use_mistake_finder(
+        on_solve.clone(),
+        &game.game,
+        game.seats,
+        &view.review.reviews,
+        view.review.running.is_some(),
+        record.dispatcher(),
+    );
+    Puzzles {
+        open,
+        record,
+        notice,
+        linked,
+        on_solve,
+    }
+}
+
+impl Puzzles {
+    fn on_open(&self) -> Callback<()> {
+        let open = self.open.clone();
+        Callback::from(move |()| open.set(true))
+    }
+
+    fn room(&self) -> Html {
+        let open = self.open.clone();
+        let on_record = {
+            let record = self.record.dispatcher();
+            Callback::from(move |action| record.dispatch(action))
+        };
+        let record = Rc::new((*self.record).clone());
+        html! {
+            <main data-ready="true">
+                <header><h1>{ "Othello Zero" }</h1><p class="model">{ "Puzzles: positions with one right move, proven by the exact solver" }</p></header>
+                <PuzzleRoom {record} {on_record} record_notice={(*self.notice).clone()} linked={self.linked.clone()}
+                            on_solve={self.on_solve.clone()} on_close={Callback::from(move |()| open.set(false))} />
+            </main>
+        }
+    }
+
+    /// A stored record that could not be read, said in the game's room too.
+    fn notice(&self) -> Html {
+        let Some(text) = (*self.notice).clone() else {
+            return Html::default();
+        };
+        let notice = self.notice.clone();
+        html! {
+            <p class="message" id="puzzle-store-error" role="alert">{ text }{ " " }
+                <button onclick={Callback::from(move |_| notice.set(None))}>{ "OK" }</button></p>
+        }
     }
 }
 
@@ -182,6 +269,8 @@ struct Restored {
     view: UseReducerHandle<View>,
     unreadable: UseStateHandle<Option<String>>,
     link_error: Option<String>,
+    /// The puzzle a puzzle link named: the page opens in Puzzle mode on it.
+    puzzle: Option<String>,
 }
 
 #[hook]
@@ -219,6 +308,7 @@ fn use_restored() -> Restored {
         view,
         unreadable,
         link_error: loaded.link_error.clone(),
+        puzzle: loaded.puzzle.clone(),
     }
 }
 

@@ -8,10 +8,13 @@
 //! (`engine::puzzles`, docs/puzzles.md).
 
 pub mod chart;
+pub mod link;
+pub mod mistakes;
 pub mod pick;
 pub mod rating;
 pub mod record;
 pub mod session;
+pub mod words;
 
 #[cfg(test)]
 mod tests;

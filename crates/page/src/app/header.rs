@@ -1,4 +1,5 @@
-//! The page's title, who plays the agent's side, and the link to this game.
+//! The page's title, the way into Puzzle mode, who plays the agent's side, and the link to
+//! this game.
 
 use crate::components::CopyLink;
 use yew::prelude::*;
@@ -15,6 +16,8 @@ pub struct HeaderProps {
     pub link: String,
     /// Why the address the page was opened with is no link it can follow.
     pub link_error: Option<String>,
+    /// Opens Puzzle mode.
+    pub on_puzzles: Callback<()>,
 }
 
 #[function_component(Header)]
@@ -22,6 +25,8 @@ pub fn header(props: &HeaderProps) -> Html {
     html! {
         <header>
             <h1>{ "Othello Zero" }</h1>
+            <button id="open-puzzles" onclick={props.on_puzzles.reform(|_: MouseEvent| ())}
+                    title="Positions with one right move, proven by the exact solver, rated as you solve them">{ "Puzzles" }</button>
             <CopyLink fragment={props.link.clone()} />
             if let Some(error) = props.link_error.clone() {
                 <p class="message" id="link-error" role="alert" style="flex-basis: 100%">{ error }</p>

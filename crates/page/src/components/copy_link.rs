@@ -6,6 +6,11 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CopyLinkProps {
     pub fragment: String,
+    /// What the link opens, for its tooltip (the game, by default).
+    #[prop_or(AttrValue::Static(
+        "A link that opens this game, its side and level: paste it into a chat"
+    ))]
+    pub title: AttrValue,
 }
 
 /// "Copy link": the page's address with the game in its fragment. Where the browser
@@ -40,10 +45,10 @@ pub fn copy_link(props: &CopyLinkProps) -> Html {
     html! {
         <span class="copy-link">
             <button id="copy-link" class="small" data-link={link} onclick={on_copy}
-                    title="A link that opens this game, its side and level: paste it into a chat">{ "Copy link" }</button>
+                    title={props.title.clone()}>{ "Copy link" }</button>
             <span id="copy-link-note" class="small" aria-live="polite">{ note }</span>
             if let Some((link, Some(false))) = &*copied {
-                <input id="copy-link-text" readonly=true value={link.clone()} aria-label="The link to this game" />
+                <input id="copy-link-text" readonly=true value={link.clone()} aria-label={props.title.clone()} />
             }
         </span>
     }

@@ -58,11 +58,17 @@ pub fn load_linked() -> Loaded {
             set_aside: None,
             unreadable,
             link_error: None,
+            puzzle: None,
         };
     };
     let location = window.location();
     let fragment = location.hash().unwrap_or_default();
-    let read = link::read(&fragment);
+    let puzzle_link = crate::puzzles::link::read(&fragment);
+    // A puzzle's link opens Puzzle mode and leaves the game as it was.
+    let read = match &puzzle_link {
+        Some(_) => Ok(None),
+        None => link::read(&fragment),
+    };
     if !fragment.is_empty() {
         let address = format!(
             "{}{}",
@@ -84,11 +90,17 @@ pub fn load_linked() -> Loaded {
         Ok(None) => (None, None),
         Err(e) => (None, Some(format!("This link cannot be read: {e}."))),
     };
+    let (puzzle, link_error) = match puzzle_link {
+        Some(Ok(id)) => (Some(id), link_error),
+        Some(Err(e)) => (None, Some(format!("This puzzle link cannot be read: {e}."))),
+        None => (None, link_error),
+    };
     Loaded {
         restored,
         set_aside,
         unreadable,
         link_error,
+        puzzle,
     }
 }
 
@@ -100,6 +112,9 @@ pub struct Loaded {
     pub set_aside: Option<GameState>,
     pub unreadable: Option<String>,
     pub link_error: Option<String>,
+    /// The puzzle a puzzle link names (`crate::puzzles::link`): the page opens in Puzzle
+    /// mode on it.
+    pub puzzle: Option<String>,
 }
 
 /// Saves the game, the settings, the graph and the review after every change.

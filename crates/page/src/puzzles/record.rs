@@ -144,6 +144,28 @@ impl StoredPuzzle {
         }
     }
 
+    /// A puzzle a worker proved from `position` (its id is given when the record keeps
+    /// it), checked as a stored one is on load; `None` when it is no puzzle.
+    pub fn from_found(
+        position: &Position,
+        found: &protocol::FoundPuzzle,
+        from: String,
+    ) -> Option<StoredPuzzle> {
+        let stored = StoredPuzzle {
+            id: String::new(),
+            board: position.to_board_text(),
+            variant: position.variant(),
+            answer: found.answer.to_string(),
+            kind: found.kind.clone(),
+            themes: found.themes.clone(),
+            margin: found.margin,
+            runner_up: found.runner_up,
+            rating: found.rating,
+            from,
+        };
+        stored.to_puzzle().ok().map(|_| stored)
+    }
+
     /// The puzzle, with the checks the engine makes on a shipped file's entries.
     pub fn to_puzzle(&self) -> Result<Puzzle, RecordError> {
         let fail = |cause: String| RecordError::Mistake {

@@ -71,6 +71,8 @@ impl Default for Session {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SessionAction {
     Show(Shown),
+    /// No puzzle to show (none left for the theme chosen).
+    Clear,
     /// The player's move on the board (in Solving or PlayOut).
     Play(Move),
     /// Perfect play from the position the stage asked about, for the generation it was
@@ -273,6 +275,12 @@ impl Session {
             SessionAction::Show(shown) => {
                 next = Session {
                     shown: Some(shown),
+                    generation: self.generation + 1,
+                    ..Session::default()
+                };
+            }
+            SessionAction::Clear => {
+                next = Session {
                     generation: self.generation + 1,
                     ..Session::default()
                 };

@@ -1,0 +1,146 @@
+//! Beside a puzzle: the way back to the game, the player's rating with its last change,
+//! the streak, the puzzle's own rating, the theme and board to choose, and the rating's
+//! history as a small chart.
+
+use crate::hooks::RecordModel;
+use crate::puzzles::chart::history_chart;
+use crate::puzzles::record::ThemeChoice;
+use othello::BoardSize;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// A rating Lichess would show with a "?": its deviation is still wide.
+const PROVISIONAL_DEVIATION: f64 = 110.0;
+const CHART_WIDTH: f64 = 280.0;
+const CHART_HEIGHT: f64 = 80.0;
+
+#[derive(Properties, PartialEq)]
+pub struct PuzzleRatingProps {
+    pub record: Rc<RecordModel>,
+    /// Why the stored record could not be read.
+    pub notice: Option<String>,
+    /// The puzzle shown: its id and shipped rating.
+    pub puzzle: Option<(String, u16)>,
+    pub size: BoardSize,
+    pub on_size: Callback<BoardSize>,
+    pub on_theme: Callback<ThemeChoice>,
+    pub on_close: Callback<()>,
+}
+
+fn selected(event: &Event) -> Option<String> {
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        .map(|s| s.value())
+}
+
+#[function_component(PuzzleRating)]
+pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
+    let dismissed = use_state(|| false);
+    let record = &props.record.record;
+    let provisional = if record.player.deviation > PROVISIONAL_DEVIATION {
+        "?"
+    } else {
+        ""
+    };
+    let on_theme = {
+        let on_theme = props.on_theme.clone();
+        Callback::from(move |e: Event| {
+            if let Some(theme) = selected(&e).as_deref().and_then(ThemeChoice::from_key) {
+                on_theme.emit(theme);
+            }
+        })
+    };
+    let on_size = {
+        let on_size = props.on_size.clone();
+        Callback::from(move |e: Event| match selected(&e).as_deref() {
+            Some("6") => on_size.emit(BoardSize::Six),
+            Some("8") => on_size.emit(BoardSize::Eight),
+            _ => {}
+        })
+    };
+    let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let on_dismiss = {
+        let dismissed = dismissed.clone();
+        Callback::from(move |_: MouseEvent| dismissed.set(true))
+    };
+    html! {
+        <aside class="side puzzle-side" aria-label="Your puzzle rating">
+            <button id="close-puzzles" onclick={on_close}>{ "Back to the game" }</button>
+            if let (Some(notice), false) = (props.notice.clone(), *dismissed) {
+                <p class="message" id="puzzle-store-error" role="alert">{ notice }{ " " }
+                    <button onclick={on_dismiss}>{ "OK" }</button></p>
+            }
+            <p class="puzzle-rating">{ "Your puzzle rating: " }
+                <strong id="puzzle-rating" data-rating={format!("{:.3}", record.player.rating)}>
+                    { format!("{:.0}{provisional}", record.player.rating) }</strong>
+                { " " }{ change_text(&props.record, props.puzzle.as_ref()) }
+            </p>
+            <p id="puzzle-streak">{ format!("Streak: {} solved in a row (best {})", record.streak, record.best_streak) }</p>
+            if let Some((id, shipped)) = &props.puzzle {
+                <p class="small" id="puzzle-puzzle-rating">
+                    { format!("This puzzle is rated {:.0}.", record.rating_of(id, *shipped).rating) }
+                    { " Ratings move on a first try only." }
+                </p>
+            }
+            <label for="puzzle-theme">{ "Theme " }</label>
+            <select id="puzzle-theme" onchange={on_theme}>
+                { for ThemeChoice::all().into_iter().map(|t| html! {
+                    <option value={t.key()} selected={t == record.theme}>{ t.label() }</option>
+                }) }
+            </select>
+            { " " }
+            <label for="puzzle-board">{ "Board " }</label>
+            <select id="puzzle-board" onchange={on_size}>
+                <option value="8" selected={props.size == BoardSize::Eight}>{ "8x8" }</option>
+                <option value="6" selected={props.size == BoardSize::Six}>{ "6x6" }</option>
+            </select>
+            { history(&props.record) }
+        </aside>
+    }
+}
+
+/// The last first try's change, when it was this puzzle's; or why this try moves nothing.
+fn change_text(model: &RecordModel, puzzle: Option<&(String, u16)>) -> Html {
+    let Some((id, _)) = puzzle else {
+        return Html::default();
+    };
+    match &model.last_change {
+        Some((changed, before, after)) if changed == id => {
+            let delta = (after - before).round() as i64;
+            let text = if delta >= 0 {
+                format!("+{delta}")
+            } else {
+                format!("−{}", -delta)
+            };
+            let class = if delta >= 0 { "gain" } else { "loss" };
+            html! { <span id="puzzle-rating-change" class={class}>{ text }</span> }
+        }
+        _ if model.record.tried.contains(id) => html! {
+            <span id="puzzle-rating-change" class="small">{ "(practice: tried before)" }</span>
+        },
+        _ => Html::default(),
+    }
+}
+
+fn history(model: &RecordModel) -> Html {
+    let points = &model.record.history;
+    if points.is_empty() {
+        return html! {
+            <p class="small" id="puzzle-history-empty">{ "Your rating's history is drawn here after your first puzzle." }</p>
+        };
+    }
+    let chart = history_chart(points, CHART_WIDTH, CHART_HEIGHT);
+    html! {
+        <figure class="puzzle-history">
+            <svg id="puzzle-history" viewBox={format!("0 0 {CHART_WIDTH} {CHART_HEIGHT}")}
+                 role="img" aria-label={format!("Your rating over your last {} first tries, from {:.0} to {:.0}", points.len(), chart.low, chart.high)}
+                 data-points={points.len().to_string()}>
+                <path d={chart.path} fill="none" stroke="#2e7d32" stroke-width="2" />
+            </svg>
+            <figcaption class="small">{ format!("Your rating over {} first tries: {:.0} to {:.0}", points.len(), chart.low, chart.high) }</figcaption>
+        </figure>
+    }
+}
