@@ -173,7 +173,7 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
     const kept = await installed(page);
     assert.deepEqual(kept, { names: [`othello-zero:/:${build}`], kept: [files.length] });
     // Both worker builds and the networks are among them.
-    for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html"]) {
+    for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html", "./puzzles/puzzles-8x8.bin"]) {
       assert.ok(files.includes(f), f);
     }
     // No network at all: the server gone and the browser offline.
@@ -195,6 +195,11 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
     for (let i = 0; i < 2; i++) await playOne(page);
     assert.equal(await moveCount(page), 6);
     assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=az-8x8/);
+    // Puzzle mode too: its file from the cache, a move judged and its line solved.
+    await page.click("#open-puzzles");
+    await page.waitForSelector("#puzzle-room[data-puzzle-id^='8x8-']", { timeout: 30_000 });
+    await page.click(".cell.legal");
+    await page.waitForFunction(() => Number(document.querySelector("#puzzle-room").dataset.line) > 0, null, { timeout: 60_000 });
     assert.deepEqual(errors, []);
     await context.close();
   } finally {

@@ -75,10 +75,13 @@ pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
         _ => (String::new(), String::new()),
     };
     let stage = stage_name(&session.stage);
+    let board_text = position.map(|p| p.to_board_text()).unwrap_or_default();
+    let line_len = session.line_len().to_string();
     html! {
         <section class="puzzles layout" aria-label="Puzzles" id="puzzle-room"
                  data-puzzle-id={shown.as_ref().map(|s| s.id.clone()).unwrap_or_default()}
-                 data-stage={stage} data-file-bytes={bytes} data-load-ms={millis}>
+                 data-stage={stage} data-file-bytes={bytes} data-load-ms={millis} data-board={board_text}
+                 data-step={session.step.to_string()} data-line={line_len}>
             <div class="play">
                 { file_line(&file) }
                 if let (Some(shown), Some(position)) = (shown.clone(), position) {

@@ -154,17 +154,25 @@ impl Session {
         Some((self.generation, at))
     }
 
-    /// Whether the line under way has more moves to show.
-    pub fn more_to_show(&self) -> bool {
+    /// How many moves the line under way shows in all (0 while none is in).
+    pub fn line_len(&self) -> usize {
         let line = match &self.stage {
             Stage::Solved { line } | Stage::Revealed { line } => line,
-            // A refutation shows its reply: the point is made in one move.
             Stage::Refuted { line, .. } => {
-                return matches!(line, Some(Ok(l)) if self.step < l.len().min(1));
+                return usize::from(matches!(line, Some(Ok(l)) if !l.is_empty()))
             }
-            _ => return false,
+            _ => return 0,
         };
-        matches!(line, Some(Ok(l)) if self.step < l.len())
+        match line {
+            Some(Ok(l)) => l.len(),
+            _ => 0,
+        }
+    }
+
+    /// Whether the line under way has more moves to show (a refutation shows its reply
+    /// alone: the point is made in one move).
+    pub fn more_to_show(&self) -> bool {
+        self.step < self.line_len()
     }
 
     fn play(&mut self, mv: Move) {
