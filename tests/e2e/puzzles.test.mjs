@@ -15,6 +15,8 @@ useBrowser();
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const KINDS = ["only-win", "only-draw", "best-margin"];
+const name = (i, n) => String.fromCharCode(97 + (i % n)) + String(Math.floor(i / n) + 1);
+const empties = (p) => p.board.filter((c) => c === 0).length;
 
 /** The shipped set, read by the layout docs/puzzles.md gives ("The file"). */
 function readSet(n) {
@@ -50,8 +52,6 @@ function readSet(n) {
 }
 const SET = readSet(8);
 
-const name = (i, n) => String.fromCharCode(97 + (i % n)) + String(Math.floor(i / n) + 1);
-const empties = (p) => p.board.filter((c) => c === 0).length;
 
 // The rules, plainly: the flips of a move, the legal moves, and the exact margin by
 // negamax (winner takes the empties), to check the page against and to play perfectly.
@@ -160,7 +160,7 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   const up = await rating(page);
   assert.ok(up > 1500, `${up}`);
   assert.match(await page.innerText("#puzzle-rating-change"), /^\+\d+/);
-  assert.match(await page.innerText("#puzzle-streak"), /Streak: 1 /);
+  assert.match(await page.innerText("#puzzle-streak"), /Streak: 1 solved in a row/);
   await shot(page, "puzzle-solved");
 
   // The next one, wrong on the first try: refuted with the reply's exact margin.
@@ -179,7 +179,7 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   assert.ok(refutedMargin < second.margin, `${refuted} (the answer: ${second.margin})`);
   const down = await rating(page);
   assert.ok(down < up, `${down} after ${up}`);
-  assert.match(await page.innerText("#puzzle-streak"), /Streak: 0 \(best 1\)/);
+  assert.match(await page.innerText("#puzzle-streak"), /Streak: 0 solved in a row \(best 1\)/);
   await shot(page, "puzzle-refuted");
   // A retry that finds it moves nothing.
   await page.click("#puzzle-retry");
@@ -196,7 +196,7 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   await openPuzzles(page);
   await page.waitForSelector("#puzzle-rating");
   assert.equal(await rating(page), down);
-  assert.match(await page.innerText("#puzzle-streak"), /Streak: 0 \(best 1\)/);
+  assert.match(await page.innerText("#puzzle-streak"), /Streak: 0 solved in a row \(best 1\)/);
   assert.equal(await page.getAttribute("#puzzle-history", "data-points"), "2");
   assert.deepEqual(errors, []);
   await context.close();

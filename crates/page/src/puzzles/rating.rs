@@ -14,6 +14,8 @@ const TAU: f64 = 0.75;
 /// it would mean nothing yet; past 0.1 the volatility might never settle again.
 const MIN_DEVIATION: f64 = 45.0;
 const MAX_DEVIATION: f64 = 500.0;
+/// A new player's deviation (Glickman's, and the `skillratings` default).
+const NEW_PLAYER_DEVIATION: f64 = 350.0;
 const MAX_VOLATILITY: f64 = 0.1;
 const MIN_RATING: f64 = 400.0;
 /// Lichess's first volatility for players and puzzles alike.
@@ -31,11 +33,13 @@ pub struct Glicko {
 }
 
 impl Glicko {
-    /// A player who has not tried a puzzle yet (lila's `Glicko.default`).
+    /// A player who has not tried a puzzle yet: Glickman's unrated player (deviation 350)
+    /// rather than lila's 500, under which one first puzzle solved moved a new player by
+    /// over 500 points (1500 to 2043 in the browser tests), which reads as a broken rating.
     pub fn player() -> Glicko {
         Glicko {
             rating: 1500.0,
-            deviation: MAX_DEVIATION,
+            deviation: NEW_PLAYER_DEVIATION,
             volatility: VOLATILITY,
         }
     }
