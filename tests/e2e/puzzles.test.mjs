@@ -140,7 +140,8 @@ async function openPuzzles(page) {
 }
 
 test("a linked puzzle solved shows its line, a wrong move its refutation, and only first tries move the rating, across a reload", async () => {
-  const target = SET.find((p) => p.kind === "only-win" && empties(p) >= 10);
+  // The most empties a shipped puzzle has (16): the solver's slowest line.
+  const target = SET.find((p) => p.kind === "only-win" && empties(p) === 16);
   const { page, context, errors } = await openPage(`#puzzle=8x8-${target.index}`);
   const t0 = Date.now();
   assert.equal((await shownPuzzle(page)).index, target.index, "the link's puzzle");
@@ -150,8 +151,11 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   assert.match(await page.innerText("#puzzle-task"), /^(Black|White) to move: find the only move that wins/);
   assert.equal(await rating(page), 1500);
   // Right on the first try: the rating goes up and the solver's line plays out.
+  const clicked = Date.now();
   await page.click(`#sq-${target.answer}`);
   await waitStage(page, "solved");
+  await page.waitForFunction(() => Number(document.querySelector("#puzzle-room").dataset.line) > 0, null, { timeout: 60_000 });
+  numbers.puzzle_line_at_15_empties_ms = Date.now() - clicked;
   await lineShown(page);
   const text = await page.innerText("#puzzle-task");
   assert.match(text, new RegExp(`^Right: ${target.answer}, and (Black|White) wins by ${target.margin} with perfect play \\(exact\\): ${target.answer} `));
@@ -189,15 +193,29 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   assert.equal(await rating(page), down);
   const points = await page.getAttribute("#puzzle-history", "data-points");
   assert.equal(points, "2");
-
-  // A reload keeps the rating, the streak and the history (the link is gone from the address).
-  await page.reload();
-  await page.waitForSelector('main[data-ready="true"]');
+  // Back to the game and back: the same puzzle at the same stage.
+  await page.click("#close-puzzles");
+  await page.waitForSelector("#open-puzzles");
+  assert.equal(new URL(page.url()).hash, "", "the game has no puzzle in its address");
   await openPuzzles(page);
+  assert.equal(await room(page).getAttribute("data-puzzle-id"), `8x8-${second.index}`);
+  assert.equal(await stage(page), "solved");
+
+  // A reload opens the puzzle in the address, with the rating, streak and history kept.
+  assert.equal(new URL(page.url()).hash, `#puzzle=8x8-${second.index}`);
+  await page.reload();
   await page.waitForSelector("#puzzle-rating");
+  assert.equal((await shownPuzzle(page)).index, second.index);
   assert.equal(await rating(page), down);
   assert.match(await page.innerText("#puzzle-streak"), /Streak: 0 solved in a row \(best 1\)/);
   assert.equal(await page.getAttribute("#puzzle-history", "data-points"), "2");
+  // Skipping a puzzle not tried yet counts as a miss: no free escape from a hard one.
+  await page.click("#puzzle-next");
+  await page.waitForFunction((id) => document.querySelector("#puzzle-room").dataset.puzzleId !== id, `8x8-${second.index}`);
+  assert.equal(await page.innerText("#puzzle-next"), "Skip (counts as a miss)");
+  await page.click("#puzzle-next");
+  await page.waitForFunction(() => document.querySelector("#puzzle-history").dataset.points === "3");
+  assert.ok((await rating(page)) < down);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -224,8 +242,25 @@ async function playOut(page, choose) {
   throw new Error("the play-out did not end");
 }
 
+/** Whether the worst move gives the win away at the player's first turn of a play-out
+ * (after the answer and any of the solver's best replies). */
+function slipLosesTheWin(p) {
+  const me = p.side;
+  const i = p.board.findIndex((_, k) => name(k, 8) === p.answer);
+  const after = play(p.board, 8, i, me);
+  const replies = scored(after, 8, 3 - me);
+  if (!replies.length) return false;
+  return replies
+    .filter((r) => r.margin === replies[0].margin)
+    .every((r) => {
+      const next = play(after, 8, p.board.findIndex((_, k) => name(k, 8) === r.mv), 3 - me);
+      const mine = scored(next, 8, me);
+      return mine.length > 1 && mine[mine.length - 1].margin <= 0;
+    });
+}
+
 test("a puzzle played out against the solver keeps its promise with perfect play and not with a slip", async () => {
-  const target = SET.find((p) => p.kind === "only-win" && empties(p) === 8);
+  const target = SET.find((p) => p.kind === "only-win" && empties(p) === 8 && slipLosesTheWin(p));
   const { page, context, errors } = await openPage(`#puzzle=8x8-${target.index}`);
   await shownPuzzle(page);
   await page.click(`#sq-${target.answer}`);
@@ -236,7 +271,8 @@ test("a puzzle played out against the solver keeps its promise with perfect play
   assert.match(await page.innerText("#puzzle-task"), /^Kept: (Black|White) wins by \d+ against perfect play/);
   await page.click("#puzzle-play-out");
   await waitStage(page, "play-out");
-  // The worst move first (it gives the win away: the answer is the only one that wins).
+  // The answer stays on the board and the solver replies; then the worst move, which
+  // gives the win away (slipLosesTheWin), and perfect play after it.
   await playOut(page, (scores, turn) => (turn === 0 ? scores[scores.length - 1].mv : scores[0].mv));
   assert.match(await page.innerText("#puzzle-task"), /^Not kept: /);
   assert.deepEqual(errors, []);

@@ -150,7 +150,12 @@ struct Puzzles {
     open: UseStateHandle<bool>,
     record: UseReducerHandle<crate::hooks::RecordModel>,
     notice: UseStateHandle<Option<String>>,
-    linked: Option<String>,
+    /// The room's own state, kept here so that leaving the room and coming back finds the
+    /// puzzle, its stage, the board and its file as they were.
+    session: UseReducerHandle<crate::puzzles::session::Session>,
+    size: UseStateHandle<othello::BoardSize>,
+    file: UseStateHandle<crate::hooks::PuzzleFile>,
+    linked: Rc<std::cell::RefCell<Option<String>>>,
     on_solve: Callback<crate::hooks::SolveAsk>,
 }
 
@@ -164,6 +169,14 @@ fn use_puzzles(
     let (record, stored_notice) = use_puzzle_record();
     let notice = use_state(|| stored_notice);
     let open = use_state(|| linked.is_some());
+    let session = use_reducer(crate::puzzles::session::Session::default);
+    let linked_size = linked
+        .as_deref()
+        .and_then(crate::puzzles::record::parse_shipped_id)
+        .map(|(size, _)| size);
+    let size = use_state(|| linked_size.unwrap_or(othello::BoardSize::Eight));
+    let file = crate::hooks::use_puzzle_file(*size, *open);
+    let linked = use_mut_ref(move || linked);
     let on_solve = solve_callback(pool);
     use_mistake_finder(
         on_solve.clone(),
@@ -177,6 +190,9 @@ fn use_puzzles(
         open,
         record,
         notice,
+        session,
+        size,
+        file,
         linked,
         on_solve,
     }
@@ -195,11 +211,17 @@ impl Puzzles {
             Callback::from(move |action| record.dispatch(action))
         };
         let record = Rc::new((*self.record).clone());
+        // The game has no link of its own in the address: a reload goes on with it.
+        let on_close = Callback::from(move |()| {
+            puzzle_room::set_fragment("");
+            open.set(false);
+        });
         html! {
             <main data-ready="true">
                 <header><h1>{ "Othello Zero" }</h1><p class="model">{ "Puzzles: positions with one right move, proven by the exact solver" }</p></header>
-                <PuzzleRoom {record} {on_record} record_notice={(*self.notice).clone()} linked={self.linked.clone()}
-                            on_solve={self.on_solve.clone()} on_close={Callback::from(move |()| open.set(false))} />
+                <PuzzleRoom {record} {on_record} record_notice={(*self.notice).clone()} session={self.session.clone()}
+                            size={self.size.clone()} file={self.file.clone()} linked={self.linked.clone()}
+                            on_solve={self.on_solve.clone()} {on_close} />
             </main>
         }
     }

@@ -4,7 +4,7 @@
 //! the player's record (`RecordModel`), and the App only swaps which room it draws.
 
 use crate::components::{Board, CopyLink, PuzzleRating};
-use crate::hooks::{use_puzzle_file, PuzzleFile, RecordAction, RecordModel, SolveAsk};
+use crate::hooks::{PuzzleFile, RecordAction, RecordModel, SolveAsk};
 use crate::puzzles::link;
 use crate::puzzles::pick::{candidates, mistake_candidates, pick};
 use crate::puzzles::record::{parse_shipped_id, shipped_id, ThemeChoice};
@@ -13,6 +13,7 @@ use crate::puzzles::words::status;
 use engine::puzzles::PuzzleSet;
 use othello::{Bitboard, BoardSize, Move, Square};
 use protocol::{PuzzleAsk, PuzzleReply};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,35 +23,44 @@ const LINE_NODES: u64 = 400_000_000;
 /// How long each move of a line stays before the next is played on the board.
 const STEP_MS: u32 = 700;
 
+/// The room's state lives in the App (`Puzzles`), so that "Back to the game" and back
+/// finds the puzzle, its stage, the board and the file as they were.
 #[derive(Properties, PartialEq)]
 pub struct PuzzleRoomProps {
     pub record: Rc<RecordModel>,
     pub on_record: Callback<RecordAction>,
     /// Why the stored record could not be read (it started afresh).
     pub record_notice: Option<String>,
-    /// The puzzle a link named.
-    pub linked: Option<String>,
+    pub session: UseReducerHandle<Session>,
+    pub size: UseStateHandle<BoardSize>,
+    pub file: UseStateHandle<PuzzleFile>,
+    /// The puzzle a link (or a reload of one) named, taken when the file is read.
+    pub linked: Rc<RefCell<Option<String>>>,
     pub on_solve: Callback<SolveAsk>,
     pub on_close: Callback<()>,
 }
 
 #[function_component(PuzzleRoom)]
 pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
-    let linked_size = props
-        .linked
-        .as_deref()
-        .and_then(parse_shipped_id)
-        .map(|(size, _)| size);
-    let size = use_state(|| linked_size.unwrap_or(BoardSize::Eight));
-    let file = use_puzzle_file(*size, true);
-    let session = use_reducer(Session::default);
+    let (session, size, file) = (&props.session, &props.size, &props.file);
     let picks = use_mut_ref(|| 0u64);
-    let linked = use_mut_ref(|| props.linked.clone());
-    let next = next_puzzle(&props.record, &file, &session, picks, *size);
-    use_first_puzzle(&file, &session, &next, linked, *size);
-    use_solver(&session, &props.on_solve);
-    use_line_steps(&session);
-    let on_play = play_callback(&session, &props.on_record);
+    let link_note = use_state(|| None::<String>);
+    let next = next_puzzle(&props.record, file, session, picks, **size);
+    use_first_puzzle(
+        &FirstPuzzle {
+            file: file.clone(),
+            session: session.clone(),
+            next: next.clone(),
+            record: props.record.clone(),
+            linked: props.linked.clone(),
+            note: link_note.clone(),
+        },
+        **size,
+    );
+    use_solver(session, &props.on_solve);
+    use_line_steps(session);
+    use_address(session);
+    let on_play = play_callback(session, &props.on_record);
     let shown = session.shown.clone();
     let position = session.position();
     let legal = match (&session.stage, position) {
@@ -58,19 +68,24 @@ pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
         (Stage::PlayOut { waiting: false, .. }, Some(pos)) => pos.legal_moves(),
         _ => Bitboard::EMPTY,
     };
-    let (marked, played) = marks(&session);
+    let (marked, played) = marks(session);
+    // A new theme takes effect at once on a puzzle not yet tried, else from the next one,
+    // so a play-out or a line under way is never dropped.
+    let untouched = session.stage == Stage::Solving && !session.missed;
     let on_theme = {
         let (on_record, next) = (props.on_record.clone(), next.clone());
         Callback::from(move |theme: ThemeChoice| {
             on_record.emit(RecordAction::Theme(theme));
-            next.emit(Some(theme));
+            if untouched {
+                next.emit(Some(theme));
+            }
         })
     };
     let on_size = {
         let size = size.clone();
         Callback::from(move |n: BoardSize| size.set(n))
     };
-    let (bytes, millis) = match &*file {
+    let (bytes, millis) = match &**file {
         PuzzleFile::Ready { bytes, millis, .. } => (bytes.to_string(), format!("{millis:.0}")),
         _ => (String::new(), String::new()),
     };
@@ -83,21 +98,24 @@ pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
                  data-stage={stage} data-file-bytes={bytes} data-load-ms={millis} data-board={board_text}
                  data-step={session.step.to_string()} data-line={line_len}>
             <div class="play">
-                { file_line(&file) }
+                { file_line(file) }
+                if let Some(note) = (*link_note).clone() {
+                    <p class="message" id="puzzle-link-note" role="alert">{ note }</p>
+                }
                 if let (Some(shown), Some(position)) = (shown.clone(), position) {
-                    <p class="status" id="puzzle-task" aria-live="polite">{ status(&session) }</p>
+                    <p class="status puzzle-task" id="puzzle-task" aria-live="polite">{ status(session) }</p>
                     if let Some(from) = shown.from.clone() {
                         <p class="small" id="puzzle-from">{ from }</p>
                     }
-                    <Board {position} {legal} last={last_square(&session)} flips={Bitboard::EMPTY}
+                    <Board {position} {legal} last={last_square(session)} flips={Bitboard::EMPTY}
                            flip_class="flip-a" {marked} {played} {on_play} />
-                    { buttons(&session, &next) }
-                } else if matches!(&*file, PuzzleFile::Ready { .. }) {
+                    { buttons(session, &next, &props.record, &props.on_record) }
+                } else if matches!(&**file, PuzzleFile::Ready { .. }) {
                     <p class="status" id="puzzle-none">{ none_left(props.record.record.theme) }</p>
                 }
             </div>
             <PuzzleRating record={props.record.clone()} notice={props.record_notice.clone()}
-                          puzzle={shown.map(|s| (s.id.clone(), s.puzzle.rating))} size={*size} {on_size} {on_theme}
+                          puzzle={shown.map(|s| (s.id.clone(), s.puzzle.rating))} size={**size} {on_size} {on_theme}
                           on_close={props.on_close.clone()} />
         </section>
     }
@@ -106,8 +124,9 @@ pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
 /// Why no puzzle is shown, for the theme chosen.
 fn none_left(theme: ThemeChoice) -> String {
     if theme == ThemeChoice::Mistakes {
-        "No puzzles from your own games yet: review a game you played, and its worst moves \
-         near the end (where the solver can prove the one right move) become puzzles here."
+        "No puzzles from your own games yet. Play or load a game, then press Review (below \
+         the board once the game has moves): your worst moves near the end, where the solver \
+         can prove the one right move, become puzzles here."
             .to_owned()
     } else {
         format!("No puzzles in the theme {} on this board.", theme.label())
@@ -196,18 +215,37 @@ fn shipped(set: &PuzzleSet, size: BoardSize, index: usize) -> Option<Shown> {
     })
 }
 
-/// Once the file is read: the linked puzzle (once), else one near the player's rating; and
-/// again when the board changes.
+/// What choosing the first puzzle needs.
+struct FirstPuzzle {
+    file: UseStateHandle<PuzzleFile>,
+    session: UseReducerHandle<Session>,
+    next: Callback<Option<ThemeChoice>>,
+    record: Rc<RecordModel>,
+    linked: Rc<RefCell<Option<String>>>,
+    note: UseStateHandle<Option<String>>,
+}
+
+/// Once the board's file is read: the linked puzzle (once), else the puzzle on the board
+/// stays (the room was left and entered again), else one near the player's rating.
 #[hook]
-fn use_first_puzzle(
-    file: &UseStateHandle<PuzzleFile>,
-    session: &UseReducerHandle<Session>,
-    next: &Callback<Option<ThemeChoice>>,
-    linked: Rc<std::cell::RefCell<Option<String>>>,
-    size: BoardSize,
-) {
-    let ready = matches!(&**file, PuzzleFile::Ready { set, .. } if set.size == size);
-    let (file, session, next) = (file.clone(), session.dispatcher(), next.clone());
+fn use_first_puzzle(first: &FirstPuzzle, size: BoardSize) {
+    let ready = matches!(&*first.file, PuzzleFile::Ready { set, .. } if set.size == size);
+    let FirstPuzzle {
+        file,
+        session,
+        next,
+        record,
+        linked,
+        note,
+    } = first;
+    let (file, session, next, record, linked, note) = (
+        file.clone(),
+        session.clone(),
+        next.clone(),
+        record.clone(),
+        linked.clone(),
+        note.clone(),
+    );
     use_effect_with((ready, size), move |&(ready, size)| {
         if !ready {
             return;
@@ -215,17 +253,73 @@ fn use_first_puzzle(
         let PuzzleFile::Ready { set, .. } = &*file else {
             return;
         };
-        let wanted = linked.borrow_mut().take();
-        let from_link = wanted
-            .as_deref()
-            .and_then(parse_shipped_id)
-            .filter(|(n, _)| *n == size)
-            .and_then(|(_, index)| shipped(set, size, index));
-        match from_link {
-            Some(shown) => session.dispatch(SessionAction::Show(shown)),
-            None => next.emit(None),
+        if let Some(id) = linked.borrow_mut().take() {
+            match linked_puzzle(&id, set, size, &record) {
+                Some(shown) => session.dispatch(SessionAction::Show(shown)),
+                None => {
+                    note.set(Some(format!(
+                        "The puzzle {id} is not here: a player's own puzzle lives only in \
+                         the browser that found it."
+                    )));
+                    next.emit(None);
+                }
+            }
+            return;
+        }
+        let on_board = session
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.puzzle.position.size() == size);
+        if !on_board {
+            next.emit(None);
         }
     });
+}
+
+/// The puzzle a link names: a shipped one of this board, or one of the player's own.
+fn linked_puzzle(
+    id: &str,
+    set: &PuzzleSet,
+    size: BoardSize,
+    record: &RecordModel,
+) -> Option<Shown> {
+    if let Some((n, index)) = parse_shipped_id(id) {
+        return (n == size).then(|| shipped(set, size, index)).flatten();
+    }
+    let mine = record.record.mistakes.iter().find(|m| m.id == id)?;
+    Some(Shown {
+        id: mine.id.clone(),
+        puzzle: mine.to_puzzle().ok()?,
+        from: Some(mine.from.clone()),
+    })
+}
+
+/// The address names the puzzle on the board (`#puzzle=8x8-61`), so that a reload or a
+/// bookmark opens it again.
+#[hook]
+fn use_address(session: &UseReducerHandle<Session>) {
+    let id = session.shown.as_ref().map(|s| s.id.clone());
+    use_effect_with(id, |id| {
+        if let Some(id) = id {
+            set_fragment(&link::write(id));
+        }
+    });
+}
+
+/// Replaces the address's fragment (`""`: none) without a new history entry.
+pub fn set_fragment(fragment: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let address = format!(
+        "{}{}{fragment}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
+    }
 }
 
 /// Asks the worker for what the session waits on: a line after a move, or the solver's
@@ -325,8 +419,14 @@ fn last_square(session: &Session) -> Option<Square> {
     mv.and_then(Move::square)
 }
 
-/// The stage's buttons: try again, see the answer, play it out, the next puzzle.
-fn buttons(session: &UseReducerHandle<Session>, next: &Callback<Option<ThemeChoice>>) -> Html {
+/// The stage's buttons: try again, see the answer, play it out, the next puzzle (a skip of
+/// a puzzle not tried yet, which counts as a miss, as Lichess counts a puzzle given up).
+fn buttons(
+    session: &UseReducerHandle<Session>,
+    next: &Callback<Option<ThemeChoice>>,
+    record: &RecordModel,
+    on_record: &Callback<RecordAction>,
+) -> Html {
     let act = |action: SessionAction| {
         let session = session.dispatcher();
         Callback::from(move |_: MouseEvent| session.dispatch(action.clone()))
@@ -342,7 +442,28 @@ fn buttons(session: &UseReducerHandle<Session>, next: &Callback<Option<ThemeChoi
             | Stage::Stuck { .. }
     );
     let again = matches!(stage, Stage::PlayedOut { .. } | Stage::Stuck { .. });
-    let on_next = next.reform(|_: MouseEvent| None);
+    let first_try_open = session.shown.as_ref().filter(|s| {
+        *stage == Stage::Solving && !session.missed && !record.record.tried.contains(&s.id)
+    });
+    let skip = first_try_open.map(|s| RecordAction::FirstTry {
+        id: s.id.clone(),
+        shipped: s.puzzle.rating,
+        solved: false,
+    });
+    let next_label = if skip.is_some() {
+        "Skip (counts as a miss)"
+    } else {
+        "Next puzzle"
+    };
+    let on_next = {
+        let (next, on_record) = (next.clone(), on_record.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(skip) = skip.clone() {
+                on_record.emit(skip);
+            }
+            next.emit(None);
+        })
+    };
     let link = session
         .shown
         .as_ref()
@@ -362,9 +483,10 @@ fn buttons(session: &UseReducerHandle<Session>, next: &Callback<Option<ThemeChoi
                     { if again { "Play it out again" } else { "Play it out" } }
                 </button>
             }
-            <button id="puzzle-next" onclick={on_next}>{ "Next puzzle" }</button>
+            <button id="puzzle-next" onclick={on_next}>{ next_label }</button>
             if !link.is_empty() {
-                <CopyLink fragment={link} title="A link that opens this puzzle: paste it into a chat" />
+                // Keyed by the puzzle: "Link copied" belongs to the puzzle it was said of.
+                <CopyLink key={link.clone()} fragment={link.clone()} title="A link that opens this puzzle: paste it into a chat" />
             }
         </div>
     }

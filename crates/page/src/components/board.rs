@@ -101,7 +101,7 @@ pub fn board(props: &BoardProps) -> Html {
     );
     let onkeydown = arrow_keys(focus, n);
     html! {
-        <div class={classes!("board", format!("n{n}"))} role="grid" aria-label={format!("Othello board, {size}")}
+        <div class={classes!("board", format!("n{n}"), (pos.side_to_move() == Color::White).then_some("white-to-move"))} role="grid" aria-label={format!("Othello board, {size}")}
              id="board" {onkeydown}
              style={format!("grid-template-columns: repeat({n}, 1fr)")}>
             // A grid's cells sit in rows, for screen readers; the rows take no box of

@@ -4,7 +4,8 @@
 
 use crate::hooks::RecordModel;
 use crate::puzzles::chart::history_chart;
-use crate::puzzles::record::ThemeChoice;
+use crate::puzzles::rating::Glicko;
+use crate::puzzles::record::{HistoryPoint, ThemeChoice};
 use othello::BoardSize;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -78,6 +79,9 @@ pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
                     { format!("{:.0}{provisional}", record.player.rating) }</strong>
                 { " " }{ change_text(&props.record, props.puzzle.as_ref()) }
             </p>
+            if !provisional.is_empty() {
+                <p class="small" id="puzzle-provisional">{ "\"?\": provisional. Over your first puzzles the rating moves in big steps, as Glicko-2 does while it is unsure of a player; the steps shrink as it settles." }</p>
+            }
             <p id="puzzle-streak">{ format!("Streak: {} solved in a row (best {})", record.streak, record.best_streak) }</p>
             if let Some((id, shipped)) = &props.puzzle {
                 <p class="small" id="puzzle-puzzle-rating">
@@ -109,7 +113,8 @@ fn change_text(model: &RecordModel, puzzle: Option<&(String, u16)>) -> Html {
     };
     match &model.last_change {
         Some((changed, before, after)) if changed == id => {
-            let delta = (after - before).round() as i64;
+            // The change between the ratings as shown (rounded), so the two add up.
+            let delta = after.round() as i64 - before.round() as i64;
             let text = if delta >= 0 {
                 format!("+{delta}")
             } else {
@@ -132,15 +137,33 @@ fn history(model: &RecordModel) -> Html {
             <p class="small" id="puzzle-history-empty">{ "Your rating's history is drawn here after your first puzzle." }</p>
         };
     }
-    let chart = history_chart(points, CHART_WIDTH, CHART_HEIGHT);
+    // From where the player started (a new player's rating), while the history reaches
+    // back to the first try.
+    let mut drawn = Vec::with_capacity(points.len() + 1);
+    if points.first().is_some_and(|p| p.tries <= 1) {
+        drawn.push(HistoryPoint {
+            tries: 0,
+            rating: Glicko::player().rating,
+        });
+    }
+    drawn.extend_from_slice(points);
+    let chart = history_chart(&drawn, CHART_WIDTH, CHART_HEIGHT);
+    let now = chart.last.unwrap_or_default();
+    let tries = match points.len() {
+        1 => "your first try".to_owned(),
+        n => format!("your last {n} first tries"),
+    };
+    let words = format!(
+        "Your rating over {tries}: low {:.0}, high {:.0}, now {now:.0}",
+        chart.low, chart.high
+    );
     html! {
         <figure class="puzzle-history">
             <svg id="puzzle-history" viewBox={format!("0 0 {CHART_WIDTH} {CHART_HEIGHT}")}
-                 role="img" aria-label={format!("Your rating over your last {} first tries, from {:.0} to {:.0}", points.len(), chart.low, chart.high)}
-                 data-points={points.len().to_string()}>
+                 role="img" aria-label={words.clone()} data-points={points.len().to_string()}>
                 <path d={chart.path} fill="none" stroke="#2e7d32" stroke-width="2" />
             </svg>
-            <figcaption class="small">{ format!("Your rating over {} first tries: {:.0} to {:.0}", points.len(), chart.low, chart.high) }</figcaption>
+            <figcaption class="small">{ words }</figcaption>
         </figure>
     }
 }

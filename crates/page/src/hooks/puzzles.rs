@@ -119,14 +119,16 @@ pub enum PuzzleFile {
 
 /// The file of `size`'s puzzles, served beside the page like the networks
 /// (`puzzles/puzzles-8x8.bin`) and read by `engine::puzzles` on the page, which picks
-/// puzzles by rating and theme among all of them; fetched once `wanted`.
+/// puzzles by rating and theme among all of them; fetched once `wanted`, and again only
+/// for another board.
 #[hook]
 pub fn use_puzzle_file(size: BoardSize, wanted: bool) -> UseStateHandle<PuzzleFile> {
     let file = use_state(|| PuzzleFile::NotAsked);
     {
         let file = file.clone();
         use_effect_with((size, wanted), move |&(size, wanted)| {
-            if wanted {
+            let have = matches!(&*file, PuzzleFile::Ready { set, .. } if set.size == size);
+            if wanted && !have {
                 file.set(PuzzleFile::Loading);
                 wasm_bindgen_futures::spawn_local(async move {
                     file.set(fetch_puzzles(size).await);
@@ -191,7 +193,7 @@ pub fn solve_callback(pool: &PoolHandle) -> Callback<SolveAsk> {
 }
 
 /// After a review of the player's game, its worst moves (`puzzles::mistakes`) are sent to
-/// a worker to prove; each proven one becomes a puzzle of the "Your mistakes" theme. A game
+/// a worker to prove; each proven one becomes a puzzle of the theme "Mistakes from your reviewed games". A game
 /// is looked at once a page visit (by its last position and length).
 #[hook]
 pub fn use_mistake_finder(

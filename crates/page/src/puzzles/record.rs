@@ -64,7 +64,7 @@ impl ThemeChoice {
                     first.to_ascii_uppercase().to_string() + chars.as_str()
                 })
             }
-            ThemeChoice::Mistakes => "Your mistakes".into(),
+            ThemeChoice::Mistakes => "Mistakes from your reviewed games".into(),
         }
     }
 

@@ -82,7 +82,7 @@ pub enum SessionAction {
     Step,
     TryAgain,
     ShowAnswer,
-    /// Play the puzzle from its position to the end against the solver.
+    /// Play the puzzle to the end against the solver, from the answer on.
     PlayOut,
 }
 
@@ -317,9 +317,11 @@ impl Session {
                 }
             }
             SessionAction::PlayOut => {
-                if next.shown.is_some() {
+                if let Some(shown) = &next.shown {
+                    // From the answer on, the solver replying first: the answer found (or
+                    // shown) stays on the board, and what is left to prove is keeping it.
                     next.stage = Stage::PlayOut {
-                        moves: Vec::new(),
+                        moves: vec![shown.puzzle.answer],
                         waiting: false,
                     };
                     next.step = 0;
@@ -355,17 +357,16 @@ pub fn task(puzzle: &Puzzle) -> String {
     format!("{side} to move: {what}")
 }
 
-/// What a play-out must keep, in words: "keep the win", "keep the draw", "reach +12".
+/// What a play-out must keep, in words: "keep the win", "keep the draw", "win by 12 or
+/// more", "lose by 8 or less".
 pub fn promise(puzzle: &Puzzle) -> String {
+    let margin = i32::from(puzzle.margin);
     match puzzle.kind {
         PuzzleKind::OnlyWin => "keep the win".to_owned(),
         PuzzleKind::OnlyDraw => "keep the draw".to_owned(),
-        PuzzleKind::BestMargin => {
-            format!(
-                "finish at {} or better",
-                crate::format::signed_discs(puzzle.margin.into(), 0)
-            )
-        }
+        PuzzleKind::BestMargin if margin > 0 => format!("win by {margin} or more"),
+        PuzzleKind::BestMargin if margin == 0 => "draw or better".to_owned(),
+        PuzzleKind::BestMargin => format!("lose by {} or less", -margin),
     }
 }
 

@@ -307,7 +307,7 @@ fn theme_choices_have_labels_and_keys_for_a_select() {
             "Greedy trap",
             "Edge",
             "Quiet",
-            "Your mistakes"
+            "Mistakes from your reviewed games"
         ]
     );
     assert_eq!(all[1].key(), "corner-trap");

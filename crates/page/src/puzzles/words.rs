@@ -75,8 +75,8 @@ pub fn status(session: &Session) -> String {
             result_words(*margin)
         ),
         Stage::PlayedOut { margin, .. } => format!(
-            "Not kept: {} {} at the end, where perfect play {}. Play it out again, or take \
-             the next puzzle.",
+            "Not kept: {} {} at the end; the answer played perfectly {}. Play it out again, \
+             or take the next puzzle.",
             side_name(side),
             result_words(*margin),
             result_words(i32::from(p.margin))
