@@ -37,11 +37,14 @@ mod tests {
         assert_eq!(read("puzzle=6x6-0"), Some(Ok("6x6-0".into())));
         assert_eq!(read("#g=f5d6&s=b"), None);
         assert_eq!(read(""), None);
+        // A player's own puzzle: the room looks for it in this browser's record.
+        assert_eq!(read("#puzzle=mine-2"), Some(Ok("mine-2".into())));
         for bad in [
             "#puzzle=",
             "#puzzle=9x9-1",
             "#puzzle=8x8-x",
-            "#puzzle=mine-2",
+            "#puzzle=mine-",
+            "#puzzle=mine-2x",
         ] {
             let error = read(bad)
                 .expect("a puzzle link")
