@@ -24,6 +24,11 @@ const ORDER_KEY_BASE: i64 = 1 << 40;
 pub(super) const SORT_EMPTIES: u32 = 14;
 const SORT_DEPTH: u32 = 2;
 const SORT_DEPTH_STEP: u32 = 4;
+/// The deepest ordering search, reached at 30 empties: beyond the FFO range the formula
+/// would go on growing (13 plies at 60 empties), and a budgeted solve of a position that
+/// far from the end (`solve_within`, whose budget counts the solver's nodes, not these)
+/// spent 42 s on 10,000 nodes.
+const MAX_SORT_DEPTH: u32 = 6;
 /// One unit of the evaluation (about an eighth of a disc) against one reply fewer for
 /// the opponent (`W_MOBILITY`): 2^13 did better than 2^11 and 2^15.
 const W_EVAL: i64 = 1 << 13;
@@ -206,7 +211,7 @@ impl Solver {
     #[inline(always)]
     pub(super) fn sort_depth(&self, n: u32, moves: u64) -> Option<u32> {
         (self.squares == 64 && n >= self.sort_empties && moves & (moves - 1) != 0)
-            .then(|| SORT_DEPTH + (n - self.sort_empties) / SORT_DEPTH_STEP)
+            .then(|| (SORT_DEPTH + (n - self.sort_empties) / SORT_DEPTH_STEP).min(MAX_SORT_DEPTH))
     }
 
     /// Adds the shallow search's value of each child to the keys of the moves from

@@ -251,3 +251,21 @@ fn ordering_by_evaluation_from_few_empties_keeps_exact_values() {
         assert_fail_soft(v, alpha, beta, truth, &text);
     }
 }
+
+#[test]
+fn the_ordering_searches_deepen_with_the_empties_up_to_a_cap() {
+    let solver = Solver::new();
+    let two_moves = 0b11;
+    let depths: Vec<Option<u32>> = [13, 14, 22, 26, 30, 44, 60]
+        .iter()
+        .map(|&n| solver.sort_depth(n, two_moves))
+        .collect();
+    // Unchanged over the FFO range (20 to 26 empties), and never past 6 plies beyond it,
+    // where the depth of an uncounted search per node would make a budget in nodes
+    // meaningless.
+    assert_eq!(
+        depths,
+        [None, Some(2), Some(4), Some(5), Some(6), Some(6), Some(6)]
+    );
+    assert_eq!(solver.sort_depth(40, 0b1), None, "a lone move needs no order");
+}
