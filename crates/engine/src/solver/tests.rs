@@ -267,5 +267,9 @@ fn the_ordering_searches_deepen_with_the_empties_up_to_a_cap() {
         depths,
         [None, Some(2), Some(4), Some(5), Some(6), Some(6), Some(6)]
     );
-    assert_eq!(solver.sort_depth(40, 0b1), None, "a lone move needs no order");
+    assert_eq!(
+        solver.sort_depth(40, 0b1),
+        None,
+        "a lone move needs no order"
+    );
 }

@@ -26,6 +26,8 @@ use review::ReviewJob;
 
 /// A searching worker that has not reported for this long is replaced.
 const SEARCH_TIMEOUT_MS: f64 = 4000.0;
+/// How much longer the worker with puzzle solves queued may stay silent in a search.
+const PUZZLE_TIMEOUT_MS: f64 = 60000.0;
 /// Building a network (tract optimises the graph) can take a while on a slow machine.
 const LOAD_TIMEOUT_MS: f64 = 30000.0;
 /// The view is redrawn at most this often while workers report.
@@ -522,6 +524,38 @@ impl Pool {
         }
     }
 
+    /// How long worker `index` may be silent in a search before it is replaced.
+    fn search_timeout(&self, index: usize) -> f64 {
+        // Alpha-beta says nothing until it has its move.
+        let timeout = match &self.job {
+            Some(job) if job.plan.engine == EngineKind::AlphaBeta => {
+                let budget = job
+                    .parts
+                    .first()
+                    .map_or(WireBudget::default(), |p| p.job.budget);
+                SEARCH_TIMEOUT_MS + alphabeta_millis(budget) as f64
+            }
+            _ => SEARCH_TIMEOUT_MS,
+        };
+        // A worker proving a player's mistakes answers each at once but may be busy for
+        // seconds with them before it hears a search: not silent, working.
+        if self.puzzles.is_empty() || index + 1 != self.slots.len() {
+            timeout
+        } else {
+            timeout + PUZZLE_TIMEOUT_MS
+        }
+    }
+
+    /// The puzzle solves a replaced worker held die with it: each asker hears so, and
+    /// none waits on.
+    fn fail_puzzles_of(&mut self, index: usize) {
+        if index + 1 == self.slots.len() {
+            for (_, done) in std::mem::take(&mut self.puzzles) {
+                done(PuzzleReply::Failed("the worker was restarted".to_owned()));
+            }
+        }
+    }
+
     /// Replaces workers that have been silent too long while they had work.
     fn check_workers(&mut self) -> Vec<PoolEvent> {
         let t = now();
@@ -532,17 +566,7 @@ impl Pool {
                 .job
                 .as_ref()
                 .is_some_and(|j| j.parts.iter().any(|p| p.slot == index && !p.done));
-            // Alpha-beta says nothing until it has its move.
-            let timeout = match &self.job {
-                Some(job) if job.plan.engine == EngineKind::AlphaBeta => {
-                    let budget = job
-                        .parts
-                        .first()
-                        .map_or(WireBudget::default(), |p| p.job.budget);
-                    SEARCH_TIMEOUT_MS + alphabeta_millis(budget) as f64
-                }
-                _ => SEARCH_TIMEOUT_MS,
-            };
+            let timeout = self.search_timeout(index);
             let review_timeout = self
                 .review
                 .as_ref()
@@ -597,6 +621,7 @@ impl Pool {
                 }
             }
             self.resend_review(index);
+            self.fail_puzzles_of(index);
             events.push(PoolEvent::WorkerRestarted { index });
         }
         events
