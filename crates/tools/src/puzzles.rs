@@ -11,7 +11,7 @@
 //! one is given).
 
 use engine::book::BookKey;
-pub use engine::puzzles::{classify, themes, Rater, Scores};
+pub use engine::puzzles::{classify, judge, themes, Rater, Scores};
 use engine::puzzles::{Puzzle, PuzzleSet};
 use engine::{PlayerSpec, Solver};
 use othello::{BoardSize, Game, Variant};
@@ -112,17 +112,8 @@ pub fn find_puzzles(
     for (done, pos) in candidates.iter().enumerate() {
         progress(done, candidates.len());
         let scores = solver.score_moves(pos);
-        let Some((kind, answer, margin, runner_up)) = classify(&scores, rules.gap) else {
+        let Some(puzzle) = judge(pos, &scores, rules.gap, rater) else {
             continue;
-        };
-        let puzzle = Puzzle {
-            position: *pos,
-            answer,
-            kind,
-            themes: themes(pos, answer, &scores),
-            margin: margin as i8,
-            runner_up: runner_up as i8,
-            rating: rater.rate(pos, answer, kind),
         };
         counts.count(&puzzle);
         set.puzzles.push(puzzle);

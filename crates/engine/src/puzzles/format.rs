@@ -172,13 +172,7 @@ fn read_puzzle(entry: &[u8], size: BoardSize, variant: Variant) -> Result<Puzzle
         Themes::from_bits(u16::from_le_bytes(array(&entry[19..21]))).ok_or("has unknown themes")?;
     let margin = entry[21] as i8;
     let runner_up = entry[22] as i8;
-    let squares = size.squares() as i32;
-    let consistent = match kind {
-        PuzzleKind::OnlyWin => margin > 0 && runner_up <= 0,
-        PuzzleKind::OnlyDraw => margin == 0 && runner_up < 0,
-        PuzzleKind::BestMargin => margin > runner_up,
-    };
-    if !consistent || i32::from(margin).abs() > squares || i32::from(runner_up).abs() > squares {
+    if !kind.fits(margin, runner_up, size) {
         return Err(format!(
             "has margins {margin} and {runner_up}, which a {} puzzle cannot have",
             kind.name()

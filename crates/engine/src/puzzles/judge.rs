@@ -225,14 +225,22 @@ pub fn prove_puzzle(
     }
     // Best first, as the solver's `score_moves` orders them; ties keep the legal order.
     scores.sort_by_key(|(_, margin)| -margin);
-    let Some((kind, answer, margin, runner_up)) = classify(&scores, gap) else {
-        return Proving::NotAPuzzle;
-    };
-    Proving::Puzzle(Puzzle {
+    match judge(pos, &scores, gap, rater) {
+        Some(puzzle) => Proving::Puzzle(puzzle),
+        None => Proving::NotAPuzzle,
+    }
+}
+
+/// The puzzle `pos` makes, from every legal move's exact margin (`scores`, best first):
+/// its kind and answer (`classify`), themes and first rating; `None` when no move stands
+/// out by the rules. What `othello puzzles build` and [`prove_puzzle`] both keep.
+pub fn judge(pos: &Position, scores: &Scores, gap: i32, rater: &mut Rater<'_>) -> Option<Puzzle> {
+    let (kind, answer, margin, runner_up) = classify(scores, gap)?;
+    Some(Puzzle {
         position: *pos,
         answer,
         kind,
-        themes: themes(pos, answer, &scores),
+        themes: themes(pos, answer, scores),
         margin: margin as i8,
         runner_up: runner_up as i8,
         rating: rater.rate(pos, answer, kind),

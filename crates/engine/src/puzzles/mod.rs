@@ -14,7 +14,8 @@ mod judge;
 
 pub use format::{PuzzleFileError, PUZZLE_FORMAT_VERSION};
 pub use judge::{
-    classify, default_gap, perfect_line, prove_puzzle, themes, Proving, Rater, Scores, BASE_RATING,
+    classify, default_gap, judge, perfect_line, prove_puzzle, themes, Proving, Rater, Scores,
+    BASE_RATING,
 };
 
 use othello::{BoardSize, Move, Position, Variant};
@@ -44,6 +45,25 @@ impl PuzzleKind {
             PuzzleKind::OnlyDraw => "only-draw",
             PuzzleKind::BestMargin => "best-margin",
         }
+    }
+
+    /// The kind `othello puzzles list` names so (`name`).
+    pub fn from_name(name: &str) -> Option<PuzzleKind> {
+        PuzzleKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// Whether an answer's `margin` and the runner-up's can be this kind's on a board of
+    /// `size`: the one check of a puzzle's margins, for a shipped file's entries and a
+    /// player's stored puzzles alike.
+    pub fn fits(self, margin: i8, runner_up: i8, size: BoardSize) -> bool {
+        let squares = i32::try_from(size.squares()).unwrap_or(i32::MAX);
+        let on_board = |m: i8| i32::from(m).abs() <= squares;
+        let consistent = match self {
+            PuzzleKind::OnlyWin => margin > 0 && runner_up <= 0,
+            PuzzleKind::OnlyDraw => margin == 0 && runner_up < 0,
+            PuzzleKind::BestMargin => margin > runner_up,
+        };
+        consistent && on_board(margin) && on_board(runner_up)
     }
 
     /// What a player is asked, in words.
@@ -97,6 +117,11 @@ impl Theme {
             Theme::Edge => "edge",
             Theme::Quiet => "quiet",
         }
+    }
+
+    /// The theme `name` names.
+    pub fn from_name(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|theme| theme.name() == name)
     }
 
     fn bit(self) -> u16 {

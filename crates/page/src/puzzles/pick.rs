@@ -122,7 +122,7 @@ pub fn mistake_candidates(record: &PuzzleRecord) -> Vec<Candidate> {
             themes: m
                 .themes
                 .iter()
-                .filter_map(|name| Theme::ALL.into_iter().find(|t| t.name() == name))
+                .filter_map(|name| Theme::from_name(name))
                 .fold(Themes::default(), Themes::with),
         })
         .collect()

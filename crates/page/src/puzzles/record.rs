@@ -97,10 +97,6 @@ impl<'de> Deserialize<'de> for ThemeChoice {
     }
 }
 
-fn theme_named(name: &str) -> Option<Theme> {
-    Theme::ALL.into_iter().find(|t| t.name() == name)
-}
-
 /// The player's rating after some number of first tries.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HistoryPoint {
@@ -181,25 +177,16 @@ impl StoredPuzzle {
         if position.legal_move_list().len() < 2 {
             return Err(fail("it leaves no choice".into()));
         }
-        let kind = PuzzleKind::ALL
-            .into_iter()
-            .find(|k| k.name() == self.kind)
+        let kind = PuzzleKind::from_name(&self.kind)
             .ok_or_else(|| fail(format!("its kind {} is unknown", self.kind)))?;
         let mut themes = Themes::default();
         for name in &self.themes {
-            let theme =
-                theme_named(name).ok_or_else(|| fail(format!("its theme {name} is unknown")))?;
+            let theme = Theme::from_name(name)
+                .ok_or_else(|| fail(format!("its theme {name} is unknown")))?;
             themes = themes.with(theme);
         }
         let (margin, runner_up) = (self.margin, self.runner_up);
-        let squares = i32::try_from(position.size().squares()).unwrap_or(i32::MAX);
-        let consistent = match kind {
-            PuzzleKind::OnlyWin => margin > 0 && runner_up <= 0,
-            PuzzleKind::OnlyDraw => margin == 0 && runner_up < 0,
-            PuzzleKind::BestMargin => margin > runner_up,
-        };
-        if !consistent || i32::from(margin).abs() > squares || i32::from(runner_up).abs() > squares
-        {
+        if !kind.fits(margin, runner_up, position.size()) {
             return Err(fail(format!(
                 "its margins {margin} and {runner_up} do not fit its kind, {}",
                 kind.name()

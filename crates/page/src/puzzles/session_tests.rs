@@ -134,7 +134,7 @@ fn play_out(p: Puzzle, choose: impl Fn(&[(Move, i32)]) -> Move) -> Session {
     let mut session = showing(p).apply(SessionAction::PlayOut);
     for _ in 0..40 {
         match &session.stage {
-            Stage::PlayOut { waiting: true, .. } => session = answer_play_out(session),
+            Stage::PlayOut { waiting: true, .. } => session = answer(session),
             Stage::PlayOut { waiting: false, .. } => {
                 let at = session.position().expect("a position");
                 let scores = Solver::new().score_moves(&at);
@@ -144,12 +144,6 @@ fn play_out(p: Puzzle, choose: impl Fn(&[(Move, i32)]) -> Move) -> Session {
         }
     }
     session
-}
-
-fn answer_play_out(session: Session) -> Session {
-    let (generation, at) = session.wanted().expect("the solver's turn");
-    let line = perfect_line(&at, &mut Solver::new());
-    session.apply(SessionAction::Solved(generation, Ok(line)))
 }
 
 #[test]
