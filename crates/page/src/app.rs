@@ -123,8 +123,8 @@ pub fn app() -> Html {
               data-reviewed={view.review.reviews.len().to_string()}>
             <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)} {link_error}
                     on_puzzles={puzzles.on_open()} />
-            { unreadable_notice(&unreadable) }
-            { puzzles.notice() }
+            { dismissible_notice("save-error", &unreadable) }
+            { dismissible_notice("puzzle-store-error", &puzzles.notice) }
             <div class="layout">
                 <PlayArea game={game_now.clone()} view={view_now.clone()} heat_map={settings.heat_map} ready={player.is_some()}
                           opponent={record_opponent.clone()} {watch} on_watch={asks.on_watch} {on_hint} {on_toggle_heat}
@@ -210,31 +210,20 @@ impl Puzzles {
             let record = self.record.dispatcher();
             Callback::from(move |action| record.dispatch(action))
         };
-        let record = Rc::new((*self.record).clone());
+        let record = self.record.clone();
         // The game has no link of its own in the address: a reload goes on with it.
         let on_close = Callback::from(move |()| {
-            puzzle_room::set_fragment("");
+            crate::hooks::set_fragment("");
             open.set(false);
         });
         html! {
             <main data-ready="true">
                 <header><h1>{ "Othello Zero" }</h1><p class="model">{ "Puzzles: positions with one right move, proven by the exact solver" }</p></header>
-                <PuzzleRoom {record} {on_record} record_notice={(*self.notice).clone()} session={self.session.clone()}
+                { dismissible_notice("puzzle-store-error", &self.notice) }
+                <PuzzleRoom {record} {on_record} session={self.session.clone()}
                             size={self.size.clone()} file={self.file.clone()} linked={self.linked.clone()}
                             on_solve={self.on_solve.clone()} {on_close} />
             </main>
-        }
-    }
-
-    /// A stored record that could not be read, said in the game's room too.
-    fn notice(&self) -> Html {
-        let Some(text) = (*self.notice).clone() else {
-            return Html::default();
-        };
-        let notice = self.notice.clone();
-        html! {
-            <p class="message" id="puzzle-store-error" role="alert">{ text }{ " " }
-                <button onclick={Callback::from(move |_| notice.set(None))}>{ "OK" }</button></p>
         }
     }
 }
@@ -334,18 +323,19 @@ fn use_restored() -> Restored {
     }
 }
 
-/// A saved game that could not be read, said until the person dismisses it.
-fn unreadable_notice(unreadable: &UseStateHandle<Option<String>>) -> Html {
-    let Some(text) = (**unreadable).clone() else {
+/// What could not be read (a saved game, the puzzle record), said until the person
+/// dismisses it with OK (`{id}-ok`).
+fn dismissible_notice(id: &'static str, text: &UseStateHandle<Option<String>>) -> Html {
+    let Some(words) = (**text).clone() else {
         return Html::default();
     };
     let dismiss = {
-        let unreadable = unreadable.clone();
-        Callback::from(move |_| unreadable.set(None))
+        let text = text.clone();
+        Callback::from(move |_| text.set(None))
     };
     html! {
-        <p class="message" id="save-error" role="alert">{ text }{ " " }
-            <button id="save-error-ok" onclick={dismiss}>{ "OK" }</button>
+        <p class="message" {id} role="alert">{ words }{ " " }
+            <button id={format!("{id}-ok")} onclick={dismiss}>{ "OK" }</button>
         </p>
     }
 }

@@ -23,7 +23,7 @@ pub use builtin_model::use_builtin_model;
 pub use files::{open_record, upload_model};
 pub use loaders::{use_loaders, Loaders};
 pub use new_game::{use_new_game, NewGameChoice, NewGameFlow};
-pub use persistence::{load_linked, use_persistence};
+pub use persistence::{load_linked, set_fragment, use_persistence};
 pub use pool::{use_pool, PoolHandle};
 pub use puzzles::{
     solve_callback, use_mistake_finder, use_puzzle_file, use_puzzle_record, PuzzleFile,

@@ -4,10 +4,10 @@
 //! the player's record (`RecordModel`), and the App only swaps which room it draws.
 
 use crate::components::{Board, CopyLink, PuzzleRating};
-use crate::hooks::{PuzzleFile, RecordAction, RecordModel, SolveAsk};
+use crate::hooks::{set_fragment, PuzzleFile, RecordAction, RecordModel, SolveAsk};
 use crate::puzzles::link;
 use crate::puzzles::pick::{candidates, mistake_candidates, pick};
-use crate::puzzles::record::{parse_shipped_id, shipped_id, ThemeChoice};
+use crate::puzzles::record::{parse_shipped_id, shipped_id, PuzzleRecord, ThemeChoice};
 use crate::puzzles::session::{Session, SessionAction, Shown, Stage, Try};
 use crate::puzzles::words::status;
 use engine::puzzles::PuzzleSet;
@@ -27,10 +27,8 @@ const STEP_MS: u32 = 700;
 /// finds the puzzle, its stage, the board and the file as they were.
 #[derive(Properties, PartialEq)]
 pub struct PuzzleRoomProps {
-    pub record: Rc<RecordModel>,
+    pub record: UseReducerHandle<RecordModel>,
     pub on_record: Callback<RecordAction>,
-    /// Why the stored record could not be read (it started afresh).
-    pub record_notice: Option<String>,
     pub session: UseReducerHandle<Session>,
     pub size: UseStateHandle<BoardSize>,
     pub file: UseStateHandle<PuzzleFile>,
@@ -114,7 +112,7 @@ pub fn puzzle_room(props: &PuzzleRoomProps) -> Html {
                     <p class="status" id="puzzle-none">{ none_left(props.record.record.theme) }</p>
                 }
             </div>
-            <PuzzleRating record={props.record.clone()} notice={props.record_notice.clone()}
+            <PuzzleRating record={props.record.clone()}
                           puzzle={shown.map(|s| (s.id.clone(), s.puzzle.rating))} size={**size} {on_size} {on_theme}
                           on_close={props.on_close.clone()} />
         </section>
@@ -164,7 +162,7 @@ fn file_line(file: &PuzzleFile) -> Html {
 /// Picks and shows the next puzzle of a theme (`None`: the record's theme), near the
 /// player's rating, among the shipped set or the player's own mistakes.
 fn next_puzzle(
-    record: &Rc<RecordModel>,
+    record: &UseReducerHandle<RecordModel>,
     file: &UseStateHandle<PuzzleFile>,
     session: &UseReducerHandle<Session>,
     picks: Rc<std::cell::RefCell<u64>>,
@@ -182,15 +180,7 @@ fn next_puzzle(
         let shown = if theme == ThemeChoice::Mistakes {
             let found = mistake_candidates(record);
             pick(&found, record.player.rating, &record.tried, seed)
-                .and_then(|i| record.mistakes.iter().find(|m| m.id == found[i].id))
-                .and_then(|m| {
-                    let puzzle = m.to_puzzle().ok()?;
-                    Some(Shown {
-                        id: m.id.clone(),
-                        puzzle,
-                        from: Some(m.from.clone()),
-                    })
-                })
+                .and_then(|i| mine(record, &found[i].id))
         } else {
             let PuzzleFile::Ready { set, .. } = &*file else {
                 return;
@@ -220,7 +210,7 @@ struct FirstPuzzle {
     file: UseStateHandle<PuzzleFile>,
     session: UseReducerHandle<Session>,
     next: Callback<Option<ThemeChoice>>,
-    record: Rc<RecordModel>,
+    record: UseReducerHandle<RecordModel>,
     linked: Rc<RefCell<Option<String>>>,
     note: UseStateHandle<Option<String>>,
 }
@@ -286,11 +276,16 @@ fn linked_puzzle(
     if let Some((n, index)) = parse_shipped_id(id) {
         return (n == size).then(|| shipped(set, size, index)).flatten();
     }
-    let mine = record.record.mistakes.iter().find(|m| m.id == id)?;
+    mine(&record.record, id)
+}
+
+/// One of the player's own puzzles, by its id, with where it came from.
+fn mine(record: &PuzzleRecord, id: &str) -> Option<Shown> {
+    let stored = record.mistakes.iter().find(|m| m.id == id)?;
     Some(Shown {
-        id: mine.id.clone(),
-        puzzle: mine.to_puzzle().ok()?,
-        from: Some(mine.from.clone()),
+        id: stored.id.clone(),
+        puzzle: stored.to_puzzle().ok()?,
+        from: Some(stored.from.clone()),
     })
 }
 
@@ -304,22 +299,6 @@ fn use_address(session: &UseReducerHandle<Session>) {
             set_fragment(&link::write(id));
         }
     });
-}
-
-/// Replaces the address's fragment (`""`: none) without a new history entry.
-pub fn set_fragment(fragment: &str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let address = format!(
-        "{}{}{fragment}",
-        location.pathname().unwrap_or_default(),
-        location.search().unwrap_or_default()
-    );
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
-    }
 }
 
 /// Asks the worker for what the session waits on: a line after a move, or the solver's

@@ -7,7 +7,6 @@ use crate::puzzles::chart::history_chart;
 use crate::puzzles::rating::Glicko;
 use crate::puzzles::record::{HistoryPoint, ThemeChoice};
 use othello::BoardSize;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -19,9 +18,7 @@ const CHART_HEIGHT: f64 = 80.0;
 
 #[derive(Properties, PartialEq)]
 pub struct PuzzleRatingProps {
-    pub record: Rc<RecordModel>,
-    /// Why the stored record could not be read.
-    pub notice: Option<String>,
+    pub record: UseReducerHandle<RecordModel>,
     /// The puzzle shown: its id and shipped rating.
     pub puzzle: Option<(String, u16)>,
     pub size: BoardSize,
@@ -39,7 +36,6 @@ fn selected(event: &Event) -> Option<String> {
 
 #[function_component(PuzzleRating)]
 pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
-    let dismissed = use_state(|| false);
     let record = &props.record.record;
     let provisional = if record.player.deviation > PROVISIONAL_DEVIATION {
         "?"
@@ -63,17 +59,9 @@ pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
         })
     };
     let on_close = props.on_close.reform(|_: MouseEvent| ());
-    let on_dismiss = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |_: MouseEvent| dismissed.set(true))
-    };
     html! {
         <aside class="side puzzle-side" aria-label="Your puzzle rating">
             <button id="close-puzzles" onclick={on_close}>{ "Back to the game" }</button>
-            if let (Some(notice), false) = (props.notice.clone(), *dismissed) {
-                <p class="message" id="puzzle-store-error" role="alert">{ notice }{ " " }
-                    <button onclick={on_dismiss}>{ "OK" }</button></p>
-            }
             <p class="puzzle-rating">{ "Your puzzle rating: " }
                 <strong id="puzzle-rating" data-rating={format!("{:.3}", record.player.rating)}>
                     { format!("{:.0}{provisional}", record.player.rating) }</strong>

@@ -10,8 +10,26 @@ use othello::{BoardSize, Color, Position, Variant};
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
-fn storage() -> Option<web_sys::Storage> {
+/// This browser's local storage, where the page has one.
+pub(super) fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// Replaces the address's fragment (`""`: none) without a new history entry: a link
+/// leaves the address once read, and Puzzle mode names the puzzle on the board there.
+pub fn set_fragment(fragment: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let address = format!(
+        "{}{}{fragment}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address));
+    }
 }
 
 /// The saved game, settings, graph and review, or a new game as Black; and, when a saved
@@ -70,14 +88,7 @@ pub fn load_linked() -> Loaded {
         None => link::read(&fragment),
     };
     if !fragment.is_empty() {
-        let address = format!(
-            "{}{}",
-            location.pathname().unwrap_or_default(),
-            location.search().unwrap_or_default()
-        );
-        if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address));
-        }
+        set_fragment("");
     }
     let (set_aside, link_error) = match read {
         // The saved game in progress is put aside, as a pasted game puts it aside, so a

@@ -3,6 +3,7 @@
 //! it, and a reviewed game's worst moves proven into the player's own puzzles by a worker.
 
 use super::fetch::fetch_bytes;
+use super::persistence::storage;
 use super::PoolHandle;
 use crate::puzzles::mistakes::{worst_moves, PROVE_NODES};
 use crate::puzzles::record::{
@@ -18,10 +19,6 @@ use yew::prelude::*;
 
 /// Where an unreadable record is kept, since the fresh record's first save overwrites it.
 const UNREADABLE_RECORD_KEY: &str = "othello-zero/puzzles-v1-unreadable";
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
 
 /// The player's record and the last rating change a first try made (the puzzle's id, the
 /// rating before and after), as one reducer, so that answers arriving from the workers
