@@ -380,22 +380,7 @@ fn marks(session: &Session) -> (Option<Square>, Option<Square>) {
 
 /// The last move on the board: the line's latest, the answer or the wrong move.
 fn last_square(session: &Session) -> Option<Square> {
-    let shown = session.shown.as_ref()?;
-    let line_move = |line: &Option<crate::puzzles::session::Line>| match line {
-        Some(Ok(line)) if session.step > 0 => line.get(session.step - 1).map(|(mv, _)| *mv),
-        _ => None,
-    };
-    let mv = match &session.stage {
-        Stage::Solved { line } | Stage::Revealed { line } => {
-            line_move(line).or(Some(shown.puzzle.answer))
-        }
-        Stage::Refuted { mv, line } => line_move(line).or(Some(*mv)),
-        Stage::PlayOut { moves, .. }
-        | Stage::PlayedOut { moves, .. }
-        | Stage::Stuck { moves, .. } => moves.last().copied(),
-        Stage::Solving => None,
-    };
-    mv.and_then(Move::square)
+    session.moves_shown().last().copied().and_then(Move::square)
 }
 
 /// The stage's buttons: try again, see the answer, play it out, the next puzzle (a skip of

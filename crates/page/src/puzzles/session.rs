@@ -112,14 +112,22 @@ impl Session {
     /// The position the board shows.
     pub fn position(&self) -> Option<Position> {
         let shown = self.shown.as_ref()?;
-        let start = shown.puzzle.position;
+        Some(play_all(shown.puzzle.position, &self.moves_shown()))
+    }
+
+    /// The moves on the board since the puzzle's position: the answer or the wrong move
+    /// with as much of its line as is shown, or the play-out's moves.
+    pub fn moves_shown(&self) -> Vec<Move> {
+        let Some(shown) = &self.shown else {
+            return Vec::new();
+        };
         let line_moves = |line: &Option<Line>| -> Vec<Move> {
             match line {
                 Some(Ok(line)) => line.iter().take(self.step).map(|(mv, _)| *mv).collect(),
                 _ => Vec::new(),
             }
         };
-        let moves: Vec<Move> = match &self.stage {
+        match &self.stage {
             Stage::Solving => Vec::new(),
             Stage::Solved { line } | Stage::Revealed { line } => {
                 std::iter::once(shown.puzzle.answer)
@@ -130,8 +138,7 @@ impl Session {
             Stage::PlayOut { moves, .. }
             | Stage::PlayedOut { moves, .. }
             | Stage::Stuck { moves, .. } => moves.clone(),
-        };
-        Some(play_all(start, &moves))
+        }
     }
 
     /// The position the solver is asked about now, with the generation the answer must
