@@ -36,4 +36,6 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
+mod ctrl;
+#[cfg(target_arch = "wasm32")]
 mod hooks;
