@@ -303,6 +303,44 @@ impl ReviewState {
     }
 }
 
+/// Where a review stopped and why, as the panel's first words of it: "The review stopped at
+/// move 9 (f2, Black): the search gave no values for this position" (`index` 0-based in
+/// `moves`; a pass, which has no number, by the move before it); without the move, only
+/// why.
+pub fn stopped_at(moves: &[Move], index: Option<usize>, side: Color, reason: &str) -> String {
+    let numbers = crate::format::move_numbers(moves);
+    let Some((index, mv)) = index.and_then(|i| Some((i, moves.get(i)?))) else {
+        return format!("The review stopped: {reason}");
+    };
+    let which = match numbers[index] {
+        Some(n) => format!("move {n} ({mv}, {side})"),
+        None => {
+            let before = moves[..index].iter().filter(|m| **m != Move::Pass).count();
+            format!("{side}'s pass after move {before}")
+        }
+    };
+    format!("The review stopped at {which}: {reason}")
+}
+
+/// What the panel says when a review stopped: where and why ([`stopped_at`]), that nothing
+/// reviewed is lost, and what the player can do about it.
+pub fn stop_sentence(stopped: &str, reviewed: usize) -> String {
+    let again = if reviewed > 0 {
+        "Review again"
+    } else {
+        "Review the game"
+    };
+    let kept = match reviewed {
+        0 => String::new(),
+        1 => " The move reviewed is kept.".to_owned(),
+        n => format!(" The {n} moves reviewed are kept."),
+    };
+    format!(
+        "{stopped}.{kept} Press \"{again}\" to try once more; if it stops there again, \
+         choose another budget."
+    )
+}
+
 /// `side`'s summary over the reviewed moves of a game: the engine's, as the CLI prints it,
 /// over the discs it placed (a pass is no forced move a player made: it is left out).
 pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
@@ -728,6 +766,32 @@ mod tests {
         assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
         // Without an agent (analysis), the chosen level.
         assert_eq!(judging(ReviewLevel::Quick, None).simulations, 100);
+    }
+
+    #[test]
+    fn a_stopped_review_names_the_move_and_what_to_do() {
+        let moves = [mv("f5"), mv("d6"), Move::Pass, mv("c3")];
+        let reason = "the search gave no values for this position";
+        let at = stopped_at(&moves, Some(3), Color::Black, reason);
+        assert_eq!(
+            at,
+            "The review stopped at move 3 (c3, Black): the search gave no values for this position"
+        );
+        assert_eq!(
+            stopped_at(&moves, Some(2), Color::Black, reason),
+            format!("The review stopped at Black's pass after move 2: {reason}")
+        );
+        assert_eq!(
+            stopped_at(&moves, None, Color::Black, "no worker"),
+            "The review stopped: no worker"
+        );
+        let told = stop_sentence(&at, 2);
+        assert!(told.contains("The 2 moves reviewed are kept."), "{told}");
+        assert!(
+            told.contains("Press \"Review again\" to try once more"),
+            "{told}"
+        );
+        assert!(stop_sentence(&at, 0).contains("\"Review the game\""));
     }
 
     #[test]

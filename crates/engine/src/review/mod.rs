@@ -288,10 +288,13 @@ pub enum ReviewError {
     Eval(#[from] EvalError),
 }
 
-/// Whether a report carries values at all: a search ran, the solver settled the root, or
-/// the book answered. A player that only names its move reports a value of 0 for it.
+/// Whether a report carries values at all: a search ran, the solver settled the root, the
+/// book answered, or the tree the search kept from before has the root proven (it then runs
+/// no simulation of its own: a wipe-out in one, found while valuing the move before, stopped
+/// the page's review there). A player that only names its move reports a value of 0 for it,
+/// with none of these.
 fn has_values(info: &SearchInfo) -> bool {
-    info.simulations > 0 || info.solved.is_some() || info.book.is_some()
+    info.simulations > 0 || info.solved.is_some() || info.book.is_some() || info.proof.is_some()
 }
 
 /// What `info` says `mv` is worth for the side to move, when it says: exact where the
@@ -374,6 +377,16 @@ pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
     let discs = info.score.unwrap_or_else(|| discs_of_value(info.value));
     let limit = squares as f32;
     Some(Value::estimate(discs.clamp(-limit, limit)))
+}
+
+/// What `info` says its position is worth for the side to move, as a review values it: its
+/// best move's value ([`move_value`]), or the root's ([`root_value`]) where it says nothing
+/// of that move. One figure for a position whether it is reviewed as the position a move is
+/// played from or as the one a move leads to.
+pub fn position_value(info: &SearchInfo, squares: u32) -> Option<Value> {
+    info.best_move()
+        .and_then(|best| move_value(info, best, squares))
+        .or_else(|| root_value(info, squares))
 }
 
 /// The solver's best line from `pos`, `first` (a best move) first: each position after it
@@ -532,10 +545,13 @@ impl Reviewer {
             player: self.agent.name(),
         };
         let best = info.best_move().ok_or_else(no_values)?;
-        let best_value = move_value(&info, best, squares)
-            .or_else(|| root_value(&info, squares))
-            .ok_or_else(no_values)?;
-        let (value, after_line) = match move_value(&info, played, squares) {
+        let best_value = position_value(&info, squares).ok_or_else(no_values)?;
+        // The played move's value is the position after it as the next move's review sees
+        // it (the search of that position, kept for it), unless this search proved its
+        // margin: a move valued from a few visits here and the next position valued by a
+        // search of its own once disagreed by 10 discs in one move (issue 68), while the
+        // graph's fall over a move should be that move's loss.
+        let (value, after_line) = match move_value(&info, played, squares).filter(|v| v.exact) {
             Some(value) => (value, None),
             None => {
                 let (value, line) = self.value_after(&after, side)?;
@@ -560,8 +576,9 @@ impl Reviewer {
 
     /// The value for `side` of the position after its move: the final margin when the game
     /// is over, else the search of the first position with a choice (forced moves and
-    /// passes, which an agent plays without searching, are played through), turned round
-    /// when the opponent is to move there; with the line from there (the forced moves,
+    /// passes, which an agent plays without searching, are played through), valued as
+    /// [`position_value`] values a position and turned round when the opponent is to move
+    /// there; with the line from there (the forced moves,
     /// then that search's principal variation).
     fn value_after(
         &mut self,
@@ -584,7 +601,7 @@ impl Reviewer {
         }
         let info = self.search(&pos)?;
         let value =
-            root_value(&info, pos.size().squares()).ok_or_else(|| ReviewError::NoValues {
+            position_value(&info, pos.size().squares()).ok_or_else(|| ReviewError::NoValues {
                 player: self.agent.name(),
             })?;
         line.extend(info.pv.iter().copied());

@@ -1,7 +1,7 @@
 use super::*;
 use crate::agent::Thinking;
 use crate::mcts::default_exact_root_empties;
-use crate::report::{value_of_discs, MoveInfo};
+use crate::report::{value_of_discs, MoveInfo, Proof};
 use crate::{NoModels, PlayerSpec, Rng};
 use othello::{BoardSize, Square, Variant};
 use std::collections::HashSet;
@@ -417,4 +417,72 @@ fn an_estimate_and_an_exact_margin_are_never_subtracted_from_each_other() {
     // they are (a move that ends the game has no estimate).
     assert_eq!(comparable_loss(played, best, (Some(50.0), Some(39.0))), 0.0);
     assert!((comparable_loss(played, best, (None, None)) - 23.45).abs() < 1e-3);
+}
+
+/// Black to move after d3c3b3d2e1d6d7e3, with f4 taking every white disc (+64): the
+/// position where the page's review stopped at its move (issue 68, item 1).
+fn a_wipe_out_in_one() -> Position {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let game = Game::from_transcript("d3c3b3d2e1d6d7e3", start).expect("legal");
+    let pos = *game.position();
+    let after = pos.play(square("f4")).expect("legal");
+    assert!(after.is_game_over() && after.discs(Color::White).0 == 0);
+    pos
+}
+
+#[test]
+fn a_search_that_found_its_root_proven_in_the_tree_it_kept_still_values_the_moves() {
+    let pos = a_wipe_out_in_one();
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let (mut agent, budget) = spec.build(3, &NoModels).expect("an agent");
+    agent.think(&pos, &budget, &mut |_| true).expect("a search");
+    // The tree it keeps has the root proven: the next search of it runs no simulation.
+    let again = agent.think(&pos, &budget, &mut |_| true).expect("a search");
+    assert_eq!((again.simulations, again.proof), (0, Some(Proof::Win)));
+    assert_eq!(move_value(&again, square("f4"), 64), Some(Value::exact(64)));
+    assert!(root_value(&again, 64).is_some());
+    // And a review through that position, the move before it and the one played there
+    // (not the wipe-out), values every move.
+    let game = Game::from_transcript(
+        "d3c3b3d2e1d6d7e3f2c6",
+        Position::start(BoardSize::Eight, Variant::Standard),
+    )
+    .expect("legal");
+    let reviews = review(&game, None);
+    let at = &reviews[8];
+    assert_eq!(
+        (at.best, at.best_value),
+        (square("f4"), Some(Value::exact(64)))
+    );
+}
+
+#[test]
+fn a_played_move_is_worth_what_the_next_moves_review_says_its_position_is_worth() {
+    // Issue 68: a Quick review valued Black's move at -5.63 from the few visits it had in
+    // Black's search, and the next row's best at +15.66 for White from a search of its own.
+    let game = game_with_a_random_ending(20, 7);
+    let reviews = review(&game, None);
+    let positions = game.positions();
+    let mut compared = 0;
+    for (i, pair) in reviews.windows(2).enumerate() {
+        let (this, next) = (&pair[0], &pair[1]);
+        let Some(value) = this.value.filter(|v| !v.exact) else {
+            continue;
+        };
+        if next.is_forced()
+            || next.best == next.played
+            || positions[i + 1].side_to_move() == this.side
+        {
+            continue;
+        }
+        let next_best = next.best_value.expect("valued");
+        assert_eq!(
+            value.discs,
+            -next_best.discs,
+            "move {}: {this:?} then {next:?}",
+            i + 1
+        );
+        compared += 1;
+    }
+    assert!(compared > 5, "only {compared} moves compared");
 }

@@ -4,8 +4,8 @@
 
 use crate::format::move_numbers;
 use crate::review::{
-    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, summary,
-    value_text, ReviewLevel, ReviewOrder,
+    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, stop_sentence,
+    summary, value_text, ReviewLevel, ReviewOrder,
 };
 use othello::{Color, Move};
 use protocol::ReviewedMove;
@@ -88,7 +88,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 <p class="small" id="review-unavailable">{ why }</p>
             }
             if let Some(error) = props.error.clone() {
-                <p class="message" id="review-error" role="alert">{ format!("The review stopped: {error}") }</p>
+                <p class="message" id="review-error" role="alert">{ stop_sentence(&error, reviewed) }</p>
             }
             if let Some(judged) = props.judged.clone().filter(|_| reviewed > 0 || running) {
                 <p class="small" id="review-judged">{ judged }</p>

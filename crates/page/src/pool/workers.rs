@@ -144,7 +144,7 @@ impl Pool {
                 index: move_index,
                 review,
             } => self.on_reviewed(index, id, move_index, review),
-            Output::ReviewFailed { id, error } => self.on_review_failed(id, error),
+            Output::ReviewFailed { id, error } => self.on_review_failed(index, id, error),
             Output::Puzzle { id, reply } => {
                 self.on_puzzle(id, reply);
                 vec![]

@@ -49,6 +49,11 @@ impl Searcher {
                         "move {} ({mv}) cannot be played there: {cause}",
                         request.index + 1
                     ),
+                    // The engine's words name the player spec, which means nothing to a
+                    // player: the page names the move and what to do (issue 68, item 1).
+                    engine::review::ReviewError::NoValues { .. } => {
+                        "the search gave no values for this position".to_owned()
+                    }
                     other => other.to_string(),
                 })
             }

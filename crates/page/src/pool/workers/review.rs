@@ -4,7 +4,7 @@
 
 use super::{now, random_seed, Pool, SEARCH_TIMEOUT_MS};
 use crate::pool::PoolEvent;
-use crate::review::{ReviewOrder, Schedule};
+use crate::review::{stopped_at, ReviewOrder, Schedule};
 use engine::PlayerSpec;
 use othello::Position;
 use protocol::{Input, ReviewRequest, WireBudget};
@@ -127,17 +127,28 @@ impl Pool {
         self.review = None;
     }
 
-    /// Review `id` could not value a move: it ends, with why.
-    pub(super) fn on_review_failed(&mut self, id: u64, error: String) -> Vec<PoolEvent> {
-        if self.review.as_ref().is_some_and(|job| job.id == id) {
-            self.review = None;
-            vec![PoolEvent::ReviewEnded {
-                id,
-                error: Some(error),
-            }]
-        } else {
-            vec![]
-        }
+    /// Review `id` could not value the move worker `slot` held: it ends, with why and where
+    /// (the move, by its number and side, so the player knows what stopped it).
+    pub(super) fn on_review_failed(
+        &mut self,
+        slot: usize,
+        id: u64,
+        error: String,
+    ) -> Vec<PoolEvent> {
+        let Some(job) = self.review.as_ref().filter(|job| job.id == id) else {
+            return vec![];
+        };
+        let played: Vec<othello::Move> = job.moves.iter().map(|(_, mv)| *mv).collect();
+        let index = job.schedule.busy(slot);
+        let side = index
+            .and_then(|i| job.moves.get(i))
+            .map_or(othello::Color::Black, |(pos, _)| pos.side_to_move());
+        let error = stopped_at(&played, index, side, &error);
+        self.review = None;
+        vec![PoolEvent::ReviewEnded {
+            id,
+            error: Some(error),
+        }]
     }
 
     pub(super) fn on_reviewed(
