@@ -5,6 +5,7 @@
 // Run by scripts/e2e.sh (or alone with E2E_FILES=trust.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { moveCount, newGame, openGame, useBrowser } from "./lib.mjs";
 
 useBrowser();
@@ -41,6 +42,61 @@ test("a review of a game with a wipe-out in one, passes and forced moves finishe
   assert.equal(ninth[3], "f4");
   assert.equal(ninth[4], "+64");
   assert.equal(await page.locator("#review-moves tr.forced").count() >= 5, true, "the passes and forced moves are marked forced");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Clicks a download link; the file's suggested name and its text. */
+async function download(page, link) {
+  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
+  return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
+}
+
+/** Reviews the game on the board at Quick and waits for the end. */
+async function reviewQuick(page) {
+  await page.selectOption("#review-level", "quick");
+  await page.click("#review-start");
+  await page.waitForSelector("#review-progress");
+  await page.waitForSelector("#review-start", { timeout: 200_000 });
+}
+
+test("a record loaded after a review shows none of it and downloads byte for byte what it came with", { timeout: 240_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const file = new URL("./data/saio1200-saio3000.ggf", import.meta.url).pathname;
+  const record = fs.readFileSync(file, "utf8").trim();
+  // One's own game through the record's first three moves (d3 c5 f6), reviewed.
+  await newGame(page, { players: "analysis" });
+  for (const square of ["d3", "c5", "f6"]) {
+    await page.click(`#sq-${square}`);
+    await page.waitForFunction((n) => document.querySelector("#transcript").textContent.length === n, 2 * (["d3", "c5", "f6"].indexOf(square) + 1));
+  }
+  await reviewQuick(page);
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 3);
+  // The record, pasted: a game of its own, with no review of this page's.
+  await page.fill("#transcript-input", record);
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.equal(await page.locator("#review-moves").count(), 0, "another game's review is shown");
+  assert.equal(await page.locator("#review-judged").count(), 0);
+  assert.equal(await page.locator("#review-start").innerText(), "Review the game");
+  assert.equal(await page.locator("#eval-graph .pt.inaccuracy, #eval-graph .pt.mistake, #eval-graph .pt.blunder").count(), 0);
+  // Its downloads are the record as it came, byte for byte, its notes (B[d3//3.08]) included.
+  assert.equal((await download(page, "#download-ggf")).text, record);
+  assert.equal((await download(page, "#download-ggf-end")).text, record);
+  assert.equal(await page.locator("#download-ggf-reviewed").count(), 0);
+  // Reviewed itself, it still downloads as it came; the review's values go into a download
+  // of their own, which the player chooses.
+  await reviewQuick(page);
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 60);
+  assert.equal((await download(page, "#download-ggf")).text, record);
+  const reviewed = await download(page, "#download-ggf-reviewed");
+  assert.equal(reviewed.name, "Saio1200-vs-Saio3000-2026-11-25-reviewed.ggf");
+  assert.match(reviewed.text, /B\[d3\/-?\d+(\.\d+)?\/3\.08\]/);
+  // A reload keeps both: the record as it came, and its review.
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  assert.equal(await page.locator("#review-moves tbody tr").count(), 60);
+  assert.equal((await download(page, "#download-ggf")).text, record);
   assert.deepEqual(errors, []);
   await context.close();
 });

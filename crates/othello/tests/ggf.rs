@@ -442,3 +442,28 @@ proptest! {
         prop_assert_eq!(again.to_string(), first.to_string());
     }
 }
+
+#[test]
+fn a_record_read_is_given_back_as_it_came_until_it_is_changed() {
+    // GGS's numbers as written (RE[+0.000], a time of 0.70 s), which Display writes its own
+    // way; a game number and spaces around the record, which are not the record's.
+    let text = "(;GM[Othello]PC[GGS/os]PB[Ann]PW[Bob]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//0.70]W[c5/1.50/3.08];)";
+    let archive = format!("1 {text}\n2 {text}\n");
+    let games = read_games(&archive).expect("two games");
+    for game in &games {
+        assert_eq!(game.as_read(), Some(text));
+    }
+    let mut record: GgfGame = text.parse().expect("a record");
+    assert_eq!(record.as_read(), Some(text));
+    assert_ne!(record.to_string(), text, "Display writes its own numbers");
+    record.notes_mut()[0].eval = Some(-2.91);
+    assert_eq!(record.as_read(), None, "a note written");
+    let mut renamed: GgfGame = text.parse().expect("a record");
+    renamed.black = Some("Cy".to_owned());
+    assert_eq!(renamed.as_read(), None, "a field set");
+    assert_eq!(
+        GgfGame::new(record.game().clone()).as_read(),
+        None,
+        "made here"
+    );
+}

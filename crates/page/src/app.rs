@@ -65,7 +65,7 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
     let ready = ctrl.player.is_some();
     html! {
         <main data-ready={ready.to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
-              data-reviewed={view.review.reviews.len().to_string()}>
+              data-reviewed={view.review.len().to_string()}>
             <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)}
                     link_error={ctrl.link_error.clone()} on_puzzles={puzzles.on_open.clone()} />
             <Notice id="save-error" text={ctrl.unreadable.clone()} on_ok={asks.on_dismiss.clone()} />
@@ -100,9 +100,8 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     if game.game.moves().is_empty() && game.undone.is_empty() {
         return Html::default();
     }
-    let moves = view
-        .review
-        .reviews
+    let reviews = view.review.of(game.id());
+    let moves = reviews
         .of_game(&game.game)
         .into_iter()
         .zip(game.game.moves().iter().copied())
@@ -111,11 +110,11 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     let (set, work) = (&ctrl.settings_asks, &ctrl.work);
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
-                     error={view.review.error.clone()} level={settings.review_level} on_level={set.on_review_level.clone()}
+                     error={view.review.error_of(game.id()).map(str::to_owned)} level={settings.review_level} on_level={set.on_review_level.clone()}
                      order={settings.review_order} on_order={set.on_review_order.clone()}
                      unavailable={ctrl.review_unavailable.clone()} on_review={work.on_review.clone()}
-                     on_cancel={work.on_cancel_review.clone()} focus={view.review.focus}
-                     on_focus={ctrl.asks.on_review_focus.clone()} judged={view.review.reviews.judged().map(str::to_owned)}
+                     on_cancel={work.on_cancel_review.clone()} focus={view.review.focus.filter(|(g, _)| *g == game.id()).map(|(_, i)| i)}
+                     on_focus={ctrl.asks.on_review_focus.clone()} judged={reviews.judged().map(str::to_owned)}
                      black={who(game, Color::Black)} white={who(game, Color::White)} />
     }
 }

@@ -219,10 +219,10 @@ pub fn heat_visible(state: &GameState, searched: u64) -> bool {
 /// The reviewed move the person clicked, with its index in the game, while it is still a
 /// move of the game with its review.
 pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedMove)> {
-    let index = view.review.focus?;
+    let (of, index) = view.review.focus?;
     let pos = game.game.positions().get(index)?;
     let mv = game.game.moves().get(index)?;
-    Some((index, view.review.reviews.get(pos.hash(), *mv)?))
+    Some((index, view.review.of(of).get(pos.hash(), *mv)?))
 }
 
 /// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best

@@ -123,7 +123,11 @@ pub fn save(
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
         judged: reviews.judged().map(str::to_owned),
-        record: state.record.as_ref().map(GgfGame::to_string),
+        // As it came, so that a reload still downloads it byte for byte.
+        record: state
+            .record
+            .as_ref()
+            .map(|r| r.as_read().map_or_else(|| r.to_string(), str::to_owned)),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()

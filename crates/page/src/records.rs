@@ -16,15 +16,40 @@ use crate::review::Reviews;
 /// [`players`] names them, the result once the game is over, and the times and
 /// evaluations its record gave the moves it still shares with it.
 ///
-/// Either way each reviewed move's value is that move's evaluation (`B[f5/-2]`, as GGS
-/// records carry them), in place of the record's: a GGF move holds one evaluation, and
-/// the review is the judgment the person asked this page for. The record's evaluation
-/// stays on every move the review gave no value.
+/// A record read from GGF text is given back byte for byte as it came, its own
+/// evaluations and every note included, whatever the page reviewed (issue 68, item 2: a
+/// review once wrote `B[d3/-2.91/0.01]` over the record's `B[d3//0.01]`); the review's
+/// values go into it only when the person asks ([`ggf_with_review`]). Any other game (one
+/// played here, a pasted transcript, a position set up) has no text of its own: each
+/// reviewed move's value is that move's evaluation (`B[f5/-2]`, as GGS records carry them).
 pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String {
-    let mut record = match game.record_in_play() {
-        Some(record) => record.clone(),
+    let record = match game.record_in_play() {
+        Some(record) => match record.as_read() {
+            Some(text) => return text.to_owned(),
+            None => record.clone(),
+        },
         None => played_here(game, opponent),
     };
+    annotated(record, reviews)
+}
+
+/// A record read from GGF text with the page's review's values as its moves'
+/// evaluations, in place of the record's own (a move the review gave no value keeps its
+/// own): what "Download with the review's values" gives. `None` where the download is
+/// not a record as read, or no move of it is reviewed.
+pub fn ggf_with_review(game: &GameState, reviews: &Reviews) -> Option<String> {
+    let record = game.record_in_play().filter(|r| r.as_read().is_some())?;
+    let reviewed = reviews.of_game(record.game());
+    reviewed
+        .iter()
+        .flatten()
+        .any(|r| r.value.is_some())
+        .then(|| annotated(record.clone(), reviews))
+}
+
+/// `record` with each reviewed move's value as its evaluation, and its result from the
+/// board where it gives none.
+fn annotated(mut record: GgfGame, reviews: &Reviews) -> String {
     let reviewed = reviews.of_game(record.game());
     crate::review::annotate(&mut record, &reviewed);
     if record.result.is_none() {

@@ -240,40 +240,105 @@ impl Reviews {
     }
 }
 
-/// The review as the page holds it: every move reviewed so far, the review running now and
-/// how far it has come, why the last one stopped, and the move the person is looking at.
+/// No review: what a game nobody reviewed has.
+static NO_REVIEWS: Reviews = Reviews(Vec::new(), None);
+
+/// How many games' reviews the page keeps at once: the game on the board, one put aside,
+/// and a few before them.
+const GAMES_REMEMBERED: usize = 4;
+
+/// The review as the page holds it: the moves reviewed so far, each game's apart (a game
+/// is the page's one game between a new game, a load or a game brought back: its id is
+/// `GameModel::id`), the review running now and how far it has come, why the last one
+/// stopped, and the move the person is looking at.
+///
+/// A review belongs to the game it was made for: another game through the same positions
+/// (a record loaded after a review, with the same first moves) has none of it, on its
+/// panel, its board or its download (issue 68, item 2).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReviewState {
-    pub reviews: Reviews,
+    /// Each game's reviews, by the game's id, the latest game last.
+    pub games: Vec<(u64, Reviews)>,
     /// The review under way: its id, the moves done and the moves in all, counting the
     /// discs placed (a pass is reviewed too, but is no move the person counts).
     pub running: Option<(u64, usize, usize)>,
-    /// The game under review: its start and the moves sent to the workers.
-    pub subject: Option<Game>,
-    /// Why the last review stopped early.
-    pub error: Option<String>,
-    /// The move (0-based index in the game) shown on the board with its best move.
-    pub focus: Option<usize>,
+    /// The game under review: its id, its start and the moves sent to the workers.
+    pub subject: Option<(u64, Game)>,
+    /// Why the last review stopped early, and of which game.
+    pub error: Option<(u64, String)>,
+    /// The move (its game's id, and its 0-based index in the game) shown on the board with
+    /// its best move.
+    pub focus: Option<(u64, usize)>,
 }
 
 impl ReviewState {
-    pub fn started(&mut self, id: u64, game: Game, judged: String) {
-        let placed = game.moves().iter().filter(|m| **m != Move::Pass).count();
+    /// The state with `reviews` as the reviews of the game `game`.
+    pub fn with(game: u64, reviews: Reviews) -> ReviewState {
+        ReviewState {
+            games: vec![(game, reviews)],
+            ..ReviewState::default()
+        }
+    }
+
+    /// The reviews of the game `game` (none when nobody reviewed it).
+    pub fn of(&self, game: u64) -> &Reviews {
+        self.games
+            .iter()
+            .find(|(g, _)| *g == game)
+            .map_or(&NO_REVIEWS, |(_, r)| r)
+    }
+
+    /// Why the last review of `game` stopped early, if it did.
+    pub fn error_of(&self, game: u64) -> Option<&str> {
+        self.error
+            .as_ref()
+            .filter(|(g, _)| *g == game)
+            .map(|(_, e)| e.as_str())
+    }
+
+    /// How many reviewed moves are remembered, every game's: the browser tests watch it
+    /// to see that nothing arrives after a cancel.
+    pub fn len(&self) -> usize {
+        self.games.iter().map(|(_, r)| r.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn of_mut(&mut self, game: u64) -> &mut Reviews {
+        if let Some(at) = self.games.iter().position(|(g, _)| *g == game) {
+            let entry = self.games.remove(at);
+            self.games.push(entry);
+        } else {
+            self.games.push((game, Reviews::default()));
+            if self.games.len() > GAMES_REMEMBERED {
+                self.games.remove(0);
+            }
+        }
+        let last = self.games.len() - 1;
+        &mut self.games[last].1
+    }
+
+    /// A review of `game` (the page's id of the game on the board) started in the pool
+    /// with this id, of `moves`.
+    pub fn started(&mut self, id: u64, (game, moves): (u64, Game), judged: String) {
+        let placed = moves.moves().iter().filter(|m| **m != Move::Pass).count();
         self.running = Some((id, 0, placed));
-        self.subject = Some(game);
+        self.subject = Some((game, moves));
         self.error = None;
-        self.reviews.set_judged(Some(judged));
+        self.of_mut(game).set_judged(Some(judged));
     }
 
     /// Whether the review under way is still of the game on the board: the same start,
     /// and its moves still the start of the game's line (played moves, then the redo
     /// list), so undo, redo, browsing and playing on keep it, while a new game, a loaded
     /// record, a position set up in the editor or another move after an undo end it.
-    pub fn follows(&self, state: &othello::GameState) -> bool {
-        let Some(subject) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
+    pub fn follows(&self, game: u64, state: &othello::GameState) -> bool {
+        let Some((of, subject)) = self.subject.as_ref().filter(|_| self.running.is_some()) else {
             return true;
         };
-        if subject.start() != state.game.start() {
+        if *of != game || subject.start() != state.game.start() {
             return false;
         }
         let line = state.game.moves().iter().chain(state.undone.iter().rev());
@@ -288,17 +353,20 @@ impl ReviewState {
 
     /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
     pub fn reviewed(&mut self, id: u64, position: u64, review: ReviewedMove) {
+        let Some(game) = self.subject.as_ref().map(|(g, _)| *g) else {
+            return;
+        };
         if let Some(run) = self.running.as_mut().filter(|r| r.0 == id) {
             run.1 += usize::from(review.played != Move::Pass);
-            self.reviews.record(position, review);
+            self.of_mut(game).record(position, review);
         }
     }
 
     pub fn ended(&mut self, id: u64, error: Option<String>) {
         if self.running.is_some_and(|r| r.0 == id) {
             self.running = None;
-            self.subject = None;
-            self.error = error;
+            let game = self.subject.take().map(|(g, _)| g);
+            self.error = game.zip(error);
         }
     }
 }
@@ -644,19 +712,44 @@ mod tests {
     }
 
     #[test]
+    fn a_review_is_its_games_alone_not_another_through_the_same_positions() {
+        // Issue 68, item 2: a record with the same first moves as a game reviewed before
+        // it showed that game's review.
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("d3c5f6", start).expect("legal");
+        let mut state = ReviewState::default();
+        state.started(
+            7,
+            (1, game.clone()),
+            "Judged at 100 simulations a position.".into(),
+        );
+        state.reviewed(
+            7,
+            start.hash(),
+            reviewed(Color::Black, "d3", -2.9, "d3", -2.9),
+        );
+        state.ended(7, None);
+        assert!(state.of(1).get(start.hash(), mv("d3")).is_some());
+        assert!(state.of(1).judged().is_some());
+        assert_eq!(state.of(2).of_game(&game), vec![None, None, None]);
+        assert_eq!(state.of(2).judged(), None);
+        assert_eq!(state.len(), 1);
+    }
+
+    #[test]
     fn a_cancelled_reviews_late_answers_are_dropped() {
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
         let mut state = ReviewState::default();
-        state.started(4, game("f5d6"), String::new());
+        state.started(4, (0, game("f5d6")), String::new());
         let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
         state.reviewed(4, 10, r.clone());
         assert_eq!(state.running, Some((4, 1, 2)));
         state.cancelled();
         state.reviewed(4, 11, r.clone());
-        assert_eq!(state.reviews.get(11, mv("f5")), None);
-        assert_eq!(state.reviews.get(10, mv("f5")), Some(r));
-        state.started(5, game("f5"), String::new());
+        assert_eq!(state.of(0).get(11, mv("f5")), None);
+        assert_eq!(state.of(0).get(10, mv("f5")), Some(r));
+        state.started(5, (0, game("f5")), String::new());
         state.ended(4, Some("late".into()));
         assert_eq!(
             (state.running, state.error.clone()),
@@ -664,8 +757,13 @@ mod tests {
         );
         state.ended(5, Some("no network".into()));
         assert_eq!(
-            (state.running, state.error),
-            (None, Some("no network".into()))
+            (state.running, state.error_of(0)),
+            (None, Some("no network"))
+        );
+        assert_eq!(
+            state.error_of(1),
+            None,
+            "another game's review did not stop"
         );
     }
 
@@ -681,7 +779,7 @@ mod tests {
         .expect("legal");
         assert_eq!(game.moves().len(), 66);
         let mut state = ReviewState::default();
-        state.started(1, game, String::new());
+        state.started(1, (0, game), String::new());
         assert_eq!(state.running, Some((1, 0, 60)));
         let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
         state.reviewed(1, 20, pass.clone());
@@ -701,16 +799,16 @@ mod tests {
         let played = Game::from_transcript("f5d6c3d3", start).expect("legal");
         let mut state = ReviewState::default();
         let on_board = GameState::from_game(played.clone(), Seats::Analysis);
-        assert!(state.follows(&on_board), "no review: nothing to cancel");
-        state.started(1, played.clone(), String::new());
-        assert!(state.follows(&on_board));
+        assert!(state.follows(1, &on_board), "no review: nothing to cancel");
+        state.started(1, (1, played.clone()), String::new());
+        assert!(state.follows(1, &on_board));
         // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
         let mut undone = on_board.clone();
         undone.undo();
-        assert!(undone.game.moves().len() < 4 && state.follows(&undone));
+        assert!(undone.game.moves().len() < 4 && state.follows(1, &undone));
         let mut on = on_board.clone();
         on.play_human(mv("c4")).expect("legal");
-        assert!(on.game.moves().len() == 5 && state.follows(&on));
+        assert!(on.game.moves().len() == 5 && state.follows(1, &on));
         // Another move where a reviewed one was, a new game, another start: not this game.
         let mut other = GameState::from_game(played.clone(), Seats::Analysis);
         other.undo();
@@ -722,16 +820,18 @@ mod tests {
             .find(|&m| m != mv("d3"))
             .expect("another move");
         other.play_human(instead).expect("legal");
-        assert!(!state.follows(&other), "{:?}", other.game.moves());
+        assert!(!state.follows(1, &other), "{:?}", other.game.moves());
+        // The same moves, but another game of the page's (a record loaded after it).
+        assert!(!state.follows(2, &on_board));
         let new_game = GameState::new(start, Seats::Human(Color::Black));
-        assert!(!state.follows(&new_game));
+        assert!(!state.follows(1, &new_game));
         let mut elsewhere = Game::new(start.play(mv("d3")).expect("legal"));
         let reply = elsewhere.position().legal_move_list()[0];
         elsewhere.push(reply).expect("legal");
-        assert!(!state.follows(&GameState::from_game(elsewhere, Seats::Analysis)));
+        assert!(!state.follows(1, &GameState::from_game(elsewhere, Seats::Analysis)));
         // Once the review is over there is nothing to follow.
         state.ended(1, None);
-        assert!(state.follows(&new_game));
+        assert!(state.follows(1, &new_game));
     }
 
     #[test]

@@ -53,6 +53,52 @@ pub enum Action {
     BringBack,
 }
 
+/// Which game is which on this page: the game on the board, the one put aside, and the last
+/// id given. A new game, a load or a pasted game gets an id no game had before; a game
+/// brought back its own again. What belongs to one game and outlives a change of the board
+/// (its review: `review::ReviewState`) is kept by its id, so that another game through the
+/// same positions never shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameIds {
+    pub id: u64,
+    pub aside: u64,
+    pub last: u64,
+}
+
+impl GameIds {
+    /// The ids of a page that opens on a game: the saved one (0), or a linked one (1),
+    /// which puts the saved one (0) aside.
+    pub fn opened(linked: bool) -> GameIds {
+        let id = u64::from(linked);
+        GameIds {
+            id,
+            aside: 0,
+            last: id,
+        }
+    }
+
+    /// The ids after an action that brought back the game put aside, started `another`,
+    /// or put the game on the board aside.
+    pub fn after(self, brought_back: bool, another: bool, put_aside: bool) -> GameIds {
+        let aside = if put_aside { self.id } else { self.aside };
+        if brought_back {
+            GameIds {
+                id: self.aside,
+                aside,
+                ..self
+            }
+        } else if another {
+            GameIds {
+                id: self.last + 1,
+                aside,
+                last: self.last + 1,
+            }
+        } else {
+            GameIds { aside, ..self }
+        }
+    }
+}
+
 /// Applies an action; one that does not apply leaves the state as it was.
 pub fn apply(state: &GameState, action: Action) -> GameState {
     let mut next = state.clone();
@@ -259,6 +305,25 @@ mod tests {
             Position::start(BoardSize::Eight, Variant::Standard),
             Seats::Human(Color::Black),
         )
+    }
+
+    #[test]
+    fn every_game_has_an_id_of_its_own_and_a_game_brought_back_its_own_again() {
+        let saved = GameIds::opened(false);
+        assert_eq!(saved.id, 0);
+        // A game pasted over a game in progress: a new id, the old one put aside.
+        let pasted = saved.after(false, true, true);
+        assert_eq!((pasted.id, pasted.aside), (1, 0));
+        // Moves change nothing; bringing the game back gives it its id again.
+        assert_eq!(pasted.after(false, false, false), pasted);
+        let back = pasted.after(true, false, false);
+        assert_eq!(back.id, 0);
+        // The next new game is new to the page, never an id given before.
+        assert_eq!(back.after(false, true, false).id, 2);
+        // A linked game is not the saved one, which it puts aside.
+        let linked = GameIds::opened(true);
+        assert_eq!((linked.id, linked.aside), (1, 0));
+        assert_eq!(linked.after(false, true, false).id, 2);
     }
 
     #[test]

@@ -82,12 +82,13 @@ pub enum ViewAction {
     Strength(String, String),
     /// Progress of a network's download.
     Downloading(Download),
-    /// A review started in the pool with this id, of this game's moves.
-    /// A review's id, its game, and what it judges with in words.
-    ReviewStarted(u64, othello::Game, String),
+    /// A review started in the pool with this id, of this game (its id on the page, and
+    /// its moves), and what it judges with, in words.
+    ReviewStarted(u64, (u64, othello::Game), String),
     ReviewCancelled,
-    /// Shows this move of the game (0-based) with its best move, or the game again.
-    ReviewFocus(Option<usize>),
+    /// Shows this move (0-based) of the game with this id with its best move, or the game
+    /// again.
+    ReviewFocus(Option<(u64, usize)>),
     /// The board editor.
     Edit(EditAction),
     /// The game changed (a move, an undo, another game): a hint's marker is no longer

@@ -68,7 +68,8 @@ pub struct GgfResult {
 }
 
 /// A game record: the game (start position and moves) and what the record says about it.
-#[derive(Clone, Debug, PartialEq)]
+/// Two records are equal when they say the same, however their texts were written.
+#[derive(Clone, Debug)]
 pub struct GgfGame {
     game: Game,
     /// One per move of `game`, passes included.
@@ -85,6 +86,9 @@ pub struct GgfGame {
     pub place: Option<String>,
     /// Every other property, in the order read, written back as it came.
     pub other: Vec<(String, String)>,
+    /// The text the record was read from, `(;` to `;)`: [`GgfGame::as_read`] gives it back
+    /// while the record is still what that text says.
+    source: Option<String>,
 }
 
 /// Why a text is not a move of a record (`f5`, `f5/1.5/2.03`, `PA`).
@@ -158,6 +162,21 @@ pub enum GgfError {
     },
 }
 
+/// What the records say, not how their texts were written (the text read is kept only to
+/// give it back, [`GgfGame::as_read`]).
+impl PartialEq for GgfGame {
+    fn eq(&self, other: &GgfGame) -> bool {
+        self.game == other.game
+            && self.notes == other.notes
+            && self.black == other.black
+            && self.white == other.white
+            && self.result == other.result
+            && self.date == other.date
+            && self.place == other.place
+            && self.other == other.other
+    }
+}
+
 impl GgfGame {
     /// A record of `game` with nothing else known.
     pub fn new(game: Game) -> GgfGame {
@@ -170,7 +189,19 @@ impl GgfGame {
             date: None,
             place: None,
             other: Vec::new(),
+            source: None,
         }
+    }
+
+    /// The text the record was read from, byte for byte (its spacing, its numbers as
+    /// written: `RE[+0.000]`, `B[d3//0.70]`), while the record is still what it says: a
+    /// record made here, or read and then changed (a note written, a move pushed, a field
+    /// set), has none, and is written as [`fmt::Display`] writes it. A program that
+    /// downloads a record it was given gives it back as it came.
+    pub fn as_read(&self) -> Option<&str> {
+        let text = self.source.as_deref()?;
+        let again = GgfGame::read(text).ok()?.0;
+        (again == *self).then_some(text)
     }
 
     pub fn game(&self) -> &Game {

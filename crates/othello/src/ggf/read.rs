@@ -6,11 +6,16 @@ impl GgfGame {
     /// One game off the front of `text`, and the text after it.
     pub(super) fn read(text: &str) -> Result<(GgfGame, &str), GgfError> {
         let mut props = Properties::open(text)?;
+        // The record's own text starts at its "(;", after any game number.
+        let opened = props.at - 2;
         let mut fields = Fields::default();
         while let Some((tag, value)) = props.next_property()? {
             fields.take(tag, value)?;
         }
-        Ok((fields.build()?, props.rest()))
+        let mut game = fields.build()?;
+        let rest = props.rest();
+        game.source = Some(text[opened..text.len() - rest.len()].to_owned());
+        Ok((game, rest))
     }
 }
 

@@ -13,7 +13,7 @@ use crate::explain::{
 use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
 use crate::overlay::{board_overlay, focused_review};
-use crate::records::{file_stem, ggf_record, record_line};
+use crate::records::{file_stem, ggf_record, ggf_with_review, record_line};
 use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
 use crate::view::View;
@@ -104,7 +104,8 @@ pub fn play_area(props: &PlayProps) -> Html {
             }
             { set_aside(game, &props.on_game) }
             if pos.is_game_over() {
-                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, &view.review.reviews)}
+                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
+                          ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))}
                           file_name={file_stem(game, &download_time())}
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />

@@ -36,7 +36,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let played = game.game.moves().len();
     let line = at_ply(game, played + game.undone.len()).game;
     let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
-    let graph_points = points(&line, &view.estimates, &view.review.reviews, live);
+    let graph_points = points(&line, &view.estimates, view.review.of(game.id()), live);
     let graph_scale = scale(&graph_points);
     let stoppable =
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));

@@ -8,7 +8,7 @@ use crate::components::{
 use crate::hooks::{GameModel, Loaders, NewGameFlow};
 use crate::levels::Difficulty;
 use crate::models::{builtin_named, learners_for, BuiltinModel};
-use crate::records::{file_stem, ggf_record};
+use crate::records::{file_stem, ggf_record, ggf_with_review};
 use crate::state::placed;
 use crate::view::{ModelStatus, View};
 use std::rc::Rc;
@@ -57,7 +57,8 @@ pub fn side_panel(props: &SideProps) -> Html {
             <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={props.on_goto.clone()} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
-                      ggf={ggf_record(game, &props.opponent, &view.review.reviews)} file_name={file_stem(game, &download_time())}
+                      ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
+                      ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
                       on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}

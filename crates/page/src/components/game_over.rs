@@ -9,6 +9,10 @@ pub struct GameOverProps {
     pub record: String,
     /// The same game as a GGF record.
     pub ggf: String,
+    /// A record read from a file, with the review's values in its moves
+    /// ([`crate::records::ggf_with_review`]).
+    #[prop_or_default]
+    pub ggf_reviewed: Option<String>,
     /// The downloads' name without its extension ([`crate::records::file_stem`]).
     pub file_name: String,
     /// Offer a rematch with the colours swapped (when a person played one colour).
@@ -49,6 +53,10 @@ pub fn game_over(props: &GameOverProps) -> Html {
             <a id="download-record" class="button" {href} download={format!("{}.txt", props.file_name)}>{ "Download the record" }</a>
             <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
                title="The game as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
+            if let Some(reviewed) = props.ggf_reviewed.as_ref() {
+                <a id="download-ggf-reviewed-end" class="button" href={data_href(reviewed)} download={format!("{}-reviewed.ggf", props.file_name)}
+                   title="The record with this page's review: each reviewed move's value in place of the record's own evaluation">{ "Download with the review's values" }</a>
+            }
         </div>
     }
 }

@@ -24,6 +24,11 @@ pub struct MoveListProps {
     pub on_load: Callback<String>,
     /// The game so far as a GGF record.
     pub ggf: String,
+    /// A record read from a file with the review's values in its moves, when it has
+    /// reviewed moves ([`crate::records::ggf_with_review`]): a download of its own, since
+    /// the record's own download is the record as it came.
+    #[prop_or_default]
+    pub ggf_reviewed: Option<String>,
     /// Its download's name without the extension ([`crate::records::file_stem`]).
     pub file_name: String,
     /// A GGF file the person opened.
@@ -105,6 +110,11 @@ pub fn move_list(props: &MoveListProps) -> Html {
             <p class="small">
                 <a id="download-ggf" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
                    title="The game as a GGF record, which NBoard, NTest and Edax read (a loaded record whole, as it came, until a move of another game is played)">{ "Download as GGF" }</a>
+                if let Some(reviewed) = props.ggf_reviewed.as_ref() {
+                    { " · " }
+                    <a id="download-ggf-reviewed" href={data_href(reviewed)} download={format!("{}-reviewed.ggf", props.file_name)}
+                       title="The record with this page's review: each reviewed move's value in place of the record's own evaluation">{ "Download with the review's values" }</a>
+                }
             </p>
             <textarea ref={input} id="transcript-input" rows="2" aria-label="Transcript or GGF record to load"
                       placeholder="paste a transcript (f5d6c3d3c4) or a GGF record ((;GM[Othello]...;))" />

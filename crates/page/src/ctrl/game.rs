@@ -117,7 +117,7 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
             delay_ms: if watching { watch.1 } else { 0 },
         },
     );
-    use_persistence(game, settings, &view.estimates, &view.review.reviews);
+    use_persistence(game, settings, &view.estimates, view.review.of(game.id()));
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
     let work = work_asks(gateway, restored, &loaders, player.clone(), on_builtin);
@@ -142,6 +142,8 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
 
 fn game_asks(restored: &Restored, on_watch: Callback<(bool, u32)>) -> GameAsks {
     let (game, view) = (restored.game.dispatcher(), restored.view.dispatcher());
+    // A reviewed move shown on the board is of the game on the board now.
+    let id = restored.game.id();
     let on_game = {
         let view = view.clone();
         Callback::from(move |action: Action| {
@@ -156,7 +158,8 @@ fn game_asks(restored: &Restored, on_watch: Callback<(bool, u32)>) -> GameAsks {
         on_game,
         on_edit: to_view.reform(ViewAction::Edit),
         on_message: to_view.reform(ViewAction::Message),
-        on_review_focus: to_view.reform(ViewAction::ReviewFocus),
+        on_review_focus: to_view
+            .reform(move |focus: Option<usize>| ViewAction::ReviewFocus(focus.map(|i| (id, i)))),
         on_watch,
         on_dismiss: Callback::from(move |()| unreadable.set(None)),
     }

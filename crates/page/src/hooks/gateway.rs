@@ -54,6 +54,8 @@ pub struct SearchAsk {
 /// A game's review: its moves valued by `player` at `budget` a move in `order`, and what
 /// it judges with, in words.
 pub struct ReviewAsk {
+    /// The page's id of the game (`GameModel::id`): the review is that game's alone.
+    pub game_id: u64,
     pub game: Game,
     pub player: PlayerSpec,
     pub budget: WireBudget,
@@ -180,8 +182,11 @@ impl Gateway {
                     .zip(ask.game.moves().iter().copied())
                     .collect();
                 let id = pool.review(moves, ask.player, ask.budget, ask.order);
-                self.view
-                    .dispatch(ViewAction::ReviewStarted(id, ask.game, ask.judged));
+                self.view.dispatch(ViewAction::ReviewStarted(
+                    id,
+                    (ask.game_id, ask.game),
+                    ask.judged,
+                ));
             }
             Command::CancelReview => {
                 pool.cancel_review();

@@ -74,6 +74,7 @@ pub fn load_linked() -> Loaded {
         return Loaded {
             restored,
             set_aside: None,
+            linked: false,
             unreadable,
             link_error: None,
             puzzle: None,
@@ -90,6 +91,7 @@ pub fn load_linked() -> Loaded {
     if !fragment.is_empty() {
         set_fragment("");
     }
+    let linked = matches!(read, Ok(Some(_)));
     let (set_aside, link_error) = match read {
         // The saved game in progress is put aside, as a pasted game puts it aside, so a
         // link never costs the person the game they were playing.
@@ -109,6 +111,7 @@ pub fn load_linked() -> Loaded {
     Loaded {
         restored,
         set_aside,
+        linked,
         unreadable,
         link_error,
         puzzle,
@@ -121,6 +124,9 @@ pub struct Loaded {
     pub restored: persist::Restored,
     /// The saved game in progress that a link replaced, to be brought back.
     pub set_aside: Option<GameState>,
+    /// Whether a link replaced the saved game: the saved review is then the saved game's
+    /// (id 0), not the linked one's (id 1).
+    pub linked: bool,
     pub unreadable: Option<String>,
     pub link_error: Option<String>,
     /// The puzzle a puzzle link names (`crate::puzzles::link`): the page opens in Puzzle

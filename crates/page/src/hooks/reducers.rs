@@ -1,7 +1,7 @@
 //! The reducers as Yew holds them: the game (the rules crate's `GameState` and the move
 //! the person is looking at) and the view.
 
-use crate::state::{apply, browse_target, set_aside_after, Action, GameState};
+use crate::state::{apply, browse_target, set_aside_after, Action, GameIds, GameState};
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -22,6 +22,9 @@ pub struct GameModel {
     /// Counts the games the board has held: a new game, a load or a game brought back
     /// starts another (what belongs to one game only, a watch game's pause, ends with it).
     pub generation: u64,
+    /// The game's identity on this page, and the game put aside's ([`GameIds`]): what
+    /// belongs to one game and outlives a change of the board (its review) is kept by it.
+    pub ids: GameIds,
 }
 
 impl GameModel {
@@ -31,7 +34,13 @@ impl GameModel {
             browsing: None,
             set_aside: None,
             generation: 0,
+            ids: GameIds::default(),
         }
+    }
+
+    /// The game's id on this page ([`GameIds::id`]).
+    pub fn id(&self) -> u64 {
+        self.ids.id
     }
 }
 
@@ -51,6 +60,7 @@ impl Reducible for GameModel {
             Action::Browse(ply) => Some(ply),
             _ => None,
         };
+        let brought_back = matches!(action, Action::BringBack);
         let another = matches!(
             action,
             Action::NewGame { .. } | Action::Load { .. } | Action::Replace { .. }
@@ -62,7 +72,11 @@ impl Reducible for GameModel {
             _ => apply(&self.state, action),
         };
         let browsing = asked.and_then(|ply| browse_target(&state, ply));
-        let generation = self.generation + u64::from(another || self.set_aside != set_aside);
+        let aside_changed = self.set_aside != set_aside;
+        let generation = self.generation + u64::from(another || aside_changed);
+        // A game put aside by this action is the one on the board before it.
+        let put_aside = aside_changed && set_aside.as_ref() == Some(&self.state);
+        let ids = self.ids.after(brought_back, another, put_aside);
         if generation == self.generation && state == self.state && browsing == self.browsing {
             self
         } else {
@@ -71,6 +85,7 @@ impl Reducible for GameModel {
                 browsing,
                 set_aside,
                 generation,
+                ids,
             })
         }
     }

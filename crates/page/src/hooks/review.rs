@@ -19,8 +19,8 @@ use yew::prelude::*;
 #[hook]
 pub fn use_review_follows_game(gateway: &Gateway, view: &UseReducerHandle<View>, game: &GameModel) {
     let (gateway, view) = (gateway.clone(), view.clone());
-    use_effect_with(game.state.clone(), move |state| {
-        if !view.review.follows(state) {
+    use_effect_with((game.id(), game.state.clone()), move |(id, state)| {
+        if !view.review.follows(*id, state) {
             gateway.send(Command::CancelReview);
         }
         if view.hint.is_some() {
@@ -62,7 +62,7 @@ pub fn review_callbacks(
 ) -> (Callback<()>, Callback<()>) {
     let start = {
         let gateway = gateway.clone();
-        let played = game.game.clone();
+        let (played, game_id) = (game.game.clone(), game.id());
         let size = played.start().size();
         let variant = played.start().variant();
         // The reviewer is the board's network with the engine's defaults, as `othello
@@ -84,6 +84,7 @@ pub fn review_callbacks(
                 millis: None,
             };
             gateway.send(Command::Review(ReviewAsk {
+                game_id,
                 game: played.clone(),
                 player,
                 budget,

@@ -224,15 +224,14 @@ fn a_reviewed_move_shows_its_position_with_the_played_and_best_moves() {
         (mv("d6"), Value::estimate(-2.0)),
         (mv("f6"), Value::estimate(1.0)),
     ));
-    let mut state = ReviewState::default();
-    state
-        .reviews
-        .record(game.game.positions()[1].hash(), review.clone());
+    let mut reviews = crate::review::Reviews::default();
+    reviews.record(game.game.positions()[1].hash(), review.clone());
+    let state = ReviewState::with(3, reviews);
     let view = View {
         review: state,
         ..searched(Purpose::Move, game.position().hash(), merged("c3"), false)
     }
-    .apply(ViewAction::ReviewFocus(Some(1)));
+    .apply(ViewAction::ReviewFocus(Some((3, 1))));
     assert_eq!(
         board_overlay(&game, None, &view, true),
         BoardOverlay {
@@ -246,9 +245,15 @@ fn a_reviewed_move_shows_its_position_with_the_played_and_best_moves() {
         }
     );
     // A row of another game's move, or none, is no review on the board.
-    let unfocused = view.apply(ViewAction::ReviewFocus(Some(0)));
+    let unfocused = view.apply(ViewAction::ReviewFocus(Some((3, 0))));
     assert_eq!(
         board_overlay(&game, None, &unfocused, true).showing,
+        Showing::Game
+    );
+    // Nor is another game's review of the same move.
+    let elsewhere = view.apply(ViewAction::ReviewFocus(Some((4, 1))));
+    assert_eq!(
+        board_overlay(&game, None, &elsewhere, true).showing,
         Showing::Game
     );
 }

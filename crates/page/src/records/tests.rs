@@ -111,7 +111,9 @@ fn a_ggs_record_downloads_with_all_it_came_with() {
     for kept in [
         "PB[Saio1200]",
         "PW[Saio3000]",
-        "RE[+0]",
+        // As the record writes it (issue 68: a record downloads byte for byte as it came;
+        // this said "RE[+0]", the page's own way of writing it).
+        "RE[+0.000]",
         "DT[2026.11.25_14:03:11.UTC]",
         "PC[GGS/os]",
         "RB[2112.07]",
@@ -128,7 +130,8 @@ fn a_ggs_record_downloads_with_all_it_came_with() {
         "{text}"
     );
     // The record as text names them too: explain's tests (a_loaded_records_players_...).
-    // Read back, it is the record it was, field for field.
+    // Byte for byte, and so read back, the record it was, field for field.
+    assert_eq!(text, SAIO.trim());
     let original: GgfGame = SAIO.trim().parse().expect("a record");
     assert_eq!(text.parse::<GgfGame>().expect("reads back"), original);
     // Looked back through, it is still the whole record: the later moves are its own.
@@ -165,7 +168,7 @@ fn the_page_names_a_records_players_and_its_file_after_them() {
 }
 
 #[test]
-fn a_review_replaces_a_moves_evaluation_and_keeps_its_time() {
+fn a_review_goes_into_a_records_download_only_when_asked_and_keeps_the_times() {
     let state = loaded(SAIO, Seats::Analysis);
     let record = state.record_in_play().expect("the record");
     let ply = 10; // b5, B[b5/-3.27/0.67]
@@ -186,7 +189,13 @@ fn a_review_replaces_a_moves_evaluation_and_keeps_its_time() {
             best_is_bound: false,
         },
     );
-    let text = ggf_record(&state, "the az-8x8 network", &reviews);
+    // The record's own download is the record as it came, reviewed or not (issue 68).
+    assert_eq!(
+        ggf_record(&state, "the az-8x8 network", &reviews),
+        SAIO.trim()
+    );
+    assert_eq!(ggf_with_review(&state, &Reviews::default()), None);
+    let text = ggf_with_review(&state, &reviews).expect("a reviewed move");
     assert!(text.contains("B[b5/1.5/0.67]"), "{text}");
     // The moves it did not review keep the record's.
     assert!(text.contains("B[d3//3.08]") && text.contains("W[f5/2.61/4.04]"));

@@ -5,6 +5,7 @@
 use crate::hooks::{load_linked, GameModel};
 use crate::persist::Settings;
 use crate::review::ReviewState;
+use crate::state::GameIds;
 use crate::view::View;
 use yew::prelude::*;
 
@@ -31,8 +32,10 @@ pub fn use_restored() -> Restored {
     });
     let game = use_reducer({
         let loaded = loaded.clone();
+        // A linked game is another game than the saved one, which it may put aside.
         move || GameModel {
             set_aside: loaded.set_aside.clone(),
+            ids: GameIds::opened(loaded.linked),
             ..GameModel::new(loaded.restored.0.clone())
         }
     });
@@ -42,12 +45,10 @@ pub fn use_restored() -> Restored {
     });
     let view = use_reducer({
         let loaded = loaded.clone();
+        // The saved review is the saved game's: a linked game put it aside.
         move || View {
             estimates: loaded.restored.2.clone(),
-            review: ReviewState {
-                reviews: loaded.restored.3.clone(),
-                ..ReviewState::default()
-            },
+            review: ReviewState::with(0, loaded.restored.3.clone()),
             ..View::default()
         }
     });

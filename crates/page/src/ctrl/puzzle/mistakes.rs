@@ -20,9 +20,10 @@ pub(super) fn use_mistake_finder(
     record: UseReducerDispatcher<RecordModel>,
 ) {
     let done = use_mut_ref(std::collections::HashSet::<(u64, usize)>::new);
+    let reviews = view.review.of(game.id());
     let (seats, game) = (game.seats, &game.game);
     let reviewing = view.review.running.is_some();
-    let of_game = view.review.reviews.of_game(game);
+    let of_game = reviews.of_game(game);
     let complete = !reviewing && !of_game.is_empty() && of_game.iter().all(Option::is_some);
     let key = (game.position().hash(), game.moves().len());
     let (gateway, game) = (gateway.clone(), game.clone());
