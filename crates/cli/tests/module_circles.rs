@@ -26,6 +26,9 @@
 //! `crate::report` in `mcts/search.rs` is `mcts -> report`. Comments, strings and doc links
 //! are not code and count for nothing.
 
+mod source;
+
+use source::{code_only, group, is_ident, sources};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
@@ -51,93 +54,10 @@ fn crate_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// The `.rs` files under `dir`, with their text.
-fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("lists a source folder") {
-        let path = entry.expect("lists a source folder").path();
-        if path.is_dir() {
-            files.extend(sources(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).expect("reads a source file");
-            files.push((path, text));
-        }
-    }
-    files
-}
-
-/// `text` with its comments, strings and character literals blanked (line breaks kept), so
-/// that what is left is the code's paths and braces.
-fn code_only(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    // Blanks chars[from..end], keeping line breaks; returns end.
-    let blank = |out: &mut String, from: usize, end: usize| {
-        for &c in &chars[from..end.min(chars.len())] {
-            out.push(if c == '\n' { '\n' } else { ' ' });
-        }
-        end.min(chars.len())
-    };
-    let find = |from: usize, pat: &str| {
-        let pat: Vec<char> = pat.chars().collect();
-        (from..chars.len())
-            .find(|&j| chars[j..].starts_with(&pat))
-            .map_or(chars.len(), |j| j + pat.len())
-    };
-    while i < chars.len() {
-        let rest = &chars[i..];
-        let after_ident = i > 0 && is_ident(chars[i - 1]);
-        i = if rest.starts_with(&['/', '/']) {
-            blank(&mut out, i, find(i, "\n") - 1)
-        } else if rest.starts_with(&['/', '*']) {
-            blank(&mut out, i, find(i + 2, "*/"))
-        } else if !after_ident && (rest.starts_with(&['r', '#']) || rest.starts_with(&['r', '"'])) {
-            let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
-            let close = format!("\"{}", "#".repeat(hashes));
-            blank(&mut out, i, find(i + 2 + hashes, &close))
-        } else if rest[0] == '"' {
-            let mut j = i + 1;
-            while j < chars.len() && chars[j] != '"' {
-                j += if chars[j] == '\\' { 2 } else { 1 };
-            }
-            blank(&mut out, i, j + 1)
-        } else if rest[0] == '\'' && (rest.get(2) == Some(&'\'') || rest.get(1) == Some(&'\\')) {
-            // A character literal ('{', '\''), not a lifetime ('a).
-            blank(&mut out, i, find(i + 2, "'"))
-        } else {
-            out.push(rest[0]);
-            i + 1
-        };
-    }
-    out
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
 /// The identifier at the start of `text` (after blanks).
 fn ident(text: &str) -> &str {
     let text = text.trim_start();
     &text[..text.find(|c: char| !is_ident(c)).unwrap_or(text.len())]
-}
-
-/// The text of the brace group that `text` opens (after blanks), without its braces.
-fn group(text: &str) -> Option<&str> {
-    let text = text.trim_start().strip_prefix('{')?;
-    let mut depth = 1;
-    for (at, c) in text.char_indices() {
-        depth += match c {
-            '{' => 1,
-            '}' => -1,
-            _ => 0,
-        };
-        if depth == 0 {
-            return Some(&text[..at]);
-        }
-    }
-    None
 }
 
 /// The items of a `use` group, split at its own commas (not those of groups inside it).
@@ -505,7 +425,7 @@ fn graph_of(files: &[(PathBuf, String)]) -> Graph {
         .iter()
         .map(|(rel, text)| File {
             module: moved.get(rel).cloned().unwrap_or_else(|| file_module(rel)),
-            code: code_only(text),
+            code: code_only(text, ' '),
         })
         .collect();
     let mut names = Names::default();
@@ -698,7 +618,7 @@ fn imports_are_read_from_paths_groups_and_a_super_that_reaches_the_root() {
     // `super::super::super` reach the root; one `super` stays within `m`.
     let file = File {
         module: vec!["m".to_owned(), "n".to_owned()],
-        code: code_only(text),
+        code: code_only(text, ' '),
     };
     let named: Vec<(String, String)> = file
         .named_paths(&Names::default())

@@ -1,5 +1,6 @@
-//! The page: the Yew app (`app`, its `components` and `hooks`, one module a hook, and the
-//! worker `pool`) and everything it holds and says, as plain modules tested without a
+//! The page: the Yew app (`app`, the rooms' controllers in `ctrl`, its `components`, and
+//! its `hooks`, one module a hook, among them the one gateway to the worker `pool`) and
+//! everything it holds and says, as plain modules tested without a
 //! browser: the game reducer (`state`), the view reducer (`view`), what the board shows
 //! (`overlay`, decided from both in one place), the sentences
 //! (`explain`, with numbers written by `format`), merging the workers' searches (`merge`),
@@ -35,5 +36,7 @@ mod test_support;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 mod components;
+#[cfg(target_arch = "wasm32")]
+mod ctrl;
 #[cfg(target_arch = "wasm32")]
 mod hooks;

@@ -34,7 +34,9 @@ pub struct Heat {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct View {
     pub heat: Option<Heat>,
-    /// The search running now: its purpose, position and side to move.
+    /// The search running now: its purpose, position and side to move. The page's one
+    /// record of it: the worker gateway (`hooks/gateway.rs`) alone starts and ends it
+    /// (`ViewAction::Started`, `ViewAction::Stopped`), and a failed search's event ends it.
     pub searching: Option<(Purpose, u64, Color)>,
     pub hint: Option<(u64, Move)>,
     pub models: Vec<((BoardSize, Variant), ModelStatus)>,

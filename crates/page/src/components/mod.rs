@@ -1,5 +1,5 @@
 //! The page's parts, as Yew's own examples write them: small function components, one a
-//! file, that take data and callbacks, with the state in the `App` that owns the reducers.
+//! file, that take data and callbacks, with the state in the controllers (`ctrl`).
 
 mod analysis;
 mod board;
@@ -15,6 +15,7 @@ mod graph;
 mod moves;
 mod network;
 mod new_game;
+mod notice;
 mod puzzle_rating;
 mod review;
 mod search_panel;
@@ -33,6 +34,7 @@ pub use graph::EvalGraph;
 pub use moves::MoveList;
 pub use network::NetworkPanel;
 pub use new_game::NewGame;
+pub use notice::Notice;
 pub use puzzle_rating::PuzzleRating;
 pub use review::ReviewPanel;
 pub use search_panel::SearchPanel;

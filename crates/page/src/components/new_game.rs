@@ -37,62 +37,73 @@ fn seats_from(value: &str) -> Seats {
     }
 }
 
-#[function_component(NewGame)]
-pub fn new_game(props: &NewGameProps) -> Html {
-    let size_ref = use_node_ref();
-    let variant_ref = use_node_ref();
-    let seats_ref = use_node_ref();
-    let start_ref = use_node_ref();
-    // XOT's openings are for standard 8x8 alone: the choice is offered only there.
-    let xot_allowed =
-        use_state(|| props.size == BoardSize::Eight && props.variant == Variant::Standard);
-    let on_board_change = {
-        let (size_ref, variant_ref, start_ref, xot_allowed) = (
-            size_ref.clone(),
-            variant_ref.clone(),
-            start_ref.clone(),
-            xot_allowed.clone(),
-        );
+/// A select's value, empty before it is drawn.
+fn value(select: &NodeRef) -> String {
+    select
+        .cast::<HtmlSelectElement>()
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+/// The form's selects: board, rules, who plays, and the start.
+#[derive(Clone, Default)]
+struct Selects {
+    size: NodeRef,
+    variant: NodeRef,
+    seats: NodeRef,
+    start: NodeRef,
+}
+
+impl Selects {
+    /// The board and rules chosen, and whether XOT's openings are for them.
+    fn board(&self) -> (BoardSize, Variant, bool) {
+        let size: BoardSize = value(&self.size).parse().unwrap_or(BoardSize::Eight);
+        let variant: Variant = value(&self.variant).parse().unwrap_or_default();
+        (
+            size,
+            variant,
+            size == BoardSize::Eight && variant == Variant::Standard,
+        )
+    }
+
+    /// Offers XOT's openings only for standard 8x8; a choice no longer offered goes back
+    /// to the standard position, in sight.
+    fn on_board_change(&self, xot_allowed: UseStateHandle<bool>) -> Callback<Event> {
+        let selects = self.clone();
         Callback::from(move |_: Event| {
-            let value = |r: &NodeRef| {
-                r.cast::<HtmlSelectElement>()
-                    .map(|s| s.value())
-                    .unwrap_or_default()
-            };
-            let size: BoardSize = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
-            let variant: Variant = value(&variant_ref).parse().unwrap_or_default();
-            let allowed = size == BoardSize::Eight && variant == Variant::Standard;
-            // A choice no longer offered goes back to the standard position, in sight.
+            let (_, _, allowed) = selects.board();
             if !allowed {
-                if let Some(start) = start_ref.cast::<HtmlSelectElement>() {
+                if let Some(start) = selects.start.cast::<HtmlSelectElement>() {
                     start.set_value("standard");
                 }
             }
             xot_allowed.set(allowed);
         })
-    };
-    let onclick = {
-        let (size_ref, variant_ref, seats_ref, start_ref) = (
-            size_ref.clone(),
-            variant_ref.clone(),
-            seats_ref.clone(),
-            start_ref.clone(),
-        );
-        let on_new = props.on_new.clone();
+    }
+
+    fn on_start(
+        &self,
+        on_new: Callback<(BoardSize, Variant, Seats, bool)>,
+    ) -> Callback<MouseEvent> {
+        let selects = self.clone();
         Callback::from(move |_| {
-            let value = |r: &NodeRef| {
-                r.cast::<HtmlSelectElement>()
-                    .map(|s| s.value())
-                    .unwrap_or_default()
-            };
-            let size = value(&size_ref).parse().unwrap_or(BoardSize::Eight);
-            let variant: Variant = value(&variant_ref).parse().unwrap_or_default();
-            let xot = value(&start_ref) == "xot"
-                && size == BoardSize::Eight
-                && variant == Variant::Standard;
-            on_new.emit((size, variant, seats_from(&value(&seats_ref)), xot));
+            let (size, variant, allowed) = selects.board();
+            let xot = value(&selects.start) == "xot" && allowed;
+            on_new.emit((size, variant, seats_from(&value(&selects.seats)), xot));
         })
-    };
+    }
+}
+
+#[function_component(NewGame)]
+pub fn new_game(props: &NewGameProps) -> Html {
+    let selects = use_memo((), |()| Selects::default());
+    let (size_ref, variant_ref) = (selects.size.clone(), selects.variant.clone());
+    let (seats_ref, start_ref) = (selects.seats.clone(), selects.start.clone());
+    // XOT's openings are for standard 8x8 alone: the choice is offered only there.
+    let xot_allowed =
+        use_state(|| props.size == BoardSize::Eight && props.variant == Variant::Standard);
+    let on_board_change = selects.on_board_change(xot_allowed.clone());
+    let onclick = selects.on_start(props.on_new.clone());
     let seats = seats_value(props.seats);
     html! {
         <fieldset>

@@ -2,11 +2,11 @@
 //! the streak, the puzzle's own rating, the theme and board to choose, and the rating's
 //! history as a small chart.
 
-use crate::hooks::RecordModel;
 use crate::puzzles::chart::history_chart;
 use crate::puzzles::rating::Glicko;
-use crate::puzzles::record::{HistoryPoint, ThemeChoice};
+use crate::puzzles::record::{HistoryPoint, RecordModel, ThemeChoice};
 use othello::BoardSize;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -18,7 +18,7 @@ const CHART_HEIGHT: f64 = 80.0;
 
 #[derive(Properties, PartialEq)]
 pub struct PuzzleRatingProps {
-    pub record: UseReducerHandle<RecordModel>,
+    pub record: Rc<RecordModel>,
     /// The puzzle shown: its id and shipped rating.
     pub puzzle: Option<(String, u16)>,
     pub size: BoardSize,

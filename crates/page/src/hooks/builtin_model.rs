@@ -2,7 +2,7 @@
 //! any other fetched on demand.
 
 use super::fetch::{fetch_bytes, fetch_with_progress};
-use super::PoolHandle;
+use super::gateway::{Command, Gateway, Network};
 use crate::models::{builtin_for, strength_line, BuiltinModel};
 use crate::view::{Download, ModelStatus, View, ViewAction};
 use othello::{BoardSize, Variant};
@@ -20,16 +20,16 @@ type Fetched = Rc<RefCell<HashMap<String, (Rc<Vec<u8>>, String)>>>;
 /// a network of one's own), fetching its files the first time.
 #[hook]
 pub fn use_builtin_model(
-    pool: PoolHandle,
+    gateway: &Gateway,
     view: UseReducerHandle<View>,
     size: BoardSize,
     variant: Variant,
 ) -> Callback<&'static BuiltinModel> {
     let fetched: Fetched = use_mut_ref(HashMap::new);
     let load = {
-        let (pool, view) = (pool.clone(), view.dispatcher());
+        let (gateway, view) = (gateway.clone(), view.dispatcher());
         Callback::from(move |model: &'static BuiltinModel| {
-            load_builtin(model, pool.clone(), fetched.clone(), view.clone());
+            load_builtin(model, gateway.clone(), fetched.clone(), view.clone());
         })
     };
     {
@@ -47,22 +47,25 @@ pub fn use_builtin_model(
 
 fn load_builtin(
     model: &'static BuiltinModel,
-    pool: PoolHandle,
+    gateway: Gateway,
     fetched: Fetched,
     view: UseReducerDispatcher<View>,
 ) {
     let name = model.name().to_owned();
     let (size, variant) = (model.size, model.variant);
-    let send = move |pool: &PoolHandle, onnx: Rc<Vec<u8>>, card: String| {
-        if let Some(p) = pool.borrow().as_ref() {
-            p.borrow_mut()
-                .load_model(model.name().to_owned(), size, variant, onnx, card);
-        }
+    let send = move |gateway: &Gateway, onnx: Rc<Vec<u8>>, card: String| {
+        gateway.send(Command::LoadModel(Network {
+            name: model.name().to_owned(),
+            size,
+            variant,
+            onnx,
+            card,
+        }));
     };
     let cached = fetched.borrow().get(&name).cloned();
     if let Some((onnx, card)) = cached {
         view.dispatch(ViewAction::Message(None));
-        send(&pool, onnx, card);
+        send(&gateway, onnx, card);
         return;
     }
     view.dispatch(ViewAction::Model(
@@ -94,7 +97,7 @@ fn load_builtin(
                 fetched
                     .borrow_mut()
                     .insert(name, (onnx.clone(), card.clone()));
-                send(&pool, onnx, card);
+                send(&gateway, onnx, card);
             }
             Err(error) => {
                 view.dispatch(ViewAction::Model(size, variant, ModelStatus::Failed(error)));

@@ -49,7 +49,7 @@ pub(super) async fn fetch_with_progress(
     Ok(bytes)
 }
 
-pub(super) async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await

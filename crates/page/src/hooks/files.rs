@@ -1,6 +1,6 @@
 //! Files a person opens: a GGF record to load, a network of their own to play.
 
-use super::PoolHandle;
+use super::gateway::{Command, Gateway, Network};
 use crate::models::{default_card, strength_line};
 use crate::records::is_ggf;
 use crate::view::{View, ViewAction};
@@ -45,7 +45,7 @@ async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
 /// workers, which check it; the answer reaches the view as a pool event.
 pub fn upload_model(
     files: Vec<web_sys::File>,
-    pool: PoolHandle,
+    gateway: Gateway,
     view: UseReducerDispatcher<View>,
     size: BoardSize,
     variant: Variant,
@@ -82,10 +82,13 @@ pub fn upload_model(
                 if let Some(line) = strength_line(&card) {
                     view.dispatch(ViewAction::Strength(name.clone(), line));
                 }
-                if let Some(p) = pool.borrow().as_ref() {
-                    p.borrow_mut()
-                        .load_model(name, board, model_variant, Rc::new(onnx), card);
-                }
+                gateway.send(Command::LoadModel(Network {
+                    name,
+                    size: board,
+                    variant: model_variant,
+                    onnx: Rc::new(onnx),
+                    card,
+                }));
             }
             Err(error) => view.dispatch(ViewAction::Message(Some(format!(
                 "The network was not loaded: {error}"

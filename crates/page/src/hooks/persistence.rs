@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 /// This browser's local storage, where the page has one.
-pub(super) fn storage() -> Option<web_sys::Storage> {
+pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 

@@ -83,11 +83,3 @@ impl Reducible for View {
         Rc::new(self.apply(action))
     }
 }
-
-impl Reducible for crate::puzzles::session::Session {
-    type Action = crate::puzzles::session::SessionAction;
-
-    fn reduce(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
-        Rc::new(self.apply(action))
-    }
-}

@@ -1,7 +1,9 @@
-//! The game's review as a side effect: the pool reviews the game's moves in a worker, one
-//! at a time, and its answers reach the view as pool events (`ViewAction::Pool`).
+//! The game's review as a side effect: the gateway has the workers review the game's
+//! moves, one at a time, and their answers reach the view as pool events
+//! (`ViewAction::Pool`).
 
-use super::{GameModel, PoolHandle};
+use super::gateway::{Command, Gateway, ReviewAsk};
+use super::GameModel;
 use crate::review::{judging, ReviewLevel, ReviewOrder};
 use crate::view::{View, ViewAction};
 use engine::PlayerKind;
@@ -15,14 +17,11 @@ use yew::prelude::*;
 /// game changes, as any move of the game leaves browsing; and forgets a hint, whose marker
 /// is about the game it was asked in.
 #[hook]
-pub fn use_review_follows_game(pool: &PoolHandle, view: &UseReducerHandle<View>, game: &GameModel) {
-    let (pool, view) = (pool.clone(), view.clone());
+pub fn use_review_follows_game(gateway: &Gateway, view: &UseReducerHandle<View>, game: &GameModel) {
+    let (gateway, view) = (gateway.clone(), view.clone());
     use_effect_with(game.state.clone(), move |state| {
         if !view.review.follows(state) {
-            if let Some(p) = pool.borrow().as_ref() {
-                p.borrow_mut().cancel_review();
-            }
-            view.dispatch(ViewAction::ReviewCancelled);
+            gateway.send(Command::CancelReview);
         }
         if view.hint.is_some() {
             view.dispatch(ViewAction::ForgetHint);
@@ -55,34 +54,27 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
 /// `order`, judged with more than `agent`'s own budget where an agent played (its level's
 /// name and budget), and cancels one: the callbacks the review panel calls.
 pub fn review_callbacks(
-    pool: &PoolHandle,
-    view: &UseReducerHandle<View>,
+    gateway: &Gateway,
+    view: &View,
     game: &GameModel,
     (level, order): (ReviewLevel, ReviewOrder),
     agent: Option<(String, WireBudget)>,
 ) -> (Callback<()>, Callback<()>) {
     let start = {
-        let (pool, view) = (pool.clone(), view.clone());
+        let gateway = gateway.clone();
         let played = game.game.clone();
+        let size = played.start().size();
+        let variant = played.start().variant();
+        // The reviewer is the board's network with the engine's defaults, as `othello
+        // review`'s is (no book, no noise): the page and the CLI value moves alike.
+        let reviewer = view
+            .player(size, variant)
+            .filter(|p| p.kind == PlayerKind::Mcts);
         Callback::from(move |()| {
-            let size = played.start().size();
-            let variant = played.start().variant();
-            // The reviewer is the board's network with the engine's defaults, as `othello
-            // review`'s is (no book, no noise): the page and the CLI value moves alike.
-            let Some(player) = view
-                .player(size, variant)
-                .filter(|p| p.kind == PlayerKind::Mcts)
-            else {
+            let Some(player) = reviewer.clone() else {
                 return;
             };
-            let moves: Vec<_> = played
-                .positions()
-                .iter()
-                .copied()
-                .zip(played.moves().iter().copied())
-                .collect();
-            let total = moves.len();
-            if total == 0 {
+            if played.moves().is_empty() {
                 return;
             }
             // More than the agent's own search, so the review does not repeat it.
@@ -91,20 +83,14 @@ pub fn review_callbacks(
                 simulations: Some(judged.simulations),
                 millis: None,
             };
-            if let Some(p) = pool.borrow().as_ref() {
-                let id = p.borrow_mut().review(moves, player, budget, order);
-                view.dispatch(ViewAction::ReviewStarted(id, played.clone(), judged.text));
-            }
+            gateway.send(Command::Review(ReviewAsk {
+                game: played.clone(),
+                player,
+                budget,
+                order,
+                judged: judged.text,
+            }));
         })
     };
-    let cancel = {
-        let (pool, view) = (pool.clone(), view.dispatcher());
-        Callback::from(move |()| {
-            if let Some(p) = pool.borrow().as_ref() {
-                p.borrow_mut().cancel_review();
-            }
-            view.dispatch(ViewAction::ReviewCancelled);
-        })
-    };
-    (start, cancel)
+    (start, gateway.callback(|()| Command::CancelReview))
 }

@@ -1,10 +1,7 @@
 //! The search that follows the game: started, delayed or stopped whenever what the page
-//! wants searched changes.
+//! wants searched changes. It decides what and when; the gateway does it.
 
-use super::PoolHandle;
-use crate::levels::analysis;
-use crate::pool::Purpose;
-use crate::view::{View, ViewAction};
+use super::gateway::{Command, Gateway, SearchAsk};
 use engine::PlayerSpec;
 use othello::Position;
 use protocol::WireBudget;
@@ -26,50 +23,34 @@ pub struct SearchWanted {
 /// Starts or stops the search whenever the game, the seats, the budget or the player for
 /// this board change.
 #[hook]
-pub fn use_search_driver(pool: PoolHandle, view: UseReducerHandle<View>, wanted: SearchWanted) {
+pub fn use_search_driver(gateway: &Gateway, wanted: SearchWanted) {
+    let gateway = gateway.clone();
     use_effect_with(wanted, move |wanted| {
-        let Some(pool_rc) = pool.borrow().clone() else {
-            return Box::new(|| ()) as Box<dyn FnOnce()>;
+        let ask = |player: &PlayerSpec| SearchAsk {
+            position: wanted.position,
+            budget: wanted.budget,
+            player: player.clone(),
         };
-        let mut pool = pool_rc.borrow_mut();
-        let pos = wanted.position;
-        let hash = pos.hash();
-        let search = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
-            (true, _, Some(player)) => Some((Purpose::Move, wanted.budget, player.clone())),
-            (false, true, Some(player)) => {
-                let (budget, player) = analysis(player, wanted.budget);
-                Some((Purpose::Analysis, budget, player))
-            }
-            _ => None,
+        let command = match (wanted.agent_turn, wanted.analysing, &wanted.player) {
+            (true, _, Some(player)) => Command::Move(ask(player)),
+            (false, true, Some(player)) => Command::Analyse(ask(player)),
+            _ => Command::Stop {
+                unless_hint_of: wanted.position.hash(),
+            },
         };
-        match search {
-            Some((Purpose::Move, budget, player)) if wanted.delay_ms > 0 => {
-                drop(pool);
-                let handle = pool_rc.clone();
+        let timer = match command {
+            Command::Move(ask) if wanted.delay_ms > 0 => {
                 let timer = gloo_timers::callback::Timeout::new(wanted.delay_ms, move || {
-                    handle
-                        .borrow_mut()
-                        .search(Purpose::Move, &pos, budget, player);
-                    view.dispatch(ViewAction::Started(Purpose::Move, hash, pos.side_to_move()));
+                    gateway.send(Command::Move(ask));
                 });
-                // A change (pause, undo, a new game) before it fires cancels it.
-                return Box::new(move || drop(timer)) as Box<dyn FnOnce()>;
+                Some(timer)
             }
-            Some((purpose, budget, player)) => {
-                pool.search(purpose, &pos, budget, player);
-                view.dispatch(ViewAction::Started(purpose, hash, pos.side_to_move()));
+            command => {
+                gateway.send(command);
+                None
             }
-            None => {
-                // A hint for this position may keep running.
-                if pool
-                    .searching()
-                    .is_some_and(|(p, h)| !(p == Purpose::Hint && h == hash))
-                {
-                    pool.stop();
-                    view.dispatch(ViewAction::Stopped);
-                }
-            }
-        }
-        Box::new(|| ()) as Box<dyn FnOnce()>
+        };
+        // A change (pause, undo, a new game) before the delayed move starts cancels it.
+        move || drop(timer)
     });
 }

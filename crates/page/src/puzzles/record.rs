@@ -292,6 +292,49 @@ fn check_rating(whose: String, g: &Glicko) -> Result<(), RecordError> {
     }
 }
 
+/// The player's record and the last rating change a first try made (the puzzle's id, the
+/// rating before and after), changed only by [`RecordAction`]s as one reducer's state, so
+/// that answers arriving from the workers never act on a stale copy.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordModel {
+    pub record: PuzzleRecord,
+    pub last_change: Option<(String, f64, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordAction {
+    FirstTry {
+        id: String,
+        shipped: u16,
+        solved: bool,
+    },
+    Theme(ThemeChoice),
+    AddMistakes(Vec<StoredPuzzle>),
+}
+
+impl RecordModel {
+    /// The model after `action` (the page's reducer applies it).
+    pub fn apply(&self, action: RecordAction) -> RecordModel {
+        let mut next = self.clone();
+        match action {
+            RecordAction::FirstTry {
+                id,
+                shipped,
+                solved,
+            } => {
+                if let Some((before, after)) = next.record.first_try(&id, shipped, solved) {
+                    next.last_change = Some((id, before, after));
+                }
+            }
+            RecordAction::Theme(theme) => next.record.theme = theme,
+            RecordAction::AddMistakes(found) => {
+                next.record.add_mistakes(found);
+            }
+        }
+        next
+    }
+}
+
 impl PuzzleRecord {
     pub fn load(text: &str) -> Result<PuzzleRecord, RecordError> {
         // The version first, so that a newer page's record is named as such even where its

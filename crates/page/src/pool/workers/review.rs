@@ -66,8 +66,7 @@ impl Pool {
         order: ReviewOrder,
     ) -> u64 {
         self.cancel_review();
-        let id = self.next_id;
-        self.next_id += 1;
+        let id = self.take_id();
         let job = ReviewJob {
             id,
             schedule: Schedule::new(moves.len(), order),
@@ -128,8 +127,17 @@ impl Pool {
         self.review = None;
     }
 
-    pub fn reviewing(&self) -> Option<u64> {
-        self.review.as_ref().map(|r| r.id)
+    /// Review `id` could not value a move: it ends, with why.
+    pub(super) fn on_review_failed(&mut self, id: u64, error: String) -> Vec<PoolEvent> {
+        if self.review.as_ref().is_some_and(|job| job.id == id) {
+            self.review = None;
+            vec![PoolEvent::ReviewEnded {
+                id,
+                error: Some(error),
+            }]
+        } else {
+            vec![]
+        }
     }
 
     pub(super) fn on_reviewed(

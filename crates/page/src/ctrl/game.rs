@@ -1,0 +1,237 @@
+//! The game's controller: the game, the view and the settings as the page restored them
+//! (`restore`), the settings' callbacks and the player they make (`settings`), a watched
+//! game's pause, and the game's effects composed from `hooks/` (a new game, the loaders,
+//! the built-in networks, the search that follows the game, the saved game, the review),
+//! returned as plain values and callbacks ([`GameCtrl`]) for the game's room (`app/`) to
+//! draw. Every change is asked through a callback, which only this module turns into the
+//! reducers' dispatches and the gateway's commands.
+
+mod restore;
+mod settings;
+
+pub use restore::{use_restored, Restored};
+pub use settings::SettingsAsks;
+
+use crate::editor::EditAction;
+use crate::hooks::{
+    open_record, review_callbacks, review_unavailable, upload_model, use_builtin_model,
+    use_loaders, use_new_game, use_persistence, use_review_follows_game, use_search_driver,
+    Command, GameModel, Gateway, Loaders, NewGameFlow, SearchAsk, SearchWanted,
+};
+use crate::models::BuiltinModel;
+use crate::persist::Settings;
+use crate::state::{Action, Seats};
+use crate::view::{View, ViewAction};
+use engine::PlayerSpec;
+use protocol::WireBudget;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The game as its room draws it: values, and the callbacks that change them.
+#[derive(Clone, PartialEq)]
+pub struct GameCtrl {
+    pub game: Rc<GameModel>,
+    pub view: Rc<View>,
+    pub settings: Settings,
+    /// Who thinks for the agent; `None` while the board's network loads.
+    pub player: Option<PlayerSpec>,
+    pub budget: WireBudget,
+    /// Agent against agent: paused, and the pause between moves (ms).
+    pub watch: (bool, u32),
+    /// How many workers the pool runs and which build of the worker (for the tests).
+    pub workers: (usize, &'static str),
+    /// Why the saved game could not be read, until the person dismisses it.
+    pub unreadable: Option<String>,
+    /// Why the address is no link the page can follow.
+    pub link_error: Option<String>,
+    /// Why the game cannot be reviewed now.
+    pub review_unavailable: Option<String>,
+    pub new_game: NewGameFlow,
+    pub loaders: Loaders,
+    pub asks: GameAsks,
+    pub settings_asks: SettingsAsks,
+    pub work: WorkAsks,
+}
+
+/// What the parts ask of the game and the view: each callback one kind of request.
+#[derive(Clone, PartialEq)]
+pub struct GameAsks {
+    /// A change to the game; like any act of the person's, it takes the message away.
+    pub on_game: Callback<Action>,
+    /// The position after this many moves (a click in the move list or the graph).
+    pub on_goto: Callback<usize>,
+    pub on_edit: Callback<EditAction>,
+    pub on_message: Callback<Option<String>>,
+    pub on_review_focus: Callback<Option<usize>>,
+    /// A watched game's pause and speed.
+    pub on_watch: Callback<(bool, u32)>,
+    /// The saved game's notice read.
+    pub on_dismiss: Callback<()>,
+}
+
+/// What the parts ask of the workers and of the files a person opens.
+#[derive(Clone, PartialEq)]
+pub struct WorkAsks {
+    /// A hint: the agent's search of the position for the person.
+    pub on_hint: Callback<()>,
+    /// Ends the analysis or hint under way now, keeping what it found.
+    pub on_stop: Callback<()>,
+    pub on_review: Callback<()>,
+    pub on_cancel_review: Callback<()>,
+    /// A person's own network files.
+    pub on_upload: Callback<Vec<web_sys::File>>,
+    /// A record opened from a file.
+    pub on_open: Callback<web_sys::File>,
+    /// Play this shipped network.
+    pub on_builtin: Callback<&'static BuiltinModel>,
+}
+
+/// The game's state and effects. `in_game`: the game's room is open (in Puzzle mode the
+/// game waits, since its search would take the workers the puzzles use).
+#[hook]
+pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> GameCtrl {
+    let Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error,
+        ..
+    } = restored;
+    let new_game = use_new_game(game.clone(), view.dispatcher());
+    let (watch, on_watch) = use_watch(game.generation, restored_watch_game(game));
+    let pos = *game.position();
+    let (size, variant) = (pos.size(), pos.variant());
+    let on_builtin = use_builtin_model(gateway, view.clone(), size, variant);
+    let player = settings::player(view, settings, size, variant);
+    let budget = settings.difficulty.budget();
+    let watching = game.seats == Seats::AgentVsAgent;
+    use_search_driver(
+        gateway,
+        SearchWanted {
+            position: pos,
+            agent_turn: in_game && game.agent_to_move() && !(watching && watch.0),
+            analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
+            budget,
+            player: player.clone(),
+            delay_ms: if watching { watch.1 } else { 0 },
+        },
+    );
+    use_persistence(game, settings, &view.estimates, &view.review.reviews);
+    use_review_follows_game(gateway, view, game);
+    let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
+    let work = work_asks(gateway, restored, &loaders, player.clone(), on_builtin);
+    GameCtrl {
+        game: Rc::new((**game).clone()),
+        view: Rc::new((**view).clone()),
+        settings: (**settings).clone(),
+        player,
+        budget,
+        watch,
+        workers: gateway.workers(),
+        unreadable: (**unreadable).clone(),
+        link_error: link_error.clone(),
+        review_unavailable: review_unavailable(game, view),
+        new_game,
+        loaders,
+        asks: game_asks(restored, on_watch),
+        settings_asks: settings::settings_asks(settings),
+        work,
+    }
+}
+
+fn game_asks(restored: &Restored, on_watch: Callback<(bool, u32)>) -> GameAsks {
+    let (game, view) = (restored.game.dispatcher(), restored.view.dispatcher());
+    let on_game = {
+        let view = view.clone();
+        Callback::from(move |action: Action| {
+            view.dispatch(ViewAction::Message(None));
+            game.dispatch(action);
+        })
+    };
+    let to_view = Callback::from(move |action: ViewAction| view.dispatch(action));
+    let unreadable = restored.unreadable.setter();
+    GameAsks {
+        on_goto: on_game.reform(Action::Browse),
+        on_game,
+        on_edit: to_view.reform(ViewAction::Edit),
+        on_message: to_view.reform(ViewAction::Message),
+        on_review_focus: to_view.reform(ViewAction::ReviewFocus),
+        on_watch,
+        on_dismiss: Callback::from(move |()| unreadable.set(None)),
+    }
+}
+
+fn work_asks(
+    gateway: &Gateway,
+    restored: &Restored,
+    loaders: &Loaders,
+    player: Option<PlayerSpec>,
+    on_builtin: Callback<&'static BuiltinModel>,
+) -> WorkAsks {
+    let (game, settings) = (&restored.game, &restored.settings);
+    let view = restored.view.dispatcher();
+    let position = *game.position();
+    let budget = settings.difficulty.budget();
+    let on_hint = {
+        let gateway = gateway.clone();
+        Callback::from(move |()| {
+            if let Some(player) = player.clone() {
+                gateway.send(Command::Hint(SearchAsk {
+                    position,
+                    budget,
+                    player,
+                }));
+            }
+        })
+    };
+    // The agent that played the game, whose own search the review must outdo.
+    let agent = (game.seats != Seats::Analysis).then(|| {
+        let difficulty = &settings.difficulty;
+        (difficulty.name().to_owned(), difficulty.budget())
+    });
+    let review = (settings.review_level, settings.review_order);
+    let (on_review, on_cancel_review) =
+        review_callbacks(gateway, &restored.view, game, review, agent);
+    let on_upload = {
+        let (gateway, view) = (gateway.clone(), view.clone());
+        let (size, variant) = (position.size(), position.variant());
+        Callback::from(move |files| {
+            upload_model(files, gateway.clone(), view.clone(), size, variant);
+        })
+    };
+    let on_open = {
+        let load = loaders.transcript.clone();
+        Callback::from(move |file| open_record(file, load.clone(), view.clone()))
+    };
+    WorkAsks {
+        on_hint,
+        on_stop: gateway.callback(|()| Command::Finish),
+        on_review,
+        on_cancel_review,
+        on_upload,
+        on_open,
+        on_builtin,
+    }
+}
+
+/// Agent against agent: paused, and the pause between moves (ms), with the way to change
+/// them. A pause belongs to its watched game: it is held as the `generation` it was asked
+/// in, so the next game (a new one, a load) runs without anything to reset. A watch game
+/// restored by a reload starts paused (`restored`): whether it was paused is not saved, and
+/// a page that opens must not play on behind the person's back.
+#[hook]
+fn use_watch(generation: u64, restored: bool) -> ((bool, u32), Callback<(bool, u32)>) {
+    let held = use_state(|| (restored.then_some(generation), 1000u32));
+    let watch = (held.0 == Some(generation), held.1);
+    let set = Callback::from(move |(paused, delay): (bool, u32)| {
+        held.set((paused.then_some(generation), delay));
+    });
+    (watch, set)
+}
+
+/// Whether the page opened on a watch game under way (restored from this browser's
+/// storage): it then waits for Resume.
+fn restored_watch_game(game: &GameModel) -> bool {
+    game.generation == 0 && game.seats == Seats::AgentVsAgent && !game.position().is_game_over()
+}

@@ -1,0 +1,62 @@
+//! The game's state as the page opens: the game, the settings and the view as the last
+//! visit left them (the view keeps the evaluation graph's estimates and the reviews), or
+//! the game a link opened.
+
+use crate::hooks::{load_linked, GameModel};
+use crate::persist::Settings;
+use crate::review::ReviewState;
+use crate::view::View;
+use yew::prelude::*;
+
+/// The game's reducers and settings, restored; why a saved game could not be read, until
+/// the person has read it; and why the address is no link the page can follow (said in one
+/// line under the title).
+pub struct Restored {
+    pub game: UseReducerHandle<GameModel>,
+    pub settings: UseStateHandle<Settings>,
+    pub view: UseReducerHandle<View>,
+    pub unreadable: UseStateHandle<Option<String>>,
+    pub link_error: Option<String>,
+    /// The puzzle a puzzle link named: the page opens in Puzzle mode on it.
+    pub puzzle: Option<String>,
+}
+
+/// Reads the saved game and the address once, and holds what they gave.
+#[hook]
+pub fn use_restored() -> Restored {
+    let loaded = use_memo((), |_| load_linked());
+    let unreadable = use_state({
+        let loaded = loaded.clone();
+        move || loaded.unreadable.clone()
+    });
+    let game = use_reducer({
+        let loaded = loaded.clone();
+        move || GameModel {
+            set_aside: loaded.set_aside.clone(),
+            ..GameModel::new(loaded.restored.0.clone())
+        }
+    });
+    let settings = use_state({
+        let loaded = loaded.clone();
+        move || loaded.restored.1.clone()
+    });
+    let view = use_reducer({
+        let loaded = loaded.clone();
+        move || View {
+            estimates: loaded.restored.2.clone(),
+            review: ReviewState {
+                reviews: loaded.restored.3.clone(),
+                ..ReviewState::default()
+            },
+            ..View::default()
+        }
+    });
+    Restored {
+        game,
+        settings,
+        view,
+        unreadable,
+        link_error: loaded.link_error.clone(),
+        puzzle: loaded.puzzle.clone(),
+    }
+}

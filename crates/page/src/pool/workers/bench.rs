@@ -1,0 +1,45 @@
+//! What the browser tests ask of a worker besides searches: the network alone timed at a
+//! batch size (the tests' tract figure), and a crash (to see a dead worker replaced).
+
+use super::Pool;
+use protocol::Input;
+
+/// Hears a network benchmark's positions a second, or why it could not run.
+pub type BenchAnswer = Box<dyn FnOnce(Result<f64, String>)>;
+
+impl Pool {
+    /// Asks worker `index` to run `model` alone on batches of `batch` for about `millis`;
+    /// `done` gets its positions a second, or why not.
+    pub fn bench_network(
+        &mut self,
+        index: usize,
+        model: String,
+        batch: u32,
+        millis: u32,
+        done: BenchAnswer,
+    ) {
+        let Some(slot) = self.slots.get(index) else {
+            done(Err(format!("there is no worker {index}")));
+            return;
+        };
+        slot.bridge.send(Input::BenchNetwork {
+            model,
+            batch,
+            millis,
+        });
+        self.bench = Some(done);
+    }
+
+    pub(super) fn on_benched(&mut self, result: Result<f64, String>) {
+        if let Some(done) = self.bench.take() {
+            done(result);
+        }
+    }
+
+    /// Makes one worker panic (for the restart test).
+    pub fn crash_worker(&mut self, index: usize) {
+        if let Some(slot) = self.slots.get(index) {
+            slot.bridge.send(Input::Crash);
+        }
+    }
+}
