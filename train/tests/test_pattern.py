@@ -23,7 +23,7 @@ from train.pattern import (
     stage_input,
 )
 from train.pattern_fit import Positions, evaluate, fit
-from train.tests.rules import random_positions, write_batch
+from train.tests.positions import random_positions, write_batch
 
 
 def sym_square(g: int, col: int, row: int, n: int) -> tuple[int, int]:

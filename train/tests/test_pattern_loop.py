@@ -14,7 +14,7 @@ from train import pattern_fit, pattern_loop
 from train.othello_cli import SelfPlayJob
 from train.pattern_loop import PatternRun, Tools
 from train.shards import RunError
-from train.tests.rules import write_batch
+from train.tests.positions import write_batch
 
 POSITIONS = 30  # a stand-in self-play shard's positions
 
