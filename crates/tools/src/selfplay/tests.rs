@@ -120,7 +120,11 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
                     .expect("a one-hot target");
                 assert_eq!(target.1, best, "the target is an optimal move");
                 assert_eq!(sample.searched, Some(((best as f32).signum(), best as f32)));
-                assert_eq!(Some(sample.search), sample.searched, "the solver's is the search");
+                assert_eq!(
+                    Some(sample.search),
+                    sample.searched,
+                    "the solver's is the search"
+                );
                 let played = margins.iter().find(|(m, _)| m == mv).expect("legal");
                 searched_mistakes += usize::from(played.1 < best);
                 labelled += 1;
@@ -131,7 +135,10 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
                 );
                 for sample in &samples {
                     let (value, margin) = sample.search;
-                    assert!(value.abs() <= 1.0 && margin.abs() <= 36.0, "{value} {margin}");
+                    assert!(
+                        value.abs() <= 1.0 && margin.abs() <= 36.0,
+                        "{value} {margin}"
+                    );
                 }
             }
             pos = pos.play(*mv).expect("legal");
@@ -382,7 +389,10 @@ fn explored_positions_add_samples_with_search_targets_and_no_ownership() {
         .collect();
     assert_eq!(search_value.len(), searches.len());
     for (i, &(value, margin)) in searches.iter().enumerate() {
-        assert_eq!((search_value[i], search_score[i]), (value.clamp(-1.0, 1.0), margin));
+        assert_eq!(
+            (search_value[i], search_score[i]),
+            (value.clamp(-1.0, 1.0), margin)
+        );
     }
     let value = npz.array::<f32>("value").expect("value");
     let policy = npz.array::<f32>("policy").expect("policy");
