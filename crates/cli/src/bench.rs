@@ -64,6 +64,18 @@ pub enum BenchCommand {
         #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
         batch: Vec<usize>,
     },
+    /// Alpha-beta positions (nodes) per second: one search of each of a set of midgame
+    /// positions within the spec's budget (`depth=` or `time=`)
+    Alphabeta {
+        /// The player as a spec (`alphabeta:model=NET.onnx,time=1000`)
+        #[arg(long, default_value = "alphabeta:depth=8")]
+        player: PlayerSpec,
+        #[arg(long, default_value = "8")]
+        board: BoardSize,
+        /// Midgame positions searched (from seeded random games, 44 to 24 empties)
+        #[arg(long, default_value_t = 12)]
+        positions: usize,
+    },
     /// The network alone: positions evaluated per second at several batch sizes
     Network {
         /// The network (an .onnx file with its card beside it)
@@ -102,6 +114,11 @@ pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
             sims,
             batch,
         } => mcts(&player, board, sims, &batch, models),
+        BenchCommand::Alphabeta {
+            player,
+            board,
+            positions,
+        } => alphabeta(&player, board, positions, models),
         BenchCommand::Network {
             model,
             batch,
@@ -280,6 +297,64 @@ fn pattern_network(
     let priors = with_priors as f64 / clock.elapsed().as_secs_f64();
     println!("values:      {values:>12.0} positions/s (checksum {checksum:.1})");
     println!("with priors: {priors:>12.0} positions/s (each child valued too)");
+    Ok(())
+}
+
+/// Midgame positions for the alpha-beta bench: from seeded random games, one every five
+/// plies between 44 and 24 empties (on 6x6, 24 to 12).
+fn midgame_positions(size: BoardSize, count: usize) -> Vec<Position> {
+    let squares = size.squares();
+    let (most, least) = (squares * 11 / 16, squares * 3 / 8);
+    random_game_positions(size, 4 * count)
+        .into_iter()
+        .filter(|p| {
+            let empties = p.empty_count();
+            !p.is_game_over() && (least..=most).contains(&empties) && empties % 5 == 0
+        })
+        .take(count)
+        .collect()
+}
+
+/// The alpha-beta search's speed: each position searched within the spec's budget, with
+/// the depth it reached, its positions and its time.
+pub fn alphabeta(
+    player: &PlayerSpec,
+    size: BoardSize,
+    count: usize,
+    models: &ModelFiles,
+) -> Result<()> {
+    if player.kind != PlayerKind::AlphaBeta {
+        bail!("bench alphabeta measures an alphabeta player, not '{player}'");
+    }
+    player.check_game(size, Variant::Standard, models)?;
+    let mut agent = player.alphabeta_player(1, models)?;
+    println!(
+        "{}; budget {:?}",
+        engine::Agent::name(&agent),
+        player.budget()
+    );
+    println!("empties  depth      nodes       ms    nodes/s");
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for pos in midgame_positions(size, count) {
+        let before = agent.nodes();
+        let clock = Instant::now();
+        engine::Agent::think(&mut agent, &pos, &player.budget(), &mut |_| true)?;
+        let elapsed = clock.elapsed();
+        let searched = agent.nodes() - before;
+        (nodes, time) = (nodes + searched, time + elapsed);
+        println!(
+            "{:>7} {:>6} {searched:>10} {:>8.0} {:>10.0}",
+            pos.empty_count(),
+            agent.last_depth(),
+            elapsed.as_secs_f64() * 1e3,
+            searched as f64 / elapsed.as_secs_f64().max(1e-9)
+        );
+    }
+    println!(
+        "total: {nodes} nodes in {:.2} s, {:.0} nodes/s",
+        time.as_secs_f64(),
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
     Ok(())
 }
 

@@ -7,6 +7,7 @@ mod analyse;
 mod args;
 mod bench;
 mod book;
+mod exact;
 mod model;
 mod nboard;
 mod openings;

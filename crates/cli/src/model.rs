@@ -1,5 +1,6 @@
 //! `othello model check`: a network's card, shapes, a sample evaluation, its speed, and
-//! its parity with the outputs PyTorch saved beside it.
+//! its parity with the outputs PyTorch saved beside it; `othello model error` and
+//! `error-set` (in `exact.rs`): its evaluation against exact margins.
 
 use anyhow::{bail, Result};
 use engine::network::{load_file, Network, NetworkEvaluator};
@@ -28,14 +29,54 @@ pub enum ModelCommand {
         #[arg(long, default_value_t = 1e-4)]
         tolerance: f32,
     },
+    /// How far a network's margin estimate is from the exact margins of a set of positions
+    /// (`data/exact-8x8.txt`, docs/pattern.md): the mean absolute error in discs, the share
+    /// of results the value gets right, and the error by empties
+    Error {
+        /// The .onnx files (each with its card beside it)
+        #[arg(required = true)]
+        models: Vec<PathBuf>,
+        /// The set: one position a line with its exact margin (`othello model error-set`)
+        #[arg(long, default_value = "data/exact-8x8.txt")]
+        set: PathBuf,
+    },
+    /// Builds a set of positions with their exact margins from GGF game records: every
+    /// position within the empties given, with a choice of move, once up to symmetry
+    ErrorSet {
+        /// GGF files of games (one record after another, as arena.ggf; `.gz` read too)
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<PathBuf>,
+        #[arg(long, default_value_t = 18)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 22)]
+        max_empties: u32,
+        /// Where to write the set
+        #[arg(long)]
+        out: PathBuf,
+        /// A line of comment at the top of the file: where the games came from
+        #[arg(long, default_value = "")]
+        comment: String,
+    },
 }
 
 pub fn run(command: ModelCommand, runtime: RuntimeChoice) -> Result<()> {
-    let ModelCommand::Check {
-        model,
-        compare: samples,
-        tolerance,
-    } = command;
+    let (model, samples, tolerance) = match command {
+        ModelCommand::Check {
+            model,
+            compare,
+            tolerance,
+        } => (model, compare, tolerance),
+        ModelCommand::Error { models, set } => {
+            return crate::exact::error(&models, &set, runtime);
+        }
+        ModelCommand::ErrorSet {
+            games,
+            min_empties,
+            max_empties,
+            out,
+            comment,
+        } => return crate::exact::build(&games, min_empties, max_empties, &out, &comment),
+    };
     let clock = Instant::now();
     let network = ModelFiles::new(runtime).load(&model)?;
     if network.pattern_tables().is_some() {

@@ -128,7 +128,7 @@ fn read_set(path: &Path) -> Result<PuzzleSet> {
 }
 
 /// The games of a GGF file, gzipped or not.
-fn read_game_file(path: &Path) -> Result<Vec<Game>> {
+pub(crate) fn read_game_file(path: &Path) -> Result<Vec<Game>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let text = if path.extension().is_some_and(|e| e == "gz") {
         let mut text = String::new();

@@ -44,6 +44,7 @@ pub mod book;
 pub mod clock_source;
 pub mod evaluator;
 pub mod mcts;
+pub mod midgame;
 pub mod network;
 #[cfg(feature = "onnx")]
 pub mod onnx;
@@ -57,6 +58,7 @@ pub mod review;
 pub mod rng;
 pub mod solver;
 pub mod spec;
+mod squares;
 pub mod symmetric;
 pub mod tables;
 #[cfg(test)]

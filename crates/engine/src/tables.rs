@@ -41,6 +41,22 @@ pub const ALPHABETA_TABLE_BITS: u32 = 16;
 /// (1.5 MiB) are plenty.
 pub const ALPHABETA_SOLVER_TABLE_BITS: u32 = 16;
 
+/// The midgame search's table (`midgame::Midgame`, the `alphabeta` players' search):
+/// 2^20 entries of 24 bytes (24 MiB) natively, where a second's search at millions of
+/// positions a second stores hundreds of thousands of nodes, as Edax's default table
+/// does; 2^17 (3 MiB) on wasm32, whose memory is the page's.
+pub const MIDGAME_TABLE_BITS: u32 = if cfg!(target_arch = "wasm32") { 17 } else { 20 };
+
+/// The midgame search's exact solver, for the positions its search follows to the end
+/// and the root solves from a dozen to a score of empties: 2^18 slots (6 MiB), as the
+/// search driver's root solver.
+pub const MIDGAME_SOLVER_TABLE_BITS: u32 = 18;
+
+/// The table of MCTS's leaf searches (`midgame::AlphaBetaLeaves`): a few plies below each
+/// leaf, where the table only serves the deepest nodes and the transpositions between
+/// neighbouring leaves: 2^16 entries (1.5 MiB).
+pub const LEAF_SEARCH_TABLE_BITS: u32 = 16;
+
 /// Evaluations the search's cache keeps before it is cleared whole
 /// ([`MctsConfig::cache_capacity`]): 2^18 positions, many moves' worth of searches at the
 /// usual budgets (hundreds to a few thousand simulations a move), so a position searched

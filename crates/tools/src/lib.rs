@@ -38,6 +38,7 @@ pub mod accuracy;
 pub mod arena;
 pub mod arrays;
 pub mod book;
+pub mod exact_set;
 pub mod models;
 pub mod onnxruntime;
 pub mod puzzles;

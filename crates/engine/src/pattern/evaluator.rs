@@ -47,6 +47,16 @@ impl PatternEvaluator {
         &self.tables
     }
 
+    /// The tables, shared: another search over the same network reads them too.
+    pub fn shared_tables(&self) -> Arc<PatternTables> {
+        Arc::clone(&self.tables)
+    }
+
+    /// The network's name, as its card gives it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// One position's evaluation.
     pub fn evaluate_one(&self, pos: &Position) -> Evaluation {
         let (score, value) = self.tables.evaluate(pos);

@@ -72,6 +72,9 @@ pub struct PatternTables {
     /// `ternary[reader.ternary + bits]`: the gathered bits of an instance's squares as
     /// their share of its pattern's index, 1,024 entries an instance.
     ternary: Vec<u16>,
+    /// The stage of a position with this many discs (`PatternSet::stage_of_discs`), so a
+    /// sum on raw bitboards needs no division.
+    stage_of_discs: [u8; 65],
 }
 
 /// How one instance is read.
@@ -201,6 +204,10 @@ impl PatternTables {
                 offset: offsets[instance.pattern],
             });
         }
+        let mut stage_of_discs = [0u8; 65];
+        for (discs, stage) in stage_of_discs.iter_mut().enumerate() {
+            *stage = set.stage_of_discs(discs as u32) as u8;
+        }
         PatternTables {
             set,
             offsets,
@@ -209,6 +216,7 @@ impl PatternTables {
             step,
             readers,
             ternary,
+            stage_of_discs,
         }
     }
 
@@ -224,8 +232,17 @@ impl PatternTables {
     /// The summed outputs of every instance (score sum, value logit sum) for the side
     /// to move: the fast path.
     pub fn sums(&self, pos: &Position) -> Entry {
-        let (own, other) = (pos.player().0, pos.opponent().0);
-        let block = &self.entries[self.set.stage(pos) * self.stage_len..][..self.stage_len];
+        let [score, value] = self.unit_sums(pos.player().0, pos.opponent().0);
+        [score as f32 * self.step[0], value as f32 * self.step[1]]
+    }
+
+    /// [`PatternTables::sums`] in units of [`PatternTables::step`], for `own` to move
+    /// against `other` on raw bitboards: what an alpha-beta search adds up, with no
+    /// position to build and no float until its caller wants one.
+    #[inline]
+    pub fn unit_sums(&self, own: u64, other: u64) -> [i32; 2] {
+        let stage = self.stage_of_discs[(own | other).count_ones() as usize];
+        let block = &self.entries[usize::from(stage) * self.stage_len..][..self.stage_len];
         let (mut score, mut value) = (0i32, 0i32);
         for reader in &self.readers {
             let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
@@ -235,7 +252,7 @@ impl PatternTables {
             score += i32::from(s);
             value += i32::from(v);
         }
-        [score as f32 * self.step[0], value as f32 * self.step[1]]
+        [score, value]
     }
 
     /// What one unit of a stored entry is worth (score, value logit).

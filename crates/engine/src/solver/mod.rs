@@ -249,24 +249,53 @@ impl Solver {
     }
 
     fn prepare(&mut self, pos: &Position) {
-        let key = (pos.size(), pos.variant());
+        self.prepare_for(pos.size(), pos.variant());
+    }
+
+    fn prepare_for(&mut self, size: BoardSize, variant: Variant) {
+        let key = (size, variant);
         if self.table_for != Some(key) {
             self.clear();
             self.table_for = Some(key);
         }
-        self.mask = pos.size().mask();
-        self.variant = pos.variant();
-        self.quadrants = pos.size().quadrants();
-        self.corners = pos.size().corners();
-        let last = pos.size().n() as u32 - 1;
+        self.mask = size.mask();
+        self.variant = variant;
+        self.quadrants = size.quadrants();
+        self.corners = size.corners();
+        let last = size.n() as u32 - 1;
         self.corner_rows = (RANK_1 | RANK_1 << (8 * last)) & self.mask;
         self.corner_columns = (FILE_A | FILE_A << last) & self.mask;
-        self.square_value = if pos.size() == BoardSize::Eight {
+        self.square_value = if size == BoardSize::Eight {
             SQUARE_VALUE_8X8
         } else {
             [0; 64]
         };
-        self.squares = pos.size().squares() as i32;
+        self.squares = size.squares() as i32;
+    }
+
+    /// The fail-soft final margin of `p` to move against `o` within (alpha, beta), within
+    /// `max_nodes` visited positions (`None` when that is not enough): the exact search of
+    /// a node that a midgame search (`crate::midgame`) follows to the end of the game.
+    /// The table keeps what it completed, so a call made again with a larger budget
+    /// redoes little.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_window_within(
+        &mut self,
+        size: BoardSize,
+        variant: Variant,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        max_nodes: u64,
+    ) -> Option<i32> {
+        self.prepare_for(size, variant);
+        let n = (self.mask & !(p | o)).count_ones();
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let value = self.search(p, o, alpha, beta, n, false);
+        let complete = !self.out_of_nodes();
+        self.node_limit = u64::MAX;
+        complete.then_some(value)
     }
 
     /// The exact final margin for the side to move and a move that achieves it.

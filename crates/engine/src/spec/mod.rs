@@ -14,10 +14,15 @@
 use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
 use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, ProofPart};
+use crate::midgame::{
+    AlphaBetaLeaves, EvaluatorEval, FeatureEval, MidgameConfig, PatternEval, PatternOutput,
+    ProbCut, StaticEval,
+};
 use crate::network::{ModelError, Network, NetworkEvaluator};
 use crate::pattern::{PatternEvaluator, Priors};
 use crate::players::{
-    GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts, ValuePlayer,
+    AlphaBetaPlayer, GreedyPlayer, NovicePlayer, PolicyPlayer, RandomPlayer, RolloutMcts,
+    ValuePlayer,
 };
 use crate::rng::splitmix64;
 use crate::symmetric::SymmetricEvaluator;
@@ -147,6 +152,13 @@ pub struct PlayerSpec {
     pub ptemp: Option<f64>,
     /// Random playouts per evaluation when there is no model (unset: 4).
     pub playouts: Option<u32>,
+    /// With a pattern network: every leaf of the MCTS tree valued by an alpha-beta search
+    /// this many plies deep over the network's value (`midgame::AlphaBetaLeaves`; unset:
+    /// the network's own value).
+    pub leaf_depth: Option<u32>,
+    /// Multi-ProbCut in an `alphabeta` search, at this many standard deviations of the
+    /// shallow search's error (unset or 0: every cut exact).
+    pub probcut: Option<f64>,
     /// The opening book the agent plays from, as its [`ModelSource`] names it (a path to a
     /// book file, for files). May not hold a comma.
     pub book: Option<String>,
@@ -190,6 +202,8 @@ pub enum SpecError {
     Repeated(String),
     #[error("option 'playouts' of 'mcts' is for the search without a model")]
     PlayoutsWithModel,
+    #[error("option 'leaf_depth' of 'mcts' needs a pattern network (model=), whose tables an alpha-beta search can afford at every leaf")]
+    LeafDepthWithoutPatterns,
     #[error("player '{0}' is a network without search: give it one with model=PATH")]
     NeedsModel(String),
     #[error("model {path}: {message}")]
@@ -247,6 +261,8 @@ impl PlayerSpec {
             sym: None,
             ptemp: None,
             playouts: None,
+            leaf_depth: None,
+            probcut: None,
             book: None,
             book_random: None,
             seed: None,
@@ -327,6 +343,7 @@ impl PlayerSpec {
     ) -> Result<Box<dyn Evaluator + Send>, SpecError> {
         match &self.model {
             Some(_) => self.network_evaluator(seed, models),
+            None if self.leaf_depth.is_some() => Err(SpecError::LeafDepthWithoutPatterns),
             None => Ok(Box::new(PlayoutEvaluator::new(
                 self.player_seed(seed),
                 self.playouts.unwrap_or(DEFAULT_PLAYOUTS),
@@ -346,11 +363,15 @@ impl PlayerSpec {
             .ok_or_else(|| SpecError::NeedsModel(self.kind.name().to_owned()))?;
         let network = self.network(model, models)?;
         if let Some(tables) = network.pattern_tables() {
-            return Ok(Box::new(PatternEvaluator::new(
-                tables,
-                self.pattern_priors(),
-                &network.card().name,
-            )));
+            let name = &network.card().name;
+            let priors = PatternEvaluator::new(tables, self.pattern_priors(), name);
+            return Ok(match self.leaf_depth {
+                Some(depth) => Box::new(AlphaBetaLeaves::new(priors, depth)),
+                None => Box::new(priors),
+            });
+        }
+        if self.leaf_depth.is_some() {
+            return Err(SpecError::LeafDepthWithoutPatterns);
         }
         let evaluator = NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
         Ok(self.oriented(evaluator, seed))
@@ -446,7 +467,7 @@ impl PlayerSpec {
             PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerKind::Novice => Box::new(NovicePlayer::new(seed)),
             PlayerKind::Heuristic => Box::new(crate::players::HeuristicPlayer::new(seed)),
-            PlayerKind::AlphaBeta => Box::new(crate::players::AlphaBetaPlayer::new(seed)),
+            PlayerKind::AlphaBeta => Box::new(self.alphabeta_player(seed, models)?),
             PlayerKind::Uct => {
                 let mut uct = RolloutMcts::new(seed);
                 if let Some(c) = self.c {
@@ -466,6 +487,42 @@ impl PlayerSpec {
             )),
         };
         Ok((agent, self.budget()))
+    }
+
+    /// The alpha-beta player of an `alphabeta` spec: over a pattern network's tables, any
+    /// other network one position at a time, or the hand-made features without `model=`.
+    pub fn alphabeta_player(
+        &self,
+        seed: u64,
+        models: &dyn ModelSource,
+    ) -> Result<AlphaBetaPlayer, SpecError> {
+        let config = MidgameConfig {
+            probcut: self.probcut.filter(|&t| t > 0.0).map(|t| ProbCut {
+                confidence: t as f32,
+            }),
+            ..MidgameConfig::default()
+        };
+        let eval: Box<dyn StaticEval> = match self.model.as_deref() {
+            None => Box::new(FeatureEval::new(BoardSize::Eight, Variant::Standard)),
+            Some(model) => {
+                let network = self.network(model, models)?;
+                match network.pattern_tables() {
+                    Some(tables) => Box::new(PatternEval::new(
+                        tables,
+                        PatternOutput::Margin,
+                        &network.card().name,
+                    )),
+                    None => {
+                        let evaluator =
+                            NetworkEvaluator::new(&network).map_err(|e| model_error(model, e))?;
+                        // The search tells it the board before each search.
+                        let board = (BoardSize::Eight, Variant::Standard);
+                        Box::new(EvaluatorEval::new(evaluator, board.0, board.1))
+                    }
+                }
+            }
+        };
+        Ok(AlphaBetaPlayer::with_eval(seed, eval, config))
     }
 
     fn without_seed(&self) -> PlayerSpec {

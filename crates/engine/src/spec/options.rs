@@ -83,6 +83,7 @@ const fn option(
 const SEARCHES: &[PlayerKind] = &[Uct, MctsKind];
 const TIMED: &[PlayerKind] = &[AlphaBeta, Uct, MctsKind];
 const NETWORKS: &[PlayerKind] = &[MctsKind, Policy, Value];
+const MODELS: &[PlayerKind] = &[MctsKind, Policy, Value, AlphaBeta];
 const MCTS: &[PlayerKind] = &[MctsKind];
 
 /// Every option of every player, in the order a spec is written: a new option is one row
@@ -90,7 +91,7 @@ const MCTS: &[PlayerKind] = &[MctsKind];
 const OPTIONS: &[SpecOption] = &[
     option(
         "model",
-        NETWORKS,
+        MODELS,
         field!(Text, model),
         Accepts::Name("network"),
     ),
@@ -153,6 +154,18 @@ const OPTIONS: &[SpecOption] = &[
         MCTS,
         field!(Small, playouts),
         Accepts::Range(1, 1000),
+    ),
+    option(
+        "leaf_depth",
+        MCTS,
+        field!(Small, leaf_depth),
+        Accepts::Range(1, 8),
+    ),
+    option(
+        "probcut",
+        &[AlphaBeta],
+        field!(Real, probcut),
+        Accepts::NonNegative,
     ),
     option("book", MCTS, field!(Text, book), Accepts::Name("book")),
     option(

@@ -1,0 +1,172 @@
+//! The midgame search over a pattern network's tables (tract), against plain readings of
+//! the same tables: the evaluation on raw bitboards, the alpha-beta player's moves, and
+//! MCTS leaves valued by alpha-beta (`leaf_depth=`).
+#![cfg(feature = "onnx")]
+
+use engine::evaluator::Evaluator;
+use engine::midgame::{
+    AlphaBetaLeaves, PatternEval, PatternOutput, StaticEval, LOGIT_UNITS, MAX_ESTIMATE, UNIT,
+};
+use engine::network::{Model, ModelCard, Network};
+use engine::onnx_pattern::TractPatternModel;
+use engine::pattern::{PatternEvaluator, PatternTables, Priors};
+use engine::{PlayerSpec, Rng, SpecError};
+use othello::{BoardSize, Move, Position, Variant};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+fn network() -> Arc<TractPatternModel> {
+    static NET: OnceLock<Arc<TractPatternModel>> = OnceLock::new();
+    NET.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let bytes = std::fs::read(dir.join("pattern-test-8x8.onnx")).expect("fixture");
+        let card = std::fs::read_to_string(dir.join("pattern-test-8x8.json")).expect("card");
+        let card = ModelCard::from_json(&card).expect("valid card");
+        Arc::new(TractPatternModel::from_bytes(&bytes, card).expect("loads"))
+    })
+    .clone()
+}
+
+fn tables() -> Arc<PatternTables> {
+    network().pattern_tables().expect("a pattern network")
+}
+
+struct One(Network);
+
+impl engine::ModelSource for One {
+    fn network(&self, _: &str) -> Result<Network, engine::network::ModelError> {
+        Ok(self.0.clone())
+    }
+}
+
+/// Open positions of seeded random games, every few plies.
+fn positions(seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..3 {
+        let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
+        while !pos.is_game_over() {
+            if !pos.must_pass() && pos.empty_count().is_multiple_of(3) {
+                out.push(pos);
+            }
+            let moves = pos.legal_move_list();
+            pos = pos.play(moves[rng.below(moves.len())]).expect("legal");
+        }
+    }
+    out
+}
+
+#[test]
+fn the_pattern_evaluation_is_the_tables_sum_in_hundredths_of_a_disc() {
+    let tables = tables();
+    let mut margin = PatternEval::new(tables.clone(), PatternOutput::Margin, "test");
+    let mut value = PatternEval::new(tables.clone(), PatternOutput::ValueLogit, "test");
+    let [score_step, value_step] = tables.step();
+    for pos in positions(1) {
+        let [score, logit] = tables.sums(&pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let discs = score * 64.0;
+        // One unit of rounding from the float product, and the tables' own steps.
+        let slack = 1.0 + score_step * 64.0 * UNIT as f32;
+        let want = (discs * UNIT as f32).clamp(-(MAX_ESTIMATE as f32), MAX_ESTIMATE as f32);
+        assert!((margin.evaluate(p, o) as f32 - want).abs() <= slack);
+        let want = (logit * LOGIT_UNITS).clamp(-(MAX_ESTIMATE as f32), MAX_ESTIMATE as f32);
+        let slack = 1.0 + value_step * LOGIT_UNITS;
+        assert!((value.evaluate(p, o) as f32 - want).abs() <= slack);
+    }
+}
+
+/// The value logit a plain negamax over the tables finds `depth` plies below `pos` (a
+/// pass is not a ply; a finished game is won or lost whatever the margin).
+fn negamax_logit(tables: &PatternTables, pos: &Position, depth: u32) -> f32 {
+    if let Some(outcome) = pos.outcome() {
+        let sign = outcome.margin_for(pos.side_to_move()).signum() as f32;
+        return sign * (MAX_ESTIMATE + 1) as f32 / LOGIT_UNITS;
+    }
+    if depth == 0 && pos.player().0 != 0 {
+        return tables.sums(pos)[1];
+    }
+    if pos.must_pass() {
+        return -negamax_logit(tables, &pos.play_unchecked(Move::Pass), depth);
+    }
+    pos.legal_move_list()
+        .into_iter()
+        .map(|mv| -negamax_logit(tables, &pos.play_unchecked(mv), depth - 1))
+        .fold(f32::MIN, f32::max)
+}
+
+#[test]
+fn alpha_beta_leaves_take_the_value_of_a_plain_negamax_and_keep_the_evaluator_s_priors() {
+    let tables = tables();
+    let priors = PatternEvaluator::new(tables.clone(), Priors::default(), "test");
+    let mut plain = PatternEvaluator::new(tables.clone(), Priors::default(), "test");
+    let mut leaves = AlphaBetaLeaves::new(priors, 2);
+    // Far from the end, where no leaf search reaches the solver.
+    let open: Vec<Position> = positions(2)
+        .into_iter()
+        .filter(|p| p.empty_count() > 20)
+        .collect();
+    assert!(open.len() >= 10);
+    let got = leaves.evaluate(&open).expect("evaluates");
+    let want = plain.evaluate(&open).expect("evaluates");
+    for ((pos, got), want) in open.iter().zip(&got).zip(&want) {
+        assert_eq!(got.priors, want.priors);
+        assert_eq!(got.score, want.score);
+        let logit = negamax_logit(&tables, pos, 2);
+        // Each leaf's logit is rounded to a unit of the search's scale.
+        let tolerance = 2.0 / LOGIT_UNITS + 46.0 * tables.step()[1];
+        assert!(
+            (got.value - logit.tanh()).abs() <= tolerance,
+            "{} against {} in {}",
+            got.value,
+            logit.tanh(),
+            pos.to_board_text()
+        );
+    }
+    assert!(leaves.nodes() > 0);
+}
+
+#[test]
+fn alphabeta_and_mcts_with_leaf_searches_build_from_a_pattern_network_and_play() {
+    let models = One(network());
+    for text in [
+        "alphabeta:model=p,depth=4",
+        "alphabeta:model=p,depth=5,probcut=1.5",
+        "mcts:model=p,sims=200,leaf_depth=2",
+    ] {
+        let spec: PlayerSpec = text.parse().expect("spec");
+        let (mut agent, budget) = spec.build(1, &models).expect("builds");
+        let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
+        for _ in 0..8 {
+            let info = agent.think(&pos, &budget, &mut |_| true).expect("thinks");
+            let mv = info.best_move().expect("a move");
+            pos = pos.play(mv).expect("a legal move");
+        }
+    }
+    let spec: PlayerSpec = "alphabeta:model=p,depth=3".parse().expect("spec");
+    let (mut agent, budget) = spec.build(1, &models).expect("builds");
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let info = agent.think(&start, &budget, &mut |_| true).expect("thinks");
+    assert!(
+        info.score.is_some(),
+        "alpha-beta reports its value in discs"
+    );
+    assert!(agent.name().contains("pattern network"), "{}", agent.name());
+}
+
+#[test]
+fn leaf_searches_need_a_pattern_network() {
+    let spec: PlayerSpec = "mcts:sims=10,leaf_depth=2".parse().expect("parses");
+    assert!(matches!(
+        spec.build(1, &engine::NoModels),
+        Err(SpecError::LeafDepthWithoutPatterns)
+    ));
+    assert!(matches!(
+        "mcts:model=p,leaf_depth=9".parse::<PlayerSpec>(),
+        Err(SpecError::BadValue { .. })
+    ));
+    assert!(matches!(
+        "alphabeta:leaf_depth=2".parse::<PlayerSpec>(),
+        Err(SpecError::UnknownOption { .. })
+    ));
+}
