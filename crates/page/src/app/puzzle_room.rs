@@ -3,7 +3,7 @@
 //! It only draws: the state and its effects are the controller's (`ctrl::puzzle`), which
 //! it gets as values and callbacks, as Lichess's puzzle `view` draws its `ctrl`.
 
-use crate::components::{Board, CopyLink, Notice, PuzzleRating};
+use crate::components::{Board, CopyLink, Counts, Notice, PuzzleRating};
 use crate::ctrl::{PuzzleCtrl, PuzzleFile};
 use crate::puzzles::link;
 use crate::puzzles::record::ThemeChoice;
@@ -62,11 +62,13 @@ fn room(ctrl: &PuzzleCtrl) -> Html {
                     if let Some(from) = shown.from.clone() {
                         <p class="small" id="puzzle-from">{ from }</p>
                     }
+                    // The discs, as the game shows them (issue 68: none anywhere in Puzzle mode).
+                    <Counts {position} />
                     <Board {position} {legal} last={last_square(session)} flips={Bitboard::EMPTY}
                            flip_class="flip-a" {marked} {played} on_play={ctrl.on_play.clone()} />
                     { buttons(ctrl) }
                 } else if matches!(&ctrl.file, PuzzleFile::Ready { .. }) {
-                    <p class="status" id="puzzle-none">{ none_left(ctrl.record.record.theme) }</p>
+                    <p class="status" id="puzzle-none">{ none_left(ctrl.record.record.theme, ctrl.mistakes_looked) }</p>
                 }
             </div>
             <PuzzleRating record={ctrl.record.clone()}
@@ -77,13 +79,11 @@ fn room(ctrl: &PuzzleCtrl) -> Html {
     }
 }
 
-/// Why no puzzle is shown, for the theme chosen.
-fn none_left(theme: ThemeChoice) -> String {
+/// Why no puzzle is shown, for the theme chosen (`looked`: the reviewed games whose
+/// mistakes were looked at this visit).
+fn none_left(theme: ThemeChoice, looked: usize) -> String {
     if theme == ThemeChoice::Mistakes {
-        "No puzzles from your own games yet. Play or load a game, then press Review (below \
-         the board once the game has moves): your worst moves near the end, where the solver \
-         can prove the one right move, become puzzles here."
-            .to_owned()
+        crate::puzzles::words::no_mistakes(looked)
     } else {
         format!("No puzzles in the theme {} on this board.", theme.label())
     }
@@ -125,7 +125,9 @@ fn marks(session: &Session) -> (Option<Square>, Option<Square>) {
     };
     let answer = shown.puzzle.answer.square();
     match &session.stage {
-        Stage::Solved { .. } | Stage::Revealed { .. } if session.step == 0 => (answer, None),
+        // A shown answer stays marked: the board stays on the puzzle's position.
+        Stage::Revealed { .. } => (answer, None),
+        Stage::Solved { .. } if session.step == 0 => (answer, None),
         Stage::Refuted { mv, .. } if session.step == 0 => (None, mv.square()),
         _ => (None, None),
     }
@@ -152,11 +154,6 @@ fn buttons(ctrl: &PuzzleCtrl) -> Html {
             | Stage::Stuck { .. }
     );
     let again = matches!(stage, Stage::PlayedOut { .. } | Stage::Stuck { .. });
-    let next_label = if ctrl.skip_is_miss {
-        "Skip (counts as a miss)"
-    } else {
-        "Next puzzle"
-    };
     let link = session
         .shown
         .as_ref()
@@ -176,10 +173,20 @@ fn buttons(ctrl: &PuzzleCtrl) -> Html {
                     { if again { "Play it out again" } else { "Play it out" } }
                 </button>
             }
-            <button id="puzzle-next" onclick={ctrl.on_next.reform(|_: MouseEvent| ())}>{ next_label }</button>
+            // "Next puzzle" once this one's first try is spent; before that a skip, which
+            // counts as a miss, is a button of its own at the row's far end, never in
+            // the place "Next puzzle" had (issue 68: after a theme change the same
+            // pointer skipped, and the rating fell).
+            if !ctrl.skip_is_miss {
+                <button id="puzzle-next" onclick={ctrl.on_next.reform(|_: MouseEvent| ())}>{ "Next puzzle" }</button>
+            }
             if !link.is_empty() {
                 // Keyed by the puzzle: "Link copied" belongs to the puzzle it was said of.
                 <CopyLink key={link.clone()} fragment={link.clone()} title="A link that opens this puzzle: paste it into a chat" />
+            }
+            if ctrl.skip_is_miss {
+                <button id="puzzle-skip" class="skip" onclick={ctrl.on_next.reform(|_: MouseEvent| ())}
+                        title="Give this puzzle up for the next one: it counts as a miss">{ "Skip (counts as a miss)" }</button>
             }
         </div>
     }

@@ -72,10 +72,7 @@ pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
             }
             <p id="puzzle-streak">{ format!("Streak: {} solved in a row (best {})", record.streak, record.best_streak) }</p>
             if let Some((id, shipped)) = &props.puzzle {
-                <p class="small" id="puzzle-puzzle-rating">
-                    { format!("This puzzle is rated {:.0}.", record.rating_of(id, *shipped).rating) }
-                    { " Ratings move on a first try only." }
-                </p>
+                <p class="small" id="puzzle-puzzle-rating">{ crate::puzzles::words::puzzle_rating(record.rating_of(id, *shipped).rating, *shipped) }</p>
             }
             <label for="puzzle-theme">{ "Theme " }</label>
             <select id="puzzle-theme" onchange={on_theme}>

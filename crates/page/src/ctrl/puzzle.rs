@@ -43,6 +43,9 @@ pub struct PuzzleCtrl {
     /// "Next puzzle" skips a puzzle whose first try is still open: it counts as a miss, as
     /// Lichess counts a puzzle given up.
     pub skip_is_miss: bool,
+    /// How many reviewed games' mistakes were looked at this visit (for what the mistakes
+    /// theme says when it has no puzzle).
+    pub mistakes_looked: usize,
     pub on_open: Callback<()>,
     pub on_close: Callback<()>,
     pub on_dismiss: Callback<()>,
@@ -99,7 +102,7 @@ pub fn use_puzzle_ctrl(
     use_solver(&session, gateway);
     use_line_steps(&session, *open);
     use_address(&session, *open);
-    use_mistake_finder(gateway, game, view, record.dispatcher());
+    let mistakes_looked = use_mistake_finder(gateway, game, view, record.dispatcher());
     let session_now = Rc::new((*session).clone());
     let asks = Asks {
         record: record.dispatcher(),
@@ -113,6 +116,7 @@ pub fn use_puzzle_ctrl(
         link_note: (*link_note).clone(),
         notice: (*notice).clone(),
         skip_is_miss: skip(&session_now, &record_now).is_some(),
+        mistakes_looked,
         on_open: set(&open, |()| true),
         on_close: close(&open, &link_note),
         on_dismiss: set(&notice, |()| None),

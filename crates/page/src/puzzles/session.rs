@@ -128,12 +128,13 @@ impl Session {
             }
         };
         match &self.stage {
-            Stage::Solving => Vec::new(),
-            Stage::Solved { line } | Stage::Revealed { line } => {
-                std::iter::once(shown.puzzle.answer)
-                    .chain(line_moves(line))
-                    .collect()
-            }
+            // A shown answer stays a puzzle: the position with the answer marked on it,
+            // its line in words (issue 68: the whole line played out left the board at
+            // the end, the answer no longer marked).
+            Stage::Solving | Stage::Revealed { .. } => Vec::new(),
+            Stage::Solved { line } => std::iter::once(shown.puzzle.answer)
+                .chain(line_moves(line))
+                .collect(),
             Stage::Refuted { mv, line } => std::iter::once(*mv).chain(line_moves(line)).collect(),
             Stage::PlayOut { moves, .. }
             | Stage::PlayedOut { moves, .. }
@@ -177,9 +178,10 @@ impl Session {
     }
 
     /// Whether the line under way has more moves to show (a refutation shows its reply
-    /// alone: the point is made in one move).
+    /// alone: the point is made in one move; a shown answer none, since it stays on the
+    /// puzzle's position).
     pub fn more_to_show(&self) -> bool {
-        self.step < self.line_len()
+        !matches!(self.stage, Stage::Revealed { .. }) && self.step < self.line_len()
     }
 
     fn play(&mut self, mv: Move) {

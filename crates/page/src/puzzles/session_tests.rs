@@ -195,3 +195,20 @@ fn the_task_and_the_promise_are_said_in_words() {
         "{promised}"
     );
 }
+
+#[test]
+fn a_shown_answer_stays_on_the_puzzle_s_position_with_its_line_in_words() {
+    // Issue 68: "Show the answer" played the whole line and left the board at its end.
+    for p in puzzles(2) {
+        let session = showing(p).apply(SessionAction::ShowAnswer);
+        let session = answer(session);
+        assert!(matches!(
+            session.stage,
+            Stage::Revealed { line: Some(Ok(_)) }
+        ));
+        assert!(!session.more_to_show());
+        let stepped = session.apply(SessionAction::Step);
+        assert_eq!(stepped.position(), Some(p.position));
+        assert!(stepped.moves_shown().is_empty());
+    }
+}

@@ -102,9 +102,74 @@ fn answer_words(lead: &str, p: &Puzzle, line: &Option<Line>) -> String {
     }
 }
 
+/// The puzzle's own rating, and why it is not the one it came with (issue 68: 1450 became
+/// 1558 after a miss, without a word).
+pub fn puzzle_rating(now: f64, shipped: u16) -> String {
+    let now = now.round() as i64;
+    let was = i64::from(shipped);
+    let why = match now.cmp(&was) {
+        std::cmp::Ordering::Greater => format!(
+            " It was {was} until your first try: puzzles are rated as players are, so a \
+             puzzle that beats a player gains, and this one now counts as harder."
+        ),
+        std::cmp::Ordering::Less => format!(
+            " It was {was} until your first try: puzzles are rated as players are, so a \
+             puzzle a player solves loses, and this one now counts as easier."
+        ),
+        std::cmp::Ordering::Equal => String::new(),
+    };
+    format!("This puzzle is rated {now}.{why} Ratings move on a first try only.")
+}
+
+/// Why the theme of the player's own mistakes has no puzzle: no game reviewed yet, or
+/// reviewed games (`looked` of them this visit) whose mistakes the solver could not make
+/// into puzzles (issue 68: a player who had reviewed a game was told to press Review).
+pub fn no_mistakes(looked: usize) -> String {
+    if looked == 0 {
+        return "No puzzles from your own games yet. Play or load a game, then press Review \
+                (below the board once the game has moves): your worst moves near the end, \
+                where the solver can prove the one right move, become puzzles here."
+            .to_owned();
+    }
+    let games = if looked == 1 {
+        "the game you reviewed".to_owned()
+    } else {
+        format!("the {looked} games you reviewed")
+    };
+    format!(
+        "No puzzles from {games}: a mistake becomes a puzzle only where the solver proves \
+         that one move, and only one, keeps the best result, near the end of the game, and \
+         none of yours was such a position (or the proof is still running). Review another \
+         game to try again."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_puzzle_s_rating_says_why_it_moved() {
+        assert_eq!(
+            puzzle_rating(1450.2, 1450),
+            "This puzzle is rated 1450. Ratings move on a first try only."
+        );
+        let missed = puzzle_rating(1558.0, 1450);
+        assert!(missed.starts_with("This puzzle is rated 1558. It was 1450 until your first try"));
+        assert!(missed.contains("counts as harder"), "{missed}");
+        assert!(puzzle_rating(1380.0, 1450).contains("counts as easier"));
+    }
+
+    #[test]
+    fn no_mistake_puzzles_says_whether_a_game_was_reviewed() {
+        assert!(no_mistakes(0).contains("press Review"));
+        let reviewed = no_mistakes(1);
+        assert!(
+            reviewed.starts_with("No puzzles from the game you reviewed"),
+            "{reviewed}"
+        );
+        assert!(!reviewed.contains("press Review"));
+    }
 
     #[test]
     fn margins_are_said_for_their_side() {

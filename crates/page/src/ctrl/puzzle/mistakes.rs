@@ -11,15 +11,18 @@ use yew::prelude::*;
 
 /// After a review of the player's game, its worst moves are sent to a worker to prove;
 /// each proven one becomes a puzzle of the theme "Mistakes from your reviewed games". A
-/// game is looked at once a page visit (by its last position and length).
+/// game is looked at once a page visit (by its last position and length). Returns how many
+/// games were looked at.
 #[hook]
 pub(super) fn use_mistake_finder(
     gateway: &Gateway,
     game: &GameModel,
     view: &View,
     record: UseReducerDispatcher<RecordModel>,
-) {
+) -> usize {
     let done = use_mut_ref(std::collections::HashSet::<(u64, usize)>::new);
+    let looked = use_state(|| 0usize);
+    let counted = looked.setter();
     let reviews = view.review.of(game.id());
     let (seats, game) = (game.seats, &game.game);
     let reviewing = view.review.running.is_some();
@@ -31,6 +34,7 @@ pub(super) fn use_mistake_finder(
         if !complete || !done.borrow_mut().insert(key) {
             return;
         }
+        counted.set(done.borrow().len());
         let mine = move |color| match seats {
             Seats::Human(c) => c == color,
             Seats::Analysis => true,
@@ -59,4 +63,5 @@ pub(super) fn use_mistake_finder(
             }));
         }
     });
+    *looked
 }
