@@ -5,20 +5,58 @@
 //! `#g=f5d6c3&s=b&l=strong`: the moves from the standard start, the person's side and the
 //! level; `b=6` the 6x6 board, `v=r` the reversed rules, `x=17` the 17th XOT opening as
 //! the start, `p=<board text>` any other start (`_` for the board text's space). A position
-//! to analyse is `p=` and `s=a` with no moves.
+//! to analyse is `p=` and `s=a` with no moves. A loaded record's players, date and place
+//! come along as `pb=`, `pw=`, `dt=`, `pc=`, percent-encoded (issue 68: a copied link of a
+//! record dropped them).
 
 use crate::format::illegal_reason;
 use crate::levels::{CustomKind, Difficulty, LEVELS};
 use crate::state::{GameState, Seats};
+use othello::ggf::GgfGame;
 use othello::xot_openings;
 use othello::{BoardSize, Color, Game, Position, TranscriptErrorKind, Variant};
 
-/// What a link holds: the game, who plays it, and the level.
+/// What a link holds: the game, who plays it, the level, and the record's names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
     pub game: Game,
     pub seats: Seats,
     pub difficulty: Difficulty,
+    pub names: Names,
+}
+
+/// A loaded record's players, date and place, which its link carries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Names {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub date: Option<String>,
+    pub place: Option<String>,
+}
+
+impl Names {
+    fn of(record: &GgfGame) -> Names {
+        Names {
+            black: record.black.clone(),
+            white: record.white.clone(),
+            date: record.date.clone(),
+            place: record.place.clone(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == Names::default()
+    }
+
+    /// The link's keys and values, in the order they are written.
+    fn pairs(&self) -> [(&'static str, &Option<String>); 4] {
+        [
+            ("pb", &self.black),
+            ("pw", &self.white),
+            ("dt", &self.date),
+            ("pc", &self.place),
+        ]
+    }
 }
 
 /// Why an address is not a link the page can follow, said once.
@@ -60,6 +98,13 @@ pub fn write(state: &GameState, difficulty: &Difficulty) -> String {
     }
     parts.push(format!("s={}", seats_code(state.seats)));
     parts.push(format!("l={}", level_code(difficulty)));
+    if let Some(record) = state.record_in_play() {
+        for (key, value) in Names::of(record).pairs() {
+            if let Some(value) = value {
+                parts.push(format!("{key}={}", encode(value)));
+            }
+        }
+    }
     format!("#{}", parts.join("&"))
 }
 
@@ -72,6 +117,7 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
     let (mut size, mut variant) = (BoardSize::Eight, Variant::Standard);
     let (mut xot, mut board, mut moves) = (None, None, "");
     let (mut seats, mut difficulty) = (Seats::Human(Color::Black), Difficulty::default());
+    let mut names = Names::default();
     for pair in fragment.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let bad = |what| LinkError::BadValue(what, value.to_owned());
@@ -83,6 +129,10 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
             "g" => moves = value,
             "s" => seats = seats_from(value).ok_or_else(|| bad("side"))?,
             "l" => difficulty = level_from(value).ok_or_else(|| bad("level"))?,
+            "pb" => names.black = Some(decode(value).ok_or_else(|| bad("player"))?),
+            "pw" => names.white = Some(decode(value).ok_or_else(|| bad("player"))?),
+            "dt" => names.date = Some(decode(value).ok_or_else(|| bad("date"))?),
+            "pc" => names.place = Some(decode(value).ok_or_else(|| bad("place"))?),
             _ => return Err(LinkError::UnknownKey(key.to_owned())),
         }
     }
@@ -104,12 +154,62 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
         game,
         seats,
         difficulty,
+        names,
     }))
 }
 
-/// The link's game as the page holds one (a pass forced at its end played at once).
+/// The link's game as the page holds one (a pass forced at its end played at once): a
+/// record with its players, date and place where the link names them.
 pub fn state(link: &Link) -> GameState {
-    GameState::from_game(link.game.clone(), link.seats)
+    if link.names.is_empty() {
+        return GameState::from_game(link.game.clone(), link.seats);
+    }
+    let mut record = GgfGame::new(link.game.clone());
+    record.black = link.names.black.clone();
+    record.white = link.names.white.clone();
+    record.date = link.names.date.clone();
+    record.place = link.names.place.clone();
+    record.set_result_from_board();
+    GameState::from_record(record, link.seats)
+}
+
+/// `text` percent-encoded, every byte but ASCII letters, digits and `-._~` (a name may hold
+/// `&`, `=`, spaces or any letter).
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Percent-decoded text (`+` a space, as a form writes one); `None` for a broken escape or
+/// bytes that are no UTF-8.
+fn decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 fn board_size(value: &str) -> Option<BoardSize> {

@@ -96,3 +96,32 @@ fn a_link_that_cannot_be_read_says_why_once() {
     assert_eq!(said("#zz=1"), "'zz' is not part of a game link");
     assert!(said("#p=XO").starts_with("its start position cannot be read: "));
 }
+
+#[test]
+fn a_record_s_link_keeps_its_players_date_and_place() {
+    // Issue 68: a copied link of a loaded record dropped its players, date and place.
+    let text = "(;GM[Othello]PC[GGS/os]DT[2026-11-25]PB[Saio 1200 & co]PW[Zoë=1]TY[8]B[f5]W[d6];)";
+    let record: GgfGame = text.parse().expect("a record");
+    let state = GameState::from_record(record, Seats::Analysis);
+    let difficulty = Difficulty::default();
+    let fragment = write(&state, &difficulty);
+    assert!(
+        fragment.ends_with("&pb=Saio%201200%20%26%20co&pw=Zo%C3%AB%3D1&dt=2026-11-25&pc=GGS%2Fos"),
+        "{fragment}"
+    );
+    let link = round_trip(&state, &difficulty);
+    let opened = super::state(&link);
+    let record = opened.record_in_play().expect("the record's");
+    assert_eq!(record.black.as_deref(), Some("Saio 1200 & co"));
+    assert_eq!(record.white.as_deref(), Some("Zoë=1"));
+    assert_eq!(record.date.as_deref(), Some("2026-11-25"));
+    assert_eq!(record.place.as_deref(), Some("GGS/os"));
+    assert_eq!(opened.game, state.game);
+    // A game of no record's names none, and a broken escape is refused.
+    assert!(!write(
+        &played(*state.game.start(), "f5", Seats::Analysis),
+        &difficulty
+    )
+    .contains("pb="));
+    assert!(read("#g=f5&pb=%E").is_err());
+}
