@@ -85,6 +85,8 @@ test("the pass notice goes once the game is over", async () => {
   // One move before the end: Black (the person) has passed six times and White (the agent)
   // has one move left, h1, which ends the game.
   await load(page, ENDS_WITH_PASSES.slice(0, -2));
+  // A loaded game waits for the person before the agent plays on (issue 68).
+  await page.click("#play-on");
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent), null, { timeout: 20_000 });
   assert.equal(await moveCount(page), 60);
   assert.equal(await page.locator("#pass-notice").count(), 0, "a pass notice above \"Game over\"");
@@ -158,14 +160,19 @@ test("the legal-move dots stand out from the board (3:1 at least)", async () => 
 test("an empty game's side starts with New game; the strength line says what it measured against", async () => {
   const { page, context } = await openGame({ width: 1280, height: 900 });
   await setLevel(page, "beginner");
-  // Nothing to review in an empty game: no Review block above New game and the difficulty.
-  assert.equal(await page.locator("#review").count(), 0);
+  // Nothing to review in an empty game, said in the review's own place, which is there
+  // from the start so that nothing moves with the first move (issue 68, item 6).
+  assert.equal(await page.innerText("#review-unavailable"), "No moves to review yet.");
+  assert.ok(await page.locator("#review-start").isDisabled());
   const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top);
-  assert.ok((await top("#new-game")) < 450, `New game at ${await top("#new-game")} px`);
+  assert.ok((await top("#new-game")) < 900, `New game at ${await top("#new-game")} px`);
+  const before = { newGame: await top("#new-game"), review: await top("#review"), moves: await top(".moves-panel") };
   await shot(page, "start-side");
   await page.click("#sq-f5");
   await waitForTurn(page);
-  assert.equal(await page.locator("#review").count(), 1, "a game with moves can be reviewed");
+  assert.ok(!(await page.locator("#review-start").isDisabled()), "a game with moves can be reviewed");
+  const after = { newGame: await top("#new-game"), review: await top("#review"), moves: await top(".moves-panel") };
+  assert.deepEqual(after, before, "the page moved with the first move");
   // The network the card measured against is named for what it is.
   const strength = await page.locator("#model-strength").textContent();
   if (/b88/.test(strength))
@@ -300,8 +307,9 @@ test("a click on the evaluation graph shows that move and keeps the game: the sa
   const transcript = await page.locator("#transcript").innerText();
   const before = await graphPoints(page);
   assert.deepEqual(before.map(([ply]) => ply), [2, 4, 6]);
+  // A point values the position its move was played from, and shows it (issue 68).
   await page.locator('#eval-graph .pt[data-ply="2"]').click();
-  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "2");
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "1");
   await page.waitForSelector("#browse-notice");
   // Looking rewinds nothing (issue 62's second finding): the game, its points and their
   // places stay, none of them redo.
@@ -309,8 +317,11 @@ test("a click on the evaluation graph shows that move and keeps the game: the sa
   assert.ok(await page.locator("#redo").isDisabled());
   const back = await graphPoints(page);
   assert.deepEqual(back, before);
-  // And forward again by the graph: the game's own move ends the browsing.
+  // And forward again by the graph, then back to the game.
   await page.locator('#eval-graph .pt[data-ply="6"]').click();
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "5");
+  assert.deepEqual(await graphPoints(page), before);
+  await page.click("#back-to-game");
   await page.waitForSelector("#browse-notice", { state: "detached" });
   assert.equal(await moveCount(page), 6);
   assert.deepEqual(errors, []);

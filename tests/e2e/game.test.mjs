@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import {
-  ENDGAMES, SITE, moveCount, newContext, newGame, numbers, openGame, setLevel, shot, status,
+  ENDGAMES, SITE, moveCount, newContext, newGame, numbers, openGame, playOn, setLevel, shot, status,
   useBrowser, waitForTurn, watchHeatMap,
 } from "./lib.mjs";
 
@@ -140,6 +140,7 @@ test("at the Strong level the agent plays endings of 16 or fewer empties perfect
     await newGame(page, { size: "8", players: "black" });
     await page.fill("#transcript-input", transcript);
     await page.click("#load-transcript");
+    await playOn(page);
     await waitForTurn(page);
     const played = (await page.locator("#transcript").innerText()).slice(transcript.length, transcript.length + 2);
     assert.ok(optimal.includes(played), `played ${played}, the solver says ${optimal}`);
@@ -173,6 +174,7 @@ test("at the Strong level a proven win beyond the exact solve is played and said
   await newGame(page, { size: "8", players: "white" });
   await page.fill("#transcript-input", PROOF_ZONE);
   await page.click("#load-transcript");
+  await playOn(page);
   await waitForTurn(page, 60_000);
   const played = (await page.locator("#transcript").innerText()).slice(PROOF_ZONE.length, PROOF_ZONE.length + 2);
   const solved = page.locator("#solved");
@@ -205,8 +207,9 @@ test("with three workers and a minute a move, a move the first worker solves is 
   await setLevel(page, "custom-ms", 60_000);
   await newGame(page, { size: "8", players: "white" });
   await page.fill("#transcript-input", SOLVED_AT_22);
-  const t0 = Date.now();
   await page.click("#load-transcript");
+  const t0 = Date.now();
+  await playOn(page);
   await waitForTurn(page, 120_000);
   const ms = Date.now() - t0;
   numbers.solved_with_three_workers_ms = ms;

@@ -118,6 +118,14 @@ export async function newGame(page, { size = "8", variant = "standard", players 
 }
 
 export const status = (page) => page.locator("#status").innerText();
+
+/** Lets the agent play on in a game just loaded in which it is to move: such a game waits
+ * for the person's "Play on" (issue 68: the agent played on at once, in a game the person
+ * may only have wanted to look at). */
+export async function playOn(page) {
+  await page.click("#play-on");
+  await page.waitForSelector("#held-notice", { state: "detached" });
+}
 export const moveCount = async (page) =>
   page.evaluate(() => {
     const t = document.querySelector("#transcript").textContent;

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ENDGAMES, moveCount, newGame, openGame, setLevel, shot, status, useBrowser, waitForTurn,
+  ENDGAMES, moveCount, newGame, openGame, playOn, setLevel, shot, status, useBrowser, waitForTurn,
   watchHeatMap,
 } from "./lib.mjs";
 
@@ -20,6 +20,8 @@ test("a pass by the person is announced and stays until they act", async () => {
     await setLevel(page, "beginner");
     await page.fill("#transcript-input", BLACK_PASSES);
     await page.click("#load-transcript");
+    // Black passed at once: White, the agent, waits for the person's word.
+    await playOn(page);
     await waitForTurn(page);
     const notice = page.locator("#pass-notice");
     assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
@@ -112,6 +114,7 @@ test("a finished game on a phone offers a rematch and the record", async () => {
   await setLevel(page, "beginner");
   await page.fill("#transcript-input", ENDGAMES[2].transcript);
   await page.click("#load-transcript");
+  await playOn(page);
   for (let i = 0; i < 20; i++) {
     const text = await waitForTurn(page);
     if (/Game over/.test(text)) break;

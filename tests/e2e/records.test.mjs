@@ -136,26 +136,34 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
     return boxes.filter(([axis]) => axis).flatMap(([, label]) => boxes.filter(([axis, pt]) => !axis && meet(label, pt))).length;
   });
   assert.equal(overlaps, 0, "a point covers an axis label");
-  // Hovering says the move; clicking shows the position after it, and "Play from here"
-  // goes there, the rest kept as redo.
+  // Hovering says the move and draws the position it values, the one it was played from;
+  // clicking shows that position (issue 68: the board showed the one after the move), and
+  // "Play from here" goes there, the rest kept as redo.
   const fourth = page.locator('#eval-graph .pt[data-ply="4"]');
   await fourth.hover();
   const moves = (await page.locator("#transcript").innerText()).match(/[a-h][1-8]/g);
-  assert.match(await page.locator("#graph-caption").innerText(), new RegExp(`^4\\. ${moves[3]} \\(White\\): Black \\d+% to win`));
+  assert.match(await page.locator("#graph-caption").innerText(),
+    new RegExp(`^4\\. ${moves[3]} \\(White\\): Black \\d+% to win.* in the position White played it from$`));
+  const before = await page.locator("#graph-position").getAttribute("data-board");
+  assert.equal((before.split(" ")[0].match(/[XO]/g) || []).length, 7, before);
+  assert.equal(await page.locator("#graph-position").getAttribute("data-played"), moves[3]);
   await shot(page, "graph", "section.play");
   await fourth.click();
-  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "4");
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "3");
+  // The hinted move's point shows the person's own position, from which they play on.
+  await page.locator('#eval-graph .pt[data-ply="7"]').click();
+  await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "6");
   await page.click("#play-from-here");
   await page.waitForSelector("#browse-notice", { state: "detached" });
-  assert.equal(await moveCount(page), 4);
+  assert.equal(await moveCount(page), 6);
   assert.ok(!(await page.locator("#redo").isDisabled()));
   // A reload keeps the graph with the game: its points, and those of the redo moves.
   await page.reload();
   await page.waitForSelector('main[data-ready="true"]');
-  assert.equal(await moveCount(page), 4);
+  assert.equal(await moveCount(page), 6);
   // The redo moves keep their points, faded, so the graph keeps its scale.
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
-  assert.deepEqual(await page.$$eval("#eval-graph .pt.redo", (pts) => pts.map((p) => Number(p.dataset.ply))), [6, 7, 8]);
+  assert.deepEqual(await page.$$eval("#eval-graph .pt.redo", (pts) => pts.map((p) => Number(p.dataset.ply))), [7, 8]);
   await page.click("#redo");
   await page.click("#redo");
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
@@ -203,7 +211,8 @@ test("the page names the opening as it is played: the Tiger after f5d6c3d3c4, by
   // The line is there, empty, before a name comes: its arrival moves nothing below it.
   assert.equal(await page.locator("#opening").innerText(), "");
   assert.equal(await page.locator("#moves-opening").count(), 0);
-  const undoTop = async () => (await page.locator("#undo").boundingBox()).y;
+  // On the page, not the screen: a click that scrolls the page moves nothing on it.
+  const undoTop = () => page.locator("#undo").evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
   const top = await undoTop();
   const opening = (text) =>
     page.waitForFunction((t) => document.querySelector("#opening")?.textContent === t, text);
@@ -300,7 +309,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await newGame(page, { size: "8", players: "white" });
   await waitForTurn(page);
   const info = page.locator("#search-info");
-  assert.match(await info.innerText(), /Book move [a-h][1-8], value [+-]\d+\.\d discs for .+, from the opening book \(no search\)/);
+  assert.match(await info.innerText(), /Book move [a-h][1-8], value (~[+-]\d+|~0) discs for .+, from the opening book \(no search\)/);
   assert.equal(await info.getAttribute("data-simulations"), "0");
   const first = page.locator("#moves button.mv[data-ply='1']");
   assert.match(await first.getAttribute("class"), /\bbook\b/);

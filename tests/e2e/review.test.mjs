@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { ENDGAMES, moveCount, newGame, numbers, openGame, shot, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { ENDGAMES, moveCount, newGame, numbers, openGame, playOn, shot, status, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -183,6 +183,7 @@ test("a solved hint shows every legal move's exact margin, not the best move's a
   // 16 empties (15 once the agent has answered): within the solver's sure reach.
   await page.fill("#transcript-input", ENDGAMES[0].transcript);
   await page.click("#load-transcript");
+  await playOn(page);
   assert.match(await waitForTurn(page), /your turn/);
   await page.click("#hint");
   await page.waitForSelector(".cell.hint", { timeout: 20_000 });

@@ -77,15 +77,14 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
                           on_toggle_book={set.on_toggle_book.clone()} book={settings.book}
                           on_new_game={ctrl.new_game.start.clone()} on_game={asks.on_game.clone()}
                           on_edit={asks.on_edit.clone()} on_message={asks.on_message.clone()}
-                          on_review_focus={asks.on_review_focus.clone()} />
+                          on_review_focus={asks.on_review_focus.clone()} difficulty={settings.difficulty.clone()}
+                          on_difficulty={set.on_difficulty.clone()} level_note={level_note(ctrl.player.as_ref(), ctrl.budget)} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
                     <SearchView game={game.clone()} view={view.clone()} player={ctrl.player.clone()} budget={ctrl.budget}
                                 on_goto={asks.on_goto.clone()} on_stop={work.on_stop.clone()} />
                     { review_panel(ctrl) }
                 </section>
-                <SidePanel game={game.clone()} view={view.clone()} difficulty={settings.difficulty.clone()}
-                           on_difficulty={set.on_difficulty.clone()} note={level_note(ctrl.player.as_ref(), ctrl.budget)}
-                           new_game={ctrl.new_game.clone()} opponent={record_opponent} on_goto={asks.on_goto.clone()}
+                <SidePanel game={game.clone()} view={view.clone()} new_game={ctrl.new_game.clone()} opponent={record_opponent} on_goto={asks.on_goto.clone()}
                            loaders={ctrl.loaders.clone()} on_open={work.on_open.clone()} on_upload={work.on_upload.clone()}
                            on_builtin={work.on_builtin.clone()} />
             </div>
@@ -93,13 +92,10 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
     }
 }
 
-/// The review's panel; nothing before the game has a move, so that an empty game's side
-/// starts with New game and the difficulty.
+/// The review's panel, there from the start (saying that there is nothing to review yet),
+/// so that the page does not move when the first move is played (issue 68, item 6).
 fn review_panel(ctrl: &GameCtrl) -> Html {
     let (game, view, settings) = (&ctrl.game, &ctrl.view, &ctrl.settings);
-    if game.game.moves().is_empty() && game.undone.is_empty() {
-        return Html::default();
-    }
     let reviews = view.review.of(game.id());
     let moves = reviews
         .of_game(&game.game)

@@ -2,7 +2,7 @@
 //! opponent is and how strong, what a search found, and the record of a game. Plain
 //! functions of the game and the view, so every sentence is tested without a browser.
 
-use crate::format::{seconds, thousands};
+use crate::format::{discs, seconds, thousands, Sure};
 use crate::levels::{alphabeta_millis, describe_budget, Difficulty};
 use crate::merge::Merged;
 use crate::overlay::Role;
@@ -93,9 +93,37 @@ pub fn status_line(game: &GameState, player_ready: bool) -> String {
         format!("{mover} (the agent) is thinking…")
     } else if game.seats == Seats::Analysis {
         format!("Analysis: {mover} to move")
+    } else if game.can_redo() {
+        // After "Play from here" or an undo: what became of the later moves (issue 68:
+        // "Play from here" read as not having taken effect).
+        format!(
+            "{mover} to move: your turn. The later moves are kept: Redo replays them, a move \
+             of yours replaces them."
+        )
     } else {
         format!("{mover} to move: your turn")
     }
+}
+
+/// The line under the board while the person looks at an earlier position: that it is
+/// read only, and where the game is (issue 68: it said "your turn" beside the position
+/// looked at).
+pub fn looking_line(game: &GameState) -> String {
+    let placed = game
+        .game
+        .moves()
+        .iter()
+        .filter(|m| **m != Move::Pass)
+        .count();
+    let mover = game.position().side_to_move();
+    format!("Looking back (read only): the game itself is at move {placed}, {mover} to move.")
+}
+
+/// The line under the board while a loaded game waits for the person before the agent
+/// plays on (`state::held_after`).
+pub fn held_line(game: &GameState) -> String {
+    let mover = game.position().side_to_move();
+    format!("{mover} (the agent) is to move: press \"Play on\" to let it, or analyse the game.")
 }
 
 /// The line under the board while a watched game is paused: nobody is thinking, and the
@@ -218,10 +246,16 @@ pub fn opponent_lines(
             alphabeta(format!("the network could not be used: {error}")),
             None,
         ),
-        None => (
-            alphabeta(format!("no network plays {size} {variant} yet")),
-            None,
-        ),
+        // Before the page has asked for the board's own network (the first moments of a
+        // visit), it is the network that is coming, not alpha-beta (issue 68: the header
+        // said "no network plays 8x8 standard yet" for 0.4 s at every load).
+        None => match crate::models::builtin_for(size, variant) {
+            Some(builtin) => (format!("Loading the {} network…", builtin.name()), None),
+            None => (
+                alphabeta(format!("no network plays {size} {variant} yet")),
+                None,
+            ),
+        },
     }
 }
 
@@ -252,6 +286,9 @@ pub struct Summary {
     pub rate: f64,
     pub elapsed_ms: f64,
     pub workers: usize,
+    /// While the solver may still prove the position (it is within its reach at this
+    /// level): that the figures are estimates until it does.
+    pub proving: Option<String>,
 }
 
 /// The summary of the search the panel shows (`shown`, from
@@ -312,7 +349,34 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
-    Some(searched_summary(merged, kind, heading, estimate()))
+    let proving = (role != Role::Past && !heat.done && merged.search.solved.is_none())
+        .then(|| proving_note(game.position(), budget))
+        .flatten();
+    Some(Summary {
+        proving,
+        ..searched_summary(merged, kind, heading, estimate())
+    })
+}
+
+/// While a search of `pos` runs within the solver's reach at the level's budget (a proof
+/// is tried beside the search from 24 empties on 8x8 at a timed level, 20 otherwise), what
+/// its figures are until the proof comes (issue 68: FFO #40 at Strong read "98% chance to
+/// win, +27 discs" for a second before the solver's "at least 30").
+fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
+    let reach = engine::mcts::RootSolve::default().reach(pos.size());
+    let within = if budget.millis.is_some() {
+        reach.proved
+    } else {
+        reach.tried
+    };
+    let empties = pos.empty_count();
+    (empties > reach.exact && empties <= within).then(|| {
+        format!(
+            "The solver is trying to prove this position ({empties} empties, within its reach \
+             of {within}): until it does, the chance and the margin above are the network's \
+             estimates (~)."
+        )
+    })
 }
 
 /// Below this many simulations, or this many milliseconds, a search's rate is noise and
@@ -368,6 +432,7 @@ fn searched_summary(
         rate,
         elapsed_ms: merged.search.elapsed_ms,
         workers,
+        proving: None,
     }
 }
 
@@ -442,8 +507,13 @@ fn search_heading(
         (Role::Hint, _) => (
             "hint",
             format!(
-                "Hint for {}: the {} suggests {}",
+                "Hint for {}{}: the {} suggests {}",
                 heat.side,
+                if heat.done && heat.stopped {
+                    format!(", stopped after {}", elapsed_text(merged.search.elapsed_ms))
+                } else {
+                    String::new()
+                },
                 if merged.search.book.is_some() {
                     "opening book"
                 } else {
@@ -454,7 +524,9 @@ fn search_heading(
         ),
         // The level's budget bounds analysis as it bounds a hint: say whether it is spent.
         (Role::Analysis, _) => {
-            let state = if heat.done {
+            let state = if heat.done && heat.stopped {
+                stopped_analysis(budget, merged.search.elapsed_ms)
+            } else if heat.done {
                 finished_analysis(budget, merged.search.elapsed_ms)
             } else {
                 running_analysis(budget, merged.search.elapsed_ms)
@@ -489,6 +561,17 @@ const PAST_BUDGET_GRACE_MS: f64 = 250.0;
 /// The most a preset level searches: Strongest's 5 s. Above it only a custom level looks
 /// longer.
 const TOP_LEVEL_MILLIS: u64 = 5000;
+
+/// An analysis the person stopped (Stop) before its time: that it was stopped, not that it
+/// finished (issue 68: "finished in 1.88 s (of up to 5 s)" read as the solver's doing).
+fn stopped_analysis(budget: WireBudget, elapsed_ms: f64) -> String {
+    let described = describe_budget(budget);
+    let described = described.trim_end_matches(" per move");
+    format!(
+        "stopped after {} (of up to {described}), with what it had found",
+        elapsed_text(elapsed_ms)
+    )
+}
 
 /// How an analysis finished, as it did: a search stopped well inside its time (the solver
 /// settled it) says how long it took of how much; one that spent its budget says which,
@@ -555,6 +638,7 @@ impl Summary {
             rate: 0.0,
             elapsed_ms: 0.0,
             workers: 1,
+            proving: None,
         }
     }
 }
@@ -578,10 +662,9 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     };
     let sign = if side == view { 1.0 } else { -1.0 };
     if let Some(book) = &merged.search.book {
-        let value = book.value * sign as f32;
-        let value = if value.abs() < 0.05 { 0.0 } else { value };
+        let value = discs(book.value * sign as f32, Sure::Estimate);
         return format!(
-            "Book move {}, value {value:+.1} discs for {me}, from the opening book (no search)",
+            "Book move {}, value {value} discs for {me}, from the opening book (no search)",
             book.best
         );
     }
@@ -603,17 +686,13 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
         };
         return format!("Proven {result}{whose}{why}");
     }
-    let win = if side == view {
-        merged.win_probability()
-    } else {
-        1.0 - merged.win_probability()
-    };
+    // The best move's value, as the framed square shows it, in the page's one rule.
+    let (value, score) = merged.best_value();
+    let win = (value * sign as f32 + 1.0) / 2.0;
     let mut text = format!("For {me}: {} chance to win", crate::format::chance(win));
-    if let Some(score) = merged.search.score {
-        let discs = score * sign as f32;
-        // No "-0": a rounded zero is even.
-        let discs = if discs.round() == 0.0 { 0.0 } else { discs };
-        text.push_str(&format!(", expected result {discs:+.0} discs"));
+    if let Some(score) = score {
+        let expected = discs(score * sign as f32, Sure::Estimate);
+        text.push_str(&format!(", expected result {expected} discs"));
     }
     text
 }

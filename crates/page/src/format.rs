@@ -1,5 +1,57 @@
 //! Numbers, and the fixed words for an illegal move, as the page writes them: a pure helper
 //! below every module that says something (the levels, the sentences, the review, records).
+//!
+//! The page's one rule for its numbers (docs/web.md, "Every number on the page"): a value
+//! is a final disc margin or a chance to win, for a side the page names beside it; a bare
+//! whole number of discs is exact, "≥" marks a proven bound, "~" (or two decimals, where
+//! losses add up) an estimate; a chance in percent is always an estimate unless it reads
+//! "win", "draw" or "loss"; every rounding is half away from zero. [`discs`],
+//! [`discs_fine`] and [`chance`] write them, so no two places of the page can disagree
+//! on one figure (issue 68: a square's ~-20 beside the panel's -21).
+
+/// How sure a disc margin is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sure {
+    /// Proven with perfect play (the solver, or a search's settled bounds).
+    Exact,
+    /// Proven to be at least this (a result the solver proved, its margin unfinished).
+    AtLeast,
+    /// A search's or the network's estimate.
+    Estimate,
+}
+
+/// A whole number of discs, rounded half away from zero (-20.5 is -21, as a person rounds;
+/// Rust's formatting rounds half to even, which wrote the same -20.5 as "-20").
+pub fn whole(discs: f32) -> i32 {
+    discs.round() as i32
+}
+
+/// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
+/// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "~+4", "~0" (never "~-0").
+pub fn discs(value: f32, sure: Sure) -> String {
+    let n = whole(value);
+    let signed = if n == 0 {
+        "0".to_owned()
+    } else {
+        format!("{n:+}")
+    };
+    match sure {
+        Sure::Exact => signed,
+        Sure::AtLeast => format!("≥{signed}"),
+        Sure::Estimate => format!("~{signed}"),
+    }
+}
+
+/// A final disc margin where losses add up (the review's table, a GGF record's
+/// evaluations): exact whole as [`discs`] writes it, an estimate to hundredths ("-2.35",
+/// "0.00"), whose decimals say it is one.
+pub fn discs_fine(value: f32, exact: bool) -> String {
+    if exact {
+        discs(value, Sure::Exact)
+    } else {
+        signed_discs(value, 2)
+    }
+}
 
 /// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
 /// is "1 s", 60000 is "60 s".
@@ -18,12 +70,14 @@ pub fn chance(win: f32) -> String {
 
 /// A signed estimate in discs to `decimals` places: "+4", "-2.35", and a value that rounds
 /// to zero as "0" (or "0.00"), never "-0", which would claim a side for a rounded -0.3.
+/// Rounded half away from zero, as [`whole`] rounds.
 pub fn signed_discs(discs: f32, decimals: usize) -> String {
-    let scale = 10f32.powi(decimals as i32);
-    if (discs * scale).round() == 0.0 {
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (f64::from(discs) * scale).round();
+    if rounded == 0.0 {
         return format!("{:.*}", decimals, 0.0);
     }
-    format!("{discs:+.decimals$}")
+    format!("{:+.decimals$}", rounded / scale)
 }
 
 /// Why a move is illegal, in a player's words.
@@ -96,6 +150,22 @@ mod tests {
         for ply in 1..=moves.len() {
             assert_eq!(all[ply - 1], super::move_number(&moves, ply), "ply {ply}");
         }
+    }
+
+    #[test]
+    fn one_rule_writes_every_margin_and_rounds_half_away_from_zero() {
+        use super::{discs, discs_fine, Sure};
+        // Issue 68: a hint's square read ~-20 for -20.5 while the panel said -21.
+        assert_eq!(discs(-20.5, Sure::Estimate), "~-21");
+        assert_eq!(super::signed_discs(-20.5, 0), "-21");
+        assert_eq!(super::signed_discs(2.5, 0), "+3");
+        assert_eq!(discs(-0.4, Sure::Estimate), "~0");
+        assert_eq!(discs(4.0, Sure::Exact), "+4");
+        assert_eq!(discs(0.0, Sure::Exact), "0");
+        assert_eq!(discs(30.0, Sure::AtLeast), "≥+30");
+        assert_eq!(discs_fine(-2.345, false), "-2.35");
+        assert_eq!(discs_fine(-2.0, true), "-2");
+        assert_eq!(discs_fine(0.004, false), "0.00");
     }
 
     #[test]

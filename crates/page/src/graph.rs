@@ -4,6 +4,7 @@
 //! precedence: it values every move alike), and a live point for the search running now.
 //! Pure, so the points are tested without a browser; `components::graph` draws them.
 
+use crate::format::Sure;
 use crate::merge::Merged;
 use crate::review::Reviews;
 use engine::report::Proof;
@@ -70,9 +71,16 @@ impl Estimate {
                 margin_at_least: false,
             };
         }
+        // The best move's value, as the panel and the framed square give it; in discs
+        // always, so that the graph has one scale whatever the network (issue 68: its
+        // words were "Black wins" for one network and "Black +16" for another): a network
+        // without a score output's chance is turned into discs as a review turns it,
+        // `8 atanh(2p - 1)` (`engine::report::discs_of_value`).
+        let (value, score) = merged.best_value();
+        let score = score.unwrap_or_else(|| engine::report::discs_of_value(value));
         Estimate {
-            black_win: (merged.search.value.clamp(-1.0, 1.0) * sign + 1.0) / 2.0,
-            black_discs: merged.search.score.map(|s| s * sign),
+            black_win: (value * sign + 1.0) / 2.0,
+            black_discs: Some(score * sign),
             exact: false,
             margin_at_least: false,
         }
@@ -135,6 +143,9 @@ pub struct Point {
     /// not played yet.
     pub mv: Option<Move>,
     pub mover: Color,
+    /// The position the move was played from: the one the estimate is of, which a click
+    /// shows and hovering draws.
+    pub before: othello::Position,
     pub estimate: Option<Estimate>,
     /// The game's review of the move, when it has one.
     pub review: Option<ReviewedMove>,
@@ -161,6 +172,7 @@ pub fn points(
                 number: numbers[i],
                 mv: Some(*mv),
                 mover: positions[i].side_to_move(),
+                before: positions[i],
                 estimate: review
                     .as_ref()
                     .and_then(Estimate::of_review)
@@ -175,6 +187,7 @@ pub fn points(
             number: Some(crate::state::placed(game) + 1),
             mv: None,
             mover: game.position().side_to_move(),
+            before: *game.position(),
             estimate: Some(estimate),
             review: None,
         });
@@ -182,23 +195,19 @@ pub fn points(
     out
 }
 
-/// The graph's vertical scale: discs when every point with an estimate has them (a
-/// network with a score output, or solved), else Black's chance to win.
+/// The graph's vertical scale: Black's final disc margin, whatever the network (one
+/// without a score output has its chance turned into discs, [`Estimate::of`]), so its
+/// words never change from game to game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scale {
-    Percent,
     /// Up to this many discs either way.
     Discs(f32),
 }
 
 pub fn scale(points: &[Point]) -> Scale {
-    let known: Vec<Estimate> = points.iter().filter_map(|p| p.estimate).collect();
-    if known.is_empty() || known.iter().any(|e| e.black_discs.is_none()) {
-        return Scale::Percent;
-    }
-    let widest = known
+    let widest = points
         .iter()
-        .filter_map(|e| e.black_discs)
+        .filter_map(|p| p.estimate?.black_discs)
         .fold(8.0f32, |w, d| w.max(d.abs()));
     // Round up to a multiple of 8, so the axis labels stay whole.
     Scale::Discs((widest / 8.0).ceil() * 8.0)
@@ -206,9 +215,11 @@ pub fn scale(points: &[Point]) -> Scale {
 
 /// Where an estimate lies on the scale, from 0 (White's best) to 1 (Black's best).
 pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
-    match (scale, estimate.black_discs) {
-        (Scale::Discs(range), Some(d)) => ((d / range + 1.0) / 2.0).clamp(0.0, 1.0),
-        _ => estimate.black_win.clamp(0.0, 1.0),
+    let Scale::Discs(range) = scale;
+    match estimate.black_discs {
+        Some(d) => ((d / range + 1.0) / 2.0).clamp(0.0, 1.0),
+        // A proven result without its margin: at its end of the scale (a draw in the middle).
+        None => estimate.black_win.clamp(0.0, 1.0),
     }
 }
 
@@ -260,6 +271,10 @@ pub fn describe(point: &Point) -> String {
     } else {
         crate::format::chance(e.black_win)
     };
+    // The estimate is of the position the move was played from, which a click shows.
+    let whence = point.mv.map_or(String::new(), |_| {
+        format!(" in the position {} played it from", point.mover)
+    });
     let mut text = format!("{number}{mv}: Black {chance} to win");
     match e.black_discs {
         Some(d) if e.margin_at_least => {
@@ -268,15 +283,18 @@ pub fn describe(point: &Point) -> String {
                 " (proved by the solver: {winner} wins by at least {:.0} discs)",
                 d.abs()
             ));
-            return text;
+            return format!("{text}{whence}");
         }
-        Some(d) => text.push_str(&format!(", {} discs", crate::format::signed_discs(d, 0))),
+        Some(d) => {
+            let sure = if e.exact { Sure::Exact } else { Sure::Estimate };
+            text.push_str(&format!(", {} discs", crate::format::discs(d, sure)));
+        }
         None => {}
     }
     if e.exact {
         text.push_str(" (exact: proved by the solver)");
     }
-    text
+    format!("{text}{whence}")
 }
 
 #[cfg(test)]
@@ -392,12 +410,15 @@ mod tests {
             number: None,
             mv: Some(Move::Pass),
             mover: Color::White,
+            before: Position::start(BoardSize::Eight, Variant::Standard),
             estimate: Some(proven),
             review: None,
         };
         assert_eq!(
             describe(&point),
-            "pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs)"
+            // The position the point is of, said (issue 68, item 4: the caption spoke of
+            // the search before the move while a click showed the position after it).
+            "pass (White): Black 0% to win (proved by the solver: White wins by at least 2 discs) in the position White played it from"
         );
     }
 
@@ -416,14 +437,21 @@ mod tests {
         assert_eq!(pts[1].mv.map(|m| m.to_string()), Some("d6".into()));
         assert_eq!(pts[1].mover, Color::White);
         assert_eq!(pts[1].estimate.map(|e| e.black_win), Some(0.4));
-        assert_eq!(scale(&pts), Scale::Percent);
+        // One scale whatever the network, discs (issue 68: a network without a score output
+        // drew Black's chance instead, and the graph's words changed with it).
+        assert_eq!(scale(&pts), Scale::Discs(8.0));
         // The search now running adds a live point after the last move.
         let live = Estimate::of(&merged(0.0, None), Color::White);
         let pts = points(&g, &known, &Reviews::default(), Some(live));
         assert_eq!(pts.len(), 4);
         assert_eq!((pts[3].ply, pts[3].mv), (4, None));
         assert!(describe(&pts[0]).contains("no search"));
-        assert_eq!(describe(&pts[1]), "2. d6 (White): Black 40% to win");
+        // In discs too, the graph's one scale, whatever the network, and of the position
+        // the move was played from (issue 68; "2. d6 (White): Black 40% to win" before).
+        assert_eq!(
+            describe(&pts[1]),
+            "2. d6 (White): Black 40% to win, ~-2 discs in the position White played it from"
+        );
     }
 
     #[test]
@@ -530,9 +558,11 @@ mod tests {
         assert_eq!(scale(&pts), Scale::Discs(16.0));
         let e = pts[0].estimate.expect("searched");
         assert!((height(&e, Scale::Discs(16.0)) - (13.0 / 16.0 + 1.0) / 2.0).abs() < 1e-6);
+        // An estimate says so ("~"), and the caption names the position the point is of
+        // (issue 68; "+13 discs" before).
         assert_eq!(
             describe(&pts[0]),
-            "1. f5 (Black): Black 55% to win, +13 discs"
+            "1. f5 (Black): Black 55% to win, ~+13 discs in the position Black played it from"
         );
     }
 }

@@ -44,7 +44,7 @@ pub const LEVELS: &[Level] = &[
     // network call; the players ignore budgets), so a person can see what search adds.
     Level {
         id: "instinct-policy",
-        label: "Instinct (policy): the network without search",
+        label: "Instinct (policy): the network without search, the easiest",
         budget: sims(1),
         gumbel: None,
         instinct: Some(PlayerKind::Policy),
@@ -86,7 +86,7 @@ pub const LEVELS: &[Level] = &[
     },
     Level {
         id: "strongest",
-        label: "Strongest: 5 s per move",
+        label: "Strongest: 5 s per move, the hardest",
         budget: millis(5000),
         gumbel: None,
         instinct: None,

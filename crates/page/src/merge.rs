@@ -1,7 +1,7 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::format::signed_discs;
+use crate::format::{discs, signed_discs, Sure};
 use engine::report::{choose_move, value_of_discs, MoveInfo, Proof};
 use othello::Move;
 use protocol::{BookStat, EngineKind, Report, SearchStat};
@@ -28,6 +28,24 @@ impl Merged {
     /// Chance of winning for the side to move.
     pub fn win_probability(&self) -> f32 {
         (self.search.value.clamp(-1.0, 1.0) + 1.0) / 2.0
+    }
+
+    /// What the search says its position is worth for the side to move, the one figure the
+    /// panel, the graph and the framed square show: its best move's value in [-1, 1] (a
+    /// chance to win of `(v + 1) / 2`) and expected final margin, as a review values a position (`engine::review::position_value`);
+    /// the root's, weighted over every move tried, where the best move was not searched.
+    /// (The root's mean sits below the best move's own, and once said -21 beside the
+    /// framed square's ~-20.)
+    pub fn best_value(&self) -> (f32, Option<f32>) {
+        let best = self.best_move();
+        match self
+            .moves
+            .iter()
+            .find(|m| Some(m.mv) == best && m.visits > 0)
+        {
+            Some(m) => (m.q.clamp(-1.0, 1.0), m.score.or(self.search.score)),
+            None => (self.search.value.clamp(-1.0, 1.0), self.search.score),
+        }
     }
 
     /// The solver's move when the root is solved; else the move the native agent's rule
@@ -122,8 +140,8 @@ impl Merged {
             .map(|(mv, share)| Tile {
                 mv,
                 strength: share.sqrt(),
-                label: format!("{:.0}%", share * 100.0),
-                aria: format!("{:.0}% of the search's visits", share * 100.0),
+                label: format!("{}%", (share * 100.0).round()),
+                aria: format!("{}% of the search's visits", (share * 100.0).round()),
                 kind: TileKind::Share,
             })
             .collect()
@@ -162,8 +180,11 @@ impl Merged {
                     match (solved.or(exact), bound, stat.and_then(|m| m.proof), stat) {
                         (Some(margin), _, _, _) => (
                             exact_strength(margin),
-                            format!("{margin:+}"),
-                            format!("exact: you finish {margin:+} discs with perfect play"),
+                            discs(margin as f32, Sure::Exact),
+                            format!(
+                                "exact: you finish {} discs with perfect play",
+                                discs(margin as f32, Sure::Exact)
+                            ),
                             TileKind::Exact,
                         ),
                         (None, Some(lower), _, _) => bound_tile(lower),
@@ -205,11 +226,12 @@ impl Merged {
 /// and "≥" before the number.
 fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
     let strength = if margin > 0 { 1.0 } else { 0.5 };
+    let exact = discs(margin as f32, Sure::Exact);
     (
         strength,
-        format!("≥{margin:+}"),
+        discs(margin as f32, Sure::AtLeast),
         format!(
-            "a proven result of at least {margin:+} discs for you; the best margin was not reached, so another move may be better"
+            "a proven result of at least {exact} discs for you; the best margin was not reached, so another move may be better"
         ),
         TileKind::Bound,
     )
@@ -235,11 +257,12 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
         // "~": an estimate, never to be read as the exact margin a whole number is.
-        Some(discs) => (
-            (value_of_discs(discs) + 1.0) / 2.0,
-            format!("~{}", signed_discs(discs, 0)),
+        Some(score) => (
+            (value_of_discs(score) + 1.0) / 2.0,
+            discs(score, Sure::Estimate),
             format!(
-                "about {discs:+.1} discs after it ({} chance to win)",
+                "about {} discs after it ({} chance to win)",
+                signed_discs(score, 0),
                 crate::format::chance(win)
             ),
             TileKind::Estimate,
@@ -262,8 +285,8 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
                 mv,
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
-                label: format!("~{}", signed_discs(value, 0)),
-                aria: format!("book: {value:+.1} discs after it"),
+                label: discs(value, Sure::Estimate),
+                aria: format!("book: about {} discs after it", signed_discs(value, 0)),
                 kind: TileKind::Book,
             }
         })
@@ -640,7 +663,8 @@ mod tests {
         // Estimates say so ("~"), never read as the exact margins whole numbers are.
         assert_eq!(labels, ["~+7", "~+2", "?"]);
         assert!(tiles[0].strength > tiles[1].strength);
-        assert!(tiles[0].aria.contains("+7.0 discs") && tiles[0].aria.contains("96%"));
+        // Issue 68: one rule writes every estimate in whole discs ("+7.0" before).
+        assert!(tiles[0].aria.contains("about +7 discs") && tiles[0].aria.contains("96%"));
         // Without a score head the chance stays, and a disc estimate never rounds to "-0".
         let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
         assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");

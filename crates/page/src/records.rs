@@ -87,6 +87,16 @@ pub fn players(game: &GameState, opponent: &str) -> (Option<String>, Option<Stri
     if let Some(record) = game.record_in_play() {
         return (record.black.clone(), record.white.clone());
     }
+    // A game that came with moves played elsewhere (a transcript, a record) and was played
+    // on here is nobody's whole: its first moves were neither the person's nor the
+    // agent's (issue 68: such a game was credited to "you" and the agent).
+    if game
+        .record
+        .as_ref()
+        .is_some_and(|r| !r.game().moves().is_empty())
+    {
+        return (None, None);
+    }
     let (you, agent) = (Some("you".to_owned()), Some(opponent.to_owned()));
     match game.seats {
         Seats::Human(Color::Black) => (you, agent),

@@ -15,22 +15,33 @@ use protocol::ReviewedMove;
 use serde::{Deserialize, Serialize};
 
 /// A value as the page and the CLI's table write it: an exact margin whole, an estimate to
-/// hundredths.
+/// hundredths (`format::discs_fine`, the page's one rule for a margin where losses add up).
 pub fn value_text(discs: Option<f32>, exact: bool) -> String {
     match discs {
         None => "-".to_owned(),
-        Some(d) if exact => format!("{:+}", d.round() as i32),
-        Some(d) => crate::format::signed_discs(d, 2),
+        Some(d) => crate::format::discs_fine(d, exact),
     }
 }
 
-/// The best move's value as the review writes it: "≥+30" where it is only a proven lower
-/// bound (whole: a proof's margin), else as [`value_text`] writes a value.
+/// The best move's value as the review writes it: the played move's own exact value where
+/// it is the best move found (issue 68: a row read "a1 +58, best a1 ≥+58" for one move
+/// and one exact value; that a better move may exist is its mark's, "uncertain"); "≥+30"
+/// where it is only a proven lower bound (whole: a proof's margin); else as [`value_text`]
+/// writes a value.
 pub fn best_value_text(r: &ReviewedMove) -> String {
+    if r.best == r.played && r.value_exact {
+        return value_text(r.value, true);
+    }
     match r.best_value {
-        Some(d) if r.best_is_bound => format!("≥{:+}", d.round() as i32),
+        Some(_) if r.best_is_bound => bound_text(r),
         discs => value_text(discs, r.best_exact),
     }
+}
+
+/// What the proof says of the position where it proved only a bound: "≥+30".
+fn bound_text(r: &ReviewedMove) -> String {
+    let bound = r.best_value.unwrap_or_default();
+    crate::format::discs(bound, crate::format::Sure::AtLeast)
 }
 
 /// Discs lost, as the review writes them: whole when both values are exact (a bound, a
@@ -455,9 +466,11 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     if r.best == r.played {
         return if r.grade_uncertain() {
             format!(
-                "{number}{} ({}): {value}, the best move found, but only {best} is proven for \
+                "{number}{} ({}): {value}, the best move found, but only {} is proven for \
                  the position: {uncertain}",
-                r.played, r.side
+                r.played,
+                r.side,
+                bound_text(r)
             )
         } else {
             format!(
@@ -606,7 +619,9 @@ mod tests {
             (mv("c1"), Value::exact(30)),
         ));
         r.best_is_bound = true;
-        assert_eq!(best_value_text(&r), "≥+30");
+        // The played move is the best found and its value exact: the table's best column
+        // says its +30, not "≥+30" beside its own +30 (issue 68, row 42 of a review).
+        assert_eq!(best_value_text(&r), "+30");
         assert_eq!(loss_text(&r), "≥0");
         assert_eq!(mark_name(&r), "uncertain");
         let told = describe(Some(40), &r);

@@ -51,6 +51,8 @@ pub enum Action {
     },
     /// Brings back the game a `Replace` put aside (the page holds it).
     BringBack,
+    /// The person lets the agent play on in a game loaded from elsewhere ([`held_after`]).
+    PlayOn,
 }
 
 /// Which game is which on this page: the game on the board, the one put aside, and the last
@@ -128,10 +130,29 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
         Action::PlayFrom(ply) => play_from(&mut next, ply),
         Action::Load { game, seats } => return GameState::from_game(game, seats),
         Action::Replace { record, seats } => return GameState::from_record(record, seats),
-        // The game put aside is the page's: `set_aside_after`.
-        Action::BringBack => {}
+        // The game put aside is the page's: `set_aside_after`; the hold, the page's model's
+        // (`held_after`).
+        Action::BringBack | Action::PlayOn => {}
     }
     next
+}
+
+/// Whether the agent waits, after `action`, in the game `next` (`held`: whether it waited
+/// before): a game loaded from elsewhere (a transcript or a record with moves) in which
+/// the agent is to move waits for the person to say "Play on" (issue 68: a transcript
+/// loaded while playing Black was played on by the agent at once). Looking through the
+/// moves keeps the wait; any other action (Play on, a move, Play from here, undo, another
+/// game, the seats changed) ends it.
+pub fn held_after(held: bool, action: &Action, next: &GameState) -> bool {
+    match action {
+        Action::Replace { record, .. } => {
+            !record.game().moves().is_empty()
+                && matches!(next.seats, Seats::Human(_))
+                && next.agent_to_move()
+        }
+        Action::Browse(_) => held,
+        _ => false,
+    }
 }
 
 /// The game put aside after `action`, where `aside` was put aside before: a game in
@@ -324,6 +345,40 @@ mod tests {
         let linked = GameIds::opened(true);
         assert_eq!((linked.id, linked.aside), (1, 0));
         assert_eq!(linked.after(false, true, false).id, 2);
+    }
+
+    #[test]
+    fn a_loaded_game_waits_for_the_person_before_the_agent_plays_on() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let loaded = Action::Replace {
+            record: GgfGame::new(Game::from_transcript("f5d6c3", start).expect("legal")),
+            seats: Seats::Human(Color::Black),
+        };
+        let state = apply(&as_black(), loaded.clone());
+        assert!(state.agent_to_move());
+        assert!(held_after(false, &loaded, &state));
+        assert!(held_after(true, &Action::Browse(1), &state));
+        assert!(!held_after(true, &Action::PlayOn, &state));
+        // The editor's position, chosen and played from at once, does not wait; nor does a
+        // loaded game in which the person is to move, or one for analysis.
+        let set_up = Action::Replace {
+            record: GgfGame::new(Game::new(*state.position())),
+            seats: Seats::Human(Color::Black),
+        };
+        assert!(!held_after(
+            false,
+            &set_up,
+            &apply(&as_black(), set_up.clone())
+        ));
+        let analysed = Action::Replace {
+            record: GgfGame::new(Game::from_transcript("f5d6c3", start).expect("legal")),
+            seats: Seats::Analysis,
+        };
+        assert!(!held_after(
+            false,
+            &analysed,
+            &apply(&as_black(), analysed.clone())
+        ));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub struct Heat {
     pub side: Color,
     pub merged: Merged,
     pub done: bool,
+    /// The person ended it (Stop) before its time: what it had found then.
+    pub stopped: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,6 +40,8 @@ pub struct View {
     /// record of it: the worker gateway (`hooks/gateway.rs`) alone starts and ends it
     /// (`ViewAction::Started`, `ViewAction::Stopped`), and a failed search's event ends it.
     pub searching: Option<(Purpose, u64, Color)>,
+    /// The search the person asked to end now (Stop), until it reports its end.
+    pub finishing: Option<(Purpose, u64)>,
     pub hint: Option<(u64, Move)>,
     pub models: Vec<((BoardSize, Variant), ModelStatus)>,
     pub message: Option<String>,
@@ -73,6 +77,8 @@ pub struct Download {
 pub enum ViewAction {
     Started(Purpose, u64, Color),
     Stopped,
+    /// The person asked the search under way to end now, keeping what it found.
+    Finishing,
     Pool(PoolEvent),
     Model(BoardSize, Variant, ModelStatus),
     Message(Option<String>),
@@ -176,12 +182,14 @@ impl View {
                 self.book_moves.push((position, book.best));
             }
         }
+        let stopped = self.finishing == Some((purpose, position));
         self.heat = Some(Heat {
             position,
             purpose,
             side,
             merged,
             done,
+            stopped,
         });
     }
 
@@ -191,6 +199,7 @@ impl View {
         match action {
             ViewAction::Started(purpose, hash, side) => {
                 next.searching = Some((purpose, hash, side));
+                next.finishing = None;
                 // An earlier search of the same position for the same purpose (the move
                 // played again after an undo) is not this one: its figures would stand
                 // under the new search's heading until its first report.
@@ -206,6 +215,9 @@ impl View {
                 next.hint = None;
             }
             ViewAction::Stopped => next.searching = None,
+            ViewAction::Finishing => {
+                next.finishing = next.searching.map(|(purpose, hash, _)| (purpose, hash));
+            }
             ViewAction::Pool(event) => next.hear(event),
             ViewAction::Model(size, variant, status) => next.set_model(size, variant, status),
             ViewAction::Message(message) => {

@@ -4,15 +4,18 @@
 //! its callbacks.
 
 use super::play_board::{legend_line, PlayBoard};
-use crate::components::{download_time, Controls, EditorPanel, GameOver, WatchControls};
+use crate::components::{
+    download_time, Controls, DifficultyPicker, EditorPanel, GameOver, WatchControls,
+};
 use crate::editor::{EditAction, Editor, FLIP, MIRROR, ROTATE};
 use crate::explain::{
-    board_opening_line, browse_line, game_record, may_name_opening, pass_notice, paused_line,
-    set_aside_line, status_line,
+    board_opening_line, browse_line, game_record, held_line, looking_line, may_name_opening,
+    pass_notice, paused_line, set_aside_line, status_line,
 };
 use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
-use crate::overlay::{board_overlay, focused_review};
+use crate::levels::Difficulty;
+use crate::overlay::{board_overlay, focused_review, BoardOverlay};
 use crate::records::{file_stem, ggf_record, ggf_with_review, record_line};
 use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
@@ -47,6 +50,12 @@ pub struct PlayProps {
     pub on_message: Callback<Option<String>>,
     /// The reviewed move to show on the board, or the game again.
     pub on_review_focus: Callback<Option<usize>>,
+    /// The difficulty, under the buttons where a finger finds it on a phone (issue 68: it
+    /// lay 1,400 px down), with what plays this board at this level when it is not the
+    /// network.
+    pub difficulty: Difficulty,
+    pub on_difficulty: Callback<Difficulty>,
+    pub level_note: Option<String>,
 }
 
 #[function_component(PlayArea)]
@@ -86,6 +95,7 @@ pub fn play_area(props: &PlayProps) -> Html {
     html! {
         <section class="play" aria-label="Game">
             { board }
+            { legend(game, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
             // A loaded record's players, while the game is still theirs.
@@ -121,10 +131,22 @@ pub fn play_area(props: &PlayProps) -> Html {
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
             }
-            if let Some(text) = legend_line(game, &overlay) {
-                <p class="small" id="heat-legend">{ text }</p>
-            }
+            <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.level_note.clone()} />
         </section>
+    }
+}
+
+/// What the numbers on the squares are, right under the board where the eye is when it
+/// reads them (issue 68: below the buttons it went unseen, and was not there while the
+/// agent thought): its room is kept when the squares hold nothing, so that the status and
+/// the buttons never move as numbers come and go.
+fn legend(game: &GameModel, overlay: &BoardOverlay) -> Html {
+    html! {
+        <div class="legend-slot">
+            if let Some(text) = legend_line(game, overlay) {
+                <p class="small legend" id="heat-legend">{ text }</p>
+            }
+        </div>
     }
 }
 
@@ -145,6 +167,15 @@ fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
 fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
     if paused && game.seats == Seats::AgentVsAgent && !game.position().is_game_over() {
         return paused_line(game);
+    }
+    // Nothing on the board shown is the player's to play while they look back (issue 68:
+    // "your turn" beside an earlier position); a finished game's result stays the news.
+    let over = game.position().is_game_over();
+    if let Some(line) = game.browsing.filter(|_| !over).map(|_| looking_line(game)) {
+        return line;
+    }
+    if game.held && !game.position().is_game_over() {
+        return held_line(game);
     }
     let progress = view
         .download
@@ -186,6 +217,15 @@ fn notice(
                 <button id="play-from-here" onclick={on_game.reform(move |_| Action::PlayFrom(ply))}
                         title="Continue the game from this position: the moves after it stay as redo until a move is played">
                     { "Play from here" }</button>
+            </p>
+        };
+    }
+    if game.held && !game.position().is_game_over() {
+        return html! {
+            <p class="notice browse" id="held-notice" role="status">
+                { "This game was loaded, not played here: its moves are nobody's at this board. Play on against the agent from this position, or look at it as an analysis." }{ " " }
+                <button id="play-on" onclick={on_game.reform(|_| Action::PlayOn)}>{ "Play on" }</button>{ " " }
+                <button id="analyse-instead" onclick={on_game.reform(|_| Action::SetSeats(Seats::Analysis))}>{ "Analyse it instead" }</button>
             </p>
         };
     }

@@ -42,8 +42,14 @@ pub fn search_view(props: &SearchViewProps) -> Html {
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));
     html! {
         <>
+            // The panel's room is there before the first search, and the graph's frame, so
+            // that nothing moves when they fill with the first move (issue 68, item 6).
             if let Some(summary) = summary {
                 <SearchPanel {summary} {solved} />
+            } else {
+                <div class="search-info placeholder" id="search-waiting">
+                    <p class="small">{ "The agent's search shows here while it thinks, and so does a hint or an analysis." }</p>
+                </div>
             }
             // A person's analysis or hint may run past its time (a proof no clock cuts
             // short): it can be ended at once, with what it has found.
@@ -51,9 +57,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
                 <button id="stop-search" onclick={props.on_stop.reform(|_| ())}
                         title="End the search now and keep what it has found">{ "Stop" }</button>
             }
-            if !graph_points.is_empty() {
-                <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played} />
-            }
+            <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played} />
         </>
     }
 }

@@ -1,12 +1,9 @@
-//! Beside the game: a new game, the difficulty, the moves and records, a position to
-//! analyse, and the networks. It shows the game and the view it is given, and asks for
+//! Beside the game: a new game, the moves and records, a position to analyse, and the
+//! networks. It shows the game and the view it is given, and asks for
 //! loads, jumps and networks through its callbacks.
 
-use crate::components::{
-    download_time, AnalysisForm, DifficultyPicker, MoveList, NetworkPanel, NewGame,
-};
+use crate::components::{download_time, AnalysisForm, MoveList, NetworkPanel, NewGame};
 use crate::hooks::{GameModel, Loaders, NewGameFlow};
-use crate::levels::Difficulty;
 use crate::models::{builtin_named, learners_for, BuiltinModel};
 use crate::records::{file_stem, ggf_record, ggf_with_review};
 use crate::state::placed;
@@ -18,10 +15,6 @@ use yew::prelude::*;
 pub struct SideProps {
     pub game: Rc<GameModel>,
     pub view: Rc<View>,
-    pub difficulty: Difficulty,
-    pub on_difficulty: Callback<Difficulty>,
-    /// What plays this board at this level, when it is not the network (alpha-beta).
-    pub note: Option<String>,
     pub new_game: NewGameFlow,
     /// The agent as the game's records name it.
     pub opponent: String,
@@ -54,7 +47,6 @@ pub fn side_panel(props: &SideProps) -> Html {
         <aside class="side">
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
                      moves={placed(&game.game)} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
-            <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.note.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={props.on_goto.clone()} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
                       ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}

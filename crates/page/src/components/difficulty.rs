@@ -69,6 +69,8 @@ pub fn difficulty_picker(props: &DifficultyProps) -> Html {
                 }
             }
             <p class="small" id="level-note">{ props.difficulty.describe() }</p>
+            // Which way the list runs, without opening it (issue 68).
+            <p class="small" id="level-range">{ "The levels run from Instinct, the easiest, to Strongest, the hardest." }</p>
             if let Some(note) = props.note.clone() {
                 <p class="small" id="level-player">{ note }</p>
             }

@@ -58,14 +58,13 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     });
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
-    let caption = (*hovered)
-        .and_then(|ply| props.points.iter().find(|p| p.ply == ply))
-        .map(describe)
-        .unwrap_or_else(|| {
-            "Each point: the search before that move. Point at it or tap it to read it and \
-             see that position."
-                .to_owned()
-        });
+    let shown = (*hovered).and_then(|ply| props.points.iter().find(|p| p.ply == ply));
+    let caption = shown.map(describe).unwrap_or_else(|| {
+        "Each point: the position a move was played from, as its last search (or the \
+         review) valued it. Point at it to read it and see that position here; click or tap \
+         it to show it on the board."
+            .to_owned()
+    });
     html! {
         <figure class="eval-graph" id="eval-graph">
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
@@ -78,7 +77,10 @@ pub fn eval_graph(props: &GraphProps) -> Html {
             </svg>
             <p class="small" id="graph-axes">{ axes_line(props.scale) }</p>
             { for losses }
-            <figcaption class="small" id="graph-caption" aria-live="polite">{ caption }</figcaption>
+            <figcaption class="small graph-caption">
+                { for shown.map(mini_board) }
+                <span id="graph-caption" aria-live="polite">{ caption }</span>
+            </figcaption>
         </figure>
     }
 }
@@ -110,8 +112,10 @@ fn point_mark(
         (later && !live).then_some("redo"),
         mark
     );
-    // The live point's move is not played yet: it goes to the position on the board.
-    let target = if live { ply - 1 } else { ply };
+    // A point values the position its move was played from, and shows that one (issue
+    // 68: the board showed the position after the move the caption spoke of); the live
+    // point's is the position on the board.
+    let target = ply - 1;
     // A tap (a phone has no hover) both shows the position and reads the point out.
     let onclick = {
         let (on_goto, hovered) = (on_goto.clone(), hovered.clone());
@@ -142,29 +146,21 @@ fn point_mark(
 /// network with a score output draws discs, one without a chance), so it is never left to
 /// be guessed.
 fn axes_line(scale: Scale) -> String {
-    let up = match scale {
-        Scale::Percent => "Up: Black's chance to win (50% on the middle line, White's below)".to_owned(),
-        Scale::Discs(r) => format!(
-            "Up: Black's expected final disc margin, on an even scale from White +{r:.0} at the foot to Black +{r:.0} at the top (0 on the middle line)"
-        ),
-    };
+    let Scale::Discs(r) = scale;
+    let up = format!(
+        "Up: Black's expected final disc margin, on an even scale from White +{r:.0} at the foot to Black +{r:.0} at the top (0 on the middle line)"
+    );
     format!("{up}; across: the moves of the game, one point for each move searched.")
 }
 
 /// The labels at the top and the bottom of the graph, and what its axis measures.
 fn axis_labels(scale: Scale) -> (String, String, &'static str) {
-    match scale {
-        Scale::Percent => (
-            "Black wins".to_owned(),
-            "White wins".to_owned(),
-            "Black's chance to win",
-        ),
-        Scale::Discs(r) => (
-            format!("Black +{r:.0}"),
-            format!("White +{r:.0}"),
-            "Black's expected disc margin",
-        ),
-    }
+    let Scale::Discs(r) = scale;
+    (
+        format!("Black +{r:.0}"),
+        format!("White +{r:.0}"),
+        "Black's expected disc margin",
+    )
 }
 
 /// Each side's discs lost so far, once the game has a review: a step line per side (Black
@@ -221,4 +217,39 @@ fn loss_chart(points: &[Point], x: &dyn Fn(usize) -> f32) -> Option<Html> {
             { for lines }
         </svg>
     })
+}
+
+/// The position a point values, drawn small beside its words, with the move played from it
+/// ringed: what hovering a point shows (issue 68, item 7), without touching the board.
+fn mini_board(point: &Point) -> Html {
+    use othello::{Color, Square};
+    let pos = point.before;
+    let n = pos.size().n() as f32;
+    let cell = 8.0;
+    let side = n * cell;
+    let discs = Square::all(pos.size()).filter_map(|sq| {
+        let color = pos.color_at(sq)?;
+        let (cx, cy) = centre(sq, cell);
+        let fill = if color == Color::Black { "#111" } else { "#f7f7f7" };
+        Some(html! { <circle cx={format!("{cx}")} cy={format!("{cy}")} r="3.2" fill={fill} stroke="#333" stroke-width="0.4" /> })
+    });
+    let played = point.mv.and_then(othello::Move::square).map(|sq| {
+        let (cx, cy) = centre(sq, cell);
+        html! { <circle class="mini-played" cx={format!("{cx}")} cy={format!("{cy}")} r="3.4" fill="none" stroke="#e8b923" stroke-width="1.4" /> }
+    });
+    html! {
+        <svg class="mini-board" id="graph-position" viewBox={format!("0 0 {side} {side}")} role="img"
+             data-board={pos.to_board_text()} data-played={point.mv.map(|m| m.to_string()).unwrap_or_default()}
+             aria-label={format!("The position {} played from", point.mover)}>
+            <rect x="0" y="0" width={side.to_string()} height={side.to_string()} fill="#1f7a4d" />
+            { for discs }
+            { for played }
+        </svg>
+    }
+}
+
+/// The centre of `sq` on a mini board of `cell`-wide squares.
+fn centre(sq: othello::Square, cell: f32) -> (f32, f32) {
+    let (file, rank) = (f32::from(sq.column()), f32::from(sq.row()));
+    (file * cell + cell / 2.0, rank * cell + cell / 2.0)
 }

@@ -39,6 +39,9 @@ pub fn search_panel(props: &SearchPanelProps) -> Html {
             } else if let Some(verdict) = s.verdict.clone() {
                 <p id="estimate">{ verdict }</p>
             }
+            if let Some(note) = s.proving.clone() {
+                <p class="small" id="proving">{ note }</p>
+            }
             if let Some(pv) = s.pv.clone() {
                 <p class="pv" title={pv.clone()}>{ pv }</p>
             }

@@ -110,7 +110,7 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
         gateway,
         SearchWanted {
             position: pos,
-            agent_turn: in_game && game.agent_to_move() && !(watching && watch.0),
+            agent_turn: in_game && game.agent_to_move() && !(watching && watch.0) && !game.held,
             analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
             budget,
             player: player.clone(),

@@ -40,6 +40,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
 
 fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
     Heat {
+        stopped: false,
         position: game.position().hash(),
         purpose,
         side: game.position().side_to_move(),
@@ -169,7 +170,8 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("For Black (you): 25% chance to win, expected result +4 discs")
+        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 25% chance to win, expected result ~+4 discs")
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -283,10 +285,10 @@ fn the_alpha_beta_fallback_says_what_plays_and_for_how_long() {
         Variant::Reversed,
         &casual,
     );
-    assert_eq!(
-        line,
-        "Opponent: the classic alpha-beta player, up to 0.2 s per move (no network plays 6x6 reversed yet)"
-    );
+    // Before its network's load has started, a board with a network says it is coming
+    // (issue 68: this said "the classic alpha-beta player ... (no network plays 6x6
+    // reversed yet)", as the header did for the first moments of every visit).
+    assert_eq!(line, "Loading the az-6x6-reversed network…");
     assert_eq!(strength, None);
     let player: PlayerSpec = "alphabeta".parse().expect("a spec");
     let s = search_summary(&view, &game, None, Some(&player), casual.budget()).expect("thinking");
@@ -358,7 +360,8 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     // White's value of 0.2 is Black's 40%.
     assert_eq!(
         s.verdict.as_deref(),
-        Some("For Black (you): 40% chance to win, expected result +4 discs")
+        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 40% chance to win, expected result ~+4 discs")
     );
     assert_eq!(
         s.speed.as_deref(),
@@ -439,6 +442,34 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
     let full = search_summary(&view, &game, Some((&full, Role::Analysis)), None, strongest)
         .expect("a summary");
     assert_eq!(full.heading, "Analysis of Black to move: finished (5 s)");
+}
+
+#[test]
+fn an_analysis_the_person_stopped_says_so() {
+    let game = start(Seats::Analysis);
+    let view = View::default();
+    let strongest = WireBudget {
+        simulations: None,
+        millis: Some(5000),
+    };
+    // Stopped by the person: said so, not "finished" (issue 68).
+    let stopped = Heat {
+        done: true,
+        stopped: true,
+        ..heat(&game, Purpose::Analysis, merged(0.1, 800, 1880.0))
+    };
+    let stopped = search_summary(
+        &view,
+        &game,
+        Some((&stopped, Role::Analysis)),
+        None,
+        strongest,
+    )
+    .expect("a summary");
+    assert_eq!(
+        stopped.heading,
+        "Analysis of Black to move: stopped after 1.88 s (of up to 5 s), with what it had found"
+    );
 }
 
 #[test]

@@ -167,7 +167,11 @@ impl Gateway {
                 };
                 self.search(&mut pool, Purpose::Analysis, ask);
             }
-            Command::Finish => pool.finish_now(),
+            Command::Finish => {
+                // Before the pool's last reports arrive, so that they read as stopped.
+                self.view.dispatch(ViewAction::Finishing);
+                pool.finish_now();
+            }
             Command::Stop { unless_hint_of } => {
                 if pool.stop_unless_hint(unless_hint_of) {
                     self.view.dispatch(ViewAction::Stopped);

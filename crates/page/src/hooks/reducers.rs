@@ -1,7 +1,7 @@
 //! The reducers as Yew holds them: the game (the rules crate's `GameState` and the move
 //! the person is looking at) and the view.
 
-use crate::state::{apply, browse_target, set_aside_after, Action, GameIds, GameState};
+use crate::state::{apply, browse_target, held_after, set_aside_after, Action, GameIds, GameState};
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -25,6 +25,9 @@ pub struct GameModel {
     /// The game's identity on this page, and the game put aside's ([`GameIds`]): what
     /// belongs to one game and outlives a change of the board (its review) is kept by it.
     pub ids: GameIds,
+    /// A game loaded from elsewhere waits for the person before the agent plays on
+    /// ([`held_after`]).
+    pub held: bool,
 }
 
 impl GameModel {
@@ -35,6 +38,7 @@ impl GameModel {
             set_aside: None,
             generation: 0,
             ids: GameIds::default(),
+            held: false,
         }
     }
 
@@ -61,6 +65,7 @@ impl Reducible for GameModel {
             _ => None,
         };
         let brought_back = matches!(action, Action::BringBack);
+        let action_copy = action.clone();
         let another = matches!(
             action,
             Action::NewGame { .. } | Action::Load { .. } | Action::Replace { .. }
@@ -72,12 +77,17 @@ impl Reducible for GameModel {
             _ => apply(&self.state, action),
         };
         let browsing = asked.and_then(|ply| browse_target(&state, ply));
+        let held = held_after(self.held, &action_copy, &state);
         let aside_changed = self.set_aside != set_aside;
         let generation = self.generation + u64::from(another || aside_changed);
         // A game put aside by this action is the one on the board before it.
         let put_aside = aside_changed && set_aside.as_ref() == Some(&self.state);
         let ids = self.ids.after(brought_back, another, put_aside);
-        if generation == self.generation && state == self.state && browsing == self.browsing {
+        if generation == self.generation
+            && state == self.state
+            && browsing == self.browsing
+            && held == self.held
+        {
             self
         } else {
             Rc::new(GameModel {
@@ -86,6 +96,7 @@ impl Reducible for GameModel {
                 set_aside,
                 generation,
                 ids,
+                held,
             })
         }
     }

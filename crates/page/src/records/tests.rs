@@ -232,11 +232,25 @@ fn a_game_nobody_played_here_credits_nobody_and_has_its_own_file_name() {
     // Analysis: one person moved both sides, and played neither.
     let analysed = played("f5d6c3", Seats::Analysis);
     assert!(!download(&analysed).contains("PB["));
-    // Played here, it is the page's players' game as before.
+    // Played on here, its first moves are still nobody's here: it is nobody's whole game
+    // (issue 68; this said "PB[you]PW[the az-8x8 network]", crediting the pasted moves to
+    // the person and the agent).
     let mut on = pasted.clone();
     on.play_human(othello::Move::parse("c3", BoardSize::Eight).expect("a move"))
         .expect("legal");
-    assert!(download(&on).contains("PB[you]PW[the az-8x8 network]"));
+    assert!(!download(&on).contains("PB["), "{}", download(&on));
+    // A game set up in the editor and played here is all the page's players'.
+    let mut set_up_on = apply(
+        &pasted,
+        Action::Replace {
+            record: GgfGame::new(Game::new(start)),
+            seats: Seats::Human(Color::Black),
+        },
+    );
+    let first = set_up_on.position().legal_move_list()[0];
+    set_up_on.play_human(first).expect("legal");
+    let text = download(&set_up_on);
+    assert!(text.contains("PB[you]PW[the az-8x8 network]"), "{text}");
 }
 
 #[test]
@@ -273,7 +287,9 @@ fn a_record_played_on_is_no_longer_its_players_game() {
     // Taken back into the record's line, it is the record again.
     let again = apply(&on, Action::Undo);
     assert_eq!(download(&again), download(&state));
-    // An unfinished record played on against the agent is the page's players' from there.
+    // An unfinished record played on against the agent is nobody's whole game: its first
+    // moves were Ann's and Bob's, the rest the person's and the agent's (issue 68; this
+    // said "PB[you]PW[the az-8x8 network]").
     let unfinished = loaded(
         "(;GM[Othello]PB[Ann]PW[Bob]TY[8]B[f5//1.23]W[d6//2.5];)",
         Seats::Human(Color::Black),
@@ -282,6 +298,6 @@ fn a_record_played_on_is_no_longer_its_players_game() {
     let c3 = othello::Move::parse("c3", BoardSize::Eight).expect("a move");
     let played_on = apply(&unfinished, Action::Play(c3));
     let text = download(&played_on);
-    assert!(text.contains("PB[you]PW[the az-8x8 network]"), "{text}");
+    assert!(!text.contains("PB[") && !text.contains("PW["), "{text}");
     assert!(text.contains("B[f5//1.23]W[d6//2.5]B[c3]"), "{text}");
 }
