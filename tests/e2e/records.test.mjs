@@ -164,8 +164,9 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   // The redo moves keep their points, faded, so the graph keeps its scale.
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
   assert.deepEqual(await page.$$eval("#eval-graph .pt.redo", (pts) => pts.map((p) => Number(p.dataset.ply))), [7, 8]);
+  // The person's move again; the agent answers (its own redo move, or a new one).
   await page.click("#redo");
-  await page.click("#redo");
+  await waitForTurn(page);
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
   assert.deepEqual(errors, []);
   await context.close();

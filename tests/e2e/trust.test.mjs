@@ -144,7 +144,7 @@ test("the legend says what the squares hold whenever they hold numbers, and a hi
   // The move list stays above the fold with the graph there (issue 62, item 14).
   const moves = await page.locator(".moves-panel").boundingBox();
   assert.ok(moves.y < 800 - 40, `the move list at ${moves.y} px`);
-  assert.ok(seen.legends.some((l) => /share of the search/.test(l)), JSON.stringify(seen.legends));
+  assert.ok(seen.legends.some((l) => /each move's share/.test(l)), JSON.stringify(seen.legends));
   assert.ok(seen.legends.some((l) => /final disc margin/.test(l)), JSON.stringify(seen.legends));
   // The framed square's number is the panel's (issue 68: ~-20 beside -21).
   const square = await page.locator(".cell.hint .pct").innerText();
