@@ -346,7 +346,7 @@ fn build_agent(
         let mut player = spec
             .mcts_player(seed, networks)
             .map_err(|e| e.to_string())?;
-        let config = player.config_mut();
+        let config = player.driver_mut().config_mut();
         config.root_solve = root_solve(config.root_solve.clone());
         return Ok(Box::new(player));
     }

@@ -1,6 +1,5 @@
 //! The search's settings, and the board-dependent defaults every caller shares.
 
-use super::clock::SolveReach;
 use crate::agent::RootRule;
 use crate::solver::Solver;
 use othello::{BoardSize, Position};
@@ -45,7 +44,7 @@ pub struct MctsConfig {
     /// the matches). 0: results only. Networks without a score head are unaffected.
     pub score_utility: f32,
     /// With a time budget, stop once the most visited root move cannot be overtaken in the
-    /// time left (lc0's smart pruning; see `clock.rs`). Budgets in simulations always run
+    /// time left (lc0's smart pruning; see `time_policy.rs`). Budgets in simulations always run
     /// to the end. `None`: only on a game's clock, where the time saved goes to later
     /// moves; with a time per move it is lost, and so is the subtree the rest of the
     /// search would have grown for the next move: stopping early at 250 ms a move scored
@@ -53,11 +52,11 @@ pub struct MctsConfig {
     pub early_stop: Option<bool>,
     /// When a timed search's time is up and its most visited root move does not have the
     /// best value, search on once for about as long again (Baier and Winands' UNST; see
-    /// `clock.rs`). `None`: only on a game's clock, whose later moves lend the time; with
+    /// `time_policy.rs`). `None`: only on a game's clock, whose later moves lend the time; with
     /// a time per move the move would overrun its budget.
     pub extend: Option<bool>,
     /// A clock for the whole game: each move's time is its share of what is left
-    /// (`clock.rs`), and the time a move does not use goes to the moves after it. `None`:
+    /// (`time_policy.rs`), and the time a move does not use goes to the moves after it. `None`:
     /// the budget a move is given is its own.
     pub game_time: Option<Duration>,
     pub seed: u64,
@@ -266,6 +265,17 @@ impl RootSolve {
     pub fn new_solver(&self) -> Solver {
         Solver::with_table_bits(self.table_bits)
     }
+}
+
+/// Where the root solve reaches: it always solves at `exact` empties and fewer, tries a
+/// solve within a node budget up to `tried` empties, and with a time budget, a proof of
+/// the result up to `proved` ([`RootSolve::reach`]). The time policy gives the moves it
+/// settles little of a game's clock (`time_policy.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveReach {
+    pub exact: u32,
+    pub tried: u32,
+    pub proved: u32,
 }
 
 /// Searcher `index` of `parts` proves the root moves whose place in square order is
