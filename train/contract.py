@@ -11,10 +11,11 @@ plane row-major from a1 (row 0 = rank 1). Outputs: `policy` logits [batch, N*N +
 (square indices `row * N + column`, the pass last), `value` [batch, 1] in [-1, 1], and
 optionally `score` [batch, 1], the final disc difference / squares.
 
-The features of input set v2 are computed here on numpy bitboards, a whole batch at once;
-the engine computes them its own way, and the two must agree square for square: the
-cross-language test holds them to it, and train/tests/grid_planes.py is a third version,
-square by square on grids, that both are checked against.
+The features of input set v2 are computed here on numpy bitboards, a whole batch at once
+(the legal planes by the rules of train/rules.py); the engine computes them its own way,
+and the two must agree square for square: the cross-language test holds them to it, and
+train/tests/grid_planes.py is a third version, square by square on grids, that both are
+checked against.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+
+from train import rules
 
 # Every plane a network may take, by its name on a model card, in the order
 # docs/model-contract.md defines them (the engine's `Plane::ALL`). A new plane is a new
@@ -159,40 +162,31 @@ def check_card(card: Mapping[str, Any], where: str) -> None:
 # ---- the planes of input set v2, on numpy bitboards [B] ----
 #
 # The engine's layout: bit `row * 8 + column`, a smaller board in the top-left corner
-# (train/env.py's too). uint64 operations over a whole batch at once cost a few
-# microseconds each, where the same work on boolean grids took a training step's worth of
-# time; train/tests/grid_planes.py keeps the grid version as the tests' reference.
+# (train/rules.py's, whose legal moves the legal planes are). uint64 operations over a
+# whole batch at once cost a few microseconds each, where the same work on boolean grids
+# took a training step's worth of time; train/tests/grid_planes.py keeps the grid version
+# as the tests' reference.
 
 U64 = np.uint64
 FILE_A, FILE_H = U64(0x0101_0101_0101_0101), U64(0x8080_8080_8080_8080)
 RANK_1, RANK_8 = U64(0xFF), U64(0xFF00_0000_0000_0000)
-# The eight directions as bit steps, and the squares each must not step from (where the
-# step would wrap onto the next row, or leave the 8x8 layout).
-STEPS = (
-    (1, FILE_H), (-1, FILE_A), (8, RANK_8), (-8, RANK_1),
-    (9, FILE_H | RANK_8), (-9, FILE_A | RANK_1), (7, FILE_A | RANK_8), (-7, FILE_H | RANK_1),
-)  # fmt: skip
 # The four lines, each as a step up it with the squares that have no next square up it and
 # none down it.
 LINES = ((1, FILE_H, FILE_A), (8, RANK_8, RANK_1), (9, FILE_H | RANK_8, FILE_A | RANK_1),
          (7, FILE_A | RANK_8, FILE_H | RANK_1))  # fmt: skip
 
 
-def _step(x: np.ndarray, step: int, blocked: np.uint64) -> np.ndarray:
-    x = x & ~blocked
-    return x << U64(step) if step > 0 else x >> U64(-step)
-
-
 @cache
 def _squares(n: int) -> tuple[np.ndarray, np.uint64, np.uint64, tuple[np.uint64, ...]]:
     """The bit of each square (row-major), the board's squares, the squares off its edge,
     and its four quadrants."""
-    bits = np.array([r * 8 + c for r in range(n) for c in range(n)], dtype=U64)
+    geo = rules.geometry(n)
+    bits = np.array(geo.bits, dtype=U64)
     mask = lambda keep: U64(sum(1 << (r * 8 + c) for r in range(n) for c in range(n) if keep(r, c)))  # noqa: E731
     inside = mask(lambda r, c: 0 < r < n - 1 and 0 < c < n - 1)
     h = n // 2
     quadrants = tuple(mask(lambda r, c, q=q: (r // h, c // h) == divmod(q, 2)) for q in range(4))
-    return bits, mask(lambda r, c: True), inside, quadrants
+    return bits, U64(geo.on_board), inside, quadrants
 
 
 def to_bitboards(grid: np.ndarray) -> np.ndarray:
@@ -216,18 +210,6 @@ def neighbours(x: np.ndarray) -> np.ndarray:
     (the region fill calls this in its inner loop)."""
     row = x | ((x & _NOT_FILE_H) << _ONE) | ((x & _NOT_FILE_A) >> _ONE)
     return row | (row << _EIGHT) | (row >> _EIGHT)
-
-
-def legal_moves(own: np.ndarray, opponent: np.ndarray, on_board: np.uint64) -> np.ndarray:
-    """The empty squares where `own` may place: a run of `opponent` discs that one of its
-    own closes lies next to it in some direction."""
-    moves = np.zeros_like(own)
-    for step, blocked in STEPS:
-        run = _step(own, step, blocked) & opponent
-        for _ in range(5):
-            run |= _step(run, step, blocked) & opponent
-        moves |= _step(run, step, blocked)
-    return moves & on_board & ~(own | opponent)
 
 
 def odd_regions(empty: np.ndarray) -> np.ndarray:
@@ -349,15 +331,16 @@ def feature_planes(own: np.ndarray, opponent: np.ndarray, names: Sequence[str]) 
     side's, boolean grids [B, N, N]: float32 [B, len(names), N, N]."""
     own, opponent = np.asarray(own, dtype=bool), np.asarray(opponent, dtype=bool)
     n = own.shape[-1]
+    geo = rules.geometry(n)
     on_board = _squares(n)[1]
     p, o = to_bitboards(own), to_bitboards(opponent)
     empty = on_board & ~(p | o)
     features = {
         "own": lambda: p,
         "opponent": lambda: o,
-        "legal": lambda: legal_moves(p, o, on_board),
+        "legal": lambda: rules.legal_moves(p, o, geo),
         "ones": lambda: np.full_like(p, on_board),
-        "opponent_legal": lambda: legal_moves(o, p, on_board),
+        "opponent_legal": lambda: rules.legal_moves(o, p, geo),
         "own_stable": lambda: stable_discs(p, o, n),
         "opponent_stable": lambda: stable_discs(o, p, n),
         # neighbours(empty) holds the empty squares too, which hold no disc.

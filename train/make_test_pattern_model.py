@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from train import contract, rules
 from train.pattern import (
     PatternConfig,
     PatternNet,
@@ -34,47 +35,30 @@ POSITIONS = 40
 # clamp is reached by a few positions and not by most.
 SPREAD = 0.7
 
-DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-
-
-def flips(own: np.ndarray, opp: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
-    n = own.shape[0]
-    if own[r, c] or opp[r, c]:
-        return []
-    out = []
-    for dr, dc in DIRECTIONS:
-        line = []
-        y, x = r + dr, c + dc
-        while 0 <= y < n and 0 <= x < n and opp[y, x]:
-            line.append((y, x))
-            y, x = y + dr, x + dc
-        if line and 0 <= y < n and 0 <= x < n and own[y, x]:
-            out += line
-    return out
-
 
 def random_game(n: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray, bool]]:
     """The positions of a random game from the start where the side to move has a move,
-    then the final one: (black, white, black to move)."""
-    black, white = np.zeros((n, n), bool), np.zeros((n, n), bool)
-    m = n // 2
-    white[m - 1, m - 1] = white[m, m] = True
-    black[m, m - 1] = black[m - 1, m] = True
+    then the final one: (black, white, black to move), as boolean grids."""
+    geo = rules.geometry(n)
+    black, white = rules.start(n)
     black_to_move, passes, out = True, 0, []
+
+    def position() -> tuple[np.ndarray, np.ndarray, bool]:
+        grids = contract.to_grids(np.array([black, white], dtype=np.uint64), n)
+        return grids[0], grids[1], black_to_move
+
     while True:
         own, opp = (black, white) if black_to_move else (white, black)
-        moves = [(r, c) for r in range(n) for c in range(n) if flips(own, opp, r, c)]
+        moves = rules.squares_of(rules.legal_moves(own, opp, geo), geo)
         if moves:
-            out.append((black.copy(), white.copy(), black_to_move))
-            r, c = moves[rng.integers(len(moves))]
-            for y, x in flips(own, opp, r, c):
-                opp[y, x], own[y, x] = False, True
-            own[r, c] = True
+            out.append(position())
+            opp, own = rules.play(own, opp, moves[rng.integers(len(moves))], geo)
+            black, white = (own, opp) if black_to_move else (opp, own)
             passes = 0
         else:
             passes += 1
             if passes == 2:
-                out.append((black.copy(), white.copy(), black_to_move))
+                out.append(position())
                 return out
         black_to_move = not black_to_move
 

@@ -67,6 +67,8 @@ class SelfPlayJob:
     random_moves: float | None = None
     # with random_moves: random moves only while more than this many empties remain
     random_moves_above: int | None = None
+    # plies played in proportion to the visits before the best move (None: the default)
+    temperature_plies: int | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--random-moves", str(job.random_moves)]
         if job.random_moves_above is not None:
             args += ["--random-moves-above", str(job.random_moves_above)]
+        if job.temperature_plies is not None:
+            args += ["--temperature-plies", str(job.temperature_plies)]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
         shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
     return shards

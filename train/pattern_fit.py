@@ -77,17 +77,39 @@ def data_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def load_positions(paths: Sequence[Path], board: int) -> Positions:
+def search_targets(path: Path, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """A file's `search_value` and `search_score` columns (what the search that played
+    from each position found of it), or None for a file written before they were."""
+    with np.load(path, allow_pickle=False) as z:
+        if "search_value" not in z.files or "search_score" not in z.files:
+            return None
+        value, score = z["search_value"], z["search_score"]
+    if value.shape != (n,) or score.shape != (n,):
+        raise DataError(f"{path}: search columns of {value.shape} and {score.shape}, not ({n},)")
+    return value.astype(np.float32), score.astype(np.float32)
+
+
+def load_positions(paths: Sequence[Path], board: int, search_weight: float = 0.0) -> Positions:
+    """The files' positions with their targets: the game's result, blended with the
+    search's own value and margin at `search_weight` where a file has them (KataGo
+    trains on its search's root value beside the outcome)."""
+    if not 0.0 <= search_weight <= 1.0:
+        raise PatternError(f"the search's weight must lie in [0, 1], not {search_weight}")
     parts = []
     for f in data_files(paths):
         s = load_npz(f, board)
         n = len(s)
+        score, value = s.score.astype(np.float32), s.value.astype(np.float32)
+        searched = search_targets(f, n) if search_weight > 0 else None
+        if searched is not None:
+            value = (1 - search_weight) * value + search_weight * searched[0]
+            score = (1 - search_weight) * score + search_weight * searched[1]
         parts.append(
             Positions(
                 s.planes[:, OWN].reshape(n, -1).astype(np.uint8),
                 s.planes[:, OPPONENT].reshape(n, -1).astype(np.uint8),
-                (s.score / (board * board)).astype(np.float32),
-                s.value.astype(np.float32),
+                (score / (board * board)).astype(np.float32),
+                value.astype(np.float32),
             )
         )
     return Positions(
@@ -213,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", help=f"default {list(DEFAULT_HIDDEN)}")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--search-weight",
+        type=float,
+        default=0.0,
+        help="weight of the search's own value and margin in the targets, beside the result",
+    )
     parser.add_argument("--run", help="the card's training.run (default: the output's name)")
     parser.add_argument("--generation", type=int, help="the card's training.generation")
     args = parser.parse_args(argv)
@@ -233,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
             net = PatternNet(
                 PatternConfig.default(args.board, args.stages, args.hidden or DEFAULT_HIDDEN)
             )
-        data = load_positions(args.data, args.board)
+        data = load_positions(args.data, args.board, args.search_weight)
         train, validation = split(data, VALIDATION_SHARE, args.seed)
         print(
             f"{len(data)} samples ({len(train)} train, {len(validation)} validation); "
@@ -251,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         "batch": args.batch,
         "lr": args.lr,
         "seed": args.seed,
+        "search_weight": args.search_weight,
         "init": str(args.init) if args.init else None,
         **record,
     }

@@ -1,41 +1,87 @@
-"""The pattern network's run from zero (issue 58, docs/pattern.md): generation after
-generation, the current network plays itself with MCTS (`othello selfplay`, the pattern
-evaluator: thousands of games an hour on two cores), then the network is fitted again to
-the newest generations' samples (train.pattern_fit) and exported as the next generation.
-Generation 0 is a network with random weights: the exact solver's labels near the end of
-every game are what it learns first, and the values climb back through the game from
-there, generation by generation.
+"""The pattern network's run (docs/pattern.md): generation after generation, the current
+network plays itself with MCTS (`othello selfplay`: its search given as a player spec, so
+its leaves may be valued by alpha-beta, `mcts:leaf_depth=2`), then the network is fitted
+again to the newest positions of every generation so far (up to `--window-positions`,
+each with the game's result as its target, blended with the search's own value at
+`--search-weight`) and exported as the next generation; with `--gate-games` each new
+generation plays the last one that passed as a sequential match with the arena's SPRT
+(fishtest's pentanomial test), and only a generation the test accepts plays the next
+self-play.
 
     python -m train.pattern_loop --run runs/pattern-8x8 --board 8 --generations 20
 
-A run resumes where it stopped (its state.json says the last finished generation), and
-keeps its CPU-hours (this process and its children, every `othello` and fit).
-`--gate-games N` plays each new generation against the last one that passed, as a
-sequential match with the arena's SPRT (fishtest's pentanomial test,
-`elo0=0,elo1=GATE_ELO1`): a generation the test rejects is kept on disk but the next
-self-play uses the one that passed.
+It goes through the trainer's shared pieces: the settings table's `Setting` and a run's
+`config.json` (`train.settings`: flags not given keep the run's saved values), the run
+directory's state, log and metrics (`train.rundir.RunFiles`), and the `othello` calls cut
+into shards with fixed seeds (`train.othello_cli`, `train.shards`). A run resumes where it
+stopped and keeps its CPU-hours (this process and its children, every `othello` and fit).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
+from train.othello_cli import SelfPlay, SelfPlayJob, othello_selfplay
 from train.pattern import PatternConfig, PatternNet, export_model, save_checkpoint
-from train.rundir import cpu_seconds, write_json_atomic
+from train.rundir import RunFiles, cpu_seconds, write_json_atomic
+from train.settings import Check, Setting, at_least, merged_config
+from train.shards import OUT, LocalPool, RunError, Shard, play_missing
 
-FIELDS = [
+# How to run, not what the run is: not saved in config.json.
+DEFAULT_BINARY = os.environ.get(
+    "OTHELLO_BIN", str(Path(__file__).resolve().parent.parent / "target" / "release" / "othello")
+)
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("board", 8, int, choices=(6, 8), fixed=True),
+    Setting("games", 400, int, "self-play games a generation", check=at_least(2)),
+    Setting("sims", 100, int, "simulations a move in self-play", check=at_least(1)),
+    Setting(
+        "search",
+        None,
+        str,
+        "the self-play search as an mcts spec without model or budget (mcts:leaf_depth=2)",
+    ),
+    Setting("exact_empties", 14, int, "the solver plays both sides from here"),
+    Setting("label_empties", 18, int, "exact targets for searched positions from here"),
+    Setting("random_moves", 0.04, float, "share of one side's moves played at random"),
+    Setting("temperature_plies", 12, int, "plies played in proportion to the visits"),
+    Setting(
+        "window_positions",
+        2_000_000,
+        int,
+        "the newest positions of every generation so far that each fit sees",
+        check=at_least(1),
+    ),
+    Setting("epochs", 1, int, "passes over the window a generation", check=at_least(1)),
+    Setting(
+        "search_weight",
+        0.0,
+        float,
+        "the search's own value and margin in the targets, beside the result",
+        check=Check(lambda v: 0 <= v <= 1, "must lie in [0, 1]"),
+    ),
+    Setting("threads", 2, int, "threads of the self-play and the fit", check=at_least(1)),
+    Setting("gate_games", 0, int, "most games of a gate (0: no gate)", check=at_least(0)),
+    Setting("gate_sims", 100, int, "simulations a move in the gate", check=at_least(1)),
+    Setting("gate_elo1", 20.0, float, "the SPRT's alternative hypothesis, in Elo"),
+)
+DEFAULTS: dict[str, Any] = {s.name: s.default for s in SETTINGS}
+FIXED = tuple(s.name for s in SETTINGS if s.fixed)
+
+METRICS = [
     "generation",
     "games",
     "positions",
+    "window",
     "selfplay_s",
     "fit_s",
     "gate",
@@ -43,224 +89,247 @@ FIELDS = [
     "model",
 ]
 
-
-def binary() -> Path:
-    """`othello`: $OTHELLO_BIN, else the workspace's release (or debug) build."""
-    if os.environ.get("OTHELLO_BIN"):
-        return Path(os.environ["OTHELLO_BIN"])
-    root = Path(__file__).resolve().parent.parent
-    for profile in ("release", "debug"):
-        path = root / "target" / profile / "othello"
-        if path.is_file():
-            return path
-    sys.exit("error: no othello binary: build it first (cargo build --release -p cli)")
+# A gate's verdict: H1 (the new generation is stronger: it plays next), H0, or none when
+# the games ran out first (the best so far plays on).
+Gate = Callable[["PatternRun", int], str]
+Fit = Callable[[Sequence[str]], int]
 
 
-def run(cmd: list[str], log: Path) -> str:
-    with log.open("a") as out:
-        out.write("$ " + " ".join(cmd) + "\n")
-        out.flush()
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        out.write(done.stdout + done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd[:2])} failed (see {log}):\n{done.stderr.strip()}")
-    return done.stdout
+class PatternRun(RunFiles):
+    """A pattern network's run directory: config.json, state.json (the last finished
+    generation, the CPU-hours, the generation that plays), log.txt, metrics.csv; at its
+    root what the next generation needs and git keeps (`latest.pt`, the checkpoint fitted
+    last; `best.onnx` and its card, the network that plays); under data/ each
+    generation's self-play, under models/ each generation's network, under gates/ each
+    gate's games (none of these three in git)."""
+
+    othello: str = DEFAULT_BINARY
+
+    @classmethod
+    def open(cls, root: Path, given: dict[str, Any]) -> Self:
+        root = Path(root)
+        config = merged_config(root / "config.json", DEFAULTS, given, FIXED, RunError)
+        for s in SETTINGS:
+            problem = s.problem(config[s.name])
+            if problem is not None:
+                raise RunError(problem)
+        for sub in ("data", "models"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+        write_json_atomic(root / "config.json", config)
+        return cls(root, config)
+
+    def initial_state(self) -> dict[str, Any]:
+        return {"generation": -1, "cpu_hours": 0.0, "best": None}
+
+    def stem(self, gen: int) -> Path:
+        return self.root / "models" / f"gen-{gen:04d}"
+
+    def data(self, gen: int) -> Path:
+        return self.root / "data" / f"gen-{gen:04d}"
+
+    def keep(self, gen: int, best: bool) -> None:
+        """The generation's checkpoint becomes `latest.pt`; its network and card
+        `best.onnx`/`best.json` when it plays the next self-play."""
+        stem = self.stem(gen)
+        shutil.copyfile(stem.with_suffix(".pt"), self.root / "latest.pt")
+        if best:
+            shutil.copyfile(stem.with_suffix(".onnx"), self.root / "best.onnx")
+            shutil.copyfile(stem.with_suffix(".json"), self.root / "best.json")
+
+    def add_metrics(self, row: dict[str, Any]) -> None:
+        rows = [*self.metrics(), {k: row.get(k, "") for k in METRICS}]
+        self.replace_metrics(rows, METRICS)
 
 
-def gate(args: argparse.Namespace, new: Path, best: Path, gen: int, log: Path) -> str:
-    """The SPRT between the new generation and the best so far, at the gate's budget: its
-    verdict, `H1` (the new one is stronger: it plays next), `H0`, or `none` when the games
-    ran out first (the best so far plays on)."""
-    spec = f"sims={args.gate_sims}"
-    out = args.run / "gates" / f"gen-{gen:04d}"
-    run(
-        [
-            str(binary()),
-            "arena",
-            "--board",
-            str(args.board),
-            "--players",
-            f"mcts:model={new},{spec},seed=1,mcts:model={best},{spec},seed=2",
-            "--games",
-            str(args.gate_games),
-            "--sprt",
-            f"elo0=0,elo1={args.gate_elo1}",
-            "--threads",
-            str(args.threads),
-            "--seed",
-            str(gen),
-            "--out",
-            str(out),
-        ],
-        log,
-    )
-    report = json.loads((out / "arena.json").read_text())
-    return str((report.get("sprt") or {}).get("verdict") or "none")
+def generation_files(run: PatternRun, gen: int) -> list[tuple[Path, int]]:
+    """A generation's self-play files with their positions: the shards of data/gen-XXXX/
+    (or the single data/gen-XXXX.npz of runs from before the shards), each counted by its
+    sidecar."""
+    single = run.data(gen).with_suffix(".npz")
+    files = [single] if single.is_file() else sorted(run.data(gen).glob("*.npz"))
+    counted = []
+    for f in files:
+        sidecar = f.with_suffix(".json")
+        positions = json.loads(sidecar.read_text()).get("positions", 0) if sidecar.is_file() else 0
+        counted.append((f, int(positions)))
+    return counted
 
 
-def keep(stem: Path, root: Path, best: bool) -> None:
-    """Copies a generation's checkpoint to the run's `latest.pt`, and its network and card
-    to `best.onnx`/`best.json` when it plays the next self-play."""
-    shutil.copyfile(stem.with_suffix(".pt"), root / "latest.pt")
-    if best:
-        shutil.copyfile(stem.with_suffix(".onnx"), root / "best.onnx")
-        shutil.copyfile(stem.with_suffix(".json"), root / "best.json")
+def window(run: PatternRun, newest: int) -> tuple[list[Path], int]:
+    """The files of the newest generations up to `newest` whose positions reach the
+    window (the oldest generation in it whole), and how many positions they hold."""
+    files: list[Path] = []
+    positions = 0
+    for gen in range(newest, -1, -1):
+        found = generation_files(run, gen)
+        if not found and gen < newest:
+            break  # the data of older generations is gone (a new machine): stop here
+        files = [f for f, _ in found] + files
+        positions += sum(n for _, n in found)
+        if positions >= run.config["window_positions"]:
+            break
+    return files, positions
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--run", type=Path, required=True)
-    p.add_argument("--board", type=int, choices=(6, 8), default=8)
-    p.add_argument("--generations", type=int, default=10, help="generations to add now")
-    p.add_argument("--games", type=int, default=1000, help="self-play games a generation")
-    p.add_argument("--sims", type=int, default=200, help="simulations a move in self-play")
-    p.add_argument("--exact-empties", type=int, default=14)
-    p.add_argument("--label-empties", type=int, default=18)
-    p.add_argument("--random-moves", type=float, default=0.04)
-    p.add_argument("--temperature-plies", type=int, default=12)
-    p.add_argument("--window", type=int, default=4, help="generations of samples fitted")
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--gate-games", type=int, default=0, help="0: no gate")
-    p.add_argument("--gate-sims", type=int, default=200)
-    p.add_argument("--gate-elo1", type=float, default=20.0)
-    args = p.parse_args(argv)
+def self_play(run: PatternRun, gen: int, selfplay: SelfPlay) -> None:
+    c = run.config
+    job = SelfPlayJob(
+        board=c["board"], model=run.root / "best.onnx", games=c["games"], sims=c["sims"],
+        out=run.data(gen), seed=1000 + gen, threads=c["threads"], search=c["search"],
+        exact_empties=c["exact_empties"], label_empties=c["label_empties"],
+        random_moves=c["random_moves"], temperature_plies=c["temperature_plies"],
+    )  # fmt: skip
+    selfplay([job])
 
-    root: Path = args.run
-    for sub in ("data", "models"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-    log = root / "log.txt"
-    state_path = root / "state.json"
-    state: dict[str, Any] = (
-        json.loads(state_path.read_text())
-        if state_path.is_file()
-        else {"generation": -1, "cpu_hours": 0.0, "best": None}
-    )
-    spent_before = state["cpu_hours"]
-    clock_start = cpu_seconds()
 
-    def hours() -> float:
-        return spent_before + (cpu_seconds() - clock_start) / 3600
+def fit(run: PatternRun, gen: int, files: Sequence[Path], fitter: Fit) -> None:
+    c = run.config
+    argv = [
+        "--board", str(c["board"]),
+        "--data", *map(str, files),
+        "--init", str(run.root / "latest.pt"),
+        "--out", str(run.stem(gen + 1)),
+        "--epochs", str(c["epochs"]),
+        "--threads", str(c["threads"]),
+        "--search-weight", str(c["search_weight"]),
+        "--run", run.root.name,
+        "--generation", str(gen + 1),
+        "--seed", str(gen + 1),
+    ]  # fmt: skip
+    if fitter(argv) != 0:
+        raise RunError(f"the fit of generation {gen + 1} failed (see the lines above)")
 
-    def stem(gen: int) -> Path:
-        return root / "models" / f"gen-{gen:04d}"
 
+def sprt_gate(run: PatternRun, gen: int) -> str:
+    """The SPRT between generation `gen` and the network that plays, at the gate's budget:
+    its verdict (H1, H0 or none)."""
+    c = run.config
+    spec = f"sims={c['gate_sims']}"
+    new, best = run.stem(gen).with_suffix(".onnx"), run.root / "best.onnx"
+    args = (
+        "arena",
+        "--board", str(c["board"]),
+        "--players", f"mcts:model={new},{spec},seed=1,mcts:model={best},{spec},seed=2",
+        "--games", str(c["gate_games"]),
+        "--sprt", f"elo0=0,elo1={c['gate_elo1']}",
+        "--threads", str(c["threads"]),
+        "--seed", str(gen),
+        "--out", OUT,
+    )  # fmt: skip
+    out = run.root / "gates"
+    name = f"gen-{gen:04d}"
+    shard = Shard(name, args, out / name, "arena.json", (str(new), str(best)), c["threads"])
+    play_missing(LocalPool(run.othello), [shard])
+    report = json.loads((out / name / "arena.json").read_text())
+    verdict = (report.get("sprt") or {}).get("verdict")
+    return verdict if verdict in ("H0", "H1") else "none"
+
+
+def start(run: PatternRun) -> dict[str, Any]:
+    """The run's state, generation 0 (random weights) made first for a new run."""
+    state = run.state()
     if state["generation"] < 0:
-        torch_seed = 0
         import torch
 
-        torch.manual_seed(torch_seed)
-        net = PatternNet(PatternConfig.default(args.board))
-        save_checkpoint(net, stem(0).with_suffix(".pt"))
-        export_model(net, stem(0), {"run": root.name, "generation": 0, "note": "random weights"})
-        keep(stem(0), root, best=True)
-        state.update(generation=0, best=0, cpu_hours=hours())
-        write_json_atomic(state_path, state)
+        torch.manual_seed(0)
+        net = PatternNet(PatternConfig.default(run.config["board"]))
+        save_checkpoint(net, run.stem(0).with_suffix(".pt"))
+        export_model(net, run.stem(0), {"run": run.root.name, "generation": 0})
+        run.keep(0, best=True)
+        state = {"generation": 0, "best": 0, "cpu_hours": 0.0}
+        run.save_state(state)
+    return state
 
-    metrics = root / "metrics.csv"
-    for _ in range(args.generations):
-        gen = state["generation"]
-        best = state["best"]
-        # The run's root keeps what the next generation needs (git keeps it, not models/).
-        player = root / "best.onnx"
-        started = time.monotonic()
-        out = run(
-            [
-                str(binary()),
-                "selfplay",
-                "--board",
-                str(args.board),
-                "--model",
-                str(player),
-                "--sims",
-                str(args.sims),
-                "--games",
-                str(args.games),
-                "--exact-empties",
-                str(args.exact_empties),
-                "--label-empties",
-                str(args.label_empties),
-                "--random-moves",
-                str(args.random_moves),
-                "--temperature-plies",
-                str(args.temperature_plies),
-                "--threads",
-                str(args.threads),
-                "--seed",
-                str(1000 + gen),
-                "--out",
-                str(root / "data"),
-                "--name",
-                f"gen-{gen:04d}",
-            ],
-            log,
-        )
-        selfplay_s = time.monotonic() - started
-        positions = out.split(" positions")[0].rsplit(" ", 1)[-1] if " positions" in out else ""
-        files = [
-            root / "data" / f"gen-{g:04d}.npz"
-            for g in range(max(0, gen - args.window + 1), gen + 1)
-        ]
-        started = time.monotonic()
-        run(
-            [
-                sys.executable,
-                "-m",
-                "train.pattern_fit",
-                "--board",
-                str(args.board),
-                "--data",
-                *[str(f) for f in files if f.is_file()],
-                "--init",
-                str(root / "latest.pt"),
-                "--out",
-                str(stem(gen + 1)),
-                "--epochs",
-                str(args.epochs),
-                "--threads",
-                str(args.threads),
-                "--run",
-                root.name,
-                "--generation",
-                str(gen + 1),
-                "--seed",
-                str(gen + 1),
-            ],
-            log,
-        )
-        fit_s = time.monotonic() - started
-        verdict = "none"
-        new_best = gen + 1
-        if args.gate_games > 0:
-            verdict = gate(args, stem(gen + 1).with_suffix(".onnx"), player, gen + 1, log)
-            if verdict != "H1":
-                new_best = best
-        keep(stem(gen + 1), root, best=new_best == gen + 1)
-        state.update(generation=gen + 1, best=new_best, cpu_hours=hours())
-        write_json_atomic(state_path, state)
-        fresh = not metrics.is_file()
-        with metrics.open("a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            if fresh:
-                writer.writeheader()
-            writer.writerow(
-                {
-                    "generation": gen + 1,
-                    "games": args.games,
-                    "positions": positions,
-                    "selfplay_s": round(selfplay_s, 1),
-                    "fit_s": round(fit_s, 1),
-                    "gate": verdict,
-                    "cpu_hours": round(state["cpu_hours"], 4),
-                    "model": str(stem(new_best).with_suffix(".onnx").relative_to(root)),
-                }
-            )
-        print(
-            f"generation {gen + 1}: self-play {selfplay_s:.0f} s ({positions} positions), "
-            f"fit {fit_s:.0f} s, gate {verdict}, {state['cpu_hours']:.3f} CPU-hours",
-            flush=True,
-        )
+
+@dataclass
+class Clock:
+    """The run's CPU-hours: those saved, and this process's since it started."""
+
+    before: float
+    started: float
+
+    def hours(self) -> float:
+        return self.before + (cpu_seconds() - self.started) / 3600
+
+
+def generation(run: PatternRun, state: dict[str, Any], tools: Tools, clock: Clock) -> None:
+    """Plays, fits, gates and keeps one generation."""
+    gen = state["generation"]
+    watch = cpu_seconds()
+    self_play(run, gen, tools.selfplay)
+    selfplay_s = cpu_seconds() - watch
+    files, positions = window(run, gen)
+    watch = cpu_seconds()
+    fit(run, gen, files, tools.fit)
+    fit_s = cpu_seconds() - watch
+    verdict = tools.gate(run, gen + 1) if run.config["gate_games"] > 0 else "none"
+    best = gen + 1 if run.config["gate_games"] == 0 or verdict == "H1" else state["best"]
+    run.keep(gen + 1, best=best == gen + 1)
+    state.update(generation=gen + 1, best=best, cpu_hours=clock.hours())
+    run.save_state(state)
+    made = sum(n for _, n in generation_files(run, gen))
+    run.add_metrics(
+        {
+            "generation": gen + 1, "games": run.config["games"], "positions": made,
+            "window": positions, "selfplay_s": round(selfplay_s, 1), "fit_s": round(fit_s, 1),
+            "gate": verdict, "cpu_hours": round(state["cpu_hours"], 4),
+            "model": str(run.stem(best).with_suffix(".onnx").relative_to(run.root)),
+        }
+    )  # fmt: skip
+    run.log(
+        f"generation {gen + 1}: {made} positions, window {positions} in {len(files)} files, "
+        f"self-play {selfplay_s:.0f} s, fit {fit_s:.0f} s (CPU), gate {verdict}, "
+        f"{state['cpu_hours']:.3f} CPU-hours"
+    )
+
+
+@dataclass
+class Tools:
+    """What a generation calls out to: stand-ins in the tests."""
+
+    selfplay: SelfPlay
+    fit: Fit
+    gate: Gate
+
+
+def default_tools(binary: str) -> Tools:
+    from train import pattern_fit
+
+    return Tools(othello_selfplay(binary), pattern_fit.main, sprt_gate)
+
+
+def run_generations(run: PatternRun, generations: int, tools: Tools) -> dict[str, Any]:
+    state = start(run)
+    clock = Clock(state["cpu_hours"], cpu_seconds())
+    for _ in range(generations):
+        generation(run, state, tools, clock)
+    return state
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m train.pattern_loop", description=__doc__)
+    p.add_argument("--run", type=Path, required=True, help="run directory")
+    p.add_argument("--generations", type=int, default=10, help="generations to add now")
+    p.add_argument(
+        "--othello", default=DEFAULT_BINARY, help="the othello binary (default: $OTHELLO_BIN)"
+    )
+    for s in SETTINGS:
+        p.add_argument(s.flag, type=s.kind, choices=s.choices, help=s.help)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    given = {s.name: getattr(args, s.name) for s in SETTINGS}
+    try:
+        run = PatternRun.open(args.run, given)
+        run.othello = args.othello
+        run_generations(run, args.generations, default_tools(args.othello))
+    except RunError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -19,8 +19,9 @@ import numpy as np
 
 from train.contract import LEGAL
 from train.data import SYMMETRIES, inverse, transform_grid, transform_policy
-from train.env import Games, legal_moves, popcount
+from train.env import Games, popcount
 from train.othello_cli import Z95
+from train.rules import legal_moves
 
 # planes [B, PLANES, N, N] (train/contract.py) -> (policy logits [B, N*N + 1], value [B])
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]

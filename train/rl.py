@@ -32,7 +32,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 import torch
 
-from train import env
+from train import env, rules
 from train.contract import PLANES
 from train.data import SYMMETRIES, transform_grid, transform_policy
 from train.net import NetConfig
@@ -96,7 +96,7 @@ def after_each_move(games: env.Games, rows: np.ndarray) -> tuple[np.ndarray, np.
     opps = np.empty_like(owns)
     for sq in range(geo.squares):
         bit = np.full(rows.size, np.uint64(1) << geo.bits[sq], dtype=np.uint64)
-        turned = env.flips(own, opp, bit, geo)
+        turned = rules.flips(own, opp, bit, geo)
         owns[:, sq] = own | turned | bit
         opps[:, sq] = opp & ~turned
     return owns, opps

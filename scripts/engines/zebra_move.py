@@ -20,7 +20,8 @@ off (`-b 0`), no randomness (`-r 0`) and the same depths for both colours (`-l`)
 private temporary folder, because it reads `coeffs2.bin` from and writes `zebra.log`,
 `current.gam` and `current.mov` into its current folder. Its `-seq` mode would replay
 MOVES itself, but it passes silently for a side that must pass and then searches for the
-opponent, so the position is replayed here and handed over as a board.
+opponent, so the position is replayed here, by the trainer's rules (train/rules.py), and
+handed over as a board.
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
-DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-Board = list[list[str]]
+# The rules are the trainer's one statement of them, which needs only the standard
+# library, so the arena's bare python3 runs this.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from train import rules
+
+GEO = rules.geometry(8)
+Board = tuple[int, int]  # (Black's discs, White's): bitboards of train/rules.py
 
 
 def fail(message: str) -> None:
@@ -41,27 +48,25 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def flips(board: Board, row: int, col: int, me: str) -> list[tuple[int, int]]:
-    if board[row][col] != ".":
-        return []
-    them = "O" if me == "X" else "X"
-    flipped = []
-    for dr, dc in DIRECTIONS:
-        r, c, line = row + dr, col + dc, []
-        while 0 <= r < 8 and 0 <= c < 8 and board[r][c] == them:
-            line.append((r, c))
-            r, c = r + dr, c + dc
-        if line and 0 <= r < 8 and 0 <= c < 8 and board[r][c] == me:
-            flipped.extend(line)
-    return flipped
+def other(me: str) -> str:
+    return "O" if me == "X" else "X"
+
+
+def sides(board: Board, me: str) -> tuple[int, int]:
+    """(the discs of `me`, the other side's)."""
+    return board if me == "X" else (board[1], board[0])
 
 
 def legal(board: Board, me: str) -> list[tuple[int, int]]:
-    return [(r, c) for r in range(8) for c in range(8) if flips(board, r, c, me)]
+    """The placements of `me` as (row, column), in square order."""
+    own, opp = sides(board, me)
+    return [
+        divmod(s, 8) for s in rules.squares_of(rules.legal_moves(own, opp, GEO), GEO)
+    ]
 
 
 def name(row: int, col: int) -> str:
-    return "abcdefgh"[col] + str(row + 1)
+    return rules.move_name(row * 8 + col, 8)
 
 
 def replay(moves: str) -> tuple[Board, str]:
@@ -70,27 +75,31 @@ def replay(moves: str) -> tuple[Board, str]:
     tokens = re.findall(r"pass|[a-h][1-8]", text)
     if "".join(tokens) != text:
         fail(f"cannot read the moves {moves!r}")
-    board = [["."] * 8 for _ in range(8)]
-    board[3][3] = board[4][4] = "O"
-    board[3][4] = board[4][3] = "X"
-    me = "X"
+    board, me = rules.start(8), "X"
     for number, token in enumerate(tokens, 1):
         if token == "pass":
             if legal(board, me):
                 fail(f"move {number}: a pass while the side to move has moves")
-            me = "O" if me == "X" else "X"
+            me = other(me)
             continue
         if not legal(board, me):  # a pass left out
-            me = "O" if me == "X" else "X"
-        row, col = int(token[1]) - 1, ord(token[0]) - ord("a")
-        flipped = flips(board, row, col, me)
-        if not flipped:
+            me = other(me)
+        try:
+            # The next mover's discs, then the other side's.
+            after = rules.play(*sides(board, me), rules.parse_move(token, 8), GEO)
+        except ValueError:
             fail(f"move {number}: {token} is illegal")
-        board[row][col] = me
-        for r, c in flipped:
-            board[r][c] = me
-        me = "O" if me == "X" else "X"
+        me = other(me)
+        board = sides(after, me)  # sides() is its own inverse
     return board, me
+
+
+def board_squares(board: Board) -> str:
+    """The 64 squares from a1 row by row as Zebra's board file writes them (X, O, -)."""
+    black, white = board
+    return "".join(
+        "X" if black >> b & 1 else "O" if white >> b & 1 else "-" for b in GEO.bits
+    )
 
 
 def ask_zebra(board: Board, me: str, depths: tuple[int, int, int]) -> str:
@@ -104,7 +113,7 @@ def ask_zebra(board: Board, me: str, depths: tuple[int, int, int]) -> str:
         timeout = float(os.environ.get("ZEBRA_TIMEOUT", "600"))
     except ValueError:
         fail("ZEBRA_TIMEOUT must be a number of seconds")
-    squares = "".join("".join(row) for row in board).replace(".", "-")
+    squares = board_squares(board)
     work = tempfile.mkdtemp(prefix="zebra-move.")
     try:
         os.symlink(os.path.abspath(coeffs), os.path.join(work, "coeffs2.bin"))

@@ -2,13 +2,16 @@
 tests' reference for train/contract.py's bitboards (and, through them, the engine's).
 Slow, and written from the definitions in docs/model-contract.md rather than from either
 fast version: the edges by walking every content placements can make, full lines by
-counting each line's discs, regions by spreading labels."""
+counting each line's discs, regions by spreading labels. The legal planes are the rules'
+(train/rules.py), which the Python has once."""
 
 from __future__ import annotations
 
 from functools import cache
 
 import numpy as np
+
+from train.tests.positions import legal
 
 # The eight directions (row step, column step), and the four lines through a square.
 DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
@@ -28,16 +31,9 @@ def shifted(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
 
 
 def legal_grid(own: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """The empty squares where `own` may place: next to a run of `opponent` discs that one
-    of its own discs closes, in some direction."""
-    n = own.shape[-1]
-    moves = np.zeros_like(own)
-    for dr, dc in DIRECTIONS:
-        run = shifted(opponent, dr, dc)  # the first k - 1 squares that way are the opponent's
-        for k in range(2, n):
-            moves |= run & shifted(own, k * dr, k * dc)
-            run = run & shifted(opponent, k * dr, k * dc)
-    return moves & ~(own | opponent)
+    """The empty squares where `own` may place, board by board: the rules' own
+    (train/rules.py, held to perft counts), not a second statement of them."""
+    return np.stack([legal(o, p) for o, p in zip(own, opponent, strict=True)])
 
 
 def frontier_grid(discs: np.ndarray, empty: np.ndarray) -> np.ndarray:

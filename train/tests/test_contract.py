@@ -20,12 +20,13 @@ from train.export import ExportError, check_model_card, export_model
 from train.net import NetConfig, OthelloNet
 from train.report import load_card
 from train.report_stats import ReportError
+from train.rules import DIRECTIONS, parse_move
 from train.ship import ShipError, ship
 from train.tests import grid_planes
 from train.tests.engine import BINARY_VARIABLE, real_othello
-from train.tests.rules import DIRECTIONS, random_positions, start, write_batch
-from train.tests.rules import legal as reference_legal
-from train.tests.rules import planes as reference_planes
+from train.tests.positions import legal as reference_legal
+from train.tests.positions import planes as reference_planes
+from train.tests.positions import random_positions, start, write_batch
 
 OTHELLO = real_othello()
 MOVE = re.compile(r"pass|[a-h][1-8]")
@@ -42,9 +43,10 @@ def test_the_planes_are_own_opponent_legal_ones_in_that_order() -> None:
     assert (planes[0, contract.LEGAL] == legal).all() and (planes[0, contract.ONES] == 1).all()
 
 
-def test_the_games_encode_as_the_independent_rules_say() -> None:
-    """env.Games (numpy bitboards, the learners' and the report's encoder) against the
-    plain grids of tests/rules.py, along random games."""
+def test_the_games_encode_as_one_position_at_a_time_says() -> None:
+    """env.Games (the learners' and the report's encoder, many games at once) against the
+    planes of each position on its own (tests/positions.py: train/rules.py on one int
+    bitboard, through grids), along random games."""
     rng = np.random.default_rng(3)
     games = env.Games(8, 1)
     for _ in range(30):
@@ -134,8 +136,9 @@ def reference_regions(empty: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("board", [6, 8])
 def test_the_grid_reference_follows_the_plain_rules(board: int) -> None:
-    """The grid reference's legal, frontier and parity planes against the plain rules of
-    tests/rules.py and square-by-square definitions, on positions of random games."""
+    """The grid reference's legal, frontier and parity planes against the rules
+    (train/rules.py, through tests/positions.py's grids) and square-by-square definitions,
+    on positions of random games."""
     base = random_positions(board, 60, np.random.default_rng(board))
     own, opp = base[:, contract.OWN] > 0, base[:, contract.OPPONENT] > 0
     planes = grid_planes.grid_planes(own, opp, contract.PLANE_NAMES)
@@ -269,7 +272,7 @@ def test_samples_hold_the_columns_of_the_format_in_its_order() -> None:
 
 def test_a_sidecar_board_as_the_engine_writes_it_is_checked(tmp_path: Path) -> None:
     from train.data import DataError
-    from train.tests.rules import write_batch
+    from train.tests.positions import write_batch
 
     path = write_batch(tmp_path / "a.npz", 6, 4, seed=1)
     path.with_suffix(".json").write_text(json.dumps({"board_size": 8}))
@@ -306,9 +309,7 @@ def replay(transcript: str, n: int, names: tuple[str, ...]) -> list[np.ndarray]:
     out = []
     for name in MOVE.findall(transcript):
         out.append(contract.encode_inputs(games.planes(), names)[0].astype(np.uint8))
-        placed = name != "pass"
-        move = (int(name[1]) - 1) * n + "abcdefgh".index(name[0]) if placed else n * n
-        games.play(np.array([move]))
+        games.play(np.array([parse_move(name, n)]))
     assert games.done[0], f"the transcript {transcript} does not end the game"
     return out
 
@@ -341,8 +342,9 @@ def test_the_python_encoder_writes_the_planes_that_rust_self_play_wrote(
 ) -> None:
     """Self-play in Rust with a tiny network; every recorded sample's planes, in order,
     are the Python encoder's planes of a position along the recorded games (replayed by
-    train/env.py's rules from the sidecar's transcripts). The samples hold what the engine
-    fed the network, so this is the engine's play-time encoding against the trainer's."""
+    train/rules.py's rules, through train/env.py, from the sidecar's transcripts). The
+    samples hold what the engine fed the network, so this is the engine's play-time
+    encoding against the trainer's, and the Python rules against the engine's."""
     model_path = tiny_network(tmp_path, board, inputs)
     names = contract.input_planes(inputs)
     out = tmp_path / "data"

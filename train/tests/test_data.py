@@ -14,7 +14,7 @@ from train.data import (
     transform_grid,
     transform_policy,
 )
-from train.tests.rules import legal, random_positions, write_batch
+from train.tests.positions import legal, random_positions, write_batch
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from train.data import Samples
 from train.export import ExportError, check_parity, export_model, main, run_onnx, torch_outputs
 from train.net import NetConfig, OthelloNet
 from train.tests.engine import real_othello
-from train.tests.rules import planes, start
+from train.tests.positions import planes, start
 from train.train import TrainConfig, Trainer
 
 

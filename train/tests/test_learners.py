@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 import torch
 
-from train import env, rl
+from train import env, rl, rules
 from train.dqn import DEFAULTS as DQN_DEFAULTS
 from train.dqn import DQN, QContract
 from train.export import run_onnx
 from train.othello_cli import EvalJob
 from train.pg import DEFAULTS as PG_DEFAULTS
 from train.pg import PolicyGradient
-from train.tests import rules
+from train.tests import positions
 from train.tests.engine import real_othello
 
 SMALL = {"board": 6, "blocks": 1, "channels": 8, "games": 8, "batch_size": 32}
@@ -43,7 +43,7 @@ def random_midgames(n: int, count: int, seed: int) -> env.Games:
 
 
 def to_grid(x: np.uint64, n: int) -> np.ndarray:
-    return np.array([(int(x) >> int(b)) & 1 for b in env.geometry(n).bits], bool).reshape(n, n)
+    return np.array([(int(x) >> int(b)) & 1 for b in rules.geometry(n).bits], bool).reshape(n, n)
 
 
 @pytest.mark.parametrize("kind", ["greedy", "heuristic"])
@@ -57,7 +57,7 @@ def test_the_classic_players_pick_what_their_rule_rates_best(kind: str) -> None:
         own, opp = to_grid(games.own[g], n), to_grid(games.opp[g], n)
 
         def rate(r: int, c: int, own: np.ndarray = own, opp: np.ndarray = opp) -> int:
-            turned = rules.flips(own, opp, r, c)
+            turned = positions.flips(own, opp, r, c)
             if kind == "greedy":
                 return len(turned)
             after_own, after_opp = own.copy(), opp.copy()
@@ -66,7 +66,7 @@ def test_the_classic_players_pick_what_their_rule_rates_best(kind: str) -> None:
             after_own[r, c] = True
             return int(table[after_own].sum() - table[after_opp].sum())
 
-        ratings = {(r, c): rate(r, c) for r, c in np.argwhere(rules.legal(own, opp))}
+        ratings = {(r, c): rate(r, c) for r, c in np.argwhere(positions.legal(own, opp))}
         assert rate(*divmod(int(mv), n)) == max(ratings.values())
 
 

@@ -13,7 +13,7 @@ from train import contract, loop, othello_cli, shards
 from train.loop import GateJob, Run, RunError, SelfPlayJob
 from train.tests.engine import real_othello
 from train.tests.fake_othello import install as install_fake_othello
-from train.tests.rules import write_batch
+from train.tests.positions import write_batch
 from train.train import Trainer
 
 TINY = {
@@ -216,7 +216,7 @@ import argparse, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from train.tests.engine import real_othello
-from train.tests.rules import write_batch
+from train.tests.positions import write_batch
 if sys.argv[1:3] == ["model", "check"]:
     sys.exit({parity_exit})
 p = argparse.ArgumentParser()

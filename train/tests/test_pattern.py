@@ -23,7 +23,7 @@ from train.pattern import (
     stage_input,
 )
 from train.pattern_fit import Positions, evaluate, fit
-from train.tests.rules import random_positions, write_batch
+from train.tests.positions import random_positions, write_batch
 
 
 def sym_square(g: int, col: int, row: int, n: int) -> tuple[int, int]:
@@ -252,3 +252,28 @@ def test_fixtures_agree_with_onnx(board):
         np.testing.assert_allclose(got, [r["score_sum"], r["value_sum"]], atol=1e-5)
         assert r["score"] == pytest.approx(np.clip(r["score_sum"], -1, 1), abs=1e-6)
         assert r["value"] == pytest.approx(np.tanh(r["value_sum"]), abs=1e-6)
+
+
+def test_the_search_s_values_blend_into_the_targets_where_a_file_has_them(tmp_path):
+    plain = tmp_path / "plain.npz"
+    write_batch(plain, 6, 40, seed=3)
+    with np.load(plain) as z:
+        columns = {k: z[k] for k in z.files}
+    n = len(columns["value"])
+    rng = np.random.default_rng(4)
+    columns["search_value"] = rng.uniform(-1, 1, n).astype(np.float32)
+    columns["search_score"] = rng.uniform(-36, 36, n).astype(np.float32)
+    searched = tmp_path / "searched.npz"
+    np.savez(searched, **columns)
+    outcome = pattern_fit.load_positions([searched], 6, 0.0)
+    blended = pattern_fit.load_positions([searched], 6, 0.25)
+    want_value = 0.75 * columns["value"] + 0.25 * columns["search_value"]
+    want_score = (0.75 * columns["score"] + 0.25 * columns["search_score"]) / 36
+    np.testing.assert_allclose(blended.value, want_value, rtol=1e-6)
+    np.testing.assert_allclose(blended.score, want_score, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(outcome.value, columns["value"])
+    # A file from before the search columns keeps its results' targets whatever the weight.
+    old = pattern_fit.load_positions([plain], 6, 0.5)
+    np.testing.assert_allclose(old.value, columns["value"])
+    with pytest.raises(PatternError, match="weight must lie in"):
+        pattern_fit.load_positions([searched], 6, 1.5)

@@ -9,7 +9,7 @@ from torch import nn
 from train import swa
 from train.data import Samples
 from train.net import NetConfig, OthelloNet
-from train.tests.rules import random_batch
+from train.tests.positions import random_batch
 from train.train import CheckpointError, TrainConfig, Trainer
 
 NET = NetConfig(board=6, blocks=1, channels=8, score_head=True)

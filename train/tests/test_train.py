@@ -6,7 +6,7 @@ import torch
 
 from train.data import Samples
 from train.net import NetConfig
-from train.tests.rules import random_batch
+from train.tests.positions import random_batch
 from train.train import CheckpointError, TrainConfig, Trainer
 
 NET = NetConfig(board=6, blocks=1, channels=8, score_head=True)

@@ -4,6 +4,7 @@ sample data. Skipped outside a git checkout (a source archive, an installed pack
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from pathlib import Path, PurePosixPath
 
@@ -69,3 +70,25 @@ def test_every_finished_run_has_its_summary() -> None:
         f for f in folders - set(LIVE_RUNS) if PurePosixPath("runs", f, "SUMMARY.md") not in files
     )
     assert not missing, f"finished runs without a SUMMARY.md (python -m train.summarise): {missing}"
+
+
+def test_runs_hold_no_scripts_and_no_copies_of_files_kept_elsewhere() -> None:
+    """A command a doc runs is a module of train/ with its test, not a file under runs/,
+    and a file the tree keeps elsewhere (a shipped book, a network) is not kept again
+    under runs/ (docs/training.md, "What a run keeps in git")."""
+    files = [p for p in tracked() if (ROOT / p).is_file()]
+    scripts = [p for p in files if run_of(p) is not None and p.suffix in (".py", ".sh")]
+    assert not scripts, f"scripts under runs/ (make them train/ modules): {scripts}"
+    sizes: dict[int, list[PurePosixPath]] = {}
+    for p in files:
+        if run_of(p) is None:
+            sizes.setdefault((ROOT / p).stat().st_size, []).append(p)
+
+    def digest(p: PurePosixPath) -> str:
+        return hashlib.sha256((ROOT / p).read_bytes()).hexdigest()
+
+    copies = []
+    for p in files:
+        same_size = sizes.get((ROOT / p).stat().st_size, []) if run_of(p) is not None else []
+        copies += [(p, q) for q in same_size if digest(p) == digest(q)]
+    assert not copies, f"files under runs/ that are copies of files kept elsewhere: {copies}"

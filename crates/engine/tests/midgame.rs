@@ -46,7 +46,7 @@ fn positions(seed: u64) -> Vec<Position> {
     for _ in 0..3 {
         let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
         while !pos.is_game_over() {
-            if !pos.must_pass() && pos.empty_count() % 3 == 0 {
+            if !pos.must_pass() && pos.empty_count().is_multiple_of(3) {
                 out.push(pos);
             }
             let moves = pos.legal_move_list();

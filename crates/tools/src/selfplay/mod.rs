@@ -283,7 +283,8 @@ impl GameInProgress {
                 Some(RootDecision::Book(choice)) => self.play(choice.mv, config),
                 Some(RootDecision::Solved(solved)) => {
                     if self.full_search && !self.opponent_to_move() {
-                        self.record(one_hot(pos.size(), solved.best));
+                        let margin = solved.margin as f32;
+                        self.record(one_hot(pos.size(), solved.best), (margin.signum(), margin));
                     }
                     self.play(solved.best, config);
                 }
@@ -309,10 +310,11 @@ impl GameInProgress {
         self.searching = true;
     }
 
-    /// Keeps the position to move as a training sample with this policy target.
-    fn record(&mut self, policy: Vec<f32>) {
+    /// Keeps the position to move as a training sample with this policy target and what
+    /// its search found of it.
+    fn record(&mut self, policy: Vec<f32>, search: (f32, f32)) {
         self.samples
-            .push(Sample::new(&self.pos, &self.inputs, policy, None));
+            .push(Sample::new(&self.pos, &self.inputs, policy, None, search));
     }
 
     /// Keeps the position to move as a sample with exact targets: the solver's move, and
@@ -327,12 +329,9 @@ impl GameInProgress {
             .unwrap_or(Move::Pass);
         let policy = one_hot(pos.size(), best);
         let margin = solution.margin as f32;
-        self.samples.push(Sample::new(
-            &pos,
-            &self.inputs,
-            policy,
-            Some((margin.signum(), margin)),
-        ));
+        let exact = (margin.signum(), margin);
+        self.samples
+            .push(Sample::new(&pos, &self.inputs, policy, Some(exact), exact));
     }
 
     /// Keeps the root moves the search explored but `played` is not, as samples with the
@@ -344,11 +343,12 @@ impl GameInProgress {
             for (mv, p) in &explored.policy {
                 policy[mv.policy_index(size)] = *p;
             }
-            let searched = Some(searched_targets(explored.value, explored.margin));
+            let searched = searched_targets(explored.value, explored.margin);
             self.samples.push(Sample::new(
                 &explored.position,
                 &self.inputs,
                 policy,
+                Some(searched),
                 searched,
             ));
         }
@@ -392,7 +392,7 @@ impl GameInProgress {
             // sample as a full one's.
             self.record_solved();
         } else if self.full_search && !self.opponent_to_move() {
-            self.record(policy);
+            self.record(policy, searched_targets(info.value, info.score));
             // Only a random move still to come can spoil the game's result for it.
             if self.random_share_from_here(config).is_some() {
                 let index = self.samples.len() - 1;

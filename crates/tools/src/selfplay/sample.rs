@@ -12,7 +12,9 @@
 //!   before a random move, a position the solver labelled off the game's line), the
 //!   search's or the solver's own value and margin;
 //! - `ownership`: who owns each square at the end, known only for positions of the line
-//!   played to that end.
+//!   played to that end;
+//! - `search_value` and `search_score`: what the search found of the position (its root
+//!   value and expected margin), or the solver where it chose, whatever the game's result.
 
 use engine::network::InputPlanes;
 use engine::SearchInfo;
@@ -29,6 +31,11 @@ pub struct Sample {
     /// For a position whose value the game's result does not give: its value and expected
     /// margin (discs) from `side`'s view, from the search or the solver.
     pub searched: Option<(f32, f32)>,
+    /// What the search that played from here found, whatever the game's result: its
+    /// root value and expected margin (discs) from `side`'s view, or the solver's exact
+    /// ones where it chose (the `search_value` and `search_score` columns, a target the
+    /// trainer may blend with the result's, as KataGo blends its search's root value).
+    pub search: (f32, f32),
 }
 
 /// A sample's value, score and ownership targets, once its game has ended.
@@ -49,6 +56,7 @@ impl Sample {
         inputs: &InputPlanes,
         policy: Vec<f32>,
         searched: Option<(f32, f32)>,
+        search: (f32, f32),
     ) -> Sample {
         let mut planes = Vec::new();
         inputs.encode(pos, &mut planes);
@@ -57,6 +65,7 @@ impl Sample {
             policy,
             side: pos.side_to_move(),
             searched,
+            search,
         }
     }
 

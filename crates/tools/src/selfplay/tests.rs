@@ -99,7 +99,7 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
         let mut pos = record.start;
         for mv in &record.moves {
             let empties = pos.empty_count();
-            let planes = Sample::new(&pos, &config.inputs, Vec::new(), None).planes;
+            let planes = Sample::new(&pos, &config.inputs, Vec::new(), None, (0.0, 0.0)).planes;
             let samples: Vec<&Sample> = record
                 .samples
                 .iter()
@@ -120,6 +120,11 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
                     .expect("a one-hot target");
                 assert_eq!(target.1, best, "the target is an optimal move");
                 assert_eq!(sample.searched, Some(((best as f32).signum(), best as f32)));
+                assert_eq!(
+                    Some(sample.search),
+                    sample.searched,
+                    "the solver's is the search"
+                );
                 let played = margins.iter().find(|(m, _)| m == mv).expect("legal");
                 searched_mistakes += usize::from(played.1 < best);
                 labelled += 1;
@@ -128,6 +133,13 @@ fn label_empties_give_every_searched_position_the_solver_s_targets_and_keep_the_
                     samples.iter().all(|s| s.searched.is_none()),
                     "the game's result labels it"
                 );
+                for sample in &samples {
+                    let (value, margin) = sample.search;
+                    assert!(
+                        value.abs() <= 1.0 && margin.abs() <= 36.0,
+                        "{value} {margin}"
+                    );
+                }
             }
             pos = pos.play(*mv).expect("legal");
         }
@@ -369,6 +381,19 @@ fn explored_positions_add_samples_with_search_targets_and_no_ownership() {
     let path = write_selfplay(&dir, "batch", &explored, "none", &after).expect("writes");
     let mut npz = crate::arrays::NpzFile::open(&path).expect("opens");
     let has_ownership = npz.array::<u8>("has_ownership").expect("has_ownership");
+    let search_value = npz.array::<f32>("search_value").expect("search_value");
+    let search_score = npz.array::<f32>("search_score").expect("search_score");
+    let searches: Vec<(f32, f32)> = after
+        .iter()
+        .flat_map(|r| r.samples.iter().map(|s| s.search))
+        .collect();
+    assert_eq!(search_value.len(), searches.len());
+    for (i, &(value, margin)) in searches.iter().enumerate() {
+        assert_eq!(
+            (search_value[i], search_score[i]),
+            (value.clamp(-1.0, 1.0), margin)
+        );
+    }
     let value = npz.array::<f32>("value").expect("value");
     let policy = npz.array::<f32>("policy").expect("policy");
     let planes = npz.array::<u8>("planes").expect("planes");

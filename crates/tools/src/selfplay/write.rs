@@ -57,6 +57,8 @@ struct Columns {
     score: Vec<f32>,
     ownership: Vec<i8>,
     has_ownership: Vec<u8>,
+    search_value: Vec<f32>,
+    search_score: Vec<f32>,
 }
 
 impl Columns {
@@ -69,6 +71,8 @@ impl Columns {
                 let targets = sample.targets(&record.end);
                 columns.value.push(targets.value);
                 columns.score.push(targets.score);
+                columns.search_value.push(sample.search.0.clamp(-1.0, 1.0));
+                columns.search_score.push(sample.search.1);
                 match targets.ownership {
                     Some(owners) => {
                         columns.ownership.extend(owners);
@@ -180,6 +184,14 @@ fn write_columns(path: &Path, columns: &Columns, n: usize, planes: usize) -> std
         (
             "has_ownership",
             Column::U8(view(&columns.has_ownership, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "search_value",
+            Column::F32(view(&columns.search_value, &[count]).map_err(shape_error)?),
+        ),
+        (
+            "search_score",
+            Column::F32(view(&columns.search_score, &[count]).map_err(shape_error)?),
         ),
     ];
     write_npz(path, &arrays).map_err(std::io::Error::other)

@@ -1,5 +1,7 @@
-"""Just enough Othello to make real positions for the tests: legal moves and playing a
-move on boolean grids (row 0 = rank 1), independent of the code under test."""
+"""Real positions and self-play batches for the tests, from games played by train/rules.py,
+and that module's rules on the boolean grids the tests think in (row 0 = rank 1): the
+grids go to bitboards and back here, and the rules are the module's, which
+train/tests/test_rules.py holds to published perft counts."""
 
 from __future__ import annotations
 
@@ -8,38 +10,39 @@ from pathlib import Path
 
 import numpy as np
 
-DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+from train import rules
+
+
+def to_bits(grid: np.ndarray) -> int:
+    """A boolean grid [N, N] as a bitboard (Python int)."""
+    bits = rules.geometry(grid.shape[0]).bits
+    return sum(1 << b for b, on in zip(bits, np.asarray(grid).reshape(-1), strict=True) if on)
+
+
+def to_grid(x: int, n: int) -> np.ndarray:
+    """A bitboard as a boolean grid [N, N]."""
+    return np.array([bool(x >> b & 1) for b in rules.geometry(n).bits]).reshape(n, n)
 
 
 def start(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Black to move: (own, opponent) with d5/e4 black, d4/e5 white on 8x8."""
-    own = np.zeros((n, n), bool)
-    opp = np.zeros((n, n), bool)
-    m = n // 2
-    opp[m - 1, m - 1] = opp[m, m] = True
-    own[m, m - 1] = own[m - 1, m] = True
-    return own, opp
+    black, white = rules.start(n)
+    return to_grid(black, n), to_grid(white, n)
 
 
 def flips(own: np.ndarray, opp: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
+    """The squares placing at (r, c) turns over; none where it is no legal move."""
     n = own.shape[0]
-    if own[r, c] or opp[r, c]:
+    geo = rules.geometry(n)
+    p, o, placed = to_bits(own), to_bits(opp), rules.square_bit(r * n + c, geo)
+    if not rules.legal_moves(p, o, geo) & placed:
         return []
-    out = []
-    for dr, dc in DIRECTIONS:
-        line = []
-        y, x = r + dr, c + dc
-        while 0 <= y < n and 0 <= x < n and opp[y, x]:
-            line.append((y, x))
-            y, x = y + dr, x + dc
-        if line and 0 <= y < n and 0 <= x < n and own[y, x]:
-            out += line
-    return out
+    return [divmod(s, n) for s in rules.squares_of(rules.flips(p, o, placed, geo), geo)]
 
 
 def legal(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
     n = own.shape[0]
-    return np.array([[bool(flips(own, opp, r, c)) for c in range(n)] for r in range(n)])
+    return to_grid(rules.legal_moves(to_bits(own), to_bits(opp), rules.geometry(n)), n)
 
 
 def planes(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -48,22 +51,20 @@ def planes(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
 
 def random_positions(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
     """Positions from random games, side to move's view, as uint8 planes [count, 4, n, n]."""
+    geo = rules.geometry(n)
     out: list[np.ndarray] = []
     while len(out) < count:
-        own, opp = start(n)
+        own, opp = rules.start(n)
         passes = 0
         while passes < 2 and len(out) < count:
-            moves = np.argwhere(legal(own, opp))
-            if len(moves):
-                out.append(planes(own, opp))
-                r, c = moves[rng.integers(len(moves))]
-                for y, x in flips(own, opp, r, c):
-                    opp[y, x], own[y, x] = False, True
-                own[r, c] = True
+            moves = rules.squares_of(rules.legal_moves(own, opp, geo), geo)
+            if moves:
+                out.append(planes(to_grid(own, n), to_grid(opp, n)))
+                own, opp = rules.play(own, opp, moves[rng.integers(len(moves))], geo)
                 passes = 0
             else:
                 passes += 1
-            own, opp = opp, own
+                own, opp = opp, own
     return np.stack(out)
 
 

@@ -1,0 +1,114 @@
+"""The pattern network's loop with stand-ins for `othello`: generations made, fitted on
+the window of the newest positions, gated, kept and resumed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from train import pattern_fit, pattern_loop
+from train.othello_cli import SelfPlayJob
+from train.pattern_loop import PatternRun, Tools
+from train.shards import RunError
+from train.tests.positions import write_batch
+
+POSITIONS = 30  # a stand-in self-play shard's positions
+
+
+def fake_selfplay(calls: list[SelfPlayJob]):
+    def play(jobs: Sequence[SelfPlayJob]) -> None:
+        for job in jobs:
+            calls.append(job)
+            path = write_batch(job.out / "selfplay-0-1.npz", 6, POSITIONS, seed=job.seed)
+            sidecar = json.loads(path.with_suffix(".json").read_text())
+            path.with_suffix(".json").write_text(json.dumps({**sidecar, "positions": POSITIONS}))
+
+    return play
+
+
+def tools(calls: list[SelfPlayJob], fits: list[list[str]], verdicts: dict[int, str]) -> Tools:
+    def fit(argv: Sequence[str]) -> int:
+        fits.append(list(argv))
+        return pattern_fit.main([*argv, "--batch", "16", "--threads", "1"])
+
+    return Tools(fake_selfplay(calls), fit, lambda _run, gen: verdicts.get(gen, "none"))
+
+
+def files_fitted(argv: list[str]) -> list[str]:
+    start = argv.index("--data") + 1
+    end = argv.index("--init")
+    return [Path(f).parent.name for f in argv[start:end]]
+
+
+def test_generations_fit_the_window_of_newest_positions_and_only_a_passed_gate_plays(
+    tmp_path: Path,
+) -> None:
+    calls: list[SelfPlayJob] = []
+    fits: list[list[str]] = []
+    given = {
+        "board": 6, "games": 4, "window_positions": 2 * POSITIONS, "gate_games": 10,
+        "search": "mcts:leaf_depth=2", "search_weight": 0.5,
+    }  # fmt: skip
+    run = PatternRun.open(tmp_path / "run", given)
+    # Generation 1 passes its gate, generation 2 does not, generation 3 does.
+    verdicts = {1: "H1", 2: "H0", 3: "H1"}
+    state = pattern_loop.run_generations(run, 3, tools(calls, fits, verdicts))
+    assert state["generation"] == 3 and state["best"] == 3
+    assert state["cpu_hours"] > 0
+    # Each self-play used the network that played: generation 0, then 1, then 1 again.
+    assert [c.seed for c in calls] == [1000, 1001, 1002]
+    assert all(c.search == "mcts:leaf_depth=2" for c in calls)
+    assert all(c.model == run.root / "best.onnx" for c in calls)
+    # The window: the newest two generations' positions at most.
+    assert [files_fitted(a) for a in fits] == [
+        ["gen-0000"],
+        ["gen-0000", "gen-0001"],
+        ["gen-0001", "gen-0002"],
+    ]
+    assert all(a[a.index("--search-weight") + 1] == "0.5" for a in fits)
+    rows = run.metrics()
+    assert [r["gate"] for r in rows] == ["H1", "H0", "H1"]
+    assert [r["model"] for r in rows] == [f"models/gen-000{g}.onnx" for g in (1, 1, 3)]
+    assert [int(r["window"]) for r in rows] == [30, 60, 60]
+    # best.onnx is generation 3's network; latest.pt its checkpoint.
+    best = (run.root / "best.onnx").read_bytes()
+    assert best == run.stem(3).with_suffix(".onnx").read_bytes()
+    saved = json.loads((run.root / "config.json").read_text())
+    assert saved["search_weight"] == 0.5 and "othello" not in saved
+
+
+def test_a_run_resumes_with_its_saved_settings_and_refuses_a_new_board(tmp_path: Path) -> None:
+    calls: list[SelfPlayJob] = []
+    fits: list[list[str]] = []
+    root = tmp_path / "run"
+    run = PatternRun.open(root, {"board": 6, "games": 4, "epochs": 1})
+    pattern_loop.run_generations(run, 1, tools(calls, fits, {}))
+    hours = run.state()["cpu_hours"]
+    again = PatternRun.open(root, {"board": None, "games": None, "epochs": 2})
+    assert again.config["games"] == 4 and again.config["epochs"] == 2
+    state = pattern_loop.run_generations(again, 1, tools(calls, fits, {}))
+    assert state["generation"] == 2 and state["cpu_hours"] >= hours
+    assert [c.seed for c in calls] == [1000, 1001]
+    with pytest.raises(RunError, match="created with board=6"):
+        PatternRun.open(root, {"board": 8})
+    with pytest.raises(RunError, match="search-weight must lie in"):
+        PatternRun.open(tmp_path / "other", {"board": 6, "search_weight": 2.0})
+
+
+def test_the_window_stops_where_older_data_is_gone(tmp_path: Path) -> None:
+    run = PatternRun.open(tmp_path / "run", {"board": 6, "window_positions": 1000})
+    # Generations 0-1 from before the shards (one file each), 3-4 in shard folders; the
+    # data of generation 2 is gone (another machine), so the window starts after it.
+    for gen in (0, 1):
+        write_batch(run.data(gen).with_suffix(".npz"), 6, 10, seed=gen)
+    for gen in (3, 4):
+        write_batch(run.data(gen) / "selfplay-0-1.npz", 6, 10, seed=gen)
+    files, _ = pattern_loop.window(run, 4)
+    assert [f.parent.name for f in files] == ["gen-0003", "gen-0004"]
+    files, _ = pattern_loop.window(run, 1)
+    assert [f.name for f in files] == ["gen-0000.npz", "gen-0001.npz"]
+    assert np.load(files[0])["planes"].shape[0] == 10
