@@ -5,7 +5,7 @@
 
 use engine::evaluator::Evaluator;
 use engine::network::{load_file, InputPlanes, ModelCard, Network, NetworkEvaluator, Runtime};
-use engine::onnx::Tract;
+use engine::tract::Tract;
 use engine::Rng;
 use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};

@@ -198,7 +198,7 @@ impl Searcher {
     pub fn load_model(&mut self, name: String, onnx: &[u8], card: &str) -> Result<&Loaded, String> {
         use engine::network::{ModelCard, Runtime};
         let card = ModelCard::from_json(card).map_err(|e| explain_model_error(&e.into()))?;
-        let network = engine::onnx::Tract
+        let network = engine::tract::Tract
             .load(onnx, card)
             .map_err(|e| explain_model_error(&e))?;
         self.add_network(name, network)

@@ -1,6 +1,6 @@
 //! The contract between the search and whatever runs a network (docs/model-contract.md),
 //! and nothing of any runtime: as KataGo's `nninterface.h` is to its backends,
-//! this module is what tract (`crate::onnx`) and ONNX Runtime (the tools crate) implement,
+//! this module is what tract (`crate::tract`) and ONNX Runtime (the tools crate) implement,
 //! and all the search ever sees of them.
 //!
 //! A [`Runtime`] loads an ONNX file with its [`ModelCard`] into a [`Network`], shared by

@@ -3,7 +3,7 @@
 //! docs/pattern.md).
 //!
 //! [`PatternSet`] is what the card states (patterns, instances, stages); a runtime that
-//! holds the ONNX (tract in `crate::onnx`, ONNX Runtime in the tools crate) implements
+//! holds the ONNX (tract in `crate::tract`, ONNX Runtime in the tools crate) implements
 //! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once.
 //! [`PatternEvaluator`] is what the search sees.
 //!
