@@ -56,7 +56,7 @@ pub mod solver;
 pub mod spec;
 mod squares;
 pub mod symmetric;
-pub mod tables;
+pub mod table_sizes;
 #[cfg(test)]
 mod test_support;
 #[cfg(feature = "tract")]

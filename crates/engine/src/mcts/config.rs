@@ -19,7 +19,7 @@ pub struct MctsConfig {
     pub dirichlet_alpha: f32,
     pub dirichlet_fraction: f32,
     /// Evaluations kept in the cache before it is cleared (default
-    /// [`crate::tables::EVALUATION_CACHE_ENTRIES`]).
+    /// [`crate::table_sizes::EVALUATION_CACHE_ENTRIES`]).
     pub cache_capacity: usize,
     /// Budget when the caller gives none.
     pub default_simulations: u64,
@@ -94,7 +94,7 @@ impl Default for MctsConfig {
             batch_size: 8,
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
-            cache_capacity: crate::tables::EVALUATION_CACHE_ENTRIES,
+            cache_capacity: crate::table_sizes::EVALUATION_CACHE_ENTRIES,
             default_simulations: 800,
             progress_interval: Duration::from_millis(100),
             solver_empties: None,
@@ -187,7 +187,7 @@ pub struct RootSolve {
     /// the work over.
     pub slice_nodes: Option<u64>,
     /// log2 of the root solver's transposition table entries (default
-    /// [`crate::tables::ROOT_SOLVER_TABLE_BITS`]).
+    /// [`crate::table_sizes::ROOT_SOLVER_TABLE_BITS`]).
     pub table_bits: u32,
     /// This searcher's share of a proof that several split by the root's moves (the
     /// page's workers beside the one that proves the whole root, each with its own tree
@@ -321,7 +321,7 @@ impl Default for RootSolve {
             nodes_per_ms: 8_000,
             max_nodes: None,
             slice_nodes: None,
-            table_bits: crate::tables::ROOT_SOLVER_TABLE_BITS,
+            table_bits: crate::table_sizes::ROOT_SOLVER_TABLE_BITS,
             part: None,
             best: false,
         }

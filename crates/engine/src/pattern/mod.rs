@@ -12,14 +12,14 @@
 //! puts a card, its tables and a runner together, is `network::PatternModel`.
 
 mod evaluator;
+mod lookup;
 mod set;
-mod tables;
 
 pub use evaluator::{PatternEvaluator, Priors};
+pub use lookup::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 pub use set::{
     Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
 };
-pub use tables::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 
 use othello::Position;
 
