@@ -1,6 +1,6 @@
 //! The search's settings, and the board-dependent defaults every caller shares.
 
-use crate::agent::RootRule;
+use crate::agent::{Budget, RootRule};
 use crate::solver::Solver;
 use othello::{BoardSize, Position};
 use std::time::Duration;
@@ -258,6 +258,27 @@ impl RootSolve {
             tried,
             proved,
         }
+    }
+
+    /// The solver nodes a root solve tried within a budget may visit (`time_left`: what is
+    /// left of a time budget): the tighter of the budget's shares when it has both, within
+    /// `max_nodes`; `None`, and no solve, without either. The solve's own rule, beside its
+    /// reach: the time a move gets is the time policy's (`time_policy.rs`), what a solve
+    /// makes of it is the root solve's.
+    pub fn budgeted_nodes(&self, budget: &Budget, time_left: Option<Duration>) -> Option<u64> {
+        let by_sims = budget
+            .simulations
+            .map(|s| s.saturating_mul(self.nodes_per_simulation));
+        // `nodes_per_ms` is about half of a move's time; a question's proof has the
+        // whole of it, since the search beside it only matters where the proof fails.
+        let share = if self.best { 2 } else { 1 };
+        let by_time = time_left.map(|t| {
+            (t.as_millis() as u64)
+                .saturating_mul(self.nodes_per_ms)
+                .saturating_mul(share)
+        });
+        let nodes = by_sims.into_iter().chain(by_time).min()?;
+        Some(self.max_nodes.map_or(nodes, |cap| nodes.min(cap)))
     }
 
     /// A root solver with this setting's table: what a search driver makes for its root

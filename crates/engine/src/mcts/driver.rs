@@ -444,7 +444,7 @@ impl SearchDriver {
             return None;
         }
         // The budget's share of nodes; no solve without one.
-        Some(Some(TimePolicy::solve_nodes(settings, budget, time_left)?))
+        Some(Some(settings.budgeted_nodes(budget, time_left)?))
     }
 
     /// Keeps the subtree under `pos` as the game moves on, without starting a search (a

@@ -15,8 +15,8 @@
 //!   decision, begin, advance, report, and a move's thinking a slice at a time through
 //!   them), with no evaluator of its own, so self-play can batch many games' leaves into
 //!   one evaluator call;
-//! - [`time_policy`]: the time policy, all of it ([`TimePolicy`]): a budget's share, a
-//!   game's clock shared out over its moves, the early stop of a timed search whose best
+//! - [`time_policy`]: the time policy, all of it ([`TimePolicy`]): a budget's simulations,
+//!   a game's clock shared out over its moves, the early stop of a timed search whose best
 //!   move can no longer change and the extension of one that is unsure;
 //! - `player`: [`Mcts`], the driver paired with an evaluator: the agent, behind the `Agent`
 //!   interface (no wrapper type).

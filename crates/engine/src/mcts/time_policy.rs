@@ -6,9 +6,10 @@
 //! driver asks it for the move's time at the start, after each slice whether the time is
 //! over, and charges it the move at the end (`driver/thinking.rs`).
 //!
-//! - **A budget's share**: the simulations a budget allows, and the solver nodes a root
-//!   solve tried within a budget may visit ([`TimePolicy::simulation_limit`],
-//!   [`TimePolicy::solve_nodes`]).
+//! - **A budget's simulations**: all of a budget's own, none when only time limits it,
+//!   else the configured default ([`TimePolicy::simulation_limit`]). The nodes a root
+//!   solve may spend of a move's time are the root solve's rule
+//!   ([`RootSolve::budgeted_nodes`](super::RootSolve::budgeted_nodes)).
 //! - **Sharing a game's clock** follows Egaroucid's `calc_time_limit_ply`
 //!   (src/engine/time_management.hpp): keep a few milliseconds a move in reserve, and
 //!   divide what is left among the moves still to search. Where Egaroucid divides it evenly
@@ -32,7 +33,7 @@
 //!   once more for [`UNSTABLE_EXTENSION`] of its time, drawn from the later moves' shares.
 //!   Only on a game's clock, where the time it borrows is its own (`MctsConfig::extend`).
 
-use super::config::{MctsConfig, RootSolve, SolveReach};
+use super::config::{MctsConfig, SolveReach};
 use crate::agent::{Budget, Thinking};
 use crate::clock_source::Instant;
 use crate::report::{Proof, SearchInfo};
@@ -265,29 +266,6 @@ impl TimePolicy {
             (None, Some(_)) => u64::MAX,
             (None, None) => config.default_simulations,
         }
-    }
-
-    /// The solver nodes a root solve tried within a budget may visit (`time_left`: what is
-    /// left of a time budget): the tighter of the budget's shares when it has both, within
-    /// `max_nodes`; `None`, and no solve, without either.
-    pub fn solve_nodes(
-        settings: &RootSolve,
-        budget: &Budget,
-        time_left: Option<Duration>,
-    ) -> Option<u64> {
-        let by_sims = budget
-            .simulations
-            .map(|s| s.saturating_mul(settings.nodes_per_simulation));
-        // `nodes_per_ms` is about half of a move's time; a question's proof has the
-        // whole of it, since the search beside it only matters where the proof fails.
-        let share = if settings.best { 2 } else { 1 };
-        let by_time = time_left.map(|t| {
-            (t.as_millis() as u64)
-                .saturating_mul(settings.nodes_per_ms)
-                .saturating_mul(share)
-        });
-        let nodes = by_sims.into_iter().chain(by_time).min()?;
-        Some(settings.max_nodes.map_or(nodes, |cap| nodes.min(cap)))
     }
 
     /// A move's start: its time on the game's clock, when there is one: its share of what
