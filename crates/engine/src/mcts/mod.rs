@@ -61,3 +61,5 @@ mod sliced_proof_tests;
 mod split_proof_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timed_search_tests;
