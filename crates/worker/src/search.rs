@@ -198,7 +198,7 @@ impl Searcher {
     pub fn load_model(&mut self, name: String, onnx: &[u8], card: &str) -> Result<&Loaded, String> {
         use engine::network::{ModelCard, Runtime};
         let card = ModelCard::from_json(card).map_err(|e| explain_model_error(&e.into()))?;
-        let network = engine::onnx::Tract
+        let network = engine::tract::Tract
             .load(onnx, card)
             .map_err(|e| explain_model_error(&e))?;
         self.add_network(name, network)
@@ -347,7 +347,7 @@ fn build_agent(
         let mut player = spec
             .mcts_player(seed, networks)
             .map_err(|e| e.to_string())?;
-        let config = player.config_mut();
+        let config = player.driver_mut().config_mut();
         config.root_solve = root_solve(config.root_solve.clone());
         return Ok(Box::new(player));
     }
