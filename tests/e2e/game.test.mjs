@@ -20,8 +20,8 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.match(await page.locator("#counts").innerText(), /Black 2\s+White 2/);
   assert.match(await status(page), /Black to move: your turn/);
   assert.ok(Number(await page.getAttribute("main", "data-workers")) >= 1);
-  assert.match(await page.locator("#model-status").innerText(), /Opponent: the az-8x8 network, Casual: 100 simulations per move/);
-  assert.match(await page.locator("#model-strength").textContent(), /Measured at 800 simulations per move: .* against alpha-beta \(depth 4\)/);
+  assert.match(await page.locator("#model-status").innerText(), /Opponent: the pattern-8x8 network, Casual: 100 simulations per move/);
+  assert.match(await page.locator("#model-strength").textContent(), /Measured at 1 s per move: .* against the az-8x8 network \(1 s per move, its opening book\)/);
   // Nothing to take back or replay yet, and no custom budget to type.
   assert.ok(await page.locator("#undo").isDisabled());
   assert.ok(await page.locator("#redo").isDisabled());
@@ -93,7 +93,7 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   assert.equal(await page.locator(".heat .pct").count(), 0);
   const href = await page.getAttribute("#download-record", "href");
   const record = decodeURIComponent(href.replace(/^data:text\/plain;charset=utf-8,/, ""));
-  assert.match(record, /Players: Black: you; White: the az-8x8 network/);
+  assert.match(record, /Players: Black: you; White: the pattern-8x8 network/);
   assert.match(record, /Result: (Black wins|White wins|draw)/);
   // The record's moves are the transcript with its passes written out.
   const moves = record.match(/^Moves: (\S*)$/m)?.[1] ?? "";
@@ -285,7 +285,7 @@ test("a corrupt model upload is rejected with a message and play goes on", async
     // One cause, said once: no protobuf internals after it.
     /^The network broken \(yours\) was not loaded: this file is not an ONNX network$/,
   );
-  assert.match(await page.locator("#model-status").innerText(), /the az-8x8 network/);
+  assert.match(await page.locator("#model-status").innerText(), /the pattern-8x8 network/);
   await shot(page, "model-error");
   // The message goes once the person plays on.
   await page.click("#sq-f5");
@@ -364,7 +364,7 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16", a
   // At the start it is the person's turn: the worker is idle.
   const bench = (batch) =>
     page.evaluate(
-      ([b]) => new Promise((resolve) => window.othelloBenchNetwork("az-8x8", b, 1000, resolve)),
+      ([b]) => new Promise((resolve) => window.othelloBenchNetwork("pattern-8x8", b, 1000, resolve)),
       [batch],
     );
   numbers.network_positions_per_second_in_worker = {};
@@ -382,6 +382,55 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16", a
   await context.close();
 });
 
+test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its tables built in the worker, a game at Strong, its speed", async () => {
+  const { page, context, errors } = await openGame();
+  assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=pattern-8x8,(.*,)?leaf_depth=2(,|$)/);
+  // The shipped files given again as the player's own network: from the files' arrival to
+  // the workers' answer the page builds the tables in every worker (docs/web.md's speeds).
+  const dir = path.resolve(import.meta.dirname, "../../models");
+  const started = Date.now();
+  await page.setInputFiles("#model-file", ["onnx", "json"].map((ext) => ({
+    name: `mine.${ext}`,
+    mimeType: ext === "onnx" ? "application/octet-stream" : "application/json",
+    buffer: fs.readFileSync(path.join(dir, `pattern-8x8.${ext}`)),
+  })));
+  await page.waitForFunction(
+    () => /Opponent: .*mine \(yours\)/.test(document.querySelector("#model-status")?.innerText ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  numbers.pattern_network_ready_ms = Date.now() - started;
+  // A network of one's own is searched as it is, without the shipped network's leaf search.
+  assert.doesNotMatch(await page.getAttribute("#model-status", "data-player"), /leaf_depth/);
+  await page.click("#use-builtin");
+  await page.waitForFunction(
+    () => /Opponent: the pattern-8x8 network/.test(document.querySelector("#model-status")?.innerText ?? ""),
+    null,
+    { timeout: 30_000 },
+  );
+  await setLevel(page, "strong");
+  await newGame(page, { size: "8" });
+  // Eight replies in the opening and early midgame, where the leaf searches cost the most.
+  const rates = [];
+  for (let reply = 0; reply < 8; reply++) {
+    const before = await moveCount(page);
+    await page.locator(".cell.legal").first().click();
+    const text = await waitForTurn(page, 20_000);
+    const rate = Number(await page.locator("#search-info").getAttribute("data-rate"));
+    if ((await moveCount(page)) === before + 2 && rate > 0) rates.push(rate);
+    if (/Game over/.test(text)) break;
+  }
+  assert.ok(rates.length > 0, "the agent searched");
+  rates.sort((a, b) => a - b);
+  numbers.pattern_strong_simulations_per_second = {
+    median: rates[Math.floor(rates.length / 2)],
+    moves: rates.length,
+    workers: Number(await page.locator("#search-info").getAttribute("data-workers")),
+  };
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("both worker builds: relaxed SIMD where the browser has it, plain SIMD when forced; each searches", async () => {
   numbers.worker_builds = {};
   for (const [query, build] of [["", "relaxed-simd"], ["?simd=plain", "simd"]]) {
@@ -389,7 +438,7 @@ test("both worker builds: relaxed SIMD where the browser has it, plain SIMD when
     const { page, context, errors, warnings } = await openGame(undefined, 2, false, query);
     assert.equal(await page.getAttribute("main", "data-simd"), build);
     const network = await page.evaluate(
-      () => new Promise((resolve) => window.othelloBenchNetwork("az-8x8", 1, 1000, resolve)),
+      () => new Promise((resolve) => window.othelloBenchNetwork("pattern-8x8", 1, 1000, resolve)),
     );
     assert.equal(typeof network, "number", String(network));
     await setLevel(page, "strong");
@@ -569,7 +618,7 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     ["missing", { status: 404, body: "not found" }],
   ]) {
     const context = await newContext();
-    await context.route("**/models/az-8x8.onnx", (route) => route.fulfill(reply));
+    await context.route("**/models/pattern-8x8.onnx", (route) => route.fulfill(reply));
     const page = await context.newPage();
     await page.goto(SITE);
     await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
@@ -577,7 +626,7 @@ test("a corrupt or missing shipped network leaves the board to alpha-beta, with 
     assert.match(await page.locator("#model-status").innerText(), /the classic alpha-beta player, up to/);
     if (label === "corrupt") {
       await page.waitForSelector("#message", { timeout: 10_000 });
-      assert.match(await page.locator("#message").innerText(), /az-8x8 was not loaded: this file is not an ONNX network/);
+      assert.match(await page.locator("#message").innerText(), /pattern-8x8 was not loaded: this file is not an ONNX network/);
     }
     await setLevel(page, "beginner");
     await page.click("#sq-f5");
@@ -608,6 +657,6 @@ test("a network whose card names another board than its shapes is rejected", asy
   ]);
   await page.waitForSelector("#message:has-text('not loaded')", { timeout: 30_000 });
   assert.match(await page.locator("#message").innerText(), /8x8|shape|inputs and outputs/);
-  assert.match(await page.locator("#model-status").innerText(), /the az-8x8 network/);
+  assert.match(await page.locator("#model-status").innerText(), /the pattern-8x8 network/);
   await context.close();
 });

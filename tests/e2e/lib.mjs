@@ -89,7 +89,7 @@ export async function openGame(viewport = { width: 1100, height: 900 }, cores = 
   const t0 = Date.now();
   await page.goto(SITE + query);
   await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-  await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
+  await page.waitForSelector("#model-status[data-player^='mcts:model=']", { timeout: 60_000 });
   const readyMs = Date.now() - t0;
   numbers.navigation_to_ready_ms.push(readyMs);
   if (!book) await page.uncheck("#book");

@@ -249,7 +249,7 @@ test("the Instinct levels play the network without search, and say so", async ()
     await setLevel(page, level);
     await newGame(page, { size: "8", players: "black" });
     assert.match(await page.locator("#model-status").innerText(), new RegExp(`Instinct \\(${kind}\\): no search`));
-    assert.equal(await page.getAttribute("#model-status", "data-player"), `${kind}:model=az-8x8,sym=8`);
+    assert.equal(await page.getAttribute("#model-status", "data-player"), `${kind}:model=pattern-8x8,sym=8`);
     for (let i = 0; i < 3; i++) {
       await page.locator(".cell.legal").first().click();
       await waitForTurn(page);

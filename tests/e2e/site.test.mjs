@@ -96,7 +96,7 @@ async function open(url, { cores, context } = {}) {
 
 const ready = async (page) => {
   await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-  await page.waitForSelector("#model-status[data-player^='mcts:model=az-']", { timeout: 60_000 });
+  await page.waitForSelector("#model-status[data-player^='mcts:model=']", { timeout: 60_000 });
 };
 
 /** The service worker's build and the files it keeps, as build-site.sh wrote them. */
@@ -173,7 +173,7 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
     const kept = await installed(page);
     assert.deepEqual(kept, { names: [`othello-zero:/:${build}`], kept: [files.length] });
     // Both worker builds and the networks are among them.
-    for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/az-8x8.onnx", "./index.html", "./puzzles/puzzles-8x8.bin"]) {
+    for (const f of ["./worker_bg.wasm", "./worker-relaxed_bg.wasm", "./models/pattern-8x8.onnx", "./models/az-8x8.onnx", "./index.html", "./puzzles/puzzles-8x8.bin"]) {
       assert.ok(files.includes(f), f);
     }
     // No network at all: the server gone and the browser offline.
@@ -194,7 +194,7 @@ test("a second visit with the network cut loads and plays a game at Strong", asy
     await playOne(page, await page.locator(".cell.hint").getAttribute("data-square"));
     for (let i = 0; i < 2; i++) await playOne(page);
     assert.equal(await moveCount(page), 6);
-    assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=az-8x8/);
+    assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=pattern-8x8,(.*,)?leaf_depth=2(,|$)/);
     // Puzzle mode too: its file from the cache, a move judged and its line solved.
     await page.click("#open-puzzles");
     await page.waitForSelector("#puzzle-room[data-puzzle-id^='8x8-']", { timeout: 30_000 });
@@ -318,7 +318,7 @@ test("on a slow connection the engine's and the network's bytes are shown as the
   const site = await serveSite({
     slow: [
       [/^worker(-relaxed)?_bg\.wasm$/, 4_000_000],
-      [/^models\/az-8x8\.onnx$/, 60_000],
+      [/^models\/pattern-8x8\.onnx$/, 4_000],
     ],
   });
   try {
@@ -336,14 +336,14 @@ test("on a slow connection the engine's and the network's bytes are shown as the
       first,
       { timeout: 30_000 },
     );
-    await page.waitForSelector("#model-status:has-text('Loading the az-8x8 network…')");
+    await page.waitForSelector("#model-status:has-text('Loading the pattern-8x8 network…')");
     // The person moves while the network still arrives.
     await page.click("#sq-f5");
     await page.waitForFunction(() => /f5/.test(document.querySelector("#transcript").textContent));
     assert.equal(await moveCount(page), 1);
     // Counting up, or (every byte in, the worker building it) saying so, never "N KB of N KB".
     const loading = await page.locator("#model-status").innerText();
-    assert.match(loading, /^Loading the az-8x8 network… ([\d,]+ KB of [\d,]+ KB|all [\d,]+ KB downloaded, getting it ready)$/);
+    assert.match(loading, /^Loading the pattern-8x8 network… ([\d,]+ KB of [\d,]+ KB|all [\d,]+ KB downloaded, getting it ready)$/);
     const [, got, of] = loading.match(/([\d,]+) KB of ([\d,]+) KB/) ?? [];
     assert.ok(got === undefined || got !== of, loading);
     await page.waitForSelector("#engine-progress[data-state='ready']", { timeout: 60_000 });

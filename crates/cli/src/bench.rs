@@ -403,7 +403,7 @@ fn run_positions<E: Evaluator>(
     let mut total_sims = 0;
     let clock = Instant::now();
     for pos in positions(size)? {
-        mcts.clear();
+        mcts.driver_mut().clear();
         let info = mcts.search(&pos, &Budget::simulations(sims), &mut |_| true)?;
         total_sims += info.simulations;
     }

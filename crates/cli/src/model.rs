@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 use engine::network::{load_file, Network, NetworkEvaluator};
-use engine::onnx::Tract;
+use engine::tract::Tract;
 use engine::Evaluator;
 use othello::Position;
 use std::path::{Path, PathBuf};

@@ -23,7 +23,7 @@
 //! reaches, and where the writer and that module part under a common parent, the parent's
 //! child on the writer's side imports its child on the other: `app/play.rs` naming
 //! `super::side::Panel` or `crate::app::side::Panel` is `app::play -> app::side`, and
-//! `crate::report` in `mcts/search.rs` is `mcts -> report`. Comments, strings and doc links
+//! `crate::report` in `mcts/player.rs` is `mcts -> report`. Comments, strings and doc links
 //! are not code and count for nothing.
 
 mod source;

@@ -5,7 +5,7 @@
 
 use assert_cmd::Command;
 use engine::network::{read_model_files, Runtime};
-use engine::onnx::Tract;
+use engine::tract::Tract;
 use engine::{Budget, PlayerSpec, Solver};
 use othello::{BoardSize, Game, Move, Position, Variant};
 use protocol::{Output, SearchRequest, WireBudget};

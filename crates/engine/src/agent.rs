@@ -49,7 +49,9 @@ impl Budget {
 /// One move's thinking in progress: the position, the budget, the clock and the
 /// simulations so far. An agent advances it slice by slice ([`Agent::think_more`]), so a
 /// caller that must look at its messages between slices (the page's worker) runs the same
-/// search as one that does not.
+/// search as one that does not. It records the move's state and decides nothing: how much
+/// time the move gets, and when it ends, is the time policy's
+/// ([`TimePolicy`](crate::mcts::TimePolicy)).
 #[derive(Clone, Debug)]
 pub struct Thinking {
     pub position: Position,
@@ -93,18 +95,18 @@ impl Thinking {
         !std::mem::replace(&mut self.started, true)
     }
 
-    /// Lengthens a time budget by `by`, once a move: false (and no change) when it was
-    /// lengthened before, has no time budget or `by` is nothing.
-    pub fn extend_time(&mut self, by: Duration) -> bool {
-        let Some(time) = self.budget.time else {
-            return false;
-        };
-        if self.extended || by.is_zero() {
-            return false;
+    /// Lengthens a time budget by `by` (nothing without one) and records that it was
+    /// lengthened: the time policy's extension, which it grants once a move.
+    pub fn extend_time(&mut self, by: Duration) {
+        if let Some(time) = self.budget.time {
+            self.budget.time = Some(time + by);
+            self.extended = true;
         }
-        self.extended = true;
-        self.budget.time = Some(time + by);
-        true
+    }
+
+    /// Whether the time budget was lengthened this move.
+    pub fn is_extended(&self) -> bool {
+        self.extended
     }
 
     pub fn finish(&mut self) {

@@ -1,6 +1,6 @@
 //! Search and agents over the `othello` rules: the classic players, the exact endgame
 //! solver, MCTS and its evaluators, the network contract with the tract runtime (feature
-//! `onnx`), and the one builder every front end gets its agent from ([`spec`]). This is
+//! `tract`), and the one builder every front end gets its agent from ([`spec`]). This is
 //! the crate the web page links, and it builds for wasm32 as it is, with its clock from
 //! `web-time`; the one place it starts threads is the parallel solve
 //! ([`Solver::parallel`]), which runs on the calling thread on wasm32. It reads no files but
@@ -46,10 +46,6 @@ pub mod evaluator;
 pub mod mcts;
 pub mod midgame;
 pub mod network;
-#[cfg(feature = "onnx")]
-pub mod onnx;
-#[cfg(feature = "onnx")]
-pub mod onnx_pattern;
 pub mod pattern;
 pub mod players;
 pub mod puzzles;
@@ -60,9 +56,11 @@ pub mod solver;
 pub mod spec;
 mod squares;
 pub mod symmetric;
-pub mod tables;
+pub mod table_sizes;
 #[cfg(test)]
 mod test_support;
+#[cfg(feature = "tract")]
+pub mod tract;
 
 pub use agent::{Agent, Budget, RootRule, Thinking};
 pub use evaluator::{EvalError, Evaluation, Evaluator, PlayoutEvaluator};

@@ -1,15 +1,15 @@
 //! The midgame search over a pattern network's tables (tract), against plain readings of
 //! the same tables: the evaluation on raw bitboards, the alpha-beta player's moves, and
 //! MCTS leaves valued by alpha-beta (`leaf_depth=`).
-#![cfg(feature = "onnx")]
+#![cfg(feature = "tract")]
 
 use engine::evaluator::Evaluator;
 use engine::midgame::{
     AlphaBetaLeaves, PatternEval, PatternOutput, StaticEval, LOGIT_UNITS, MAX_ESTIMATE, UNIT,
 };
 use engine::network::{Model, ModelCard, Network};
-use engine::onnx_pattern::TractPatternModel;
 use engine::pattern::{PatternEvaluator, PatternTables, Priors};
+use engine::tract::pattern::TractPatternModel;
 use engine::{PlayerSpec, Rng, SpecError};
 use othello::{BoardSize, Move, Position, Variant};
 use std::path::PathBuf;

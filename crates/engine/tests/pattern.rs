@@ -1,14 +1,14 @@
 //! Pattern networks through tract: the tables built at load against the network run on a
 //! position's instances, and against PyTorch's whole-position values
 //! (`train/make_test_pattern_model.py` wrote the fixtures in tests/data).
-#![cfg(feature = "onnx")]
+#![cfg(feature = "tract")]
 
 use engine::evaluator::Evaluator;
 use engine::network::Runtime;
 use engine::network::{Model, ModelCard, Network};
-use engine::onnx::Tract;
-use engine::onnx_pattern::TractPatternModel;
 use engine::pattern::{PatternEvaluator, Priors};
+use engine::tract::pattern::TractPatternModel;
+use engine::tract::Tract;
 use engine::{NoModels, PlayerSpec, Rng};
 use othello::{BoardSize, Position, Variant};
 use std::path::PathBuf;

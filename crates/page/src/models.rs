@@ -2,11 +2,15 @@
 //! model: the files live in `models/` (copied into the build by Trunk) as `<name>.onnx` and
 //! `<name>.json` (the model card).
 
+use crate::format::seconds;
 use othello::{BoardSize, Variant};
 
 /// How a shipped network learned (docs/learners.md compares them at equal CPU time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Learner {
+    /// AlphaZero's self-play with tree search, learning a pattern network: tables of board
+    /// patterns, as the classic engines evaluate (docs/pattern.md).
+    Patterns,
     AlphaZero,
     QLearning,
     Reinforce,
@@ -16,6 +20,7 @@ pub enum Learner {
 impl Learner {
     pub fn label(self) -> &'static str {
         match self {
+            Learner::Patterns => "AlphaZero, pattern network",
             Learner::AlphaZero => "AlphaZero",
             Learner::QLearning => "Q-learning",
             Learner::Reinforce => "policy gradient (REINFORCE)",
@@ -27,8 +32,13 @@ impl Learner {
     /// output (the Q-learner's is its best move's value), so every level searches.
     pub fn describe(self) -> &'static str {
         match self {
+            Learner::Patterns => {
+                "learned by self-play with tree search, as AlphaZero, as tables of board patterns \
+                 the way the classic engines evaluate; cheap enough that its search looks two \
+                 moves further below every position it weighs; the strongest"
+            }
             Learner::AlphaZero => {
-                "learned by self-play with tree search, as AlphaZero; trained the longest"
+                "learned by self-play with tree search, as AlphaZero, as a residual network"
             }
             Learner::QLearning => {
                 "deep Q-learning: learned each move's value from replayed games against itself and classic players"
@@ -50,73 +60,94 @@ pub struct BuiltinModel {
     pub learner: Learner,
     /// Path of the files without extension, relative to the site root.
     pub path: &'static str,
+    /// The depth of the alpha-beta search that values the tree's leaves
+    /// (`mcts:leaf_depth=`), for a network cheap enough to afford one (docs/midgame.md
+    /// has the equal-time games that chose it).
+    pub leaf_depth: Option<u32>,
 }
 
 pub const BUILTIN_MODELS: &[BuiltinModel] = &[
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
+        learner: Learner::Patterns,
+        path: "models/pattern-8x8",
+        leaf_depth: Some(2),
+    },
+    BuiltinModel {
+        size: BoardSize::Eight,
+        variant: Variant::Standard,
         learner: Learner::AlphaZero,
         path: "models/az-8x8",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
         learner: Learner::AlphaZero,
         path: "models/az-6x6",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Reversed,
         learner: Learner::AlphaZero,
         path: "models/az-6x6-reversed",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Reversed,
         learner: Learner::AlphaZero,
         path: "models/az-8x8-reversed",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
         learner: Learner::QLearning,
         path: "models/q-6x6",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
         learner: Learner::Reinforce,
         path: "models/reinforce-6x6",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Six,
         variant: Variant::Standard,
         learner: Learner::ActorCritic,
         path: "models/a2c-6x6",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
         learner: Learner::QLearning,
         path: "models/q-8x8",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
         learner: Learner::Reinforce,
         path: "models/reinforce-8x8",
+        leaf_depth: None,
     },
     BuiltinModel {
         size: BoardSize::Eight,
         variant: Variant::Standard,
         learner: Learner::ActorCritic,
         path: "models/a2c-8x8",
+        leaf_depth: None,
     },
 ];
 
 /// The shipped network the page plays a board with unless asked for another: the first
-/// listed (AlphaZero's). Without one, or when it fails, the page plays alpha-beta.
+/// listed (the pattern network on 8x8 standard, AlphaZero's residual network elsewhere). Without one, or when it fails, the page plays alpha-beta.
 pub fn builtin_for(size: BoardSize, variant: Variant) -> Option<&'static BuiltinModel> {
     learners_for(size, variant).next()
 }
@@ -218,6 +249,7 @@ pub fn strength_line(card: &str) -> Option<String> {
     }
     let at = match measured_at {
         Some(Measured::Sims(n)) => format!(" at {n} simulations per move"),
+        Some(Measured::Millis(ms)) => format!(" at {} per move", seconds(ms as f64)),
         Some(Measured::NoSearch) => " without search".to_owned(),
         None => String::new(),
     };
@@ -230,6 +262,8 @@ pub fn strength_line(card: &str) -> Option<String> {
 
 enum Measured {
     Sims(u64),
+    /// A time per move (`time=`), as the page's timed levels play.
+    Millis(u64),
     /// The network alone (`policy:` or `value:`), as the learners are compared.
     NoSearch,
 }
@@ -238,10 +272,14 @@ fn measured_as(spec: &str) -> Option<Measured> {
     if spec.starts_with("policy:") || spec.starts_with("value:") {
         return Some(Measured::NoSearch);
     }
-    spec.split([':', ','])
-        .find_map(|part| part.strip_prefix("sims="))
-        .and_then(|n| n.parse().ok())
+    let option = |key: &str| {
+        spec.split([':', ','])
+            .find_map(|part| part.strip_prefix(key))
+            .and_then(|n| n.parse().ok())
+    };
+    option("sims=")
         .map(Measured::Sims)
+        .or_else(|| option("time=").map(Measured::Millis))
 }
 
 /// "alphabeta:depth=4" as "alpha-beta (depth 4)"; an agent with a network by the network's
@@ -271,10 +309,13 @@ fn opponent_name(spec: &str) -> String {
     notes.extend(
         options
             .into_iter()
-            .filter(|(k, _)| *k != "model")
-            .map(|(k, v)| match k {
-                "sims" => format!("{v} simulations"),
-                k => format!("{k} {v}"),
+            .filter(|(k, _)| !matches!(*k, "model" | "book_random"))
+            .map(|(k, v)| match (k, v.parse::<f64>()) {
+                ("sims", _) => format!("{v} simulations"),
+                ("time", Ok(ms)) => format!("{} per move", seconds(ms)),
+                ("book", _) => "its opening book".to_owned(),
+                ("leaf_depth", _) => format!("alpha-beta leaves of depth {v}"),
+                (k, _) => format!("{k} {v}"),
             }),
     );
     if notes.is_empty() {
@@ -335,19 +376,35 @@ mod tests {
         );
         assert_eq!(
             builtin_for(BoardSize::Eight, Variant::Standard).map(super::BuiltinModel::name),
-            Some("az-8x8")
+            Some("pattern-8x8")
         );
+        // Only a pattern network's evaluation is cheap enough for a search at every leaf.
+        for model in BUILTIN_MODELS {
+            assert_eq!(
+                model.leaf_depth.is_some(),
+                model.learner == Learner::Patterns,
+                "{}",
+                model.path
+            );
+        }
     }
 
     #[test]
-    fn the_standard_boards_offer_every_learner_alphazero_first() {
+    fn the_standard_boards_offer_every_learner_the_strongest_first() {
         use Learner::*;
-        for size in [BoardSize::Six, BoardSize::Eight] {
-            let learners: Vec<Learner> = learners_for(size, Variant::Standard)
+        let learners = |size| -> Vec<Learner> {
+            learners_for(size, Variant::Standard)
                 .map(|m| m.learner)
-                .collect();
-            assert_eq!(learners, [AlphaZero, QLearning, Reinforce, ActorCritic]);
-        }
+                .collect()
+        };
+        assert_eq!(
+            learners(BoardSize::Six),
+            [AlphaZero, QLearning, Reinforce, ActorCritic]
+        );
+        assert_eq!(
+            learners(BoardSize::Eight),
+            [Patterns, AlphaZero, QLearning, Reinforce, ActorCritic]
+        );
         let reversed: Vec<Learner> = learners_for(BoardSize::Eight, Variant::Reversed)
             .map(|m| m.learner)
             .collect();
@@ -406,6 +463,15 @@ mod tests {
         let line = strength_line(&card).expect("az-6x6 was measured");
         assert!(
             line.contains("% of its endgame moves are perfect"),
+            "{line}"
+        );
+        // The pattern network was measured at the page's Strong time, against the residual
+        // network with the page's book.
+        let card = std::fs::read_to_string(root.join("models/pattern-8x8.json")).expect("card");
+        let line = strength_line(&card).expect("pattern-8x8 was measured");
+        assert!(line.starts_with("Measured at 1 s per move: "), "{line}");
+        assert!(
+            line.contains("against the az-8x8 network (1 s per move, its opening book)"),
             "{line}"
         );
         let none = default_card("mine", BoardSize::Six, Variant::Standard);

@@ -6,7 +6,7 @@
 use crate::editor::{edit, EditAction, Editor};
 use crate::graph::{Estimate, Estimates};
 use crate::merge::Merged;
-use crate::models::builtin_for;
+use crate::models::{builtin_for, builtin_named};
 use crate::pool::{PoolEvent, Purpose};
 use crate::review::ReviewState;
 use crate::state::GameState;
@@ -149,6 +149,9 @@ impl View {
         match self.model(size, variant) {
             Some(ModelStatus::Ready(name)) => Some(PlayerSpec {
                 model: Some(name.clone()),
+                // A shipped pattern network searches below its leaves; a network of the
+                // player's own is searched as it is.
+                leaf_depth: builtin_named(name).and_then(|m| m.leaf_depth),
                 ..PlayerSpec::new(PlayerKind::Mcts)
             }),
             Some(ModelStatus::Loading(_)) => None,

@@ -221,7 +221,7 @@ pub fn search_position<E: Evaluator + Send>(
     // A fresh tree. The evaluation cache stays: it makes a build several times faster,
     // and it is also why an entry can differ a little with what the agent searched before
     // (a cached leaf changes how the search's batches fill); docs/book.md says so.
-    agent.clear();
+    agent.driver_mut().clear();
     let info = agent.search(pos, &Budget::simulations(simulations), &mut |_| true)?;
     Ok(entry_from_search(&info, simulations))
 }

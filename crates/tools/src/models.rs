@@ -26,7 +26,7 @@
 use crate::onnxruntime::{environment, OnnxRuntime};
 use engine::book::{Book, BookError};
 use engine::network::{load_file, ModelError, Network, Runtime};
-use engine::onnx::Tract;
+use engine::tract::Tract;
 use engine::ModelSource;
 use std::collections::HashMap;
 use std::fmt;

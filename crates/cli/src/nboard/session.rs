@@ -348,7 +348,7 @@ impl<W: Write> Engine<W> {
             return Err(Stopped);
         }
         if let Player::Mcts(player) = &mut seat.player {
-            self.interrupts.watch(Some(player.stop_flag()));
+            self.interrupts.watch(Some(player.driver().stop_flag()));
         }
         let agent = seat.player.agent();
         let mut progress = Progress::new(self, seat.scores, pos.size());
@@ -413,7 +413,7 @@ impl<W: Write> Engine<W> {
         if let Some(hints) = settled_hints(player, pos, n) {
             return Ok(Ok(hints));
         }
-        self.interrupts.watch(Some(player.stop_flag()));
+        self.interrupts.watch(Some(player.driver().stop_flag()));
         let mut progress = Progress::new(self, seat.scores, size);
         let result = player.search(pos, budget, &mut |info| progress.report(info));
         self.interrupts.watch(None);
@@ -424,7 +424,7 @@ impl<W: Write> Engine<W> {
             Ok(info) => info,
             Err(e) => return Ok(Err(e)),
         };
-        let tree = player.tree();
+        let tree = player.driver().tree();
         let hints = info.moves.iter().take(n).map(|m| {
             let line = tree.line_from(m.mv);
             Hint {
@@ -600,7 +600,7 @@ fn settled_hints(
     pos: &Position,
     n: usize,
 ) -> Option<Vec<Hint>> {
-    if let Some(moves) = player.book_moves(pos) {
+    if let Some(moves) = player.driver().book_moves(pos) {
         if moves.first().is_some_and(|m| m.in_book) {
             let hints = moves
                 .into_iter()

@@ -1,7 +1,6 @@
 //! The search's settings, and the board-dependent defaults every caller shares.
 
-use super::clock::SolveReach;
-use crate::agent::RootRule;
+use crate::agent::{Budget, RootRule};
 use crate::solver::Solver;
 use othello::{BoardSize, Position};
 use std::time::Duration;
@@ -20,7 +19,7 @@ pub struct MctsConfig {
     pub dirichlet_alpha: f32,
     pub dirichlet_fraction: f32,
     /// Evaluations kept in the cache before it is cleared (default
-    /// [`crate::tables::EVALUATION_CACHE_ENTRIES`]).
+    /// [`crate::table_sizes::EVALUATION_CACHE_ENTRIES`]).
     pub cache_capacity: usize,
     /// Budget when the caller gives none.
     pub default_simulations: u64,
@@ -45,7 +44,7 @@ pub struct MctsConfig {
     /// the matches). 0: results only. Networks without a score head are unaffected.
     pub score_utility: f32,
     /// With a time budget, stop once the most visited root move cannot be overtaken in the
-    /// time left (lc0's smart pruning; see `clock.rs`). Budgets in simulations always run
+    /// time left (lc0's smart pruning; see `time_policy.rs`). Budgets in simulations always run
     /// to the end. `None`: only on a game's clock, where the time saved goes to later
     /// moves; with a time per move it is lost, and so is the subtree the rest of the
     /// search would have grown for the next move: stopping early at 250 ms a move scored
@@ -53,11 +52,11 @@ pub struct MctsConfig {
     pub early_stop: Option<bool>,
     /// When a timed search's time is up and its most visited root move does not have the
     /// best value, search on once for about as long again (Baier and Winands' UNST; see
-    /// `clock.rs`). `None`: only on a game's clock, whose later moves lend the time; with
+    /// `time_policy.rs`). `None`: only on a game's clock, whose later moves lend the time; with
     /// a time per move the move would overrun its budget.
     pub extend: Option<bool>,
     /// A clock for the whole game: each move's time is its share of what is left
-    /// (`clock.rs`), and the time a move does not use goes to the moves after it. `None`:
+    /// (`time_policy.rs`), and the time a move does not use goes to the moves after it. `None`:
     /// the budget a move is given is its own.
     pub game_time: Option<Duration>,
     pub seed: u64,
@@ -95,7 +94,7 @@ impl Default for MctsConfig {
             batch_size: 8,
             dirichlet_alpha: 0.0,
             dirichlet_fraction: 0.25,
-            cache_capacity: crate::tables::EVALUATION_CACHE_ENTRIES,
+            cache_capacity: crate::table_sizes::EVALUATION_CACHE_ENTRIES,
             default_simulations: 800,
             progress_interval: Duration::from_millis(100),
             solver_empties: None,
@@ -188,7 +187,7 @@ pub struct RootSolve {
     /// the work over.
     pub slice_nodes: Option<u64>,
     /// log2 of the root solver's transposition table entries (default
-    /// [`crate::tables::ROOT_SOLVER_TABLE_BITS`]).
+    /// [`crate::table_sizes::ROOT_SOLVER_TABLE_BITS`]).
     pub table_bits: u32,
     /// This searcher's share of a proof that several split by the root's moves (the
     /// page's workers beside the one that proves the whole root, each with its own tree
@@ -261,11 +260,43 @@ impl RootSolve {
         }
     }
 
+    /// The solver nodes a root solve tried within a budget may visit (`time_left`: what is
+    /// left of a time budget): the tighter of the budget's shares when it has both, within
+    /// `max_nodes`; `None`, and no solve, without either. The solve's own rule, beside its
+    /// reach: the time a move gets is the time policy's (`time_policy.rs`), what a solve
+    /// makes of it is the root solve's.
+    pub fn budgeted_nodes(&self, budget: &Budget, time_left: Option<Duration>) -> Option<u64> {
+        let by_sims = budget
+            .simulations
+            .map(|s| s.saturating_mul(self.nodes_per_simulation));
+        // `nodes_per_ms` is about half of a move's time; a question's proof has the
+        // whole of it, since the search beside it only matters where the proof fails.
+        let share = if self.best { 2 } else { 1 };
+        let by_time = time_left.map(|t| {
+            (t.as_millis() as u64)
+                .saturating_mul(self.nodes_per_ms)
+                .saturating_mul(share)
+        });
+        let nodes = by_sims.into_iter().chain(by_time).min()?;
+        Some(self.max_nodes.map_or(nodes, |cap| nodes.min(cap)))
+    }
+
     /// A root solver with this setting's table: what a search driver makes for its root
     /// decision, and what a caller without a driver makes to solve as one would.
     pub fn new_solver(&self) -> Solver {
         Solver::with_table_bits(self.table_bits)
     }
+}
+
+/// Where the root solve reaches: it always solves at `exact` empties and fewer, tries a
+/// solve within a node budget up to `tried` empties, and with a time budget, a proof of
+/// the result up to `proved` ([`RootSolve::reach`]). The time policy gives the moves it
+/// settles little of a game's clock (`time_policy.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveReach {
+    pub exact: u32,
+    pub tried: u32,
+    pub proved: u32,
 }
 
 /// Searcher `index` of `parts` proves the root moves whose place in square order is
@@ -311,7 +342,7 @@ impl Default for RootSolve {
             nodes_per_ms: 8_000,
             max_nodes: None,
             slice_nodes: None,
-            table_bits: crate::tables::ROOT_SOLVER_TABLE_BITS,
+            table_bits: crate::table_sizes::ROOT_SOLVER_TABLE_BITS,
             part: None,
             best: false,
         }

@@ -15,17 +15,20 @@
 //!    one tree and its own evaluator;
 //! 4. **report** ([`SearchDriver::report`]): the [`SearchInfo`] the caller draws or plays.
 //!
-//! The agent ([`super::Mcts`] as an `Agent`, and through it the arena, `analyse`, `play`, NBoard and
-//! the page's worker) runs all four through [`super::Mcts`]; NBoard's hints and `othello
-//! bench` run stages 2 to 4 through it (they want every move's view, not the solver's
-//! one); self-play runs all four for many games at once, with one evaluator call
+//! A caller with one tree and its own evaluator runs all four a slice at a time with
+//! [`SearchDriver::think_more`] (`driver/thinking.rs`), under the time policy the driver
+//! keeps beside its tree ([`TimePolicy`]: the move's time, the early stop, the extension
+//! and the game's clock): the agent ([`super::Mcts`], and through it the arena, `analyse`,
+//! `play`, NBoard and the page's worker) calls it once a slice, and NBoard's hints and
+//! `othello bench` run stages 2 to 4 so (they want every move's view, not the solver's
+//! one). Self-play runs the stages itself for many games at once, with one evaluator call
 //! for the leaves of all its games. The evaluator stays outside the driver for that reason.
 
-use super::clock::SolveReach;
-use super::config::MctsConfig;
+use super::config::{MctsConfig, SolveReach};
+use super::time_policy::{GameClock, TimePolicy};
 use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::{Budget, RootRule};
-use crate::book::{Book, BookChoice};
+use crate::book::{Book, BookChoice, BookMove};
 use crate::clock_source::Instant;
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::{Proof, SearchInfo, Solved};
@@ -37,6 +40,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod split;
+mod thinking;
 
 use split::{MoveBounds, PendingPart};
 
@@ -108,6 +112,8 @@ pub struct SearchDriver {
     /// it holds for: (move, lower, upper) final margins for the side to move, put into the
     /// root's children once the root is expanded.
     part_bounds: Option<(Position, Vec<MoveBounds>)>,
+    /// The time policy of the moves this driver thinks about, with their game's clock.
+    time: TimePolicy,
 }
 
 /// A root proof run a slice at a time: each slice starts again from the root, from the
@@ -151,6 +157,7 @@ impl SearchDriver {
             pending_proof: None,
             pending_part: None,
             part_bounds: None,
+            time: TimePolicy::default(),
         }
     }
 
@@ -162,6 +169,12 @@ impl SearchDriver {
 
     pub fn book(&self) -> Option<&BookPlay> {
         self.book.as_ref()
+    }
+
+    /// Every move the book knows in `pos`, best first, when the driver has a book and `pos`
+    /// is in it (NBoard's hints, which list the book's values rather than search).
+    pub fn book_moves(&self, pos: &Position) -> Option<Vec<BookMove>> {
+        self.book.as_ref()?.book.moves(pos)
     }
 
     /// Positions with at most `empties` empty squares get their value from `solver` inside
@@ -189,24 +202,21 @@ impl SearchDriver {
         self.stop.clone()
     }
 
-    /// Drops the tree (a new game); the evaluation cache and the solver's table stay.
+    /// A new game: drops the tree and winds the game's clock back to its start; the
+    /// evaluation cache and the solver's table stay.
     pub fn clear(&mut self) {
         self.tree.clear();
+        self.time.new_game();
+    }
+
+    /// The game's clock, when the config gives one (`game_time`).
+    pub fn game_clock(&self) -> Option<GameClock> {
+        self.time.game_clock(self.config())
     }
 
     /// Simulations this move's search has run.
     pub fn simulations(&self) -> u64 {
         self.simulations
-    }
-
-    /// The simulations a budget allows: its own, none when only time limits it, else the
-    /// configured default.
-    pub fn simulation_limit(&self, budget: &Budget) -> u64 {
-        match (budget.simulations, budget.time) {
-            (Some(sims), _) => sims,
-            (None, Some(_)) => u64::MAX,
-            (None, None) => self.config().default_simulations,
-        }
     }
 
     /// Root positions with at most this many empties are always solved (0: never).
@@ -433,20 +443,8 @@ impl SearchDriver {
         if empties > reach {
             return None;
         }
-        // The tighter of the budget's shares when it has both; no solve without either.
-        let by_sims = budget
-            .simulations
-            .map(|s| s.saturating_mul(settings.nodes_per_simulation));
-        // `nodes_per_ms` is about half of a move's time; a question's proof has the
-        // whole of it, since the search beside it only matters where the proof fails.
-        let share = if settings.best { 2 } else { 1 };
-        let by_time = time_left.map(|t| {
-            (t.as_millis() as u64)
-                .saturating_mul(settings.nodes_per_ms)
-                .saturating_mul(share)
-        });
-        let nodes = by_sims.into_iter().chain(by_time).min()?;
-        Some(Some(settings.max_nodes.map_or(nodes, |cap| nodes.min(cap))))
+        // The budget's share of nodes; no solve without one.
+        Some(Some(settings.budgeted_nodes(budget, time_left)?))
     }
 
     /// Keeps the subtree under `pos` as the game moves on, without starting a search (a

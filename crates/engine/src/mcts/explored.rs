@@ -94,7 +94,7 @@ mod tests {
             .mv;
         let total: u32 = info.moves.iter().map(|m| m.visits).sum();
         let share = 0.1;
-        let explored = mcts.tree().explored_positions(played, share);
+        let explored = mcts.driver().tree().explored_positions(played, share);
         // The reference: every root move but the played one with its share of the visits.
         let wanted: Vec<Move> = info
             .moves
@@ -129,9 +129,13 @@ mod tests {
                 .iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1))
                 .expect("a reply");
-            let line = mcts.tree().line_from(*mv);
+            let line = mcts.driver().tree().line_from(*mv);
             assert_eq!(line.get(1), Some(best), "{line:?}");
         }
-        assert!(mcts.tree().explored_positions(played, 1.01).is_empty());
+        assert!(mcts
+            .driver()
+            .tree()
+            .explored_positions(played, 1.01)
+            .is_empty());
     }
 }

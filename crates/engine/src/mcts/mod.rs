@@ -12,12 +12,14 @@
 //! - `gumbel`: Gumbel AlphaZero's root (sequential halving, completed q, the improved
 //!   policy), when the config asks for it; below the root the search stays PUCT;
 //! - [`driver`]: the one search driver every caller goes through ([`SearchDriver`]: root
-//!   decision, begin, advance, report), with no evaluator of its own, so self-play can
-//!   batch many games' leaves into one evaluator call;
-//! - [`clock`]: the time policy: a game's clock shared out over its moves, and the early
-//!   stop of a timed search whose best move can no longer change;
-//! - `search`: [`Mcts`], the driver paired with an evaluator, run in slices;
-//! - `player`: [`Mcts`] as the agent, behind the `Agent` interface (no wrapper type).
+//!   decision, begin, advance, report, and a move's thinking a slice at a time through
+//!   them), with no evaluator of its own, so self-play can batch many games' leaves into
+//!   one evaluator call;
+//! - [`time_policy`]: the time policy, all of it ([`TimePolicy`]): a budget's simulations,
+//!   a game's clock shared out over its moves, the early stop of a timed search whose best
+//!   move can no longer change and the extension of one that is unsure;
+//! - `player`: [`Mcts`], the driver paired with an evaluator: the agent, behind the `Agent`
+//!   interface (no wrapper type).
 //!
 //! What a search reports ([`SearchInfo`](crate::report::SearchInfo)) and the rule for the move
 //! to play ([`choose_move`](crate::report::choose_move)) live in [`crate::report`], which the
@@ -34,24 +36,23 @@
 //!
 //! [`Evaluator`]: crate::evaluator::Evaluator
 
-pub mod clock;
 pub mod config;
 pub mod driver;
 mod explored;
 mod gumbel;
 mod player;
-mod search;
 mod select;
+pub mod time_policy;
 mod tree;
 
-pub use clock::GameClock;
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
-    self_play_noise, GumbelRoot, MctsConfig, ProofPart, RootSolve,
+    self_play_noise, GumbelRoot, MctsConfig, ProofPart, RootSolve, SolveReach,
 };
 pub use driver::{BookPlay, RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
-pub use search::Mcts;
+pub use player::Mcts;
+pub use time_policy::{GameClock, TimePolicy};
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
 #[cfg(test)]
@@ -61,4 +62,4 @@ mod split_proof_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod time_tests;
+mod timed_search_tests;

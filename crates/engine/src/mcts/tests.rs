@@ -104,7 +104,7 @@ fn ticking_mcts(seed: u64) -> Mcts<Ticking<PlayoutEvaluator>> {
         inner: PlayoutEvaluator::new(seed, 2),
         per_position: Duration::from_millis(1),
     };
-    Mcts::new(evaluator, mcts(seed).config().clone())
+    Mcts::new(evaluator, mcts(seed).driver().config().clone())
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn a_time_budget_ends_the_search_soon_after_it_runs_out() {
         info.elapsed
     );
     // One batch past the deadline at most.
-    let batch = Duration::from_millis(search.config().batch_size as u64);
+    let batch = Duration::from_millis(search.driver().config().batch_size as u64);
     assert!(
         info.elapsed <= Duration::from_millis(150) + batch,
         "{:?}",
@@ -152,7 +152,7 @@ fn cached_evaluations_are_not_asked_for_again() {
         .search(&start8(), &Budget::simulations(200), &mut quiet())
         .expect("search");
     let first = search.evaluator().positions;
-    search.clear();
+    search.driver_mut().clear();
     search
         .search(&start8(), &Budget::simulations(200), &mut quiet())
         .expect("search");
@@ -167,9 +167,9 @@ fn the_line_after_a_root_move_follows_the_most_visited_replies() {
         .search(&start8(), &Budget::simulations(400), &mut quiet())
         .expect("search");
     let best = info.pv[0];
-    assert_eq!(search.tree().line_from(best), info.pv);
+    assert_eq!(search.driver().tree().line_from(best), info.pv);
     for m in &info.moves {
-        let line = search.tree().line_from(m.mv);
+        let line = search.driver().tree().line_from(m.mv);
         assert_eq!(line.first(), Some(&m.mv));
         // Every line is a legal sequence from the root.
         let mut pos = start8();
@@ -178,7 +178,7 @@ fn the_line_after_a_root_move_follows_the_most_visited_replies() {
         }
     }
     let not_a_root_move = Move::parse("a1", BoardSize::Eight).expect("a square");
-    assert!(search.tree().line_from(not_a_root_move).is_empty());
+    assert!(search.driver().tree().line_from(not_a_root_move).is_empty());
 }
 
 #[test]
@@ -192,14 +192,14 @@ fn the_subtree_of_the_moves_played_is_kept() {
     let reply = after_ours.legal_move_list()[0];
     let after_reply = after_ours.play(reply).expect("legal");
     // The reply's visits within the old tree survive as the new root's visits.
-    search.follow(&after_ours);
-    let child_visits = search.tree().nodes[0]
+    search.driver_mut().follow(&after_ours);
+    let child_visits = search.driver().tree().nodes[0]
         .children()
-        .find(|&c| search.tree().nodes[c].mv == reply)
-        .map(|c| search.tree().nodes[c].visits)
+        .find(|&c| search.driver().tree().nodes[c].mv == reply)
+        .map(|c| search.driver().tree().nodes[c].visits)
         .expect("reply expanded");
-    search.follow(&after_reply);
-    assert_eq!(search.tree().nodes[0].visits, child_visits);
+    search.driver_mut().follow(&after_reply);
+    assert_eq!(search.driver().tree().nodes[0].visits, child_visits);
     assert!(child_visits > 0);
     let info = search
         .search(&after_reply, &Budget::simulations(10), &mut quiet())
@@ -268,8 +268,9 @@ fn with_an_exact_solver_the_search_settles_4x4_margins_and_plays_perfectly() {
             continue;
         }
         let exact = minimax(&pos);
-        let mut search = Mcts::new(counting(), MctsConfig::default())
+        let driver = SearchDriver::new(MctsConfig::default())
             .with_exact_solver(6, Box::new(|p: &Position| Some(minimax(p))));
+        let mut search = Mcts::with_driver(driver, counting());
         let info = search
             .search(&pos, &Budget::simulations(5000), &mut quiet())
             .expect("search");
@@ -373,7 +374,7 @@ fn with_the_solver_off_an_ending_is_searched_not_proven() {
 #[test]
 fn the_progress_callback_sees_the_search_and_can_stop_it() {
     let mut search = mcts(5);
-    search.config_mut().progress_interval = Duration::ZERO;
+    search.driver_mut().config_mut().progress_interval = Duration::ZERO;
     let mut reports = 0;
     let info = search
         .search(
@@ -393,14 +394,14 @@ fn the_progress_callback_sees_the_search_and_can_stop_it() {
 #[test]
 fn the_stop_flag_ends_a_search() {
     let mut search = mcts(6);
-    search.stop_flag().store(true, Ordering::Relaxed);
+    search.driver().stop_flag().store(true, Ordering::Relaxed);
     // The flag is reset when a search starts, so only a flag set during it stops it.
     let info = search
         .search(&start8(), &Budget::simulations(50), &mut quiet())
         .expect("search");
     assert_eq!(info.simulations, 50);
-    let flag = search.stop_flag();
-    search.config_mut().progress_interval = Duration::ZERO;
+    let flag = search.driver().stop_flag();
+    search.driver_mut().config_mut().progress_interval = Duration::ZERO;
     let info = search
         .search(
             &start8(),
@@ -429,7 +430,7 @@ fn a_failing_evaluator_is_an_error_for_the_search_and_a_legal_move_for_the_agent
 #[test]
 fn root_noise_changes_priors_but_not_legality() {
     let mut search = mcts(7);
-    search.config_mut().dirichlet_alpha = 0.3;
+    search.driver_mut().config_mut().dirichlet_alpha = 0.3;
     let info = search
         .search(&start8(), &Budget::simulations(50), &mut quiet())
         .expect("search");
@@ -484,7 +485,9 @@ fn near_the_end_the_agent_plays_the_largest_margin_not_just_a_win() {
         assert_eq!(margin_of(mv), best, "{}", pos.to_board_text());
         // Without the root solve the search's own margin bounds find it too: the
         // solver's margins inside the tree settle the root.
-        let searched = mcts(checked).with_exact_root(0).select_move(&pos, &budget);
+        let mut unsolved = mcts(checked);
+        unsolved.driver_mut().config_mut().root_solve.exact_empties = Some(0);
+        let searched = unsolved.select_move(&pos, &budget);
         assert_eq!(margin_of(searched), best, "{}", pos.to_board_text());
         checked += 1;
     }
@@ -703,12 +706,13 @@ fn every_nodes_margin_bounds_hold_the_true_margin() {
             seed: round,
             ..MctsConfig::default()
         };
-        let mut search = Mcts::new(PlayoutEvaluator::new(round, 1), config)
+        let driver = SearchDriver::new(config)
             .with_exact_solver(4, Box::new(|p: &Position| Some(minimax(p))));
+        let mut search = Mcts::with_driver(driver, PlayoutEvaluator::new(round, 1));
         search
             .search(&pos, &Budget::simulations(300), &mut quiet())
             .expect("search");
-        for node in &search.tree().nodes {
+        for node in &search.driver().tree().nodes {
             // Bounds are from the view of the player who moved into the node.
             let margin = -minimax(&node.pos);
             let (lower, upper) = (node.lower as i32, node.upper as i32);

@@ -6,7 +6,7 @@ use super::gumbel::{self, RootMove};
 use crate::evaluator::Evaluation;
 use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
-use crate::tables::TREE_SOLVER_TABLE_BITS;
+use crate::table_sizes::TREE_SOLVER_TABLE_BITS;
 use crate::Rng;
 use othello::{Move, Position};
 use std::collections::HashMap;

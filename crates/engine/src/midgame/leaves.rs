@@ -27,7 +27,7 @@ impl AlphaBetaLeaves {
             priors.name(),
         );
         let config = MidgameConfig {
-            table_bits: crate::tables::LEAF_SEARCH_TABLE_BITS,
+            table_bits: crate::table_sizes::LEAF_SEARCH_TABLE_BITS,
             ..MidgameConfig::default()
         };
         AlphaBetaLeaves {

@@ -16,9 +16,9 @@ mod leaves;
 mod order;
 mod probcut;
 mod search;
-mod table;
 #[cfg(test)]
 mod tests;
+mod transposition;
 
 pub use eval::{
     EvaluatorEval, FeatureEval, PatternEval, PatternOutput, StaticEval, LOGIT_UNITS, MAX_ESTIMATE,
@@ -32,7 +32,7 @@ use crate::solver::Solver;
 use othello::raw::legal_moves_unmasked;
 use othello::{BoardSize, Move, Position, Square, Variant};
 use std::time::Duration;
-use table::Table;
+use transposition::Table;
 
 /// Beyond any value a search returns (exact margins reach ±64 discs).
 const INF: i32 = 65 * UNIT;
@@ -98,7 +98,7 @@ impl Default for MidgameConfig {
         MidgameConfig {
             probcut: None,
             exact_ahead: 8,
-            table_bits: crate::tables::MIDGAME_TABLE_BITS,
+            table_bits: crate::table_sizes::MIDGAME_TABLE_BITS,
         }
     }
 }
@@ -177,7 +177,7 @@ impl<E: StaticEval> Midgame<E> {
             eval,
             config,
             table: Table::new(config.table_bits),
-            solver: Solver::with_table_bits(crate::tables::MIDGAME_SOLVER_TABLE_BITS),
+            solver: Solver::with_table_bits(crate::table_sizes::MIDGAME_SOLVER_TABLE_BITS),
             board: Board::new(BoardSize::Eight, Variant::Standard),
             nodes: 0,
             stop: Stop::default(),

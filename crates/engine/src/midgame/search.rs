@@ -1,7 +1,7 @@
 //! The search's nodes: the root's iteration, the principal variation search with its
 //! table, the shallow search near the leaves, and the hand-over to the exact solver.
 
-use super::table::Entry;
+use super::transposition::Entry;
 use super::{Iteration, Midgame, StaticEval, INF, UNIT};
 use othello::raw::{flips, legal_moves_unmasked};
 use othello::{Move, Square};

@@ -2,7 +2,7 @@
 //! from the values of the positions each move leads to, which the tables make cheap (a
 //! position's children cost about as much as a CNN's single input encoding).
 
-use super::tables::PatternTables;
+use super::lookup::PatternTables;
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
 use othello::{Move, Position};
 use std::sync::Arc;

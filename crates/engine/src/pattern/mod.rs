@@ -3,7 +3,7 @@
 //! docs/pattern.md).
 //!
 //! [`PatternSet`] is what the card states (patterns, instances, stages); a runtime that
-//! holds the ONNX (tract in `crate::onnx`, ONNX Runtime in the tools crate) implements
+//! holds the ONNX (tract in `crate::tract`, ONNX Runtime in the tools crate) implements
 //! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once.
 //! [`PatternEvaluator`] is what the search sees.
 //!
@@ -12,14 +12,14 @@
 //! puts a card, its tables and a runner together, is `network::PatternModel`.
 
 mod evaluator;
+mod lookup;
 mod set;
-mod tables;
 
 pub use evaluator::{PatternEvaluator, Priors};
+pub use lookup::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 pub use set::{
     Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
 };
-pub use tables::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 
 use othello::Position;
 

@@ -14,7 +14,7 @@ use othello::raw::{flips, legal_moves_unmasked};
 use othello::{BoardSize, Move, Position, Square, Variant};
 use parallel::{Pool, SplitPoint};
 use std::sync::Arc;
-use table::{Entry, Table};
+use transposition::{Entry, Table};
 
 mod eval;
 mod last;
@@ -23,9 +23,9 @@ mod parallel;
 #[cfg(test)]
 mod parallel_tests;
 mod stability;
-mod table;
 #[cfg(test)]
 mod tests;
+mod transposition;
 
 /// Scores lie in -64..=64; this is beyond any of them.
 const INF: i32 = 127;
@@ -208,9 +208,9 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver with a table of 2^20 entries (24 MiB) natively, 2^17 (3 MiB) on wasm32
-    /// ([`crate::tables::SOLVER_TABLE_BITS`]).
+    /// ([`crate::table_sizes::SOLVER_TABLE_BITS`]).
     pub fn new() -> Solver {
-        Solver::with_table_bits(crate::tables::SOLVER_TABLE_BITS)
+        Solver::with_table_bits(crate::table_sizes::SOLVER_TABLE_BITS)
     }
 
     /// A solver with a table of `2^bits` entries (`bits` clamped to 4..=28).

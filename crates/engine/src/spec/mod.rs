@@ -13,7 +13,7 @@
 
 use crate::book::{Book, BookError};
 use crate::evaluator::{Evaluator, PlayoutEvaluator};
-use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, ProofPart};
+use crate::mcts::{BookPlay, GumbelRoot, Mcts, MctsConfig, ProofPart, SearchDriver};
 use crate::midgame::{
     AlphaBetaLeaves, EvaluatorEval, FeatureEval, MidgameConfig, PatternEval, PatternOutput,
     ProbCut, StaticEval,
@@ -94,7 +94,7 @@ pub struct PlayerSpec {
     /// Thinking time per move in milliseconds.
     pub time_ms: Option<u64>,
     /// A clock for the whole game, in seconds, shared out over the moves by the time
-    /// policy (`mcts/clock.rs`); with `time_ms`, no move takes more than that.
+    /// policy (`mcts/time_policy.rs`); with `time_ms`, no move takes more than that.
     pub time_game: Option<f64>,
     /// 1: a timed search stops once its best move cannot change; 0: it always runs to its
     /// time; unset: it stops early only on a game's clock (`time_game`).
@@ -271,7 +271,7 @@ impl PlayerSpec {
 
     /// The thinking budget the spec asks for; an empty one leaves the player its default.
     /// With a game's clock (`time_game`) and no time of its own, a move may take up to the
-    /// whole clock: the agent takes its share of what is left (`mcts/clock.rs`).
+    /// whole clock: the agent takes its share of what is left (`mcts/time_policy.rs`).
     pub fn budget(&self) -> Budget {
         let per_move = self.time_ms.map(Duration::from_millis);
         let whole_game = self.time_game.map(Duration::from_secs_f64);
@@ -416,11 +416,11 @@ impl PlayerSpec {
         if let Some(batch) = evaluator.preferred_batch() {
             config.batch_size = batch;
         }
-        let mut mcts = Mcts::new(evaluator, config);
+        let mut driver = SearchDriver::new(config);
         if let Some(play) = self.book_play(models) {
-            mcts = mcts.with_book(play);
+            driver = driver.with_book(play);
         }
-        Ok(mcts)
+        Ok(Mcts::with_driver(driver, evaluator))
     }
 
     /// The book the spec names, as the root decision plays it; `None` without one, or when

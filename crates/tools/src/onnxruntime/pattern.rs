@@ -1,5 +1,5 @@
 //! A pattern network through ONNX Runtime: the same tables as tract's
-//! (`engine::onnx_pattern`), built by another runtime, so the two can be held against each
+//! (`engine::tract::pattern`), built by another runtime, so the two can be held against each
 //! other (docs/model-contract.md, "Pattern networks").
 
 use super::environment;

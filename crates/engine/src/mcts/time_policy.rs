@@ -1,8 +1,15 @@
-//! The time policy: how a game's clock is shared out over the agent's moves, and when a
-//! search with a time budget may stop before its time is up. One policy for every front end
-//! that gives the agent time: the arena and `play` (`time_game=`, `time=`), NBoard and the
-//! page's timed levels.
+//! The time policy, all of it: how much of a budget or of a game's clock a move gets, and
+//! when a search with a time budget may stop before its time is up or run on past it. One
+//! policy for every front end that gives the agent time: the arena and `play`
+//! (`time_game=`, `time=`), NBoard and the page's timed levels. [`TimePolicy`] applies it
+//! to a move's thinking ([`Thinking`], which only records the move's state): the search
+//! driver asks it for the move's time at the start, after each slice whether the time is
+//! over, and charges it the move at the end (`driver/thinking.rs`).
 //!
+//! - **A budget's simulations**: all of a budget's own, none when only time limits it,
+//!   else the configured default ([`TimePolicy::simulation_limit`]). The nodes a root
+//!   solve may spend of a move's time are the root solve's rule
+//!   ([`RootSolve::budgeted_nodes`](super::RootSolve::budgeted_nodes)).
 //! - **Sharing a game's clock** follows Egaroucid's `calc_time_limit_ply`
 //!   (src/engine/time_management.hpp): keep a few milliseconds a move in reserve, and
 //!   divide what is left among the moves still to search. Where Egaroucid divides it evenly
@@ -26,6 +33,10 @@
 //!   once more for [`UNSTABLE_EXTENSION`] of its time, drawn from the later moves' shares.
 //!   Only on a game's clock, where the time it borrows is its own (`MctsConfig::extend`).
 
+use super::config::{MctsConfig, SolveReach};
+use crate::agent::{Budget, Thinking};
+use crate::clock_source::Instant;
+use crate::report::{Proof, SearchInfo};
 use othello::Position;
 use std::time::Duration;
 
@@ -55,16 +66,6 @@ pub const UNSTABLE_EXTENSION: f64 = 1.0;
 /// A move challenges the most visited one only with at least this share of its visits:
 /// the values of rarely visited moves are mostly noise.
 pub const CHALLENGER_VISIT_SHARE: f64 = 0.25;
-
-/// Where the root solve reaches: it always solves at `exact` empties and fewer, tries a
-/// solve within a node budget up to `tried` empties, and with a time budget, a proof of
-/// the result up to `proved` (`MctsConfig::root_solve`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveReach {
-    pub exact: u32,
-    pub tried: u32,
-    pub proved: u32,
-}
 
 /// How much of the game's time a move with `empties` empty squares gets, against the others
 /// (on 8x8; smaller boards scale the thresholds by their squares): the late midgame the
@@ -233,204 +234,130 @@ pub fn is_unsure(moves: &[(u32, f32)]) -> bool {
             .any(|&(visits, value)| f64::from(visits) >= enough && value > leader_value)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use othello::{BoardSize, Position, Variant};
+/// The time policy as an agent applies it to its moves, with the game's clock it shares
+/// out when the config gives one. The search driver keeps one beside its tree, so that
+/// the clock runs over the game as the tree does; a caller that drives the stages itself
+/// with budgets in simulations (self-play) never asks it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimePolicy {
+    /// The game's clock when the config gives one (`game_time`), made on the first move.
+    clock: Option<GameClock>,
+}
 
-    /// 8x8's defaults: solved from 16 empties, tried from 20.
-    const REACH: SolveReach = SolveReach {
-        exact: 16,
-        tried: 20,
-        proved: 24,
-    };
-
-    /// A game played by the first legal move until `empties` remain, or it ends.
-    fn position_with_empties(empties: u32) -> Position {
-        let mut pos = Position::start(BoardSize::Eight, Variant::Standard);
-        while pos.empty_count() > empties {
-            let Some(&mv) = pos.legal_move_list().first() else {
-                break;
-            };
-            pos = pos.play(mv).expect("a listed move is legal");
-        }
-        pos
+impl TimePolicy {
+    /// The game's clock, when the config gives one: its whole time before the first move.
+    pub fn game_clock(&self, config: &MctsConfig) -> Option<GameClock> {
+        let total = config.game_time?;
+        Some(self.clock.unwrap_or_else(|| GameClock::new(total)))
     }
 
-    #[test]
-    fn a_game_s_shares_never_spend_more_than_its_clock_and_leave_little_unused() {
-        // Every own move takes its whole share, as a search that never stops early does.
-        for total_ms in [200u64, 2_000, 15_000, 120_000] {
-            let mut clock = GameClock::new(Duration::from_millis(total_ms));
-            let mut empties = 60;
-            while empties > 0 {
-                let pos = position_with_empties(empties);
-                let share = clock.move_time(&pos, REACH);
-                assert!(
-                    share <= clock.left().max(MINIMUM_MOVE_TIME),
-                    "{total_ms} ms at {empties}"
-                );
-                clock.charge(share, Some(share));
-                empties = pos.empty_count().saturating_sub(2);
-            }
-            let reserve = RESERVE_PER_MOVE.saturating_mul(30);
-            assert!(
-                clock.left() <= reserve + Duration::from_millis(total_ms / 5),
-                "{total_ms} ms: {:?} unused",
-                clock.left()
-            );
+    /// A new game: the clock's whole time again.
+    pub fn new_game(&mut self) {
+        if let Some(clock) = &mut self.clock {
+            clock.reset();
         }
     }
 
-    #[test]
-    fn the_late_midgame_gets_more_time_a_move_than_the_opening() {
-        let mut clock = GameClock::new(Duration::from_secs(15));
-        let mut spent_at = Vec::new();
-        let mut empties = 60;
-        while empties > 0 {
-            let pos = position_with_empties(empties);
-            let share = clock.move_time(&pos, REACH);
-            spent_at.push((pos.empty_count(), share));
-            clock.charge(share, Some(share));
-            empties = pos.empty_count().saturating_sub(2);
+    /// The simulations a budget allows: its own, none when only time limits it, else the
+    /// configured default.
+    pub fn simulation_limit(config: &MctsConfig, budget: &Budget) -> u64 {
+        match (budget.simulations, budget.time) {
+            (Some(sims), _) => sims,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => config.default_simulations,
         }
-        let mean = |range: std::ops::RangeInclusive<u32>| {
-            let shares: Vec<f64> = spent_at
-                .iter()
-                .filter(|(e, _)| range.contains(e))
-                .map(|(_, s)| s.as_secs_f64())
-                .collect();
-            shares.iter().sum::<f64>() / shares.len() as f64
+    }
+
+    /// A move's start: its time on the game's clock, when there is one: its share of what
+    /// is left, or the budget's own time if that is shorter.
+    pub fn allot(&mut self, config: &MctsConfig, thinking: &mut Thinking) {
+        let Some(total) = config.game_time else {
+            return;
         };
-        let opening = mean(45..=60);
-        let late_midgame = mean(22..=34);
-        let solved = mean(0..=16);
-        assert!(
-            late_midgame > 1.5 * opening,
-            "{late_midgame} against {opening}"
-        );
-        assert!(solved < opening / 3.0, "{solved} against {opening}");
+        let reach = config.root_solve.reach(thinking.position.size());
+        let clock = self.clock.get_or_insert_with(|| GameClock::new(total));
+        let share = clock.move_time(&thinking.position, reach);
+        let time = thinking.budget.time.map_or(share, |own| own.min(share));
+        thinking.budget.time = Some(time);
     }
 
-    #[test]
-    fn time_a_move_leaves_unused_goes_to_the_moves_after_it() {
-        let pos = position_with_empties(40);
-        let clock = GameClock::new(Duration::from_secs(10));
-        let mut thrifty = clock;
-        thrifty.charge(Duration::from_millis(100), None);
-        let mut spendthrift = clock;
-        spendthrift.charge(Duration::from_secs(2), None);
-        assert!(thrifty.move_time(&pos, REACH) > spendthrift.move_time(&pos, REACH));
+    /// After a slice: whether the move's time is over. Its deadline has passed, unless the
+    /// search is unsure and runs on once ([`is_unsure`]), or its best move is settled
+    /// ([`can_stop_early`]). Both only when the agent decides the move (`decide`): hints
+    /// and benches want the whole search.
+    pub fn time_is_up(
+        &self,
+        config: &MctsConfig,
+        thinking: &mut Thinking,
+        info: &SearchInfo,
+        decide: bool,
+    ) -> bool {
+        let out_of_time = thinking.deadline().is_some_and(|d| Instant::now() >= d)
+            && !(decide && self.search_on_when_unsure(config, thinking, info));
+        let settled = decide && may_stop_early(config, thinking, info);
+        out_of_time || settled
     }
 
-    #[test]
-    fn searches_that_stop_early_get_longer_deadlines_and_the_clock_is_still_spent() {
-        // Every search stops at 40% of its deadline, as early stops do.
-        let mut clock = GameClock::new(Duration::from_secs(15));
-        let fresh = clock.move_time(&position_with_empties(58), REACH);
-        let mut empties = 60;
-        while empties > 0 {
-            let pos = position_with_empties(empties);
-            let deadline = clock.move_time(&pos, REACH);
-            clock.charge(deadline.mul_f64(0.4), Some(deadline));
-            empties = pos.empty_count().saturating_sub(2);
+    /// A move's end, after `info`: the game's clock is charged its time, and a search's use
+    /// of its deadline is counted; a move settled at the root (forced, book, solved) ran
+    /// no search.
+    pub fn charge(&mut self, thinking: &Thinking, info: &SearchInfo) {
+        if let Some(clock) = &mut self.clock {
+            let searched = info.solved.is_none() && info.book.is_none() && info.simulations > 0;
+            let deadline = thinking.budget.time.filter(|_| searched);
+            clock.charge(thinking.elapsed(), deadline);
         }
-        assert!(clock.use_ratio() < 0.5, "{}", clock.use_ratio());
-        // Without the stretch 60% of the clock would be left; with it, far less.
-        assert!(
-            clock.left() < Duration::from_secs(5),
-            "{:?} left",
-            clock.left()
-        );
-        let mut stretched = clock;
-        stretched.left = Duration::from_secs(15);
-        assert!(stretched.move_time(&position_with_empties(58), REACH) > fresh * 2);
-        // A forced move's few milliseconds do not count as a search's use.
-        let mut forced = GameClock::new(Duration::from_secs(15));
-        forced.charge(Duration::from_millis(1), None);
-        assert_eq!(forced.use_ratio(), 1.0);
-        forced.reset();
-        assert_eq!(forced, GameClock::new(Duration::from_secs(15)));
     }
 
-    #[test]
-    fn a_spent_clock_still_gives_a_move_its_minimum() {
-        let mut clock = GameClock::new(Duration::from_secs(1));
-        clock.charge(Duration::from_secs(5), None);
-        assert_eq!(clock.left(), Duration::ZERO);
-        assert_eq!(
-            clock.move_time(&position_with_empties(30), REACH),
-            MINIMUM_MOVE_TIME
-        );
-        clock.reset();
-        assert_eq!(clock.left(), Duration::from_secs(1));
-    }
-
-    #[test]
-    fn a_search_stops_once_no_move_can_overtake_the_leader() {
-        // 1,000 simulations in 0.1 s: 10,000 a second, so 0.05 s left is 376 more at the
-        // pruning factor.
-        let elapsed = Duration::from_millis(100);
-        let left = Duration::from_millis(50);
-        assert!(can_stop_early(&[700, 300, 0], 1_000, elapsed, left));
-        assert!(!can_stop_early(&[600, 300, 100], 1_000, elapsed, left));
-        // The same lead with more time left is not enough.
-        assert!(!can_stop_early(&[700, 300, 0], 1_000, elapsed, left * 4));
-    }
-
-    #[test]
-    fn a_search_does_not_stop_before_its_counts_mean_something() {
-        let elapsed = Duration::from_millis(10);
-        assert!(!can_stop_early(&[40, 0], 40, elapsed, Duration::ZERO));
-        assert!(!can_stop_early(
-            &[100, 0],
-            100,
-            Duration::ZERO,
-            Duration::ZERO
-        ));
-        assert!(can_stop_early(&[100, 0], 100, elapsed, Duration::ZERO));
-    }
-
-    #[test]
-    fn a_search_is_unsure_when_a_well_visited_move_has_a_better_value_than_the_leader() {
-        assert!(is_unsure(&[(600, 0.10), (300, 0.20), (100, 0.5)]));
-        // The better value of a move with few visits is noise.
-        assert!(!is_unsure(&[(600, 0.10), (100, 0.50), (50, 0.9)]));
-        assert!(!is_unsure(&[(600, 0.30), (300, 0.20)]));
-        assert!(!is_unsure(&[(600, 0.30)]));
-        assert!(!is_unsure(&[]));
-        assert!(!is_unsure(&[(0, 0.0), (0, 0.5)]));
-    }
-
-    #[test]
-    fn an_extension_is_the_search_s_time_again_within_the_largest_share() {
-        let clock = GameClock::new(Duration::from_secs(10));
-        let time = Duration::from_millis(300);
-        assert_eq!(clock.extension(time), time.mul_f64(UNSTABLE_EXTENSION));
-        // Near the end of the clock the cap leaves less, and a move already at the cap
-        // gets nothing more.
-        let mut late = clock;
-        late.charge(Duration::from_millis(9_000), None);
-        let cap = late
-            .left()
-            .saturating_sub(RESERVE_PER_MOVE)
-            .mul_f64(MAXIMUM_SHARE);
-        assert_eq!(late.extension(time), cap - time);
-        assert_eq!(late.extension(cap), Duration::ZERO);
-        assert_eq!(late.extension(cap * 2), Duration::ZERO);
-    }
-
-    #[test]
-    fn smaller_boards_scale_the_stages() {
-        // 6x6: 36 squares, so the late midgame is about 12 to 19 empties.
-        let reach = SolveReach {
-            exact: 10,
-            tried: 12,
-            proved: 14,
+    /// At the end of a timed search's time (on a game's clock, or anywhere with
+    /// `extend=1`): lengthens it once when its most visited move does not have the best
+    /// value (see [`is_unsure`]), and says whether it did. Moves proven lost are no
+    /// candidates, and a Gumbel root or a proof decides by its own rule.
+    fn search_on_when_unsure(
+        &self,
+        config: &MctsConfig,
+        thinking: &mut Thinking,
+        info: &SearchInfo,
+    ) -> bool {
+        if !config.extends_when_unsure() || info.chosen.is_some() || thinking.is_extended() {
+            return false;
+        }
+        let Some(time) = thinking.budget.time else {
+            return false;
         };
-        assert_eq!(move_weight(16, 36, reach), 1.6);
-        assert_eq!(move_weight(30, 36, reach), 0.6);
-        assert_eq!(move_weight(12, 36, reach), 0.4);
-        assert_eq!(move_weight(10, 36, reach), 0.1);
+        // Without a game's clock (`extend=1` with a time per move) the move overruns.
+        let by = self
+            .clock
+            .map_or(time.mul_f64(UNSTABLE_EXTENSION), |clock| {
+                clock.extension(time)
+            });
+        let candidates: Vec<(u32, f32)> = info
+            .moves
+            .iter()
+            .filter(|m| m.proof != Some(Proof::Loss))
+            .map(|m| (m.visits, m.q))
+            .collect();
+        if by.is_zero() || !is_unsure(&candidates) {
+            return false;
+        }
+        thinking.extend_time(by);
+        true
     }
 }
+
+/// Whether a timed search's best move is settled (see [`can_stop_early`]).
+fn may_stop_early(config: &MctsConfig, thinking: &Thinking, info: &SearchInfo) -> bool {
+    let Some(left) = thinking.time_left() else {
+        return false;
+    };
+    // A Gumbel root's choice is not its most visited move.
+    if !config.stops_early() || info.chosen.is_some() {
+        return false;
+    }
+    let visits: Vec<u32> = info.moves.iter().map(|m| m.visits).collect();
+    can_stop_early(&visits, info.simulations, thinking.elapsed(), left)
+}
+
+#[cfg(test)]
+#[path = "time_policy_tests.rs"]
+mod tests;

@@ -1,10 +1,10 @@
-//! The ONNX evaluator on real ONNX files: the tiny contract-following models in models/.
-#![cfg(feature = "onnx")]
+//! The tract runtime on real ONNX files: the tiny contract-following models in models/.
+#![cfg(feature = "tract")]
 
 use engine::evaluator::Evaluator;
 use engine::mcts::{Mcts, MctsConfig};
 use engine::network::{InputPlanes, ModelCard, ModelError, Network, NetworkEvaluator};
-use engine::onnx::TractModel;
+use engine::tract::TractModel;
 use engine::{Agent, Budget, Rng};
 use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};
@@ -161,7 +161,7 @@ fn mcts_with_the_network_plays_legal_moves_to_the_end() {
 #[test]
 fn a_score_output_reaches_the_evaluations_and_the_search() {
     let path = repo_file("crates/engine/tests/data/tiny-score-8x8.onnx");
-    let network = engine::network::load_file(&engine::onnx::Tract, &path).expect("loads");
+    let network = engine::network::load_file(&engine::tract::Tract, &path).expect("loads");
     let mut eval = NetworkEvaluator::new(&network).expect("an evaluator");
     let positions = random_positions(BoardSize::Eight, 6, 4);
     for e in eval.evaluate(&positions).expect("evaluates") {
@@ -199,7 +199,7 @@ fn a_network_exported_for_one_position_at_a_time_runs_batches() {
     // The same weights as tiny-random-6x6, its batch dimension fixed at 1, as an export
     // without a dynamic batch axis writes it.
     let path = repo_file("crates/engine/tests/data/tiny-batch1-6x6.onnx");
-    let network = engine::network::load_file(&engine::onnx::Tract, &path).expect("loads");
+    let network = engine::network::load_file(&engine::tract::Tract, &path).expect("loads");
     let mut fixed = NetworkEvaluator::new(&network).expect("an evaluator");
     let mut symbolic = evaluator("tiny-random-6x6");
     let positions = random_positions(BoardSize::Six, 5, 6);

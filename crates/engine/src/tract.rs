@@ -8,7 +8,10 @@
 //! above one, falls back to materialised im2col and works out shapes on every run. With
 //! the shipped 4x32 `az-8x8` natively (`othello --runtime tract bench network`): the
 //! symbolic plan ran 2,500 positions a second at any batch size, fixed plans for batches of
-//! 2 to 64 ran 3,300-3,700, and the batch-of-one plan 6,400.
+//! 2 to 64 ran 3,300-3,700, and the batch-of-one plan 6,400. A pattern network has a runner of its own (`pattern`).
+
+pub mod pattern;
+
 use crate::network::{
     check_contract, check_output_sizes, check_score_shape, run_each, Model, ModelCard, ModelError,
     Network, Outputs, PlaneRunner, Runtime,
@@ -32,9 +35,9 @@ impl Runtime for Tract {
 
     fn load(&self, onnx: &[u8], card: ModelCard) -> Result<Network, ModelError> {
         if card.is_pattern()? {
-            return Ok(Arc::new(
-                crate::onnx_pattern::TractPatternModel::from_bytes(onnx, card)?,
-            ));
+            return Ok(Arc::new(self::pattern::TractPatternModel::from_bytes(
+                onnx, card,
+            )?));
         }
         Ok(Arc::new(TractModel::from_bytes(onnx, card)?))
     }
