@@ -4,7 +4,7 @@
 //! the tests drive it directly.
 
 use engine::mcts::RootSolve;
-use engine::network::{runs_per_second, ModelError, Network};
+use engine::network::{runs_per_second, table_sums_per_second, ModelError, Network};
 use engine::{Agent, ModelSource, PlayerKind, PlayerSpec, Thinking};
 use othello::{BoardSize, Position, Variant};
 use protocol::{EngineKind, Output, Report, SearchRequest, PAGE_BOOK};
@@ -212,7 +212,16 @@ impl Searcher {
             let card = network.card();
             let start = othello::Position::start(card.board()?, card.variant()?);
             if let Some(tables) = network.pattern_tables() {
-                return Ok(table_sums_per_second(&tables, &start, time));
+                // The start and the positions after its moves, so that no single read is
+                // all the cache sees.
+                let mut positions = vec![start];
+                positions.extend(
+                    start
+                        .legal_move_list()
+                        .into_iter()
+                        .map(|m| start.play_unchecked(m)),
+                );
+                return Ok(table_sums_per_second(&tables, &positions, time));
             }
             Ok(runs_per_second(&network, &[start], batch, time)? * batch as f64)
         };
@@ -353,32 +362,6 @@ fn build_agent(
     }
     let (agent, _) = spec.build(seed, networks).map_err(|e| e.to_string())?;
     Ok(agent)
-}
-
-/// Positions a second through a pattern network's tables: a position at a time, as its
-/// search asks (a batch means nothing to a table read), over the positions after the
-/// start's moves so that no single read is all the cache sees.
-fn table_sums_per_second(
-    tables: &engine::pattern::PatternTables,
-    start: &Position,
-    time: Duration,
-) -> f64 {
-    let mut positions = vec![*start];
-    positions.extend(
-        start
-            .legal_move_list()
-            .into_iter()
-            .filter_map(|m| start.play(m).ok()),
-    );
-    let clock = web_time::Instant::now();
-    let mut sums = 0u64;
-    while sums == 0 || clock.elapsed() < time {
-        for pos in &positions {
-            std::hint::black_box(tables.evaluate(std::hint::black_box(pos)));
-        }
-        sums += positions.len() as u64;
-    }
-    sums as f64 / clock.elapsed().as_secs_f64()
 }
 
 #[cfg(test)]

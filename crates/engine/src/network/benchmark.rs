@@ -34,3 +34,23 @@ pub fn runs_per_second(
     }
     Ok(runs as f64 / clock.elapsed().as_secs_f64())
 }
+
+/// How fast a pattern network's tables value positions: `positions` (cycled), one at a
+/// time as its search asks (a batch means nothing to a table read), timed over about
+/// `time`. Returns positions a second. What `othello bench network` and the browser
+/// worker's benchmark both measure for a pattern network.
+pub fn table_sums_per_second(
+    tables: &crate::pattern::PatternTables,
+    positions: &[Position],
+    time: std::time::Duration,
+) -> f64 {
+    let clock = web_time::Instant::now();
+    let mut sums = 0u64;
+    while sums == 0 || clock.elapsed() < time {
+        for pos in positions {
+            std::hint::black_box(tables.sums(std::hint::black_box(pos)));
+        }
+        sums += positions.len().max(1) as u64;
+    }
+    sums as f64 / clock.elapsed().as_secs_f64()
+}

@@ -27,7 +27,7 @@ mod files;
 mod pattern_model;
 mod planes;
 
-pub use benchmark::runs_per_second;
+pub use benchmark::{runs_per_second, table_sums_per_second};
 pub use card::{CardError, ModelCard};
 pub use contract::{
     check_batch_board, check_contract, check_output_sizes, check_score_shape, run_each, Model,
