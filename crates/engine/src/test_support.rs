@@ -2,22 +2,9 @@
 //! for small searches.
 
 use crate::Rng;
+pub(crate) use othello::testing::minimax;
 use othello::testing::{random_position, Stop};
 use othello::{BoardSize, Position, Variant};
-
-/// Exact margin for the side to move by plain minimax over the rules (a handful of
-/// empties only).
-pub(crate) fn minimax(pos: &Position) -> i32 {
-    match pos.outcome() {
-        Some(outcome) => outcome.margin_for(pos.side_to_move()),
-        None => pos
-            .legal_move_list()
-            .into_iter()
-            .map(|mv| -minimax(&pos.play_unchecked(mv)))
-            .max()
-            .unwrap_or(0),
-    }
-}
 
 /// The board and rules of a test's `case`-th position: 8x8 and 6x6, standard and
 /// reversed, in turn.

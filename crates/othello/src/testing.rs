@@ -59,6 +59,21 @@ pub fn random_position(
     pos
 }
 
+/// The exact margin for the side to move by plain minimax straight from the rules: the
+/// slow, obviously correct reference the solvers are checked against (a handful of empties
+/// only).
+pub fn minimax(pos: &Position) -> i32 {
+    match pos.outcome() {
+        Some(outcome) => outcome.margin_for(pos.side_to_move()),
+        None => pos
+            .legal_move_list()
+            .into_iter()
+            .map(|mv| -minimax(&pos.play_unchecked(mv)))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

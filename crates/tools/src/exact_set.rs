@@ -188,6 +188,7 @@ fn estimates(network: &Network, set: &[ExactPosition]) -> Result<Vec<(f32, f32)>
 mod tests {
     use super::*;
     use engine::Rng;
+    use othello::testing::minimax;
 
     fn game_from(seed: u64) -> Game {
         let mut rng = Rng::new(seed);
@@ -197,19 +198,6 @@ mod tests {
             game.push(moves[rng.below(moves.len())]).expect("legal");
         }
         game
-    }
-
-    /// The exact margin by plain minimax over the rules (a handful of empties only).
-    fn minimax(pos: &Position) -> i32 {
-        match pos.outcome() {
-            Some(outcome) => outcome.margin_for(pos.side_to_move()),
-            None => pos
-                .legal_move_list()
-                .into_iter()
-                .map(|mv| -minimax(&pos.play_unchecked(mv)))
-                .max()
-                .unwrap_or(0),
-        }
     }
 
     #[test]
