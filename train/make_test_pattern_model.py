@@ -3,9 +3,12 @@ pattern network from a fixed seed (`pattern-test-NxN.onnx` and its card `.json`)
 `pattern-test-NxN.expected.json`, positions of random games at every stage with PyTorch's
 whole-position evaluation of each:
 
-    [{"board": "<board text>", "score": ..., "value": ..., "score_sum": ..., "value_sum": ...}]
+    [{"board": "<board text>", "score": ..., "value": ..., "score_sum": ..., "value_sum": ...,
+      "symmetric": {"score": ..., "value": ..., "score_sum": ..., "value_sum": ...}}]
 
 `score` = clamp(score_sum, -1, 1) and `value` = tanh(value_sum), for the side to move.
+`symmetric` holds the same from the sums averaged over the position's eight images under
+the board's symmetries: what the engine's tables give (docs/model-contract.md).
 
     python -m train.make_test_pattern_model [--out crates/engine/tests/data]
 """
@@ -127,6 +130,7 @@ def expected(net: PatternNet, positions: list[tuple[np.ndarray, ...]]) -> list[d
         p = torch.from_numpy(np.asarray(opp, np.float32))[None]
         sums = net.sums(o, p)[0]
         score, value = net(o, p)
+        mean = torch.stack([net.sums(*image)[0] for image in symmetric_images(o, p)]).mean(0)
         rows.append(
             {
                 "board": board_text(black, white, bool(mover)),
@@ -134,9 +138,27 @@ def expected(net: PatternNet, positions: list[tuple[np.ndarray, ...]]) -> list[d
                 "value": float(value[0]),
                 "score_sum": float(sums[0]),
                 "value_sum": float(sums[1]),
+                "symmetric": {
+                    "score": float(mean[0].clamp(-1, 1)),
+                    "value": float(torch.tanh(mean[1])),
+                    "score_sum": float(mean[0]),
+                    "value_sum": float(mean[1]),
+                },
             }
         )
     return rows
+
+
+def symmetric_images(
+    own: torch.Tensor, opp: torch.Tensor
+) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """The eight images of [1, N, N] grids under the board's turns and mirrors."""
+    out = []
+    for mirrored in (False, True):
+        o, p = (own.transpose(1, 2), opp.transpose(1, 2)) if mirrored else (own, opp)
+        for k in range(4):
+            out.append((torch.rot90(o, k, (1, 2)), torch.rot90(p, k, (1, 2))))
+    return out
 
 
 def write(out: Path, board: int, seed: int = SEED, count: int = POSITIONS) -> list[Path]:

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from train import pattern_fit
+from train.make_test_pattern_model import symmetric_images
 from train.pattern import (
     BASE_PATTERNS,
     PatternConfig,
@@ -252,6 +253,17 @@ def test_fixtures_agree_with_onnx(board):
         np.testing.assert_allclose(got, [r["score_sum"], r["value_sum"]], atol=1e-5)
         assert r["score"] == pytest.approx(np.clip(r["score_sum"], -1, 1), abs=1e-6)
         assert r["value"] == pytest.approx(np.tanh(r["value_sum"]), abs=1e-6)
+
+        # The symmetric sums: ONNX Runtime on the eight turned and mirrored boards, averaged.
+        def run(o: torch.Tensor, p: torch.Tensor) -> np.ndarray:
+            inputs = net.pattern_inputs(o, p)
+            feeds = {f"pattern_{k}": x[0].numpy() for k, x in enumerate(inputs)}
+            return sum(out.sum(0) for out in session.run(None, feeds))
+
+        mean = np.mean([run(*image) for image in symmetric_images(own, opp)], axis=0)
+        sym = r["symmetric"]
+        np.testing.assert_allclose(mean, [sym["score_sum"], sym["value_sum"]], atol=1e-5)
+        assert sym["value"] == pytest.approx(np.tanh(sym["value_sum"]), abs=1e-6)
 
 
 def test_the_search_s_values_blend_into_the_targets_where_a_file_has_them(tmp_path):

@@ -3,7 +3,9 @@
 //! network interface: patterns know nothing of cards' files, runtimes or the `Model` trait.
 
 use super::{Model, ModelCard, ModelError, PlaneRunner};
-use crate::pattern::{direct_sums, Entry, PatternRunError, PatternRunner, PatternTables};
+use crate::pattern::{
+    direct_sums, direct_sums_as_trained, Entry, PatternRunError, PatternRunner, PatternTables,
+};
 use othello::Position;
 use std::sync::{Arc, Mutex};
 
@@ -49,13 +51,28 @@ impl<R: PatternRunner> PatternModel<R> {
         })
     }
 
-    /// Runs the network itself on the position's instances (no tables): for checks.
+    /// Runs the network itself on the instances of the position's eight images, averaged
+    /// (no tables): what the tables must give, for checks.
     pub fn direct_sums(&self, pos: &Position) -> Result<Entry, ModelError> {
-        let mut runner = self
-            .runner
-            .lock()
-            .map_err(|_| ModelError::Run("a thread died while running the network".into()))?;
+        let mut runner = self.lock_runner()?;
         Ok(direct_sums(self.tables.set(), &mut *runner, pos)?)
+    }
+
+    /// Runs the network itself on the position's instances as they stand: what PyTorch
+    /// computes for it.
+    pub fn direct_sums_as_trained(&self, pos: &Position) -> Result<Entry, ModelError> {
+        let mut runner = self.lock_runner()?;
+        Ok(direct_sums_as_trained(
+            self.tables.set(),
+            &mut *runner,
+            pos,
+        )?)
+    }
+
+    fn lock_runner(&self) -> Result<std::sync::MutexGuard<'_, R>, ModelError> {
+        self.runner
+            .lock()
+            .map_err(|_| ModelError::Run("a thread died while running the network".into()))
     }
 }
 

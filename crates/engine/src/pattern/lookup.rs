@@ -149,6 +149,7 @@ impl PatternTables {
                 start += count;
             }
         }
+        average_over_symmetries(&set, &offsets, stage_len, &mut entries);
         Ok(Self::with_entries(set, offsets, stage_len, entries))
     }
 
@@ -279,6 +280,79 @@ impl PatternTables {
     pub fn entry(&self, stage: usize, pattern: usize, configuration: usize) -> Entry {
         let [s, v] = self.entries[stage * self.stage_len + self.offsets[pattern] + configuration];
         [f32::from(s) * self.step[0], f32::from(v) * self.step[1]]
+    }
+}
+
+/// Makes each pattern's entries the mean over the symmetries that map its squares onto
+/// themselves (a row's reversal, a corner square's diagonal mirror), so that a position's
+/// sum is the mean of the network's sums over the board's eight symmetries (the contract,
+/// docs/model-contract.md): an instance set keeps one image of each set of squares, so a
+/// turned position reads some of its configurations with their squares in another
+/// order, and a network that is not exactly symmetric answered those differently
+/// (the four first moves of 8x8, one position up to symmetry, were valued apart by up to
+/// 0.7 discs). Averaging the tables once costs nothing a position, where averaging the
+/// network's answers in the search costs eight evaluations (docs/arena.md, "The network's
+/// symmetries"). Why the two means are equal: for a turn g, the instance of squares S
+/// reads in g(p) what the instance of g⁻¹(S) reads in p, permuted by an element of the
+/// pattern's stabiliser; over the eight turns each (instance, stabiliser element) pair
+/// comes up equally often.
+fn average_over_symmetries(
+    set: &PatternSet,
+    offsets: &[usize],
+    stage_len: usize,
+    entries: &mut [Entry],
+) {
+    for (p, pattern) in set.patterns.iter().enumerate() {
+        let mask = pattern.mask();
+        // Squares in ascending order: the digit that holds each.
+        let mut ascending = pattern.squares.clone();
+        ascending.sort_by_key(|sq| sq.index());
+        let images: Vec<Vec<usize>> = othello::Symmetry::ALL
+            .iter()
+            .filter(|g| {
+                ascending
+                    .iter()
+                    .fold(0u64, |m, &sq| m | g.square(sq, set.size).bit())
+                    == mask
+            })
+            .map(|g| {
+                // Digit j moves to the digit of the square g maps the j-th square onto.
+                let to: Vec<usize> = ascending
+                    .iter()
+                    .map(|&sq| {
+                        let image = g.square(sq, set.size);
+                        ascending.iter().position(|&o| o == image).unwrap_or(0)
+                    })
+                    .collect();
+                (0..pattern.configurations())
+                    .map(|config| {
+                        let mut rest = config;
+                        let mut turned = 0;
+                        for &digit_to in &to {
+                            turned += (rest % 3) * 3usize.pow(digit_to as u32);
+                            rest /= 3;
+                        }
+                        turned
+                    })
+                    .collect()
+            })
+            .collect();
+        if images.len() < 2 {
+            continue;
+        }
+        let share = 1.0 / images.len() as f32;
+        for stage in 0..set.stages as usize {
+            let block = &mut entries[stage * stage_len + offsets[p]..][..pattern.configurations()];
+            let averaged: Vec<Entry> = (0..block.len())
+                .map(|config| {
+                    images.iter().fold([0.0f32; 2], |sum, image| {
+                        let e = block[image[config]];
+                        [sum[0] + e[0] * share, sum[1] + e[1] * share]
+                    })
+                })
+                .collect();
+            block.copy_from_slice(&averaged);
+        }
     }
 }
 

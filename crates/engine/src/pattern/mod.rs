@@ -4,7 +4,8 @@
 //!
 //! [`PatternSet`] is what the card states (patterns, instances, stages); a runtime that
 //! holds the ONNX (tract in `crate::tract`, ONNX Runtime in the tools crate) implements
-//! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once.
+//! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once and averages each
+//! pattern's entries over the symmetries that keep its squares.
 //! [`PatternEvaluator`] is what the search sees.
 //!
 //! The module sits below the network interface (`crate::network`), which names its types
@@ -21,11 +22,29 @@ pub use set::{
     Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
 };
 
-use othello::Position;
+use othello::{Position, Symmetry};
 
 /// The summed outputs of every instance, computed by running the network on the
-/// position's instances: the slow, plain path the tables are checked against.
+/// position's instances, averaged over the position's eight images under the board's
+/// symmetries (what the contract calls a pattern network's sums): the slow, plain path the
+/// tables are checked against. [`direct_sums_as_trained`] is one orientation's.
 pub fn direct_sums(
+    set: &PatternSet,
+    runner: &mut dyn PatternRunner,
+    pos: &Position,
+) -> Result<Entry, PatternRunError> {
+    let mut sums = [0.0f32; 2];
+    for symmetry in Symmetry::ALL {
+        let [s, v] = direct_sums_as_trained(set, runner, &symmetry.position(pos))?;
+        sums[0] += s / 8.0;
+        sums[1] += v / 8.0;
+    }
+    Ok(sums)
+}
+
+/// The summed outputs of every instance in the position as it stands: what PyTorch's
+/// network computes for it, before any averaging over the board's symmetries.
+pub fn direct_sums_as_trained(
     set: &PatternSet,
     runner: &mut dyn PatternRunner,
     pos: &Position,
