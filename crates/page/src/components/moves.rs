@@ -98,15 +98,18 @@ pub fn move_list(props: &MoveListProps) -> Html {
     html! {
         <fieldset class={classes!("moves-panel", (played == 0 && props.undone.is_empty()).then_some("empty"))}>
             <legend>{ "Moves" }</legend>
-            if played > 0 || !props.undone.is_empty() {
-                <button class="mv start" data-ply="0" onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
-            }
+            // The start, the list's first line and the opening's line keep their room in an
+            // empty game, so the first move moves nothing below them (issue 68, item 6).
+            <button class="mv start" data-ply="0" disabled={played == 0 && props.undone.is_empty()}
+                    onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
             <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
             <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
-            if let Some(text) = opening_line(&props.game) {
-                <p class="small" id="moves-opening"
-                   title="The longest named line this game reached, matched by position under any rotation or move order">{ text }</p>
-            }
+            <p class="small opening-slot">
+                if let Some(text) = opening_line(&props.game) {
+                    <span id="moves-opening"
+                          title="The longest named line this game reached, matched by position under any rotation or move order">{ text }</span>
+                }
+            </p>
             <p class="small">
                 <a id="download-ggf" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
                    title="The game as a GGF record, which NBoard, NTest and Edax read (a loaded record whole, as it came, until a move of another game is played)">{ "Download as GGF" }</a>
