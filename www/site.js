@@ -39,10 +39,13 @@
       el.textContent = `The search engine did not load: ${data.error}`;
       el.dataset.state = "failed";
     } else if (data.done) {
-      el.textContent = "Search engine ready.";
+      // Gone at once: a "ready" box lingered over the controls for seconds (and came back
+      // as workers restarted) while the opponent line still said the network was being
+      // made ready, two words for two things (a fresh look, issue 68). The opponent line
+      // says when the agent can play.
+      el.textContent = "";
       el.dataset.state = "ready";
-      // Said once, then out of the way.
-      setTimeout(() => el.remove(), 4000);
+      el.hidden = true;
     } else {
       const of = data.total ? ` of ${kb(data.total)}` : " so far";
       el.textContent = `Loading the search engine… ${kb(data.received)}${of}`;

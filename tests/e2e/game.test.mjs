@@ -39,6 +39,16 @@ test("the page loads its network and shows the start position, with nothing on t
     });
     assert.equal(reply.headers()["content-encoding"], "br");
   }
+  // The strength's fold starts a line of its own, so the board stays put whatever the
+  // level's words (a fresh look saw it move 24 px between Casual and Strong).
+  const boardTop = async () => (await page.locator("#board").boundingBox()).y;
+  const top = await boardTop();
+  const h1 = await page.locator("header h1").boundingBox();
+  const fold = await page.locator("header details.strength").boundingBox();
+  assert.ok(Math.abs(fold.x - h1.x) < 2, `the fold starts at ${fold.x} px, the title at ${h1.x}`);
+  await setLevel(page, "strong");
+  await page.waitForFunction(() => /Strong/.test(document.querySelector("#model-status").textContent));
+  assert.equal(await boardTop(), top);
   await context.close();
 });
 
@@ -359,7 +369,7 @@ test("the page stays responsive during a long search, and reports its speed", as
   await context.close();
 });
 
-test("the network alone in a worker: positions a second at batch 1, 8 and 16", async () => {
+test("the network alone in a worker: positions a second at batch 1, 8 and 16, and alpha-beta nodes a second over its tables", async () => {
   const { page, context } = await openGame();
   // At the start it is the person's turn: the worker is idle.
   const bench = (batch) =>
@@ -379,6 +389,20 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16", a
     () => new Promise((resolve) => window.othelloBenchNetwork("az-9x9", 1, 10, resolve)),
   );
   assert.match(String(missing), /no network named 'az-9x9'/);
+  // Alpha-beta over the pattern network's tables: at the page's leaf depth (2) and deeper,
+  // the figure beside `othello bench alphabeta` natively (docs/web.md's speed table).
+  const alphabeta = (depth) =>
+    page.evaluate(
+      ([d]) => new Promise((resolve) => window.othelloBenchAlphaBeta("pattern-8x8", d, 1000, resolve)),
+      [depth],
+    );
+  numbers.alphabeta_nodes_per_second_in_worker = {};
+  for (const depth of [2, 6]) {
+    const rate = await alphabeta(depth);
+    assert.equal(typeof rate, "number", `depth ${depth}: ${rate}`);
+    assert.ok(rate > 0);
+    numbers.alphabeta_nodes_per_second_in_worker[depth] = Math.round(rate);
+  }
   await context.close();
 });
 

@@ -172,6 +172,19 @@ export async function watchHeatMap(page) {
         const expected = (sims * 1000) / elapsed;
         if (elapsed > 0 && Math.abs(rate - expected) > 1 + 0.02 * expected)
           w.violations.push(`rate ${rate}/s for ${sims} simulations in ${elapsed} ms`);
+        // A search's shares are blue, on neither end of a hint's red-to-green scale (a
+        // fresh look read the most visited move, then orange-red, as the worst).
+        if (info?.dataset.kind === "thinking") {
+          for (const heat of document.querySelectorAll(".heat"))
+            if (!/rgba\(30, 90, 220/.test(heat.getAttribute("style") ?? ""))
+              w.violations.push(`a share tile coloured "${heat.getAttribute("style")}"`);
+        }
+        // No legal-move dot behind a number.
+        for (const cell of document.querySelectorAll(".cell.legal")) {
+          const number = cell.querySelector(".heat .pct")?.textContent;
+          if (number && getComputedStyle(cell, "::after").display !== "none")
+            w.violations.push(`the legal-move dot behind "${number}"`);
+        }
         const speed = document.querySelector("#speed")?.textContent ?? "";
         if (!speed.startsWith(`${sims.toLocaleString("en-US")} simulations in `))
           w.violations.push(`the panel says "${speed}" for ${sims} simulations`);

@@ -346,8 +346,10 @@ test("on a slow connection the engine's and the network's bytes are shown as the
     assert.match(loading, /^Loading the pattern-8x8 network… ([\d,]+ KB of [\d,]+ KB|all [\d,]+ KB downloaded, getting it ready)$/);
     const [, got, of] = loading.match(/([\d,]+) KB of ([\d,]+) KB/) ?? [];
     assert.ok(got === undefined || got !== of, loading);
-    await page.waitForSelector("#engine-progress[data-state='ready']", { timeout: 60_000 });
-    assert.equal(await page.locator("#engine-progress").innerText(), "Search engine ready.");
+    // Loaded, the line goes at once (the opponent line says when the agent is ready): it
+    // covers nothing.
+    await page.waitForSelector("#engine-progress[data-state='ready']", { state: "attached", timeout: 60_000 });
+    assert.ok(await page.locator("#engine-progress").isHidden());
     await ready(page);
     await waitForTurn(page, 60_000);
     assert.equal(await moveCount(page), 2);

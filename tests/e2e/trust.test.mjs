@@ -167,6 +167,9 @@ test("a game loaded while playing waits for the person before the agent plays on
   assert.match(await status(page), /\(the agent\) is to move: press "Play on"/);
   await page.waitForTimeout(1500);
   assert.equal(await moveCount(page), 3, "the agent played on a loaded game at once");
+  // Waiting for "Play on" is no search to wait for: the loaded game can be reviewed as it
+  // stands (a fresh look found a GGS record unreviewable until it was played on).
+  assert.ok(!(await page.locator("#review-start").isDisabled()), await page.locator("#review-unavailable").allInnerTexts());
   await page.click("#play-on");
   await waitForTurn(page);
   assert.equal(await moveCount(page), 4);

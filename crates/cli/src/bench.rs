@@ -3,8 +3,9 @@
 use anyhow::{bail, Context, Result};
 use engine::evaluator::{Evaluator, TimedEvaluator};
 use engine::mcts::{Mcts, MctsConfig};
+use engine::midgame::benchmark::{midgame_positions, random_game_positions};
 use engine::network::{features, runs_per_second, InputPlanes};
-use engine::{Budget, PlayerKind, PlayerSpec, Rng};
+use engine::{Budget, PlayerKind, PlayerSpec};
 use othello::{BoardSize, Game, Position, Variant};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -131,25 +132,6 @@ pub fn run(command: BenchCommand, models: &ModelFiles) -> Result<()> {
             rounds,
         } => encode(board, &inputs, games, rounds),
     }
-}
-
-/// Every position of `games` random games (seeded: the same positions on every run), the
-/// finished ones included.
-fn random_game_positions(size: BoardSize, games: usize) -> Vec<Position> {
-    let mut rng = Rng::new(1);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start(size, Variant::Standard);
-        loop {
-            out.push(pos);
-            let moves = pos.legal_move_list();
-            match rng.choose(&moves) {
-                Some(&mv) if !pos.is_game_over() => pos = pos.play_unchecked(mv),
-                _ => break,
-            }
-        }
-    }
-    out
 }
 
 /// The encoder's time per position for each input set: `rounds` passes over the positions
@@ -292,22 +274,17 @@ fn pattern_network(
     println!(
         "with priors: {priors:>12.0} positions/s (each child valued too; checksum {checksum:.1})"
     );
+    // The browser worker's alpha-beta figure, the same function on the same positions.
+    let midgame = engine::midgame::benchmark::midgame_positions(
+        size,
+        engine::midgame::benchmark::BENCH_POSITIONS,
+    );
+    for depth in [2, 6] {
+        let nodes =
+            engine::midgame::benchmark::nodes_per_second(tables.clone(), &midgame, depth, budget);
+        println!("alpha-beta depth {depth}: {nodes:>8.0} nodes/s (the worker's bench)");
+    }
     Ok(())
-}
-
-/// Midgame positions for the alpha-beta bench: from seeded random games, one every five
-/// plies between 44 and 24 empties (on 6x6, 24 to 12).
-fn midgame_positions(size: BoardSize, count: usize) -> Vec<Position> {
-    let squares = size.squares();
-    let (most, least) = (squares * 11 / 16, squares * 3 / 8);
-    random_game_positions(size, 4 * count)
-        .into_iter()
-        .filter(|p| {
-            let empties = p.empty_count();
-            !p.is_game_over() && (least..=most).contains(&empties) && empties % 5 == 0
-        })
-        .take(count)
-        .collect()
 }
 
 /// The alpha-beta search's speed: each position searched within the spec's budget, with

@@ -47,7 +47,7 @@ pub enum Showing {
 pub enum Tiles {
     None,
     /// A search of the position on the board (the agent thinking, an analysis): each
-    /// visited move's share of the visits, in orange; the move it would play framed.
+    /// visited move's share of the visits, in blue; the move it would play framed.
     Shares {
         tiles: Vec<Tile>,
         best: Option<Move>,
@@ -256,8 +256,9 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         Tiles::None | Tiles::Puzzle => return None,
         Tiles::Shares { .. } => {
             return Some(
-                "On the squares: each move's share of the search so far (of its visits), not \
-                 a chance to win; the framed move is the one it would play."
+                "On the squares: each move's share of the search so far (of its visits), \
+                 deeper blue for more, not a chance to win; the framed move is the one it \
+                 would play."
                     .to_owned(),
             )
         }

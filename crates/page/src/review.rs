@@ -52,10 +52,31 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     let at_least = if r.best_is_bound { "≥" } else { "" };
     if whole {
         format!("{at_least}{}", r.loss.round() as i32)
+    } else if loss_between_estimates(r) {
+        format!("~{:.2}", r.loss)
     } else {
         format!("{at_least}{:.2}", r.loss)
     }
 }
+
+/// Whether the loss was taken between the search's own estimates of the two moves, not
+/// between the row's values: one of them is exact and the other an estimate, and a proof
+/// less a guess is neither (`engine::review::comparable_loss`). The row then says so, since
+/// its loss is not the difference of the values it shows (a fresh look read "f6 -64, best
+/// e3 +33.30, loss 12.69" as a wrong subtraction).
+pub fn loss_between_estimates(r: &ReviewedMove) -> bool {
+    match (r.value, r.best_value) {
+        (Some(value), Some(best)) if r.value_exact != r.best_exact && !r.best_is_bound => {
+            ((best - value).max(0.0) - r.loss).abs() > 0.005
+        }
+        _ => false,
+    }
+}
+
+/// The sentence that says where a loss between estimates comes from, for the row's title
+/// and its description.
+const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: one value \
+     here is proven and the other estimated, and a proven margin less an estimate is neither";
 
 /// The mark's name in the table: "uncertain" for a move that would be marked best
 /// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move.
@@ -482,7 +503,13 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
         Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
+        Mark::Best if loss_between_estimates(r) => {
+            format!("as good as the best ({loss} discs apart {BETWEEN_ESTIMATES})")
+        }
         Mark::Best => format!("as good as the best ({loss} discs apart)"),
+        _ if loss_between_estimates(r) => {
+            format!("{article} {mark}, {loss} discs lost {BETWEEN_ESTIMATES}")
+        }
         _ => format!("{article} {mark}, {loss} discs lost"),
     };
     format!(
@@ -678,6 +705,35 @@ mod tests {
             describe(Some(23), &exact),
             "23. c4 (White): -4 for White; best d3 +2: a mistake, 6 discs lost"
         );
+    }
+
+    #[test]
+    fn a_loss_between_the_search_s_estimates_says_so_where_the_row_shows_a_proof() {
+        // The fresh look's row 12: f6 proven -64, the best e3 estimated +33.30, and the
+        // loss (12.69) taken between the search's own estimates of both.
+        let mut row = ReviewedMove::from_engine(&MoveReview::new(
+            Color::White,
+            (mv("f6"), Value::exact(-64)),
+            (mv("e3"), Value::estimate(33.3)),
+        ));
+        assert!(!loss_between_estimates(&row), "the values' own difference");
+        assert_eq!(loss_text(&row), "97.30");
+        row.loss = 12.69;
+        assert!(loss_between_estimates(&row));
+        assert_eq!(loss_text(&row), "~12.69");
+        let said = describe(Some(12), &row);
+        assert!(
+            said.starts_with("12. f6 (White): -64 for White; best e3 +33.30: a blunder, ~12.69 discs lost by the search's own estimates of both moves"),
+            "{said}"
+        );
+        // Two estimates, or two proofs: the row's own difference, as before.
+        let estimates = ReviewedMove::from_engine(&MoveReview::new(
+            Color::White,
+            (mv("f6"), Value::estimate(20.61)),
+            (mv("e3"), Value::estimate(33.3)),
+        ));
+        assert!(!loss_between_estimates(&estimates));
+        assert_eq!(loss_text(&estimates), "12.69");
     }
 
     #[test]

@@ -134,6 +134,15 @@ pub enum Input {
         batch: u32,
         millis: u32,
     },
+    /// Runs alpha-beta searches `depth` plies deep over the named pattern network's tables
+    /// from the engine's bench positions for about `millis`, and answers `BenchedAlphaBeta`
+    /// with nodes a second: the browser tests' figure beside the native `othello bench
+    /// alphabeta`.
+    BenchAlphaBeta {
+        model: String,
+        depth: u32,
+        millis: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -181,6 +190,12 @@ pub enum Output {
     Benched {
         model: String,
         batch: u32,
+        result: Result<f64, String>,
+    },
+    /// Alpha-beta nodes a second over the network's tables, or why it could not run.
+    BenchedAlphaBeta {
+        model: String,
+        depth: u32,
         result: Result<f64, String>,
     },
 }

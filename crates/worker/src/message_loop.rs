@@ -170,6 +170,22 @@ impl Worker for SearchWorker {
                     },
                 );
             }
+            Input::BenchAlphaBeta {
+                model,
+                depth,
+                millis,
+            } => {
+                let time = Duration::from_millis(u64::from(millis));
+                let result = self.searcher.bench_alphabeta(&model, depth, time);
+                scope.respond(
+                    who,
+                    Output::BenchedAlphaBeta {
+                        model,
+                        depth,
+                        result,
+                    },
+                );
+            }
         }
     }
 }

@@ -34,6 +34,10 @@ pub const WORKER_MAX_REVIEW_SOLVE_NODES: u64 = 20_000_000;
 /// 15.2 M in the same run, `solver-speed.measure.mjs`, docs/solver.md). At 8,000 it spent
 /// about 1.4-1.6 times the share of the move's time its budget stood for.
 pub const WORKER_SOLVE_NODES_PER_MS: u64 = 5_500;
+
+/// The deepest alpha-beta bench a page may ask for: deeper, one pass over the positions
+/// may outlast the pool's patience with a silent worker.
+const MAX_BENCH_DEPTH: u32 = 8;
 /// The root-solve settings of a worker's searching agent: proofs in slices. The rest are
 /// the engine's defaults, the solver's table included: 2^18 entries (6 MiB) suit a
 /// worker, and the same table as natively means the same choice between moves of equal
@@ -226,6 +230,32 @@ impl Searcher {
             Ok(runs_per_second(&network, &[start], batch, time)? * batch as f64)
         };
         bench().map_err(|e| e.to_string())
+    }
+
+    /// Alpha-beta nodes a second over the named pattern network's tables, `depth` plies
+    /// from each of the engine's bench positions, for about `time`
+    /// (`engine::midgame::benchmark`).
+    pub fn bench_alphabeta(&self, model: &str, depth: u32, time: Duration) -> Result<f64, String> {
+        use engine::midgame::benchmark::{midgame_positions, nodes_per_second, BENCH_POSITIONS};
+        if !(1..=MAX_BENCH_DEPTH).contains(&depth) {
+            return Err(format!(
+                "an alpha-beta bench searches 1 to {MAX_BENCH_DEPTH} plies deep, not {depth}"
+            ));
+        }
+        let network = self.networks.network(model).map_err(|e| e.to_string())?;
+        let card = network.card();
+        let size = card.board().map_err(|e| e.to_string())?;
+        let tables = network.pattern_tables().ok_or_else(|| {
+            format!(
+                "'{model}' is no pattern network: alpha-beta searches a pattern network's tables"
+            )
+        })?;
+        Ok(nodes_per_second(
+            tables,
+            &midgame_positions(size, BENCH_POSITIONS),
+            depth,
+            time,
+        ))
     }
 
     /// `player` without a budget of its own (the request's budget rules; one in the spec
@@ -685,5 +715,34 @@ pub(crate) mod tests {
                 .expect("benched");
             assert!(rate > 0.0, "{rate}");
         }
+        // Alpha-beta over its tables, at the page's leaf depth and deeper.
+        for depth in [2, 4] {
+            let nodes = searcher
+                .bench_alphabeta("patterns", depth, Duration::from_millis(20))
+                .expect("benched");
+            assert!(nodes > 0.0, "{nodes}");
+        }
+        for depth in [0, MAX_BENCH_DEPTH + 1] {
+            let refused = searcher
+                .bench_alphabeta("patterns", depth, Duration::from_millis(1))
+                .expect_err("out of range");
+            assert!(refused.contains("1 to 8 plies"), "{refused}");
+        }
+    }
+
+    #[test]
+    fn the_alpha_beta_bench_needs_a_pattern_network() {
+        let (searcher, _) = counting_searcher();
+        let refused = searcher
+            .bench_alphabeta("counting", 2, Duration::from_millis(1))
+            .expect_err("no tables");
+        assert!(
+            refused.contains("'counting' is no pattern network"),
+            "{refused}"
+        );
+        let missing = searcher
+            .bench_alphabeta("az-9x9", 2, Duration::from_millis(1))
+            .expect_err("not loaded");
+        assert!(missing.contains("az-9x9"), "{missing}");
     }
 }

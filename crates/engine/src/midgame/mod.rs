@@ -11,6 +11,7 @@
 //! MCTS may value its leaves with it (`mcts::AlphaBetaLeaves`). docs/midgame.md says how
 //! it is built and what it measured.
 
+pub mod benchmark;
 mod eval;
 mod leaves;
 mod order;
@@ -202,6 +203,13 @@ impl<E: StaticEval> Midgame<E> {
     pub fn clear(&mut self) {
         self.table.clear();
         self.solver.clear();
+    }
+
+    /// Forgets the search's own stored positions, not the solver's: for a bench that
+    /// searches the same positions again, where the solver's far larger table, which such
+    /// shallow searches never reach, would cost more to clear than they take.
+    pub(crate) fn clear_search_table(&mut self) {
+        self.table.clear();
     }
 
     /// Makes the search ready for `pos`'s board: a board or variant other than the last

@@ -49,7 +49,7 @@ pub fn board(props: &BoardProps) -> Html {
         .or(props.last)
         .or_else(|| props.legal.into_iter().next());
     // A hint's or a review's tiles rank moves, drawn from red (the worst) to green (the
-    // best) rather than as the search's orange shares.
+    // best) rather than as the search's blue shares.
     let (tiles, best, ranked) = match &props.tiles {
         Tiles::Shares { tiles, best } => (tiles.as_slice(), *best, false),
         Tiles::Ranked { tiles, best } => (tiles.as_slice(), *best, true),
@@ -122,8 +122,10 @@ fn disc_span(props: &BoardProps, sq: Square, c: Color) -> Html {
     html! { <span class={class} aria-hidden="true"></span> }
 }
 
-/// A tile of the overlay: a search's share in orange, or a hint's rank from red (the
-/// worst) to green (the best); the best move's tile is framed.
+/// A tile of the overlay: a search's share in blue, deeper the more visits, or a hint's
+/// rank from red (the worst) to green (the best); the best move's tile is framed. Shares
+/// were orange, so the most visited move (the best) looked like the hint's worst (a fresh
+/// look, issue 68): blue is on neither end of the hint's scale.
 fn tile_span(tile: &Tile, best: bool, ranked: bool) -> Html {
     let strength = tile.strength.clamp(0.0, 1.0);
     let style = if ranked && tile.strength < 0.0 {
@@ -133,7 +135,7 @@ fn tile_span(tile: &Tile, best: bool, ranked: bool) -> Html {
         format!("background: hsla({:.1}, 75%, 42%, 0.8)", 120.0 * strength)
     } else {
         format!(
-            "background: rgba(255, 99, 32, {:.2})",
+            "background: rgba(30, 90, 220, {:.2})",
             0.15 + 0.75 * strength
         )
     };

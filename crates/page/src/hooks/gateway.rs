@@ -233,9 +233,11 @@ impl Gateway {
     }
 }
 
-/// The browser tests' hooks: `othelloCrashWorker(index)` makes a worker panic, and
+/// The browser tests' hooks: `othelloCrashWorker(index)` makes a worker panic,
 /// `othelloBenchNetwork(model, batch, millis, callback)` gives the callback the positions
-/// a second through worker 0's network, or an error string.
+/// a second through worker 0's network, and `othelloBenchAlphaBeta(model, depth, millis,
+/// callback)` worker 0's alpha-beta nodes a second over a pattern network's tables (or an
+/// error string).
 fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
     use wasm_bindgen::closure::Closure;
     let Some(window) = web_sys::window() else {
@@ -254,16 +256,9 @@ fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
     let benched = pool.clone();
     let bench = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
         move |model: String, batch: u32, millis: u32, callback: js_sys::Function| {
-            let answer = Box::new(move |result: Result<f64, String>| {
-                let value = match result {
-                    Ok(rate) => wasm_bindgen::JsValue::from_f64(rate),
-                    Err(error) => wasm_bindgen::JsValue::from_str(&error),
-                };
-                let _ = callback.call1(&wasm_bindgen::JsValue::NULL, &value);
-            });
             benched
                 .borrow_mut()
-                .bench_network(0, model, batch, millis, answer);
+                .bench_network(0, model, batch, millis, answer_to(callback));
         },
     );
     let _ = js_sys::Reflect::set(
@@ -272,4 +267,29 @@ fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
         bench.as_ref().unchecked_ref(),
     );
     bench.forget();
+    let searched = pool.clone();
+    let alphabeta = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
+        move |model: String, depth: u32, millis: u32, callback: js_sys::Function| {
+            searched
+                .borrow_mut()
+                .bench_alphabeta(0, model, depth, millis, answer_to(callback));
+        },
+    );
+    let _ = js_sys::Reflect::set(
+        &window,
+        &"othelloBenchAlphaBeta".into(),
+        alphabeta.as_ref().unchecked_ref(),
+    );
+    alphabeta.forget();
+}
+
+/// A bench's answer for a test's callback: the rate as a number, or the error's words.
+fn answer_to(callback: js_sys::Function) -> crate::pool::BenchAnswer {
+    Box::new(move |result: Result<f64, String>| {
+        let value = match result {
+            Ok(rate) => wasm_bindgen::JsValue::from_f64(rate),
+            Err(error) => wasm_bindgen::JsValue::from_str(&error),
+        };
+        let _ = callback.call1(&wasm_bindgen::JsValue::NULL, &value);
+    })
 }

@@ -38,7 +38,10 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
     if game.game.moves().is_empty() {
         return Some("No moves to review yet.".to_owned());
     }
-    if game.agent_to_move() && !game.position().is_game_over() {
+    // A loaded game waiting for "Play on" is not waiting for a search: it can be reviewed
+    // as it stands (a fresh look found a GGS record unreviewable until the person turned
+    // it into a game against the agent).
+    if game.agent_to_move() && !game.held && !game.position().is_game_over() {
         return Some("The review waits until the agent has moved.".to_owned());
     }
     match view.player(pos.size(), pos.variant()) {

@@ -135,7 +135,7 @@ impl Pool {
         match out {
             Output::ModelLoaded { name, .. } => self.on_load(index, name, None),
             Output::ModelRejected { name, error } => self.on_load(index, name, Some(error)),
-            Output::Benched { result, .. } => {
+            Output::Benched { result, .. } | Output::BenchedAlphaBeta { result, .. } => {
                 self.on_benched(result);
                 vec![]
             }

@@ -1,5 +1,6 @@
 //! What the browser tests ask of a worker besides searches: the network alone timed at a
-//! batch size (the tests' tract figure), and a crash (to see a dead worker replaced).
+//! batch size (the tests' tract figure), alpha-beta over a pattern network's tables timed
+//! at a depth, and a crash (to see a dead worker replaced).
 
 use super::Pool;
 use protocol::Input;
@@ -25,6 +26,29 @@ impl Pool {
         slot.bridge.send(Input::BenchNetwork {
             model,
             batch,
+            millis,
+        });
+        self.bench = Some(done);
+    }
+
+    /// Asks worker `index` to search `model`'s tables alpha-beta `depth` plies deep from
+    /// the engine's bench positions for about `millis`; `done` gets its nodes a second, or
+    /// why not.
+    pub fn bench_alphabeta(
+        &mut self,
+        index: usize,
+        model: String,
+        depth: u32,
+        millis: u32,
+        done: BenchAnswer,
+    ) {
+        let Some(slot) = self.slots.get(index) else {
+            done(Err(format!("there is no worker {index}")));
+            return;
+        };
+        slot.bridge.send(Input::BenchAlphaBeta {
+            model,
+            depth,
             millis,
         });
         self.bench = Some(done);
