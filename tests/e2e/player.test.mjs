@@ -81,9 +81,14 @@ test("the heat map belongs to its search: live while the agent thinks, never on 
   await setLevel(page, "club"); // 400 simulations
   await newGame(page, { size: "8" });
   const stop = await watchHeatMap(page);
+  // The first move (and the agent's answer) moves nothing in the side column: the move
+  // list, the opening's line and the review's line kept their room (issue 68, item 6).
+  const inputTop = () => page.locator("#transcript-input").evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+  const before = await inputTop();
   for (let i = 0; i < 4; i++) {
     await page.locator(".cell.legal").first().click();
     await waitForTurn(page);
+    if (i === 0) assert.equal(await inputTop(), before, "the side column moved with the first move");
     // The agent's search for the move it played is kept in the panel, labelled, dimmed.
     assert.equal(await page.locator(".heat .pct").count(), 0);
     assert.equal(await page.getAttribute("#search-info", "data-kind"), "past");

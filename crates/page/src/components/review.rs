@@ -84,9 +84,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </label>
                 { button }
             </div>
-            if let Some(why) = props.unavailable.clone().filter(|_| !running) {
-                <p class="small" id="review-unavailable">{ why }</p>
-            }
+            // The line keeps its room when there is nothing to say, so that the first move
+            // (which makes the game reviewable) moves nothing below it.
+            <p class="small review-note-slot">
+                if let Some(why) = props.unavailable.clone().filter(|_| !running) {
+                    <span id="review-unavailable">{ why }</span>
+                }
+            </p>
             if let Some(error) = props.error.clone() {
                 <p class="message" id="review-error" role="alert">{ stop_sentence(&error, reviewed) }</p>
             }
