@@ -251,8 +251,10 @@ fn exact_strength(margin: i32) -> f32 {
 
 /// A searched move's tile (strength, label, words): discs where the network estimates
 /// them (finding 9 of issue 35: at small budgets every chance reads 92-99%, which cannot
-/// tell moves apart; a disc margin can), coloured by them as book tiles are, the chance
-/// kept in the words a screen reader says; the chance in percent without a score head.
+/// tell moves apart; a disc margin can), coloured by them as book tiles are, and said in
+/// the same discs: the words once added the value head's chance, which can order two moves
+/// the other way ("~-16 (11% chance to win)" beside "~-17 (16%)", a fresh look, issue 68),
+/// so a square says one number; the chance in percent without a score head.
 fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
@@ -260,11 +262,7 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
         Some(score) => (
             (value_of_discs(score) + 1.0) / 2.0,
             discs(score, Sure::Estimate),
-            format!(
-                "about {} discs after it ({} chance to win)",
-                signed_discs(score, 0),
-                crate::format::chance(win)
-            ),
+            format!("about {} discs after it", signed_discs(score, 0)),
             TileKind::Estimate,
         ),
         None => (
@@ -664,7 +662,8 @@ mod tests {
         assert_eq!(labels, ["~+7", "~+2", "?"]);
         assert!(tiles[0].strength > tiles[1].strength);
         // Issue 68: one rule writes every estimate in whole discs ("+7.0" before).
-        assert!(tiles[0].aria.contains("about +7 discs") && tiles[0].aria.contains("96%"));
+        // A square says one number: its discs, not the value head's chance beside them.
+        assert_eq!(tiles[0].aria, "about +7 discs after it");
         // Without a score head the chance stays, and a disc estimate never rounds to "-0".
         let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
         assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");

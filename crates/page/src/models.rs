@@ -66,6 +66,25 @@ pub struct BuiltinModel {
     pub leaf_depth: Option<u32>,
 }
 
+/// Simulations a second a residual network's search runs in a worker: 1,661-2,111 for
+/// `az-8x8` at Strong in Chromium on this project's test machine (docs/web.md), the
+/// figure a network of the player's own is taken at.
+pub const RESIDUAL_WORKER_SIMULATIONS_PER_SECOND: u64 = 2_000;
+
+impl BuiltinModel {
+    /// Simulations a second its search runs in a worker, for what a review says of a timed
+    /// agent's search and how far a review may go: the pattern network with its alpha-beta
+    /// leaves 24,500-30,800 at Strong on this project's test machine, loaded (docs/web.md,
+    /// "The pattern network in the worker"); the residual networks
+    /// [`RESIDUAL_WORKER_SIMULATIONS_PER_SECOND`].
+    pub fn worker_simulations_per_second(&self) -> u64 {
+        match self.learner {
+            Learner::Patterns => 25_000,
+            _ => RESIDUAL_WORKER_SIMULATIONS_PER_SECOND,
+        }
+    }
+}
+
 pub const BUILTIN_MODELS: &[BuiltinModel] = &[
     BuiltinModel {
         size: BoardSize::Eight,

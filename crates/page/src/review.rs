@@ -144,16 +144,18 @@ impl ReviewLevel {
 /// flawless (a Quick review of a Casual game was "average loss 0.00").
 pub const JUDGE_FACTOR: u64 = 4;
 
-/// The most simulations a review spends on a position: a move's review is one message to
-/// a worker, which the page replaces when it is silent for 4 s; Deep's 1,600 took 0.8 s a
-/// move in Chromium on this project's test machine, so twice that leaves room for a
-/// device about twice slower.
-pub const MAX_JUDGING_SIMULATIONS: u64 = 3_200;
+/// How long a review may spend on a position, in milliseconds of a worker on this
+/// project's test machine: a move's review is one message to a worker, which the page
+/// replaces when it is silent for 4 s; Deep's 1,600 simulations of `az-8x8` took 0.8 s a
+/// move in Chromium there, so twice that leaves room for a device about twice slower.
+const MAX_JUDGING_MILLIS: u64 = 1_600;
 
-/// The simulations a second a timed level's agent searched with, for comparing a review's
-/// budget with it: 1,661-2,111 a worker at Strong in Chromium on this project's test
-/// machine (docs/web.md).
-const TIMED_SIMULATIONS_PER_SECOND: u64 = 2_000;
+/// The most simulations a review spends on a position with a network searched at
+/// `simulations_per_second` in a worker: [`MAX_JUDGING_MILLIS`] of it (3,200 for
+/// `az-8x8`'s 2,000 a second).
+pub fn max_judging_simulations(simulations_per_second: u64) -> u64 {
+    simulations_per_second * MAX_JUDGING_MILLIS / 1000
+}
 
 /// What a review judges with and why, in words the panel shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,10 +166,18 @@ pub struct Judging {
 
 /// The budget a review judges with: the chosen level's, raised to [`JUDGE_FACTOR`] times
 /// the game's agent's own search (`agent`: its level's name and budget, `None` when no
-/// agent played), up to [`MAX_JUDGING_SIMULATIONS`]; the text says what it used, and
+/// agent played), up to [`max_judging_simulations`]; the text says what it used, and
 /// where the cap left it below the agent's own search, that the agent may be graded more
-/// kindly than it deserves.
-pub fn judging(level: ReviewLevel, agent: Option<(&str, protocol::WireBudget)>) -> Judging {
+/// kindly than it deserves. `simulations_per_second`: what the board's network searches
+/// at in a worker (`BuiltinModel::worker_simulations_per_second`), for a timed agent's
+/// simulations and the cap: the pattern network searches about twelve times as many as
+/// `az-8x8`, and a review that took `az-8x8`'s figure told a Strong game's player the agent
+/// had searched 2,000 simulations where it searched some 25,000.
+pub fn judging(
+    level: ReviewLevel,
+    agent: Option<(&str, protocol::WireBudget)>,
+    simulations_per_second: u64,
+) -> Judging {
     let chosen = level.simulations();
     let Some((name, budget)) = agent else {
         return Judging {
@@ -178,17 +188,17 @@ pub fn judging(level: ReviewLevel, agent: Option<(&str, protocol::WireBudget)>) 
     let (own, own_text) = match (budget.simulations, budget.millis) {
         (Some(n), _) => (n, format!("{} simulations", thousands(n))),
         (None, Some(ms)) => (
-            ms * TIMED_SIMULATIONS_PER_SECOND / 1000,
+            ms * simulations_per_second / 1000,
             format!(
                 "about {} simulations ({} a move)",
-                thousands(ms * TIMED_SIMULATIONS_PER_SECOND / 1000),
+                thousands(ms * simulations_per_second / 1000),
                 crate::format::seconds(ms as f64)
             ),
         ),
         (None, None) => (0, "no search".to_owned()),
     };
     let wanted = own.saturating_mul(JUDGE_FACTOR);
-    let simulations = chosen.max(wanted.min(MAX_JUDGING_SIMULATIONS));
+    let simulations = chosen.max(wanted.min(max_judging_simulations(simulations_per_second)));
     let mut text = format!(
         "Judged at {} simulations a position",
         thousands(simulations)
@@ -913,7 +923,7 @@ mod tests {
             millis: None,
         };
         // Quick on a Casual game would repeat the agent's 100 simulations.
-        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))));
+        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))), 2_000);
         assert_eq!(casual.simulations, 400);
         assert_eq!(
             casual.text,
@@ -922,7 +932,7 @@ mod tests {
              its search."
         );
         // A choice above it stands.
-        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))));
+        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))), 2_000);
         assert_eq!(deep.simulations, 1_600);
         assert!(deep
             .text
@@ -932,11 +942,32 @@ mod tests {
             simulations: None,
             millis: Some(5_000),
         };
-        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)));
-        assert_eq!(kind.simulations, MAX_JUDGING_SIMULATIONS);
+        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)), 2_000);
+        assert_eq!(kind.simulations, 3_200);
         assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
         // Without an agent (analysis), the chosen level.
-        assert_eq!(judging(ReviewLevel::Quick, None).simulations, 100);
+        assert_eq!(judging(ReviewLevel::Quick, None, 2_000).simulations, 100);
+        // A Strong game of the pattern network (25,000 a second in a worker): its agent's
+        // search is said as it was, and the review goes past it in the time a review may
+        // take.
+        let strong = WireBudget {
+            simulations: None,
+            millis: Some(1_000),
+        };
+        let pattern = judging(ReviewLevel::Club, Some(("Strong", strong)), 25_000);
+        assert_eq!(pattern.simulations, 40_000);
+        assert!(
+            pattern
+                .text
+                .contains("the Strong agent searched with about 25,000 simulations (1 s a move)"),
+            "{}",
+            pattern.text
+        );
+        assert!(
+            !pattern.text.contains("graded more kindly"),
+            "{}",
+            pattern.text
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::gateway::{Command, Gateway, ReviewAsk};
 use super::GameModel;
+use crate::models::RESIDUAL_WORKER_SIMULATIONS_PER_SECOND;
 use crate::review::{judging, ReviewLevel, ReviewOrder};
 use crate::view::{View, ViewAction};
 use engine::PlayerKind;
@@ -81,7 +82,18 @@ pub fn review_callbacks(
                 return;
             }
             // More than the agent's own search, so the review does not repeat it.
-            let judged = judging(level, agent.as_ref().map(|(name, b)| (name.as_str(), *b)));
+            let rate = player
+                .model
+                .as_deref()
+                .and_then(crate::models::builtin_named)
+                .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |m| {
+                    m.worker_simulations_per_second()
+                });
+            let judged = judging(
+                level,
+                agent.as_ref().map(|(name, b)| (name.as_str(), *b)),
+                rate,
+            );
             let budget = WireBudget {
                 simulations: Some(judged.simulations),
                 millis: None,
