@@ -281,8 +281,15 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Share => "a share of the search",
         })
         .collect();
+    // A book hint marks only the moves the book holds (often one): "each move" promised
+    // the others (a fresh look, issue 68).
+    let moves = if kinds == [TileKind::Book] {
+        "each move the opening book holds"
+    } else {
+        "each move"
+    };
     Some(format!(
-        "On the squares: the final disc margin for {side} after each move, red the worst to green \
+        "On the squares: the final disc margin for {side} after {moves}, red the worst to green \
          the best: {}.",
         parts.join("; ")
     ))

@@ -363,6 +363,16 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
+    // A book hint's tiles are the book's moves only, and the line says so.
+    let book = Tiles::Ranked {
+        tiles: vec![tile_of(TileKind::Book, "~0")],
+        best: None,
+    };
+    let said = legend(&book, "Black (you)").expect("a legend");
+    assert!(
+        said.contains("after each move the opening book holds"),
+        "{said}"
+    );
     let bound = Tiles::Ranked {
         tiles: vec![tile_of(TileKind::Bound, "≥+2")],
         best: None,
