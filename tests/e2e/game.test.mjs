@@ -309,7 +309,9 @@ test("a corrupt model upload is rejected with a message and play goes on", async
     path.join(dir, "tiny-random-6x6.json"),
   ]);
   await newGame(page, { size: "6" });
-  await page.waitForSelector("#model-status:has-text('(yours)')", { timeout: 30_000 });
+  // The same bound as a first load's (60 s): the workers load the network one after another,
+  // and on a machine busy with other work 30 s ran out once.
+  await page.waitForSelector("#model-status:has-text('(yours)')", { timeout: 60_000 });
   await context.close();
 });
 
