@@ -253,34 +253,40 @@ fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
         crash.as_ref().unchecked_ref(),
     );
     crash.forget();
-    let benched = pool.clone();
-    let bench = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
-        move |model: String, batch: u32, millis: u32, callback: js_sys::Function| {
-            benched
-                .borrow_mut()
-                .bench_network(0, model, batch, millis, answer_to(callback));
+    install_bench(&window, pool, "othelloBenchNetwork", Pool::bench_network);
+    install_bench(
+        &window,
+        pool,
+        "othelloBenchAlphaBeta",
+        Pool::bench_alphabeta,
+    );
+}
+
+/// A bench of the pool's (network or alpha-beta: the model, one number, the milliseconds,
+/// the answer) as the test hook `name(model, n, millis, callback)` on `window`, run on
+/// worker 0.
+fn install_bench(
+    window: &web_sys::Window,
+    pool: &Rc<RefCell<Pool>>,
+    name: &str,
+    bench: fn(&mut Pool, usize, String, u32, u32, crate::pool::BenchAnswer),
+) {
+    use wasm_bindgen::closure::Closure;
+    let pool = pool.clone();
+    let hook = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
+        move |model: String, n: u32, millis: u32, callback: js_sys::Function| {
+            bench(
+                &mut pool.borrow_mut(),
+                0,
+                model,
+                n,
+                millis,
+                answer_to(callback),
+            );
         },
     );
-    let _ = js_sys::Reflect::set(
-        &window,
-        &"othelloBenchNetwork".into(),
-        bench.as_ref().unchecked_ref(),
-    );
-    bench.forget();
-    let searched = pool.clone();
-    let alphabeta = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
-        move |model: String, depth: u32, millis: u32, callback: js_sys::Function| {
-            searched
-                .borrow_mut()
-                .bench_alphabeta(0, model, depth, millis, answer_to(callback));
-        },
-    );
-    let _ = js_sys::Reflect::set(
-        &window,
-        &"othelloBenchAlphaBeta".into(),
-        alphabeta.as_ref().unchecked_ref(),
-    );
-    alphabeta.forget();
+    let _ = js_sys::Reflect::set(window, &name.into(), hook.as_ref().unchecked_ref());
+    hook.forget();
 }
 
 /// A bench's answer for a test's callback: the rate as a number, or the error's words.

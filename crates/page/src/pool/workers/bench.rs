@@ -19,16 +19,15 @@ impl Pool {
         millis: u32,
         done: BenchAnswer,
     ) {
-        let Some(slot) = self.slots.get(index) else {
-            done(Err(format!("there is no worker {index}")));
-            return;
-        };
-        slot.bridge.send(Input::BenchNetwork {
-            model,
-            batch,
-            millis,
-        });
-        self.bench = Some(done);
+        self.send_bench(
+            index,
+            Input::BenchNetwork {
+                model,
+                batch,
+                millis,
+            },
+            done,
+        );
     }
 
     /// Asks worker `index` to search `model`'s tables alpha-beta `depth` plies deep from
@@ -42,15 +41,24 @@ impl Pool {
         millis: u32,
         done: BenchAnswer,
     ) {
+        self.send_bench(
+            index,
+            Input::BenchAlphaBeta {
+                model,
+                depth,
+                millis,
+            },
+            done,
+        );
+    }
+
+    /// Sends worker `index` a bench and keeps `done` for its answer (one bench at a time).
+    fn send_bench(&mut self, index: usize, bench: Input, done: BenchAnswer) {
         let Some(slot) = self.slots.get(index) else {
             done(Err(format!("there is no worker {index}")));
             return;
         };
-        slot.bridge.send(Input::BenchAlphaBeta {
-            model,
-            depth,
-            millis,
-        });
+        slot.bridge.send(bench);
         self.bench = Some(done);
     }
 
