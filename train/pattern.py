@@ -509,6 +509,23 @@ def save_checkpoint(net: PatternNet, path: Path, extra: Mapping[str, Any] | None
     )
 
 
+def mean_of_checkpoints(paths: Sequence[Path]) -> PatternNet:
+    """One network whose weights are the mean of the checkpoints' (stochastic weight
+    averaging, as KataGo and lc0 ship theirs, train/swa.py): at a constant learning rate
+    the fits' weights wander around a minimum and their mean sits nearer its middle. A
+    pattern network has no batch norm, so the mean needs nothing measured again."""
+    if not paths:
+        raise PatternError("no checkpoints to average")
+    nets = [load_checkpoint(p)[0] for p in paths]
+    first = nets[0]
+    for path, net in zip(paths[1:], nets[1:], strict=True):
+        if net.config != first.config:
+            raise PatternError(f"{path}: another layout than {paths[0]}; only one layout averages")
+    states = [n.state_dict() for n in nets]
+    first.load_state_dict({k: sum(s[k] for s in states) / len(states) for k in states[0]})
+    return first
+
+
 def load_checkpoint(path: Path) -> tuple[PatternNet, dict[str, Any]]:
     path = Path(path)
     try:

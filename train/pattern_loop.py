@@ -30,7 +30,14 @@ from pathlib import Path
 from typing import Any, Self
 
 from train.othello_cli import SelfPlay, SelfPlayJob, othello_selfplay
-from train.pattern import PatternConfig, PatternNet, export_model, save_checkpoint
+from train.pattern import (
+    PatternConfig,
+    PatternError,
+    PatternNet,
+    export_model,
+    mean_of_checkpoints,
+    save_checkpoint,
+)
 from train.rundir import RunFiles, cpu_seconds, write_json_atomic
 from train.settings import Check, Setting, at_least, merged_config
 from train.shards import OUT, LocalPool, RunError, Shard, play_missing
@@ -68,6 +75,13 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         "the search's own value and margin in the targets, beside the result",
         check=Check(lambda v: 0 <= v <= 1, "must lie in [0, 1]"),
+    ),
+    Setting(
+        "average_last",
+        1,
+        int,
+        "a generation's network: the mean of the last N fits' weights (1: its fit's own)",
+        check=at_least(1),
     ),
     Setting("threads", 2, int, "threads of the self-play and the fit", check=at_least(1)),
     Setting("gate_games", 0, int, "most games of a gate (0: no gate)", check=at_least(0)),
@@ -198,6 +212,24 @@ def fit(run: PatternRun, gen: int, files: Sequence[Path], fitter: Fit) -> None:
     ]  # fmt: skip
     if fitter(argv) != 0:
         raise RunError(f"the fit of generation {gen + 1} failed (see the lines above)")
+    if c["average_last"] > 1:
+        average(run, gen + 1, c["average_last"])
+
+
+def average(run: PatternRun, gen: int, last: int) -> None:
+    """Generation `gen`'s network (`.onnx` and card) becomes the mean of the weights of the
+    last `last` fits that exist, its own included; its `.pt` stays its fit's, which the next
+    fit continues from (KataGo's self-play plays the averaged weights while the optimiser
+    keeps its own)."""
+    fits = [run.stem(g).with_suffix(".pt") for g in range(max(gen - last + 1, 0), gen + 1)]
+    fits = [p for p in fits if p.is_file()]
+    card = json.loads(run.stem(gen).with_suffix(".json").read_text())
+    first = int(fits[0].stem.removeprefix("gen-"))
+    training = {**card.get("training", {}), "averaged_generations": [first, gen]}
+    try:
+        export_model(mean_of_checkpoints(fits), run.stem(gen), training)
+    except PatternError as e:
+        raise RunError(f"generation {gen}: {e}") from e
 
 
 def sprt_gate(run: PatternRun, gen: int) -> str:

@@ -18,8 +18,11 @@ from train.pattern import (
     config_from_card,
     export_model,
     instances,
+    load_checkpoint,
+    mean_of_checkpoints,
     parse_board_text,
     read_card,
+    save_checkpoint,
     stage,
     stage_input,
 )
@@ -289,3 +292,19 @@ def test_the_search_s_values_blend_into_the_targets_where_a_file_has_them(tmp_pa
     np.testing.assert_allclose(old.value, columns["value"])
     with pytest.raises(PatternError, match="weight must lie in"):
         pattern_fit.load_positions([searched], 6, 1.5)
+
+
+def test_averaged_checkpoints_refuse_a_second_layout(tmp_path: Path) -> None:
+    paths = []
+    for hidden in ((8, 8), (8, 8), (4, 4)):
+        torch.manual_seed(len(paths))
+        paths.append(tmp_path / f"{len(paths)}.pt")
+        save_checkpoint(PatternNet(PatternConfig.default(6, hidden=hidden)), paths[-1])
+    mean = mean_of_checkpoints(paths[:2])
+    one, two = (load_checkpoint(p)[0].state_dict() for p in paths[:2])
+    for name, weights in mean.state_dict().items():
+        assert torch.allclose(weights, (one[name] + two[name]) / 2)
+    with pytest.raises(PatternError, match=r"2\.pt: another layout"):
+        mean_of_checkpoints(paths)
+    with pytest.raises(PatternError, match="no checkpoints"):
+        mean_of_checkpoints([])

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
 from train import pattern_fit, pattern_loop
 from train.othello_cli import SelfPlayJob
+from train.pattern import PatternError, PatternNet, check_parity, load_checkpoint
 from train.pattern_loop import PatternRun, Tools
 from train.shards import RunError
 from train.tests.positions import write_batch
@@ -112,3 +114,26 @@ def test_the_window_stops_where_older_data_is_gone(tmp_path: Path) -> None:
     files, _ = pattern_loop.window(run, 1)
     assert [f.name for f in files] == ["gen-0000.npz", "gen-0001.npz"]
     assert np.load(files[0])["planes"].shape[0] == 10
+
+
+def test_a_generation_s_network_is_the_mean_of_the_last_fits_weights(tmp_path: Path) -> None:
+    calls: list[SelfPlayJob] = []
+    fits: list[list[str]] = []
+    run = PatternRun.open(tmp_path / "run", {"board": 6, "games": 4, "average_last": 2})
+    pattern_loop.run_generations(run, 3, tools(calls, fits, {}))
+    fitted = [load_checkpoint(run.stem(g).with_suffix(".pt"))[0] for g in (2, 3)]
+    states = [n.state_dict() for n in fitted]
+    mean = PatternNet(fitted[0].config)
+    mean.load_state_dict({k: (states[0][k] + states[1][k]) / 2 for k in states[0]})
+    exported = onnx.load(str(run.stem(3).with_suffix(".onnx")))
+    check_parity(mean, exported, "the mean of generations 2 and 3")
+    with pytest.raises(PatternError, match="differs from PyTorch"):
+        check_parity(fitted[1], exported, "generation 3's own fit")
+    card = json.loads(run.stem(3).with_suffix(".json").read_text())
+    assert card["training"]["averaged_generations"] == [2, 3]
+    assert card["training"]["generation"] == 3
+    # The next fit continues from the fit's own weights; self-play plays the mean.
+    assert (run.root / "latest.pt").read_bytes() == run.stem(3).with_suffix(".pt").read_bytes()
+    assert (run.root / "best.onnx").read_bytes() == run.stem(3).with_suffix(".onnx").read_bytes()
+    first = json.loads(run.stem(1).with_suffix(".json").read_text())
+    assert first["training"]["averaged_generations"] == [0, 1]
