@@ -101,10 +101,18 @@ fn best_value_text(r: &MoveReview) -> String {
     }
 }
 
-/// Discs lost, "≥" before it where the best value is only a bound.
+/// Discs lost, "≥" before it where the best value is only a bound, "~" where it was taken
+/// between the search's estimates of both moves (one value shown is exact, the other not,
+/// so the loss is not their difference), as the page writes it.
 fn loss_text(r: &MoveReview) -> String {
-    let at_least = if r.best_is_bound { "≥" } else { "" };
-    format!("{at_least}{:.2}", r.loss)
+    let mark = if r.best_is_bound {
+        "≥"
+    } else if r.loss_between_estimates {
+        "~"
+    } else {
+        ""
+    };
+    format!("{mark}{:.2}", r.loss)
 }
 
 /// The mark: "forced" for a forced move, "uncertain" for one that would be marked best
@@ -205,5 +213,21 @@ mod tests {
             .collect();
         assert_eq!(rows[0], ["+30", "0.00", "best"], "{table}");
         assert_eq!(rows[1], ["≥+30", "≥0.00", "uncertain"], "{table}");
+    }
+
+    #[test]
+    fn a_loss_between_the_search_s_estimates_is_marked_as_the_page_marks_it() {
+        // The played f6 proven -64, the best e3 estimated +33.30: the loss (12.69) is the
+        // search's estimates' difference, not the values', and the row says so.
+        let mut review = MoveReview::new(
+            Color::Black,
+            (mv("f6"), exact(-64.0)),
+            (mv("e3"), Value::estimate(33.3)),
+        );
+        review.loss = 12.69;
+        review.loss_between_estimates = true;
+        let table = render(&[review]);
+        let row: Vec<&str> = table.lines().nth(2).expect("a row").split_whitespace().collect();
+        assert!(row.contains(&"~12.69"), "{table}");
     }
 }

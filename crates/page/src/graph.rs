@@ -490,6 +490,7 @@ mod tests {
                 loss: 8.0,
                 line: vec![],
                 best_is_bound: false,
+                loss_between_estimates: false,
             },
         );
         let pts = points(&g, &known, &reviews, None);

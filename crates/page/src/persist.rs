@@ -363,6 +363,7 @@ mod tests {
             loss,
             line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
             best_is_bound: false,
+            loss_between_estimates: false,
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));

@@ -52,24 +52,10 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     let at_least = if r.best_is_bound { "≥" } else { "" };
     if whole {
         format!("{at_least}{}", r.loss.round() as i32)
-    } else if loss_between_estimates(r) {
+    } else if r.loss_between_estimates {
         format!("~{:.2}", r.loss)
     } else {
         format!("{at_least}{:.2}", r.loss)
-    }
-}
-
-/// Whether the loss was taken between the search's own estimates of the two moves, not
-/// between the row's values: one of them is exact and the other an estimate, and a proof
-/// less a guess is neither (`engine::review::comparable_loss`). The row then says so, since
-/// its loss is not the difference of the values it shows (a fresh look read "f6 -64, best
-/// e3 +33.30, loss 12.69" as a wrong subtraction).
-pub fn loss_between_estimates(r: &ReviewedMove) -> bool {
-    match (r.value, r.best_value) {
-        (Some(value), Some(best)) if r.value_exact != r.best_exact && !r.best_is_bound => {
-            ((best - value).max(0.0) - r.loss).abs() > 0.005
-        }
-        _ => false,
     }
 }
 
@@ -513,11 +499,11 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
         Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
-        Mark::Best if loss_between_estimates(r) => {
+        Mark::Best if r.loss_between_estimates => {
             format!("as good as the best ({loss} discs apart {BETWEEN_ESTIMATES})")
         }
         Mark::Best => format!("as good as the best ({loss} discs apart)"),
-        _ if loss_between_estimates(r) => {
+        _ if r.loss_between_estimates => {
             format!("{article} {mark}, {loss} discs lost {BETWEEN_ESTIMATES}")
         }
         _ => format!("{article} {mark}, {loss} discs lost"),
@@ -726,10 +712,11 @@ mod tests {
             (mv("f6"), Value::exact(-64)),
             (mv("e3"), Value::estimate(33.3)),
         ));
-        assert!(!loss_between_estimates(&row), "the values' own difference");
+        assert!(!row.loss_between_estimates, "the values' own difference");
         assert_eq!(loss_text(&row), "97.30");
+        // The engine says where it took the loss between estimates.
         row.loss = 12.69;
-        assert!(loss_between_estimates(&row));
+        row.loss_between_estimates = true;
         assert_eq!(loss_text(&row), "~12.69");
         let said = describe(Some(12), &row);
         assert!(
@@ -742,7 +729,7 @@ mod tests {
             (mv("f6"), Value::estimate(20.61)),
             (mv("e3"), Value::estimate(33.3)),
         ));
-        assert!(!loss_between_estimates(&estimates));
+        assert!(!estimates.loss_between_estimates);
         assert_eq!(loss_text(&estimates), "12.69");
     }
 

@@ -26,6 +26,11 @@ pub struct ReviewedMove {
     /// [`MoveReview::best_is_bound`]); absent in saves from before it.
     #[serde(default)]
     pub best_is_bound: bool,
+    /// `loss` was taken between the search's own estimates of the two moves, not between
+    /// the values shown (the engine's [`MoveReview::loss_between_estimates`]); absent, so
+    /// false, in saves from before it.
+    #[serde(default)]
+    pub loss_between_estimates: bool,
 }
 
 impl ReviewedMove {
@@ -41,6 +46,7 @@ impl ReviewedMove {
             loss: r.loss,
             line: r.line.clone(),
             best_is_bound: r.best_is_bound,
+            loss_between_estimates: r.loss_between_estimates,
         }
     }
 
@@ -65,6 +71,7 @@ impl ReviewedMove {
             mark: Mark::of_loss(self.loss),
             line: self.line.clone(),
             best_is_bound: self.best_is_bound,
+            loss_between_estimates: self.loss_between_estimates,
         }
     }
 

@@ -127,6 +127,10 @@ pub struct MoveReview {
     /// move within reach of it is not known to be the best, and the loss is at least
     /// `loss`.
     pub best_is_bound: bool,
+    /// `loss` was taken between the search's own estimates of the played move and the
+    /// best, not between `value` and `best_value`: one of those is exact and the other an
+    /// estimate ([`comparable_loss`]), so the loss is not their difference.
+    pub loss_between_estimates: bool,
 }
 
 impl MoveReview {
@@ -142,6 +146,7 @@ impl MoveReview {
             mark: Mark::Best,
             line: Vec::new(),
             best_is_bound: false,
+            loss_between_estimates: false,
         }
     }
 
@@ -173,7 +178,7 @@ impl MoveReview {
         } else {
             (best, best_value)
         };
-        let loss = comparable_loss(value, best_value, (None, None));
+        let loss = comparable_loss(value, best_value, (None, None)).discs;
         MoveReview {
             side,
             played,
@@ -184,6 +189,7 @@ impl MoveReview {
             mark: Mark::of_loss(loss),
             line: vec![best],
             best_is_bound: false,
+            loss_between_estimates: false,
         }
     }
 
@@ -200,7 +206,9 @@ impl MoveReview {
                 search_estimate(info, self.played),
                 search_estimate(info, self.best),
             );
-            self.loss = comparable_loss(value, best_value, estimates);
+            let loss = comparable_loss(value, best_value, estimates);
+            self.loss = loss.discs;
+            self.loss_between_estimates = loss.between_estimates;
             self.mark = Mark::of_loss(self.loss);
         }
         self
@@ -331,15 +339,27 @@ pub fn search_estimate(info: &SearchInfo, mv: Move) -> Option<f32> {
     Some(m.score.unwrap_or_else(|| discs_of_value(m.q)))
 }
 
+/// A loss in discs, and whether it was taken between the search's own estimates of the two
+/// moves rather than between their values (see [`comparable_loss`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Loss {
+    pub discs: f32,
+    pub between_estimates: bool,
+}
+
 /// The discs a move worth `value` gives away against the best, worth `best`, only ever
 /// between values of one kind: two exact margins, or two estimates. Where one is the
 /// solver's and the other the search's (the solver reached the best move's line but not
 /// the played one's), the search's own estimates of both (`estimates`: the played move's,
 /// the best's) are compared instead, since a proof minus a guess is neither (a game won
-/// 56-0 was charged 60 discs so). Only where the search has no estimate of the exact side
-/// (a move that ends the game) does the loss take the two as they are.
-pub fn comparable_loss(value: Value, best: Value, estimates: (Option<f32>, Option<f32>)) -> f32 {
-    let mixed = (best.discs - value.discs).max(0.0);
+/// 56-0 was charged 60 discs so), and the loss says so. Only where the search has no
+/// estimate of the exact side (a move that ends the game) does the loss take the two as
+/// they are.
+pub fn comparable_loss(value: Value, best: Value, estimates: (Option<f32>, Option<f32>)) -> Loss {
+    let mixed = Loss {
+        discs: (best.discs - value.discs).max(0.0),
+        between_estimates: false,
+    };
     if value.exact == best.exact {
         return mixed;
     }
@@ -354,7 +374,10 @@ pub fn comparable_loss(value: Value, best: Value, estimates: (Option<f32>, Optio
         Some(best.discs)
     };
     match (played, best) {
-        (Some(played), Some(best)) => (best - played).max(0.0),
+        (Some(played), Some(best)) => Loss {
+            discs: (best - played).max(0.0),
+            between_estimates: true,
+        },
         _ => mixed,
     }
 }

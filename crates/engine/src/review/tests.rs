@@ -401,22 +401,59 @@ fn an_estimate_and_an_exact_margin_are_never_subtracted_from_each_other() {
     // The search's estimate of the best move is compared instead (the played move's
     // estimate is its value already): 41.5 against 40.55.
     let loss = comparable_loss(played, best, (Some(41.0), Some(41.5)));
-    assert!((loss - 0.95).abs() < 1e-4, "{loss}");
-    assert!((comparable_loss(played, best, (None, Some(44.55))) - 4.0).abs() < 1e-4);
+    assert!((loss.discs - 0.95).abs() < 1e-4, "{loss:?}");
+    assert!(loss.between_estimates);
+    let with_own = comparable_loss(played, best, (None, Some(44.55)));
+    assert!((with_own.discs - 4.0).abs() < 1e-4 && with_own.between_estimates);
     // The other way round: the played move exact, the best an estimate.
     let exact_played = comparable_loss(Value::exact(30), Value::estimate(33.0), (Some(31.0), None));
-    assert!((exact_played - 2.0).abs() < 1e-4, "{exact_played}");
+    assert!((exact_played.discs - 2.0).abs() < 1e-4, "{exact_played:?}");
+    assert!(exact_played.between_estimates);
     // Like with like: two exact margins, or two estimates, as they are.
+    let exact = comparable_loss(Value::exact(10), Value::exact(16), (Some(0.0), Some(0.0)));
     assert_eq!(
-        comparable_loss(Value::exact(10), Value::exact(16), (None, None)),
-        6.0
+        exact,
+        Loss {
+            discs: 6.0,
+            between_estimates: false
+        }
     );
     let estimates = comparable_loss(Value::estimate(1.0), Value::estimate(3.5), (None, None));
-    assert!((estimates - 2.5).abs() < 1e-4);
+    assert!((estimates.discs - 2.5).abs() < 1e-4 && !estimates.between_estimates);
     // Never negative; and without the search's estimate of the exact side, the two as
     // they are (a move that ends the game has no estimate).
-    assert_eq!(comparable_loss(played, best, (Some(50.0), Some(39.0))), 0.0);
-    assert!((comparable_loss(played, best, (None, None)) - 23.45).abs() < 1e-3);
+    assert_eq!(comparable_loss(played, best, (Some(50.0), Some(39.0))).discs, 0.0);
+    let as_they_are = comparable_loss(played, best, (None, None));
+    assert!((as_they_are.discs - 23.45).abs() < 1e-3 && !as_they_are.between_estimates);
+}
+
+#[test]
+fn a_review_says_when_its_loss_is_between_the_search_s_estimates() {
+    let (f6, e3) = (square("f6"), square("e3"));
+    let mut info = SearchInfo::decided(e3, Duration::ZERO);
+    info.moves = vec![
+        visited(e3, 90, 0.5, Some(33.3)),
+        visited(f6, 10, 0.1, Some(20.6)),
+    ];
+    // The played f6 proven lost by 64, the best e3 estimated: the estimates' difference.
+    let mixed = MoveReview::new(
+        Color::Black,
+        (f6, Value::exact(-64)),
+        (e3, Value::estimate(33.3)),
+    )
+    .compared_in(&info);
+    assert!(mixed.loss_between_estimates);
+    assert!((mixed.loss - 12.7).abs() < 1e-3, "{}", mixed.loss);
+    // Both estimates: the values' own difference, and nothing to say.
+    let like = MoveReview::new(
+        Color::Black,
+        (f6, Value::estimate(20.6)),
+        (e3, Value::estimate(33.3)),
+    )
+    .compared_in(&info);
+    assert!(!like.loss_between_estimates);
+    assert!((like.loss - 12.7).abs() < 1e-3);
+    assert!(!MoveReview::forced(Color::White, f6).compared_in(&info).loss_between_estimates);
 }
 
 /// Black to move after d3c3b3d2e1d6d7e3, with f4 taking every white disc (+64): the

@@ -88,6 +88,7 @@ mod tests {
             loss,
             line: vec![],
             best_is_bound: false,
+            loss_between_estimates: false,
         }
     }
 

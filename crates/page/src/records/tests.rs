@@ -187,6 +187,7 @@ fn a_review_goes_into_a_records_download_only_when_asked_and_keeps_the_times() {
             loss: 0.0,
             line: vec![b5],
             best_is_bound: false,
+            loss_between_estimates: false,
         },
     );
     // The record's own download is the record as it came, reviewed or not (issue 68).
