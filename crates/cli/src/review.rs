@@ -227,7 +227,12 @@ mod tests {
         review.loss = 12.69;
         review.loss_between_estimates = true;
         let table = render(&[review]);
-        let row: Vec<&str> = table.lines().nth(2).expect("a row").split_whitespace().collect();
+        let row: Vec<&str> = table
+            .lines()
+            .nth(2)
+            .expect("a row")
+            .split_whitespace()
+            .collect();
         assert!(row.contains(&"~12.69"), "{table}");
     }
 }

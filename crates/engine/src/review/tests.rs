@@ -422,7 +422,10 @@ fn an_estimate_and_an_exact_margin_are_never_subtracted_from_each_other() {
     assert!((estimates.discs - 2.5).abs() < 1e-4 && !estimates.between_estimates);
     // Never negative; and without the search's estimate of the exact side, the two as
     // they are (a move that ends the game has no estimate).
-    assert_eq!(comparable_loss(played, best, (Some(50.0), Some(39.0))).discs, 0.0);
+    assert_eq!(
+        comparable_loss(played, best, (Some(50.0), Some(39.0))).discs,
+        0.0
+    );
     let as_they_are = comparable_loss(played, best, (None, None));
     assert!((as_they_are.discs - 23.45).abs() < 1e-3 && !as_they_are.between_estimates);
 }
@@ -453,7 +456,11 @@ fn a_review_says_when_its_loss_is_between_the_search_s_estimates() {
     .compared_in(&info);
     assert!(!like.loss_between_estimates);
     assert!((like.loss - 12.7).abs() < 1e-3);
-    assert!(!MoveReview::forced(Color::White, f6).compared_in(&info).loss_between_estimates);
+    assert!(
+        !MoveReview::forced(Color::White, f6)
+            .compared_in(&info)
+            .loss_between_estimates
+    );
 }
 
 /// Black to move after d3c3b3d2e1d6d7e3, with f4 taking every white disc (+64): the
