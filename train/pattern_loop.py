@@ -114,8 +114,9 @@ class PatternRun(RunFiles):
     generation, the CPU-hours, the generation that plays), log.txt, metrics.csv; at its
     root what the next generation needs and git keeps (`latest.pt`, the checkpoint fitted
     last; `best.onnx` and its card, the network that plays); under data/ each
-    generation's self-play, under models/ each generation's network, under gates/ each
-    gate's games (none of these three in git)."""
+    generation's self-play, under models/ each generation's fit (`.pt`) and network
+    (`.onnx` and card: the fit's own, or with `--average-last` the mean of the last fits),
+    under gates/ each gate's games (none of these three in git)."""
 
     othello: str = DEFAULT_BINARY
 
