@@ -344,16 +344,23 @@ fn opponent_name(spec: &str) -> String {
     }
 }
 
-/// Where an archived network came from, read from its name as the archive names them
-/// (`az-8x8-b88`: training run `8x8-b`, generation 88).
+/// Where an archived network came from, read from its name as the archive names them:
+/// `az-8x8-b88` is generation 88 of training run `8x8-b` (the residual runs, named for
+/// their board and a letter), `pattern-8x8-88` generation 88 of training run
+/// `pattern-8x8` (a run named as its network is).
 fn archived_origin(stem: &str) -> String {
     let parsed = stem.rsplit_once('-').and_then(|(head, tail)| {
         let digits = tail.trim_start_matches(|c: char| c.is_ascii_alphabetic());
         let letters = &tail[..tail.len() - digits.len()];
-        let board = head.split_once('-')?.1;
-        let valid = !letters.is_empty() && !digits.is_empty();
-        let valid = valid && digits.chars().all(|c| c.is_ascii_digit());
-        valid.then(|| format!("generation {digits} of training run {board}-{letters}"))
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let run = if letters.is_empty() {
+            head.to_owned()
+        } else {
+            format!("{}-{letters}", head.split_once('-')?.1)
+        };
+        Some(format!("generation {digits} of training run {run}"))
     });
     parsed.unwrap_or_else(|| "kept in the archive".to_owned())
 }
@@ -484,13 +491,16 @@ mod tests {
             line.contains("% of its endgame moves are perfect"),
             "{line}"
         );
-        // The pattern network was measured at the page's Strong time, against the residual
-        // network with the page's book.
+        // The pattern network was measured at the page's Strong time, against the page's
+        // agent before it (an earlier generation of its run, archived) with the page's book.
         let card = std::fs::read_to_string(root.join("models/pattern-8x8.json")).expect("card");
         let line = strength_line(&card).expect("pattern-8x8 was measured");
         assert!(line.starts_with("Measured at 1 s per move: "), "{line}");
         assert!(
-            line.contains("against the az-8x8 network (1 s per move, its opening book)"),
+            line.contains(
+                "against an earlier network, pattern-8x8-88 (generation 88 of training run \
+                 pattern-8x8, 1 s per move, alpha-beta leaves of depth 2, its opening book)"
+            ),
             "{line}"
         );
         let none = default_card("mine", BoardSize::Six, Variant::Standard);
@@ -505,6 +515,21 @@ mod tests {
         assert!(line.contains("from XOT openings"), "{line}");
         assert_eq!(line.matches("from XOT openings").count(), 4, "{line}");
         assert_eq!(strength_line("not json"), None);
+    }
+
+    #[test]
+    fn an_archived_network_is_named_by_its_run_and_generation() {
+        assert_eq!(
+            archived_origin("az-8x8-b88"),
+            "generation 88 of training run 8x8-b"
+        );
+        assert_eq!(
+            archived_origin("pattern-8x8-88"),
+            "generation 88 of training run pattern-8x8"
+        );
+        assert_eq!(archived_origin("pattern-8x8-b"), "kept in the archive");
+        assert_eq!(archived_origin("mine"), "kept in the archive");
+        assert_eq!(archived_origin("az-8x8-b8x"), "kept in the archive");
     }
 
     #[test]
