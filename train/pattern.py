@@ -34,6 +34,7 @@ import torch
 from torch import Tensor, nn
 
 from train.contract import ContractError
+from train.swa import mean_state
 
 OPSET = 17
 KIND = "pattern"
@@ -521,8 +522,7 @@ def mean_of_checkpoints(paths: Sequence[Path]) -> PatternNet:
     for path, net in zip(paths[1:], nets[1:], strict=True):
         if net.config != first.config:
             raise PatternError(f"{path}: another layout than {paths[0]}; only one layout averages")
-    states = [n.state_dict() for n in nets]
-    first.load_state_dict({k: sum(s[k] for s in states) / len(states) for k in states[0]})
+    first.load_state_dict(mean_state([n.state_dict() for n in nets]))
     return first
 
 

@@ -56,14 +56,20 @@ def average_weights(paths: list[Path]) -> tuple[NetConfig, dict[str, torch.Tenso
     configs = {str(s["net_config"]) for s in states}
     if len(configs) != 1:
         raise CheckpointError(f"the checkpoints' networks differ: {sorted(configs)}")
-    models = [s["model"] for s in states]
+    return NetConfig.from_dict(states[0]["net_config"]), mean_state([s["model"] for s in states])
+
+
+def mean_state(states: list[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of state dicts of one layout; a tensor that is not learnt
+    (batch norm's `num_batches_tracked`) is the first one's. The residual networks'
+    averages here and the pattern networks' (`train.pattern.mean_of_checkpoints`) share it."""
     mean = {}
-    for name, first in models[0].items():
+    for name, first in states[0].items():
         if first.is_floating_point():
-            mean[name] = torch.stack([m[name] for m in models]).mean(dim=0)
+            mean[name] = torch.stack([s[name] for s in states]).mean(dim=0)
         else:  # num_batches_tracked
             mean[name] = first.clone()
-    return NetConfig.from_dict(states[0]["net_config"]), mean
+    return mean
 
 
 def refresh_batch_norm(net: nn.Module, planes: np.ndarray, batch: int, seed: int) -> None:
