@@ -11,6 +11,7 @@
 //! 2 to 64 ran 3,300-3,700, and the batch-of-one plan 6,400. A pattern network has a runner of its own (`pattern`).
 
 pub mod pattern;
+mod pattern_layers;
 
 use crate::network::{
     check_contract, check_output_sizes, check_score_shape, run_each, Model, ModelCard, ModelError,

@@ -6,8 +6,8 @@
 use engine::evaluator::Evaluator;
 use engine::network::Runtime;
 use engine::network::{Model, ModelCard, Network};
-use engine::pattern::{PatternEvaluator, Priors};
-use engine::tract::pattern::TractPatternModel;
+use engine::pattern::{PatternEvaluator, PatternRunError, PatternRunner, PatternTables, Priors};
+use engine::tract::pattern::{TractPatternModel, TractPatterns};
 use engine::tract::Tract;
 use engine::{NoModels, PlayerSpec, Rng};
 use othello::{BoardSize, Position, Symmetry, Variant};
@@ -138,6 +138,59 @@ fn the_tables_sum_what_the_network_gives_on_each_instance() {
             let [sb, vb] = tables.rounding_bound();
             close(s, ds, sb, &format!("score sum of {}", pos.to_board_text()));
             close(v, dv, vb, &format!("value sum of {}", pos.to_board_text()));
+        }
+    }
+}
+
+/// The runner with its layers hidden: the tables are then built by running the network
+/// on every configuration, the slow path the walk must agree with.
+struct RunOnly(TractPatterns);
+
+impl PatternRunner for RunOnly {
+    fn run_pattern(
+        &mut self,
+        pattern: usize,
+        rows: &[f32],
+        count: usize,
+    ) -> Result<Vec<f32>, PatternRunError> {
+        self.0.run_pattern(pattern, rows, count)
+    }
+}
+
+#[test]
+fn tables_walked_from_the_weights_equal_tables_run_through_tract() {
+    for n in [8u8, 6] {
+        let (bytes, card) = fixture(n);
+        let set = card.pattern_set().expect("a pattern card");
+        let patterns = TractPatterns::from_bytes(&bytes, &set).expect("loads");
+        for p in 0..set.patterns.len() {
+            assert!(
+                patterns.layers(p).is_some(),
+                "{n}x{n}: pattern {p} is the exported chain, so it is walked"
+            );
+        }
+        let walked = load(n).pattern_tables().expect("tables");
+        let run = PatternTables::build(set.clone(), &mut RunOnly(patterns)).expect("runs");
+        let step = walked.step();
+        for (o, (a, b)) in step.iter().zip(run.step()).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-6 * a.abs(),
+                "output {o}'s unit: {a} against {b}"
+            );
+        }
+        for stage in 0..set.stages as usize {
+            for (p, pattern) in set.patterns.iter().enumerate() {
+                for config in 0..pattern.configurations() {
+                    let (a, b) = (walked.entry(stage, p, config), run.entry(stage, p, config));
+                    for o in 0..2 {
+                        // Float sums in another order may round to the neighbouring unit.
+                        assert!(
+                            (a[o] - b[o]).abs() <= 1.01 * step[o],
+                            "{n}x{n} stage {stage} pattern {p} configuration {config}: {a:?} against {b:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -13,6 +13,7 @@
 //! its indices current move by move instead; the search here evaluates fresh positions.
 
 use super::set::PatternSet;
+use super::walk::{walk_stage, PatternLayers};
 use othello::Position;
 
 /// Why running a pattern network failed, in the words a loaded network uses for the same
@@ -38,6 +39,12 @@ pub trait PatternRunner {
         rows: &[f32],
         count: usize,
     ) -> Result<Vec<f32>, PatternRunError>;
+
+    /// `pattern`'s network as plain dense layers, where the runtime can read them from
+    /// the model: the tables are then walked from the weights (`walk`) rather than run.
+    fn layers(&self, _pattern: usize) -> Option<&PatternLayers> {
+        None
+    }
 }
 
 /// Rows a runner is given at once while the tables are built: about 1.4 MB of input for
@@ -126,6 +133,13 @@ impl PatternTables {
         for (p, pattern) in set.patterns.iter().enumerate() {
             let rows = ConfigurationRows::new(&set, p);
             let per_stage = pattern.configurations();
+            if let Some(layers) = runner.layers(p) {
+                for stage in 0..stages {
+                    let block = &mut entries[stage * stage_len + offsets[p]..][..per_stage];
+                    walk_stage(layers, &rows.rank, rows.stage_inputs[stage], block);
+                }
+                continue;
+            }
             let total = per_stage * stages;
             let mut start = 0;
             while start < total {

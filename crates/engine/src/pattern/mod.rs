@@ -4,7 +4,8 @@
 //!
 //! [`PatternSet`] is what the card states (patterns, instances, stages); a runtime that
 //! holds the ONNX (tract in `crate::tract`, ONNX Runtime in the tools crate) implements
-//! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once and averages each
+//! [`PatternRunner`], and [`PatternTables::build`] runs it over every configuration once (or,
+//! where the runner gives the layers' weights, walks them: `walk`) and averages each
 //! pattern's entries over the symmetries that keep its squares.
 //! [`PatternEvaluator`] is what the search sees.
 //!
@@ -15,12 +16,14 @@
 mod evaluator;
 mod lookup;
 mod set;
+mod walk;
 
 pub use evaluator::{PatternEvaluator, Priors};
 pub use lookup::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 pub use set::{
     Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
 };
+pub use walk::{Dense, LayersError, PatternLayers};
 
 use othello::{Position, Symmetry};
 

@@ -3,7 +3,7 @@
 //! (docs/model-contract.md, "Pattern networks").
 
 use crate::network::{ModelCard, ModelError, PatternModel};
-use crate::pattern::{PatternRunError, PatternRunner, PatternSet};
+use crate::pattern::{PatternLayers, PatternRunError, PatternRunner, PatternSet};
 use std::sync::Arc;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
@@ -15,9 +15,14 @@ fn load_error(e: impl std::fmt::Display) -> ModelError {
 }
 
 /// One plan a pattern: pattern k's plan computes `out_k` alone, the other inputs fed a
-/// row of zeros (they lead nowhere in it).
+/// row of zeros (they lead nowhere in it). A plan is optimised when first run: the tables
+/// are walked from the layers where the graph is the plain chain, and the plans then serve
+/// only the checks that run the network itself.
 pub struct TractPatterns {
-    plans: Vec<Plan>,
+    model: TypedModel,
+    outputs: Vec<OutletId>,
+    plans: Vec<Option<Plan>>,
+    layers: Vec<Option<PatternLayers>>,
     /// Each input's width, `2s + 1`, in the graph's input order.
     input_widths: Vec<usize>,
     /// For each pattern, its input's place in the graph's inputs.
@@ -27,8 +32,16 @@ pub struct TractPatterns {
 impl TractPatterns {
     /// Reads the ONNX and checks its inputs and outputs against the card's patterns.
     pub fn from_bytes(onnx: &[u8], set: &PatternSet) -> Result<Self, ModelError> {
-        let model = tract_onnx::onnx()
-            .model_for_read(&mut std::io::Cursor::new(onnx))
+        let onnx_reader = tract_onnx::onnx();
+        let proto = onnx_reader
+            .proto_model_for_read(&mut std::io::Cursor::new(onnx))
+            .map_err(load_error)?;
+        let layers = match &proto.graph {
+            Some(graph) => super::pattern_layers::read(graph, set),
+            None => vec![None; set.patterns.len()],
+        };
+        let model = onnx_reader
+            .model_for_proto_model(&proto)
             .map_err(load_error)?
             .into_typed()
             .map_err(load_error)?;
@@ -50,7 +63,7 @@ impl TractPatterns {
                     .unwrap_or(0),
             );
         }
-        let mut plans = Vec::with_capacity(set.patterns.len());
+        let mut pattern_outputs = Vec::with_capacity(set.patterns.len());
         let mut input_of = Vec::with_capacity(set.patterns.len());
         for (k, pattern) in set.patterns.iter().enumerate() {
             let (input_name, output_name) = (format!("pattern_{k}"), format!("out_{k}"));
@@ -79,21 +92,34 @@ impl TractPatterns {
                     output_fact.shape
                 )));
             }
-            let mut one = model.clone();
-            one.select_output_outlets(&[outputs[output]])
-                .map_err(load_error)?;
-            let plan = one
-                .into_optimized()
-                .and_then(tract_onnx::prelude::IntoRunnable::into_runnable)
-                .map_err(load_error)?;
-            plans.push(plan);
+            pattern_outputs.push(outputs[output]);
             input_of.push(input);
         }
         Ok(TractPatterns {
-            plans,
+            model,
+            plans: vec![None; pattern_outputs.len()],
+            outputs: pattern_outputs,
+            layers,
             input_widths,
             input_of,
         })
+    }
+
+    /// Pattern `k`'s plan, optimised on first use.
+    fn plan(&mut self, k: usize) -> Result<Plan, PatternRunError> {
+        if let Some(plan) = &self.plans[k] {
+            return Ok(plan.clone());
+        }
+        let run_error = |e: TractError| PatternRunError::Run(format!("{e:#}"));
+        let mut one = self.model.clone();
+        one.select_output_outlets(&[self.outputs[k]])
+            .map_err(run_error)?;
+        let plan = one
+            .into_optimized()
+            .and_then(tract_onnx::prelude::IntoRunnable::into_runnable)
+            .map_err(run_error)?;
+        self.plans[k] = Some(plan.clone());
+        Ok(plan)
     }
 }
 
@@ -127,7 +153,7 @@ impl PatternRunner for TractPatterns {
             .map_err(|e| run_error(&e))?;
             feed.push(tensor.into_tensor().into_tvalue());
         }
-        let results = self.plans[pattern].run(feed).map_err(|e| run_error(&e))?;
+        let results = self.plan(pattern)?.run(feed).map_err(|e| run_error(&e))?;
         let out = results
             .first()
             .ok_or_else(|| PatternRunError::Run(format!("out_{pattern} gave nothing")))?;
@@ -137,6 +163,10 @@ impl PatternRunner for TractPatterns {
             .iter()
             .copied()
             .collect())
+    }
+
+    fn layers(&self, pattern: usize) -> Option<&PatternLayers> {
+        self.layers.get(pattern)?.as_ref()
     }
 }
 
