@@ -53,7 +53,7 @@ def test_generations_fit_the_window_of_newest_positions_and_only_a_passed_gate_p
     fits: list[list[str]] = []
     given = {
         "board": 6, "games": 4, "window_positions": 2 * POSITIONS, "gate_games": 10,
-        "search": "mcts:leaf_depth=2", "search_weight": 0.5,
+        "search": "mcts:leaf_depth=2", "search_weight": 0.5, "threads": 2, "fit_threads": 1,
     }  # fmt: skip
     run = PatternRun.open(tmp_path / "run", given)
     # Generation 1 passes its gate, generation 2 does not, generation 3 does.
@@ -72,6 +72,9 @@ def test_generations_fit_the_window_of_newest_positions_and_only_a_passed_gate_p
         ["gen-0001", "gen-0002"],
     ]
     assert all(a[a.index("--search-weight") + 1] == "0.5" for a in fits)
+    # Self-play plays games on both threads; the fit runs PyTorch on one.
+    assert all(c.threads == 2 for c in calls)
+    assert all(a[a.index("--threads") + 1] == "1" for a in fits)
     rows = run.metrics()
     assert [r["gate"] for r in rows] == ["H1", "H0", "H1"]
     assert [r["model"] for r in rows] == [f"models/gen-000{g}.onnx" for g in (1, 1, 3)]
