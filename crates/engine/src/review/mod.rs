@@ -9,9 +9,12 @@ use crate::evaluator::EvalError;
 use crate::mcts::RootSolve;
 use crate::report::{discs_of_value, SearchInfo};
 use crate::solver::Solver;
+use frame::Frame;
 use othello::{Color, Game, IllegalMove, Move, Position};
 use std::fmt;
 use thiserror::Error;
+
+mod frame;
 
 #[cfg(test)]
 mod tests;
@@ -474,6 +477,8 @@ pub struct Reviewer {
     /// The last search of a position after a played move: the next move's position, so it
     /// is not searched twice.
     kept: Option<(Position, SearchInfo)>,
+    /// How the game is turned to be searched (`frame`): mirror-image games get one review.
+    frame: Frame,
 }
 
 /// A summary: the agent has no text but its name, and the kept search is a cache.
@@ -498,6 +503,7 @@ impl Reviewer {
             overridden: false,
             solver: None,
             kept: None,
+            frame: Frame::default(),
         }
     }
 
@@ -531,6 +537,7 @@ impl Reviewer {
     ) -> Result<Vec<MoveReview>, ReviewError> {
         self.agent.new_game();
         self.kept = None;
+        self.frame = Frame::default();
         let mut reviews = Vec::with_capacity(game.moves().len());
         for (index, (pos, &mv)) in game.positions().iter().zip(game.moves()).enumerate() {
             let review = self.review_move(pos, mv).map_err(|e| match e {
@@ -548,8 +555,21 @@ impl Reviewer {
     }
 
     /// The review of `played` in `pos`. An illegal move's error says move 1: a game's
-    /// review numbers it.
+    /// review numbers it. The moves of one game are reviewed in order, in one frame
+    /// (`frame`): a game and its mirror images get the same review, turned.
     pub fn review_move(&mut self, pos: &Position, played: Move) -> Result<MoveReview, ReviewError> {
+        pos.play(played).map_err(|cause| ReviewError::Illegal {
+            number: 1,
+            mv: played,
+            cause,
+        })?;
+        let (turned, turned_played) = self.frame.turn(pos, played);
+        let review = self.review_turned(&turned, turned_played)?;
+        Ok(self.frame.back(review, pos.size()))
+    }
+
+    /// [`Reviewer::review_move`] in the frame's orientation.
+    fn review_turned(&mut self, pos: &Position, played: Move) -> Result<MoveReview, ReviewError> {
         let illegal = |cause| ReviewError::Illegal {
             number: 1,
             mv: played,
@@ -568,6 +588,13 @@ impl Reviewer {
             player: self.agent.name(),
         };
         let best = info.best_move().ok_or_else(no_values)?;
+        // A move that is the search's choice turned by a symmetry of the position is that
+        // move: it is best, whatever the two searches' noise says of each.
+        let best = if frame::equivalent(pos, best, played) {
+            played
+        } else {
+            best
+        };
         let best_value = position_value(&info, squares).ok_or_else(no_values)?;
         // The played move's value is the position after it as the next move's review sees
         // it (the search of that position, kept for it), unless this search proved its

@@ -3,7 +3,7 @@ use crate::agent::Thinking;
 use crate::mcts::default_exact_root_empties;
 use crate::report::{value_of_discs, MoveInfo, Proof};
 use crate::{NoModels, PlayerSpec, Rng};
-use othello::{BoardSize, Square, Variant};
+use othello::{BoardSize, Square, Symmetry, Variant};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -529,4 +529,66 @@ fn a_played_move_is_worth_what_the_next_moves_review_says_its_position_is_worth(
         compared += 1;
     }
     assert!(compared > 5, "only {compared} moves compared");
+}
+
+/// `game` turned by `g`, move by move.
+fn turned_game(game: &Game, g: Symmetry) -> Game {
+    let start = g.position(game.positions().first().expect("a start"));
+    let mut turned = Game::new(start);
+    for &mv in game.moves() {
+        turned
+            .push(g.apply_move(mv, start.size()))
+            .expect("the image of a legal move is legal in the image");
+    }
+    turned
+}
+
+#[test]
+fn a_game_and_its_mirror_images_get_one_review() {
+    // Random playouts value mirror images apart; the review searches both in one
+    // orientation, so only the moves' names differ.
+    let game = game_with_a_random_ending(0, 21);
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let reviews = review(&game, Some(10));
+    let mut images = 0;
+    for g in Symmetry::ALL {
+        if g.position(&start) != start || g == Symmetry::IDENTITY {
+            continue;
+        }
+        images += 1;
+        let mirrored = review(&turned_game(&game, g), Some(10));
+        for (i, (a, b)) in reviews.iter().zip(&mirrored).enumerate() {
+            let turn = |mv: Move| g.apply_move(mv, BoardSize::Eight);
+            assert_eq!(b.played, turn(a.played), "move {}", i + 1);
+            assert_eq!(b.best, turn(a.best), "move {} under {g:?}", i + 1);
+            assert_eq!(b.line, a.line.iter().map(|&m| turn(m)).collect::<Vec<_>>());
+            assert_eq!(
+                (b.value, b.best_value, b.loss, b.mark),
+                (a.value, a.best_value, a.loss, a.mark),
+                "move {} under {g:?}",
+                i + 1
+            );
+        }
+    }
+    assert_eq!(
+        images, 3,
+        "the start is symmetric under three turns besides the identity"
+    );
+}
+
+#[test]
+fn a_move_that_is_an_image_of_the_best_under_the_position_s_symmetry_is_best() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    for first in ["f5", "e6", "d3", "c4"] {
+        let mut game = Game::new(start);
+        game.push(square(first)).expect("legal");
+        game.push(game.position().legal_move_list()[0])
+            .expect("legal");
+        let reviews = review(&game, None);
+        let opening = &reviews[0];
+        assert_eq!(opening.best, square(first), "{first}: {opening:?}");
+        assert_eq!((opening.loss, opening.mark), (0.0, Mark::Best), "{first}");
+        assert_eq!(opening.best_value, opening.value);
+        assert_eq!(opening.line.first(), Some(&square(first)));
+    }
 }
