@@ -7,7 +7,9 @@
 //! work, and no runtime overhead a batch; a `64, 16` network then costs less than today's
 //! did through tract (docs/pattern.md, "Capacity").
 
-use super::lookup::Entry;
+/// A table entry: the contributions to the score and to the value logit (the tables'
+/// `Entry`, named here so that the walk stays below the tables that use it).
+type Entry = [f32; 2];
 
 /// One fully connected layer as ONNX's `Gemm` with `transB = 1` stores it (PyTorch's
 /// `nn.Linear`): `weight` is `[outputs][inputs]`, row after row.
