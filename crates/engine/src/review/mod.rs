@@ -200,6 +200,23 @@ impl MoveReview {
         self.value.is_none()
     }
 
+    /// The review where the position is only proven to be worth at least `floor` for the
+    /// side to move: the best value is that floor, and where the played move's value is
+    /// exact the loss is at least the floor less it (both proven), whatever the search's
+    /// estimates said.
+    fn below_a_proven_floor(mut self, floor: i32) -> MoveReview {
+        self.best_is_bound = true;
+        self.best_value = Some(Value::estimate(floor as f32));
+        if let Some(value) = self.value.filter(|v| v.exact) {
+            // The page writes a bound row's loss as "at least": only the proven part is.
+            let proven = (floor as f32 - value.discs).max(0.0);
+            self.loss = proven;
+            self.loss_between_estimates = false;
+            self.mark = Mark::of_loss(proven);
+        }
+        self
+    }
+
     /// The review with its loss taken like with like ([`comparable_loss`]), with `info`'s
     /// own estimates of the played move and the best for where one value is exact and the
     /// other an estimate.
@@ -611,8 +628,12 @@ impl Reviewer {
         let mut review =
             MoveReview::new(side, (played, value), (best, best_value)).compared_in(&info);
         // A proof of the result alone bounds the position's value from below: the best
-        // move found may not be the best there is.
-        review.best_is_bound = info.solved.is_some_and(|s| !s.is_exact());
+        // move found may not be the best there is, and the position's value is said as
+        // the proven floor, never the search's estimate of the move (a review once read
+        // "best c1 ≥+50" where the proof reached +44, and c1 was worth exactly +44).
+        if let Some(solved) = info.solved.filter(|s| !s.is_exact()) {
+            review = review.below_a_proven_floor(solved.margin);
+        }
         // The search's line is the best move's; where the played move turned out best, the
         // line is that move and the search of the position after it.
         let line = match after_line {
@@ -648,6 +669,19 @@ impl Reviewer {
                 }
                 _ => break,
             }
+        }
+        // Where the next move's review will solve the position, it is valued by that
+        // solve here too: the played move's value is then the exact margin the next row
+        // shows, not a search's estimate of a position the review then calls exact.
+        if let RootRule::Exact(solver) = self.root_rule(&pos) {
+            let margin = solver.solve(&pos).margin;
+            let value = Value::exact(margin);
+            let value = if pos.side_to_move() == side {
+                value
+            } else {
+                value.negate()
+            };
+            return Ok((value, line));
         }
         let info = self.search(&pos)?;
         let value =

@@ -592,3 +592,37 @@ fn a_move_that_is_an_image_of_the_best_under_the_position_s_symmetry_is_best() {
         assert_eq!(opening.line.first(), Some(&square(first)));
     }
 }
+
+#[test]
+fn below_a_proven_floor_the_best_value_is_the_floor_and_only_a_proven_loss_counts() {
+    let c1 = square("c1");
+    let a6 = square("a6");
+    // The search's estimate of its choice (+50.39) is above what the proof reached (+44):
+    // the best value said is the floor, and an exact played value at it loses at least 0.
+    let at_floor = MoveReview::new(
+        Color::White,
+        (c1, Value::exact(44)),
+        (c1, Value::estimate(50.39)),
+    )
+    .below_a_proven_floor(44);
+    assert!(at_floor.best_is_bound);
+    assert_eq!(at_floor.best_value, Some(Value::estimate(44.0)));
+    assert_eq!((at_floor.loss, at_floor.mark), (0.0, Mark::Best));
+    // An exact played value below the floor has lost at least the difference, proven.
+    let below = MoveReview::new(
+        Color::White,
+        (c1, Value::exact(36)),
+        (a6, Value::estimate(47.5)),
+    )
+    .below_a_proven_floor(44);
+    assert_eq!((below.loss, below.mark), (8.0, Mark::Blunder));
+    assert!(!below.loss_between_estimates);
+    // A played value that is itself an estimate keeps the loss taken between estimates.
+    let estimated = MoveReview::new(
+        Color::White,
+        (c1, Value::estimate(40.0)),
+        (a6, Value::estimate(47.0)),
+    );
+    let loss = estimated.loss;
+    assert_eq!(estimated.below_a_proven_floor(44).loss, loss);
+}
