@@ -182,6 +182,38 @@ fn the_line_after_a_root_move_follows_the_most_visited_replies() {
 }
 
 #[test]
+fn the_line_starts_with_the_move_the_search_names() {
+    // Small searches from many positions: moves tied in visits are common, and the line
+    // once broke the tie one way while the named move broke it the other.
+    let mut rng = Rng::new(8);
+    let mut differed_from_most_visited_first = 0;
+    for seed in 0..40 {
+        let mut pos = start8();
+        for _ in 0..(seed % 12) {
+            let moves = pos.legal_move_list();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos = pos.play(mv).expect("legal");
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        let mut search = mcts(seed);
+        let info = search
+            .search(&pos, &Budget::simulations(12), &mut quiet())
+            .expect("search");
+        let best = info.best_move().expect("a move");
+        assert_eq!(info.pv.first(), Some(&best), "seed {seed}: {:?}", info.pv);
+        let top = info.moves.iter().map(|m| m.visits).max().unwrap_or(0);
+        differed_from_most_visited_first +=
+            usize::from(info.moves.iter().filter(|m| m.visits == top).count() > 1);
+    }
+    assert!(
+        differed_from_most_visited_first > 0,
+        "no ties: the check proves nothing"
+    );
+}
+
+#[test]
 fn the_subtree_of_the_moves_played_is_kept() {
     let mut search = mcts(3);
     let info = search

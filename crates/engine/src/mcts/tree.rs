@@ -511,7 +511,13 @@ impl SearchTree {
             })
             .collect();
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
-        let pv = self.principal_line(0);
+        // The line starts with the move the search names (`choose_move`'s rule), then goes
+        // down the most visited replies: its own tie-break once started a hint's line
+        // with b5 beside the framed b4, two moves of equal visits (issue 68).
+        let pv = match crate::report::choose_move(&moves, chosen) {
+            Some(best) => self.line_from(best),
+            None => self.principal_line(0),
+        };
         SearchInfo {
             moves,
             pv,
