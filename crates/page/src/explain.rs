@@ -352,10 +352,17 @@ pub fn search_summary(
     let proving = (role != Role::Past && !heat.done && merged.search.solved.is_none())
         .then(|| proving_note(game.position(), budget))
         .flatten();
-    Some(Summary {
+    let mut summary = Summary {
         proving,
         ..searched_summary(merged, kind, heading, estimate())
-    })
+    };
+    // Once the game is over its result is the board's: the last search's estimate of a
+    // position before the end sat beside the final score and disagreed with it (issue 68:
+    // "1% chance to win, expected result ~-46 discs" beside "White wins 52-12").
+    if role == Role::Past && game.position().is_game_over() {
+        summary.verdict = None;
+    }
+    Some(summary)
 }
 
 /// While a search of `pos` runs within the solver's reach at the level's budget (a proof

@@ -606,3 +606,24 @@ fn a_loaded_records_players_are_named_where_a_side_is_named() {
     let on = apply(&state, Action::Play(mv("c3")));
     assert_eq!(who(&on, Color::Black), "Black");
 }
+
+#[test]
+fn once_the_game_is_over_the_last_search_gives_no_estimate_beside_the_result() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let last = game.pop().expect("a last move");
+    let before = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+    let h = heat(&before, Purpose::Move, merged(-0.98, 400, 200.0));
+    // Before the last move the search's estimate is the news.
+    let s = summary_of(&View::default(), &before, &h, Role::Thinking).expect("a summary");
+    assert!(s.verdict.is_some());
+    game.push(last).expect("legal");
+    let over = GameState::from_game(game, Seats::Human(Color::Black));
+    assert!(over.position().is_game_over());
+    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
+    assert_eq!(s.verdict, None, "the result is the board's");
+    assert!(
+        s.pv.is_some() || s.speed.is_some(),
+        "the search itself is still described"
+    );
+}
