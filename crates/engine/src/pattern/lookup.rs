@@ -13,7 +13,7 @@
 //! its indices current move by move instead; the search here evaluates fresh positions.
 
 use super::set::PatternSet;
-use super::walk::{walk_stage, PatternLayers};
+use super::walk::{PatternLayers, Walk};
 use othello::Position;
 
 /// Why running a pattern network failed, in the words a loaded network uses for the same
@@ -134,9 +134,10 @@ impl PatternTables {
             let rows = ConfigurationRows::new(&set, p);
             let per_stage = pattern.configurations();
             if let Some(layers) = runner.layers(p) {
+                let mut walk = Walk::new(layers, &rows.rank);
                 for stage in 0..stages {
                     let block = &mut entries[stage * stage_len + offsets[p]..][..per_stage];
-                    walk_stage(layers, &rows.rank, rows.stage_inputs[stage], block);
+                    walk.fill(rows.stage_inputs[stage], block);
                 }
                 continue;
             }

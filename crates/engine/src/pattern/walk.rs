@@ -91,7 +91,8 @@ impl PatternLayers {
     }
 
     /// The network on one input row, plainly: what the walk must give.
-    pub fn forward(&self, row: &[f32]) -> Entry {
+    #[cfg(test)]
+    fn forward(&self, row: &[f32]) -> Entry {
         let mut x = row.to_vec();
         for (i, d) in self.layers.iter().enumerate() {
             let mut y: Vec<f32> = (0..d.outputs)
@@ -111,46 +112,49 @@ impl PatternLayers {
     }
 }
 
-/// Fills `out[configuration]` for one stage: configuration digits in ascending square
-/// order (digit `rank[k]` holds card square `k`), 0 empty, 1 own, 2 opponent.
-pub(super) fn walk_stage(
-    layers: &PatternLayers,
-    rank: &[u32],
-    stage_input: f32,
-    out: &mut [Entry],
-) {
-    let first = &layers.layers[0];
-    let squares = rank.len();
-    let hidden = first.outputs;
-    // columns[digit][value - 1]: what a square of that digit adds when own or opponent's.
-    let mut columns = vec![[Vec::new(), Vec::new()]; squares];
-    for (k, &digit) in rank.iter().enumerate() {
-        columns[digit as usize] = [first.column(k), first.column(squares + k)];
+impl<'a> Walk<'a> {
+    /// The walk of one pattern's configurations, digits in ascending square order (digit
+    /// `rank[k]` holds card square `k`), 0 empty, 1 own, 2 opponent: the columns and the
+    /// later layers' weights by input, made once for every stage.
+    pub(super) fn new(layers: &'a PatternLayers, rank: &[u32]) -> Self {
+        let first = &layers.layers[0];
+        let squares = rank.len();
+        let hidden = first.outputs;
+        // columns[digit][value - 1]: what a square of that digit adds when own or opponent's.
+        let mut columns = vec![[Vec::new(), Vec::new()]; squares];
+        for (k, &digit) in rank.iter().enumerate() {
+            columns[digit as usize] = [first.column(k), first.column(squares + k)];
+        }
+        let rest: Vec<(Vec<f32>, &Dense)> = layers.layers[1..]
+            .iter()
+            .map(|d| (d.by_input(), d))
+            .collect();
+        let widest = rest.iter().map(|(_, d)| d.outputs).max().unwrap_or(0);
+        Walk {
+            first,
+            columns,
+            rest,
+            sums: vec![0.0; (squares + 1) * hidden],
+            buffers: [vec![0.0; widest.max(hidden)], vec![0.0; widest.max(hidden)]],
+            hidden,
+        }
     }
-    let stage_column = first.column(2 * squares);
-    let base: Vec<f32> = first
-        .bias
-        .iter()
-        .zip(&stage_column)
-        .map(|(b, w)| b + w * stage_input)
-        .collect();
-    let rest: Vec<(Vec<f32>, &Dense)> = layers.layers[1..]
-        .iter()
-        .map(|d| (d.by_input(), d))
-        .collect();
-    let widest = rest.iter().map(|(_, d)| d.outputs).max().unwrap_or(0);
-    let mut walk = Walk {
-        columns,
-        rest,
-        sums: vec![0.0; (squares + 1) * hidden],
-        buffers: [vec![0.0; widest.max(hidden)], vec![0.0; widest.max(hidden)]],
-        hidden,
-    };
-    walk.sums[squares * hidden..].copy_from_slice(&base);
-    walk.descend(squares, 0, out);
+
+    /// Fills `out[configuration]` for the stage whose input is `stage_input`.
+    pub(super) fn fill(&mut self, stage_input: f32, out: &mut [Entry]) {
+        let squares = self.columns.len();
+        let stage_column = self.first.column(2 * squares);
+        let base = &mut self.sums[squares * self.hidden..];
+        for ((s, b), w) in base.iter_mut().zip(&self.first.bias).zip(&stage_column) {
+            *s = b + w * stage_input;
+        }
+        self.descend(squares, 0, out);
+    }
 }
 
-struct Walk<'a> {
+/// One pattern's walk (`Walk::new`, then `Walk::fill` for each stage).
+pub(super) struct Walk<'a> {
+    first: &'a Dense,
     columns: Vec<[Vec<f32>; 2]>,
     /// The layers after the first: weights by input, and the layer.
     rest: Vec<(Vec<f32>, &'a Dense)>,
@@ -235,7 +239,7 @@ mod tests {
         for widths in [[11, 8, 6, 2].as_slice(), &[11, 2], &[11, 16, 2]] {
             let layers = PatternLayers::new(random_layers(&mut rng, widths), 5).expect("valid");
             let mut out = vec![[0.0f32; 2]; 243];
-            walk_stage(&layers, &rank, 0.25, &mut out);
+            Walk::new(&layers, &rank).fill(0.25, &mut out);
             for (config, got) in out.iter().enumerate() {
                 let digit = |k: usize| (config / 3usize.pow(rank[k])) % 3;
                 let mut row: Vec<f32> =

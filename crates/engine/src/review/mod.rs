@@ -673,23 +673,19 @@ impl Reviewer {
         // Where the next move's review will solve the position, it is valued by that
         // solve here too: the played move's value is then the exact margin the next row
         // shows, not a search's estimate of a position the review then calls exact.
-        if let RootRule::Exact(solver) = self.root_rule(&pos) {
-            let margin = solver.solve(&pos).margin;
-            let value = Value::exact(margin);
-            let value = if pos.side_to_move() == side {
-                value
-            } else {
-                value.negate()
-            };
-            return Ok((value, line));
-        }
-        let info = self.search(&pos)?;
-        let value =
-            position_value(&info, pos.size().squares()).ok_or_else(|| ReviewError::NoValues {
-                player: self.agent.name(),
+        let value = if let RootRule::Exact(solver) = self.root_rule(&pos) {
+            Value::exact(solver.solve(&pos).margin)
+        } else {
+            let info = self.search(&pos)?;
+            let value = position_value(&info, pos.size().squares()).ok_or_else(|| {
+                ReviewError::NoValues {
+                    player: self.agent.name(),
+                }
             })?;
-        line.extend(info.pv.iter().copied());
-        self.kept = Some((pos, info));
+            line.extend(info.pv.iter().copied());
+            self.kept = Some((pos, info));
+            value
+        };
         let value = if pos.side_to_move() == side {
             value
         } else {
