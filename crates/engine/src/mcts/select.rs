@@ -230,7 +230,7 @@ impl SearchTree {
         let scale = 0.75 * (parent.pos.size().squares() as f32).sqrt();
         move |child: &Node| match child.expected_margin() {
             Some(margin) if weight != 0.0 => {
-                weight * std::f32::consts::FRAC_2_PI * ((margin - centre) / scale).atan()
+                weight * std::f32::consts::FRAC_2_PI * fast_atan((margin - centre) / scale)
             }
             _ => 0.0,
         }
@@ -289,5 +289,48 @@ impl SearchTree {
             let node = &mut self.nodes[index];
             node.in_flight = node.in_flight.saturating_sub(1);
         }
+    }
+}
+
+/// The arctangent to within 1e-5 radians (Abramowitz and Stegun 4.4.49's polynomial on
+/// [-1, 1], the identity atan x = pi/2 - atan(1/x) beyond): selection takes one for every
+/// child of every node on a simulation's path, and libm's exact `atanf` was a tenth of plain
+/// PUCT's time with the pattern network. The score utility it feeds is a heuristic weight;
+/// an error of 1e-5 against its scale of 0.3 changes no choice a search could tell apart.
+#[inline]
+fn fast_atan(x: f32) -> f32 {
+    let (t, outside) = if x.abs() > 1.0 {
+        (1.0 / x, true)
+    } else {
+        (x, false)
+    };
+    let t2 = t * t;
+    let near = t
+        * (0.999_866
+            + t2 * (-0.330_299_5 + t2 * (0.180_141 + t2 * (-0.085_133 + t2 * 0.020_835_1))));
+    if outside {
+        std::f32::consts::FRAC_PI_2.copysign(x) - near
+    } else {
+        near
+    }
+}
+
+#[cfg(test)]
+mod fast_atan_tests {
+    use super::fast_atan;
+
+    #[test]
+    fn fast_atan_is_within_its_bound_of_libm() {
+        let mut worst = 0.0f32;
+        // Every margin a score utility sees (about -128 to 128 over a scale of 6) and far
+        // beyond, in steps fine enough to meet each arm of the polynomial.
+        for i in -400_000..=400_000 {
+            let x = i as f32 / 1_000.0;
+            worst = worst.max((fast_atan(x) - x.atan()).abs());
+        }
+        assert!(worst < 2e-5, "worst error {worst}");
+        assert_eq!(fast_atan(0.0), 0.0);
+        assert!((fast_atan(f32::INFINITY) - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        assert!((fast_atan(f32::NEG_INFINITY) + std::f32::consts::FRAC_PI_2).abs() < 1e-6);
     }
 }
