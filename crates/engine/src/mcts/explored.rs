@@ -26,7 +26,7 @@ impl SearchTree {
     /// The root moves other than `played` whose subtrees took at least `min_share` of the
     /// root's visits and have visited children, with their targets.
     pub fn explored_positions(&self, played: Move, min_share: f32) -> Vec<ExploredPosition> {
-        let Some(root) = self.nodes.first() else {
+        let (Some(root), Some(root_pos)) = (self.nodes.first(), self.root_pos) else {
             return Vec::new();
         };
         let total: u32 = root.children().map(|c| self.nodes[c].visits).sum();
@@ -52,7 +52,7 @@ impl SearchTree {
                 // The child's statistics are from the view of the root's side, which made
                 // its move; the sample's are from the view of the side to move there.
                 Some(ExploredPosition {
-                    position: child.pos,
+                    position: root_pos.play_unchecked(child.mv),
                     policy,
                     value: -child.q(),
                     margin: child.expected_margin().map(|m| -m),

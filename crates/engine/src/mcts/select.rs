@@ -7,6 +7,7 @@ use super::gumbel;
 use super::tree::{Expansion, LeafBatch, Node, SearchTree};
 use crate::evaluator::{EvalError, Evaluation};
 use crate::report::Proof;
+use othello::Position;
 
 impl SearchTree {
     /// Selects up to `want` leaves. Those that need no evaluator are finished at once;
@@ -17,18 +18,18 @@ impl SearchTree {
             positions: Vec::new(),
             resolved: 0,
         };
-        if self.nodes.is_empty() {
+        let Some(root_pos) = self.root_pos.filter(|_| !self.nodes.is_empty()) else {
             return batch;
-        }
+        };
         for _ in 0..want {
-            let path = self.select();
+            let (path, pos) = self.select(root_pos);
             let leaf = *path.last().unwrap_or(&0);
-            if let Some((value, score)) = self.resolve_without_evaluator(leaf) {
+            if let Some((value, score)) = self.resolve_without_evaluator(leaf, &pos) {
                 self.backup(&path, value, score);
                 batch.resolved += 1;
             } else if self.nodes[leaf].expansion == Expansion::Leaf {
                 self.nodes[leaf].expansion = Expansion::Pending;
-                batch.positions.push(self.nodes[leaf].pos);
+                batch.positions.push(pos);
                 batch.paths.push(path);
             } else {
                 // Another simulation of this batch already waits on this leaf: stop
@@ -63,11 +64,11 @@ impl SearchTree {
             }
         };
         let done = batch.resolved + batch.paths.len() as u64;
-        for (path, eval) in batch.paths.iter().zip(evaluations) {
+        for ((path, pos), eval) in batch.paths.iter().zip(&batch.positions).zip(evaluations) {
             let leaf = *path.last().unwrap_or(&0);
             self.scored |= eval.score.is_some();
-            self.remember(self.nodes[leaf].pos.hash(), &eval);
-            self.expand(leaf, &eval);
+            self.remember(pos.hash(), &eval);
+            self.expand(leaf, pos, &eval);
             self.backup(path, eval.value, eval.score);
         }
         Ok(done)
@@ -93,9 +94,13 @@ impl SearchTree {
     /// The value (and score, when known) of a leaf for its side to move when no evaluator
     /// call is needed: finished games, nodes whose margin is known, exact-solver territory,
     /// cached evaluations.
-    fn resolve_without_evaluator(&mut self, leaf: usize) -> Option<(f32, Option<f32>)> {
+    fn resolve_without_evaluator(
+        &mut self,
+        leaf: usize,
+        pos: &Position,
+    ) -> Option<(f32, Option<f32>)> {
         let node = &self.nodes[leaf];
-        let squares = node.pos.size().squares() as f32;
+        let squares = f32::from(node.squares);
         if let Some(margin) = node.exact() {
             // The bounds are the view of the player who moved here; the leaf's side to
             // move sees the opposite.
@@ -104,7 +109,6 @@ impl SearchTree {
         if node.expansion != Expansion::Leaf {
             return None;
         }
-        let pos = node.pos;
         if let Some(outcome) = pos.outcome() {
             let margin = outcome.margin_for(pos.side_to_move());
             self.nodes[leaf].set_exact(-margin);
@@ -113,25 +117,24 @@ impl SearchTree {
         // The root is always expanded, so that a solved root still has moves to choose from.
         if let Some((empties, solver)) = self.exact.as_mut().filter(|_| leaf != 0) {
             if pos.empty_count() <= *empties {
-                if let Some(margin) = solver(&pos) {
+                if let Some(margin) = solver(pos) {
                     self.nodes[leaf].set_exact(-margin);
                     return Some((margin.signum() as f32, Some(margin as f32 / squares)));
                 }
             }
         }
         let eval = self.cache.get(&pos.hash())?.clone();
-        self.expand(leaf, &eval);
+        self.expand(leaf, pos, &eval);
         Some((eval.value, eval.score))
     }
 
-    fn expand(&mut self, leaf: usize, eval: &Evaluation) {
-        let pos = self.nodes[leaf].pos;
+    fn expand(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
         let moves = pos.legal_move_list();
         let first = self.nodes.len();
+        let squares = self.nodes[leaf].squares;
         for (i, mv) in moves.iter().enumerate() {
             let prior = eval.priors.get(i).copied().unwrap_or(0.0);
-            self.nodes
-                .push(Node::new(pos.play_unchecked(*mv), *mv, prior));
+            self.nodes.push(Node::new(squares, *mv, prior));
         }
         let node = &mut self.nodes[leaf];
         node.first_child = first as u32;
@@ -140,9 +143,11 @@ impl SearchTree {
         node.raw_value = eval.value;
     }
 
-    /// Walks from the root to a leaf by PUCT, adding a virtual loss on the way.
-    fn select(&mut self) -> Vec<usize> {
+    /// Walks from the root (at `root_pos`) to a leaf by PUCT, adding a virtual loss on the
+    /// way; the path and the leaf's position.
+    fn select(&mut self, root_pos: Position) -> (Vec<usize>, Position) {
         let mut path = vec![0];
+        let mut pos = root_pos;
         let mut current = 0;
         self.nodes[0].in_flight += 1;
         while self.nodes[current].expansion == Expansion::Expanded
@@ -154,9 +159,10 @@ impl SearchTree {
                 _ => self.best_child(current),
             };
             self.nodes[current].in_flight += 1;
+            pos = pos.play_unchecked(self.nodes[current].mv);
             path.push(current);
         }
-        path
+        (path, pos)
     }
 
     /// The root move Gumbel's sequential halving simulates next; `None` when the root
@@ -227,7 +233,7 @@ impl SearchTree {
         // The parent's margin is from its mover's opponent: the children's mover sees the
         // opposite.
         let centre = -parent.expected_margin().unwrap_or(0.0);
-        let scale = 0.75 * (parent.pos.size().squares() as f32).sqrt();
+        let scale = 0.75 * f32::from(parent.squares).sqrt();
         move |child: &Node| match child.expected_margin() {
             Some(margin) if weight != 0.0 => {
                 weight * std::f32::consts::FRAC_2_PI * fast_atan((margin - centre) / scale)

@@ -744,14 +744,15 @@ fn every_nodes_margin_bounds_hold_the_true_margin() {
         search
             .search(&pos, &Budget::simulations(300), &mut quiet())
             .expect("search");
-        for node in &search.driver().tree().nodes {
+        let tree = search.driver().tree();
+        for (node, pos) in tree.nodes.iter().zip(tree.node_positions()) {
             // Bounds are from the view of the player who moved into the node.
-            let margin = -minimax(&node.pos);
+            let margin = -minimax(&pos);
             let (lower, upper) = (node.lower as i32, node.upper as i32);
             assert!(
                 lower <= margin && margin <= upper,
                 "{lower}..{upper} misses {margin} in {}",
-                node.pos.to_board_text()
+                pos.to_board_text()
             );
             narrowed += usize::from(node.known_bounds().is_some());
         }
@@ -778,7 +779,7 @@ fn the_score_utility_prefers_the_larger_expected_margin_among_equal_values() {
         nodes[0].child_count = 3;
         nodes[0].visits = 30;
         for (i, mv) in moves.iter().take(3).enumerate() {
-            let mut child = super::tree::Node::new(root.play(*mv).expect("legal"), *mv, 0.25);
+            let mut child = super::tree::Node::new(64, *mv, 0.25);
             child.visits = 10;
             child.value_sum = 5.0;
             child.score_n = 10;

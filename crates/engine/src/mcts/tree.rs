@@ -20,9 +20,11 @@ pub(super) enum Expansion {
     Expanded,
 }
 
+/// A node holds no position: a simulation plays the moves down from the root's as it
+/// descends (lc0's nodes hold moves only). A position was a third of the node, and the
+/// children a selection reads are the search's cache misses.
 #[derive(Clone, Debug)]
 pub(super) struct Node {
-    pub(super) pos: Position,
     /// The move that led here (meaningless at the root).
     pub(super) mv: Move,
     pub(super) prior: f32,
@@ -48,13 +50,16 @@ pub(super) struct Node {
     /// loss or draw, or an evaluator without a score, brings none).
     pub(super) score_sum: f64,
     pub(super) score_n: u32,
+    /// The board's squares (the scale of margins and bounds).
+    pub(super) squares: u8,
 }
 
+// Six nodes to a 512-byte stretch of a node's children (with a position, 72 bytes, four).
+const _: () = assert!(std::mem::size_of::<Node>() <= 48);
+
 impl Node {
-    pub(super) fn new(pos: Position, mv: Move, prior: f32) -> Node {
-        let squares = pos.size().squares() as i8;
+    pub(super) fn new(squares: u8, mv: Move, prior: f32) -> Node {
         Node {
-            pos,
             mv,
             prior,
             visits: 0,
@@ -63,11 +68,12 @@ impl Node {
             first_child: 0,
             child_count: 0,
             expansion: Expansion::Leaf,
-            lower: -squares,
-            upper: squares,
+            lower: -(squares as i8),
+            upper: squares as i8,
             raw_value: 0.0,
             score_sum: 0.0,
             score_n: 0,
+            squares,
         }
     }
 
@@ -86,9 +92,7 @@ impl Node {
     pub(super) fn expected_margin(&self) -> Option<f32> {
         match self.exact() {
             Some(margin) => Some(margin as f32),
-            None => self
-                .score()
-                .map(|score| score * self.pos.size().squares() as f32),
+            None => self.score().map(|score| score * f32::from(self.squares)),
         }
     }
 
@@ -117,14 +121,14 @@ impl Node {
 
     /// Forgets the bounds (a root that was a solved leaf must be searched again).
     pub(super) fn unbound(&mut self) {
-        let squares = self.pos.size().squares() as i8;
+        let squares = self.squares as i8;
         self.lower = -squares;
         self.upper = squares;
     }
 
     /// The bounds as the search reports them: `None` while nothing is known.
     pub(super) fn known_bounds(&self) -> Option<(i32, i32)> {
-        let squares = self.pos.size().squares() as i8;
+        let squares = self.squares as i8;
         (self.lower > -squares || self.upper < squares)
             .then_some((self.lower as i32, self.upper as i32))
     }
@@ -171,6 +175,8 @@ pub type ExactSolver = Box<dyn FnMut(&Position) -> Option<i32> + Send>;
 pub struct SearchTree {
     pub(super) config: MctsConfig,
     pub(super) nodes: Vec<Node>,
+    /// The root's position (`nodes[0]`'s), set with the first node.
+    pub(super) root_pos: Option<Position>,
     pub(super) cache: HashMap<u64, Evaluation>,
     pub(super) rng: Rng,
     pub(super) exact: Option<(u32, ExactSolver)>,
@@ -210,6 +216,7 @@ impl SearchTree {
         SearchTree {
             config,
             nodes: Vec::new(),
+            root_pos: None,
             cache: HashMap::new(),
             rng,
             exact,
@@ -237,6 +244,7 @@ impl SearchTree {
     /// Drops the tree (a new game); the evaluation cache stays.
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.root_pos = None;
         self.forget_root_plan();
     }
 
@@ -272,7 +280,7 @@ impl SearchTree {
 
     /// The root's position, once one is set.
     pub fn root_position(&self) -> Option<&Position> {
-        self.nodes.first().map(|root| &root.pos)
+        self.root_pos.as_ref().filter(|_| !self.nodes.is_empty())
     }
 
     /// True when the root still needs its first evaluation.
@@ -313,27 +321,43 @@ impl SearchTree {
     /// Makes `pos` the root, keeping the subtree that leads to it when `pos` is the current
     /// root, a child or a grandchild (our move and the opponent's reply).
     pub fn set_root(&mut self, pos: &Position) {
-        if self.nodes.first().is_some_and(|root| root.pos == *pos) {
+        let (Some(root), Some(root_pos)) = (self.nodes.first(), self.root_pos) else {
+            return self.plant_root(pos);
+        };
+        if root_pos == *pos {
             return;
         }
-        let found = self.nodes.first().and_then(|root| {
-            root.children().find_map(|c| {
-                if self.nodes[c].pos == *pos {
-                    return Some(c);
-                }
-                self.nodes[c]
-                    .children()
-                    .find(|&g| self.nodes[g].pos == *pos)
-            })
-        });
-        self.forget_root_plan();
-        match found {
-            Some(index) => self.reroot(index),
-            None => {
-                self.nodes.clear();
-                self.nodes.push(Node::new(*pos, Move::Pass, 1.0));
+        let found = root.children().find_map(|c| {
+            let child_pos = root_pos.play_unchecked(self.nodes[c].mv);
+            if child_pos == *pos {
+                return Some(c);
             }
+            self.nodes[c]
+                .children()
+                .find(|&g| child_pos.play_unchecked(self.nodes[g].mv) == *pos)
+        });
+        match found {
+            Some(index) => {
+                self.forget_root_plan();
+                self.reroot(index);
+                self.root_pos = Some(*pos);
+                self.unbind_leaf_root();
+            }
+            None => self.plant_root(pos),
         }
+    }
+
+    /// A tree of one node, `pos`.
+    fn plant_root(&mut self, pos: &Position) {
+        self.forget_root_plan();
+        self.nodes.clear();
+        self.nodes
+            .push(Node::new(pos.size().squares() as u8, Move::Pass, 1.0));
+        self.root_pos = Some(*pos);
+        self.unbind_leaf_root();
+    }
+
+    fn unbind_leaf_root(&mut self) {
         // A leaf the solver proved has no moves to choose from: as the root it must be
         // expanded, and its children will prove it again.
         if let Some(root) = self.nodes.first_mut() {
@@ -341,6 +365,25 @@ impl SearchTree {
                 root.unbound();
             }
         }
+    }
+
+    /// Every node's position, in the nodes' order, played down from the root's: for checks.
+    #[cfg(test)]
+    pub(super) fn node_positions(&self) -> Vec<Position> {
+        let mut positions = vec![None; self.nodes.len()];
+        if let Some(root_pos) = self.root_pos.filter(|_| !self.nodes.is_empty()) {
+            positions[0] = Some(root_pos);
+            // Children come after their parent, so one pass in order sees every parent first.
+            for index in 0..self.nodes.len() {
+                let Some(pos) = positions[index] else {
+                    continue;
+                };
+                for c in self.nodes[index].children() {
+                    positions[c] = Some(pos.play_unchecked(self.nodes[c].mv));
+                }
+            }
+        }
+        positions.into_iter().flatten().collect()
     }
 
     /// Keeps only the subtree under `index`, copied breadth-first so children stay contiguous.
