@@ -567,21 +567,32 @@ pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
     )
 }
 
-/// Each reviewed move's value as its GGF evaluation, as GGS records carry them
-/// (`B[f5/-2.00]`, discs from the mover's side; `othello review --ggf` writes the same),
-/// rounded to hundredths as the table is, in place of the evaluation the record had; a
-/// move the review gave no value (a forced one, one not reviewed) keeps the record's.
-pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
-    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
-        let value = review
-            .as_ref()
-            .and_then(|r| r.value)
-            .and_then(|v| format!("{v:.2}").parse::<f64>().ok());
-        if let Some(value) = value {
-            // Never -0.
-            note.eval = Some(value + 0.0);
-        }
-    }
+/// Each reviewed move's value as its GGF evaluation, as GGS records carry them (discs
+/// from the mover's side; `othello review --ggf` writes the same): an estimate to
+/// hundredths, its decimals saying it is one (`B[f5/-42.00]`, never `-42`, which reads as
+/// exact; GGF's evaluations are numbers with decimals), an exact value whole (`B[f5/-42]`),
+/// never "-0". `None` for a move the review gave no value (a forced one, one not
+/// reviewed): it keeps the record's own.
+pub fn eval_texts(reviews: &[Option<ReviewedMove>]) -> Vec<Option<String>> {
+    reviews
+        .iter()
+        .map(|review| {
+            let r = review.as_ref()?;
+            let value = r.value?;
+            let text = if r.value_exact {
+                crate::format::whole(value).to_string()
+            } else {
+                let text = format!("{:.2}", f64::from(value));
+                // Never -0.00.
+                if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                    "0.00".to_owned()
+                } else {
+                    text
+                }
+            };
+            Some(text)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -763,20 +774,34 @@ mod tests {
     }
 
     #[test]
-    fn the_ggf_record_carries_each_moves_value_as_ggs_writes_it() {
-        let start = Position::start(BoardSize::Eight, Variant::Standard);
-        let game = Game::from_transcript("f5d6", start).expect("legal");
-        let mut record = othello::GgfGame::new(game);
-        annotate(
-            &mut record,
-            &[
-                Some(reviewed(Color::Black, "f5", -2.0, "f5", -2.0)),
-                Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
-            ],
+    fn estimates_keep_their_decimals_and_exact_values_are_whole_in_a_record() {
+        let exact = |side, played: &str, value: f32| {
+            ReviewedMove::from_engine(&MoveReview::new(
+                side,
+                (mv(played), Value::exact(value as i32)),
+                (mv(played), Value::exact(value as i32)),
+            ))
+        };
+        let texts = eval_texts(&[
+            Some(reviewed(Color::Black, "f5", -42.0, "f5", -42.0)),
+            Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
+            Some(reviewed(Color::Black, "c3", -0.001, "c3", -0.001)),
+            Some(exact(Color::White, "d3", -4.0)),
+            Some(exact(Color::Black, "c4", 0.0)),
+            None,
+        ]);
+        // Issue 68: an estimate of -42 was written "-42", which reads as exact.
+        assert_eq!(
+            texts,
+            [
+                Some("-42.00".to_owned()),
+                Some("1.50".to_owned()),
+                Some("0.00".to_owned()),
+                Some("-4".to_owned()),
+                Some("0".to_owned()),
+                None
+            ]
         );
-        let text = record.to_string();
-        assert!(text.contains("B[f5/-2]"), "{text}");
-        assert!(text.contains("W[d6/1.5]"), "{text}");
     }
 
     #[test]
