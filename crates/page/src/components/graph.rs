@@ -48,10 +48,17 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     });
     let marks = props.points.iter().filter_map(|p| {
         let at = (x(p.ply), y(height(&p.estimate?, props.scale)));
+        // The end's point is the position after the last move: a redo's only while that
+        // move is.
+        let later = if p.end.is_some() {
+            p.ply - 1 > props.played
+        } else {
+            p.ply > props.played
+        };
         Some(point_mark(
             p,
             at,
-            p.ply > props.played,
+            later,
             &props.on_goto,
             &hovered,
         ))
@@ -98,7 +105,7 @@ fn point_mark(
 ) -> Html {
     let exact = p.estimate.is_some_and(|e| e.exact);
     let ply = p.ply;
-    let live = p.mv.is_none();
+    let live = p.is_live();
     // A reviewed move's point carries its mark, so mistakes stand out on the line.
     let mark = p
         .review
@@ -108,6 +115,7 @@ fn point_mark(
     let class = classes!(
         "pt",
         exact.then_some("exact"),
+        p.end.is_some().then_some("end"),
         live.then_some("live"),
         (later && !live).then_some("redo"),
         mark
