@@ -1,6 +1,6 @@
 //! Set up any position from board text and analyse it.
 
-use super::text_box::use_text_submit;
+use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,17 +10,53 @@ pub struct AnalysisFormProps {
     pub on_load: Callback<String>,
 }
 
+/// What "Analyse" analyses: the text the person put in the box, or, with the box empty,
+/// the position on the board, whose text the form shows above it (issue 68: an empty box
+/// beside that text was refused as "not board text").
+pub fn text_to_analyse(typed: &str, board_text: &str) -> String {
+    if typed.trim().is_empty() {
+        board_text.to_owned()
+    } else {
+        typed.to_owned()
+    }
+}
+
 #[function_component(AnalysisForm)]
 pub fn analysis_form(props: &AnalysisFormProps) -> Html {
-    let (input, onclick) = use_text_submit(&props.on_load);
+    let input = use_node_ref();
+    let onclick = {
+        let (input, board_text) = (input.clone(), props.board_text.clone());
+        props.on_load.reform(move |_: MouseEvent| {
+            let typed = input
+                .cast::<HtmlTextAreaElement>()
+                .map(|t| t.value())
+                .unwrap_or_default();
+            text_to_analyse(&typed, &board_text)
+        })
+    };
     html! {
         <fieldset>
             <legend>{ "Analyse a position" }</legend>
             // One line that scrolls: 64 squares that wrapped anywhere were unreadable.
             <label class="small" for="board-text">{ "This position as board text:" }</label>
             <input id="board-text" class="board-text" readonly=true value={props.board_text.clone()} />
-            <textarea ref={input} id="board-input" rows="2" aria-label="Board text to analyse" placeholder="64 (or 36) of X O -, a space, X or O to move" />
+            <label class="small" for="board-input">{ "Board text to analyse (left empty: the position on the board, above):" }</label>
+            <textarea ref={input} id="board-input" rows="2"
+                      placeholder="Empty: the position on the board. Or 64 (or 36) of X O -, a space, X or O to move" />
             <button id="load-board" {onclick}>{ "Analyse" }</button>
         </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_to_analyse;
+
+    #[test]
+    fn an_empty_box_analyses_the_position_on_the_board() {
+        let board = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(text_to_analyse("", board), board);
+        assert_eq!(text_to_analyse("  \n", board), board);
+        assert_eq!(text_to_analyse("xyzzy", board), "xyzzy");
     }
 }
