@@ -293,7 +293,8 @@ pub fn describe(point: &Point) -> String {
     if let Some(outcome) = point.end {
         let margin = crate::format::discs(outcome.margin_for(Color::Black) as f32, Sure::Exact);
         return format!(
-            "The end of the game: {outcome}. Black {margin} discs, the final result (exact)"
+            "The end of the game: {outcome}. Black {}, the final result (exact)",
+            crate::format::with_discs(&margin)
         );
     }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
@@ -320,14 +321,17 @@ pub fn describe(point: &Point) -> String {
         Some(d) if e.margin_at_least => {
             let winner = if d > 0.0 { "Black" } else { "White" };
             text.push_str(&format!(
-                " (proved by the solver: {winner} wins by at least {:.0} discs)",
-                d.abs()
+                " (proved by the solver: {winner} wins by at least {})",
+                crate::format::with_discs(&format!("{:.0}", d.abs()))
             ));
             return format!("{text}{whence}");
         }
         Some(d) => {
             let sure = if e.exact { Sure::Exact } else { Sure::Estimate };
-            text.push_str(&format!(", {} discs", crate::format::discs(d, sure)));
+            text.push_str(&format!(
+                ", {}",
+                crate::format::with_discs(&crate::format::discs(d, sure))
+            ));
         }
         None => {}
     }
@@ -507,7 +511,10 @@ mod tests {
         let last = g.moves().len() - 1;
         known.record(
             g.positions()[last].hash(),
-            Estimate::of(&merged(-0.98, Some(-46.0)), g.positions()[last].side_to_move()),
+            Estimate::of(
+                &merged(-0.98, Some(-46.0)),
+                g.positions()[last].side_to_move(),
+            ),
         );
         // A search still reported for the final position adds no live point after it.
         let live = Estimate::of(&merged(0.0, Some(3.0)), Color::Black);
@@ -523,8 +530,8 @@ mod tests {
         assert_eq!(
             describe(end),
             format!(
-                "The end of the game: {outcome}. Black {} discs, the final result (exact)",
-                crate::format::discs(margin, Sure::Exact)
+                "The end of the game: {outcome}. Black {}, the final result (exact)",
+                crate::format::with_discs(&crate::format::discs(margin, Sure::Exact))
             )
         );
         // An unfinished game has no such point.

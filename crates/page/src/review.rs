@@ -7,7 +7,7 @@ mod schedule;
 
 pub use schedule::{ReviewOrder, Schedule};
 
-use crate::format::thousands;
+use crate::format::{count, thousands, with_discs};
 use engine::review::{Mark, MoveReview, SideSummary};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
 use othello::{Color, Game, Move};
@@ -172,7 +172,7 @@ pub fn judging(
         };
     };
     let (own, own_text) = match (budget.simulations, budget.millis) {
-        (Some(n), _) => (n, format!("{} simulations", thousands(n))),
+        (Some(n), _) => (n, count(n, "simulation", "simulations")),
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
             format!(
@@ -498,15 +498,21 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     }
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
-        Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
+        Mark::Best if r.best_is_bound => format!("{} apart; {uncertain}", with_discs(&loss)),
         Mark::Best if r.loss_between_estimates => {
-            format!("as good as the best ({loss} discs apart {BETWEEN_ESTIMATES})")
+            format!(
+                "as good as the best ({} apart {BETWEEN_ESTIMATES})",
+                with_discs(&loss)
+            )
         }
-        Mark::Best => format!("as good as the best ({loss} discs apart)"),
+        Mark::Best => format!("as good as the best ({} apart)", with_discs(&loss)),
         _ if r.loss_between_estimates => {
-            format!("{article} {mark}, {loss} discs lost {BETWEEN_ESTIMATES}")
+            format!(
+                "{article} {mark}, {} lost {BETWEEN_ESTIMATES}",
+                with_discs(&loss)
+            )
         }
-        _ => format!("{article} {mark}, {loss} discs lost"),
+        _ => format!("{article} {mark}, {} lost", with_discs(&loss)),
     };
     format!(
         "{number}{} ({}): {value}; best {} {best}: {judged}",
@@ -521,7 +527,7 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
     let tile = |mv: Move, strength: f32, label: String, what: &str| crate::merge::Tile {
         mv,
         strength,
-        aria: format!("{what}, {label} discs"),
+        aria: format!("{what}, {}", with_discs(&label)),
         label,
         kind: crate::merge::TileKind::Reviewed,
     };
@@ -584,7 +590,11 @@ pub fn eval_texts(reviews: &[Option<ReviewedMove>]) -> Vec<Option<String>> {
             } else {
                 let text = format!("{:.2}", f64::from(value));
                 // Never -0.00.
-                if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                if text
+                    .trim_start_matches('-')
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                {
                     "0.00".to_owned()
                 } else {
                     text

@@ -10,17 +10,6 @@ pub struct AnalysisFormProps {
     pub on_load: Callback<String>,
 }
 
-/// What "Analyse" analyses: the text the person put in the box, or, with the box empty,
-/// the position on the board, whose text the form shows above it (issue 68: an empty box
-/// beside that text was refused as "not board text").
-pub fn text_to_analyse(typed: &str, board_text: &str) -> String {
-    if typed.trim().is_empty() {
-        board_text.to_owned()
-    } else {
-        typed.to_owned()
-    }
-}
-
 #[function_component(AnalysisForm)]
 pub fn analysis_form(props: &AnalysisFormProps) -> Html {
     let input = use_node_ref();
@@ -31,7 +20,7 @@ pub fn analysis_form(props: &AnalysisFormProps) -> Html {
                 .cast::<HtmlTextAreaElement>()
                 .map(|t| t.value())
                 .unwrap_or_default();
-            text_to_analyse(&typed, &board_text)
+            crate::editor::text_to_analyse(&typed, &board_text)
         })
     };
     html! {
@@ -45,18 +34,5 @@ pub fn analysis_form(props: &AnalysisFormProps) -> Html {
                       placeholder="Empty: the position on the board. Or 64 (or 36) of X O -, a space, X or O to move" />
             <button id="load-board" {onclick}>{ "Analyse" }</button>
         </fieldset>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::text_to_analyse;
-
-    #[test]
-    fn an_empty_box_analyses_the_position_on_the_board() {
-        let board = "---------------------------OX------XO--------------------------- X";
-        assert_eq!(text_to_analyse("", board), board);
-        assert_eq!(text_to_analyse("  \n", board), board);
-        assert_eq!(text_to_analyse("xyzzy", board), "xyzzy");
     }
 }

@@ -55,13 +55,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         } else {
             p.ply > props.played
         };
-        Some(point_mark(
-            p,
-            at,
-            later,
-            &props.on_goto,
-            &hovered,
-        ))
+        Some(point_mark(p, at, later, &props.on_goto, &hovered))
     });
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);

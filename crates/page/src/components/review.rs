@@ -172,10 +172,9 @@ fn review_row(
     let onclick = props
         .on_focus
         .reform(move |_| if focused { None } else { Some(i) });
-    let title = match line_sentence(r) {
-        Some(line) => format!("{} {line}", describe(number, r)),
-        None => describe(number, r),
-    };
+    // Two sentences, apart (issue 68: "…, the best move found Best line: …").
+    let line = line_sentence(r).unwrap_or_default();
+    let title = crate::format::sentences([describe(number, r).as_str(), line.as_str()]);
     html! {
         <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
             {onclick} title={title}>
