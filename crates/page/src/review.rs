@@ -161,17 +161,11 @@ pub struct Judging {
 /// had searched 2,000 simulations where it searched some 25,000.
 pub fn judging(
     level: ReviewLevel,
-    agent: Option<(&str, protocol::WireBudget)>,
+    agents: &[(&str, protocol::WireBudget)],
     simulations_per_second: u64,
 ) -> Judging {
     let chosen = level.simulations();
-    let Some((name, budget)) = agent else {
-        return Judging {
-            simulations: chosen,
-            text: format!("Judged at {} simulations a position.", thousands(chosen)),
-        };
-    };
-    let (own, own_text) = match (budget.simulations, budget.millis) {
+    let own_of = |budget: protocol::WireBudget| match (budget.simulations, budget.millis) {
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
@@ -183,6 +177,31 @@ pub fn judging(
         ),
         (None, None) => (0, "no search".to_owned()),
     };
+    let Some(&(strongest, budget)) = agents.iter().max_by_key(|(_, b)| own_of(*b).0) else {
+        return Judging {
+            simulations: chosen,
+            text: format!("Judged at {} simulations a position.", thousands(chosen)),
+        };
+    };
+    let (own, own_text) = own_of(budget);
+    // Every level the agent played the game at, not only the last (issue 68: a game played
+    // at Casual and then Strong was said to be a Strong agent's).
+    let agent = match agents {
+        [_] => format!("the {strongest} agent searched with {own_text}"),
+        _ => {
+            let each: Vec<String> = agents
+                .iter()
+                .map(|(name, b)| format!("{name} ({})", own_of(*b).1))
+                .collect();
+            let (last, rest) = each
+                .split_last()
+                .map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
+            format!(
+                "the agent played this game at {} and {last}, searching with up to {own_text}",
+                rest.join(", ")
+            )
+        }
+    };
     let wanted = own.saturating_mul(JUDGE_FACTOR);
     let simulations = chosen.max(wanted.min(max_judging_simulations(simulations_per_second)));
     let mut text = format!(
@@ -191,12 +210,12 @@ pub fn judging(
     );
     if simulations > chosen {
         text.push_str(&format!(
-            ", more than {}'s {} because the {name} agent searched with {own_text}: a review at its own budget would only repeat its search",
+            ", more than {}'s {} because {agent}: a review at its own budget would only repeat its search",
             level.name(),
             thousands(chosen)
         ));
     } else {
-        text.push_str(&format!(" (the {name} agent searched with {own_text})"));
+        text.push_str(&format!(" ({agent})"));
     }
     text.push('.');
     if simulations <= own {
@@ -945,7 +964,7 @@ mod tests {
             millis: None,
         };
         // Quick on a Casual game would repeat the agent's 100 simulations.
-        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))), 2_000);
+        let casual = judging(ReviewLevel::Quick, &[("Casual", sims(100))], 2_000);
         assert_eq!(casual.simulations, 400);
         assert_eq!(
             casual.text,
@@ -954,7 +973,7 @@ mod tests {
              its search."
         );
         // A choice above it stands.
-        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))), 2_000);
+        let deep = judging(ReviewLevel::Deep, &[("Casual", sims(100))], 2_000);
         assert_eq!(deep.simulations, 1_600);
         assert!(deep
             .text
@@ -964,11 +983,26 @@ mod tests {
             simulations: None,
             millis: Some(5_000),
         };
-        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)), 2_000);
+        let kind = judging(ReviewLevel::Club, &[("Strongest", strongest)], 2_000);
         assert_eq!(kind.simulations, 3_200);
         assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
+        // A game played at two levels names both, and is judged past the stronger (issue
+        // 68: it named only the last level the agent played at).
+        let both = judging(
+            ReviewLevel::Quick,
+            &[("Casual", sims(100)), ("Club", sims(400))],
+            2_000,
+        );
+        assert_eq!(both.simulations, 1_600);
+        assert_eq!(
+            both.text,
+            "Judged at 1,600 simulations a position, more than Quick's 100 because the agent \
+             played this game at Casual (100 simulations) and Club (400 simulations), searching \
+             with up to 400 simulations: a review at its own budget would only repeat its \
+             search."
+        );
         // Without an agent (analysis), the chosen level.
-        assert_eq!(judging(ReviewLevel::Quick, None, 2_000).simulations, 100);
+        assert_eq!(judging(ReviewLevel::Quick, &[], 2_000).simulations, 100);
         // A Strong game of the pattern network (25,000 a second in a worker): its agent's
         // search is said as it was, and the review goes past it in the time a review may
         // take.
@@ -976,7 +1010,7 @@ mod tests {
             simulations: None,
             millis: Some(1_000),
         };
-        let pattern = judging(ReviewLevel::Club, Some(("Strong", strong)), 25_000);
+        let pattern = judging(ReviewLevel::Club, &[("Strong", strong)], 25_000);
         assert_eq!(pattern.simulations, 40_000);
         assert!(
             pattern
