@@ -38,7 +38,7 @@ fn show_the_board() {
         board.scroll_into_view();
     }
     if super::scroll::panel_below_board() {
-        super::scroll::show_after_render("#eval-graph svg", "section.thinking");
+        super::scroll::want_panel_when_running();
     }
 }
 

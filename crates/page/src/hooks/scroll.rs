@@ -48,3 +48,25 @@ pub fn panel_below_board() -> bool {
         _ => false,
     }
 }
+
+thread_local! {
+    /// Set by Analyse on a one-column screen: the next search to show its Stop button is
+    /// brought into view ([`panel_shown_when_running`]).
+    static PANEL_WANTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Asks that the search panel be brought into view once the search it waits for is under
+/// way (its Stop button shown): brought into view at once, the panel still held the
+/// placeholder, and the page above it changed height as the analysis began, leaving it
+/// out of view again.
+pub fn want_panel_when_running() {
+    PANEL_WANTED.with(|w| w.set(true));
+}
+
+/// Called when a search that can be stopped is shown: brings the search's section into
+/// view, its top at the top of the screen, if Analyse asked for it.
+pub fn panel_shown_when_running() {
+    if PANEL_WANTED.with(|w| w.replace(false)) {
+        show_after_render("#stop-search", "section.thinking");
+    }
+}
