@@ -186,7 +186,7 @@ export async function watchHeatMap(page) {
             w.violations.push(`the legal-move dot behind "${number}"`);
         }
         const speed = document.querySelector("#speed")?.textContent ?? "";
-        if (!speed.startsWith(`${sims.toLocaleString("en-US")} simulations in `))
+        if (!speed.startsWith(`${sims.toLocaleString("en-US")} simulation${sims === 1 ? "" : "s"} in `))
           w.violations.push(`the panel says "${speed}" for ${sims} simulations`);
       }
       if (!w.stop) requestAnimationFrame(check);

@@ -467,3 +467,59 @@ fn a_record_read_is_given_back_as_it_came_until_it_is_changed() {
         "made here"
     );
 }
+
+#[test]
+fn a_records_evaluations_are_rewritten_in_its_own_text() {
+    // A forced pass left out of the record (White cannot answer here), spaces, GGS's
+    // numbers as written: only the evaluations asked for change.
+    let text = "(;GM[Othello]PB[Ann]RE[+0.000] TY[8]B[d3//0.70] W[c5/1.50/3.08]B[f6];)";
+    let record: GgfGame = text.parse().expect("a record");
+    let evals = vec![Some("-2.00".to_owned()), None, Some("4".to_owned())];
+    assert_eq!(
+        record.as_read_with_evals(&evals).as_deref(),
+        Some("(;GM[Othello]PB[Ann]RE[+0.000] TY[8]B[d3/-2.00/0.70] W[c5/1.50/3.08]B[f6/4];)")
+    );
+    // Nothing asked, nothing changed.
+    assert_eq!(record.as_read_with_evals(&[]).as_deref(), Some(text));
+    // A record made here has no text of its own to keep.
+    assert_eq!(
+        GgfGame::new(record.game().clone()).as_read_with_evals(&evals),
+        None
+    );
+}
+
+#[test]
+fn a_left_out_pass_keeps_the_evaluations_on_their_moves() {
+    // A finished game with two forced passes (the browser tests' wipe-out game), its
+    // first pass left out of the text: the pass is the game's move, not the text's, and
+    // the evaluation for the move after it goes on that move.
+    let game = Game::from_transcript(
+        "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2",
+        Position::start(BoardSize::Eight, Variant::Standard),
+    )
+    .expect("a legal game");
+    let pass = game
+        .moves()
+        .iter()
+        .position(|m| *m == Move::Pass)
+        .expect("a pass");
+    let tag = if game.positions()[pass].side_to_move() == Color::Black {
+        "B[PA]"
+    } else {
+        "W[PA]"
+    };
+    let without = GgfGame::new(game.clone()).to_string().replacen(tag, "", 1);
+    let record: GgfGame = without.parse().expect("a record without its forced pass");
+    assert_eq!(record.game().moves(), game.moves());
+    let mut evals = vec![None; game.moves().len()];
+    evals[pass + 1] = Some("7".to_owned());
+    let rewritten = record.as_read_with_evals(&evals).expect("its own text");
+    assert_eq!(
+        rewritten,
+        without.replacen(
+            &format!("[{}]", game.moves()[pass + 1]),
+            &format!("[{}/7]", game.moves()[pass + 1]),
+            1
+        )
+    );
+}

@@ -273,8 +273,28 @@ fn neighbours(set: Bitboard) -> Bitboard {
     Bitboard(east | west | (row << 8) | (row >> 8))
 }
 
+/// What "Analyse" analyses: the text the person put in the box, or, with the box empty,
+/// the position on the board, whose text the form shows above it (issue 68: an empty box
+/// beside that text was refused as "not board text").
+pub fn text_to_analyse(typed: &str, board_text: &str) -> String {
+    if typed.trim().is_empty() {
+        board_text.to_owned()
+    } else {
+        typed.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_empty_box_analyses_the_position_on_the_board() {
+        use super::text_to_analyse;
+        let board = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(text_to_analyse("", board), board);
+        assert_eq!(text_to_analyse("  \n", board), board);
+        assert_eq!(text_to_analyse("xyzzy", board), "xyzzy");
+    }
+
     use super::*;
 
     fn sq(text: &str) -> Square {

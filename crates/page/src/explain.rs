@@ -2,7 +2,7 @@
 //! opponent is and how strong, what a search found, and the record of a game. Plain
 //! functions of the game and the view, so every sentence is tested without a browser.
 
-use crate::format::{discs, seconds, thousands, Sure};
+use crate::format::{count, discs, seconds, thousands, Sure};
 use crate::levels::{alphabeta_millis, describe_budget, Difficulty};
 use crate::merge::Merged;
 use crate::overlay::Role;
@@ -356,6 +356,18 @@ pub fn search_summary(
         proving,
         ..searched_summary(merged, kind, heading, estimate())
     };
+    // The move played (or the one the search names) is not always the line's first: say
+    // so where the line is shown (issue 68).
+    let moved = match role {
+        Role::Past => played_after(game, heat.position),
+        _ => merged.best_move(),
+    };
+    if let (Some(pv), Some(note)) = (
+        summary.pv.as_mut(),
+        moved.and_then(|mv| line_note(merged, mv, role == Role::Past)),
+    ) {
+        pv.push_str(&format!(". {note}"));
+    }
     // Once the game is over its result is the board's: the last search's estimate of a
     // position before the end sat beside the final score and disagreed with it (issue 68:
     // "1% chance to win, expected result ~-46 discs" beside "White wins 52-12").
@@ -363,6 +375,30 @@ pub fn search_summary(
         summary.verdict = None;
     }
     Some(summary)
+}
+
+/// Where the move played (`past`) or named is not the first move of the line the panel
+/// shows, why, in words: the panel once showed a line starting d3 beside the agent's c4
+/// without a word (issue 68). With several workers the move is chosen from their visits
+/// added up, and the line shown is the tree of one of them that started elsewhere; a lone
+/// worker's line starts with its own choice (its Gumbel root's included), so there a
+/// difference can only be the search's own rule, said as such.
+pub fn line_note(merged: &Merged, mv: Move, past: bool) -> Option<String> {
+    let first = *merged.search.pv.first()?;
+    if first == mv {
+        return None;
+    }
+    let verb = if past { "It played" } else { "It names" };
+    let why = if merged.per_worker_rate.len() > 1 {
+        format!(
+            "the move is chosen from all {} workers' visits added up, and this line is the \
+             tree of one worker, whose search went to {first} first",
+            merged.per_worker_rate.len()
+        )
+    } else {
+        format!("this line follows the search's most visited moves, which start with {first}")
+    };
+    Some(format!("{verb} {mv}, not this line's first move: {why}."))
 }
 
 /// While a search of `pos` runs within the solver's reach at the level's budget (a proof
@@ -416,14 +452,14 @@ fn searched_summary(
             || merged.search.elapsed_ms < MIN_TIMED_MS =>
         {
             format!(
-                "{} simulations in {}: too short a search to give a speed",
-                thousands(merged.search.simulations),
+                "{} in {}: too short a search to give a speed",
+                count(merged.search.simulations, "simulation", "simulations"),
                 elapsed_text(merged.search.elapsed_ms),
             )
         }
         _ => format!(
-            "{} simulations in {}: {} per second on {workers} worker{}",
-            thousands(merged.search.simulations),
+            "{} in {}: {} per second on {workers} worker{}",
+            count(merged.search.simulations, "simulation", "simulations"),
             elapsed_text(merged.search.elapsed_ms),
             thousands(rate.round() as u64),
             if workers == 1 { "" } else { "s" }
@@ -458,8 +494,8 @@ fn solver_speed(solved: SolvedStat) -> String {
     let ms = solved.micros as f64 / 1000.0;
     let rate = solved.nodes as f64 / (ms / 1000.0).max(1e-6);
     format!(
-        "The endgame solver: {} positions in {}: {} per second",
-        thousands(solved.nodes),
+        "The endgame solver: {} in {}: {} per second",
+        count(solved.nodes, "position", "positions"),
         elapsed_text(ms),
         thousands(rate.round() as u64)
     )
@@ -669,9 +705,9 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     };
     let sign = if side == view { 1.0 } else { -1.0 };
     if let Some(book) = &merged.search.book {
-        let value = discs(book.value * sign as f32, Sure::Estimate);
+        let value = crate::format::with_discs(&discs(book.value * sign as f32, Sure::Estimate));
         return format!(
-            "Book move {}, value {value} discs for {me}, from the opening book (no search)",
+            "Book move {}, value {value} for {me}, from the opening book (no search)",
             book.best
         );
     }
@@ -699,7 +735,10 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     let mut text = format!("For {me}: {} chance to win", crate::format::chance(win));
     if let Some(score) = score {
         let expected = discs(score * sign as f32, Sure::Estimate);
-        text.push_str(&format!(", expected result {expected} discs"));
+        text.push_str(&format!(
+            ", expected result {}",
+            crate::format::with_discs(&expected)
+        ));
     }
     text
 }

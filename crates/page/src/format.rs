@@ -132,8 +132,63 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` things, with thousands separators and the noun agreeing: "1 simulation", "1,234
+/// simulations" (issue 68: "1 simulations").
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// A margin as [`discs`], [`discs_fine`] or [`signed_discs`] wrote it, with its noun:
+/// "~+4 discs", "-1 disc", "~-1 disc", "1.00 discs", "0 discs" (issue 68: "~-1 discs").
+/// The mark that says how sure it is ("~", "≥") stays before the number, as everywhere on
+/// the page.
+pub fn with_discs(written: &str) -> String {
+    let bare = written.trim_start_matches(['~', '≥', '+', '-']);
+    let noun = if bare == "1" { "disc" } else { "discs" };
+    format!("{written} {noun}")
+}
+
+/// Sentences joined into one text, each ending with a full stop (issue 68: a tooltip read
+/// "…, the best move found Best line: …", two sentences run together).
+pub fn sentences<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p.ends_with(['.', '!', '?', '…']) {
+                p.to_owned()
+            } else {
+                format!("{p}.")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nouns_agree_with_their_numbers_and_sentences_are_apart() {
+        use super::*;
+        assert_eq!(count(1, "simulation", "simulations"), "1 simulation");
+        assert_eq!(count(0, "simulation", "simulations"), "0 simulations");
+        assert_eq!(
+            count(1234, "simulation", "simulations"),
+            "1,234 simulations"
+        );
+        assert_eq!(with_discs(&discs(-1.2, Sure::Estimate)), "~-1 disc");
+        assert_eq!(with_discs(&discs(1.0, Sure::Exact)), "+1 disc");
+        assert_eq!(with_discs(&discs(0.2, Sure::Estimate)), "~0 discs");
+        assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥-12 discs");
+        assert_eq!(with_discs(&discs_fine(1.0, false)), "+1.00 discs");
+        assert_eq!(with_discs("1"), "1 disc");
+        assert_eq!(
+            sentences(["4. f5 (Black): +0.22 for Black, the best move found", "Best line: f5 d6 (the search's most visited path)."]),
+            "4. f5 (Black): +0.22 for Black, the best move found. Best line: f5 d6 (the search's most visited path)."
+        );
+    }
+
     #[test]
     fn moves_are_numbered_by_the_discs_placed_and_a_pass_has_no_number() {
         let moves: Vec<othello::Move> = ["f5", "d6", "pass", "c3"]

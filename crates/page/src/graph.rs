@@ -149,10 +149,23 @@ pub struct Point {
     pub estimate: Option<Estimate>,
     /// The game's review of the move, when it has one.
     pub review: Option<ReviewedMove>,
+    /// The game's end: the point after the last move, at the final result, exact
+    /// ([`points`]); `None` for a move's point and the live one.
+    pub end: Option<othello::Outcome>,
+}
+
+impl Point {
+    /// The search running now, of the position on the board.
+    pub fn is_live(&self) -> bool {
+        self.mv.is_none() && self.end.is_none()
+    }
 }
 
 /// The graph's points: one per move of the game, and a live one when `live` (the search of
-/// the position on the board, running now) is given.
+/// the position on the board, running now) is given; a finished game's line ends on a
+/// point of its own, after the last move, at the final result: exact, the board's
+/// (issue 68: the last point read the last search's "Black 1% to win, ~-46 discs" of the
+/// position before the last move, where the game's result was known).
 pub fn points(
     game: &Game,
     estimates: &Estimates,
@@ -178,9 +191,29 @@ pub fn points(
                     .and_then(Estimate::of_review)
                     .or_else(|| estimates.get(positions[i].hash())),
                 review,
+                end: None,
             }
         })
         .collect();
+    if let Some(outcome) = game.position().outcome() {
+        let margin = outcome.margin_for(Color::Black) as f32;
+        out.push(Point {
+            ply: game.moves().len() + 1,
+            number: None,
+            mv: None,
+            mover: game.position().side_to_move(),
+            before: *game.position(),
+            estimate: Some(Estimate {
+                black_win: (margin.signum() + 1.0) / 2.0,
+                black_discs: Some(margin),
+                exact: true,
+                margin_at_least: false,
+            }),
+            review: None,
+            end: Some(outcome),
+        });
+        return out;
+    }
     if let Some(estimate) = live {
         out.push(Point {
             ply: game.moves().len() + 1,
@@ -190,6 +223,7 @@ pub fn points(
             before: *game.position(),
             estimate: Some(estimate),
             review: None,
+            end: None,
         });
     }
     out
@@ -256,6 +290,13 @@ pub fn describe(point: &Point) -> String {
             });
         return format!("{at}{}", crate::review::describe(point.number, review));
     }
+    if let Some(outcome) = point.end {
+        let margin = crate::format::discs(outcome.margin_for(Color::Black) as f32, Sure::Exact);
+        return format!(
+            "The end of the game: {outcome}. Black {}, the final result (exact)",
+            crate::format::with_discs(&margin)
+        );
+    }
     let mv = point.mv.map_or("thinking now".to_owned(), |mv| {
         format!("{mv} ({})", point.mover)
     });
@@ -280,14 +321,17 @@ pub fn describe(point: &Point) -> String {
         Some(d) if e.margin_at_least => {
             let winner = if d > 0.0 { "Black" } else { "White" };
             text.push_str(&format!(
-                " (proved by the solver: {winner} wins by at least {:.0} discs)",
-                d.abs()
+                " (proved by the solver: {winner} wins by at least {})",
+                crate::format::with_discs(&format!("{:.0}", d.abs()))
             ));
             return format!("{text}{whence}");
         }
         Some(d) => {
             let sure = if e.exact { Sure::Exact } else { Sure::Estimate };
-            text.push_str(&format!(", {} discs", crate::format::discs(d, sure)));
+            text.push_str(&format!(
+                ", {}",
+                crate::format::with_discs(&crate::format::discs(d, sure))
+            ));
         }
         None => {}
     }
@@ -413,6 +457,7 @@ mod tests {
             before: Position::start(BoardSize::Eight, Variant::Standard),
             estimate: Some(proven),
             review: None,
+            end: None,
         };
         assert_eq!(
             describe(&point),
@@ -452,6 +497,46 @@ mod tests {
             describe(&pts[1]),
             "2. d6 (White): Black 40% to win, ~-2 discs in the position White played it from"
         );
+    }
+
+    #[test]
+    fn a_finished_games_last_point_is_its_exact_result() {
+        // A game that ends on its last move, searched before it: the last search's
+        // estimate of the position before the end was "~-46 discs" (issue 68).
+        let g = game(
+            "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2",
+        );
+        let outcome = g.position().outcome().expect("the game is over");
+        let mut known = Estimates::default();
+        let last = g.moves().len() - 1;
+        known.record(
+            g.positions()[last].hash(),
+            Estimate::of(
+                &merged(-0.98, Some(-46.0)),
+                g.positions()[last].side_to_move(),
+            ),
+        );
+        // A search still reported for the final position adds no live point after it.
+        let live = Estimate::of(&merged(0.0, Some(3.0)), Color::Black);
+        let pts = points(&g, &known, &Reviews::default(), Some(live));
+        assert_eq!(pts.len(), g.moves().len() + 1);
+        let end = pts.last().expect("a point");
+        assert_eq!(end.ply, g.moves().len() + 1);
+        assert_eq!(end.end, Some(outcome));
+        assert!(!end.is_live());
+        let e = end.estimate.expect("the result");
+        let margin = outcome.margin_for(Color::Black) as f32;
+        assert_eq!((e.black_discs, e.exact), (Some(margin), true));
+        assert_eq!(
+            describe(end),
+            format!(
+                "The end of the game: {outcome}. Black {}, the final result (exact)",
+                crate::format::with_discs(&crate::format::discs(margin, Sure::Exact))
+            )
+        );
+        // An unfinished game has no such point.
+        let pts = points(&game("f5d6"), &known, &Reviews::default(), None);
+        assert!(pts.iter().all(|p| p.end.is_none()));
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod new_game;
 mod persistence;
 mod reducers;
 mod review;
+pub mod scroll;
 mod search_driver;
 
 pub use builtin_model::use_builtin_model;

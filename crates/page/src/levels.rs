@@ -264,7 +264,10 @@ impl Difficulty {
 /// "100 simulations per move", "0.25 s per move".
 pub fn describe_budget(budget: WireBudget) -> String {
     match (budget.simulations, budget.millis) {
-        (Some(n), _) => format!("{} simulations per move", thousands(n)),
+        (Some(n), _) => format!(
+            "{} per move",
+            crate::format::count(n, "simulation", "simulations")
+        ),
         (None, Some(ms)) => format!("{} per move", seconds(ms as f64)),
         (None, None) => "unlimited".to_owned(),
     }

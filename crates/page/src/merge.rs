@@ -1,7 +1,7 @@
 //! Root-parallel search: each worker grows its own tree; the page adds their root visits
 //! move by move to choose the move and to draw the heat map.
 
-use crate::format::{discs, signed_discs, Sure};
+use crate::format::{discs, signed_discs, with_discs, Sure};
 use engine::report::{choose_move, value_of_discs, MoveInfo, Proof};
 use othello::Move;
 use protocol::{BookStat, EngineKind, Report, SearchStat};
@@ -182,8 +182,8 @@ impl Merged {
                             exact_strength(margin),
                             discs(margin as f32, Sure::Exact),
                             format!(
-                                "exact: you finish {} discs with perfect play",
-                                discs(margin as f32, Sure::Exact)
+                                "exact: you finish {} with perfect play",
+                                with_discs(&discs(margin as f32, Sure::Exact))
                             ),
                             TileKind::Exact,
                         ),
@@ -231,7 +231,8 @@ fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
         strength,
         discs(margin as f32, Sure::AtLeast),
         format!(
-            "a proven result of at least {exact} discs for you; the best margin was not reached, so another move may be better"
+            "a proven result of at least {} for you; the best margin was not reached, so another move may be better",
+            with_discs(&exact)
         ),
         TileKind::Bound,
     )
@@ -262,7 +263,7 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
         Some(score) => (
             (value_of_discs(score) + 1.0) / 2.0,
             discs(score, Sure::Estimate),
-            format!("about {} discs after it", signed_discs(score, 0)),
+            format!("about {} after it", with_discs(&signed_discs(score, 0))),
             TileKind::Estimate,
         ),
         None => (
@@ -284,7 +285,10 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
                 label: discs(value, Sure::Estimate),
-                aria: format!("book: about {} discs after it", signed_discs(value, 0)),
+                aria: format!(
+                    "book: about {} after it",
+                    with_discs(&signed_discs(value, 0))
+                ),
                 kind: TileKind::Book,
             }
         })

@@ -267,7 +267,10 @@ pub fn strength_line(card: &str) -> Option<String> {
         return None;
     }
     let at = match measured_at {
-        Some(Measured::Sims(n)) => format!(" at {n} simulations per move"),
+        Some(Measured::Sims(n)) => format!(
+            " at {} per move",
+            crate::format::count(n, "simulation", "simulations")
+        ),
         Some(Measured::Millis(ms)) => format!(" at {} per move", seconds(ms as f64)),
         Some(Measured::NoSearch) => " without search".to_owned(),
         None => String::new(),

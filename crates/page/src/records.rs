@@ -35,27 +35,34 @@ pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String
 
 /// A record read from GGF text with the page's review's values as its moves'
 /// evaluations, in place of the record's own (a move the review gave no value keeps its
-/// own): what "Download with the review's values" gives. `None` where the download is
-/// not a record as read, or no move of it is reviewed.
+/// own): what "Download with the review's values" gives. Every other byte is the record's
+/// as it came (issue 68: `RE[+0.000]` came back as `RE[+0]`, a time of `0.70` as `0.7`),
+/// and an estimate keeps its decimals ([`crate::review::eval_texts`]). `None` where the
+/// download is not a record as read, or no move of it is reviewed.
 pub fn ggf_with_review(game: &GameState, reviews: &Reviews) -> Option<String> {
     let record = game.record_in_play().filter(|r| r.as_read().is_some())?;
-    let reviewed = reviews.of_game(record.game());
-    reviewed
-        .iter()
-        .flatten()
-        .any(|r| r.value.is_some())
-        .then(|| annotated(record.clone(), reviews))
+    let evals = crate::review::eval_texts(&reviews.of_game(record.game()));
+    if evals.iter().all(Option::is_none) {
+        return None;
+    }
+    record.as_read_with_evals(&evals)
 }
 
 /// `record` with each reviewed move's value as its evaluation, and its result from the
-/// board where it gives none.
+/// board where it gives none: written as the rules crate writes a record, then each
+/// reviewed move's evaluation put in as [`crate::review::eval_texts`] writes it (an
+/// estimate to hundredths, an exact value whole), which `f64`'s own writing would not
+/// keep apart (`-42.00` came out as `-42`).
 fn annotated(mut record: GgfGame, reviews: &Reviews) -> String {
-    let reviewed = reviews.of_game(record.game());
-    crate::review::annotate(&mut record, &reviewed);
+    let evals = crate::review::eval_texts(&reviews.of_game(record.game()));
     if record.result.is_none() {
         record.set_result_from_board();
     }
-    record.to_string()
+    let text = record.to_string();
+    let again = read_games(&text).ok().and_then(|g| g.into_iter().next());
+    again
+        .and_then(|r| r.as_read_with_evals(&evals))
+        .unwrap_or(text)
 }
 
 /// A game begun or played on here: its moves, with the notes of those still its record's

@@ -7,7 +7,7 @@ mod schedule;
 
 pub use schedule::{ReviewOrder, Schedule};
 
-use crate::format::thousands;
+use crate::format::{count, thousands, with_discs};
 use engine::review::{Mark, MoveReview, SideSummary};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
 use othello::{Color, Game, Move};
@@ -161,18 +161,12 @@ pub struct Judging {
 /// had searched 2,000 simulations where it searched some 25,000.
 pub fn judging(
     level: ReviewLevel,
-    agent: Option<(&str, protocol::WireBudget)>,
+    agents: &[(&str, protocol::WireBudget)],
     simulations_per_second: u64,
 ) -> Judging {
     let chosen = level.simulations();
-    let Some((name, budget)) = agent else {
-        return Judging {
-            simulations: chosen,
-            text: format!("Judged at {} simulations a position.", thousands(chosen)),
-        };
-    };
-    let (own, own_text) = match (budget.simulations, budget.millis) {
-        (Some(n), _) => (n, format!("{} simulations", thousands(n))),
+    let own_of = |budget: protocol::WireBudget| match (budget.simulations, budget.millis) {
+        (Some(n), _) => (n, count(n, "simulation", "simulations")),
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
             format!(
@@ -183,6 +177,31 @@ pub fn judging(
         ),
         (None, None) => (0, "no search".to_owned()),
     };
+    let Some(&(strongest, budget)) = agents.iter().max_by_key(|(_, b)| own_of(*b).0) else {
+        return Judging {
+            simulations: chosen,
+            text: format!("Judged at {} simulations a position.", thousands(chosen)),
+        };
+    };
+    let (own, own_text) = own_of(budget);
+    // Every level the agent played the game at, not only the last (issue 68: a game played
+    // at Casual and then Strong was said to be a Strong agent's).
+    let agent = match agents {
+        [_] => format!("the {strongest} agent searched with {own_text}"),
+        _ => {
+            let each: Vec<String> = agents
+                .iter()
+                .map(|(name, b)| format!("{name} ({})", own_of(*b).1))
+                .collect();
+            let (last, rest) = each
+                .split_last()
+                .map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
+            format!(
+                "the agent played this game at {} and {last}, searching with up to {own_text}",
+                rest.join(", ")
+            )
+        }
+    };
     let wanted = own.saturating_mul(JUDGE_FACTOR);
     let simulations = chosen.max(wanted.min(max_judging_simulations(simulations_per_second)));
     let mut text = format!(
@@ -191,12 +210,12 @@ pub fn judging(
     );
     if simulations > chosen {
         text.push_str(&format!(
-            ", more than {}'s {} because the {name} agent searched with {own_text}: a review at its own budget would only repeat its search",
+            ", more than {}'s {} because {agent}: a review at its own budget would only repeat its search",
             level.name(),
             thousands(chosen)
         ));
     } else {
-        text.push_str(&format!(" (the {name} agent searched with {own_text})"));
+        text.push_str(&format!(" ({agent})"));
     }
     text.push('.');
     if simulations <= own {
@@ -498,15 +517,21 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     }
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
-        Mark::Best if r.best_is_bound => format!("{loss} discs apart; {uncertain}"),
+        Mark::Best if r.best_is_bound => format!("{} apart; {uncertain}", with_discs(&loss)),
         Mark::Best if r.loss_between_estimates => {
-            format!("as good as the best ({loss} discs apart {BETWEEN_ESTIMATES})")
+            format!(
+                "as good as the best ({} apart {BETWEEN_ESTIMATES})",
+                with_discs(&loss)
+            )
         }
-        Mark::Best => format!("as good as the best ({loss} discs apart)"),
+        Mark::Best => format!("as good as the best ({} apart)", with_discs(&loss)),
         _ if r.loss_between_estimates => {
-            format!("{article} {mark}, {loss} discs lost {BETWEEN_ESTIMATES}")
+            format!(
+                "{article} {mark}, {} lost {BETWEEN_ESTIMATES}",
+                with_discs(&loss)
+            )
         }
-        _ => format!("{article} {mark}, {loss} discs lost"),
+        _ => format!("{article} {mark}, {} lost", with_discs(&loss)),
     };
     format!(
         "{number}{} ({}): {value}; best {} {best}: {judged}",
@@ -521,7 +546,7 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
     let tile = |mv: Move, strength: f32, label: String, what: &str| crate::merge::Tile {
         mv,
         strength,
-        aria: format!("{what}, {label} discs"),
+        aria: format!("{what}, {}", with_discs(&label)),
         label,
         kind: crate::merge::TileKind::Reviewed,
     };
@@ -567,21 +592,36 @@ pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
     )
 }
 
-/// Each reviewed move's value as its GGF evaluation, as GGS records carry them
-/// (`B[f5/-2.00]`, discs from the mover's side; `othello review --ggf` writes the same),
-/// rounded to hundredths as the table is, in place of the evaluation the record had; a
-/// move the review gave no value (a forced one, one not reviewed) keeps the record's.
-pub fn annotate(record: &mut othello::GgfGame, reviews: &[Option<ReviewedMove>]) {
-    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
-        let value = review
-            .as_ref()
-            .and_then(|r| r.value)
-            .and_then(|v| format!("{v:.2}").parse::<f64>().ok());
-        if let Some(value) = value {
-            // Never -0.
-            note.eval = Some(value + 0.0);
-        }
-    }
+/// Each reviewed move's value as its GGF evaluation, as GGS records carry them (discs
+/// from the mover's side; `othello review --ggf` writes the same): an estimate to
+/// hundredths, its decimals saying it is one (`B[f5/-42.00]`, never `-42`, which reads as
+/// exact; GGF's evaluations are numbers with decimals), an exact value whole (`B[f5/-42]`),
+/// never "-0". `None` for a move the review gave no value (a forced one, one not
+/// reviewed): it keeps the record's own.
+pub fn eval_texts(reviews: &[Option<ReviewedMove>]) -> Vec<Option<String>> {
+    reviews
+        .iter()
+        .map(|review| {
+            let r = review.as_ref()?;
+            let value = r.value?;
+            let text = if r.value_exact {
+                crate::format::whole(value).to_string()
+            } else {
+                let text = format!("{:.2}", f64::from(value));
+                // Never -0.00.
+                if text
+                    .trim_start_matches('-')
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                {
+                    "0.00".to_owned()
+                } else {
+                    text
+                }
+            };
+            Some(text)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -763,20 +803,34 @@ mod tests {
     }
 
     #[test]
-    fn the_ggf_record_carries_each_moves_value_as_ggs_writes_it() {
-        let start = Position::start(BoardSize::Eight, Variant::Standard);
-        let game = Game::from_transcript("f5d6", start).expect("legal");
-        let mut record = othello::GgfGame::new(game);
-        annotate(
-            &mut record,
-            &[
-                Some(reviewed(Color::Black, "f5", -2.0, "f5", -2.0)),
-                Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
-            ],
+    fn estimates_keep_their_decimals_and_exact_values_are_whole_in_a_record() {
+        let exact = |side, played: &str, value: f32| {
+            ReviewedMove::from_engine(&MoveReview::new(
+                side,
+                (mv(played), Value::exact(value as i32)),
+                (mv(played), Value::exact(value as i32)),
+            ))
+        };
+        let texts = eval_texts(&[
+            Some(reviewed(Color::Black, "f5", -42.0, "f5", -42.0)),
+            Some(reviewed(Color::White, "d6", 1.5, "d6", 1.5)),
+            Some(reviewed(Color::Black, "c3", -0.001, "c3", -0.001)),
+            Some(exact(Color::White, "d3", -4.0)),
+            Some(exact(Color::Black, "c4", 0.0)),
+            None,
+        ]);
+        // Issue 68: an estimate of -42 was written "-42", which reads as exact.
+        assert_eq!(
+            texts,
+            [
+                Some("-42.00".to_owned()),
+                Some("1.50".to_owned()),
+                Some("0.00".to_owned()),
+                Some("-4".to_owned()),
+                Some("0".to_owned()),
+                None
+            ]
         );
-        let text = record.to_string();
-        assert!(text.contains("B[f5/-2]"), "{text}");
-        assert!(text.contains("W[d6/1.5]"), "{text}");
     }
 
     #[test]
@@ -910,7 +964,7 @@ mod tests {
             millis: None,
         };
         // Quick on a Casual game would repeat the agent's 100 simulations.
-        let casual = judging(ReviewLevel::Quick, Some(("Casual", sims(100))), 2_000);
+        let casual = judging(ReviewLevel::Quick, &[("Casual", sims(100))], 2_000);
         assert_eq!(casual.simulations, 400);
         assert_eq!(
             casual.text,
@@ -919,7 +973,7 @@ mod tests {
              its search."
         );
         // A choice above it stands.
-        let deep = judging(ReviewLevel::Deep, Some(("Casual", sims(100))), 2_000);
+        let deep = judging(ReviewLevel::Deep, &[("Casual", sims(100))], 2_000);
         assert_eq!(deep.simulations, 1_600);
         assert!(deep
             .text
@@ -929,11 +983,26 @@ mod tests {
             simulations: None,
             millis: Some(5_000),
         };
-        let kind = judging(ReviewLevel::Club, Some(("Strongest", strongest)), 2_000);
+        let kind = judging(ReviewLevel::Club, &[("Strongest", strongest)], 2_000);
         assert_eq!(kind.simulations, 3_200);
         assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
+        // A game played at two levels names both, and is judged past the stronger (issue
+        // 68: it named only the last level the agent played at).
+        let both = judging(
+            ReviewLevel::Quick,
+            &[("Casual", sims(100)), ("Club", sims(400))],
+            2_000,
+        );
+        assert_eq!(both.simulations, 1_600);
+        assert_eq!(
+            both.text,
+            "Judged at 1,600 simulations a position, more than Quick's 100 because the agent \
+             played this game at Casual (100 simulations) and Club (400 simulations), searching \
+             with up to 400 simulations: a review at its own budget would only repeat its \
+             search."
+        );
         // Without an agent (analysis), the chosen level.
-        assert_eq!(judging(ReviewLevel::Quick, None, 2_000).simulations, 100);
+        assert_eq!(judging(ReviewLevel::Quick, &[], 2_000).simulations, 100);
         // A Strong game of the pattern network (25,000 a second in a worker): its agent's
         // search is said as it was, and the review goes past it in the time a review may
         // take.
@@ -941,7 +1010,7 @@ mod tests {
             simulations: None,
             millis: Some(1_000),
         };
-        let pattern = judging(ReviewLevel::Club, Some(("Strong", strong)), 25_000);
+        let pattern = judging(ReviewLevel::Club, &[("Strong", strong)], 25_000);
         assert_eq!(pattern.simulations, 40_000);
         assert!(
             pattern

@@ -9,13 +9,61 @@ impl GgfGame {
         // The record's own text starts at its "(;", after any game number.
         let opened = props.at - 2;
         let mut fields = Fields::default();
-        while let Some((tag, value)) = props.next_property()? {
+        while let Some((tag, value, _)) = props.next_property()? {
             fields.take(tag, value)?;
         }
         let mut game = fields.build()?;
         let rest = props.rest();
         game.source = Some(text[opened..text.len() - rest.len()].to_owned());
         Ok((game, rest))
+    }
+}
+
+impl GgfGame {
+    /// The text the record was read from ([`GgfGame::as_read`]) with the evaluation of
+    /// each move `evals` gives one for (`evals[i]` for the `i`-th move of
+    /// [`GgfGame::game`], passes included) written in place of the record's own, as
+    /// given: every other byte stays as it came (its spacing, its result and times as
+    /// written, `RE[+0.000]`, `B[d3//0.70]`). A move's time stays its own
+    /// (`B[d3/-1.50/0.70]`). `None` where the record has no text of its own to keep.
+    pub fn as_read_with_evals(&self, evals: &[Option<String>]) -> Option<String> {
+        let text = self.as_read()?;
+        let mut props = Properties::open(text).ok()?;
+        let positions = self.game.positions();
+        let moves = self.game.moves();
+        let mut out = String::with_capacity(text.len() + 8 * evals.len());
+        let mut copied = 0;
+        let mut index = 0;
+        while let Some((tag, _, range)) = props.next_property().ok()? {
+            let color = match tag.as_str() {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
+            };
+            // A forced pass the record left out is the game's move, not the text's.
+            while index < moves.len() && positions[index].side_to_move() != color {
+                index += 1;
+            }
+            let eval = evals.get(index).and_then(Option::as_deref);
+            index += 1;
+            let raw = &text[range.clone()];
+            let Some(eval) = eval.filter(|_| !raw.contains('\\')) else {
+                continue;
+            };
+            let mut parts = raw.splitn(3, '/');
+            let square = parts.next().unwrap_or_default();
+            let _old_eval = parts.next();
+            let mut value = format!("{square}/{eval}");
+            if let Some(seconds) = parts.next() {
+                value.push('/');
+                value.push_str(seconds);
+            }
+            out.push_str(&text[copied..range.start]);
+            out.push_str(&value);
+            copied = range.end;
+        }
+        out.push_str(&text[copied..]);
+        Some(out)
     }
 }
 
@@ -47,8 +95,12 @@ impl<'a> Properties<'a> {
         &self.text[self.at..]
     }
 
-    /// The next property, or `None` at the `;)` that closes the game.
-    fn next_property(&mut self) -> Result<Option<(String, String)>, GgfError> {
+    /// The next property, with where its value's text lies in the text (between its
+    /// brackets, as written), or `None` at the `;)` that closes the game.
+    #[allow(clippy::type_complexity)]
+    fn next_property(
+        &mut self,
+    ) -> Result<Option<(String, String, std::ops::Range<usize>)>, GgfError> {
         let rest = self.rest().trim_start();
         self.at = self.text.len() - rest.len();
         if rest.is_empty() {
@@ -69,11 +121,12 @@ impl<'a> Properties<'a> {
         };
         let mut value = String::new();
         let mut chars = value_text.char_indices();
+        let start = self.text.len() - value_text.len();
         while let Some((i, c)) = chars.next() {
             match c {
                 ']' => {
-                    self.at = self.text.len() - value_text.len() + i + 1;
-                    return Ok(Some((tag.to_ascii_uppercase(), value)));
+                    self.at = start + i + 1;
+                    return Ok(Some((tag.to_ascii_uppercase(), value, start..start + i)));
                 }
                 '\\' => match chars.next() {
                     Some((_, escaped)) => value.push(escaped),

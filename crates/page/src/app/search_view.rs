@@ -40,6 +40,13 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let graph_scale = scale(&graph_points);
     let stoppable =
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));
+    // On a phone, an analysis asked for from the form at the foot of the page is brought
+    // into view once it runs (issue 68: its panel and Stop lay below the fold).
+    use_effect_with(stoppable, |&stoppable| {
+        if stoppable {
+            crate::hooks::scroll::panel_shown_when_running();
+        }
+    });
     html! {
         <>
             // The panel's room is there before the first search, and the graph's frame, so

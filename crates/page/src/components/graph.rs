@@ -48,14 +48,16 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     });
     let marks = props.points.iter().filter_map(|p| {
         let at = (x(p.ply), y(height(&p.estimate?, props.scale)));
-        Some(point_mark(
-            p,
-            at,
-            p.ply > props.played,
-            &props.on_goto,
-            &hovered,
-        ))
+        // The end's point is the position after the last move: a redo's only while that
+        // move is.
+        let later = if p.end.is_some() {
+            p.ply - 1 > props.played
+        } else {
+            p.ply > props.played
+        };
+        Some(point_mark(p, at, later, &props.on_goto, &hovered))
     });
+    let hit = hit_area(props, &x, &hovered);
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
     let shown = (*hovered).and_then(|ply| props.points.iter().find(|p| p.ply == ply));
@@ -72,6 +74,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
                 <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
                 <text class="eval-axis" x={PAD.to_string()} y="12">{ top }</text>
                 <text class="eval-axis" x={PAD.to_string()} y={(HEIGHT - 3.0).to_string()}>{ bottom }</text>
+                { hit }
                 { for line }
                 { for marks }
             </svg>
@@ -98,7 +101,7 @@ fn point_mark(
 ) -> Html {
     let exact = p.estimate.is_some_and(|e| e.exact);
     let ply = p.ply;
-    let live = p.mv.is_none();
+    let live = p.is_live();
     // A reviewed move's point carries its mark, so mistakes stand out on the line.
     let mark = p
         .review
@@ -108,6 +111,7 @@ fn point_mark(
     let class = classes!(
         "pt",
         exact.then_some("exact"),
+        p.end.is_some().then_some("end"),
         live.then_some("live"),
         (later && !live).then_some("redo"),
         mark
@@ -139,6 +143,61 @@ fn point_mark(
             <circle {class} cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4"
                     data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></circle>
         }
+    }
+}
+
+/// The points' tap target: an invisible band over the whole plot, under the points, that
+/// takes a tap (or a pointer) anywhere in it to the point nearest across. A point is drawn
+/// 6 px wide and a game's points lie 6 px apart on a phone, too close for a finger each;
+/// the band is the graph's full height and width (issue 68: the points were the only
+/// targets, 6x6 px; 44 px is the least a finger hits without a second try).
+fn hit_area(
+    props: &GraphProps,
+    x: &dyn Fn(usize) -> f32,
+    hovered: &UseStateHandle<Option<usize>>,
+) -> Html {
+    // The points that are drawn, with their places across.
+    let places: Vec<(usize, f32)> = props
+        .points
+        .iter()
+        .filter(|p| p.estimate.is_some())
+        .map(|p| (p.ply, x(p.ply)))
+        .collect();
+    let nearest = move |e: &MouseEvent| -> Option<usize> {
+        use wasm_bindgen::JsCast;
+        let band = e.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+        let r = band.get_bounding_client_rect();
+        if r.width() <= 0.0 {
+            return None;
+        }
+        let at =
+            PAD + ((f64::from(e.client_x()) - r.left()) / r.width()) as f32 * (WIDTH - 2.0 * PAD);
+        places
+            .iter()
+            .min_by(|a, b| (a.1 - at).abs().total_cmp(&(b.1 - at).abs()))
+            .map(|&(ply, _)| ply)
+    };
+    let onclick = {
+        let (nearest, on_goto, hovered) = (nearest.clone(), props.on_goto.clone(), hovered.clone());
+        Callback::from(move |e: MouseEvent| {
+            if let Some(ply) = nearest(&e) {
+                hovered.set(Some(ply));
+                on_goto.emit(ply - 1);
+            }
+        })
+    };
+    let onmousemove = {
+        let hovered = hovered.clone();
+        Callback::from(move |e: MouseEvent| {
+            let ply = nearest(&e);
+            if ply.is_some() && *hovered != ply {
+                hovered.set(ply);
+            }
+        })
+    };
+    html! {
+        <rect class="eval-hit" id="eval-hit" x={PAD.to_string()} y="0" width={(WIDTH - 2.0 * PAD).to_string()}
+              height={HEIGHT.to_string()} {onclick} {onmousemove} />
     }
 }
 

@@ -70,6 +70,7 @@ pub fn puzzle_rating(props: &PuzzleRatingProps) -> Html {
             if !provisional.is_empty() {
                 <p class="small" id="puzzle-provisional">{ "\"?\": provisional. Over your first puzzles the rating moves in big steps, as Glicko-2 does while it is unsure of a player; the steps shrink as it settles." }</p>
             }
+            <p class="small" id="puzzle-ratings-kept">{ crate::puzzles::words::ratings_kept() }</p>
             <p id="puzzle-streak">{ format!("Streak: {} solved in a row (best {})", record.streak, record.best_streak) }</p>
             if let Some((id, shipped)) = &props.puzzle {
                 <p class="small" id="puzzle-puzzle-rating">{ crate::puzzles::words::puzzle_rating(record.rating_of(id, *shipped).rating, *shipped) }</p>

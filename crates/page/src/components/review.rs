@@ -169,13 +169,20 @@ fn review_row(
 ) -> Html {
     let mark = mark_name(r);
     let focused = props.focus == Some(i);
-    let onclick = props
-        .on_focus
-        .reform(move |_| if focused { None } else { Some(i) });
-    let title = match line_sentence(r) {
-        Some(line) => format!("{} {line}", describe(number, r)),
-        None => describe(number, r),
-    };
+    // The position goes on the board, with its notice under it: on a phone both lie far
+    // above the table, so they are brought into view (issue 68: a tapped row showed
+    // nothing on the screen).
+    let onclick = props.on_focus.reform(move |_| {
+        if focused {
+            None
+        } else {
+            crate::hooks::scroll::show_after_render("#review-notice", "section.play");
+            Some(i)
+        }
+    });
+    // Two sentences, apart (issue 68: "…, the best move found Best line: …").
+    let line = line_sentence(r).unwrap_or_default();
+    let title = crate::format::sentences([describe(number, r).as_str(), line.as_str()]);
     html! {
         <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
             {onclick} title={title}>

@@ -106,11 +106,24 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     let player = settings::player(view, settings, size, variant);
     let budget = settings.difficulty.budget();
     let watching = game.seats == Seats::AgentVsAgent;
+    let agent_turn = in_game && game.agent_to_move() && !(watching && watch.0) && !game.held;
+    // The level of each search the agent moved from, by position: a review names every
+    // level the agent played its game at (issue 68: it named only the last).
+    let levels = use_mut_ref(Vec::<(u64, String, WireBudget)>::new);
+    if agent_turn && player.is_some() {
+        let mut levels = levels.borrow_mut();
+        let here = pos.hash();
+        levels.retain(|(h, _, _)| *h != here);
+        levels.push((here, settings.difficulty.name().to_owned(), budget));
+        if levels.len() > 600 {
+            levels.remove(0);
+        }
+    }
     use_search_driver(
         gateway,
         SearchWanted {
             position: pos,
-            agent_turn: in_game && game.agent_to_move() && !(watching && watch.0) && !game.held,
+            agent_turn,
             analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
             budget,
             player: player.clone(),
@@ -120,7 +133,14 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     use_persistence(game, settings, &view.estimates, view.review.of(game.id()));
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
-    let work = work_asks(gateway, restored, &loaders, player.clone(), on_builtin);
+    let work = work_asks(
+        gateway,
+        restored,
+        &loaders,
+        player.clone(),
+        on_builtin,
+        &levels.borrow(),
+    );
     GameCtrl {
         game: Rc::new((**game).clone()),
         view: Rc::new((**view).clone()),
@@ -171,6 +191,7 @@ fn work_asks(
     loaders: &Loaders,
     player: Option<PlayerSpec>,
     on_builtin: Callback<&'static BuiltinModel>,
+    levels: &[(u64, String, WireBudget)],
 ) -> WorkAsks {
     let (game, settings) = (&restored.game, &restored.settings);
     let view = restored.view.dispatcher();
@@ -188,14 +209,34 @@ fn work_asks(
             }
         })
     };
-    // The agent that played the game, whose own search the review must outdo.
-    let agent = (game.seats != Seats::Analysis).then(|| {
-        let difficulty = &settings.difficulty;
-        (difficulty.name().to_owned(), difficulty.budget())
-    });
+    // The agent that played the game, at each level it moved at, whose own search the
+    // review must outdo: the levels its searches of the game's positions had, in the
+    // order first used; a move with no such record (a game brought back by a reload) is
+    // taken at the level set now.
+    let mut agents: Vec<(String, WireBudget)> = Vec::new();
+    if game.seats != Seats::Analysis {
+        let positions = game.game.positions();
+        for (i, mv) in game.game.moves().iter().enumerate() {
+            let pos = positions[i];
+            if !game.agent_plays(pos.side_to_move()) || *mv == othello::Move::Pass {
+                continue;
+            }
+            let level = levels
+                .iter()
+                .find(|(h, _, _)| *h == pos.hash())
+                .map(|(_, name, b)| (name.clone(), *b))
+                .unwrap_or_else(|| {
+                    let difficulty = &settings.difficulty;
+                    (difficulty.name().to_owned(), difficulty.budget())
+                });
+            if !agents.contains(&level) {
+                agents.push(level);
+            }
+        }
+    }
     let review = (settings.review_level, settings.review_order);
     let (on_review, on_cancel_review) =
-        review_callbacks(gateway, &restored.view, game, review, agent);
+        review_callbacks(gateway, &restored.view, game, review, agents);
     let on_upload = {
         let (gateway, view) = (gateway.clone(), view.clone());
         let (size, variant) = (position.size(), position.variant());

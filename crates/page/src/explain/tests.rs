@@ -627,3 +627,36 @@ fn once_the_game_is_over_the_last_search_gives_no_estimate_beside_the_result() {
         "the search itself is still described"
     );
 }
+
+#[test]
+fn a_move_that_is_not_the_lines_first_is_said_where_the_line_is_shown() {
+    // The agent played f4 after f5, where the line shown starts d6 (issue 68: the panel
+    // showed a line starting elsewhere than the move played, without a word).
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let h = heat(&game, Purpose::Move, merged(0.0, 100, 100.0));
+    let played = |mv_text: &str| {
+        apply(
+            &game,
+            Action::AgentMove {
+                position: game.position().hash(),
+                mv: mv(mv_text),
+            },
+        )
+    };
+    let s = summary_of(&View::default(), &played("f4"), &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.pv.as_deref(),
+        Some(
+            "Principal variation: d6 c3. It played f4, not this line's first move: this line \
+             follows the search's most visited moves, which start with d6."
+        )
+    );
+    // Several workers: the move is theirs together, the line one worker's.
+    let mut several = merged(0.0, 100, 100.0);
+    several.per_worker_rate = vec![1.0, 1.0];
+    let note = line_note(&several, mv("f4"), true).expect("a note");
+    assert!(note.contains("all 2 workers' visits added up"), "{note}");
+    // The line's own first move needs no word.
+    let s = summary_of(&View::default(), &played("d6"), &h, Role::Past).expect("a summary");
+    assert_eq!(s.pv.as_deref(), Some("Principal variation: d6 c3"));
+}

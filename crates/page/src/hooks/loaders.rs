@@ -22,14 +22,23 @@ pub struct Loaders {
     pub on_pick: Callback<Option<usize>>,
 }
 
-/// Brings the board (and beside it the search) into view: the analysis form lies at the
-/// bottom of the page, and what it sets up would otherwise appear out of sight.
+/// Brings the analysis into view: the analysis form lies at the bottom of the page, and
+/// what it sets up would otherwise appear out of sight. On a wide screen the board, with
+/// the search beside it; on a phone, where the search panel lies below the board's
+/// buttons, the panel and its Stop button (issue 68: on a phone both were below the
+/// fold, the board in view above them).
 fn show_the_board() {
-    let board = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("section.play").ok().flatten());
-    if let Some(board) = board {
+    let document = web_sys::window().and_then(|w| w.document());
+    let find = |selector: &str| {
+        document
+            .as_ref()
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+    };
+    if let Some(board) = find("section.play") {
         board.scroll_into_view();
+    }
+    if super::scroll::panel_below_board() {
+        super::scroll::want_panel_when_running();
     }
 }
 

@@ -55,14 +55,14 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
 }
 
 /// Starts a review of the game's moves (those played, not the redo list) at `level` in
-/// `order`, judged with more than `agent`'s own budget where an agent played (its level's
+/// `order`, judged with more than `agents`' own budgets where an agent played (each level's
 /// name and budget), and cancels one: the callbacks the review panel calls.
 pub fn review_callbacks(
     gateway: &Gateway,
     view: &View,
     game: &GameModel,
     (level, order): (ReviewLevel, ReviewOrder),
-    agent: Option<(String, WireBudget)>,
+    agents: Vec<(String, WireBudget)>,
 ) -> (Callback<()>, Callback<()>) {
     let start = {
         let gateway = gateway.clone();
@@ -89,11 +89,9 @@ pub fn review_callbacks(
                 .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |m| {
                     m.worker_simulations_per_second()
                 });
-            let judged = judging(
-                level,
-                agent.as_ref().map(|(name, b)| (name.as_str(), *b)),
-                rate,
-            );
+            let named: Vec<(&str, WireBudget)> =
+                agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
+            let judged = judging(level, &named, rate);
             let budget = WireBudget {
                 simulations: Some(judged.simulations),
                 millis: None,

@@ -31,8 +31,9 @@ impl Mistake {
     pub fn from_words(&self, number: Option<usize>) -> String {
         let at = number.map_or(String::new(), |n| format!(" at move {n}"));
         format!(
-            "Your {}{at} in a reviewed game gave away {:.0} discs",
-            self.played, self.loss
+            "Your {}{at} in a reviewed game gave away {}",
+            self.played,
+            crate::format::with_discs(&format!("{:.0}", self.loss))
         )
     }
 }

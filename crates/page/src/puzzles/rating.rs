@@ -22,7 +22,7 @@ const MIN_RATING: f64 = 400.0;
 const VOLATILITY: f64 = 0.09;
 /// A shipped rating comes from weak players of ours, not from people: it is a guess, held
 /// more loosely than a settled rating but less than a newcomer's.
-const PUZZLE_DEVIATION: f64 = 250.0;
+pub(crate) const PUZZLE_DEVIATION: f64 = 250.0;
 
 /// A rating on the Glicko scale (1500 is average) with how unsure it is.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

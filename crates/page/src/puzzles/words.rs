@@ -102,6 +102,23 @@ fn answer_words(lead: &str, p: &Puzzle, line: &Option<Line>) -> String {
     }
 }
 
+/// Why one try moves a puzzle's rating by about 100 (issue 68: it did, with no word).
+fn wide() -> String {
+    format!(
+        " It moved that far in one try because a puzzle nobody here has tried is unsure of \
+         its rating (Glicko-2's rating deviation starts wide, at {:.0}), and an unsure rating \
+         moves in big steps; the steps shrink as tries settle it.",
+        crate::puzzles::rating::PUZZLE_DEVIATION
+    )
+}
+
+/// Where the ratings live, said in the puzzle panel (issue 68: a player could not tell
+/// whose ratings these were): this browser's own.
+pub fn ratings_kept() -> &'static str {
+    "Your rating and the puzzles' ratings are this browser's own: kept in its local storage, \
+     moved by your tries only, and not shared with anyone or with another browser or device."
+}
+
 /// The puzzle's own rating, and why it is not the one it came with (issue 68: 1450 became
 /// 1558 after a miss, without a word).
 pub fn puzzle_rating(now: f64, shipped: u16) -> String {
@@ -110,11 +127,13 @@ pub fn puzzle_rating(now: f64, shipped: u16) -> String {
     let why = match now.cmp(&was) {
         std::cmp::Ordering::Greater => format!(
             " It was {was} until your first try: puzzles are rated as players are, so a \
-             puzzle that beats a player gains, and this one now counts as harder."
+             puzzle that beats a player gains, and this one now counts as harder.{}",
+            wide()
         ),
         std::cmp::Ordering::Less => format!(
             " It was {was} until your first try: puzzles are rated as players are, so a \
-             puzzle a player solves loses, and this one now counts as easier."
+             puzzle a player solves loses, and this one now counts as easier.{}",
+            wide()
         ),
         std::cmp::Ordering::Equal => String::new(),
     };
@@ -158,6 +177,12 @@ mod tests {
         assert!(missed.starts_with("This puzzle is rated 1558. It was 1450 until your first try"));
         assert!(missed.contains("counts as harder"), "{missed}");
         assert!(puzzle_rating(1380.0, 1450).contains("counts as easier"));
+        // Why it moved that far (issue 68: about 100 in one try, unexplained).
+        assert!(
+            missed.contains("Glicko-2's rating deviation starts wide"),
+            "{missed}"
+        );
+        assert!(ratings_kept().contains("kept in its local storage"));
     }
 
     #[test]

@@ -1,0 +1,209 @@
+// Browser tests of issue 68's fourth look, "a page a player trusts": a finished game's
+// graph ending on its exact result, the reviewed download that keeps the record's own
+// bytes, Analyse reading what the player sees, the phone's tap targets (measured, every
+// interactive thing on the page) and what an action shows brought into view, and words
+// that agree with their numbers.
+// Run by scripts/e2e.sh (or alone with E2E_FILES=honest.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { newGame, openGame, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+
+useBrowser();
+
+/** A finished game with two passes (trust.test.mjs's), Black's margin known from the board. */
+const FINISHED =
+  "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2";
+
+async function loadTranscript(page, text) {
+  await page.fill("#transcript-input", text);
+  await page.click("#load-transcript");
+}
+
+/** Clicks a download link; the file's text. */
+async function download(page, link) {
+  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
+  return fs.readFileSync(await file.path(), "utf8");
+}
+
+/** Reviews the game on the board at Quick and waits for its end (the button back as
+ * "Review again" beside the table). */
+async function reviewQuick(page) {
+  await page.selectOption("#review-level", "quick");
+  await page.click("#review-start");
+  await page.waitForFunction(
+    () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
+    null,
+    { timeout: 200_000 },
+  );
+}
+
+test("a finished game's graph ends on its exact result, and Analyse with an empty box analyses the board", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await newGame(page, { players: "analysis" });
+  await loadTranscript(page, FINISHED);
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  // The last point is the game's end, exact, at the board's margin (issue 68: it read the
+  // last search's "Black 1% to win, ~-46 discs").
+  const over = await status(page);
+  const counts = over.match(/(Black|White) wins (\d+)-(\d+)/);
+  assert.ok(counts, over);
+  const margin = (counts[1] === "Black" ? 1 : -1) * (Number(counts[2]) - Number(counts[3]));
+  const points = page.locator("#eval-graph .pt");
+  const last = points.last();
+  assert.match((await last.getAttribute("class")) ?? "", /\bend\b/);
+  assert.match((await last.getAttribute("class")) ?? "", /\bexact\b/);
+  const said = await last.locator("title").textContent();
+  const written = margin === 0 ? "0" : margin > 0 ? `+${margin}` : `${margin}`;
+  assert.ok(said.includes(`Black ${written} disc`) && said.includes("the final result (exact)"), said);
+  // Analyse with nothing typed: the position on the board, whose text the form shows
+  // (issue 68: refused as "not board text").
+  await newGame(page, { players: "black" });
+  await setLevel(page, "beginner");
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  const shown = await page.inputValue("#board-text");
+  assert.equal(await page.inputValue("#board-input"), "");
+  await page.click("#load-board");
+  await page.waitForFunction(() => /^Analysis/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 30_000 });
+  assert.equal(await page.locator("#message").count(), 0, await page.locator("#message").allInnerTexts());
+  assert.equal(await page.inputValue("#board-text"), shown);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the download with the review's values is the record byte for byte but for the evaluations, estimates with their decimals", { timeout: 240_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const record = fs.readFileSync(new URL("./data/saio1200-saio3000.ggf", import.meta.url), "utf8").trim();
+  await loadTranscript(page, record);
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  await reviewQuick(page);
+  const reviewed = await download(page, "#download-ggf-reviewed");
+  // Everything but the moves' evaluations as it came (issue 68: RE[+0.000] came back as
+  // RE[+0], a time of 0.70 as 0.7).
+  // A move field: B[..] or W[..] after another field, not the end of PB[, RW[ and the like.
+  const moveField = /(?<=[\];\s])([BW])\[([^\]]*)\]/g;
+  const skeleton = (text) => text.replace(moveField, (_, tag, value) => `${tag}[${value.split("/")[0]}/#/${value.split("/")[2] ?? ""}]`);
+  assert.equal(skeleton(reviewed), skeleton(record));
+  assert.match(reviewed, /RE\[\+0\.000\]/);
+  // Each reviewed move's evaluation is the table's value, an estimate with its decimals
+  // (issue 68: an estimate of -42.00 was written -42, which reads as exact), an exact one
+  // whole; a move with no value keeps the record's.
+  const theirs = [...record.matchAll(moveField)].map((m) => m[2].split("/")[1] ?? "");
+  const ours = [...reviewed.matchAll(moveField)].map((m) => m[2].split("/")[1] ?? "");
+  const values = await page.$$eval("#review-moves tbody tr", (rows) =>
+    rows.map((r) => ({ ply: Number(r.dataset.ply), value: r.querySelectorAll("td")[2].textContent.trim() })),
+  );
+  assert.equal(values.length, ours.length);
+  let estimates = 0;
+  for (const { ply, value } of values) {
+    const i = ply - 1;
+    if (value === "-") {
+      assert.equal(ours[i], theirs[i], `move ${ply} has no value and keeps the record's`);
+      continue;
+    }
+    assert.equal(ours[i], value.replace(/^\+/, ""), `move ${ply}: the table says ${value}`);
+    if (value.includes(".")) {
+      estimates++;
+      assert.match(ours[i], /^-?\d+\.\d\d$/, `move ${ply}`);
+    } else assert.match(ours[i], /^-?\d+$/, `move ${ply}`);
+  }
+  assert.ok(estimates > 0, "no estimate to check");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Every interactive thing on the page that is drawn, and the ones smaller than 44 px
+ * either way: buttons, selects, links, file and number boxes, a fold's summary, a
+ * checkbox's label (the box itself is tapped through it), a move of the list, a review
+ * row, and the graph's tap band (its points are tapped through it). */
+async function smallTargets(page) {
+  return page.$$eval(
+    "button, select, summary, a[href], a[download], input:not([type=checkbox]):not([type=hidden]), label:has(input[type=checkbox]), tr.review-row, #eval-hit",
+    (els) =>
+      els
+        .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden")
+        .filter((e) => !e.classList.contains("cell"))
+        .flatMap((e) => {
+          const r = e.getBoundingClientRect();
+          const name = `${e.tagName.toLowerCase()}#${e.id || e.className} "${(e.textContent || e.value || "").trim().slice(0, 24)}"`;
+          return r.width >= 44 && r.height >= 44 ? [] : [`${name}: ${r.width.toFixed(1)}x${r.height.toFixed(1)}`];
+        }),
+  );
+}
+
+const inView = async (page, selector) => {
+  const box = await page.locator(selector).boundingBox();
+  const height = page.viewportSize().height;
+  return box !== null && box.y >= 0 && box.y + box.height <= height;
+};
+
+test("on a phone every tap target measures 44 px each way, and what an action shows comes into view", { timeout: 240_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+  await setLevel(page, "beginner");
+  for (let i = 0; i < 3; i++) {
+    const legal = await page.$$eval(".cell.legal", (cells) => cells.map((c) => c.id));
+    await page.click(`#${legal[0]}`);
+    await waitForTurn(page);
+  }
+  // Issue 68: review rows 20 px, graph points 6x6, the move list's entries 40 px, the
+  // checkboxes 24 px.
+  assert.deepEqual(await smallTargets(page), []);
+  await reviewQuick(page);
+  assert.ok((await page.locator("tr.review-row").count()) >= 6);
+  assert.deepEqual(await smallTargets(page), []);
+  // A tapped row shows its position with its notice on the screen (issue 68: it changed
+  // the board far above the screen, so nothing seemed to happen).
+  await page.locator("tr.review-row").nth(1).scrollIntoViewIfNeeded();
+  assert.ok(!(await inView(page, "#board")), "the board is in view before the tap: the test proves nothing");
+  await page.locator("tr.review-row").nth(1).click();
+  await page.waitForSelector("#review-notice");
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#review-notice").getBoundingClientRect();
+    return r.top >= -1 && r.bottom <= innerHeight + 1;
+  });
+  await page.click("#review-back");
+  // Analyse from the form at the foot of the page: the panel and its Stop come into view
+  // (issue 68: both were below the fold, the board above them).
+  await setLevel(page, "custom-ms", 60_000);
+  await page.locator("#load-board").scrollIntoViewIfNeeded();
+  await page.click("#load-board");
+  await page.waitForSelector("#stop-search", { timeout: 30_000 });
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#stop-search")?.getBoundingClientRect();
+    const p = document.querySelector("#search-info")?.getBoundingClientRect();
+    return r && p && p.top >= -1 && r.bottom <= innerHeight + 1;
+  });
+  assert.deepEqual(await smallTargets(page), []);
+  await page.click("#stop-search");
+  await page.waitForFunction(() => /stopped after/.test(document.querySelector("#search-heading")?.textContent ?? ""));
+  // Puzzle mode's panel: its targets too, and it says whose the ratings are (issue 68).
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.click("#open-puzzles");
+  await page.waitForSelector("#puzzle-room[data-puzzle-id]", { timeout: 30_000 });
+  assert.match(await page.innerText("#puzzle-ratings-kept"), /this browser's own: kept in its local storage/);
+  assert.deepEqual(await smallTargets(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a search of one simulation says so in the singular, and a review names every level the agent played at", { timeout: 180_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await newGame(page, { players: "black" });
+  await setLevel(page, "custom-sims", 1);
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  // Issue 68: "1 simulations".
+  const speed = await page.locator("#speed").innerText();
+  assert.match(speed, /^1 simulation in /);
+  // The agent's next move at Casual: the game has had two levels.
+  await setLevel(page, "casual");
+  const legal = await page.$$eval(".cell.legal", (cells) => cells.map((c) => c.id));
+  await page.click(`#${legal[0]}`);
+  await waitForTurn(page);
+  await reviewQuick(page);
+  const judged = await page.locator("#review-judged").innerText();
+  assert.match(judged, /the agent played this game at Custom \(1 simulation\) and Casual \(100 simulations\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
