@@ -10,6 +10,7 @@ use engine::review::{
 };
 use engine::{Budget, ModelSource, PlayerSpec};
 use indicatif::ProgressBar;
+use othello::ggf::eval_text;
 use othello::{Color, GgfGame};
 use std::path::PathBuf;
 
@@ -54,7 +55,7 @@ pub fn run(args: ReviewArgs, models: &dyn ModelSource) -> Result<()> {
             );
         }
     }
-    let mut record = read_record(&args.game, args.board)?;
+    let record = read_record(&args.game, args.board)?;
     let game = record.game().clone();
     if game.moves().is_empty() {
         bail!("{}: no moves to review", args.game);
@@ -77,8 +78,7 @@ pub fn run(args: ReviewArgs, models: &dyn ModelSource) -> Result<()> {
     bar.finish_and_clear();
     print!("{}", render(&reviews));
     if let Some(path) = &args.ggf {
-        annotate(&mut record, &reviews);
-        crate::write_file(path, &format!("{record}\n"))?;
+        crate::write_file(path, &format!("{}\n", annotated(record, &reviews)))?;
     }
     Ok(())
 }
@@ -165,18 +165,30 @@ fn summary_line(side: Color, s: &SideSummary) -> String {
 
 /// Each move's value as its record's evaluation (discs, from the mover's side, to
 /// hundredths, never -0); a forced move, which was not valued, gets none. The record's times stay.
-fn annotate(record: &mut GgfGame, reviews: &[MoveReview]) {
-    for (note, review) in record.notes_mut().iter_mut().zip(reviews) {
-        // The table's own rounding (to even on a tie, as `{:.2}` does: 17.125 is 17.12 in
-        // both), so the record and the table never differ in the last digit.
-        note.eval = review
-            .value
-            .and_then(|v| format!("{:.2}", v.discs).parse::<f64>().ok())
-            .map(|e| e + 0.0);
+/// The record with each reviewed move's value as its evaluation, written as
+/// [`othello::ggf::eval_text`] writes one (an estimate to hundredths with the table's own
+/// rounding, an exact margin whole: `-42.00` had come out as `-42`, which reads exact), and
+/// every other byte of a GGF record as it came (`RE[+0.000]` stays), as the page's
+/// "Download with the review's values" writes it. A game from a transcript or board text
+/// has no text of its own: it is written whole, its result from the board.
+fn annotated(mut record: GgfGame, reviews: &[MoveReview]) -> String {
+    let evals: Vec<Option<String>> = reviews
+        .iter()
+        .map(|r| r.value.map(|v| eval_text(f64::from(v.discs), v.exact)))
+        .collect();
+    if record.as_read().is_none() {
+        if record.result.is_none() {
+            record.set_result_from_board();
+        }
+        let text = record.to_string();
+        match othello::ggf::read_games(&text).map(|games| games.into_iter().next()) {
+            Ok(Some(read)) => record = read,
+            _ => return text,
+        }
     }
-    if record.result.is_none() {
-        record.set_result_from_board();
-    }
+    record
+        .as_read_with_evals(&evals)
+        .unwrap_or_else(|| record.to_string())
 }
 
 #[cfg(test)]

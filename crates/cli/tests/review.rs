@@ -1,7 +1,7 @@
 //! `othello review`: the table, the annotated GGF and the errors, through the binary.
 
 use engine::Solver;
-use othello::{BoardSize, Game, GgfGame, Move, Position, Variant};
+use othello::{BoardSize, Color, Game, GgfGame, Move, Position, Variant};
 use std::path::PathBuf;
 
 mod common;
@@ -108,6 +108,29 @@ fn finished_game_file(path: &PathBuf) -> Game {
     game
 }
 
+/// A GGF record's properties in order, as (tag, value): a tag is the capital letters
+/// right before a `[`, so that `PB[...]` is not a move.
+fn fields(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let tag: String = rest[..open]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_uppercase)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let Some(close) = rest[open..].find(']') else {
+            break;
+        };
+        out.push((tag, rest[open + 1..open + close].to_owned()));
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
 #[test]
 fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
     let (input, output) = (temp("in"), temp("out"));
@@ -125,7 +148,15 @@ fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
     assert_eq!(record.game(), &game);
     assert_eq!(record.black.as_deref(), Some("Ann"));
     assert_eq!(record.white.as_deref(), Some("Bob"));
-    assert!(record.result.is_some(), "{written}");
+    let original: GgfGame = std::fs::read_to_string(&input)
+        .expect("the input")
+        .trim()
+        .parse()
+        .expect("the input record");
+    assert_eq!(
+        record.result, original.result,
+        "the record's own result stays"
+    );
     let rows = rows(&out);
     assert_eq!(rows.len(), game.moves().len());
     for (i, (note, row)) in record.notes().iter().zip(&rows).enumerate() {
@@ -144,7 +175,60 @@ fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
         written.contains(&format!("[{}/", game.moves()[0])),
         "{written}"
     );
+    // The record's own text is kept but for the moves' evaluations, and an estimate keeps
+    // its decimals where an exact value is whole, as the table writes them.
+    let original = std::fs::read_to_string(&input).expect("the input");
+    let (before, after) = (fields(&original), fields(&written));
+    assert_eq!(before.len(), after.len(), "{written}");
+    let mut evals = Vec::new();
+    for ((tag, old), (new_tag, new)) in before.iter().zip(&after) {
+        assert_eq!(tag, new_tag);
+        if tag == "B" || tag == "W" {
+            let (square, eval) = new.split_once('/').unwrap_or((new, ""));
+            assert_eq!(square, old, "{written}");
+            evals.push(eval.to_owned());
+        } else {
+            assert_eq!(old, new, "{written}");
+        }
+    }
+    for (eval, row) in evals.iter().zip(&rows) {
+        match row[3].as_str() {
+            "-" => assert_eq!(eval, "", "{row:?}"),
+            value => assert_eq!(
+                eval.contains('.'),
+                value.contains('.'),
+                "{eval} written for {value}"
+            ),
+        }
+    }
     let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&output);
+}
+
+#[test]
+fn a_reviewed_transcript_is_written_whole_with_its_result_from_the_board() {
+    let (scratch, output) = (temp("scratch"), temp("out-transcript"));
+    let game = finished_game_file(&scratch);
+    let transcript = game.transcript(true);
+    stdout_of(&[
+        "review",
+        &transcript,
+        "--player",
+        "mcts:sims=4",
+        "--ggf",
+        output.to_str().expect("utf-8"),
+    ]);
+    let written = std::fs::read_to_string(&output).expect("the GGF is written");
+    let record: GgfGame = written.trim().parse().expect("the reader takes it back");
+    assert_eq!(record.game(), &game);
+    let outcome = game.position().outcome().expect("a finished game");
+    let margin = record.result.as_ref().expect("a result").black_margin;
+    assert_eq!(
+        margin,
+        f64::from(outcome.margin_for(Color::Black)),
+        "{written}"
+    );
+    let _ = std::fs::remove_file(&scratch);
     let _ = std::fs::remove_file(&output);
 }
 

@@ -603,23 +603,7 @@ pub fn eval_texts(reviews: &[Option<ReviewedMove>]) -> Vec<Option<String>> {
         .iter()
         .map(|review| {
             let r = review.as_ref()?;
-            let value = r.value?;
-            let text = if r.value_exact {
-                crate::format::whole(value).to_string()
-            } else {
-                let text = format!("{:.2}", f64::from(value));
-                // Never -0.00.
-                if text
-                    .trim_start_matches('-')
-                    .chars()
-                    .all(|c| c == '0' || c == '.')
-                {
-                    "0.00".to_owned()
-                } else {
-                    text
-                }
-            };
-            Some(text)
+            Some(othello::ggf::eval_text(f64::from(r.value?), r.value_exact))
         })
         .collect()
 }

@@ -35,7 +35,7 @@ mod read;
 mod write;
 
 use read::snippet;
-pub use write::move_text;
+pub use write::{eval_text, move_text};
 
 /// What a record says of a move besides the move itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -30,6 +30,26 @@ fn board_text(pos: &Position) -> String {
     )
 }
 
+/// A reviewed move's evaluation as a record writes it: an exact margin whole (`-42`), an
+/// estimate to hundredths (`-42.00`), so that a reader can tell them apart (an `f64`
+/// written as Rust writes it drops the decimals of a whole estimate); never `-0`.
+pub fn eval_text(discs: f64, exact: bool) -> String {
+    let text = if exact {
+        format!("{}", discs.round() as i64)
+    } else {
+        format!("{discs:.2}")
+    };
+    if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        text.trim_start_matches('-').to_owned()
+    } else {
+        text
+    }
+}
+
 /// A move as records write it: `f5`, `PA`, then `/eval/seconds` when there are any.
 pub fn move_text(mv: Move, note: &MoveNote) -> String {
     let mut text = match mv {
