@@ -125,6 +125,50 @@ impl ReviewLevel {
     }
 }
 
+/// The levels the agent played `game` at, in the order first used: each of its moves'
+/// level from `levels` (a position's hash, the level's name and budget, as the page
+/// records them when the agent moves), `fallback` (the level set now) for a move with no
+/// such record. The moves a loaded record or a pasted transcript brought were its
+/// players', not the agent's, whichever seat the agent has now: a review of a loaded GGS
+/// record once said it judged "more than Quick's 100 because the Casual agent searched
+/// with 100 simulations" (issue 68's second fresh look).
+pub fn agent_levels(
+    game: &othello::GameState,
+    levels: &[(u64, String, protocol::WireBudget)],
+    fallback: (String, protocol::WireBudget),
+) -> Vec<(String, protocol::WireBudget)> {
+    let mut agents = Vec::new();
+    if game.seats == othello::Seats::Analysis {
+        return agents;
+    }
+    let brought = game
+        .record
+        .as_ref()
+        .filter(|record| record.game().start() == game.game.start())
+        .map_or(0, |record| {
+            let theirs = record.game().moves().iter();
+            theirs
+                .zip(game.game.moves())
+                .take_while(|(a, b)| a == b)
+                .count()
+        });
+    let positions = game.game.positions();
+    for (i, mv) in game.game.moves().iter().enumerate().skip(brought) {
+        let pos = positions[i];
+        if !game.agent_plays(pos.side_to_move()) || *mv == Move::Pass {
+            continue;
+        }
+        let level = levels
+            .iter()
+            .find(|(h, _, _)| *h == pos.hash())
+            .map_or_else(|| fallback.clone(), |(_, name, b)| (name.clone(), *b));
+        if !agents.contains(&level) {
+            agents.push(level);
+        }
+    }
+    agents
+}
+
 /// A review judges a game's agent with at least this many times the simulations the
 /// agent searched with, so that it does not repeat the agent's own search and grade it
 /// flawless (a Quick review of a Casual game was "average loss 0.00").
@@ -166,6 +210,10 @@ pub fn judging(
 ) -> Judging {
     let chosen = level.simulations();
     let own_of = |budget: protocol::WireBudget| match (budget.simulations, budget.millis) {
+        // One simulation is the network's first choice: the level says "no search", and
+        // so does the review (issue 68's second fresh look read "searched with 1
+        // simulation" under a level that says it does not search).
+        (Some(n), _) if n <= 1 => (n, "no search (the network's first choice)".to_owned()),
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
@@ -187,6 +235,7 @@ pub fn judging(
     // Every level the agent played the game at, not only the last (issue 68: a game played
     // at Casual and then Strong was said to be a Strong agent's).
     let agent = match agents {
+        [_] if own <= 1 => format!("the {strongest} agent played with {own_text}"),
         [_] => format!("the {strongest} agent searched with {own_text}"),
         _ => {
             let each: Vec<String> = agents
@@ -473,8 +522,8 @@ pub fn marks_help() -> String {
     format!(
         "Values are the final disc margin for the side that moves, with best play after; \
          whole numbers are exact (the solver's), the others the search's estimates. A move \
-         within {INACCURACY_DISCS} discs of the best is marked best; it is an inaccuracy \
-         from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
+         that loses less than {INACCURACY_DISCS} discs against the best is marked best; it \
+         is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
          {BLUNDER_DISCS}. A best value written \"≥+30\" is only a proven lower bound (the \
          solver proved the result, not the margin): a move within reach of it is marked \
          uncertain, since a better move may exist. Forced moves (the only legal one) are not \
@@ -616,6 +665,52 @@ mod tests {
 
     fn mv(text: &str) -> Move {
         Move::parse(text, BoardSize::Eight).expect("a move")
+    }
+
+    #[test]
+    fn a_loaded_records_moves_are_its_players_not_the_agents() {
+        let casual = (
+            "Casual".to_owned(),
+            protocol::WireBudget {
+                simulations: Some(100),
+                millis: None,
+            },
+        );
+        let record: othello::GgfGame = "(;GM[Othello]PB[Saio1200]PW[Saio3000]TY[8]RE[+0.000]\
+             BO[8 ---------------------------O*------*O--------------------------- *]\
+             B[d3//0.01]W[c5//0.01]B[f6//0.01]W[f5//0.01];)"
+            .parse()
+            .expect("a record");
+        let seats = othello::Seats::Human(Color::Black);
+        let loaded = othello::GameState::from_record(record.clone(), seats);
+        assert_eq!(agent_levels(&loaded, &[], casual.clone()), vec![]);
+        // The same moves played here against the agent are the agent's.
+        let played = othello::GameState::from_game(record.game().clone(), seats);
+        assert_eq!(agent_levels(&played, &[], casual.clone()), vec![casual]);
+    }
+
+    #[test]
+    fn an_agent_that_does_not_search_is_not_said_to_have_searched() {
+        let instinct = protocol::WireBudget {
+            simulations: Some(1),
+            millis: None,
+        };
+        let judged = judging(ReviewLevel::Quick, &[("Instinct", instinct)], 2_000);
+        assert!(
+            judged
+                .text
+                .contains("the Instinct agent played with no search (the network's first choice)"),
+            "{}",
+            judged.text
+        );
+        assert!(!judged.text.contains("1 simulation"), "{}", judged.text);
+    }
+
+    #[test]
+    fn the_marks_help_says_a_loss_of_exactly_the_threshold_is_not_best() {
+        let help = marks_help();
+        assert!(help.contains("loses less than 2 discs"), "{help}");
+        assert!(!help.contains("within 2 discs"), "{help}");
     }
 
     fn reviewed(

@@ -213,27 +213,12 @@ fn work_asks(
     // review must outdo: the levels its searches of the game's positions had, in the
     // order first used; a move with no such record (a game brought back by a reload) is
     // taken at the level set now.
-    let mut agents: Vec<(String, WireBudget)> = Vec::new();
-    if game.seats != Seats::Analysis {
-        let positions = game.game.positions();
-        for (i, mv) in game.game.moves().iter().enumerate() {
-            let pos = positions[i];
-            if !game.agent_plays(pos.side_to_move()) || *mv == othello::Move::Pass {
-                continue;
-            }
-            let level = levels
-                .iter()
-                .find(|(h, _, _)| *h == pos.hash())
-                .map(|(_, name, b)| (name.clone(), *b))
-                .unwrap_or_else(|| {
-                    let difficulty = &settings.difficulty;
-                    (difficulty.name().to_owned(), difficulty.budget())
-                });
-            if !agents.contains(&level) {
-                agents.push(level);
-            }
-        }
-    }
+    let difficulty = &settings.difficulty;
+    let agents = crate::review::agent_levels(
+        &game.state,
+        levels,
+        (difficulty.name().to_owned(), difficulty.budget()),
+    );
     let review = (settings.review_level, settings.review_order);
     let (on_review, on_cancel_review) =
         review_callbacks(gateway, &restored.view, game, review, agents);

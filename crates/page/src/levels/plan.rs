@@ -138,14 +138,21 @@ pub fn analysis(player: &PlayerSpec, budget: WireBudget) -> (WireBudget, PlayerS
 /// in a game (`best=1`): a proven win is followed to its exact margin for the whole
 /// budget and reported as a bound where the margin is not reached, and every search
 /// starts afresh, so the same position at the same level gets the same answer whatever
-/// was searched before (docs/web.md). Players without a root proof are as they are.
+/// was searched before (docs/web.md). Players without a root proof are as they are. A
+/// hint from the book names the book's best move: the agent draws among moves near the best
+/// (`book_random`) so that its games differ, and a hint so drawn once named c5, which its
+/// own heat map showed as the book's worst (issue 68's second fresh look).
 pub fn question(player: &PlayerSpec) -> PlayerSpec {
     match player.kind {
         PlayerKind::Mcts => PlayerSpec {
             best: Some(1),
+            book_random: None,
             ..player.clone()
         },
-        _ => player.clone(),
+        _ => PlayerSpec {
+            book_random: None,
+            ..player.clone()
+        },
     }
 }
 

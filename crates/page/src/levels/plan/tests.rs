@@ -241,13 +241,33 @@ fn a_hint_and_analysis_ask_for_the_best_move_and_a_game_s_move_does_not() {
     assert_eq!(player.best, None);
     let asked = question(&player);
     assert_eq!(asked.best, Some(1));
+    // Nothing else changes but the book's draw (a hint names the book's best move).
     assert_eq!(
         PlayerSpec {
             best: None,
+            book_random: player.book_random,
             ..asked
         },
         player
     );
     let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
     assert_eq!(question(&alphabeta), alphabeta);
+}
+
+#[test]
+fn a_hint_from_the_book_names_the_books_best_move_not_a_drawn_one() {
+    let player = PlayerSpec {
+        book: Some(protocol::PAGE_BOOK.to_owned()),
+        book_random: Some(crate::levels::PAGE_BOOK_RANDOM),
+        ..Difficulty::Level("casual".to_owned()).tune(network())
+    };
+    let asked = question(&player);
+    assert_eq!(asked.book_random, None);
+    assert_eq!(asked.book, player.book);
+    let classic = PlayerSpec {
+        book: Some(protocol::PAGE_BOOK.to_owned()),
+        book_random: Some(crate::levels::PAGE_BOOK_RANDOM),
+        ..PlayerSpec::new(PlayerKind::AlphaBeta)
+    };
+    assert_eq!(question(&classic).book_random, None);
 }
