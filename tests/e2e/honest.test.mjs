@@ -203,7 +203,7 @@ test("a search of one simulation says so in the singular, and a review names eve
   await waitForTurn(page);
   await reviewQuick(page);
   const judged = await page.locator("#review-judged").innerText();
-  assert.match(judged, /the agent played this game at Custom \(1 simulation\) and Casual \(100 simulations\)/);
+  assert.match(judged, /the agent played this game at Custom \(no search\) and Casual \(100 simulations\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

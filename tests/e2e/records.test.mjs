@@ -326,6 +326,19 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   assert.match(await page.locator("#heat-legend").innerText(), /the opening book's estimate/);
   assert.match(await page.locator("#search-heading").innerText(), /Hint for Black: the opening book suggests [a-h][1-8]/);
   await shot(page, "book-hint");
+  // After f5 and the agent's book reply, the hint names the book move its own squares value
+  // best (issue 68: a hint drawn for variety named c5, shown as the book's worst).
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  await page.click("#hint");
+  await page.waitForFunction(() => /the opening book suggests [a-h][1-8]/.test(document.querySelector("#search-heading")?.innerText ?? ""));
+  const suggested = (await page.locator("#search-heading").innerText()).match(/suggests ([a-h][1-8])/)[1];
+  const values = await page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll(".cell[data-square]")]
+      .filter((cell) => cell.querySelector(".heat .pct"))
+      .map((cell) => [cell.dataset.square, Number(cell.querySelector(".heat .pct").textContent.replace("~", "").replace("+", ""))])));
+  assert.ok(suggested in values, `${suggested} among ${JSON.stringify(values)}`);
+  assert.equal(values[suggested], Math.max(...Object.values(values)), JSON.stringify(values));
   // Off, the agent searches its opening move again.
   await page.uncheck("#book");
   await newGame(page, { size: "8", players: "white" });

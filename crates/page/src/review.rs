@@ -213,7 +213,7 @@ pub fn judging(
         // One simulation is the network's first choice: the level says "no search", and
         // so does the review (issue 68's second fresh look read "searched with 1
         // simulation" under a level that says it does not search).
-        (Some(n), _) if n <= 1 => (n, "no search (the network's first choice)".to_owned()),
+        (Some(n), _) if n <= 1 => (n, "no search".to_owned()),
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
@@ -235,7 +235,9 @@ pub fn judging(
     // Every level the agent played the game at, not only the last (issue 68: a game played
     // at Casual and then Strong was said to be a Strong agent's).
     let agent = match agents {
-        [_] if own <= 1 => format!("the {strongest} agent played with {own_text}"),
+        [_] if own <= 1 => {
+            format!("the {strongest} agent played the network's first choice, with no search")
+        }
         [_] => format!("the {strongest} agent searched with {own_text}"),
         _ => {
             let each: Vec<String> = agents
@@ -699,7 +701,7 @@ mod tests {
         assert!(
             judged
                 .text
-                .contains("the Instinct agent played with no search (the network's first choice)"),
+                .contains("the Instinct agent played the network's first choice, with no search"),
             "{}",
             judged.text
         );
