@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { newGame, openGame, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -24,18 +24,6 @@ async function loadTranscript(page, text) {
 async function download(page, link) {
   const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
   return fs.readFileSync(await file.path(), "utf8");
-}
-
-/** Reviews the game on the board at Quick and waits for its end (the button back as
- * "Review again" beside the table). */
-async function reviewQuick(page) {
-  await page.selectOption("#review-level", "quick");
-  await page.click("#review-start");
-  await page.waitForFunction(
-    () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
-    null,
-    { timeout: 200_000 },
-  );
 }
 
 test("a finished game's graph ends on its exact result, and Analyse with an empty box analyses the board", { timeout: 120_000 }, async () => {

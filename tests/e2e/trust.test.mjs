@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { moveCount, newGame, openGame, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { moveCount, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -50,19 +50,6 @@ test("a review of a game with a wipe-out in one, passes and forced moves finishe
 async function download(page, link) {
   const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
   return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
-}
-
-/** Reviews the game on the board at Quick and waits for the end. */
-async function reviewQuick(page) {
-  await page.selectOption("#review-level", "quick");
-  await page.click("#review-start");
-  // A few moves' review can come and go between two looks at the page, so its progress bar
-  // is not waited for: its end is, the button back as "Review again" beside the table.
-  await page.waitForFunction(
-    () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
-    null,
-    { timeout: 200_000 },
-  );
 }
 
 test("a record loaded after a review shows none of it and downloads byte for byte what it came with", { timeout: 240_000 }, async () => {

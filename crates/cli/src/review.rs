@@ -176,19 +176,10 @@ fn annotated(mut record: GgfGame, reviews: &[MoveReview]) -> String {
         .iter()
         .map(|r| r.value.map(|v| eval_text(f64::from(v.discs), v.exact)))
         .collect();
-    if record.as_read().is_none() {
-        if record.result.is_none() {
-            record.set_result_from_board();
-        }
-        let text = record.to_string();
-        match othello::ggf::read_games(&text).map(|games| games.into_iter().next()) {
-            Ok(Some(read)) => record = read,
-            _ => return text,
-        }
+    if record.as_read().is_none() && record.result.is_none() {
+        record.set_result_from_board();
     }
-    record
-        .as_read_with_evals(&evals)
-        .unwrap_or_else(|| record.to_string())
+    record.text_with_evals(&evals)
 }
 
 #[cfg(test)]

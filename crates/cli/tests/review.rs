@@ -108,6 +108,22 @@ fn finished_game_file(path: &PathBuf) -> Game {
     game
 }
 
+/// `othello review GAME --ggf OUTPUT` at 4 simulations: the table, the written record's
+/// text and the record read back from it.
+fn reviewed_to_ggf(game: &str, output: &PathBuf) -> (String, String, GgfGame) {
+    let out = stdout_of(&[
+        "review",
+        game,
+        "--player",
+        "mcts:sims=4",
+        "--ggf",
+        output.to_str().expect("utf-8"),
+    ]);
+    let written = std::fs::read_to_string(output).expect("the GGF is written");
+    let record: GgfGame = written.trim().parse().expect("the reader takes it back");
+    (out, written, record)
+}
+
 /// A GGF record's properties in order, as (tag, value): a tag is the capital letters
 /// right before a `[`, so that `PB[...]` is not a move.
 fn fields(text: &str) -> Vec<(String, String)> {
@@ -135,16 +151,7 @@ fn fields(text: &str) -> Vec<(String, String)> {
 fn the_annotated_ggf_reads_back_with_the_tables_values_exact_in_the_ending() {
     let (input, output) = (temp("in"), temp("out"));
     let game = finished_game_file(&input);
-    let out = stdout_of(&[
-        "review",
-        input.to_str().expect("utf-8"),
-        "--player",
-        "mcts:sims=4",
-        "--ggf",
-        output.to_str().expect("utf-8"),
-    ]);
-    let written = std::fs::read_to_string(&output).expect("the GGF is written");
-    let record: GgfGame = written.trim().parse().expect("the reader takes it back");
+    let (out, written, record) = reviewed_to_ggf(input.to_str().expect("utf-8"), &output);
     assert_eq!(record.game(), &game);
     assert_eq!(record.black.as_deref(), Some("Ann"));
     assert_eq!(record.white.as_deref(), Some("Bob"));
@@ -210,16 +217,7 @@ fn a_reviewed_transcript_is_written_whole_with_its_result_from_the_board() {
     let (scratch, output) = (temp("scratch"), temp("out-transcript"));
     let game = finished_game_file(&scratch);
     let transcript = game.transcript(true);
-    stdout_of(&[
-        "review",
-        &transcript,
-        "--player",
-        "mcts:sims=4",
-        "--ggf",
-        output.to_str().expect("utf-8"),
-    ]);
-    let written = std::fs::read_to_string(&output).expect("the GGF is written");
-    let record: GgfGame = written.trim().parse().expect("the reader takes it back");
+    let (_, written, record) = reviewed_to_ggf(&transcript, &output);
     assert_eq!(record.game(), &game);
     let outcome = game.position().outcome().expect("a finished game");
     let margin = record.result.as_ref().expect("a result").black_margin;

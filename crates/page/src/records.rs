@@ -58,11 +58,7 @@ fn annotated(mut record: GgfGame, reviews: &Reviews) -> String {
     if record.result.is_none() {
         record.set_result_from_board();
     }
-    let text = record.to_string();
-    let again = read_games(&text).ok().and_then(|g| g.into_iter().next());
-    again
-        .and_then(|r| r.as_read_with_evals(&evals))
-        .unwrap_or(text)
+    record.text_with_evals(&evals)
 }
 
 /// A game begun or played on here: its moves, with the notes of those still its record's

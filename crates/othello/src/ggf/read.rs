@@ -67,6 +67,22 @@ impl GgfGame {
     }
 }
 
+impl GgfGame {
+    /// [`GgfGame::as_read_with_evals`] for any record: one with no text of its own (a game
+    /// played or typed here, not read) is written as `Display` writes it first, and its
+    /// evaluations then put in the same way, so both kinds follow one rule.
+    pub fn text_with_evals(&self, evals: &[Option<String>]) -> String {
+        if let Some(text) = self.as_read_with_evals(evals) {
+            return text;
+        }
+        let text = self.to_string();
+        GgfGame::read(&text)
+            .ok()
+            .and_then(|(written, _)| written.as_read_with_evals(evals))
+            .unwrap_or(text)
+    }
+}
+
 /// The first few characters of `text`, for error messages.
 pub(super) fn snippet(text: &str) -> String {
     text.chars().take(24).collect()
