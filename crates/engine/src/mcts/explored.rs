@@ -55,7 +55,9 @@ impl SearchTree {
                     position: root_pos.play_unchecked(child.mv),
                     policy,
                     value: -child.q(),
-                    margin: child.expected_margin().map(|m| -m),
+                    margin: child
+                        .expected_margin(root_pos.size().squares() as u8)
+                        .map(|m| -m),
                 })
             })
             .collect()

@@ -18,7 +18,7 @@ impl SearchTree {
             positions: Vec::new(),
             resolved: 0,
         };
-        let Some(root_pos) = self.root_pos.filter(|_| !self.nodes.is_empty()) else {
+        let Some(&root_pos) = self.root_position() else {
             return batch;
         };
         for _ in 0..want {
@@ -100,7 +100,7 @@ impl SearchTree {
         pos: &Position,
     ) -> Option<(f32, Option<f32>)> {
         let node = &self.nodes[leaf];
-        let squares = f32::from(node.squares);
+        let squares = pos.size().squares() as f32;
         if let Some(margin) = node.exact() {
             // The bounds are the view of the player who moved here; the leaf's side to
             // move sees the opposite.
@@ -131,7 +131,7 @@ impl SearchTree {
     fn expand(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
         let moves = pos.legal_move_list();
         let first = self.nodes.len();
-        let squares = self.nodes[leaf].squares;
+        let squares = pos.size().squares() as u8;
         for (i, mv) in moves.iter().enumerate() {
             let prior = eval.priors.get(i).copied().unwrap_or(0.0);
             self.nodes.push(Node::new(squares, *mv, prior));
@@ -232,9 +232,10 @@ impl SearchTree {
         };
         // The parent's margin is from its mover's opponent: the children's mover sees the
         // opposite.
-        let centre = -parent.expected_margin().unwrap_or(0.0);
-        let scale = 0.75 * f32::from(parent.squares).sqrt();
-        move |child: &Node| match child.expected_margin() {
+        let squares = self.squares();
+        let centre = -parent.expected_margin(squares).unwrap_or(0.0);
+        let scale = 0.75 * f32::from(squares).sqrt();
+        move |child: &Node| match child.expected_margin(squares) {
             Some(margin) if weight != 0.0 => {
                 weight * std::f32::consts::FRAC_2_PI * fast_atan((margin - centre) / scale)
             }

@@ -754,7 +754,7 @@ fn every_nodes_margin_bounds_hold_the_true_margin() {
                 "{lower}..{upper} misses {margin} in {}",
                 pos.to_board_text()
             );
-            narrowed += usize::from(node.known_bounds().is_some());
+            narrowed += usize::from(node.known_bounds(tree.squares()).is_some());
         }
     }
     assert!(narrowed > 100, "only {narrowed} nodes had bounds");
