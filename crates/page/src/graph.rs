@@ -39,17 +39,22 @@ impl Estimate {
         (!merged.settled_without_search()).then(|| Estimate::of(merged, side))
     }
 
+    /// A proven final margin for Black (`at_least`: the result is proven and the winner
+    /// reaches at least this margin, [`Estimate::margin_at_least`]).
+    pub fn proven(black_margin: f32, at_least: bool) -> Estimate {
+        Estimate {
+            black_win: (black_margin.signum() + 1.0) / 2.0,
+            black_discs: Some(black_margin),
+            exact: true,
+            margin_at_least: at_least,
+        }
+    }
+
     /// A search of a position with `side` to move, turned to Black's side.
     pub fn of(merged: &Merged, side: Color) -> Estimate {
         let sign = if side == Color::Black { 1.0 } else { -1.0 };
         if let Some(solved) = merged.search.solved {
-            let margin = solved.margin as f32 * sign;
-            return Estimate {
-                black_win: (margin.signum() + 1.0) / 2.0,
-                black_discs: Some(margin),
-                exact: true,
-                margin_at_least: !solved.exact,
-            };
+            return Estimate::proven(solved.margin as f32 * sign, !solved.exact);
         }
         // The root's own proof first: a proven loss leaves the move to the search, whose
         // best move carries no proof and whose value is the network's hope, yet the point
@@ -203,12 +208,7 @@ pub fn points(
             mv: None,
             mover: game.position().side_to_move(),
             before: *game.position(),
-            estimate: Some(Estimate {
-                black_win: (margin.signum() + 1.0) / 2.0,
-                black_discs: Some(margin),
-                exact: true,
-                margin_at_least: false,
-            }),
+            estimate: Some(Estimate::proven(margin, false)),
             review: None,
             end: Some(outcome),
         });
