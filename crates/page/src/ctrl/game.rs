@@ -113,10 +113,18 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     if agent_turn && player.is_some() {
         let mut levels = levels.borrow_mut();
         let here = pos.hash();
-        levels.retain(|(h, _, _)| *h != here);
-        levels.push((here, settings.difficulty.name().to_owned(), budget));
-        if levels.len() > 600 {
-            levels.remove(0);
+        let name = settings.difficulty.name();
+        // The page renders many times while the agent thinks (the heat map): the level is
+        // recorded once, not again on each render.
+        let recorded = levels
+            .last()
+            .is_some_and(|(h, n, b)| *h == here && n == name && *b == budget);
+        if !recorded {
+            levels.retain(|(h, _, _)| *h != here);
+            levels.push((here, name.to_owned(), budget));
+            if levels.len() > 600 {
+                levels.remove(0);
+            }
         }
     }
     use_search_driver(
