@@ -84,6 +84,38 @@ BASE_PATTERNS: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {
 }
 
 
+# Egaroucid 7's sixteen patterns (src/engine/evaluate_simd.hpp of github.com/Nyanyan/Egaroucid,
+# its `feature_to_coord`, each pattern's first image; the squares here are ours, named as
+# this file names them): rows 2-4, the diagonals of 5 to 8 squares, the 3x3 corner, the
+# edge with its X-squares, the corner triangle, the edge with its c2-f2 block, the cross,
+# the edge with c2 and f2, the narrow triangle, the fish and the kite: 62 instances. An
+# arm of issue 66's levers (docs/pattern.md), on 8x8 only.
+EGAROUCID7_PATTERNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("line2", _row("abcdefgh", 2)),
+    ("line3", _row("abcdefgh", 3)),
+    ("line4", _row("abcdefgh", 4)),
+    ("diag5", ("d1", "e2", "f3", "g4", "h5")),
+    ("diag6", ("c1", "d2", "e3", "f4", "g5", "h6")),
+    ("diag7", ("b1", "c2", "d3", "e4", "f5", "g6", "h7")),
+    ("diag8", ("a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8")),
+    ("corner3x3", ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")),
+    ("edge2x", ("b2", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "g2")),
+    ("triangle", ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4")),
+    ("edge_block", ("a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2")),
+    ("cross", ("a1", "b2", "c3", "d4", "b1", "c2", "d3", "a2", "b3", "c4")),
+    ("edge_y", ("c2", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "f2")),
+    ("narrow_triangle", ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "a3", "a4", "a5")),
+    ("fish", ("a1", "b1", "a2", "b2", "c2", "d2", "b3", "c3", "b4", "d4")),
+    ("kite", ("a1", "b1", "a2", "b2", "c2", "d2", "e2", "b3", "b4", "b5")),
+)
+
+# The pattern sets a fit can start from, by name: `base` is BASE_PATTERNS (every board).
+PATTERN_SETS: dict[str, dict[int, tuple[tuple[str, tuple[str, ...]], ...]]] = {
+    "base": BASE_PATTERNS,
+    "egaroucid7": {8: EGAROUCID7_PATTERNS},
+}
+
+
 def parse_square(name: str, n: int) -> tuple[int, int]:
     """`c2` -> (column 2, row 1) on an n x n board."""
     if not isinstance(name, str) or len(name) != 2:
@@ -157,16 +189,24 @@ class PatternConfig:
 
     @staticmethod
     def default(
-        board: int, stages: int | None = None, hidden: Sequence[int] = DEFAULT_HIDDEN
+        board: int,
+        stages: int | None = None,
+        hidden: Sequence[int] = DEFAULT_HIDDEN,
+        pattern_set: str = "base",
     ) -> PatternConfig:
-        if board not in BASE_PATTERNS:
+        if pattern_set not in PATTERN_SETS:
             raise PatternError(
-                f"board {board}: the base pattern sets are for boards {tuple(BASE_PATTERNS)}"
+                f"no pattern set {pattern_set!r}: the sets are {', '.join(PATTERN_SETS)}"
+            )
+        sets = PATTERN_SETS[pattern_set]
+        if board not in sets:
+            raise PatternError(
+                f"board {board}: the {pattern_set} pattern set is for boards {tuple(sets)}"
             )
         return PatternConfig(
             board,
             DEFAULT_STAGES[board] if stages is None else stages,
-            tuple(Pattern(name, squares) for name, squares in BASE_PATTERNS[board]),
+            tuple(Pattern(name, squares) for name, squares in sets[board]),
             tuple(int(h) for h in hidden),
         )
 

@@ -29,6 +29,7 @@ from train.contract import OPPONENT, OWN
 from train.data import DataError, load_npz
 from train.pattern import (
     DEFAULT_HIDDEN,
+    PATTERN_SETS,
     PatternConfig,
     PatternError,
     PatternNet,
@@ -233,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--stages", type=int, help="stage buckets (default 10 on 8x8, 8 on 6x6)")
     parser.add_argument("--hidden", type=int, nargs="+", help=f"default {list(DEFAULT_HIDDEN)}")
+    parser.add_argument(
+        "--pattern-set",
+        choices=sorted(PATTERN_SETS),
+        help="the patterns of a network fitted from zero (default base; docs/pattern.md)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
@@ -249,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.init is not None:
             net, _ = load_checkpoint(args.init)
             c = net.config
+            if args.pattern_set is not None:
+                raise PatternError(
+                    f"{args.init}: a fit from a checkpoint keeps its patterns; --pattern-set "
+                    "is for a network fitted from zero"
+                )
             asked = {"board": args.board, "stages": args.stages, "hidden": args.hidden}
             have = {"board": c.board, "stages": c.stages, "hidden": list(c.hidden)}
             clash = [k for k, v in asked.items() if v is not None and v != have[k]]
@@ -259,7 +270,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
         else:
             net = PatternNet(
-                PatternConfig.default(args.board, args.stages, args.hidden or DEFAULT_HIDDEN)
+                PatternConfig.default(
+                    args.board,
+                    args.stages,
+                    args.hidden or DEFAULT_HIDDEN,
+                    args.pattern_set or "base",
+                )
             )
         data = load_positions(args.data, args.board, args.search_weight)
         train, validation = split(data, VALIDATION_SHARE, args.seed)

@@ -35,6 +35,7 @@ from train.pattern import (
     PatternError,
     PatternNet,
     export_model,
+    load_checkpoint,
     mean_of_checkpoints,
     save_checkpoint,
 )
@@ -228,9 +229,11 @@ def average(run: PatternRun, gen: int, last: int) -> None:
     """Generation `gen`'s network (`.onnx` and card) becomes the mean of the weights of the
     last `last` fits that exist, its own included; its `.pt` stays its fit's, which the next
     fit continues from (KataGo's self-play plays the averaged weights while the optimiser
-    keeps its own)."""
+    keeps its own). Only the newest fits of the generation's own layout are averaged: a run
+    whose network changed (another pattern set or width put at `latest.pt`) averages its
+    new fits alone."""
     fits = [run.stem(g).with_suffix(".pt") for g in range(max(gen - last + 1, 0), gen + 1)]
-    fits = [p for p in fits if p.is_file()]
+    fits = same_layout_tail([p for p in fits if p.is_file()])
     card = json.loads(run.stem(gen).with_suffix(".json").read_text())
     first = int(fits[0].stem.removeprefix("gen-"))
     training = {**card.get("training", {}), "averaged_generations": [first, gen]}
@@ -238,6 +241,19 @@ def average(run: PatternRun, gen: int, last: int) -> None:
         export_model(mean_of_checkpoints(fits), run.stem(gen), training)
     except PatternError as e:
         raise RunError(f"generation {gen}: {e}") from e
+
+
+def same_layout_tail(fits: Sequence[Path]) -> list[Path]:
+    """The newest of `fits` (oldest first) back to the first whose network has another
+    layout than the newest's."""
+    try:
+        layouts = [load_checkpoint(p)[0].config for p in fits]
+    except PatternError as e:
+        raise RunError(str(e)) from e
+    tail = len(fits)
+    while tail > 0 and layouts[tail - 1] == layouts[-1]:
+        tail -= 1
+    return list(fits[tail:])
 
 
 def sprt_gate(run: PatternRun, gen: int) -> str:

@@ -11,6 +11,7 @@ from train import pattern_fit
 from train.make_test_pattern_model import symmetric_images
 from train.pattern import (
     BASE_PATTERNS,
+    EGAROUCID7_PATTERNS,
     PatternConfig,
     PatternError,
     PatternNet,
@@ -91,6 +92,24 @@ def test_instances():
     corners = instances(BASE_PATTERNS[8][0][1], 8)
     assert [c[0] for c in corners] == [0, 56, 7, 63]
     assert corners[1][1] == 57
+
+
+def test_egaroucid7_set():
+    """Egaroucid 7 lists 62 images of its 16 patterns (evaluate_simd.hpp, 64 with its two
+    dummies): 4 of each but the long diagonal's 2, every image a distinct set of squares."""
+    config = PatternConfig.default(8, pattern_set="egaroucid7")
+    assert [p.name for p in config.patterns] == [name for name, _ in EGAROUCID7_PATTERNS]
+    counts = PatternNet(config).instance_counts()
+    assert counts == [4] * 6 + [2] + [4] * 9 and sum(counts) == 62
+    images = [frozenset(i) for _, sq in EGAROUCID7_PATTERNS for i in instances(sq, 8)]
+    assert len(set(images)) == len(images)
+    # Egaroucid's kite at the a8 corner (its image 62), as a set.
+    kite = ("a8", "b8", "a7", "b7", "c7", "d7", "e7", "b6", "b5", "b4")
+    assert frozenset(cells(s)[1] * 8 + cells(s)[0] for s in kite) in images
+    with pytest.raises(PatternError, match="egaroucid7 pattern set is for boards"):
+        PatternConfig.default(6, pattern_set="egaroucid7")
+    with pytest.raises(PatternError, match="no pattern set 'edax'"):
+        PatternConfig.default(8, pattern_set="edax")
 
 
 def test_vectorised_forward_equals_reference():
@@ -205,6 +224,10 @@ def test_fit_cli_and_errors(tmp_path, capsys):
     assert pattern_fit.main([*argv, "--init", str(out.with_suffix(".json"))]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "not a readable checkpoint" in err and err.count("\n") == 1
+    # A checkpoint keeps its patterns.
+    init = ["--init", str(out.with_suffix(".pt"))]
+    assert pattern_fit.main([*argv, *init, "--pattern-set", "base"]) == 1
+    assert "a fit from a checkpoint keeps its patterns" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

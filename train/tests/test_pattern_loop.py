@@ -13,7 +13,14 @@ import pytest
 
 from train import pattern_fit, pattern_loop
 from train.othello_cli import SelfPlayJob
-from train.pattern import PatternError, PatternNet, check_parity, load_checkpoint
+from train.pattern import (
+    PatternConfig,
+    PatternError,
+    PatternNet,
+    check_parity,
+    load_checkpoint,
+    save_checkpoint,
+)
 from train.pattern_loop import PatternRun, Tools
 from train.shards import RunError
 from train.tests.positions import write_batch
@@ -84,6 +91,26 @@ def test_generations_fit_the_window_of_newest_positions_and_only_a_passed_gate_p
     assert best == run.stem(3).with_suffix(".onnx").read_bytes()
     saved = json.loads((run.root / "config.json").read_text())
     assert saved["search_weight"] == 0.5 and "othello" not in saved
+
+
+def test_a_run_whose_network_changed_averages_the_new_layout_alone(tmp_path: Path) -> None:
+    """Another network put at latest.pt (a wider one here; on 8x8 another pattern set) is
+    fitted on, its generations the mean of its own fits only, and it plays once its gate
+    passes."""
+    calls: list[SelfPlayJob] = []
+    fits: list[list[str]] = []
+    run = PatternRun.open(tmp_path / "run", {"board": 6, "games": 4, "average_last": 3})
+    pattern_loop.run_generations(run, 2, tools(calls, fits, {}))
+    wider = PatternNet(PatternConfig.default(6, hidden=(8, 4)))
+    save_checkpoint(wider, run.root / "latest.pt")
+    pattern_loop.run_generations(run, 2, tools(calls, fits, {4: "H1"}))
+    cards = [json.loads(run.stem(g).with_suffix(".json").read_text()) for g in (3, 4)]
+    assert [c["training"]["averaged_generations"] for c in cards] == [[3, 3], [3, 4]]
+    assert [c["network"]["hidden"] for c in cards] == [[8, 4], [8, 4]]
+    fitted = [load_checkpoint(run.stem(g).with_suffix(".pt"))[0] for g in (3, 4)]
+    assert all(n.config.hidden == (8, 4) for n in fitted)
+    # Generation 4 passed its gate and plays now.
+    assert (run.root / "best.onnx").read_bytes() == run.stem(4).with_suffix(".onnx").read_bytes()
 
 
 def test_a_run_resumes_with_its_saved_settings_and_refuses_a_new_board(tmp_path: Path) -> None:
