@@ -636,9 +636,12 @@ pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
 
 /// The line under the board while a reviewed move is shown.
 pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
+    // One sentence for the board, another for the move: the colours' key once ran into
+    // the move's own colons ("…(played: red; best: gold frame): 12. d3 (Black): …").
     let which = number.map_or("The pass".to_owned(), |n| format!("Move {n}"));
     format!(
-        "{which} shown before it was played (played: red; best: gold frame): {}.",
+        "{which} as it stood before it was played, the move ringed red and the best in the \
+         gold frame. {}.",
         describe(number, r)
     )
 }

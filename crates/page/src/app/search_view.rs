@@ -47,6 +47,16 @@ pub fn search_view(props: &SearchViewProps) -> Html {
             crate::hooks::scroll::panel_shown_when_running();
         }
     });
+    // On a phone, a hint's or an analysis's text is brought into view as it fills the
+    // panel, when the person's action asked for it (issue 68: it lay below the fold).
+    let asked = panel
+        .filter(|(_, role)| matches!(role, Role::Analysis | Role::Hint))
+        .map(|(heat, _)| (heat.position, heat.done, heat.merged.search.simulations));
+    use_effect_with(asked, |asked| {
+        if let Some((_, done, _)) = asked {
+            crate::hooks::scroll::panel_text_shown(*done);
+        }
+    });
     html! {
         <>
             // The panel's room is there before the first search, and the graph's frame, so

@@ -169,14 +169,18 @@ fn review_row(
 ) -> Html {
     let mark = mark_name(r);
     let focused = props.focus == Some(i);
-    // The position goes on the board, with its notice under it: on a phone both lie far
-    // above the table, so they are brought into view (issue 68: a tapped row showed
-    // nothing on the screen).
+    // The position goes on the board, with its notice and the status line under it: on a
+    // phone all lie far above the table, and on a laptop the board's top rows scrolled off
+    // above the notice, so the game's section is brought into view whenever any of them is
+    // not wholly on the screen (issue 68).
     let onclick = props.on_focus.reform(move |_| {
         if focused {
             None
         } else {
-            crate::hooks::scroll::show_after_render("#review-notice", "section.play");
+            crate::hooks::scroll::show_all_after_render(
+                vec!["#board", "#review-notice", "#status"],
+                "section.play",
+            );
             Some(i)
         }
     });

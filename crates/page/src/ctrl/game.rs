@@ -209,6 +209,8 @@ fn work_asks(
         let gateway = gateway.clone();
         Callback::from(move |()| {
             if let Some(player) = player.clone() {
+                // On a phone the hint's panel lies below the buttons (issue 68).
+                crate::hooks::scroll::want_panel_text();
                 gateway.send(Command::Hint(SearchAsk {
                     position,
                     budget,
