@@ -285,7 +285,9 @@ pub fn describe(point: &Point) -> String {
             .estimate
             .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
             .map_or(String::new(), |(d, exact)| {
-                let d = crate::review::value_text(Some(d), exact);
+                // Whole discs, as every number of the graph (docs/web.md).
+                let sure = if exact { Sure::Exact } else { Sure::Estimate };
+                let d = crate::format::discs(d, sure);
                 format!("The point: Black {d} before the move (its best move's value). ")
             });
         return format!("{at}{}", crate::review::describe(point.number, review));
