@@ -37,7 +37,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let line = at_ply(game, played + game.undone.len()).game;
     let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
     let graph_points = points(&line, &view.estimates, view.review.of(game.id()), live);
-    let graph_scale = scale(&graph_points);
+    let graph_scale = scale(&graph_points, game.game.start().size().squares());
     let stoppable =
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));
     // On a phone, an analysis asked for from the form at the foot of the page is brought
