@@ -260,7 +260,15 @@ pub fn opponent_lines(
                 difficulty.name(),
                 difficulty.describe()
             ),
-            view.strength(name).map(str::to_owned),
+            // The level played now beside the level it was measured at (issue 68: a 1 s
+            // figure stood beside whatever level was chosen).
+            view.strength(name).map(|measured| {
+                format!(
+                    "{measured} You play it now at {}, {}.",
+                    difficulty.name(),
+                    difficulty.describe()
+                )
+            }),
         ),
         Some(ModelStatus::Failed(error)) => (
             alphabeta(format!("the network could not be used: {error}")),
