@@ -256,11 +256,13 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         Tiles::None | Tiles::Puzzle => return None,
         Tiles::Shares { .. } => {
             return Some(
-                "On the squares: each move's share of the search so far, in percent of \
-                 its visits, deeper blue for more, not a chance to win; the framed move is \
-                 the one it would play."
+                // No longer than it was (two lines beside the board): the buttons under
+                // it must not move as the agent's search comes and goes.
+                "On the squares: each move's share of the search's visits so far, in \
+                 percent, deeper blue for more, not a chance to win; framed: the move it \
+                 would play."
                     .to_owned(),
-            )
+            );
         }
         Tiles::Ranked { tiles, .. } => tiles,
     };
