@@ -118,8 +118,9 @@ test("a Quick review of a Casual game judges with four times the agent's search 
     losses.push(Number(text.match(/average loss (\d+\.\d\d)/)[1]));
   }
   assert.ok(losses.some((l) => l > 0), `flawless: ${losses}`);
-  // What "discs lost in all" adds up, said under the summaries.
-  assert.match(await page.locator("#review-lost-help").innerText(), /not the game's margin/);
+  // How "discs lost in all" adds up to the result, said under the summaries (issue 68:
+  // it was disclaimed as not adding up).
+  assert.match(await page.locator("#review-balance").innerText(), /^Black's result, .* adds up as the start's value for Black/);
   assert.deepEqual(errors, []);
   await context.close();
 });

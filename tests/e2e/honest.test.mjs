@@ -90,7 +90,8 @@ test("the download with the review's values is the record byte for byte but for 
       assert.equal(ours[i], theirs[i], `move ${ply} has no value and keeps the record's`);
       continue;
     }
-    assert.equal(ours[i], value.replace(/^\+/, ""), `move ${ply}: the table says ${value}`);
+    // The table's estimate carries its "~" (issue 68); the record's evaluation is a number.
+    assert.equal(ours[i], value.replace(/^~/, "").replace(/^\+/, ""), `move ${ply}: the table says ${value}`);
     if (value.includes(".")) {
       estimates++;
       assert.match(ours[i], /^-?\d+\.\d\d$/, `move ${ply}`);
@@ -102,12 +103,12 @@ test("the download with the review's values is the record byte for byte but for 
 });
 
 /** Every interactive thing on the page that is drawn, and the ones smaller than 44 px
- * either way: buttons, selects, links, file and number boxes, a fold's summary, a
- * checkbox's label (the box itself is tapped through it), a move of the list, a review
- * row, and the graph's tap band (its points are tapped through it). */
+ * either way: buttons, selects, links, file and number boxes, checkboxes and their labels
+ * (issue 68: the boxes were 24 px), text areas (36 px tall), a fold's summary, a move of
+ * the list, a review row, and the graph's tap band (its points are tapped through it). */
 async function smallTargets(page) {
   return page.$$eval(
-    "button, select, summary, a[href], a[download], input:not([type=checkbox]):not([type=hidden]), label:has(input[type=checkbox]), tr.review-row, #eval-hit",
+    "button, select, summary, a[href], a[download], input:not([type=hidden]), textarea, label:has(input[type=checkbox]), tr.review-row, #eval-hit",
     (els) =>
       els
         .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden")

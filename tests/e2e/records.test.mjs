@@ -378,7 +378,7 @@ test("a GGS record keeps its players, result, date, place, clocks and move times
   const { page, context, errors } = await openGame();
   const file = new URL("./data/saio1200-saio3000.ggf", import.meta.url).pathname;
   const record = fs.readFileSync(file, "utf8");
-  const players = /^Saio1200 \(Black\) vs Saio3000 \(White\), a draw \(2026-11-25, GGS\/os\)$/;
+  const players = /^Game record: Saio1200 \(Black\) vs Saio3000 \(White\) \(2026-11-25, GGS\/os\)\. The record's result: a draw\.$/;
   const loaded = () => page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
 
   // Pasted: the page names the players, and both downloads are the record as it came.

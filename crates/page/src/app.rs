@@ -97,8 +97,9 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
 fn review_panel(ctrl: &GameCtrl) -> Html {
     let (game, view, settings) = (&ctrl.game, &ctrl.view, &ctrl.settings);
     let reviews = view.review.of(game.id());
-    let moves = reviews
-        .of_game(&game.game)
+    let of_game = reviews.of_game(&game.game);
+    let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence());
+    let moves = of_game
         .into_iter()
         .zip(game.game.moves().iter().copied())
         .map(|(r, mv)| (mv, r))
@@ -107,10 +108,10 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
                      error={view.review.error_of(game.id()).map(str::to_owned)} level={settings.review_level} on_level={set.on_review_level.clone()}
-                     order={settings.review_order} on_order={set.on_review_order.clone()}
+                     order={settings.review_order} on_order={set.on_review_order.clone()} budgets={work.review_budgets.clone()}
                      unavailable={ctrl.review_unavailable.clone()} on_review={work.on_review.clone()}
                      on_cancel={work.on_cancel_review.clone()} focus={view.review.focus.filter(|(g, _)| *g == game.id()).map(|(_, i)| i)}
                      on_focus={ctrl.asks.on_review_focus.clone()} judged={reviews.judged().map(str::to_owned)}
-                     black={who(game, Color::Black)} white={who(game, Color::White)} />
+                     black={who(game, Color::Black)} white={who(game, Color::White)} {balance} />
     }
 }

@@ -119,6 +119,26 @@ pub fn looking_line(game: &GameState) -> String {
     format!("Looking back (read only): the game itself is at move {placed}, {mover} to move.")
 }
 
+/// The line under the board while a reviewed move is shown on it: which move, and that
+/// the board is the position before it, not the game's (issue 68: the status line still
+/// said the game's end beside the reviewed position's board and counts).
+pub fn reviewed_line(game: &GameState, index: usize) -> String {
+    let moves = game.game.moves();
+    let mover = game
+        .game
+        .positions()
+        .get(index)
+        .map_or_else(|| game.position().side_to_move(), Position::side_to_move);
+    let which = match (
+        crate::format::move_number(moves, index + 1),
+        moves.get(index),
+    ) {
+        (Some(n), Some(mv)) => format!("move {n} ({mv}, {})", who(game, mover)),
+        _ => format!("the pass by {}", who(game, mover)),
+    };
+    format!("Looking at {which} from the review, before it was played.")
+}
+
 /// The line under the board while a loaded game waits for the person before the agent
 /// plays on (`state::held_after`).
 pub fn held_line(game: &GameState) -> String {
@@ -240,7 +260,15 @@ pub fn opponent_lines(
                 difficulty.name(),
                 difficulty.describe()
             ),
-            view.strength(name).map(str::to_owned),
+            // The level played now beside the level it was measured at (issue 68: a 1 s
+            // figure stood beside whatever level was chosen).
+            view.strength(name).map(|measured| {
+                format!(
+                    "{measured} You play it now at {}, {}.",
+                    difficulty.name(),
+                    difficulty.describe()
+                )
+            }),
         ),
         Some(ModelStatus::Failed(error)) => (
             alphabeta(format!("the network could not be used: {error}")),

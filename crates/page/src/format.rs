@@ -42,14 +42,16 @@ pub fn discs(value: f32, sure: Sure) -> String {
     }
 }
 
-/// A final disc margin where losses add up (the review's table, a GGF record's
-/// evaluations): exact whole as [`discs`] writes it, an estimate to hundredths ("-2.35",
-/// "0.00"), whose decimals say it is one.
+/// A final disc margin where losses add up (the review's table and its words): exact
+/// whole as [`discs`] writes it, an estimate to hundredths with the "~" every estimate on
+/// the page carries ("~-2.35", "~0.00"; issue 68: "-34.00" and "-34" told an estimate from
+/// an exact value by their decimals alone). A GGF record's evaluations are numbers, without
+/// the "~" (`othello::ggf::eval_text`).
 pub fn discs_fine(value: f32, exact: bool) -> String {
     if exact {
         discs(value, Sure::Exact)
     } else {
-        signed_discs(value, 2)
+        format!("~{}", signed_discs(value, 2))
     }
 }
 
@@ -181,7 +183,7 @@ mod tests {
         assert_eq!(with_discs(&discs(1.0, Sure::Exact)), "+1 disc");
         assert_eq!(with_discs(&discs(0.2, Sure::Estimate)), "~0 discs");
         assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥-12 discs");
-        assert_eq!(with_discs(&discs_fine(1.0, false)), "+1.00 discs");
+        assert_eq!(with_discs(&discs_fine(1.0, false)), "~+1.00 discs");
         assert_eq!(with_discs("1"), "1 disc");
         assert_eq!(
             sentences(["4. f5 (Black): +0.22 for Black, the best move found", "Best line: f5 d6 (the search's most visited path)."]),
@@ -218,9 +220,11 @@ mod tests {
         assert_eq!(discs(4.0, Sure::Exact), "+4");
         assert_eq!(discs(0.0, Sure::Exact), "0");
         assert_eq!(discs(30.0, Sure::AtLeast), "≥+30");
-        assert_eq!(discs_fine(-2.345, false), "-2.35");
+        // Every estimate carries its "~", the review's too (issue 68: "-34.00" and "-34"
+        // were told apart by their decimals alone).
+        assert_eq!(discs_fine(-2.345, false), "~-2.35");
         assert_eq!(discs_fine(-2.0, true), "-2");
-        assert_eq!(discs_fine(0.004, false), "0.00");
+        assert_eq!(discs_fine(0.004, false), "~0.00");
     }
 
     #[test]

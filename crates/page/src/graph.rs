@@ -238,13 +238,18 @@ pub enum Scale {
     Discs(f32),
 }
 
-pub fn scale(points: &[Point]) -> Scale {
+/// The scale for `points` on a board of `squares` squares: the widest estimate rounded up
+/// to a multiple of 8 discs, so the axis labels stay whole, but never past the board's
+/// most, a wipe-out's margin (64 on 8x8, 36 on 6x6): a network's chance near certainty
+/// turned into discs can run past it, and the end labels read "Black +72", a margin no
+/// game can have (issue 68). A point beyond it stands at the scale's end.
+pub fn scale(points: &[Point], squares: u32) -> Scale {
+    let most = squares as f32;
     let widest = points
         .iter()
         .filter_map(|p| p.estimate?.black_discs)
         .fold(8.0f32, |w, d| w.max(d.abs()));
-    // Round up to a multiple of 8, so the axis labels stay whole.
-    Scale::Discs((widest / 8.0).ceil() * 8.0)
+    Scale::Discs(((widest / 8.0).ceil() * 8.0).min(most))
 }
 
 /// Where an estimate lies on the scale, from 0 (White's best) to 1 (Black's best).
@@ -285,7 +290,9 @@ pub fn describe(point: &Point) -> String {
             .estimate
             .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
             .map_or(String::new(), |(d, exact)| {
-                let d = crate::review::value_text(Some(d), exact);
+                // Whole discs, as every number of the graph (docs/web.md).
+                let sure = if exact { Sure::Exact } else { Sure::Estimate };
+                let d = crate::format::discs(d, sure);
                 format!("The point: Black {d} before the move (its best move's value). ")
             });
         return format!("{at}{}", crate::review::describe(point.number, review));
@@ -484,7 +491,7 @@ mod tests {
         assert_eq!(pts[1].estimate.map(|e| e.black_win), Some(0.4));
         // One scale whatever the network, discs (issue 68: a network without a score output
         // drew Black's chance instead, and the graph's words changed with it).
-        assert_eq!(scale(&pts), Scale::Discs(8.0));
+        assert_eq!(scale(&pts, 64), Scale::Discs(8.0));
         // The search now running adds a live point after the last move.
         let live = Estimate::of(&merged(0.0, None), Color::White);
         let pts = points(&g, &known, &Reviews::default(), Some(live));
@@ -641,9 +648,21 @@ mod tests {
             Estimate::of(&merged(0.1, Some(13.0)), Color::Black),
         );
         let pts = points(&g, &known, &Reviews::default(), None);
-        assert_eq!(scale(&pts), Scale::Discs(16.0));
+        assert_eq!(scale(&pts, 64), Scale::Discs(16.0));
         let e = pts[0].estimate.expect("searched");
         assert!((height(&e, Scale::Discs(16.0)) - (13.0 / 16.0 + 1.0) / 2.0).abs() < 1e-6);
+        // An estimate past a wipe-out's margin: the scale ends at the board's most, 64 on
+        // 8x8 and 36 on 6x6, never "Black +72" (issue 68), the point at its end.
+        let mut wide = Estimates::default();
+        wide.record(
+            g.positions()[0].hash(),
+            Estimate::of(&merged(0.99, Some(70.0)), Color::Black),
+        );
+        let far = points(&g, &wide, &Reviews::default(), None);
+        assert_eq!(scale(&far, 64), Scale::Discs(64.0));
+        assert_eq!(scale(&far, 36), Scale::Discs(36.0));
+        let e = far[0].estimate.expect("searched");
+        assert!((height(&e, Scale::Discs(64.0)) - 1.0).abs() < 1e-6);
         // An estimate says so ("~"), and the caption names the position the point is of
         // (issue 68; "+13 discs" before).
         assert_eq!(

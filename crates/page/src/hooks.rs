@@ -27,5 +27,5 @@ pub use loaders::{use_loaders, Loaders};
 pub use new_game::{use_new_game, NewGameChoice, NewGameFlow};
 pub use persistence::{load_linked, set_fragment, storage, use_persistence};
 pub use reducers::GameModel;
-pub use review::{review_callbacks, review_unavailable, use_review_follows_game};
+pub use review::{level_budgets, review_callbacks, review_unavailable, use_review_follows_game};
 pub use search_driver::{use_search_driver, SearchWanted};

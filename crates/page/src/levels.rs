@@ -44,14 +44,14 @@ pub const LEVELS: &[Level] = &[
     // network call; the players ignore budgets), so a person can see what search adds.
     Level {
         id: "instinct-policy",
-        label: "Instinct (policy): the network without search, the easiest",
+        label: "Instinct (policy): no search, the easiest",
         budget: sims(1),
         gumbel: None,
         instinct: Some(PlayerKind::Policy),
     },
     Level {
         id: "instinct-value",
-        label: "Instinct (value): the network without search",
+        label: "Instinct (value): no search, a little harder",
         budget: sims(1),
         gumbel: None,
         instinct: Some(PlayerKind::Value),
@@ -249,11 +249,15 @@ impl Difficulty {
 
     pub fn describe(&self) -> String {
         match self.level().and_then(|l| l.instinct) {
+            // One colon is the opponent line's own ("Opponent: the pattern-8x8 network,
+            // Instinct (policy): …"): a third after "no search" read as a heading of
+            // headings (issue 68).
             Some(PlayerKind::Policy) => {
-                "no search: the policy head's first choice, averaged over the board's eight symmetries"
+                "no search, the policy head's first choice averaged over the board's eight \
+                 symmetries"
                     .to_owned()
             }
-            Some(_) => "no search: the move into the position the value head likes best, \
+            Some(_) => "no search, the move into the position the value head likes best, \
                         averaged over the board's eight symmetries"
                 .to_owned(),
             None => describe_budget(self.budget()),

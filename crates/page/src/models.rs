@@ -266,20 +266,50 @@ pub fn strength_line(card: &str) -> Option<String> {
     if parts.is_empty() && accuracy.is_none() {
         return None;
     }
-    let at = match measured_at {
-        Some(Measured::Sims(n)) => format!(
-            " at {} per move",
-            crate::format::count(n, "simulation", "simulations")
-        ),
-        Some(Measured::Millis(ms)) => format!(" at {} per move", seconds(ms as f64)),
-        Some(Measured::NoSearch) => " without search".to_owned(),
-        None => String::new(),
-    };
+    let at = measured_words(measured_at);
     Some(format!(
         "Measured{at}: {}{}.",
         parts.join("; "),
         accuracy.unwrap_or_default()
     ))
+}
+
+/// "at 1 s per move, as the Strong level plays": the budget a card was measured at, with
+/// the level that plays at it.
+fn measured_words(measured_at: Option<Measured>) -> String {
+    // The level that plays at the budget measured, named (issue 68: "Measured at 1 s per
+    // move" stood beside whatever level was chosen, as if it were that level's).
+    let level = |budget: protocol::WireBudget| {
+        crate::levels::LEVELS
+            .iter()
+            .find(|l| l.budget == budget && l.instinct.is_none())
+            .map_or(String::new(), |l| {
+                format!(
+                    ", as the {} level plays",
+                    l.label.split(':').next().unwrap_or(l.id)
+                )
+            })
+    };
+    match measured_at {
+        Some(Measured::Sims(n)) => format!(
+            " at {} per move{}",
+            crate::format::count(n, "simulation", "simulations"),
+            level(protocol::WireBudget {
+                simulations: Some(n),
+                millis: None
+            })
+        ),
+        Some(Measured::Millis(ms)) => format!(
+            " at {} per move{}",
+            seconds(ms as f64),
+            level(protocol::WireBudget {
+                simulations: None,
+                millis: Some(ms)
+            })
+        ),
+        Some(Measured::NoSearch) => " without search".to_owned(),
+        None => String::new(),
+    }
 }
 
 enum Measured {
@@ -498,7 +528,12 @@ mod tests {
         // agent before it (an earlier generation of its run, archived) with the page's book.
         let card = std::fs::read_to_string(root.join("models/pattern-8x8.json")).expect("card");
         let line = strength_line(&card).expect("pattern-8x8 was measured");
-        assert!(line.starts_with("Measured at 1 s per move: "), "{line}");
+        // The level it was measured at is named (issue 68: the 1 s figure stood beside
+        // every level).
+        assert!(
+            line.starts_with("Measured at 1 s per move, as the Strong level plays: "),
+            "{line}"
+        );
         assert!(
             line.contains(
                 "against an earlier network, pattern-8x8-88 (generation 88 of training run \

@@ -256,14 +256,29 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         Tiles::None | Tiles::Puzzle => return None,
         Tiles::Shares { .. } => {
             return Some(
-                "On the squares: each move's share of the search so far (of its visits), \
-                 deeper blue for more, not a chance to win; the framed move is the one it \
+                // No longer than it was (two lines beside the board): the buttons under
+                // it must not move as the agent's search comes and goes.
+                "On the squares: each move's share of the search's visits so far, in \
+                 percent, deeper blue for more, not a chance to win; framed: the move it \
                  would play."
                     .to_owned(),
-            )
+            );
         }
         Tiles::Ranked { tiles, .. } => tiles,
     };
+    // A reviewed move: two squares, said as such, in two lines at most, so that the
+    // board, the notice and the status line fit a laptop's screen together (issue 68).
+    if !tiles.is_empty() && tiles.iter().all(|t| t.kind == TileKind::Reviewed) {
+        let bound = if tiles.iter().any(|t| t.label.starts_with('≥')) {
+            "; ≥ before it: at least"
+        } else {
+            ""
+        };
+        return Some(format!(
+            "On the squares: the final disc margin for {side} after the move played (red) and \
+             the best (green); a number alone is exact, ~ before it the search's estimate{bound}."
+        ));
+    }
     let mut kinds: Vec<TileKind> = tiles.iter().map(|t| t.kind).collect();
     kinds.sort();
     kinds.dedup();
@@ -277,7 +292,7 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Book => "~ before it: the opening book's estimate",
             TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
             TileKind::Unsearched => "? not searched",
-            TileKind::Reviewed => "whole numbers exact, decimals estimates",
+            TileKind::Reviewed => "a number alone is exact, ~ before it an estimate",
             TileKind::Share => "a share of the search",
         })
         .collect();

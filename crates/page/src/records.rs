@@ -110,8 +110,11 @@ pub fn players(game: &GameState, opponent: &str) -> (Option<String>, Option<Stri
 }
 
 /// The line that names a loaded record's game where the page shows the game, while it is
-/// still that game: "Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)";
-/// none for a record that names no player (a pasted transcript).
+/// still that game: "Game record: Saio1200 (Black) vs Saio3000 (White) (2026-11-25,
+/// GGS/os). The record's result: a draw."; none for a record that names no player (a
+/// pasted transcript). The result is said to be the record's, apart from the players:
+/// beside the status line at move 20 of the record, "…, a draw" read as the board's state
+/// next to "your turn" (issue 68).
 pub fn record_line(game: &GameState) -> Option<String> {
     let record = game
         .record_in_play()
@@ -135,7 +138,7 @@ pub fn record_line(game: &GameState) -> Option<String> {
         format!(" ({})", when.join(", "))
     };
     Some(format!(
-        "{} (Black) vs {} (White), {}{when}",
+        "Game record: {} (Black) vs {} (White){when}. The record's result: {}.",
         name(&record.black),
         name(&record.white),
         result_words(result)

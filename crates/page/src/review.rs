@@ -7,7 +7,7 @@ mod schedule;
 
 pub use schedule::{ReviewOrder, Schedule};
 
-use crate::format::{count, thousands, with_discs};
+use crate::format::{count, discs_fine, thousands, with_discs};
 use engine::review::{Mark, MoveReview, SideSummary};
 pub use engine::review::{BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS};
 use othello::{Color, Game, Move};
@@ -65,8 +65,13 @@ const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: on
      here is proven and the other estimated, and a proven margin less an estimate is neither";
 
 /// The mark's name in the table: "uncertain" for a move that would be marked best
-/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move.
+/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move, "pass"
+/// for a pass: no disc placed, so no forced move, as each side's summary counts them
+/// (issue 68: the table marked 5 forced where the summaries counted 4, the pass the one).
 pub fn mark_name(r: &ReviewedMove) -> &'static str {
+    if r.played == Move::Pass {
+        return "pass";
+    }
     if r.grade_uncertain() {
         return "uncertain";
     }
@@ -117,10 +122,17 @@ impl ReviewLevel {
     }
 
     pub fn label(self) -> String {
+        self.label_at(self.simulations())
+    }
+
+    /// The menu's words for this level where it judges the game on the board at
+    /// `simulations` a position (raised above its own where an agent played: [`raised`]),
+    /// so the menu says what each level costs in this game.
+    pub fn label_at(self, simulations: u64) -> String {
         format!(
             "{}: {} simulations a position",
             self.name(),
-            thousands(self.simulations())
+            thousands(simulations)
         )
     }
 }
@@ -185,6 +197,27 @@ const MAX_JUDGING_MILLIS: u64 = 1_600;
 /// `az-8x8`'s 2,000 a second).
 pub fn max_judging_simulations(simulations_per_second: u64) -> u64 {
     simulations_per_second * MAX_JUDGING_MILLIS / 1000
+}
+
+/// The simulations `level` judges with where the game's strongest agent searched `own`:
+/// every level is raised by the same factor, so that Quick judges at [`JUDGE_FACTOR`]
+/// times the agent's search at least and Club and Deep keep their 4 and 16 times Quick's;
+/// and under the cap Deep may take all of [`max_judging_simulations`], Club half of it and
+/// Quick a quarter, so that a level is never another's price. Issue 68: the floor alone
+/// lifted Quick and Club to what Deep asked (a Club agent's game was judged at 1,600
+/// simulations at every level, 4.1 s each for a 60-move game).
+pub fn raised(level: ReviewLevel, own: u64, simulations_per_second: u64) -> u64 {
+    let chosen = level.simulations();
+    let quick = ReviewLevel::Quick.simulations();
+    let wanted = own.saturating_mul(JUDGE_FACTOR);
+    let lifted = chosen.saturating_mul(wanted.max(quick)) / quick;
+    let share = match level {
+        ReviewLevel::Quick => 4,
+        ReviewLevel::Club => 2,
+        ReviewLevel::Deep => 1,
+    };
+    let cap = max_judging_simulations(simulations_per_second) / share;
+    chosen.max(lifted.min(cap))
 }
 
 /// What a review judges with and why, in words the panel shows.
@@ -253,8 +286,7 @@ pub fn judging(
             )
         }
     };
-    let wanted = own.saturating_mul(JUDGE_FACTOR);
-    let simulations = chosen.max(wanted.min(max_judging_simulations(simulations_per_second)));
+    let simulations = raised(level, own, simulations_per_second);
     let mut text = format!(
         "Judged at {} simulations a position",
         thousands(simulations)
@@ -519,17 +551,87 @@ pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     SideSummary::of(&moves, side)
 }
 
+/// How Black's result adds up from a whole game's review: the start's value (its best
+/// move's, Black's side), less Black's discs lost, plus White's, plus what the search's
+/// estimates changed by between one move and the next (`drift`, what is left: none where
+/// every value is exact), equals the final margin. Issue 68: "discs lost in all" did not
+/// add up to the result and a paragraph said so; now the line that shows it adds up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Balance {
+    /// The final margin, Black's discs less White's.
+    pub result: i32,
+    /// The start's value for Black, and whether it is exact.
+    pub start: f32,
+    pub start_exact: bool,
+    /// Each side's discs lost, its summary's `total_loss`.
+    pub black_lost: f32,
+    pub white_lost: f32,
+    /// The rest: `result - (start - black_lost + white_lost)`.
+    pub drift: f32,
+}
+
+/// The balance of a finished game whose every move was reviewed; `None` otherwise (an
+/// unfinished game has no result to add up to).
+pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance> {
+    let outcome = game.position().outcome()?;
+    if reviews.len() != game.moves().len() || reviews.iter().any(Option::is_none) {
+        return None;
+    }
+    let first = reviews.first()?.as_ref()?;
+    let (value, exact) = match first.best_value {
+        Some(v) if !first.best_is_bound => (v, first.best_exact),
+        _ => (first.value?, first.value_exact),
+    };
+    let start = if first.side == Color::Black {
+        value
+    } else {
+        -value
+    };
+    let result = outcome.margin_for(Color::Black);
+    let black_lost = summary(reviews, Color::Black).total_loss;
+    let white_lost = summary(reviews, Color::White).total_loss;
+    Some(Balance {
+        result,
+        start,
+        start_exact: exact,
+        black_lost,
+        white_lost,
+        drift: result as f32 - (start - black_lost + white_lost),
+    })
+}
+
+impl Balance {
+    /// The line under the summaries: "Black's result, +4 discs, adds up as the start's
+    /// value for Black, ~+0.30, less Black's 35.00 discs lost, plus White's 39.68, plus
+    /// -0.98 that the search's estimates changed by from one move to the next (…)."
+    pub fn sentence(&self) -> String {
+        let result = crate::format::discs(self.result as f32, crate::format::Sure::Exact);
+        let drift = crate::format::signed_discs(self.drift, 2);
+        format!(
+            "Black's result, {}, adds up as the start's value for Black, {}, less Black's \
+             {:.2} discs lost, plus White's {:.2}, plus {drift} that the search's estimates \
+             changed by from one move to the next (none where the solver gave exact values).",
+            with_discs(&result),
+            discs_fine(self.start, self.start_exact),
+            self.black_lost,
+            self.white_lost,
+        )
+    }
+}
+
 /// The thresholds in words, for the page's review panel (the CLI's table says the same).
 pub fn marks_help() -> String {
     format!(
-        "Values are the final disc margin for the side that moves, with best play after; \
-         whole numbers are exact (the solver's), the others the search's estimates. A move \
+        "Values are the final disc margin for the side that moves, with best play after: \
+         a number alone is exact (the solver's, in bold), one with ~ before it the search's \
+         estimate, to hundredths. A move \
          that loses less than {INACCURACY_DISCS} discs against the best is marked best; it \
          is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
          {BLUNDER_DISCS}. A best value written \"≥+30\" is only a proven lower bound (the \
          solver proved the result, not the margin): a move within reach of it is marked \
          uncertain, since a better move may exist. Forced moves (the only legal one) are not \
-         marked."
+         marked; a pass places no disc and is no forced move, in the table as in the \
+         summaries."
     )
 }
 
@@ -538,6 +640,12 @@ pub fn marks_help() -> String {
 /// `number` the move's as Othello players count (`format::move_number`; a pass has none).
 pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let number = number.map_or(String::new(), |n| format!("{n}. "));
+    if r.played == Move::Pass {
+        return format!(
+            "{number}{} passes: no legal move, so no disc placed and no forced move counted",
+            r.side
+        );
+    }
     if r.is_forced() {
         return format!(
             "{number}{} ({}): forced, the only legal move",
@@ -610,14 +718,30 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
         return vec![tile(
             r.played,
             1.0,
-            value_text(r.value, r.value_exact),
+            board_text(r.value, r.value_exact),
             what,
         )];
     }
+    let best = if r.best_is_bound && r.best_value.is_some() {
+        bound_text(r)
+    } else {
+        board_text(r.best_value, r.best_exact)
+    };
     vec![
-        tile(r.played, 0.0, value_text(r.value, r.value_exact), "played"),
-        tile(r.best, 1.0, best_value_text(r), "the best move"),
+        tile(r.played, 0.0, board_text(r.value, r.value_exact), "played"),
+        tile(r.best, 1.0, best, "the best move"),
     ]
+}
+
+/// A reviewed value on a square, as every number on the board is written (docs/web.md,
+/// "Every number on the page"): whole discs, "~" before an estimate, an exact one alone.
+/// Issue 68: the board showed the table's hundredths, a third unit under one switch.
+fn board_text(discs: Option<f32>, exact: bool) -> String {
+    use crate::format::Sure;
+    match discs {
+        None => "-".to_owned(),
+        Some(d) => crate::format::discs(d, if exact { Sure::Exact } else { Sure::Estimate }),
+    }
 }
 
 /// The best line as the page shows it beside a reviewed move: "Best line: d3 c3 c4 (the
@@ -636,9 +760,12 @@ pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
 
 /// The line under the board while a reviewed move is shown.
 pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
+    // One sentence for the board, another for the move: the colours' key once ran into
+    // the move's own colons ("…(played: red; best: gold frame): 12. d3 (Black): …").
     let which = number.map_or("The pass".to_owned(), |n| format!("Move {n}"));
     format!(
-        "{which} shown before it was played (played: red; best: gold frame): {}.",
+        "{which} as it stood before it was played, the move ringed red and the best in the \
+         gold frame. {}.",
         describe(number, r)
     )
 }
@@ -841,7 +968,7 @@ mod tests {
         assert_eq!(loss_text(&row), "~12.69");
         let said = describe(Some(12), &row);
         assert!(
-            said.starts_with("12. f6 (White): -64 for White; best e3 +33.30: a blunder, ~12.69 discs lost by the search's own estimates of both moves"),
+            said.starts_with("12. f6 (White): -64 for White; best e3 ~+33.30: a blunder, ~12.69 discs lost by the search's own estimates of both moves"),
             "{said}"
         );
         // Two estimates, or two proofs: the row's own difference, as before.
@@ -996,6 +1123,28 @@ mod tests {
     }
 
     #[test]
+    fn the_table_marks_as_forced_what_the_summary_counts_as_forced() {
+        // Issue 68: the summaries counted 4 forced moves where the table marked 5, the
+        // pass row among them.
+        let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
+        let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, mv("a1")));
+        assert_eq!(mark_name(&pass), "pass");
+        assert_eq!(mark_name(&forced), "forced");
+        let reviews = [Some(pass.clone()), Some(forced.clone())];
+        let marked = reviews
+            .iter()
+            .flatten()
+            .filter(|r| mark_name(r) == "forced")
+            .count();
+        assert_eq!(marked, summary(&reviews, Color::Black).forced);
+        assert!(
+            describe(None, &pass).starts_with("Black passes"),
+            "{}",
+            describe(None, &pass)
+        );
+    }
+
+    #[test]
     fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
         use othello::{GameState, Seats};
         let start = Position::start(BoardSize::Eight, Variant::Standard);
@@ -1053,19 +1202,19 @@ mod tests {
              agent searched with 100 simulations: a review at its own budget would only repeat \
              its search."
         );
-        // A choice above it stands.
+        // Deep is raised by as much, up to the cap.
         let deep = judging(ReviewLevel::Deep, &[("Casual", sims(100))], 2_000);
-        assert_eq!(deep.simulations, 1_600);
-        assert!(deep
-            .text
-            .starts_with("Judged at 1,600 simulations a position (the Casual"));
+        assert_eq!(deep.simulations, 3_200);
+        assert!(deep.text.starts_with(
+            "Judged at 3,200 simulations a position, more than Deep's 1,600 because the Casual"
+        ));
         // A timed agent beyond the cap: the review says it may be kind.
         let strongest = WireBudget {
             simulations: None,
             millis: Some(5_000),
         };
         let kind = judging(ReviewLevel::Club, &[("Strongest", strongest)], 2_000);
-        assert_eq!(kind.simulations, 3_200);
+        assert_eq!(kind.simulations, 1_600);
         assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
         // A game played at two levels names both, and is judged past the stronger (issue
         // 68: it named only the last level the agent played at).
@@ -1074,10 +1223,10 @@ mod tests {
             &[("Casual", sims(100)), ("Club", sims(400))],
             2_000,
         );
-        assert_eq!(both.simulations, 1_600);
+        assert_eq!(both.simulations, 800);
         assert_eq!(
             both.text,
-            "Judged at 1,600 simulations a position, more than Quick's 100 because the agent \
+            "Judged at 800 simulations a position, more than Quick's 100 because the agent \
              played this game at Casual (100 simulations) and Club (400 simulations), searching \
              with up to 400 simulations: a review at its own budget would only repeat its \
              search."
@@ -1091,7 +1240,7 @@ mod tests {
             simulations: None,
             millis: Some(1_000),
         };
-        let pattern = judging(ReviewLevel::Club, &[("Strong", strong)], 25_000);
+        let pattern = judging(ReviewLevel::Deep, &[("Strong", strong)], 25_000);
         assert_eq!(pattern.simulations, 40_000);
         assert!(
             pattern
@@ -1105,6 +1254,87 @@ mod tests {
             "{}",
             pattern.text
         );
+    }
+
+    #[test]
+    fn the_discs_lost_add_up_to_the_result() {
+        // A finished 6x6 game of random moves, reviewed by a search: estimates, exact
+        // values near the end, forced moves and passes maybe.
+        let mut rng = engine::Rng::new(5);
+        let mut game = Game::new(Position::start(BoardSize::Six, Variant::Standard));
+        while !game.position().is_game_over() {
+            let moves = game.position().legal_move_list();
+            game.push(*rng.choose(&moves).expect("a move"))
+                .expect("legal");
+        }
+        let spec: engine::PlayerSpec = "mcts:playouts=1".parse().expect("a spec");
+        let (agent, _) = spec.build(3, &engine::NoModels).expect("builds");
+        let reviews: Vec<Option<ReviewedMove>> =
+            engine::review::Reviewer::new(agent, engine::Budget::simulations(40))
+                .review_game(&game, &mut |_, _| {})
+                .expect("reviews")
+                .iter()
+                .map(|r| Some(ReviewedMove::from_engine(r)))
+                .collect();
+        let b = balance(&game, &reviews).expect("a finished game, every move reviewed");
+        let margin = game
+            .position()
+            .outcome()
+            .expect("over")
+            .margin_for(Color::Black);
+        assert_eq!(b.result, margin);
+        let total = b.start - b.black_lost + b.white_lost + b.drift;
+        assert!((total - margin as f32).abs() < 1e-3, "{b:?}");
+        assert_eq!(
+            b.black_lost,
+            summary(&reviews, Color::Black).total_loss,
+            "the summary's own figure"
+        );
+        // The sentence's figures are the balance's, to hundredths.
+        let said = b.sentence();
+        assert!(
+            said.contains(&format!("{:.2} discs lost", b.black_lost)),
+            "{said}"
+        );
+        assert!(
+            said.contains(&format!("plus White's {:.2}", b.white_lost)),
+            "{said}"
+        );
+        // No balance for an unfinished game or a missing move.
+        let mut short = reviews.clone();
+        short[3] = None;
+        assert_eq!(balance(&game, &short), None);
+    }
+
+    #[test]
+    fn every_level_costs_what_its_name_says_whatever_the_agent() {
+        use protocol::WireBudget;
+        let sims = |n| WireBudget {
+            simulations: Some(n),
+            millis: None,
+        };
+        let strong = WireBudget {
+            simulations: None,
+            millis: Some(1_000),
+        };
+        // Issue 68: a Club agent's game was judged at 1,600 simulations whatever the
+        // level, so Deep took as long as Quick.
+        for (agent, rate) in [
+            (vec![], 2_000),
+            (vec![("Casual", sims(100))], 2_000),
+            (vec![("Club", sims(400))], 25_000),
+            (vec![("Club", sims(400))], 2_000),
+            (vec![("Strong", strong)], 25_000),
+            (vec![("Strongest", sims(1_000_000))], 2_000),
+        ] {
+            let at = ReviewLevel::ALL.map(|level| judging(level, &agent, rate).simulations);
+            assert!(
+                at[0] < at[1] && at[1] < at[2],
+                "{agent:?} at {rate}: {at:?}"
+            );
+        }
+        let club = ReviewLevel::ALL.map(|l| judging(l, &[("Club", sims(400))], 25_000).simulations);
+        assert_eq!(club, [1_600, 6_400, 25_600]);
     }
 
     #[test]

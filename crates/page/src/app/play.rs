@@ -10,7 +10,7 @@ use crate::components::{
 use crate::editor::{EditAction, Editor, FLIP, MIRROR, ROTATE};
 use crate::explain::{
     board_opening_line, browse_line, game_record, held_line, looking_line, may_name_opening,
-    pass_notice, paused_line, set_aside_line, status_line,
+    pass_notice, paused_line, reviewed_line, set_aside_line, status_line,
 };
 use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
@@ -167,6 +167,11 @@ fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
 fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
     if paused && game.seats == Seats::AgentVsAgent && !game.position().is_game_over() {
         return paused_line(game);
+    }
+    // A reviewed move on the board: the line says which, not the game's state beside
+    // another position's board and counts (issue 68).
+    if let Some((index, _)) = focused_review(view, game) {
+        return reviewed_line(game, index);
     }
     // Nothing on the board shown is the player's to play while they look back (issue 68:
     // "your turn" beside an earlier position); a finished game's result stays the news.

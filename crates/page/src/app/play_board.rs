@@ -138,7 +138,14 @@ fn play_click(
 ) -> Callback<Square> {
     let (game, on_game, on_message) = (game.clone(), on_game.clone(), on_message.clone());
     Callback::from(move |sq: Square| match explain_click(&game, sq) {
-        Ok(mv) => on_game.emit(Action::Play(mv)),
+        Ok(mv) => {
+            // In analysis a move asks for the new position's analysis, whose panel lies
+            // below the buttons on a phone: it is brought into view (issue 68).
+            if game.seats == crate::state::Seats::Analysis {
+                crate::hooks::scroll::want_panel_text();
+            }
+            on_game.emit(Action::Play(mv));
+        }
         Err(why) => on_message.emit(Some(why)),
     })
 }

@@ -37,7 +37,7 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     let line = at_ply(game, played + game.undone.len()).game;
     let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
     let graph_points = points(&line, &view.estimates, view.review.of(game.id()), live);
-    let graph_scale = scale(&graph_points);
+    let graph_scale = scale(&graph_points, game.game.start().size().squares());
     let stoppable =
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));
     // On a phone, an analysis asked for from the form at the foot of the page is brought
@@ -45,6 +45,16 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     use_effect_with(stoppable, |&stoppable| {
         if stoppable {
             crate::hooks::scroll::panel_shown_when_running();
+        }
+    });
+    // On a phone, a hint's or an analysis's text is brought into view as it fills the
+    // panel, when the person's action asked for it (issue 68: it lay below the fold).
+    let asked = panel
+        .filter(|(_, role)| matches!(role, Role::Analysis | Role::Hint))
+        .map(|(heat, _)| (heat.position, heat.done, heat.merged.search.simulations));
+    use_effect_with(asked, |asked| {
+        if let Some((_, done, _)) = asked {
+            crate::hooks::scroll::panel_text_shown(*done);
         }
     });
     html! {

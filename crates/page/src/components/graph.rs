@@ -72,8 +72,15 @@ pub fn eval_graph(props: &GraphProps) -> Html {
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
                 <rect class="eval-bg" x="0" y="0" width={WIDTH.to_string()} height={(HEIGHT / 2.0).to_string()} />
                 <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
-                <text class="eval-axis" x={PAD.to_string()} y="12">{ top }</text>
-                <text class="eval-axis" x={PAD.to_string()} y={(HEIGHT - 3.0).to_string()}>{ bottom }</text>
+                // The scale's two ends, each with its label just beside it, so that "Black
+                // +64" names the line a +64 point stands on (issue 68: the labels sat in
+                // their bands with nothing to say where the scale ended).
+                <line class="eval-end" id="eval-top" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()}
+                      y1={y(1.0).to_string()} y2={y(1.0).to_string()} />
+                <line class="eval-end" id="eval-bottom" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()}
+                      y1={y(0.0).to_string()} y2={y(0.0).to_string()} />
+                <text class="eval-axis" id="eval-top-label" x={PAD.to_string()} y={(y(1.0) - 3.0).to_string()}>{ top }</text>
+                <text class="eval-axis" id="eval-bottom-label" x={PAD.to_string()} y={(y(0.0) + 12.0).to_string()}>{ bottom }</text>
                 { hit }
                 { for line }
                 { for marks }

@@ -20,6 +20,11 @@ pub struct ReviewProps {
     pub error: Option<String>,
     pub level: ReviewLevel,
     pub on_level: Callback<ReviewLevel>,
+    /// What each level judges this game with, simulations a position, in
+    /// [`ReviewLevel::ALL`]'s order: raised above the levels' own where an agent played,
+    /// so the menu says what each costs here (issue 68).
+    #[prop_or_default]
+    pub budgets: Vec<u64>,
     pub order: ReviewOrder,
     pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
@@ -32,6 +37,10 @@ pub struct ReviewProps {
     /// "Black (you)", "White (the agent)": the sides as the page names them.
     pub black: String,
     pub white: String,
+    /// How the game's result adds up from the discs lost (`review::Balance::sentence`),
+    /// once a finished game's every move is reviewed.
+    #[prop_or_default]
+    pub balance: Option<String>,
     /// What the review judges with, in words, once one has started.
     #[prop_or_default]
     pub judged: Option<String>,
@@ -41,12 +50,6 @@ pub struct ReviewProps {
 pub fn review_panel(props: &ReviewProps) -> Html {
     let reviews: Vec<Option<ReviewedMove>> = props.moves.iter().map(|(_, r)| r.clone()).collect();
     let reviewed = reviews.iter().flatten().count();
-    let on_level = props.on_level.reform(|e: Event| {
-        let value = e
-            .target_unchecked_into::<web_sys::HtmlSelectElement>()
-            .value();
-        ReviewLevel::from_key(&value).unwrap_or_default()
-    });
     let on_order = props.on_order.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -68,13 +71,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
         <section class="review" id="review" aria-label="Review of the game">
             <h2>{ "Review" }</h2>
             <div class="review-controls">
-                <label>{ "Budget " }
-                    <select id="review-level" onchange={on_level} disabled={running}>
-                        { for ReviewLevel::ALL.into_iter().map(|l| html! {
-                            <option value={l.key()} selected={l == props.level}>{ l.label() }</option>
-                        }) }
-                    </select>
-                </label>
+                { level_select(props) }
                 <label>{ "Order " }
                     <select id="review-order" onchange={on_order} disabled={running}>
                         { for ReviewOrder::ALL.into_iter().map(|o| html! {
@@ -98,8 +95,12 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 <p class="small" id="review-judged">{ judged }</p>
             }
             { for summaries }
-            if reviewed > 0 {
-                <p class="small" id="review-lost-help">{ "Discs lost in all: each move's loss against the best move there, added up.                     It is not the game's margin: that is the start's value, less one side's losses, plus the other's,                     and the losses are the search's estimates where the solver does not reach." }</p>
+            // How the result adds up from the discs lost, once the whole game is reviewed
+            // (issue 68: the sums were disclaimed as not adding up to it).
+            if let Some(balance) = props.balance.clone().filter(|_| reviewed > 0) {
+                <p class="small" id="review-balance">{ balance }</p>
+            } else if reviewed > 0 {
+                <p class="small" id="review-lost-help">{ "Discs lost in all: each move's loss against the best move there, added up. Once a finished game is reviewed to its last move, the line here shows how they add up to its result." }</p>
             }
             if reviewed > 0 {
                 <div class="review-table">
@@ -120,6 +121,28 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </details>
             }
         </section>
+    }
+}
+
+/// The budget's menu, each level with what it costs in this game ([`ReviewProps::budgets`]).
+fn level_select(props: &ReviewProps) -> Html {
+    let on_level = props.on_level.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        ReviewLevel::from_key(&value).unwrap_or_default()
+    });
+    let running = props.running.is_some();
+    html! {
+        <label>{ "Budget " }
+            <select id="review-level" onchange={on_level} disabled={running}>
+                { for ReviewLevel::ALL.into_iter().enumerate().map(|(i, l)| html! {
+                    <option value={l.key()} selected={l == props.level}>
+                        { props.budgets.get(i).map_or_else(|| l.label(), |&n| l.label_at(n)) }
+                    </option>
+                }) }
+            </select>
+        </label>
     }
 }
 
@@ -169,14 +192,18 @@ fn review_row(
 ) -> Html {
     let mark = mark_name(r);
     let focused = props.focus == Some(i);
-    // The position goes on the board, with its notice under it: on a phone both lie far
-    // above the table, so they are brought into view (issue 68: a tapped row showed
-    // nothing on the screen).
+    // The position goes on the board, with its notice and the status line under it: on a
+    // phone all lie far above the table, and on a laptop the board's top rows scrolled off
+    // above the notice, so the game's section is brought into view whenever any of them is
+    // not wholly on the screen (issue 68).
     let onclick = props.on_focus.reform(move |_| {
         if focused {
             None
         } else {
-            crate::hooks::scroll::show_after_render("#review-notice", "section.play");
+            crate::hooks::scroll::show_all_after_render(
+                vec!["#board", "#review-notice", "#status"],
+                "section.play",
+            );
             Some(i)
         }
     });
@@ -188,11 +215,17 @@ fn review_row(
             {onclick} title={title}>
             <td>{ number.map_or(String::new(), |n| n.to_string()) }</td>
             <td>{ mv.to_string() }</td>
-            <td class="num">{ value_text(r.value, r.value_exact) }</td>
+            <td class={classes!("num", r.value_exact.then_some("exact"))}>{ value_text(r.value, r.value_exact) }</td>
             <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
-            <td class="num">{ best_value_text(r) }</td>
+            <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value_text(r) }</td>
             <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }</td>
             <td class="mark">{ mark }</td>
         </tr>
     }
+}
+
+/// Whether the best value the row shows is exact ([`best_value_text`]'s choice), drawn in
+/// bold as the panel's help says.
+fn best_exact(r: &ReviewedMove) -> bool {
+    (r.best == r.played && r.value_exact) || (r.best_exact && !r.best_is_bound)
 }

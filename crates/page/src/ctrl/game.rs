@@ -78,6 +78,8 @@ pub struct WorkAsks {
     pub on_stop: Callback<()>,
     pub on_review: Callback<()>,
     pub on_cancel_review: Callback<()>,
+    /// What each review level would judge this game with, simulations a position.
+    pub review_budgets: Vec<u64>,
     /// A person's own network files.
     pub on_upload: Callback<Vec<web_sys::File>>,
     /// A record opened from a file.
@@ -209,6 +211,8 @@ fn work_asks(
         let gateway = gateway.clone();
         Callback::from(move |()| {
             if let Some(player) = player.clone() {
+                // On a phone the hint's panel lies below the buttons (issue 68).
+                crate::hooks::scroll::want_panel_text();
                 gateway.send(Command::Hint(SearchAsk {
                     position,
                     budget,
@@ -228,6 +232,7 @@ fn work_asks(
         (difficulty.name().to_owned(), difficulty.budget()),
     );
     let review = (settings.review_level, settings.review_order);
+    let review_budgets = crate::hooks::level_budgets(&restored.view, game, &agents);
     let (on_review, on_cancel_review) =
         review_callbacks(gateway, &restored.view, game, review, agents);
     let on_upload = {
@@ -246,6 +251,7 @@ fn work_asks(
         on_stop: gateway.callback(|()| Command::Finish),
         on_review,
         on_cancel_review,
+        review_budgets,
         on_upload,
         on_open,
         on_builtin,

@@ -330,7 +330,10 @@ fn the_opponent_is_the_network_at_the_chosen_level_with_its_measured_strength() 
         line,
         "Opponent: the az-8x8 network, Club: 400 simulations per move"
     );
-    assert_eq!(strength.as_deref(), Some("Measured: strong."));
+    assert_eq!(
+        strength.as_deref(),
+        Some("Measured: strong. You play it now at Club, 400 simulations per move.")
+    );
 }
 
 #[test]

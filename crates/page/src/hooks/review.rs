@@ -54,6 +54,37 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
     }
 }
 
+/// What the reviewer's network searches at in a worker, simulations a second: the
+/// review's cap and a timed agent's simulations are counted in it.
+fn reviewer_rate(player: &engine::PlayerSpec) -> u64 {
+    player
+        .model
+        .as_deref()
+        .and_then(crate::models::builtin_named)
+        .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |m| {
+            m.worker_simulations_per_second()
+        })
+}
+
+/// The simulations a position each review level would judge the game on the board with
+/// (in [`ReviewLevel::ALL`]'s order), for the budget menu to say what each costs here;
+/// the levels' own where no network can review yet.
+pub fn level_budgets(view: &View, game: &GameModel, agents: &[(String, WireBudget)]) -> Vec<u64> {
+    let start = game.game.start();
+    let named: Vec<(&str, WireBudget)> =
+        agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
+    let rate = view
+        .player(start.size(), start.variant())
+        .filter(|p| p.kind == PlayerKind::Mcts)
+        .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |p| {
+            reviewer_rate(&p)
+        });
+    ReviewLevel::ALL
+        .iter()
+        .map(|&level| judging(level, &named, rate).simulations)
+        .collect()
+}
+
 /// Starts a review of the game's moves (those played, not the redo list) at `level` in
 /// `order`, judged with more than `agents`' own budgets where an agent played (each level's
 /// name and budget), and cancels one: the callbacks the review panel calls.
@@ -82,16 +113,9 @@ pub fn review_callbacks(
                 return;
             }
             // More than the agent's own search, so the review does not repeat it.
-            let rate = player
-                .model
-                .as_deref()
-                .and_then(crate::models::builtin_named)
-                .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |m| {
-                    m.worker_simulations_per_second()
-                });
             let named: Vec<(&str, WireBudget)> =
                 agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
-            let judged = judging(level, &named, rate);
+            let judged = judging(level, &named, reviewer_rate(&player));
             let budget = WireBudget {
                 simulations: Some(judged.simulations),
                 millis: None,

@@ -6,29 +6,57 @@
 /// `target` into view, its top at the top of the screen, when `shown` (what the player
 /// must see) is not wholly on the screen; nothing moves when it is.
 pub fn show_after_render(shown: &'static str, target: &'static str) {
+    show_all_after_render(vec![shown], target);
+}
+
+/// As [`show_after_render`], for several things the player must see at once: `target` is
+/// brought into view when any of `shown` is not wholly on the screen (a reviewed move's
+/// board and its notice: on a laptop the notice alone was in view, the board's top rows
+/// scrolled off above it, issue 68).
+pub fn show_all_after_render(shown: Vec<&'static str>, target: &'static str) {
     gloo_timers::callback::Timeout::new(0, move || {
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let Some(document) = window.document() else {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
         let find = |selector: &str| document.query_selector(selector).ok().flatten();
-        let Some(seen) = find(shown) else {
-            return;
-        };
-        let height = window
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        let r = seen.get_bounding_client_rect();
-        if r.top() >= 0.0 && r.bottom() <= height {
+        if shown.iter().filter_map(|s| find(s)).all(|e| on_screen(&e)) {
             return;
         }
         if let Some(target) = find(target) {
             target.scroll_into_view();
         }
+    })
+    .forget();
+}
+
+/// Whether `element` lies wholly on the screen, top to bottom.
+fn on_screen(element: &web_sys::Element) -> bool {
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let r = element.get_bounding_client_rect();
+    r.top() >= 0.0 && r.bottom() <= height
+}
+
+/// After the render, brings `shown` wholly into view with as little movement as it takes
+/// (the nearest edge), when it is not: a hint's or an analysis's panel on a phone lies
+/// below the board's buttons, and the least scroll keeps as much of the board in view as
+/// it can (issue 68: the panel's text lay at 926-1143 px of an 844 px screen).
+pub fn show_nearest_after_render(shown: &'static str) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(element) = document.query_selector(shown).ok().flatten() else {
+            return;
+        };
+        if on_screen(&element) {
+            return;
+        }
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
     })
     .forget();
 }
@@ -53,6 +81,33 @@ thread_local! {
     /// Set by Analyse on a one-column screen: the next search to show its Stop button is
     /// brought into view ([`panel_shown_when_running`]).
     static PANEL_WANTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set by a hint, or a move in analysis, on a one-column screen: the panel's text is
+    /// brought into view as the search fills it ([`panel_text_shown`]).
+    static TEXT_WANTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Asks that the search panel's text be brought into view as the hint or analysis the
+/// person just asked for shows in it, where the panel lies below the board (a phone).
+pub fn want_panel_text() {
+    if panel_below_board() {
+        TEXT_WANTED.with(|w| w.set(true));
+    }
+}
+
+/// Called as the panel shows a hint or an analysis (and again as it grows): brings its
+/// text into view if the person's action asked for it; `done`, the search over, ends the
+/// wish.
+pub fn panel_text_shown(done: bool) {
+    let wanted = TEXT_WANTED.with(|w| {
+        let wanted = w.get();
+        if done {
+            w.set(false);
+        }
+        wanted
+    });
+    if wanted {
+        show_nearest_after_render("#search-info");
+    }
 }
 
 /// Asks that the search panel be brought into view once the search it waits for is under

@@ -145,7 +145,10 @@ fn the_page_names_a_records_players_and_its_file_after_them() {
     let state = loaded(SAIO, Seats::Human(Color::Black));
     assert_eq!(
         record_line(&state).as_deref(),
-        Some("Saio1200 (Black) vs Saio3000 (White), a draw (2026-11-25, GGS/os)")
+        Some(
+            "Game record: Saio1200 (Black) vs Saio3000 (White) (2026-11-25, GGS/os). The \
+             record's result: a draw."
+        )
     );
     assert_eq!(
         file_stem(&state, "2026-11-28-1450"),
@@ -163,7 +166,10 @@ fn the_page_names_a_records_players_and_its_file_after_them() {
     assert_eq!(file_stem(&odd, "now"), "A_B_C-vs-x");
     assert_eq!(
         record_line(&odd).as_deref(),
-        Some("A/B: C (Black) vs x (White), White won by 4, on resignation")
+        Some(
+            "Game record: A/B: C (Black) vs x (White). The record's result: White won by 4, \
+             on resignation."
+        )
     );
 }
 
