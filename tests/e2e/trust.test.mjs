@@ -165,6 +165,12 @@ test("a game loaded while playing waits for the person before the agent plays on
   // Waiting for "Play on" is no search to wait for: the loaded game can be reviewed as it
   // stands (a fresh look found a GGS record unreviewable until it was played on).
   assert.ok(!(await page.locator("#review-start").isDisabled()), await page.locator("#review-unavailable").allInnerTexts());
+  // A reload keeps it waiting (a fresh look found the agent playing on at once after one).
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  await page.waitForSelector("#held-notice");
+  assert.match(await status(page), /\(the agent\) is to move: press "Play on"/);
+  assert.equal(await moveCount(page), 3, "the agent played on a reloaded loaded game");
   await page.click("#play-on");
   await waitForTurn(page);
   assert.equal(await moveCount(page), 4);

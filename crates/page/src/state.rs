@@ -145,14 +145,23 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
 /// game, the seats changed) ends it.
 pub fn held_after(held: bool, action: &Action, next: &GameState) -> bool {
     match action {
-        Action::Replace { record, .. } => {
-            !record.game().moves().is_empty()
-                && matches!(next.seats, Seats::Human(_))
-                && next.agent_to_move()
-        }
+        Action::Replace { .. } => waits_for_play_on(next),
         Action::Browse(_) => held,
         _ => false,
     }
+}
+
+/// Whether `state` is a game loaded from elsewhere, with moves, that nobody has played on
+/// or taken back since, in which the agent is to move: it waits for "Play on" when loaded
+/// and again when a reload restores it (whether it waited is not saved, and a page that
+/// opens must not play on behind the person's back, as a watch game restored waits for
+/// Resume; a fresh look found the agent playing on at once after a reload).
+pub fn waits_for_play_on(state: &GameState) -> bool {
+    state.record.as_ref().is_some_and(|record| {
+        !record.game().moves().is_empty() && record.game().moves() == state.game.moves()
+    }) && state.undone.is_empty()
+        && matches!(state.seats, Seats::Human(_))
+        && state.agent_to_move()
 }
 
 /// The game put aside after `action`, where `aside` was put aside before: a game in
@@ -345,6 +354,34 @@ mod tests {
         let linked = GameIds::opened(true);
         assert_eq!((linked.id, linked.aside), (1, 0));
         assert_eq!(linked.after(false, true, false).id, 2);
+    }
+
+    #[test]
+    fn a_loaded_game_restored_by_a_reload_waits_again_until_someone_plays_on() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let record = GgfGame::new(Game::from_transcript("f5d6c3", start).expect("legal"));
+        let loaded = GameState::from_record(record.clone(), Seats::Human(Color::Black));
+        assert!(waits_for_play_on(&loaded));
+        // Played on (the agent's move, then the person's): no longer the record's moves.
+        let mut played = loaded.clone();
+        let reply = played.position().legal_move_list()[0];
+        played.play_agent(reply).expect("legal");
+        assert!(!waits_for_play_on(&played));
+        // Taken back to the record's moves: the person has acted, nothing waits.
+        let mut back = played.clone();
+        back.undo();
+        assert!(!waits_for_play_on(&back));
+        // A game begun here, a loaded game for analysis or with the person to move.
+        let here = apply(&as_black(), play("f5"));
+        assert!(here.agent_to_move() && !waits_for_play_on(&here));
+        assert!(!waits_for_play_on(&GameState::from_record(
+            record.clone(),
+            Seats::Analysis
+        )));
+        assert!(!waits_for_play_on(&GameState::from_record(
+            record,
+            Seats::Human(Color::White)
+        )));
     }
 
     #[test]

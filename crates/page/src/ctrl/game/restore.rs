@@ -5,7 +5,7 @@
 use crate::hooks::{load_linked, GameModel};
 use crate::persist::Settings;
 use crate::review::ReviewState;
-use crate::state::GameIds;
+use crate::state::{waits_for_play_on, GameIds};
 use crate::view::View;
 use yew::prelude::*;
 
@@ -32,10 +32,12 @@ pub fn use_restored() -> Restored {
     });
     let game = use_reducer({
         let loaded = loaded.clone();
-        // A linked game is another game than the saved one, which it may put aside.
+        // A linked game is another game than the saved one, which it may put aside. A
+        // loaded game nobody has played on waits for "Play on" again.
         move || GameModel {
             set_aside: loaded.set_aside.clone(),
             ids: GameIds::opened(loaded.linked),
+            held: waits_for_play_on(&loaded.restored.0),
             ..GameModel::new(loaded.restored.0.clone())
         }
     });
