@@ -455,6 +455,13 @@ fn a_record_read_is_given_back_as_it_came_until_it_is_changed() {
     }
     let mut record: GgfGame = text.parse().expect("a record");
     assert_eq!(record.as_read(), Some(text));
+    // A file of one record, opened whole, is given back whole: its newline, its number.
+    let file = format!("1 {text}\n");
+    let opened: GgfGame = file.parse().expect("a file of one record");
+    assert_eq!(opened.as_read(), Some(file.as_str()));
+    assert_eq!(opened.text_with_evals(&[]), file);
+    let listed = read_games(&file).expect("one game");
+    assert_eq!(listed[0].as_read(), Some(file.as_str()));
     assert_ne!(record.to_string(), text, "Display writes its own numbers");
     record.notes_mut()[0].eval = Some(-2.91);
     assert_eq!(record.as_read(), None, "a note written");

@@ -273,7 +273,7 @@ pub fn cumulative_loss(points: &[Point], side: Color) -> Vec<(usize, f32)> {
         .filter_map(|p| {
             let review = p.review.as_ref().filter(|r| r.side == side)?;
             if !review.is_forced() {
-                total += review.loss;
+                total += engine::review::shown_loss(review.loss);
             }
             Some((p.ply, total))
         })

@@ -588,15 +588,21 @@ pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance>
         -value
     };
     let result = outcome.margin_for(Color::Black);
-    let black_lost = summary(reviews, Color::Black).total_loss;
-    let white_lost = summary(reviews, Color::White).total_loss;
+    // In hundredths of a disc, as the sentence writes each figure: what it says adds up
+    // to the last digit (a fresh look found -1.15 - 112.00 + 80.02 + 19.12 = -14.01).
+    let hundredths = |discs: f32| (discs * 100.0).round() as i64;
+    let start = hundredths(start);
+    let black_lost = hundredths(summary(reviews, Color::Black).total_loss);
+    let white_lost = hundredths(summary(reviews, Color::White).total_loss);
+    let drift = i64::from(result) * 100 - (start - black_lost + white_lost);
+    let discs = |h: i64| h as f32 / 100.0;
     Some(Balance {
         result,
-        start,
+        start: discs(start),
         start_exact: exact,
-        black_lost,
-        white_lost,
-        drift: result as f32 - (start - black_lost + white_lost),
+        black_lost: discs(black_lost),
+        white_lost: discs(white_lost),
+        drift: discs(drift),
     })
 }
 

@@ -242,13 +242,21 @@ pub struct SideSummary {
     /// Moves with a choice.
     pub moves: usize,
     pub forced: usize,
-    /// Discs lost over the whole game: the sum of the losses, in the game's order (the
+    /// Discs lost over the whole game: the sum of the losses as the tables show them
+    /// ([`shown_loss`]), in the game's order, so that a table's column adds up to it (the
     /// page's cumulative loss line ends on this very figure).
     pub total_loss: f32,
     /// Mean loss in discs over the moves with a choice (0 when there are none).
     pub average_loss: f32,
     /// How many of those got each mark, in the order of [`Mark::ALL`].
     pub marks: [usize; 4],
+}
+
+/// A move's loss as the review's tables write it, to the hundredth of a disc: what the
+/// totals sum, so that the figures a reader adds up give the total shown (a fresh look
+/// summed a column to 111.98 under a total of 112.00).
+pub fn shown_loss(loss: f32) -> f32 {
+    (loss * 100.0).round() / 100.0
 }
 
 impl SideSummary {
@@ -261,7 +269,7 @@ impl SideSummary {
                 continue;
             }
             summary.moves += 1;
-            summary.total_loss += review.loss;
+            summary.total_loss += shown_loss(review.loss);
             summary.marks[review.mark as usize] += 1;
         }
         if summary.moves > 0 {

@@ -91,6 +91,31 @@ fn the_summary_averages_the_loss_over_moves_with_a_choice_and_counts_marks() {
 }
 
 #[test]
+fn the_total_loss_is_the_sum_of_the_losses_as_written() {
+    // Three losses the tables write as 0.33: the total is 0.99, what a reader adds up,
+    // not the 1.00 the unrounded sum rounds to.
+    let (c4, e3) = (square("c4"), square("e3"));
+    let third = |side| {
+        MoveReview::new(
+            side,
+            (c4, Value::estimate(-1.0 / 3.0)),
+            (e3, Value::estimate(0.0)),
+        )
+    };
+    let reviews = [
+        third(Color::Black),
+        third(Color::Black),
+        third(Color::Black),
+    ];
+    let black = SideSummary::of(&reviews, Color::Black);
+    assert_eq!(format!("{:.2}", black.total_loss), "0.99");
+    assert!(
+        black.to_string().ends_with("; 0.99 discs lost in all"),
+        "{black}"
+    );
+}
+
+#[test]
 fn discs_of_value_undoes_value_of_discs() {
     for discs in [-30.0f32, -8.0, -1.5, 0.0, 0.25, 6.0, 20.0] {
         let back = discs_of_value(value_of_discs(discs));

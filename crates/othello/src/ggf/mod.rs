@@ -254,19 +254,28 @@ pub fn read_games(text: &str) -> Result<Vec<GgfGame>, GgfError> {
         games.push(game);
         rest = after;
     }
+    // A text of one game is that game's whole ([`GgfGame::as_read`]), as `FromStr` takes it:
+    // a file of one record is given back byte for byte, its last newline included.
+    if let [only] = games.as_mut_slice() {
+        only.source = Some(text.to_owned());
+    }
     Ok(games)
 }
 
 impl FromStr for GgfGame {
     type Err = GgfError;
 
-    /// One game; whitespace may follow it, nothing else.
+    /// One game; whitespace may follow it, nothing else. The text is the record's whole
+    /// ([`GgfGame::as_read`]), as [`read_games`] takes a text of one game: a file of one
+    /// game is given back byte for byte, its last newline included (a fresh look found a
+    /// download one byte short of the file opened).
     fn from_str(text: &str) -> Result<GgfGame, GgfError> {
-        let (game, rest) = GgfGame::read(text)?;
+        let (mut game, rest) = GgfGame::read(text)?;
         let rest = rest.trim();
         if !rest.is_empty() {
             return Err(GgfError::TrailingText(snippet(rest)));
         }
+        game.source = Some(text.to_owned());
         Ok(game)
     }
 }

@@ -131,7 +131,7 @@ fn a_ggs_record_downloads_with_all_it_came_with() {
     );
     // The record as text names them too: explain's tests (a_loaded_records_players_...).
     // Byte for byte, and so read back, the record it was, field for field.
-    assert_eq!(text, SAIO.trim());
+    assert_eq!(text, SAIO, "the file, its last newline included");
     let original: GgfGame = SAIO.trim().parse().expect("a record");
     assert_eq!(text.parse::<GgfGame>().expect("reads back"), original);
     // Looked back through, it is still the whole record: the later moves are its own.
@@ -197,20 +197,14 @@ fn a_review_goes_into_a_records_download_only_when_asked_and_keeps_the_times() {
         },
     );
     // The record's own download is the record as it came, reviewed or not (issue 68).
-    assert_eq!(
-        ggf_record(&state, "the az-8x8 network", &reviews),
-        SAIO.trim()
-    );
+    assert_eq!(ggf_record(&state, "the az-8x8 network", &reviews), SAIO);
     assert_eq!(ggf_with_review(&state, &Reviews::default()), None);
     let text = ggf_with_review(&state, &reviews).expect("a reviewed move");
     // The record byte for byte as it came, but for the reviewed move's evaluation, an
     // estimate with its decimals (issue 68: the download wrote RE[+0] for the record's
     // RE[+0.000], times such as 0.70 as 0.7, and estimates as whole numbers); the moves
     // it did not review keep the record's.
-    assert_eq!(
-        text,
-        SAIO.trim().replace("B[b5/-3.27/0.67]", "B[b5/1.50/0.67]"),
-    );
+    assert_eq!(text, SAIO.replace("B[b5/-3.27/0.67]", "B[b5/1.50/0.67]"),);
     assert!(text.contains("RE[+0.000]") && text.contains("W[e3//0.70]"));
 }
 
