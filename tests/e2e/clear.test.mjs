@@ -10,18 +10,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { loadTranscript, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
 
 useBrowser();
-
-/** A finished game with two passes and three forced moves (trust.test.mjs's). */
-const FINISHED =
-  "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2";
-
-async function loadTranscript(page, text) {
-  await page.fill("#transcript-input", text);
-  await page.click("#load-transcript");
-}
 
 /** Whether the element of `selector` lies wholly on the screen, top to bottom. */
 const wholly = (selector) => {
@@ -35,7 +26,7 @@ const number = (text) => Number(text.replace(/[~≥]/g, "").replace("+", ""));
 test("a reviewed game: the row's move on the board in view and named, forced moves counted alike, values marked, losses adding up, kept over a reload", { timeout: 300_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
   await newGame(page, { players: "analysis" });
-  await loadTranscript(page, FINISHED);
+  await loadTranscript(page, WIPE_OUT_PASS_FORCED);
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
   const over = await status(page);
   const counts = over.match(/(Black|White) wins (\d+)-(\d+)/);

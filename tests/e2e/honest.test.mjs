@@ -7,18 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { loadTranscript, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
 
 useBrowser();
-
-/** A finished game with two passes (trust.test.mjs's), Black's margin known from the board. */
-const FINISHED =
-  "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2";
-
-async function loadTranscript(page, text) {
-  await page.fill("#transcript-input", text);
-  await page.click("#load-transcript");
-}
 
 /** Clicks a download link; the file's text. */
 async function download(page, link) {
@@ -29,7 +20,7 @@ async function download(page, link) {
 test("a finished game's graph ends on its exact result, and Analyse with an empty box analyses the board", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
   await newGame(page, { players: "analysis" });
-  await loadTranscript(page, FINISHED);
+  await loadTranscript(page, WIPE_OUT_PASS_FORCED);
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
   // The last point is the game's end, exact, at the board's margin (issue 68: it read the
   // last search's "Black 1% to win, ~-46 discs").

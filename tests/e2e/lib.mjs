@@ -233,3 +233,15 @@ export async function reviewQuick(page) {
     { timeout: 200_000 },
   );
 }
+
+/** A finished game in which Black could wipe White out at move 9 (f4 takes every white
+ * disc) but played f2, with two passes and three forced moves later on: the review once
+ * stopped at move 9 ("mcts (network az-8x8 (tract)) gives no values for its moves"). */
+export const WIPE_OUT_PASS_FORCED =
+  "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2";
+
+/** Pastes a transcript or a record into the move box and loads it. */
+export async function loadTranscript(page, text) {
+  await page.fill("#transcript-input", text);
+  await page.click("#load-transcript");
+}

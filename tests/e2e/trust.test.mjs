@@ -6,20 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { moveCount, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
+import { loadTranscript, moveCount, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
 
 useBrowser();
-
-/** A finished game in which Black could wipe White out at move 9 (f4 takes every white
- * disc) but played f2, with two passes and three forced moves later on: the review once
- * stopped at move 9 ("mcts (network az-8x8 (tract)) gives no values for its moves"). */
-const WIPE_OUT_PASS_FORCED =
-  "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2";
-
-async function loadTranscript(page, text) {
-  await page.fill("#transcript-input", text);
-  await page.click("#load-transcript");
-}
 
 test("a review of a game with a wipe-out in one, passes and forced moves finishes", { timeout: 240_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
