@@ -5,7 +5,7 @@
 use super::gateway::{Command, Gateway, ReviewAsk};
 use super::GameModel;
 use crate::models::RESIDUAL_WORKER_SIMULATIONS_PER_SECOND;
-use crate::review::{judging, ReviewLevel, ReviewOrder};
+use crate::review::{judging, Judging, ReviewLevel, ReviewOrder};
 use crate::view::{View, ViewAction};
 use engine::PlayerKind;
 use protocol::WireBudget;
@@ -54,34 +54,41 @@ pub fn review_unavailable(game: &GameModel, view: &View) -> Option<String> {
     }
 }
 
-/// What the reviewer's network searches at in a worker, simulations a second: the
-/// review's cap and a timed agent's simulations are counted in it.
-fn reviewer_rate(player: &engine::PlayerSpec) -> u64 {
-    player
-        .model
-        .as_deref()
+/// The board's reviewer: its network with the engine's defaults, as `othello review`'s
+/// is (no book, no noise), so that the page and the CLI value moves alike; `None` where no
+/// network plays this board.
+fn reviewer(view: &View, start: &othello::Position) -> Option<engine::PlayerSpec> {
+    view.player(start.size(), start.variant())
+        .filter(|p| p.kind == PlayerKind::Mcts)
+}
+
+/// How `level` judges a game `agents` played (each agent's name and budget): more than
+/// an agent's own search, so that the review does not repeat it, counted at what
+/// `reviewer`'s network searches in a worker (the residual network's rate without one).
+fn judged(
+    level: ReviewLevel,
+    agents: &[(String, WireBudget)],
+    reviewer: Option<&engine::PlayerSpec>,
+) -> Judging {
+    let named: Vec<(&str, WireBudget)> =
+        agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
+    let rate = reviewer
+        .and_then(|p| p.model.as_deref())
         .and_then(crate::models::builtin_named)
         .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |m| {
             m.worker_simulations_per_second()
-        })
+        });
+    judging(level, &named, rate)
 }
 
 /// The simulations a position each review level would judge the game on the board with
 /// (in [`ReviewLevel::ALL`]'s order), for the budget menu to say what each costs here;
 /// the levels' own where no network can review yet.
 pub fn level_budgets(view: &View, game: &GameModel, agents: &[(String, WireBudget)]) -> Vec<u64> {
-    let start = game.game.start();
-    let named: Vec<(&str, WireBudget)> =
-        agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
-    let rate = view
-        .player(start.size(), start.variant())
-        .filter(|p| p.kind == PlayerKind::Mcts)
-        .map_or(RESIDUAL_WORKER_SIMULATIONS_PER_SECOND, |p| {
-            reviewer_rate(&p)
-        });
+    let reviewer = reviewer(view, game.game.start());
     ReviewLevel::ALL
         .iter()
-        .map(|&level| judging(level, &named, rate).simulations)
+        .map(|&level| judged(level, agents, reviewer.as_ref()).simulations)
         .collect()
 }
 
@@ -98,13 +105,7 @@ pub fn review_callbacks(
     let start = {
         let gateway = gateway.clone();
         let (played, game_id) = (game.game.clone(), game.id());
-        let size = played.start().size();
-        let variant = played.start().variant();
-        // The reviewer is the board's network with the engine's defaults, as `othello
-        // review`'s is (no book, no noise): the page and the CLI value moves alike.
-        let reviewer = view
-            .player(size, variant)
-            .filter(|p| p.kind == PlayerKind::Mcts);
+        let reviewer = reviewer(view, played.start());
         Callback::from(move |()| {
             let Some(player) = reviewer.clone() else {
                 return;
@@ -112,10 +113,7 @@ pub fn review_callbacks(
             if played.moves().is_empty() {
                 return;
             }
-            // More than the agent's own search, so the review does not repeat it.
-            let named: Vec<(&str, WireBudget)> =
-                agents.iter().map(|(name, b)| (name.as_str(), *b)).collect();
-            let judged = judging(level, &named, reviewer_rate(&player));
+            let judged = judged(level, &agents, Some(&player));
             let budget = WireBudget {
                 simulations: Some(judged.simulations),
                 millis: None,
