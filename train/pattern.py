@@ -557,11 +557,16 @@ def mean_of_checkpoints(paths: Sequence[Path]) -> PatternNet:
     pattern network has no batch norm, so the mean needs nothing measured again."""
     if not paths:
         raise PatternError("no checkpoints to average")
-    nets = [load_checkpoint(p)[0] for p in paths]
+    return mean_of_networks([load_checkpoint(p)[0] for p in paths], [str(p) for p in paths])
+
+
+def mean_of_networks(nets: Sequence[PatternNet], names: Sequence[str]) -> PatternNet:
+    """`mean_of_checkpoints` of networks already loaded (`names` for the error): the
+    first network, its weights made the mean."""
     first = nets[0]
-    for path, net in zip(paths[1:], nets[1:], strict=True):
+    for name, net in zip(names[1:], nets[1:], strict=True):
         if net.config != first.config:
-            raise PatternError(f"{path}: another layout than {paths[0]}; only one layout averages")
+            raise PatternError(f"{name}: another layout than {names[0]}; only one layout averages")
     first.load_state_dict(mean_state([n.state_dict() for n in nets]))
     return first
 

@@ -36,7 +36,7 @@ from train.pattern import (
     PatternNet,
     export_model,
     load_checkpoint,
-    mean_of_checkpoints,
+    mean_of_networks,
     save_checkpoint,
 )
 from train.rundir import RunFiles, cpu_seconds, write_json_atomic
@@ -232,26 +232,24 @@ def average(run: PatternRun, gen: int, last: int) -> None:
     keeps its own). Only the newest fits of the generation's own layout are averaged: a run
     whose network changed (another pattern set or width put at `latest.pt`) averages its
     new fits alone."""
-    fits = [run.stem(g).with_suffix(".pt") for g in range(max(gen - last + 1, 0), gen + 1)]
-    fits = same_layout_tail([p for p in fits if p.is_file()])
-    card = json.loads(run.stem(gen).with_suffix(".json").read_text())
-    first = int(fits[0].stem.removeprefix("gen-"))
-    training = {**card.get("training", {}), "averaged_generations": [first, gen]}
+    paths = [run.stem(g).with_suffix(".pt") for g in range(max(gen - last + 1, 0), gen + 1)]
+    paths = [p for p in paths if p.is_file()]
     try:
-        export_model(mean_of_checkpoints(fits), run.stem(gen), training)
+        fits = same_layout_tail([(p, load_checkpoint(p)[0]) for p in paths])
+        card = json.loads(run.stem(gen).with_suffix(".json").read_text())
+        first = int(fits[0][0].stem.removeprefix("gen-"))
+        training = {**card.get("training", {}), "averaged_generations": [first, gen]}
+        mean = mean_of_networks([net for _, net in fits], [str(p) for p, _ in fits])
+        export_model(mean, run.stem(gen), training)
     except PatternError as e:
         raise RunError(f"generation {gen}: {e}") from e
 
 
-def same_layout_tail(fits: Sequence[Path]) -> list[Path]:
+def same_layout_tail(fits: Sequence[tuple[Path, PatternNet]]) -> list[tuple[Path, PatternNet]]:
     """The newest of `fits` (oldest first) back to the first whose network has another
     layout than the newest's."""
-    try:
-        layouts = [load_checkpoint(p)[0].config for p in fits]
-    except PatternError as e:
-        raise RunError(str(e)) from e
     tail = len(fits)
-    while tail > 0 and layouts[tail - 1] == layouts[-1]:
+    while tail > 0 and fits[tail - 1][1].config == fits[-1][1].config:
         tail -= 1
     return list(fits[tail:])
 
