@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { loadTranscript, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
+import { loadFinishedGame, loadTranscript, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -25,13 +25,7 @@ const number = (text) => Number(text.replace(/[~≥]/g, "").replace("+", ""));
 
 test("a reviewed game: the row's move on the board in view and named, forced moves counted alike, values marked, losses adding up, kept over a reload", { timeout: 300_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
-  await newGame(page, { players: "analysis" });
-  await loadTranscript(page, WIPE_OUT_PASS_FORCED);
-  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
-  const over = await status(page);
-  const counts = over.match(/(Black|White) wins (\d+)-(\d+)/);
-  assert.ok(counts, over);
-  const margin = (counts[1] === "Black" ? 1 : -1) * (Number(counts[2]) - Number(counts[3]));
+  const margin = await loadFinishedGame(page);
   await reviewQuick(page);
   const rows = await page.$$eval("#review-moves tbody tr", (trs) =>
     trs.map((tr) => ({

@@ -7,27 +7,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { loadTranscript, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
+import { download, loadFinishedGame, loadTranscript, newGame, openGame, reviewQuick, setLevel, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
-/** Clicks a download link; the file's text. */
-async function download(page, link) {
-  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
-  return fs.readFileSync(await file.path(), "utf8");
-}
-
 test("a finished game's graph ends on its exact result, and Analyse with an empty box analyses the board", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
-  await newGame(page, { players: "analysis" });
-  await loadTranscript(page, WIPE_OUT_PASS_FORCED);
-  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  const margin = await loadFinishedGame(page);
   // The last point is the game's end, exact, at the board's margin (issue 68: it read the
   // last search's "Black 1% to win, ~-46 discs").
-  const over = await status(page);
-  const counts = over.match(/(Black|White) wins (\d+)-(\d+)/);
-  assert.ok(counts, over);
-  const margin = (counts[1] === "Black" ? 1 : -1) * (Number(counts[2]) - Number(counts[3]));
   const points = page.locator("#eval-graph .pt");
   const last = points.last();
   assert.match((await last.getAttribute("class")) ?? "", /\bend\b/);
@@ -57,7 +45,7 @@ test("the download with the review's values is the record byte for byte but for 
   await loadTranscript(page, record);
   await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
   await reviewQuick(page);
-  const reviewed = await download(page, "#download-ggf-reviewed");
+  const { text: reviewed } = await download(page, "#download-ggf-reviewed");
   // Everything but the moves' evaluations as it came (issue 68: RE[+0.000] came back as
   // RE[+0], a time of 0.70 as 0.7).
   // A move field: B[..] or W[..] after another field, not the end of PB[, RW[ and the like.

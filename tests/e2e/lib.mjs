@@ -245,3 +245,31 @@ export async function loadTranscript(page, text) {
   await page.fill("#transcript-input", text);
   await page.click("#load-transcript");
 }
+
+/** Loads WIPE_OUT_PASS_FORCED for analysis and waits for its end; Black's final margin,
+ * read from the status line. */
+export async function loadFinishedGame(page) {
+  await newGame(page, { players: "analysis" });
+  await loadTranscript(page, WIPE_OUT_PASS_FORCED);
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  const over = await status(page);
+  const counts = over.match(/(Black|White) wins (\d+)-(\d+)/);
+  assert.ok(counts, over);
+  return (counts[1] === "Black" ? 1 : -1) * (Number(counts[2]) - Number(counts[3]));
+}
+
+/** Clicks a download link and returns the file's suggested name and its text. A second
+ * click if the first starts no download within 15 s: once, in a full run on a loaded
+ * machine, a click made while the analysis redrew the panel started none (the same test
+ * passes alone and in other full runs); a person would click again, and a link that never
+ * downloads still fails. */
+export async function download(page, link) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
+      return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
+    } catch (e) {
+      if (attempt === 2) throw e;
+    }
+  }
+}

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { moveCount, newGame, openGame, setLevel, shot, useBrowser, waitForTurn } from "./lib.mjs";
+import { download, moveCount, newGame, openGame, setLevel, shot, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -346,22 +346,6 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   assert.ok(Number(await info.getAttribute("data-simulations")) > 0);
   await context.close();
 });
-
-/** Clicks a download link and returns the file's suggested name and its text. A second
- * click if the first starts no download within 15 s: once, in a full run on a loaded
- * machine, a click made while the analysis redrew the panel started none (the same test
- * passes alone and in other full runs); a person would click again, and a link that never
- * downloads still fails. */
-async function download(page, link) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
-      return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
-    } catch (e) {
-      if (attempt === 2) throw e;
-    }
-  }
-}
 
 /** What a GGS record came with, all of which its download must keep (issue 62, item 9). */
 function keepsTheRecord({ name, text }) {

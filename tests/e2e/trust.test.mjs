@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { loadTranscript, moveCount, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
+import { download, loadTranscript, moveCount, newGame, openGame, reviewQuick, setLevel, status, useBrowser, waitForTurn, WIPE_OUT_PASS_FORCED } from "./lib.mjs";
 
 useBrowser();
 
@@ -37,12 +37,6 @@ test("a review of a game with a wipe-out in one, passes and forced moves finishe
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-/** Clicks a download link; the file's suggested name and its text. */
-async function download(page, link) {
-  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.click(link)]);
-  return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), "utf8") };
-}
 
 test("a record loaded after a review shows none of it and downloads byte for byte what it came with", { timeout: 240_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
@@ -164,8 +158,7 @@ test("a game loaded while playing waits for the person before the agent plays on
   await waitForTurn(page);
   assert.equal(await moveCount(page), 4);
   assert.equal(await page.locator("#held-notice").count(), 0);
-  const [file] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf")]);
-  const text = fs.readFileSync(await file.path(), "utf8");
+  const { text } = await download(page, "#download-ggf");
   assert.doesNotMatch(text, /PB\[|PW\[/, text);
   // Looking back says so, never "your turn"; Play from here says what became of the rest.
   await page.click('.mv[data-ply="2"]');
