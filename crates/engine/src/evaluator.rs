@@ -29,13 +29,24 @@ pub enum EvalError {
 /// priors of every evaluator that scores moves by logits (networks of planes, pattern
 /// networks' children).
 pub fn softmax(logits: &[f32]) -> Vec<f32> {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
-    let sum: f32 = exps.iter().sum();
+    let mut probabilities = logits.to_vec();
+    softmax_in_place(&mut probabilities);
+    probabilities
+}
+
+/// [`softmax`] over the logits where they lie, with no other vector: an evaluator that
+/// makes its priors for every leaf of a search allocates once.
+pub fn softmax_in_place(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+    }
+    let sum: f32 = values.iter().sum();
     if sum > 0.0 && sum.is_finite() {
-        exps.iter().map(|e| e / sum).collect()
+        values.iter_mut().for_each(|v| *v /= sum);
     } else {
-        vec![1.0 / logits.len().max(1) as f32; logits.len()]
+        let uniform = 1.0 / values.len().max(1) as f32;
+        values.iter_mut().for_each(|v| *v = uniform);
     }
 }
 

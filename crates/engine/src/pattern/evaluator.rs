@@ -59,35 +59,48 @@ impl PatternEvaluator {
 
     /// One position's evaluation.
     pub fn evaluate_one(&self, pos: &Position) -> Evaluation {
-        let (score, value) = self.tables.evaluate(pos);
-        let moves = pos.legal_move_list();
-        Evaluation {
-            priors: self.priors(pos, &moves),
-            value,
-            score: Some(score),
-        }
-    }
-
-    fn priors(&self, pos: &Position, moves: &[Move]) -> Vec<f32> {
+        let moves = pos.legal_moves();
         let temperature = match self.priors {
-            Priors::Children { temperature } if moves.len() > 1 => temperature.max(1e-3),
-            _ => return vec![1.0 / moves.len().max(1) as f32; moves.len()],
-        };
-        let logits: Vec<f32> = moves
-            .iter()
-            .map(|&mv| {
-                let child = pos.play_unchecked(mv);
-                let mover_logit = match child.outcome() {
-                    // The child's side to move is the opponent: its margin's sign, turned.
-                    Some(outcome) => {
-                        -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
-                    }
-                    None => -self.tables.sums(&child)[1],
+            Priors::Children { temperature } if moves.count() > 1 => temperature.max(1e-3),
+            _ => {
+                let (score, value) = self.tables.evaluate(pos);
+                let count = pos.legal_move_list().len();
+                return Evaluation {
+                    priors: vec![1.0 / count.max(1) as f32; count],
+                    value,
+                    score: Some(score),
                 };
-                mover_logit / temperature
-            })
-            .collect();
-        crate::evaluator::softmax(&logits)
+            }
+        };
+        // The position and its children in one reading: each child reads only the
+        // instances its move changes (`PatternTables::children`).
+        let (own, other) = (pos.player().0, pos.opponent().0);
+        let mut children = self.tables.children(own, other);
+        let mut priors = Vec::with_capacity(moves.count() as usize);
+        for sq in moves {
+            let child = pos.play_unchecked(Move::Place(sq));
+            let mover_logit = match child.outcome() {
+                // The child's side to move is the opponent: its margin's sign, turned.
+                Some(outcome) => {
+                    -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
+                }
+                None => {
+                    let flipped = other & !child.player().0;
+                    let units = children.value_units(u32::from(sq.index()), flipped);
+                    -(units as f32 * self.tables.step()[1])
+                }
+            };
+            priors.push(mover_logit / temperature);
+        }
+        crate::evaluator::softmax_in_place(&mut priors);
+        let [score, value] = children.parent_units();
+        let step = self.tables.step();
+        Evaluation {
+            priors,
+            // `PatternTables::evaluate`'s reading of the sums.
+            value: (value as f32 * step[1]).tanh(),
+            score: Some((score as f32 * step[0]).clamp(-1.0, 1.0)),
+        }
     }
 }
 
@@ -123,5 +136,68 @@ impl Evaluator for PatternEvaluator {
             self.tables.set().patterns.len(),
             self.tables.set().instances.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::lookup::tests::{positions, random_tables};
+    use othello::BoardSize;
+
+    /// The evaluation as it was made before children were read from their parent: each
+    /// child played and summed afresh.
+    fn plain(tables: &PatternTables, pos: &Position, temperature: f32) -> Evaluation {
+        let (score, value) = tables.evaluate(pos);
+        let moves = pos.legal_move_list();
+        let priors = if moves.len() > 1 {
+            let logits: Vec<f32> = moves
+                .iter()
+                .map(|&mv| {
+                    let child = pos.play_unchecked(mv);
+                    let mover_logit = match child.outcome() {
+                        Some(outcome) => {
+                            let sign = outcome.margin_for(child.side_to_move()).signum();
+                            -FINISHED_LOGIT * sign as f32
+                        }
+                        None => -tables.sums(&child)[1],
+                    };
+                    mover_logit / temperature
+                })
+                .collect();
+            crate::evaluator::softmax(&logits)
+        } else {
+            vec![1.0 / moves.len().max(1) as f32; moves.len()]
+        };
+        Evaluation {
+            priors,
+            value,
+            score: Some(score),
+        }
+    }
+
+    #[test]
+    fn evaluations_are_the_plain_reading_s_to_the_bit() {
+        let patterns = [
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a2 b2 c2 d2 e2 f2",
+            "a1 b2 c3 d4 e5 f6",
+        ];
+        let tables = Arc::new(random_tables(BoardSize::Six, 8, &patterns, 5));
+        let evaluator = PatternEvaluator::new(
+            Arc::clone(&tables),
+            Priors::Children { temperature: 0.7 },
+            "test",
+        );
+        let mut finished = 0;
+        for pos in positions(BoardSize::Six, 6) {
+            let children = pos
+                .legal_moves()
+                .map(|sq| pos.play_unchecked(Move::Place(sq)));
+            finished += children.filter(Position::is_game_over).count();
+            assert_eq!(evaluator.evaluate_one(&pos), plain(&tables, &pos, 0.7));
+        }
+        // Moves that end the game are met too (their priors take the finished logit).
+        assert!(finished > 0);
     }
 }
