@@ -10,7 +10,34 @@ use crate::table_sizes::TREE_SOLVER_TABLE_BITS;
 use crate::Rng;
 use othello::{Move, Position};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
+
+/// The evaluation cache's hasher: its keys are [`Position::hash`] already, a full 64-bit
+/// mix, which the map takes as it is where SipHash would hash it again on every
+/// simulation's lookup and store.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys come here (`write_u64`); anything else still hashes.
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Evaluations by their position's hash.
+pub(super) type EvaluationCache = HashMap<u64, Evaluation, BuildHasherDefault<Prehashed>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Expansion {
@@ -177,7 +204,7 @@ pub struct SearchTree {
     pub(super) nodes: Vec<Node>,
     /// The root's position (`nodes[0]`'s), set with the first node.
     pub(super) root_pos: Option<Position>,
-    pub(super) cache: HashMap<u64, Evaluation>,
+    pub(super) cache: EvaluationCache,
     pub(super) rng: Rng,
     pub(super) exact: Option<(u32, ExactSolver)>,
     /// Whether the root's priors already have their noise: a search that runs in slices
@@ -192,17 +219,43 @@ pub struct SearchTree {
     /// margins weigh in selection, so that a network without one is not drawn to the few
     /// moves the solver scored.
     pub(super) scored: bool,
+    /// The last batch handed back, emptied, for the next [`SearchTree::collect`] to fill:
+    /// a search of batches of one would otherwise allocate its vectors every simulation.
+    pub(super) spare: Option<LeafBatch>,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
 /// with their evaluations.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct LeafBatch {
-    pub(super) paths: Vec<Vec<usize>>,
+    /// The nodes of every pending leaf's path from the root, one path after another, in
+    /// one vector (a vector a path cost a few allocations a simulation).
+    pub(super) path_nodes: Vec<u32>,
+    /// Where each path ends in `path_nodes`.
+    pub(super) path_ends: Vec<usize>,
     /// The positions to evaluate, in order.
     pub positions: Vec<Position>,
     /// Simulations already finished while collecting (finished games, proofs, cache hits).
     pub(super) resolved: u64,
+}
+
+impl LeafBatch {
+    /// The pending leaves' paths, in the positions' order.
+    pub(super) fn paths(&self) -> impl Iterator<Item = &[u32]> {
+        let starts = std::iter::once(0).chain(self.path_ends.iter().copied());
+        starts
+            .zip(&self.path_ends)
+            .map(|(start, &end)| &self.path_nodes[start..end])
+    }
+
+    /// Empty, keeping its vectors' room.
+    pub(super) fn emptied(mut self) -> LeafBatch {
+        self.path_nodes.clear();
+        self.path_ends.clear();
+        self.positions.clear();
+        self.resolved = 0;
+        self
+    }
 }
 
 impl SearchTree {
@@ -217,13 +270,14 @@ impl SearchTree {
             config,
             nodes: Vec::new(),
             root_pos: None,
-            cache: HashMap::new(),
+            cache: EvaluationCache::default(),
             rng,
             exact,
             root_noised: false,
             root_gumbel: Vec::new(),
             halving: Vec::new(),
             scored: false,
+            spare: None,
         }
     }
 
