@@ -63,7 +63,21 @@ pub trait Evaluator {
     fn preferred_batch(&self) -> Option<usize> {
         None
     }
+
+    /// Where the evaluator makes a position's priors apart from its value, and at a cost
+    /// of their own (a pattern network values every child for them): a source of priors,
+    /// after which this evaluator's evaluations carry no priors (empty), values only. The
+    /// search then asks for a position's priors when it first descends below it, which
+    /// most of its leaves never are. `None` (the default): priors come with each
+    /// evaluation.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        None
+    }
 }
+
+/// A position's priors, in `Position::legal_move_list`'s order, written over `out`: what
+/// [`Evaluator::split_priors`] gives the search.
+pub type PriorSource = Box<dyn FnMut(&Position, &mut Vec<f32>) + Send>;
 
 /// A boxed evaluator is one too, so callers can pick the runtime at run time
 /// (`Mcts<Box<dyn Evaluator + Send>>`).
@@ -78,6 +92,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 
     fn preferred_batch(&self) -> Option<usize> {
         (**self).preferred_batch()
+    }
+
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        (**self).split_priors()
     }
 }
 
@@ -189,5 +207,11 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
 
     fn describe(&self) -> String {
         self.inner.describe()
+    }
+
+    /// Passed on, so that a search is timed as it runs: priors made apart are then the
+    /// search's time, not the evaluator's.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        self.inner.split_priors()
     }
 }

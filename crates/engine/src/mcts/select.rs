@@ -67,7 +67,7 @@ impl SearchTree {
         for ((path, pos), eval) in batch.paths().zip(&batch.positions).zip(evaluations) {
             let leaf = path.last().map_or(0, |&n| n as usize);
             self.scored |= eval.score.is_some();
-            expand(&mut self.nodes, leaf, pos, &eval);
+            self.settle(leaf, pos, &eval);
             self.backup(path, eval.value, eval.score);
             self.remember(pos.hash(), eval);
         }
@@ -126,8 +126,45 @@ impl SearchTree {
             }
         }
         let eval = self.cache.get(&pos.hash())?;
-        expand(&mut self.nodes, leaf, pos, eval);
-        Some((eval.value, eval.score))
+        let (value, score) = (eval.value, eval.score);
+        if eval.priors.is_empty() && self.prior_source.is_some() {
+            self.value_leaf(leaf, pos, value);
+        } else {
+            expand(&mut self.nodes, leaf, pos, &eval.priors, value);
+        }
+        Some((value, score))
+    }
+
+    /// Gives an evaluated leaf its children with the evaluation's priors, or, when the
+    /// evaluation has none and a prior source gives them apart, its value only.
+    fn settle(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
+        if eval.priors.is_empty() && self.prior_source.is_some() {
+            self.value_leaf(leaf, pos, eval.value);
+        } else {
+            expand(&mut self.nodes, leaf, pos, &eval.priors, eval.value);
+        }
+    }
+
+    /// A leaf valued without its priors: childless until a simulation descends below it,
+    /// except the root, whose moves the search chooses among from the start.
+    fn value_leaf(&mut self, leaf: usize, pos: &Position, value: f32) {
+        let node = &mut self.nodes[leaf];
+        node.expansion = Expansion::Valued;
+        node.raw_value = value;
+        if leaf == 0 {
+            self.grow(0, pos);
+        }
+    }
+
+    /// Gives a valued node (at `pos`) its children, with the prior source's priors.
+    pub(super) fn grow(&mut self, index: usize, pos: &Position) {
+        let mut priors = std::mem::take(&mut self.prior_buffer);
+        if let Some(source) = self.prior_source.as_mut() {
+            source(pos, &mut priors);
+        }
+        let value = self.nodes[index].raw_value;
+        expand(&mut self.nodes, index, pos, &priors, value);
+        self.prior_buffer = priors;
     }
 
     /// Walks from the root (at `root_pos`) to a leaf by PUCT, adding a virtual loss on the
@@ -137,10 +174,18 @@ impl SearchTree {
         let mut pos = root_pos;
         let mut current = 0;
         self.nodes[0].in_flight += 1;
-        while self.nodes[current].expansion == Expansion::Expanded
-            && self.nodes[current].exact().is_none()
-            && self.nodes[current].child_count > 0
-        {
+        loop {
+            let node = &self.nodes[current];
+            if node.expansion == Expansion::Valued && node.exact().is_none() {
+                self.grow(current, &pos);
+            }
+            let node = &self.nodes[current];
+            if node.expansion != Expansion::Expanded
+                || node.exact().is_some()
+                || node.child_count == 0
+            {
+                break;
+            }
             current = match current {
                 0 => self.gumbel_child().unwrap_or_else(|| self.best_child(0)),
                 _ => self.best_child(current),
@@ -286,10 +331,10 @@ impl SearchTree {
     }
 }
 
-/// Gives node `leaf` of `nodes` (at `pos`) its children, with the priors of `eval`: the
+/// Gives node `leaf` of `nodes` (at `pos`, valued `value`) its children, with `priors`: the
 /// moves of `Position::legal_move_list`, in its order, played from the legal moves' bits
 /// with no list made.
-fn expand(nodes: &mut Vec<Node>, leaf: usize, pos: &Position, eval: &Evaluation) {
+fn expand(nodes: &mut Vec<Node>, leaf: usize, pos: &Position, priors: &[f32], value: f32) {
     let placements = pos.legal_moves();
     let pass = placements.is_empty() && !pos.is_game_over();
     let moves = placements
@@ -299,7 +344,7 @@ fn expand(nodes: &mut Vec<Node>, leaf: usize, pos: &Position, eval: &Evaluation)
     let squares = pos.size().squares() as u8;
     nodes.reserve(placements.count() as usize + usize::from(pass));
     for (i, mv) in moves.enumerate() {
-        let prior = eval.priors.get(i).copied().unwrap_or(0.0);
+        let prior = priors.get(i).copied().unwrap_or(0.0);
         nodes.push(Node::new(squares, mv, prior));
     }
     let count = nodes.len() - first;
@@ -307,7 +352,7 @@ fn expand(nodes: &mut Vec<Node>, leaf: usize, pos: &Position, eval: &Evaluation)
     node.first_child = first as u32;
     node.child_count = count as u16;
     node.expansion = Expansion::Expanded;
-    node.raw_value = eval.value;
+    node.raw_value = value;
 }
 
 /// The arctangent to within 1e-5 radians (Abramowitz and Stegun 4.4.49's polynomial on

@@ -3,7 +3,7 @@
 
 use super::config::{default_solver_empties, MctsConfig};
 use super::gumbel::{self, RootMove};
-use crate::evaluator::Evaluation;
+use crate::evaluator::{Evaluation, PriorSource};
 use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
 use crate::table_sizes::TREE_SOLVER_TABLE_BITS;
@@ -44,6 +44,11 @@ pub(super) enum Expansion {
     Leaf,
     /// Sent to the evaluator in the batch being collected.
     Pending,
+    /// Evaluated, its value backed up, but no children yet: an evaluator whose priors come
+    /// apart ([`crate::evaluator::Evaluator::split_priors`]) gives them when a simulation
+    /// first descends below the node ([`SearchTree::grow`]). Most leaves never are, and
+    /// their priors and children cost nothing.
+    Valued,
     Expanded,
 }
 
@@ -222,6 +227,10 @@ pub struct SearchTree {
     /// The last batch handed back, emptied, for the next [`SearchTree::collect`] to fill:
     /// a search of batches of one would otherwise allocate its vectors every simulation.
     pub(super) spare: Option<LeafBatch>,
+    /// Where priors come from when the evaluator's evaluations carry none
+    /// ([`SearchTree::set_prior_source`]), and the vector they are written to.
+    pub(super) prior_source: Option<PriorSource>,
+    pub(super) prior_buffer: Vec<f32>,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
@@ -278,6 +287,8 @@ impl SearchTree {
             halving: Vec::new(),
             scored: false,
             spare: None,
+            prior_source: None,
+            prior_buffer: Vec::new(),
         }
     }
 
@@ -285,6 +296,14 @@ impl SearchTree {
     /// count as proven.
     pub fn set_exact_solver(&mut self, empties: u32, solver: ExactSolver) {
         self.exact = Some((empties, solver));
+    }
+
+    /// Evaluations without priors leave their node valued but childless, and `source`
+    /// gives its children's priors when a simulation first descends below it
+    /// ([`crate::evaluator::Evaluator::split_priors`]): the same search, with priors made
+    /// only where it needs them.
+    pub fn set_prior_source(&mut self, source: PriorSource) {
+        self.prior_source = Some(source);
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -401,6 +420,10 @@ impl SearchTree {
                 self.reroot(index);
                 self.root_pos = Some(*pos);
                 self.unbind_leaf_root();
+                // The root's moves are there to choose from, noise and plan from the start.
+                if self.nodes[0].expansion == Expansion::Valued {
+                    self.grow(0, pos);
+                }
             }
             None => self.plant_root(pos),
         }

@@ -3,7 +3,7 @@
 //! position's children cost about as much as a CNN's single input encoding).
 
 use super::lookup::PatternTables;
-use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use crate::evaluator::{EvalError, Evaluation, Evaluator, PriorSource};
 use othello::{Move, Position};
 use std::sync::Arc;
 
@@ -32,6 +32,9 @@ pub struct PatternEvaluator {
     tables: Arc<PatternTables>,
     priors: Priors,
     name: String,
+    /// Whether its priors were split off ([`Evaluator::split_priors`]): evaluations are
+    /// values only.
+    values_only: bool,
 }
 
 impl PatternEvaluator {
@@ -40,6 +43,7 @@ impl PatternEvaluator {
             tables,
             priors,
             name: name.to_owned(),
+            values_only: false,
         }
     }
 
@@ -59,24 +63,33 @@ impl PatternEvaluator {
 
     /// One position's evaluation.
     pub fn evaluate_one(&self, pos: &Position) -> Evaluation {
+        let mut priors = Vec::new();
+        let (score, value) = self.priors_into(pos, &mut priors);
+        Evaluation {
+            priors,
+            value,
+            score: Some(score),
+        }
+    }
+
+    /// The position's priors, written over `out`, and its score and value
+    /// ([`PatternTables::evaluate`]'s), which the children's reading gives on the way.
+    pub fn priors_into(&self, pos: &Position, out: &mut Vec<f32>) -> (f32, f32) {
+        out.clear();
         let moves = pos.legal_moves();
         let temperature = match self.priors {
             Priors::Children { temperature } if moves.count() > 1 => temperature.max(1e-3),
             _ => {
-                let (score, value) = self.tables.evaluate(pos);
                 let count = pos.legal_move_list().len();
-                return Evaluation {
-                    priors: vec![1.0 / count.max(1) as f32; count],
-                    value,
-                    score: Some(score),
-                };
+                out.resize(count, 1.0 / count.max(1) as f32);
+                return self.tables.evaluate(pos);
             }
         };
         // The position and its children in one reading: each child reads only the
         // instances its move changes (`PatternTables::children`).
         let (own, other) = (pos.player().0, pos.opponent().0);
         let mut children = self.tables.children(own, other);
-        let mut priors = Vec::with_capacity(moves.count() as usize);
+        let step = self.tables.step();
         for sq in moves {
             let child = pos.play_unchecked(Move::Place(sq));
             let mover_logit = match child.outcome() {
@@ -87,20 +100,18 @@ impl PatternEvaluator {
                 None => {
                     let flipped = other & !child.player().0;
                     let units = children.value_units(u32::from(sq.index()), flipped);
-                    -(units as f32 * self.tables.step()[1])
+                    -(units as f32 * step[1])
                 }
             };
-            priors.push(mover_logit / temperature);
+            out.push(mover_logit / temperature);
         }
-        crate::evaluator::softmax_in_place(&mut priors);
+        crate::evaluator::softmax_in_place(out);
         let [score, value] = children.parent_units();
-        let step = self.tables.step();
-        Evaluation {
-            priors,
-            // `PatternTables::evaluate`'s reading of the sums.
-            value: (value as f32 * step[1]).tanh(),
-            score: Some((score as f32 * step[0]).clamp(-1.0, 1.0)),
-        }
+        // `PatternTables::evaluate`'s reading of the sums.
+        (
+            (score as f32 * step[0]).clamp(-1.0, 1.0),
+            (value as f32 * step[1]).tanh(),
+        )
     }
 }
 
@@ -115,7 +126,32 @@ impl Evaluator for PatternEvaluator {
                 found: pos.size().to_string(),
             });
         }
+        if self.values_only {
+            let value_only = |pos: &Position| {
+                let (score, value) = self.tables.evaluate(pos);
+                Evaluation {
+                    priors: Vec::new(),
+                    value,
+                    score: Some(score),
+                }
+            };
+            return Ok(positions.iter().map(value_only).collect());
+        }
         Ok(positions.iter().map(|p| self.evaluate_one(p)).collect())
+    }
+
+    /// A position's priors cost many times its value (every child is valued), and most
+    /// of a search's leaves are never descended below: the search asks for them where it
+    /// does.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        let source = PatternEvaluator {
+            values_only: false,
+            ..self.clone()
+        };
+        self.values_only = true;
+        Some(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
+            source.priors_into(pos, out);
+        }))
     }
 
     /// The tables cost the same a position whatever the batch.
@@ -199,5 +235,67 @@ mod tests {
         }
         // Moves that end the game are met too (their priors take the finished logit).
         assert!(finished > 0);
+    }
+
+    /// The evaluator with every evaluation's priors, as a search with no prior source
+    /// has them.
+    struct Eager(PatternEvaluator);
+
+    impl Evaluator for Eager {
+        fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+            self.0.evaluate(positions)
+        }
+
+        fn describe(&self) -> String {
+            self.0.describe()
+        }
+    }
+
+    #[test]
+    fn a_search_with_its_priors_made_apart_is_the_search_with_them_eager() {
+        use crate::mcts::{GumbelRoot, Mcts, MctsConfig};
+        use crate::{Agent, Budget};
+        let patterns = [
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a2 b2 c2 d2 e2 f2",
+            "a1 b2 c3 d4 e5 f6",
+        ];
+        let tables = Arc::new(random_tables(BoardSize::Six, 8, &patterns, 7));
+        let evaluator = PatternEvaluator::new(tables, Priors::default(), "test");
+        let configs = [
+            MctsConfig::default(),
+            MctsConfig {
+                batch_size: 1,
+                dirichlet_alpha: 0.5,
+                seed: 3,
+                ..MctsConfig::default()
+            },
+            MctsConfig {
+                gumbel: Some(GumbelRoot::new(4)),
+                ..MctsConfig::default()
+            },
+        ];
+        for config in configs {
+            let mut split = Mcts::new(evaluator.clone(), config.clone());
+            let mut eager = Mcts::new(Eager(evaluator.clone()), config);
+            // The search took the priors apart; the other cannot.
+            assert!(split.evaluator().values_only);
+            // A whole game, each search keeping the subtree of the one before.
+            let mut pos = Position::start(BoardSize::Six, othello::Variant::Standard);
+            while !pos.is_game_over() {
+                let budget = Budget::simulations(300);
+                let a = split.search(&pos, &budget, &mut |_| true).expect("search");
+                let b = eager.search(&pos, &budget, &mut |_| true).expect("search");
+                assert_eq!(
+                    (&a.moves, &a.pv, a.value, a.score, a.simulations),
+                    (&b.moves, &b.pv, b.value, b.score, b.simulations),
+                    "{}",
+                    pos.to_board_text()
+                );
+                let mv = split.select_move(&pos, &budget);
+                assert_eq!(mv, eager.select_move(&pos, &budget));
+                pos = pos.play_unchecked(mv);
+            }
+        }
     }
 }
