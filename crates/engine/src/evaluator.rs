@@ -29,13 +29,24 @@ pub enum EvalError {
 /// priors of every evaluator that scores moves by logits (networks of planes, pattern
 /// networks' children).
 pub fn softmax(logits: &[f32]) -> Vec<f32> {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
-    let sum: f32 = exps.iter().sum();
+    let mut probabilities = logits.to_vec();
+    softmax_in_place(&mut probabilities);
+    probabilities
+}
+
+/// [`softmax`] over the logits where they lie, with no other vector: an evaluator that
+/// makes its priors for every leaf of a search allocates once.
+pub fn softmax_in_place(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+    }
+    let sum: f32 = values.iter().sum();
     if sum > 0.0 && sum.is_finite() {
-        exps.iter().map(|e| e / sum).collect()
+        values.iter_mut().for_each(|v| *v /= sum);
     } else {
-        vec![1.0 / logits.len().max(1) as f32; logits.len()]
+        let uniform = 1.0 / values.len().max(1) as f32;
+        values.iter_mut().for_each(|v| *v = uniform);
     }
 }
 
@@ -52,7 +63,21 @@ pub trait Evaluator {
     fn preferred_batch(&self) -> Option<usize> {
         None
     }
+
+    /// Where the evaluator makes a position's priors apart from its value, and at a cost
+    /// of their own (a pattern network values every child for them): a source of priors,
+    /// after which this evaluator's evaluations carry no priors (empty), values only. The
+    /// search then asks for a position's priors when it first descends below it, which
+    /// most of its leaves never are. `None` (the default): priors come with each
+    /// evaluation.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        None
+    }
 }
+
+/// A position's priors, in `Position::legal_move_list`'s order, written over `out`: what
+/// [`Evaluator::split_priors`] gives the search.
+pub type PriorSource = Box<dyn FnMut(&Position, &mut Vec<f32>) + Send>;
 
 /// A boxed evaluator is one too, so callers can pick the runtime at run time
 /// (`Mcts<Box<dyn Evaluator + Send>>`).
@@ -67,6 +92,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 
     fn preferred_batch(&self) -> Option<usize> {
         (**self).preferred_batch()
+    }
+
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        (**self).split_priors()
     }
 }
 
@@ -178,5 +207,11 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
 
     fn describe(&self) -> String {
         self.inner.describe()
+    }
+
+    /// Passed on, so that a search is timed as it runs: priors made apart are then the
+    /// search's time, not the evaluator's.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        self.inner.split_priors()
     }
 }

@@ -30,7 +30,7 @@ use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::{Budget, RootRule};
 use crate::book::{Book, BookChoice, BookMove};
 use crate::clock_source::Instant;
-use crate::evaluator::{EvalError, Evaluator};
+use crate::evaluator::{EvalError, Evaluator, PriorSource};
 use crate::report::{Proof, SearchInfo, Solved};
 use crate::rng::{splitmix64, Rng};
 use crate::solver::{Proven, Solver};
@@ -182,6 +182,14 @@ impl SearchDriver {
     pub fn with_exact_solver(mut self, empties: u32, solver: ExactSolver) -> SearchDriver {
         self.tree.set_exact_solver(empties, solver);
         self
+    }
+
+    /// Priors from `source` where the evaluator's evaluations carry none: an evaluator
+    /// that splits its priors off ([`Evaluator::split_priors`]) gives the search its
+    /// source, and the search asks it only below the nodes it descends through
+    /// ([`SearchTree::set_prior_source`]).
+    pub fn set_prior_source(&mut self, source: PriorSource) {
+        self.tree.set_prior_source(source);
     }
 
     pub fn config(&self) -> &MctsConfig {

@@ -56,6 +56,8 @@ pub use time_policy::{GameClock, TimePolicy};
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
 #[cfg(test)]
+mod prior_split_tests;
+#[cfg(test)]
 mod sliced_proof_tests;
 #[cfg(test)]
 mod split_proof_tests;

@@ -33,7 +33,12 @@ impl<E: Evaluator> Mcts<E> {
 
     /// `driver` paired with `evaluator`: for a driver built with more than its config (a
     /// book, an exact solver inside the tree).
-    pub fn with_driver(driver: SearchDriver, evaluator: E) -> Mcts<E> {
+    /// `evaluator` searching with `driver`; where it makes its priors apart
+    /// ([`Evaluator::split_priors`]), the search asks for them only where it needs them.
+    pub fn with_driver(mut driver: SearchDriver, mut evaluator: E) -> Mcts<E> {
+        if let Some(source) = evaluator.split_priors() {
+            driver.set_prior_source(source);
+        }
         Mcts {
             driver,
             evaluator,

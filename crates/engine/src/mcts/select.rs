@@ -7,34 +7,34 @@ use super::gumbel;
 use super::tree::{Expansion, LeafBatch, Node, SearchTree};
 use crate::evaluator::{EvalError, Evaluation};
 use crate::report::Proof;
-use othello::Position;
+use othello::{Move, Position};
 
 impl SearchTree {
     /// Selects up to `want` leaves. Those that need no evaluator are finished at once;
     /// the rest wait in the batch for [`SearchTree::complete`].
     pub fn collect(&mut self, want: usize) -> LeafBatch {
-        let mut batch = LeafBatch {
-            paths: Vec::new(),
-            positions: Vec::new(),
-            resolved: 0,
-        };
+        let mut batch = self.spare.take().unwrap_or_default();
         let Some(&root_pos) = self.root_position() else {
             return batch;
         };
         for _ in 0..want {
-            let (path, pos) = self.select(root_pos);
-            let leaf = *path.last().unwrap_or(&0);
+            let start = batch.path_nodes.len();
+            let pos = self.select(root_pos, &mut batch.path_nodes);
+            let path = &batch.path_nodes[start..];
+            let leaf = path.last().map_or(0, |&n| n as usize);
             if let Some((value, score)) = self.resolve_without_evaluator(leaf, &pos) {
-                self.backup(&path, value, score);
+                self.backup(path, value, score);
+                batch.path_nodes.truncate(start);
                 batch.resolved += 1;
             } else if self.nodes[leaf].expansion == Expansion::Leaf {
                 self.nodes[leaf].expansion = Expansion::Pending;
                 batch.positions.push(pos);
-                batch.paths.push(path);
+                batch.path_ends.push(batch.path_nodes.len());
             } else {
                 // Another simulation of this batch already waits on this leaf: stop
                 // collecting rather than pile more virtual loss on one line.
-                self.undo_virtual_loss(&path);
+                self.undo_virtual_loss(path);
+                batch.path_nodes.truncate(start);
                 break;
             }
         }
@@ -48,47 +48,49 @@ impl SearchTree {
         batch: LeafBatch,
         evaluations: Result<Vec<Evaluation>, EvalError>,
     ) -> Result<u64, EvalError> {
+        let pending = batch.path_ends.len();
         let evaluations = match evaluations {
-            Ok(evals) if evals.len() == batch.paths.len() => evals,
+            Ok(evals) if evals.len() == pending => evals,
             Ok(evals) => {
-                self.abandon(&batch.paths);
+                self.abandon(batch);
                 return Err(EvalError::Failed(format!(
-                    "asked for {} evaluations, got {}",
-                    batch.paths.len(),
+                    "asked for {pending} evaluations, got {}",
                     evals.len()
                 )));
             }
             Err(e) => {
-                self.abandon(&batch.paths);
+                self.abandon(batch);
                 return Err(e);
             }
         };
-        let done = batch.resolved + batch.paths.len() as u64;
-        for ((path, pos), eval) in batch.paths.iter().zip(&batch.positions).zip(evaluations) {
-            let leaf = *path.last().unwrap_or(&0);
+        let done = batch.resolved + pending as u64;
+        for ((path, pos), eval) in batch.paths().zip(&batch.positions).zip(evaluations) {
+            let leaf = path.last().map_or(0, |&n| n as usize);
             self.scored |= eval.score.is_some();
-            self.remember(pos.hash(), &eval);
-            self.expand(leaf, pos, &eval);
+            self.settle(leaf, pos, &eval);
             self.backup(path, eval.value, eval.score);
+            self.remember(pos.hash(), eval);
         }
+        self.spare = Some(batch.emptied());
         Ok(done)
     }
 
     /// Undoes the selections of a batch whose evaluation failed, leaving the tree as it was.
-    fn abandon(&mut self, pending: &[Vec<usize>]) {
-        for path in pending {
+    fn abandon(&mut self, batch: LeafBatch) {
+        for path in batch.paths() {
             if let Some(&leaf) = path.last() {
-                self.nodes[leaf].expansion = Expansion::Leaf;
+                self.nodes[leaf as usize].expansion = Expansion::Leaf;
             }
             self.undo_virtual_loss(path);
         }
+        self.spare = Some(batch.emptied());
     }
 
-    fn remember(&mut self, hash: u64, eval: &Evaluation) {
+    fn remember(&mut self, hash: u64, eval: Evaluation) {
         if self.cache.len() >= self.config.cache_capacity {
             self.cache.clear();
         }
-        self.cache.insert(hash, eval.clone());
+        self.cache.insert(hash, eval);
     }
 
     /// The value (and score, when known) of a leaf for its side to move when no evaluator
@@ -123,46 +125,76 @@ impl SearchTree {
                 }
             }
         }
-        let eval = self.cache.get(&pos.hash())?.clone();
-        self.expand(leaf, pos, &eval);
-        Some((eval.value, eval.score))
+        let eval = self.cache.get(&pos.hash())?;
+        let (value, score) = (eval.value, eval.score);
+        if eval.priors.is_empty() && self.prior_source.is_some() {
+            self.value_leaf(leaf, pos, value);
+        } else {
+            expand(&mut self.nodes, leaf, pos, &eval.priors, value);
+        }
+        Some((value, score))
     }
 
-    fn expand(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
-        let moves = pos.legal_move_list();
-        let first = self.nodes.len();
-        let squares = pos.size().squares() as u8;
-        for (i, mv) in moves.iter().enumerate() {
-            let prior = eval.priors.get(i).copied().unwrap_or(0.0);
-            self.nodes.push(Node::new(squares, *mv, prior));
+    /// Gives an evaluated leaf its children with the evaluation's priors, or, when the
+    /// evaluation has none and a prior source gives them apart, its value only.
+    fn settle(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
+        if eval.priors.is_empty() && self.prior_source.is_some() {
+            self.value_leaf(leaf, pos, eval.value);
+        } else {
+            expand(&mut self.nodes, leaf, pos, &eval.priors, eval.value);
         }
+    }
+
+    /// A leaf valued without its priors: childless until a simulation descends below it,
+    /// except the root, whose moves the search chooses among from the start.
+    fn value_leaf(&mut self, leaf: usize, pos: &Position, value: f32) {
         let node = &mut self.nodes[leaf];
-        node.first_child = first as u32;
-        node.child_count = moves.len() as u16;
-        node.expansion = Expansion::Expanded;
-        node.raw_value = eval.value;
+        node.expansion = Expansion::Valued;
+        node.raw_value = value;
+        if leaf == 0 {
+            self.grow(0, pos);
+        }
+    }
+
+    /// Gives a valued node (at `pos`) its children, with the prior source's priors.
+    pub(super) fn grow(&mut self, index: usize, pos: &Position) {
+        let mut priors = std::mem::take(&mut self.prior_buffer);
+        if let Some(source) = self.prior_source.as_mut() {
+            source(pos, &mut priors);
+        }
+        let value = self.nodes[index].raw_value;
+        expand(&mut self.nodes, index, pos, &priors, value);
+        self.prior_buffer = priors;
     }
 
     /// Walks from the root (at `root_pos`) to a leaf by PUCT, adding a virtual loss on the
-    /// way; the path and the leaf's position.
-    fn select(&mut self, root_pos: Position) -> (Vec<usize>, Position) {
-        let mut path = vec![0];
+    /// way; the path goes onto the end of `path`, and the leaf's position is returned.
+    fn select(&mut self, root_pos: Position, path: &mut Vec<u32>) -> Position {
+        path.push(0);
         let mut pos = root_pos;
         let mut current = 0;
         self.nodes[0].in_flight += 1;
-        while self.nodes[current].expansion == Expansion::Expanded
-            && self.nodes[current].exact().is_none()
-            && self.nodes[current].child_count > 0
-        {
+        loop {
+            let node = &self.nodes[current];
+            if node.expansion == Expansion::Valued && node.exact().is_none() {
+                self.grow(current, &pos);
+            }
+            let node = &self.nodes[current];
+            if node.expansion != Expansion::Expanded
+                || node.exact().is_some()
+                || node.child_count == 0
+            {
+                break;
+            }
             current = match current {
                 0 => self.gumbel_child().unwrap_or_else(|| self.best_child(0)),
                 _ => self.best_child(current),
             };
             self.nodes[current].in_flight += 1;
             pos = pos.play_unchecked(self.nodes[current].mv);
-            path.push(current);
+            path.push(current as u32);
         }
-        (path, pos)
+        pos
     }
 
     /// The root move Gumbel's sequential halving simulates next; `None` when the root
@@ -245,11 +277,11 @@ impl SearchTree {
 
     /// Adds `value` and `score` (for the leaf's side to move) along the path, alternating
     /// sides, takes the virtual losses back, and updates proofs from the leaf up.
-    fn backup(&mut self, path: &[usize], value: f32, score: Option<f32>) {
+    fn backup(&mut self, path: &[u32], value: f32, score: Option<f32>) {
         let mut v = -value as f64; // the leaf's mover sees the opposite
         let mut s = score.map(|s| -s as f64);
         for &index in path.iter().rev() {
-            let node = &mut self.nodes[index];
+            let node = &mut self.nodes[index as usize];
             node.visits += 1;
             node.in_flight = node.in_flight.saturating_sub(1);
             node.value_sum += v;
@@ -263,7 +295,7 @@ impl SearchTree {
         // The leaf's own bounds are set where it was resolved; from its parent up, each
         // node's bounds follow from its children's, as far as they change.
         for &index in path.iter().rev().skip(1) {
-            if !self.update_bounds(index) {
+            if !self.update_bounds(index as usize) {
                 break;
             }
         }
@@ -291,12 +323,36 @@ impl SearchTree {
         changed
     }
 
-    fn undo_virtual_loss(&mut self, path: &[usize]) {
+    fn undo_virtual_loss(&mut self, path: &[u32]) {
         for &index in path {
-            let node = &mut self.nodes[index];
+            let node = &mut self.nodes[index as usize];
             node.in_flight = node.in_flight.saturating_sub(1);
         }
     }
+}
+
+/// Gives node `leaf` of `nodes` (at `pos`, valued `value`) its children, with `priors`: the
+/// moves of `Position::legal_move_list`, in its order, played from the legal moves' bits
+/// with no list made.
+fn expand(nodes: &mut Vec<Node>, leaf: usize, pos: &Position, priors: &[f32], value: f32) {
+    let placements = pos.legal_moves();
+    let pass = placements.is_empty() && !pos.is_game_over();
+    let moves = placements
+        .map(Move::Place)
+        .chain(pass.then_some(Move::Pass));
+    let first = nodes.len();
+    let squares = pos.size().squares() as u8;
+    nodes.reserve(placements.count() as usize + usize::from(pass));
+    for (i, mv) in moves.enumerate() {
+        let prior = priors.get(i).copied().unwrap_or(0.0);
+        nodes.push(Node::new(squares, mv, prior));
+    }
+    let count = nodes.len() - first;
+    let node = &mut nodes[leaf];
+    node.first_child = first as u32;
+    node.child_count = count as u16;
+    node.expansion = Expansion::Expanded;
+    node.raw_value = value;
 }
 
 /// The arctangent to within 1e-5 radians (Abramowitz and Stegun 4.4.49's polynomial on

@@ -3,20 +3,52 @@
 
 use super::config::{default_solver_empties, MctsConfig};
 use super::gumbel::{self, RootMove};
-use crate::evaluator::Evaluation;
+use crate::evaluator::{Evaluation, PriorSource};
 use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
 use crate::table_sizes::TREE_SOLVER_TABLE_BITS;
 use crate::Rng;
 use othello::{Move, Position};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
+
+/// The evaluation cache's hasher: its keys are [`Position::hash`] already, a full 64-bit
+/// mix, which the map takes as it is where SipHash would hash it again on every
+/// simulation's lookup and store.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys come here (`write_u64`); anything else still hashes.
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Evaluations by their position's hash.
+pub(super) type EvaluationCache = HashMap<u64, Evaluation, BuildHasherDefault<Prehashed>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Expansion {
     Leaf,
     /// Sent to the evaluator in the batch being collected.
     Pending,
+    /// Evaluated, its value backed up, but no children yet: an evaluator whose priors come
+    /// apart ([`crate::evaluator::Evaluator::split_priors`]) gives them when a simulation
+    /// first descends below the node ([`SearchTree::grow`]). Most leaves never are, and
+    /// their priors and children cost nothing.
+    Valued,
     Expanded,
 }
 
@@ -177,7 +209,7 @@ pub struct SearchTree {
     pub(super) nodes: Vec<Node>,
     /// The root's position (`nodes[0]`'s), set with the first node.
     pub(super) root_pos: Option<Position>,
-    pub(super) cache: HashMap<u64, Evaluation>,
+    pub(super) cache: EvaluationCache,
     pub(super) rng: Rng,
     pub(super) exact: Option<(u32, ExactSolver)>,
     /// Whether the root's priors already have their noise: a search that runs in slices
@@ -192,17 +224,47 @@ pub struct SearchTree {
     /// margins weigh in selection, so that a network without one is not drawn to the few
     /// moves the solver scored.
     pub(super) scored: bool,
+    /// The last batch handed back, emptied, for the next [`SearchTree::collect`] to fill:
+    /// a search of batches of one would otherwise allocate its vectors every simulation.
+    pub(super) spare: Option<LeafBatch>,
+    /// Where priors come from when the evaluator's evaluations carry none
+    /// ([`SearchTree::set_prior_source`]), and the vector they are written to.
+    pub(super) prior_source: Option<PriorSource>,
+    pub(super) prior_buffer: Vec<f32>,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
 /// with their evaluations.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct LeafBatch {
-    pub(super) paths: Vec<Vec<usize>>,
+    /// The nodes of every pending leaf's path from the root, one path after another, in
+    /// one vector (a vector a path cost a few allocations a simulation).
+    pub(super) path_nodes: Vec<u32>,
+    /// Where each path ends in `path_nodes`.
+    pub(super) path_ends: Vec<usize>,
     /// The positions to evaluate, in order.
     pub positions: Vec<Position>,
     /// Simulations already finished while collecting (finished games, proofs, cache hits).
     pub(super) resolved: u64,
+}
+
+impl LeafBatch {
+    /// The pending leaves' paths, in the positions' order.
+    pub(super) fn paths(&self) -> impl Iterator<Item = &[u32]> {
+        let starts = std::iter::once(0).chain(self.path_ends.iter().copied());
+        starts
+            .zip(&self.path_ends)
+            .map(|(start, &end)| &self.path_nodes[start..end])
+    }
+
+    /// Empty, keeping its vectors' room.
+    pub(super) fn emptied(mut self) -> LeafBatch {
+        self.path_nodes.clear();
+        self.path_ends.clear();
+        self.positions.clear();
+        self.resolved = 0;
+        self
+    }
 }
 
 impl SearchTree {
@@ -217,13 +279,16 @@ impl SearchTree {
             config,
             nodes: Vec::new(),
             root_pos: None,
-            cache: HashMap::new(),
+            cache: EvaluationCache::default(),
             rng,
             exact,
             root_noised: false,
             root_gumbel: Vec::new(),
             halving: Vec::new(),
             scored: false,
+            spare: None,
+            prior_source: None,
+            prior_buffer: Vec::new(),
         }
     }
 
@@ -231,6 +296,14 @@ impl SearchTree {
     /// count as proven.
     pub fn set_exact_solver(&mut self, empties: u32, solver: ExactSolver) {
         self.exact = Some((empties, solver));
+    }
+
+    /// Evaluations without priors leave their node valued but childless, and `source`
+    /// gives its children's priors when a simulation first descends below it
+    /// ([`crate::evaluator::Evaluator::split_priors`]): the same search, with priors made
+    /// only where it needs them.
+    pub fn set_prior_source(&mut self, source: PriorSource) {
+        self.prior_source = Some(source);
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -347,6 +420,10 @@ impl SearchTree {
                 self.reroot(index);
                 self.root_pos = Some(*pos);
                 self.unbind_leaf_root();
+                // The root's moves are there to choose from, noise and plan from the start.
+                if self.nodes[0].expansion == Expansion::Valued {
+                    self.grow(0, pos);
+                }
             }
             None => self.plant_root(pos),
         }

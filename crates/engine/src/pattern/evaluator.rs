@@ -3,7 +3,7 @@
 //! position's children cost about as much as a CNN's single input encoding).
 
 use super::lookup::PatternTables;
-use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use crate::evaluator::{EvalError, Evaluation, Evaluator, PriorSource};
 use othello::{Move, Position};
 use std::sync::Arc;
 
@@ -32,6 +32,9 @@ pub struct PatternEvaluator {
     tables: Arc<PatternTables>,
     priors: Priors,
     name: String,
+    /// Whether its priors were split off ([`Evaluator::split_priors`]): evaluations are
+    /// values only.
+    values_only: bool,
 }
 
 impl PatternEvaluator {
@@ -40,6 +43,7 @@ impl PatternEvaluator {
             tables,
             priors,
             name: name.to_owned(),
+            values_only: false,
         }
     }
 
@@ -59,35 +63,55 @@ impl PatternEvaluator {
 
     /// One position's evaluation.
     pub fn evaluate_one(&self, pos: &Position) -> Evaluation {
-        let (score, value) = self.tables.evaluate(pos);
-        let moves = pos.legal_move_list();
+        let mut priors = Vec::new();
+        let (score, value) = self.priors_into(pos, &mut priors);
         Evaluation {
-            priors: self.priors(pos, &moves),
+            priors,
             value,
             score: Some(score),
         }
     }
 
-    fn priors(&self, pos: &Position, moves: &[Move]) -> Vec<f32> {
+    /// The position's priors, written over `out`, and its score and value
+    /// ([`PatternTables::evaluate`]'s), which the children's reading gives on the way.
+    pub fn priors_into(&self, pos: &Position, out: &mut Vec<f32>) -> (f32, f32) {
+        out.clear();
+        let moves = pos.legal_moves();
         let temperature = match self.priors {
-            Priors::Children { temperature } if moves.len() > 1 => temperature.max(1e-3),
-            _ => return vec![1.0 / moves.len().max(1) as f32; moves.len()],
+            Priors::Children { temperature } if moves.count() > 1 => temperature.max(1e-3),
+            _ => {
+                let count = pos.legal_move_list().len();
+                out.resize(count, 1.0 / count.max(1) as f32);
+                return self.tables.evaluate(pos);
+            }
         };
-        let logits: Vec<f32> = moves
-            .iter()
-            .map(|&mv| {
-                let child = pos.play_unchecked(mv);
-                let mover_logit = match child.outcome() {
-                    // The child's side to move is the opponent: its margin's sign, turned.
-                    Some(outcome) => {
-                        -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
-                    }
-                    None => -self.tables.sums(&child)[1],
-                };
-                mover_logit / temperature
-            })
-            .collect();
-        crate::evaluator::softmax(&logits)
+        // The position and its children in one reading: each child reads only the
+        // instances its move changes (`PatternTables::children`).
+        let (own, other) = (pos.player().0, pos.opponent().0);
+        let mut children = self.tables.children(own, other);
+        let step = self.tables.step();
+        for sq in moves {
+            let child = pos.play_unchecked(Move::Place(sq));
+            let mover_logit = match child.outcome() {
+                // The child's side to move is the opponent: its margin's sign, turned.
+                Some(outcome) => {
+                    -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
+                }
+                None => {
+                    let flipped = other & !child.player().0;
+                    let units = children.value_units(u32::from(sq.index()), flipped);
+                    -(units as f32 * step[1])
+                }
+            };
+            out.push(mover_logit / temperature);
+        }
+        crate::evaluator::softmax_in_place(out);
+        let [score, value] = children.parent_units();
+        // `PatternTables::evaluate`'s reading of the sums.
+        (
+            (score as f32 * step[0]).clamp(-1.0, 1.0),
+            (value as f32 * step[1]).tanh(),
+        )
     }
 }
 
@@ -102,7 +126,32 @@ impl Evaluator for PatternEvaluator {
                 found: pos.size().to_string(),
             });
         }
+        if self.values_only {
+            let value_only = |pos: &Position| {
+                let (score, value) = self.tables.evaluate(pos);
+                Evaluation {
+                    priors: Vec::new(),
+                    value,
+                    score: Some(score),
+                }
+            };
+            return Ok(positions.iter().map(value_only).collect());
+        }
         Ok(positions.iter().map(|p| self.evaluate_one(p)).collect())
+    }
+
+    /// A position's priors cost many times its value (every child is valued), and most
+    /// of a search's leaves are never descended below: the search asks for them where it
+    /// does.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        let source = PatternEvaluator {
+            values_only: false,
+            ..self.clone()
+        };
+        self.values_only = true;
+        Some(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
+            source.priors_into(pos, out);
+        }))
     }
 
     /// The tables cost the same a position whatever the batch.
@@ -123,5 +172,68 @@ impl Evaluator for PatternEvaluator {
             self.tables.set().patterns.len(),
             self.tables.set().instances.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::lookup::tests::{positions, random_tables};
+    use othello::BoardSize;
+
+    /// The evaluation as it was made before children were read from their parent: each
+    /// child played and summed afresh.
+    fn plain(tables: &PatternTables, pos: &Position, temperature: f32) -> Evaluation {
+        let (score, value) = tables.evaluate(pos);
+        let moves = pos.legal_move_list();
+        let priors = if moves.len() > 1 {
+            let logits: Vec<f32> = moves
+                .iter()
+                .map(|&mv| {
+                    let child = pos.play_unchecked(mv);
+                    let mover_logit = match child.outcome() {
+                        Some(outcome) => {
+                            let sign = outcome.margin_for(child.side_to_move()).signum();
+                            -FINISHED_LOGIT * sign as f32
+                        }
+                        None => -tables.sums(&child)[1],
+                    };
+                    mover_logit / temperature
+                })
+                .collect();
+            crate::evaluator::softmax(&logits)
+        } else {
+            vec![1.0 / moves.len().max(1) as f32; moves.len()]
+        };
+        Evaluation {
+            priors,
+            value,
+            score: Some(score),
+        }
+    }
+
+    #[test]
+    fn evaluations_are_the_plain_reading_s_to_the_bit() {
+        let patterns = [
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a2 b2 c2 d2 e2 f2",
+            "a1 b2 c3 d4 e5 f6",
+        ];
+        let tables = Arc::new(random_tables(BoardSize::Six, 8, &patterns, 5));
+        let evaluator = PatternEvaluator::new(
+            Arc::clone(&tables),
+            Priors::Children { temperature: 0.7 },
+            "test",
+        );
+        let mut finished = 0;
+        for pos in positions(BoardSize::Six, 6) {
+            let children = pos
+                .legal_moves()
+                .map(|sq| pos.play_unchecked(Move::Place(sq)));
+            finished += children.filter(Position::is_game_over).count();
+            assert_eq!(evaluator.evaluate_one(&pos), plain(&tables, &pos, 0.7));
+        }
+        // Moves that end the game are met too (their priors take the finished logit).
+        assert!(finished > 0);
     }
 }

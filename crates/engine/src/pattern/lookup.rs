@@ -9,10 +9,14 @@
 //! instance's own turns each packed set of bits into its share of the pattern's base-3
 //! index (digit 0 empty, 1 own, 2 opponent). The tables index a configuration by its
 //! pattern's squares in ascending square order, digit j of the j-th lowest square weighted
-//! 3^j, so every instance of a pattern reads the same entries. Edax (`src/eval.c`) keeps
-//! its indices current move by move instead; the search here evaluates fresh positions.
+//! 3^j, so every instance of a pattern reads the same entries. Edax (`src/eval.c`,
+//! `eval_update`) and Egaroucid (`src/engine/evaluate_simd.hpp`, `calc_pattern_diff`) keep
+//! their indices current move by move instead; the search here evaluates fresh positions,
+//! but a position's children, which its priors value, are read from the position's own
+//! indices plus what each move changes ([`PatternTables::children`]): a move places one
+//! disc and flips a few, so only the instances through those squares read another entry.
 
-use super::set::PatternSet;
+use super::set::{PatternSet, MAX_PATTERNS};
 use super::walk::{PatternLayers, Walk};
 use othello::Position;
 
@@ -82,6 +86,20 @@ pub struct PatternTables {
     /// The stage of a position with this many discs (`PatternSet::stage_of_discs`), so a
     /// sum on raw bitboards needs no division.
     stage_of_discs: [u8; 65],
+    /// `through[through_start[sq]..through_start[sq + 1]]`: the instances through square
+    /// `sq`, each with its digit's weight there, for [`PatternTables::children`].
+    through: Vec<Through>,
+    through_start: [u16; 65],
+}
+
+/// The most instances a set has: every pattern with eight distinct images.
+const MAX_INSTANCES: usize = MAX_PATTERNS * 8;
+
+/// One instance through a square, and what a disc there weighs in its index (3^digit).
+#[derive(Clone, Copy, Debug)]
+struct Through {
+    instance: u16,
+    weight: u16,
 }
 
 /// How one instance is read.
@@ -191,7 +209,9 @@ impl PatternTables {
             .collect();
         let mut readers = Vec::with_capacity(set.instances.len());
         let mut ternary = Vec::with_capacity(set.instances.len() * 1024);
-        for &instance in &set.instances {
+        // (square, instance, weight) for every square of every instance.
+        let mut squares_through: Vec<(usize, Through)> = Vec::new();
+        for (i, &instance) in set.instances.iter().enumerate() {
             let base = &set.patterns[instance.pattern].squares;
             let squares = set.instance_squares(instance);
             let mask = squares.iter().fold(0u64, |m, sq| m | sq.bit());
@@ -203,7 +223,13 @@ impl PatternTables {
             for sq in &ascending {
                 let k = squares.iter().position(|s| s == sq).unwrap_or(0);
                 let rank = base.iter().filter(|o| o.index() < base[k].index()).count();
-                weights.push(3u16.pow(rank as u32));
+                let weight = 3u16.pow(rank as u32);
+                weights.push(weight);
+                let through = Through {
+                    instance: i as u16,
+                    weight,
+                };
+                squares_through.push((sq.index() as usize, through));
             }
             let start = ternary.len();
             ternary.extend((0..1024usize).map(|bits| {
@@ -224,6 +250,13 @@ impl PatternTables {
         for (discs, stage) in stage_of_discs.iter_mut().enumerate() {
             *stage = set.stage_of_discs(discs as u32) as u8;
         }
+        // A stable sort: each square's instances stay in the readers' order.
+        squares_through.sort_by_key(|&(sq, _)| sq);
+        let mut through_start = [0u16; 65];
+        for (sq, start) in through_start.iter_mut().enumerate() {
+            *start = squares_through.partition_point(|&(s, _)| s < sq) as u16;
+        }
+        let through = squares_through.into_iter().map(|(_, t)| t).collect();
         PatternTables {
             set,
             offsets,
@@ -233,6 +266,8 @@ impl PatternTables {
             readers,
             ternary,
             stage_of_discs,
+            through,
+            through_start,
         }
     }
 
@@ -271,6 +306,41 @@ impl PatternTables {
         [score, value]
     }
 
+    /// `own` to move against `other` read once for itself and for its children:
+    /// [`Children::parent_units`] is [`PatternTables::unit_sums`] of the position, and
+    /// [`Children::value_units`] each child's value logit units, for the child's side to
+    /// move, from only the instances its move changes. `own` must have a legal move (the
+    /// children's stage is that of one more disc).
+    #[inline]
+    pub fn children(&self, own: u64, other: u64) -> Children<'_> {
+        let discs = (own | other).count_ones() as usize;
+        let stage = |discs: usize| usize::from(self.stage_of_discs[discs.min(64)]);
+        let block = |stage: usize| &self.entries[stage * self.stage_len..][..self.stage_len];
+        let (own_block, child_block) = (block(stage(discs)), block(stage(discs + 1)));
+        let mut index = [0u16; MAX_INSTANCES];
+        let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
+        for (reader, index) in self.readers.iter().zip(&mut index) {
+            let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
+            let mine = ternary[gather(own, reader.mask) as usize];
+            let theirs = ternary[gather(other, reader.mask) as usize];
+            let [s, v] = own_block[reader.offset + usize::from(mine) + 2 * usize::from(theirs)];
+            score += i32::from(s);
+            value += i32::from(v);
+            // The children's side to move is `other`: its discs are digit 1, `own`'s 2.
+            *index = theirs + 2 * mine;
+            base += i32::from(child_block[reader.offset + usize::from(*index)][1]);
+        }
+        Children {
+            tables: self,
+            block: child_block,
+            index,
+            base,
+            parent: [score, value],
+            delta: [0; MAX_INSTANCES],
+            touched: [0; MAX_INSTANCES],
+        }
+    }
+
     /// What one unit of a stored entry is worth (score, value logit).
     pub fn step(&self) -> Entry {
         self.step
@@ -295,6 +365,71 @@ impl PatternTables {
     pub fn entry(&self, stage: usize, pattern: usize, configuration: usize) -> Entry {
         let [s, v] = self.entries[stage * self.stage_len + self.offsets[pattern] + configuration];
         [f32::from(s) * self.step[0], f32::from(v) * self.step[1]]
+    }
+}
+
+/// A position's reading for its children ([`PatternTables::children`]): each instance's
+/// index as the children's side to move reads the position, and what their stage's
+/// entries sum to there.
+#[derive(Clone, Debug)]
+pub struct Children<'a> {
+    tables: &'a PatternTables,
+    /// The children's stage's block of entries.
+    block: &'a [[i16; 2]],
+    index: [u16; MAX_INSTANCES],
+    /// The value units of the position as the children's side to move reads it.
+    base: i32,
+    parent: [i32; 2],
+    /// Each instance's change of index under the move being read; 0 between moves.
+    delta: [u16; MAX_INSTANCES],
+    /// The instances the move being read changes, in the order first met.
+    touched: [u16; MAX_INSTANCES],
+}
+
+impl Children<'_> {
+    /// The position's own [`PatternTables::unit_sums`].
+    pub fn parent_units(&self) -> [i32; 2] {
+        self.parent
+    }
+
+    /// The value logit units of the child where the position's side to move places a disc
+    /// on `square`, flipping `flipped`, for the child's side to move: what
+    /// [`PatternTables::unit_sums`] gives for the child, to the unit (integer sums in
+    /// another order).
+    #[inline]
+    pub fn value_units(&mut self, square: u32, flipped: u64) -> i32 {
+        let tables = self.tables;
+        let mut count = 0;
+        // In the child's side to move's view the placed disc goes from empty to the
+        // opponent's (digit 0 to 2) and a flipped one from its own to the opponent's
+        // (1 to 2): every change adds, so a delta of 0 is an instance not yet touched.
+        let mut changed = flipped | 1u64 << square;
+        while changed != 0 {
+            let sq = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let times = if sq == square as usize { 2 } else { 1 };
+            let start = usize::from(tables.through_start[sq]);
+            let end = usize::from(tables.through_start[sq + 1]);
+            for through in &tables.through[start..end] {
+                let instance = usize::from(through.instance);
+                if self.delta[instance] == 0 {
+                    self.touched[count] = through.instance;
+                    count += 1;
+                }
+                self.delta[instance] += times * through.weight;
+            }
+        }
+        let mut value = self.base;
+        for &instance in &self.touched[..count] {
+            let instance = usize::from(instance);
+            let offset = tables.readers[instance].offset;
+            let before = usize::from(self.index[instance]);
+            let after = before + usize::from(self.delta[instance]);
+            value += i32::from(self.block[offset + after][1])
+                - i32::from(self.block[offset + before][1]);
+            self.delta[instance] = 0;
+        }
+        value
     }
 }
 
@@ -410,5 +545,116 @@ impl ConfigurationRows {
                 .map(|&r| f32::from(u8::from(digit(r) == 2))),
         );
         out.push(self.stage_inputs[stage]);
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::pattern::set::PatternDef;
+    use crate::Rng;
+    use othello::{BoardSize, Move, Symmetry, Variant};
+
+    /// Tables of random entries for `patterns` (name, squares): what any network's tables
+    /// could hold.
+    pub(crate) fn random_tables(
+        size: BoardSize,
+        stages: u32,
+        patterns: &[&str],
+        seed: u64,
+    ) -> PatternTables {
+        let defs: Vec<PatternDef> = patterns
+            .iter()
+            .enumerate()
+            .map(|(i, squares)| PatternDef {
+                name: format!("p{i}"),
+                squares: squares.split(' ').map(str::to_owned).collect(),
+            })
+            .collect();
+        let set = PatternSet::new(size, Some(stages), Some(&defs)).expect("valid set");
+        let mut offsets = Vec::new();
+        let mut stage_len = 0;
+        for pattern in &set.patterns {
+            offsets.push(stage_len);
+            stage_len += pattern.configurations();
+        }
+        let mut rng = Rng::new(seed);
+        let entries = (0..stage_len * stages as usize)
+            .map(|_| [rng.unit() as f32 * 2.0 - 1.0, rng.unit() as f32 * 2.0 - 1.0])
+            .collect();
+        PatternTables::with_entries(set, offsets, stage_len, entries)
+    }
+
+    /// Every position of a few random games, and each one's images under the symmetries.
+    pub(crate) fn positions(size: BoardSize, seed: u64) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        for _ in 0..6 {
+            let mut pos = Position::start(size, Variant::Standard);
+            while !pos.is_game_over() {
+                out.extend(Symmetry::ALL.iter().map(|g| g.position(&pos)));
+                let moves = pos.legal_move_list();
+                pos = pos.play_unchecked(*rng.choose(&moves).expect("a move"));
+            }
+        }
+        out
+    }
+
+    /// The children read from their parent's indices are the children read afresh.
+    fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: u64) {
+        let mut checked = 0;
+        for pos in positions(size, seed) {
+            let (own, other) = (pos.player().0, pos.opponent().0);
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let mut children = tables.children(own, other);
+            assert_eq!(children.parent_units(), tables.unit_sums(own, other));
+            for sq in pos.legal_moves() {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let flipped = other & !child.player().0;
+                let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
+                let got = children.value_units(u32::from(sq.index()), flipped);
+                assert_eq!(got, fresh, "{} after {sq}", pos.to_board_text());
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "only {checked} children");
+    }
+
+    #[test]
+    fn children_read_from_their_parent_equal_children_read_afresh_on_8x8() {
+        // The shipped 8x8 layout: patterns with two, four and eight images, some through
+        // the squares of others, the diagonals mapped onto themselves.
+        let patterns = [
+            "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2",
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a1 b1 c1 d1 e1 f1 g1 h1 b2 g2",
+            "a2 b2 c2 d2 e2 f2 g2 h2",
+            "a3 b3 c3 d3 e3 f3 g3 h3",
+            "a4 b4 c4 d4 e4 f4 g4 h4",
+            "a1 b2 c3 d4 e5 f6 g7 h8",
+            "a2 b3 c4 d5 e6 f7 g8",
+            "a3 b4 c5 d6 e7 f8",
+            "a4 b5 c6 d7 e8",
+            "e1 d2 c3 b4 a5",
+            "a1 b1 a2 b2",
+        ];
+        let tables = random_tables(BoardSize::Eight, 10, &patterns, 1);
+        children_equal_fresh_readings(&tables, BoardSize::Eight, 2);
+    }
+
+    #[test]
+    fn children_read_from_their_parent_equal_children_read_afresh_on_6x6() {
+        let patterns = [
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a4 a3 a2 a1 b2 b1 c1 d1",
+            "b2 a1 b1 c1 d1 e1 f1 e2",
+            "a2 b2 c2 d2 e2 f2",
+            "a1 b2 c3 d4 e5 f6",
+            "c1 d2 e3 f4",
+        ];
+        let tables = random_tables(BoardSize::Six, 8, &patterns, 3);
+        children_equal_fresh_readings(&tables, BoardSize::Six, 4);
     }
 }

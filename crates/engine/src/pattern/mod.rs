@@ -25,6 +25,10 @@ pub use set::{
 };
 pub use walk::{Dense, LayersError, PatternLayers};
 
+/// Tables of random entries, for the tests of whatever reads them.
+#[cfg(test)]
+pub(crate) use lookup::tests::random_tables;
+
 use othello::{Position, Symmetry};
 
 /// The summed outputs of every instance, computed by running the network on the
