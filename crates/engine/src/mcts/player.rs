@@ -31,9 +31,8 @@ impl<E: Evaluator> Mcts<E> {
         Mcts::with_driver(SearchDriver::new(config), evaluator)
     }
 
-    /// `driver` paired with `evaluator`: for a driver built with more than its config (a
-    /// book, an exact solver inside the tree).
-    /// `evaluator` searching with `driver`; where it makes its priors apart
+    /// `evaluator` searching with `driver`, for a driver built with more than its config (a
+    /// book, an exact solver inside the tree). Where the evaluator makes its priors apart
     /// ([`Evaluator::split_priors`]), the search asks for them only where it needs them.
     pub fn with_driver(mut driver: SearchDriver, mut evaluator: E) -> Mcts<E> {
         if let Some(source) = evaluator.split_priors() {
