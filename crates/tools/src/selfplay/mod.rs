@@ -41,14 +41,14 @@
 //!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
-use engine::evaluator::{EvalError, Evaluator};
+use engine::evaluator::{EvalError, Evaluator, PriorSource};
 use engine::mcts::{MctsConfig, RootDecision, RootSolve, SearchDriver};
 use engine::network::InputPlanes;
 use engine::{Budget, Rng};
 use othello::{BoardSize, Color, Move, Outcome, Position, Variant};
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 #[derive(Clone, Debug, Serialize)]
@@ -194,7 +194,15 @@ struct GameInProgress {
 }
 
 impl GameInProgress {
-    fn new(index: usize, config: &SelfPlayConfig, against_opponent: bool) -> GameInProgress {
+    /// Game `index`; `priors` are the thread's learner's and opponent's prior sources,
+    /// where their evaluators split their priors off (every driver then asks for a node's
+    /// priors only when a simulation first descends below it).
+    fn new(
+        index: usize,
+        config: &SelfPlayConfig,
+        against_opponent: bool,
+        priors: &ThreadPriors,
+    ) -> GameInProgress {
         let seed = config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let start = Position::start(config.size, config.variant);
         // The exact moves: always from `exact_empties` (else the search's own reach, a
@@ -212,6 +220,9 @@ impl GameInProgress {
             root_solve,
             ..config.mcts.clone()
         });
+        if let Some(source) = shared_source(&priors.learner) {
+            tree.set_prior_source(source);
+        }
         tree.follow(&start);
         let opponent = against_opponent.then(|| {
             let mut tree = SearchDriver::new(MctsConfig {
@@ -219,6 +230,9 @@ impl GameInProgress {
                 dirichlet_alpha: 0.0,
                 ..config.mcts.clone()
             });
+            if let Some(source) = shared_source(&priors.opponent) {
+                tree.set_prior_source(source);
+            }
             tree.follow(&start);
             let learner = if index.is_multiple_of(2) {
                 Color::Black
@@ -456,6 +470,33 @@ fn weaker_side(index: usize) -> Color {
     }
 }
 
+/// A prior source shared by the drivers of a thread's games: an evaluator splits its
+/// priors off once ([`Evaluator::split_priors`]), and each driver holds a handle.
+type SharedPriors = Option<Arc<Mutex<PriorSource>>>;
+
+/// A thread's learner's and opponent's shared prior sources.
+#[derive(Default)]
+struct ThreadPriors {
+    learner: SharedPriors,
+    opponent: SharedPriors,
+}
+
+/// `evaluator`'s priors split off, where it makes them apart, to share among drivers.
+fn split_shared(evaluator: &mut dyn Evaluator) -> SharedPriors {
+    evaluator
+        .split_priors()
+        .map(|source| Arc::new(Mutex::new(source)))
+}
+
+/// One driver's handle on a thread's shared prior source.
+fn shared_source(shared: &SharedPriors) -> Option<PriorSource> {
+    let shared = Arc::clone(shared.as_ref()?);
+    Some(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
+        let mut source = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        (*source)(pos, out);
+    }))
+}
+
 /// Builds one evaluator for a self-play thread.
 pub type MakeEvaluator<'a> = &'a (dyn Fn() -> Result<Box<dyn Evaluator>, EvalError> + Sync);
 
@@ -517,6 +558,11 @@ fn play_thread(
     let config = shared.config;
     let mut evaluator = make_evaluator()?;
     let mut opponent = make_opponent.map(|make| make()).transpose()?;
+    // Priors only where a search descends: most leaves are never descended below.
+    let priors = ThreadPriors {
+        learner: split_shared(evaluator.as_mut()),
+        opponent: opponent.as_mut().and_then(|o| split_shared(o.as_mut())),
+    };
     let mut games: Vec<GameInProgress> = Vec::new();
     loop {
         while games.len() < config.games_per_thread.max(1) {
@@ -524,7 +570,12 @@ fn play_thread(
             if index >= config.games {
                 break;
             }
-            games.push(GameInProgress::new(index, config, opponent.is_some()));
+            games.push(GameInProgress::new(
+                index,
+                config,
+                opponent.is_some(),
+                &priors,
+            ));
         }
         // Finished games leave; the rest each contribute leaves to one batch.
         let mut still_playing = Vec::with_capacity(games.len());
@@ -608,5 +659,7 @@ use sample::{one_hot, search_policy, searched_targets};
 pub use sample::{Sample, Targets};
 pub use write::{tally, write_selfplay, Tally};
 
+#[cfg(test)]
+mod prior_split_tests;
 #[cfg(test)]
 mod tests;

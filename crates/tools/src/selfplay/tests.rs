@@ -622,7 +622,7 @@ fn a_spec_s_exact_reach_is_where_self_play_s_solver_takes_over() {
     let spec: engine::PlayerSpec = "mcts:exact=12".parse().expect("a spec");
     let mut config = small(1, 1);
     config.mcts = spec.mcts_config(3).with_self_play_noise(BoardSize::Six);
-    let game = GameInProgress::new(0, &config, false);
+    let game = GameInProgress::new(0, &config, false, &ThreadPriors::default());
     assert_eq!(game.tree.config().root_solve.exact_empties, Some(12));
     let mut rng = Rng::new(2);
     let mut pos = Position::start(BoardSize::Six, Variant::Standard);
@@ -638,12 +638,12 @@ fn a_spec_s_exact_reach_is_where_self_play_s_solver_takes_over() {
     );
 
     config.exact_empties = Some(16);
-    let game = GameInProgress::new(0, &config, false);
+    let game = GameInProgress::new(0, &config, false, &ThreadPriors::default());
     assert_eq!(game.tree.config().root_solve.exact_empties, Some(16));
     assert!(game.tree.solves_exactly(&pos));
 
     // Without either, the board's default.
-    let game = GameInProgress::new(0, &small(1, 1), false);
+    let game = GameInProgress::new(0, &small(1, 1), false, &ThreadPriors::default());
     assert_eq!(
         game.tree.exact_root_empties(&pos),
         default_exact_root_empties(BoardSize::Six)
