@@ -832,12 +832,22 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
         .position()
         .outcome()
         .map_or("unfinished".to_owned(), |o| o.to_string());
+    // An XOT game's moves from the standard start, the opening's first, so that the line
+    // loads back as a transcript (issue 68: it began after the opening, and did not).
+    let moves = crate::openings::transcript_from_the_start(&game.game, true);
+    let start = match crate::openings::xot_of(start) {
+        Some((n, _)) => format!(
+            "{} (the standard position: the game began from balanced opening {n} of the XOT \
+             list, whose 8 moves begin the moves below)",
+            othello::Position::start(start.size(), start.variant()).to_board_text()
+        ),
+        None => start.to_board_text(),
+    };
+    let board = game.game.start();
     format!(
-        "Othello Zero game, {} {}\nStart: {}\nPlayers: {players}\nResult: {result}\nMoves: {}\n",
-        start.size(),
-        start.variant(),
-        start.to_board_text(),
-        game.game.transcript(true)
+        "Othello Zero game, {} {}\nStart: {start}\nPlayers: {players}\nResult: {result}\nMoves: {moves}\n",
+        board.size(),
+        board.variant(),
     )
 }
 
