@@ -140,7 +140,13 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
             delay_ms: if watching { watch.1 } else { 0 },
         },
     );
-    use_persistence(game, settings, &view.estimates, view.review.of(game.id()));
+    use_persistence(
+        game,
+        settings,
+        &view.estimates,
+        view.review.of(game.id()),
+        view.review.of(game.ids.aside),
+    );
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
     let work = work_asks(
