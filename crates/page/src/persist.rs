@@ -90,6 +90,17 @@ struct SavedGame {
     /// Absent in older saves and where no review ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     judged: Option<String>,
+    /// The simulations a position the last review judged at. Absent in older saves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged_at: Option<u64>,
+    /// The simulations a position each move's review (as `review`) was judged at, `null`
+    /// where it has none or it was not recorded. Absent in older saves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    review_budgets: Vec<Option<u64>>,
+    /// Whether the last review ended before its last move (cancelled, failed, or cut short
+    /// by the reload). Absent in older saves and where it ran to its end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    review_stopped: bool,
     /// The record the game came in, as GGF ([`GameState::record`]). Absent in older saves
     /// and for a game begun here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -158,6 +169,17 @@ fn saved_game(state: &GameState, estimates: &Estimates, reviews: &Reviews) -> Sa
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
         judged: reviews.judged().map(str::to_owned),
+        judged_at: reviews.judged_at(),
+        review_budgets: Some(
+            whole
+                .iter()
+                .zip(line_moves(state))
+                .map(|(p, mv)| reviews.budget_of(p.hash(), mv))
+                .collect::<Vec<_>>(),
+        )
+        .filter(|b| b.iter().any(Option::is_some))
+        .unwrap_or_default(),
+        review_stopped: reviews.stopped(),
         // As it came, so that a reload still downloads it byte for byte.
         record: state
             .record
@@ -247,13 +269,24 @@ fn restore_game(
         }
     }
     let mut reviews = Reviews::default();
-    for ((pos, mv), review) in whole.iter().zip(line_moves(&state)).zip(saved.review) {
+    let budgets = saved
+        .review_budgets
+        .into_iter()
+        .chain(std::iter::repeat(None));
+    for (((pos, mv), review), at) in whole
+        .iter()
+        .zip(line_moves(&state))
+        .zip(saved.review)
+        .zip(budgets)
+    {
         // A review that names another move than the line's is not this game's.
         if let Some(review) = review.filter(|r| r.played == mv) {
-            reviews.record(pos.hash(), review);
+            reviews.record_at(pos.hash(), review, at);
         }
     }
     reviews.set_judged(saved.judged);
+    reviews.set_judged_at(saved.judged_at);
+    reviews.set_stopped(saved.review_stopped);
     Ok((state, reviews))
 }
 
