@@ -85,9 +85,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </label>
                 { button }
             </div>
-            if let Some(note) = props.budget_note.clone() {
-                <p class="small" id="review-budget-note">{ note }</p>
-            }
+            // Its room is kept, so that the note's coming with the agent's first move moves
+            // nothing below it.
+            <p class="small review-budget-slot">
+                if let Some(note) = props.budget_note.clone() {
+                    <span id="review-budget-note">{ note }</span>
+                }
+            </p>
             // The line keeps its room when there is nothing to say, so that the first move
             // (which makes the game reviewable) moves nothing below it.
             <p class="small review-note-slot">

@@ -101,9 +101,7 @@ pub fn budget_note(quick: &Judging) -> Option<String> {
         .collect();
     Some(format!(
         "These budgets are this game's: {why}, and a review looks further than the agent \
-         did (four times its search, as far as this device allows), or it would only \
-         repeat the agent's search and call its moves best. In a game without an agent \
-         they are {}, {} and {} simulations.",
+         did, or it would only repeat its search. Without an agent they are {}, {} and {}.",
         levels[0], levels[1], levels[2]
     ))
 }
