@@ -139,7 +139,7 @@ async function reviewC1(page, level) {
   await page.selectOption("#review-level", level);
   await page.click("#review-start");
   // This review's line (a review at another level may have left its rows and its line).
-  const sims = { quick: "100", club: "400" }[level];
+  const sims = { quick: "100", medium: "400" }[level];
   await page.waitForFunction(
     (s) => new RegExp(`^Judged at ${s} simulations`).test(document.querySelector("#review-judged")?.textContent ?? ""),
     sims,
@@ -164,7 +164,7 @@ test("the review keeps its 'Judged at' line over a reload", { timeout: 180_000 }
 
 test("the review writes exact values whole and calls no move best against a bound", { timeout: 300_000 }, async () => {
   const { page, context, errors } = await openGame();
-  for (const level of ["quick", "club"]) {
+  for (const level of ["quick", "medium"]) {
     const [played, value, best, bestValue, loss, mark] = await reviewC1(page, level);
     const row = `${level}: ${[played, value, best, bestValue, loss, mark].join(" ")}`;
     console.log(row);

@@ -126,9 +126,12 @@ export async function playOn(page) {
   await page.click("#play-on");
   await page.waitForSelector("#held-notice", { state: "detached" });
 }
+/** The moves of the game: the transcript's, less an XOT opening's, which it shows first so
+ * that it loads back (issue 68) but which are the game's start, not its moves. */
 export const moveCount = async (page) =>
   page.evaluate(() => {
-    const t = document.querySelector("#transcript").textContent;
+    const opening = document.querySelector("#transcript-opening")?.textContent ?? "";
+    const t = document.querySelector("#transcript").textContent.slice(opening.length);
     return (t.match(/[a-h][1-8]/g) || []).length;
   });
 

@@ -114,7 +114,7 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   assert.match(await page.locator(".cell.hint .pct").innerText(), /^(~[+-]\d+|~0|[+-]\d+|win|draw|loss)$/);
   const legend = await page.locator("#heat-legend").innerText();
   assert.match(legend, /^On the squares: the final disc margin for Black \(you\) after each move/);
-  assert.match(legend, /~ before it: the network's estimate/);
+  assert.match(legend, /~ before it: the search's estimate/);
   // The hint's colours rank the moves, red to green: the best value is green, and moves with
   // different values differ in colour, however close their chances.
   const tiles = await page.$$eval(".cell.legal .heat", (hs) => hs.map((h) => [h.textContent, h.getAttribute("style")]));

@@ -18,7 +18,7 @@ test("the review's time per move at each budget", async () => {
   await page.fill("#transcript-input", GAME);
   await page.click("#load-transcript");
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
-  for (const level of ["quick", "club", "deep"]) {
+  for (const level of ["quick", "medium", "deep"]) {
     await page.selectOption("#review-level", level);
     const t0 = Date.now();
     await page.click("#review-start");

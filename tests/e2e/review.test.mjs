@@ -28,7 +28,7 @@ const sideScroll = (page) => page.evaluate(() => document.documentElement.scroll
 test("a finished game reviewed end to end: marks, summary, the best move on the board, kept", async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
   await loadFinished(page);
-  assert.equal(await page.locator("#review-level").inputValue(), "club", "Club is the default");
+  assert.equal(await page.locator("#review-level").inputValue(), "medium", "Medium is the default");
   const t0 = Date.now();
   await page.click("#review-start");
   await page.waitForSelector("#review-progress");

@@ -78,7 +78,8 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
                           on_new_game={ctrl.new_game.start.clone()} on_game={asks.on_game.clone()}
                           on_edit={asks.on_edit.clone()} on_message={asks.on_message.clone()}
                           on_review_focus={asks.on_review_focus.clone()} difficulty={settings.difficulty.clone()}
-                          on_difficulty={set.on_difficulty.clone()} level_note={level_note(ctrl.player.as_ref(), ctrl.budget)} />
+                          on_difficulty={set.on_difficulty.clone()} level_note={level_note(ctrl.player.as_ref(), ctrl.budget)}
+                          level_range={crate::levels::instinct_note(ctrl.player.as_ref().and_then(|p| p.model.as_deref()))} />
                 <section class="thinking" aria-label="The search and the evaluation graph">
                     <SearchView game={game.clone()} view={view.clone()} player={ctrl.player.clone()} budget={ctrl.budget}
                                 on_goto={asks.on_goto.clone()} on_stop={work.on_stop.clone()} />
@@ -99,6 +100,7 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     let reviews = view.review.of(game.id());
     let of_game = reviews.of_game(&game.game);
     let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence());
+    let judged = crate::review::judged_line(reviews, &game.game, view.review.running.is_some());
     let moves = of_game
         .into_iter()
         .zip(game.game.moves().iter().copied())
@@ -108,10 +110,10 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
                      error={view.review.error_of(game.id()).map(str::to_owned)} level={settings.review_level} on_level={set.on_review_level.clone()}
-                     order={settings.review_order} on_order={set.on_review_order.clone()} budgets={work.review_budgets.clone()}
+                     order={settings.review_order} on_order={set.on_review_order.clone()} budgets={work.review_budgets.clone()} budget_note={work.review_budget_note.clone()}
                      unavailable={ctrl.review_unavailable.clone()} on_review={work.on_review.clone()}
                      on_cancel={work.on_cancel_review.clone()} focus={view.review.focus.filter(|(g, _)| *g == game.id()).map(|(_, i)| i)}
-                     on_focus={ctrl.asks.on_review_focus.clone()} judged={reviews.judged().map(str::to_owned)}
+                     on_focus={ctrl.asks.on_review_focus.clone()} {judged}
                      black={who(game, Color::Black)} white={who(game, Color::White)} {balance} />
     }
 }

@@ -380,9 +380,11 @@ pub fn search_summary(
     let proving = (role != Role::Past && !heat.done && merged.search.solved.is_none())
         .then(|| proving_note(game.position(), budget))
         .flatten();
+    let again =
+        matches!(role, Role::Hint | Role::Analysis) && view.asked_again == Some(heat.position);
     let mut summary = Summary {
         proving,
-        ..searched_summary(merged, kind, heading, estimate())
+        ..searched_summary(merged, (kind, heading), estimate(), again)
     };
     // The move played (or the one the search names) is not always the line's first: say
     // so where the line is shown (issue 68).
@@ -459,9 +461,9 @@ const MIN_TIMED_MS: f64 = 20.0;
 /// solver's, when the solver settled it without a simulation).
 fn searched_summary(
     merged: &Merged,
-    kind: &'static str,
-    heading: String,
+    (kind, heading): (&'static str, String),
     verdict: String,
+    again: bool,
 ) -> Summary {
     let pv: Vec<String> = merged
         .search
@@ -472,6 +474,64 @@ fn searched_summary(
     let rate = merged.simulations_per_second();
     let workers = merged.per_worker_rate.len().max(1);
     let speed = match merged.search.solved {
+        Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
+        _ => {
+            let notes = [kept_note(merged), again.then(|| ASKED_AGAIN.to_owned())];
+            let mut speed = search_speed(merged, rate, workers);
+            for note in notes.into_iter().flatten() {
+                speed.push_str(&format!(". {note}"));
+            }
+            speed
+        }
+    };
+    Summary {
+        kind,
+        heading,
+        verdict: Some(verdict),
+        pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
+        speed: Some(speed),
+        simulations: merged.search.simulations,
+        rate,
+        elapsed_ms: merged.search.elapsed_ms,
+        workers,
+        proving: None,
+    }
+}
+
+/// Visits a search found in its tree, left by an earlier search (the agent's, a hint's),
+/// worth a word below this share of its own simulations.
+const KEPT_SHARE: f64 = 0.1;
+
+/// What the speed line adds where the search went on from a tree an earlier search left
+/// (a hint's, then an analysis of the same position; the agent's, then a hint): the
+/// visits it found there are not its own work, and the panel's figures are over both.
+/// Issue 68: an analysis after a hint read "400 simulations in 1 ms", as if it had done
+/// the hint's work again in a millisecond.
+fn kept_note(merged: &Merged) -> Option<String> {
+    let visits: u64 = merged.moves.iter().map(|m| u64::from(m.visits)).sum();
+    let own = merged.search.simulations;
+    let kept = visits.saturating_sub(own);
+    (kept as f64 > KEPT_SHARE * own.max(1) as f64 && kept >= 10).then(|| {
+        format!(
+            "It went on from {} an earlier search left in its tree, which the figures \
+             above include",
+            count(kept, "visit", "visits")
+        )
+    })
+}
+
+/// What the speed line adds to a hint or an analysis of a position the same search asked
+/// about before on this page (`View::asked_again`): a question starts its tree afresh, so
+/// its simulations are its own, but the searcher keeps the network's values of the
+/// positions it has seen, and a second search of them runs on those at once. Issue 68:
+/// "400 simulations in 1 ms" after a hint read as the hint's work counted again.
+const ASKED_AGAIN: &str = "Its simulations are its own, but this position was searched the same \
+     way before on this page, and the network's values of its positions were kept, so they \
+     took almost no time";
+
+/// The speed line of a search that ran simulations.
+fn search_speed(merged: &Merged, rate: f64, workers: usize) -> String {
+    match merged.search.solved {
         // The solver settled it without a simulation: its own count, not "0 simulations".
         Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
         // A handful of simulations in a few milliseconds (a reused tree that had nearly
@@ -492,18 +552,6 @@ fn searched_summary(
             thousands(rate.round() as u64),
             if workers == 1 { "" } else { "s" }
         ),
-    };
-    Summary {
-        kind,
-        heading,
-        verdict: Some(verdict),
-        pv: (!pv.is_empty()).then(|| format!("Principal variation: {}", pv.join(" "))),
-        speed: Some(speed),
-        simulations: merged.search.simulations,
-        rate,
-        elapsed_ms: merged.search.elapsed_ms,
-        workers,
-        proving: None,
     }
 }
 
@@ -832,12 +880,22 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
         .position()
         .outcome()
         .map_or("unfinished".to_owned(), |o| o.to_string());
+    // An XOT game's moves from the standard start, the opening's first, so that the line
+    // loads back as a transcript (issue 68: it began after the opening, and did not).
+    let moves = crate::openings::transcript_from_the_start(&game.game, true);
+    let start = match crate::openings::xot_of(start) {
+        Some((n, _)) => format!(
+            "{} (the standard position: the game began from balanced opening {n} of the XOT \
+             list, whose 8 moves begin the moves below)",
+            othello::Position::start(start.size(), start.variant()).to_board_text()
+        ),
+        None => start.to_board_text(),
+    };
+    let board = game.game.start();
     format!(
-        "Othello Zero game, {} {}\nStart: {}\nPlayers: {players}\nResult: {result}\nMoves: {}\n",
-        start.size(),
-        start.variant(),
-        start.to_board_text(),
-        game.game.transcript(true)
+        "Othello Zero game, {} {}\nStart: {start}\nPlayers: {players}\nResult: {result}\nMoves: {moves}\n",
+        board.size(),
+        board.variant(),
     )
 }
 

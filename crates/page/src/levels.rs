@@ -51,7 +51,9 @@ pub const LEVELS: &[Level] = &[
     },
     Level {
         id: "instinct-value",
-        label: "Instinct (value): no search, a little harder",
+        // As easy or a little harder, by the network: the pattern network's two instincts
+        // play the same moves ([`instinct_note`]).
+        label: "Instinct (value): no search, as easy or a little harder",
         budget: sims(1),
         gumbel: None,
         instinct: Some(PlayerKind::Value),
@@ -252,17 +254,47 @@ impl Difficulty {
             // One colon is the opponent line's own ("Opponent: the pattern-8x8 network,
             // Instinct (policy): …"): a third after "no search" read as a heading of
             // headings (issue 68).
-            Some(PlayerKind::Policy) => {
-                "no search, the policy head's first choice averaged over the board's eight \
-                 symmetries"
-                    .to_owned()
-            }
-            Some(_) => "no search, the move into the position the value head likes best, \
-                        averaged over the board's eight symmetries"
+            // In a player's words (issue 68: "the policy head's first choice averaged over
+            // the board's eight symmetries" was the engine's).
+            Some(PlayerKind::Policy) => "no search, the move the network's first impression \
+                 favours, the board looked at turned and mirrored all eight ways"
+                .to_owned(),
+            Some(_) => "no search, the move into the position the network likes best, the \
+                        board looked at turned and mirrored all eight ways"
                 .to_owned(),
             None => describe_budget(self.budget()),
         }
     }
+}
+
+/// The line under the level menu: which way the list runs, and how the two Instinct
+/// levels compare with the network that plays this board (`model`), as measured (100
+/// games between them, `sym=8`, docs/arena.md). Issue 68: it cited `az-8x8`'s 57.5% on
+/// every board, where `pattern-8x8` plays 8x8 and `az-6x6` 6x6.
+pub fn instinct_note(model: Option<&str>) -> String {
+    let order = "The levels run from the easiest, Instinct (policy), to the hardest, Strongest.";
+    let compared = match model {
+        Some("pattern-8x8") => {
+            "With the pattern-8x8 network the two Instinct levels play the same moves: its \
+             first impression of a move is the value of the position the move leads to, so \
+             both choose the move into the position it likes best (49 won, 2 drawn, 49 lost \
+             in 100 games between them)."
+        }
+        Some("az-8x8") => {
+            "Instinct (value) is a little harder than Instinct (policy) with the az-8x8 \
+             network: it scored 57.5% against it over 100 games."
+        }
+        Some("az-6x6") => {
+            "With the az-6x6 network the two Instinct levels are about as strong: Instinct \
+             (value) scored 51% against Instinct (policy) over 100 games."
+        }
+        Some(_) => {
+            "How the two Instinct levels compare was not measured with this network (with \
+             az-8x8 Instinct (value) is a little harder)."
+        }
+        None => "",
+    };
+    format!("{order} {compared}").trim_end().to_owned()
 }
 
 /// "100 simulations per move", "0.25 s per move".

@@ -284,10 +284,7 @@ fn xot_start(n: usize) -> Result<Position, LinkError> {
 
 /// The number of the XOT opening that reaches `start`, if one does.
 fn xot_number(start: &Position) -> Option<usize> {
-    if start.size() != BoardSize::Eight || start.variant() != Variant::Standard {
-        return None;
-    }
-    (1..=xot_openings().len()).find(|&n| xot_start(n).is_ok_and(|p| p == *start))
+    crate::openings::xot_of(start).map(|(n, _)| n)
 }
 
 #[cfg(test)]

@@ -35,6 +35,34 @@ pub fn xot_game(seed: u64) -> Result<Xot, String> {
     })
 }
 
+/// The XOT opening whose moves reach `start` from the standard 8x8 position: its number
+/// in the list (1-based) and its moves; `None` for any other start.
+pub fn xot_of(start: &Position) -> Option<(usize, &'static str)> {
+    if start.size() != BoardSize::Eight || start.variant() != Variant::Standard {
+        return None;
+    }
+    let standard = Position::start(BoardSize::Eight, Variant::Standard);
+    xot_openings()
+        .into_iter()
+        .enumerate()
+        .find_map(|(i, moves)| {
+            let reached = Game::from_transcript(moves, standard).ok()?;
+            (reached.position() == start).then_some((i + 1, moves))
+        })
+}
+
+/// The game's transcript as a player copies it, from the standard start: a game begun from
+/// an XOT opening starts after the opening's moves, so its own transcript does not load
+/// back (issue 68: "its move 1, c2, cannot be played there"); the opening's moves come
+/// first. Any other game's is its own (`passes`: written out).
+pub fn transcript_from_the_start(game: &Game, passes: bool) -> String {
+    let own = game.transcript(passes);
+    match xot_of(game.start()) {
+        Some((_, opening)) => format!("{opening}{own}"),
+        None => own,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +81,27 @@ mod tests {
         }
         assert_eq!(xot_game(200).expect("wraps").number, 1);
         assert_eq!(xot_game(0).expect("first").transcript, "f5f4f3g4g3g6h4f2");
+    }
+
+    #[test]
+    fn an_xot_games_transcript_from_the_start_loads_back_to_the_same_game() {
+        let xot = xot_game(16).expect("a legal opening");
+        assert_eq!(xot_of(xot.game.start()), Some((17, xot.transcript)));
+        let mut game = xot.game.clone();
+        for _ in 0..3 {
+            let mv = game.position().legal_move_list()[0];
+            game.push(mv).expect("legal");
+        }
+        let text = transcript_from_the_start(&game, false);
+        assert!(text.starts_with(xot.transcript), "{text}");
+        let standard = Position::start(BoardSize::Eight, Variant::Standard);
+        // Its own transcript does not load from the standard start; this one does.
+        assert!(Game::from_transcript(&game.transcript(false), standard).is_err());
+        let back = Game::from_transcript(&text, standard).expect("loads back");
+        assert_eq!(back.position(), game.position());
+        // A game from the standard start is its own transcript.
+        let plain = Game::from_transcript("f5d6c3", standard).expect("legal");
+        assert_eq!(transcript_from_the_start(&plain, false), "f5d6c3");
+        assert_eq!(xot_of(&standard), None);
     }
 }

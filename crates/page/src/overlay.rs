@@ -288,7 +288,9 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Exact => "a number alone is exact (perfect play)",
             TileKind::Bound => "≥ before it: at least (a proven result, its margin not finished)",
             TileKind::Proven => "win, draw, loss proven",
-            TileKind::Estimate => "~ before it: the network's estimate",
+            // A search's (issue 68: a hint's 400 simulations were called "the network's
+            // estimate", as if the network alone had said it).
+            TileKind::Estimate => "~ before it: the search's estimate",
             TileKind::Book => "~ before it: the opening book's estimate",
             TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
             TileKind::Unsearched => "? not searched",

@@ -1,7 +1,8 @@
 //! What survives a page reload: the game (start position and moves in Othello notation,
 //! so a saved game is readable and outlives changes to the structs) with the record it
 //! came in (as GGF text, for the same reasons), the settings, and the evaluation graph's
-//! estimates of the game's positions, and the game's review.
+//! estimates of the game's positions, and the game's review; and the game put aside
+//! (`hooks::GameModel::set_aside`) with its own, so that "Bring it back" outlives a reload.
 
 use crate::graph::{Estimate, Estimates};
 use crate::levels::Difficulty;
@@ -53,6 +54,21 @@ impl Default for Settings {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Saved {
     version: u32,
+    settings: Settings,
+    /// The game on the board, its fields at the top level as in saves before the game put
+    /// aside was kept.
+    #[serde(flatten)]
+    game: SavedGame,
+    /// The game put aside by a pasted, opened or set-up game, to be brought back. Absent
+    /// in older saves (issue 68: it was held in memory only, and a reload lost it and its
+    /// "Bring it back" with it) and where none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    aside: Option<SavedGame>,
+}
+
+/// One game as saved: its line, seats and record, and what the page knows of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SavedGame {
     /// Board text (OBF) of the start position.
     start: String,
     variant: Variant,
@@ -62,7 +78,6 @@ struct Saved {
     redo: String,
     /// Who plays which colour (named `players` in saves since version 1).
     players: Seats,
-    settings: Settings,
     /// The graph's estimate of each position of the game and its redo moves, by ply (the
     /// start first), `null` where none was searched. Absent in older saves.
     #[serde(default)]
@@ -75,6 +90,17 @@ struct Saved {
     /// Absent in older saves and where no review ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     judged: Option<String>,
+    /// The simulations a position the last review judged at. Absent in older saves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged_at: Option<u64>,
+    /// The simulations a position each move's review (as `review`) was judged at, `null`
+    /// where it has none or it was not recorded. Absent in older saves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    review_budgets: Vec<Option<u64>>,
+    /// Whether the last review ended before its last move (cancelled, failed, or cut short
+    /// by the reload). Absent in older saves and where it ran to its end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    review_stopped: bool,
     /// The record the game came in, as GGF ([`GameState::record`]). Absent in older saves
     /// and for a game begun here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,9 +128,30 @@ pub fn save(
     estimates: &Estimates,
     reviews: &Reviews,
 ) -> String {
-    let whole = line(state);
+    save_with_aside(state, settings, estimates, reviews, None)
+}
+
+/// [`save`], with the game put aside and its reviews (`aside`).
+pub fn save_with_aside(
+    state: &GameState,
+    settings: &Settings,
+    estimates: &Estimates,
+    reviews: &Reviews,
+    aside: Option<(&GameState, &Reviews)>,
+) -> String {
     let saved = Saved {
         version: VERSION,
+        game: saved_game(state, estimates, reviews),
+        settings: settings.clone(),
+        aside: aside.map(|(aside, reviews)| saved_game(aside, estimates, reviews)),
+    };
+    // Plain data: serialising cannot fail.
+    serde_json::to_string(&saved).unwrap_or_default()
+}
+
+fn saved_game(state: &GameState, estimates: &Estimates, reviews: &Reviews) -> SavedGame {
+    let whole = line(state);
+    SavedGame {
         start: state.game.start().to_board_text(),
         variant: state.game.start().variant(),
         moves: state.game.transcript(true),
@@ -115,7 +162,6 @@ pub fn save(
             .map(std::string::ToString::to_string)
             .collect(),
         players: state.seats,
-        settings: settings.clone(),
         graph: whole.iter().map(|p| estimates.get(p.hash())).collect(),
         review: whole
             .iter()
@@ -123,14 +169,23 @@ pub fn save(
             .map(|(p, mv)| reviews.get(p.hash(), mv))
             .collect(),
         judged: reviews.judged().map(str::to_owned),
+        judged_at: reviews.judged_at(),
+        review_budgets: Some(
+            whole
+                .iter()
+                .zip(line_moves(state))
+                .map(|(p, mv)| reviews.budget_of(p.hash(), mv))
+                .collect::<Vec<_>>(),
+        )
+        .filter(|b| b.iter().any(Option::is_some))
+        .unwrap_or_default(),
+        review_stopped: reviews.stopped(),
         // As it came, so that a reload still downloads it byte for byte.
         record: state
             .record
             .as_ref()
             .map(|r| r.as_read().map_or_else(|| r.to_string(), str::to_owned)),
-    };
-    // Plain data: serialising cannot fail.
-    serde_json::to_string(&saved).unwrap_or_default()
+    }
 }
 
 #[derive(Debug, PartialEq, thiserror::Error)]
@@ -168,6 +223,23 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
     if saved.version != VERSION {
         return Err(LoadError::Version(saved.version));
     }
+    let mut estimates = Estimates::default();
+    let (state, reviews) = restore_game(saved.game, &mut estimates)?;
+    Ok((state, saved.settings, estimates, reviews))
+}
+
+/// The game put aside in a save, with its reviews and the graph's estimates of its
+/// positions (added to `estimates`); `None` where there is none, or it no longer reads (a
+/// game put aside is not worth losing the game on the board for).
+pub fn load_aside(text: &str, estimates: &mut Estimates) -> Option<(GameState, Reviews)> {
+    let saved: Saved = serde_json::from_str(text).ok()?;
+    restore_game(saved.aside?, estimates).ok()
+}
+
+fn restore_game(
+    saved: SavedGame,
+    estimates: &mut Estimates,
+) -> Result<(GameState, Reviews), LoadError> {
     let start = Position::from_board_text(&saved.start, saved.variant)
         .map_err(|e| LoadError::Invalid(e.to_string()))?;
     let game = Game::from_transcript(&saved.moves, start)
@@ -191,21 +263,31 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
         record,
     };
     let whole = line(&state);
-    let mut estimates = Estimates::default();
     for (pos, estimate) in whole.iter().zip(saved.graph) {
         if let Some(estimate) = estimate {
             estimates.record(pos.hash(), estimate);
         }
     }
     let mut reviews = Reviews::default();
-    for ((pos, mv), review) in whole.iter().zip(line_moves(&state)).zip(saved.review) {
+    let budgets = saved
+        .review_budgets
+        .into_iter()
+        .chain(std::iter::repeat(None));
+    for (((pos, mv), review), at) in whole
+        .iter()
+        .zip(line_moves(&state))
+        .zip(saved.review)
+        .zip(budgets)
+    {
         // A review that names another move than the line's is not this game's.
         if let Some(review) = review.filter(|r| r.played == mv) {
-            reviews.record(pos.hash(), review);
+            reviews.record_at(pos.hash(), review, at);
         }
     }
     reviews.set_judged(saved.judged);
-    Ok((state, saved.settings, estimates, reviews))
+    reviews.set_judged_at(saved.judged_at);
+    reviews.set_stopped(saved.review_stopped);
+    Ok((state, reviews))
 }
 
 #[cfg(test)]
@@ -433,5 +515,61 @@ mod tests {
             .and_then(|o| o.remove("record"))
             .expect("a record");
         assert_eq!(load(&old.to_string()).expect("loads").0.record, None);
+    }
+
+    #[test]
+    fn the_game_put_aside_survives_with_its_review_and_older_saves_have_none() {
+        // Issue 68: a game put aside by a pasted one was lost, with "Bring it back", on a
+        // reload.
+        let aside = f5_d6_with_c3_to_redo();
+        let whole = line(&aside);
+        let review = ReviewedMove {
+            side: Color::Black,
+            played: Move::parse("f5", BoardSize::Eight).expect("a move"),
+            value: Some(0.5),
+            value_exact: false,
+            best: Move::parse("f5", BoardSize::Eight).expect("a move"),
+            best_value: Some(0.5),
+            best_exact: false,
+            loss: 0.0,
+            line: vec![],
+            best_is_bound: false,
+            loss_between_estimates: false,
+        };
+        let mut aside_reviews = Reviews::default();
+        aside_reviews.record(whole[0].hash(), review);
+        let mut estimates = Estimates::default();
+        let guess = Estimate {
+            black_win: 0.6,
+            black_discs: Some(1.0),
+            exact: false,
+            margin_at_least: false,
+        };
+        estimates.record(whole[2].hash(), guess);
+        let board = new_game(BoardSize::Six, Variant::Standard, Seats::Analysis);
+        let text = save_with_aside(
+            &board,
+            &Settings::default(),
+            &estimates,
+            &Reviews::default(),
+            Some((&aside, &aside_reviews)),
+        );
+        let (back, _, mut back_estimates, back_reviews) = load(&text).expect("loads");
+        assert_eq!(back, board);
+        assert!(back_reviews.is_empty());
+        let (back_aside, back_aside_reviews) =
+            load_aside(&text, &mut back_estimates).expect("the game put aside");
+        assert_eq!(back_aside, aside);
+        assert_eq!(back_aside_reviews, aside_reviews);
+        assert_eq!(back_estimates.get(whole[2].hash()), Some(guess));
+        // A save without one (older, or with none put aside) has none.
+        let plain = save(
+            &board,
+            &Settings::default(),
+            &estimates,
+            &Reviews::default(),
+        );
+        assert!(!plain.contains("aside"), "{plain}");
+        assert_eq!(load_aside(&plain, &mut Estimates::default()), None);
     }
 }

@@ -3,8 +3,10 @@
 //! CLI agree), the marks and each side's summary, the review's budgets, and the review
 //! written into a GGF record. Plain data, tested without a browser.
 
+mod judged;
 mod schedule;
 
+pub use judged::{budget_note, judged_line};
 pub use schedule::{ReviewOrder, Schedule};
 
 use crate::format::{count, discs_fine, thousands, with_discs};
@@ -83,20 +85,23 @@ pub fn mark_name(r: &ReviewedMove) -> &'static str {
 pub enum ReviewLevel {
     /// 100 simulations a position.
     Quick,
-    /// The Club level's 400 simulations, the CLI's default.
+    /// 400 simulations, the CLI's default. Named "Club" until issue 68 found one name for
+    /// a playing level (400 simulations a move) and a review level (6,400 a position in a
+    /// Club agent's game): a save of that time still reads.
     #[default]
-    Club,
+    #[serde(alias = "Club")]
+    Medium,
     /// 1,600 simulations.
     Deep,
 }
 
 impl ReviewLevel {
-    pub const ALL: [ReviewLevel; 3] = [ReviewLevel::Quick, ReviewLevel::Club, ReviewLevel::Deep];
+    pub const ALL: [ReviewLevel; 3] = [ReviewLevel::Quick, ReviewLevel::Medium, ReviewLevel::Deep];
 
     pub fn simulations(self) -> u64 {
         match self {
             ReviewLevel::Quick => 100,
-            ReviewLevel::Club => 400,
+            ReviewLevel::Medium => 400,
             ReviewLevel::Deep => 1600,
         }
     }
@@ -104,7 +109,7 @@ impl ReviewLevel {
     pub fn key(self) -> &'static str {
         match self {
             ReviewLevel::Quick => "quick",
-            ReviewLevel::Club => "club",
+            ReviewLevel::Medium => "medium",
             ReviewLevel::Deep => "deep",
         }
     }
@@ -113,10 +118,16 @@ impl ReviewLevel {
         ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
     }
 
+    /// The level's name in the menu: no playing level's name (the review's levels are
+    /// budgets a position, the playing levels' budgets a move).
+    pub fn menu_name(self) -> String {
+        format!("{} review", self.name())
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ReviewLevel::Quick => "Quick",
-            ReviewLevel::Club => "Club",
+            ReviewLevel::Medium => "Medium",
             ReviewLevel::Deep => "Deep",
         }
     }
@@ -131,7 +142,7 @@ impl ReviewLevel {
     pub fn label_at(self, simulations: u64) -> String {
         format!(
             "{}: {} simulations a position",
-            self.name(),
+            self.menu_name(),
             thousands(simulations)
         )
     }
@@ -201,10 +212,10 @@ pub fn max_judging_simulations(simulations_per_second: u64) -> u64 {
 
 /// The simulations `level` judges with where the game's strongest agent searched `own`:
 /// every level is raised by the same factor, so that Quick judges at [`JUDGE_FACTOR`]
-/// times the agent's search at least and Club and Deep keep their 4 and 16 times Quick's;
-/// and under the cap Deep may take all of [`max_judging_simulations`], Club half of it and
+/// times the agent's search at least and Medium and Deep keep their 4 and 16 times Quick's;
+/// and under the cap Deep may take all of [`max_judging_simulations`], Medium half of it and
 /// Quick a quarter, so that a level is never another's price. Issue 68: the floor alone
-/// lifted Quick and Club to what Deep asked (a Club agent's game was judged at 1,600
+/// lifted Quick and Medium to what Deep asked (a Club agent's game was judged at 1,600
 /// simulations at every level, 4.1 s each for a 60-move game).
 pub fn raised(level: ReviewLevel, own: u64, simulations_per_second: u64) -> u64 {
     let chosen = level.simulations();
@@ -213,7 +224,7 @@ pub fn raised(level: ReviewLevel, own: u64, simulations_per_second: u64) -> u64 
     let lifted = chosen.saturating_mul(wanted.max(quick)) / quick;
     let share = match level {
         ReviewLevel::Quick => 4,
-        ReviewLevel::Club => 2,
+        ReviewLevel::Medium => 2,
         ReviewLevel::Deep => 1,
     };
     let cap = max_judging_simulations(simulations_per_second) / share;
@@ -225,6 +236,9 @@ pub fn raised(level: ReviewLevel, own: u64, simulations_per_second: u64) -> u64 
 pub struct Judging {
     pub simulations: u64,
     pub text: String,
+    /// Why the level's budget was raised ("the Club agent searched with 400
+    /// simulations"), where it was.
+    pub why: Option<String>,
 }
 
 /// The budget a review judges with: the chosen level's, raised to [`JUDGE_FACTOR`] times
@@ -262,6 +276,7 @@ pub fn judging(
         return Judging {
             simulations: chosen,
             text: format!("Judged at {} simulations a position.", thousands(chosen)),
+            why: None,
         };
     };
     let (own, own_text) = own_of(budget);
@@ -306,53 +321,111 @@ pub fn judging(
             " That is no more than the agent's own search, so its moves may be graded more kindly than they deserve.",
         );
     }
-    Judging { simulations, text }
+    let why = (simulations > chosen).then_some(agent);
+    Judging {
+        simulations,
+        text,
+        why,
+    }
 }
 
 /// The reviews the page holds, each by the position its move was played from and the
 /// move: a review belongs to a move of a line, so undo, redo and browsing keep it, and a
 /// new game's moves have none until they are reviewed.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reviews(Vec<(u64, ReviewedMove)>, Option<String>);
+pub struct Reviews {
+    /// Each reviewed move: the position it was played from, its review, and the
+    /// simulations a position it was judged at (`None`: a save from before they were kept).
+    moves: Vec<(u64, ReviewedMove, Option<u64>)>,
+    /// What the last review judged with, in words ([`judging`]).
+    judged: Option<String>,
+    /// The simulations a position the last review judged at.
+    judged_at: Option<u64>,
+    /// Whether the last review ended before its last move (cancelled, failed, or cut short
+    /// by a reload): the table's other rows are then an earlier review's, or none (issue
+    /// 68: a cancelled Deep review's line said "Judged at 1,600 simulations" over rows
+    /// that were still Quick's).
+    stopped: bool,
+}
 
 /// How many reviewed moves the page remembers (a few games' worth).
 const REMEMBERED: usize = 600;
 
 impl Reviews {
+    /// A move's review, judged at the last review's budget.
     pub fn record(&mut self, position: u64, review: ReviewedMove) {
-        self.0
-            .retain(|(h, r)| !(*h == position && r.played == review.played));
-        self.0.push((position, review));
-        if self.0.len() > REMEMBERED {
-            self.0.remove(0);
+        let at = self.judged_at;
+        self.record_at(position, review, at);
+    }
+
+    /// A move's review, judged at `at` simulations a position (`None`: not known).
+    pub fn record_at(&mut self, position: u64, review: ReviewedMove, at: Option<u64>) {
+        self.moves
+            .retain(|(h, r, _)| !(*h == position && r.played == review.played));
+        self.moves.push((position, review, at));
+        if self.moves.len() > REMEMBERED {
+            self.moves.remove(0);
         }
     }
 
     /// What the last review judged with, in words ([`judging`]): kept with the reviews, so
     /// that the table keeps its "Judged at ..." line after a reload.
     pub fn judged(&self) -> Option<&str> {
-        self.1.as_deref()
+        self.judged.as_deref()
     }
 
     pub fn set_judged(&mut self, judged: Option<String>) {
-        self.1 = judged;
+        self.judged = judged;
+    }
+
+    /// The simulations a position the last review judged at.
+    pub fn judged_at(&self) -> Option<u64> {
+        self.judged_at
+    }
+
+    pub fn set_judged_at(&mut self, simulations: Option<u64>) {
+        self.judged_at = simulations;
+    }
+
+    /// A review began, judging with `judged` (words) at `simulations` a position.
+    pub fn began(&mut self, judged: String, simulations: u64) {
+        self.judged = Some(judged);
+        self.judged_at = Some(simulations);
+        self.stopped = false;
+    }
+
+    /// Whether the last review ended before its last move.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    pub fn set_stopped(&mut self, stopped: bool) {
+        self.stopped = stopped;
+    }
+
+    /// The simulations a position the review of `played` from `position` was judged at.
+    pub fn budget_of(&self, position: u64, played: Move) -> Option<u64> {
+        self.moves
+            .iter()
+            .find(|(h, r, _)| *h == position && r.played == played)
+            .and_then(|(_, _, at)| *at)
     }
 
     pub fn get(&self, position: u64, played: Move) -> Option<ReviewedMove> {
-        self.0
+        self.moves
             .iter()
-            .find(|(h, r)| *h == position && r.played == played)
-            .map(|(_, r)| r.clone())
+            .find(|(h, r, _)| *h == position && r.played == played)
+            .map(|(_, r, _)| r.clone())
     }
 
     /// How many reviewed moves are remembered (every game's, not only the one on the
     /// board): the browser tests watch it to see that nothing arrives after a cancel.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.moves.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.moves.is_empty()
     }
 
     /// The review of each move of `game`, in order (`None` where it has none).
@@ -371,7 +444,12 @@ impl Reviews {
 }
 
 /// No review: what a game nobody reviewed has.
-static NO_REVIEWS: Reviews = Reviews(Vec::new(), None);
+static NO_REVIEWS: Reviews = Reviews {
+    moves: Vec::new(),
+    judged: None,
+    judged_at: None,
+    stopped: false,
+};
 
 /// How many games' reviews the page keeps at once: the game on the board, one put aside,
 /// and a few before them.
@@ -452,12 +530,27 @@ impl ReviewState {
 
     /// A review of `game` (the page's id of the game on the board) started in the pool
     /// with this id, of `moves`.
-    pub fn started(&mut self, id: u64, (game, moves): (u64, Game), judged: String) {
+    pub fn started(
+        &mut self,
+        id: u64,
+        (game, moves): (u64, Game),
+        (judged, simulations): (String, u64),
+    ) {
         let placed = moves.moves().iter().filter(|m| **m != Move::Pass).count();
         self.running = Some((id, 0, placed));
         self.subject = Some((game, moves));
         self.error = None;
-        self.of_mut(game).set_judged(Some(judged));
+        self.of_mut(game).began(judged, simulations);
+    }
+
+    /// The reviews of `game` as a reload would find them: a review of it under way is cut
+    /// short by the reload, so they are saved as stopped.
+    pub fn to_save(&self, game: u64) -> Reviews {
+        let mut reviews = self.of(game).clone();
+        if self.running.is_some() && self.subject.as_ref().is_some_and(|(g, _)| *g == game) {
+            reviews.set_stopped(true);
+        }
+        reviews
     }
 
     /// Whether the review under way is still of the game on the board: the same start,
@@ -477,8 +570,10 @@ impl ReviewState {
     }
 
     pub fn cancelled(&mut self) {
+        if let Some((game, _)) = self.subject.take().filter(|_| self.running.is_some()) {
+            self.of_mut(game).set_stopped(true);
+        }
         self.running = None;
-        self.subject = None;
     }
 
     /// A move reviewed by the review `id`; a cancelled review's answers are dropped.
@@ -496,6 +591,9 @@ impl ReviewState {
         if self.running.is_some_and(|r| r.0 == id) {
             self.running = None;
             let game = self.subject.take().map(|(g, _)| g);
+            if let (Some(game), Some(_)) = (game, error.as_ref()) {
+                self.of_mut(game).set_stopped(true);
+            }
             self.error = game.zip(error);
         }
     }
@@ -770,8 +868,8 @@ pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
     // the move's own colons ("…(played: red; best: gold frame): 12. d3 (Black): …").
     let which = number.map_or("The pass".to_owned(), |n| format!("Move {n}"));
     format!(
-        "{which} as it stood before it was played, the move ringed red and the best in the \
-         gold frame. {}.",
+        "{which} as it stood before it was played, the move ringed in white and the best in \
+         the gold frame. {}.",
         describe(number, r)
     )
 }

@@ -68,14 +68,21 @@ pub struct GameIds {
 }
 
 impl GameIds {
-    /// The ids of a page that opens on a game: the saved one (0), or a linked one (1),
-    /// which puts the saved one (0) aside.
-    pub fn opened(linked: bool) -> GameIds {
-        let id = u64::from(linked);
+    /// The ids of a page that opens on a game: the saved one (0), with the game it had put
+    /// aside (1, where `saved_aside`), or a linked one (the next id), which puts the saved
+    /// game aside where it is in progress (`saved_in_progress`), as a pasted game does, and
+    /// else leaves the saved game put aside there.
+    pub fn opened(linked: bool, saved_aside: bool, saved_in_progress: bool) -> GameIds {
+        let last = u64::from(saved_aside) + u64::from(linked);
+        let aside = if linked && saved_in_progress {
+            0
+        } else {
+            u64::from(saved_aside)
+        };
         GameIds {
-            id,
-            aside: 0,
-            last: id,
+            id: if linked { last } else { 0 },
+            aside,
+            last,
         }
     }
 
@@ -339,7 +346,7 @@ mod tests {
 
     #[test]
     fn every_game_has_an_id_of_its_own_and_a_game_brought_back_its_own_again() {
-        let saved = GameIds::opened(false);
+        let saved = GameIds::opened(false, false, false);
         assert_eq!(saved.id, 0);
         // A game pasted over a game in progress: a new id, the old one put aside.
         let pasted = saved.after(false, true, true);
@@ -351,9 +358,17 @@ mod tests {
         // The next new game is new to the page, never an id given before.
         assert_eq!(back.after(false, true, false).id, 2);
         // A linked game is not the saved one, which it puts aside.
-        let linked = GameIds::opened(true);
+        let linked = GameIds::opened(true, false, true);
         assert_eq!((linked.id, linked.aside), (1, 0));
         assert_eq!(linked.after(false, true, false).id, 2);
+        // A saved game with one put aside (kept over the reload): each its own id, and a
+        // link over a saved game not in progress leaves the one put aside there.
+        let kept = GameIds::opened(false, true, true);
+        assert_eq!((kept.id, kept.aside), (0, 1));
+        assert_eq!(kept.after(false, true, false).id, 2);
+        let over = GameIds::opened(true, true, false);
+        assert_eq!((over.id, over.aside), (2, 1));
+        assert_eq!(GameIds::opened(true, true, true).aside, 0);
     }
 
     #[test]

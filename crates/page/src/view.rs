@@ -62,7 +62,16 @@ pub struct View {
     pub review: ReviewState,
     /// The board editor, while a position is being set up.
     pub editor: Option<Editor>,
+    /// The hints' and analyses' searches asked on this page, each a position's hash and
+    /// the searcher's spec, the latest last (a few dozen).
+    pub asked: Vec<(u64, String)>,
+    /// The position of the hint or analysis under way where the same searcher searched it
+    /// before ([`ViewAction::Asked`]): it runs on the network's values kept from then.
+    pub asked_again: Option<u64>,
 }
+
+/// How many hints' and analyses' searches the view remembers ([`View::asked`]).
+const ASKED_REMEMBERED: usize = 32;
 
 /// A network's download under way: its name, the bytes received, and the whole size when
 /// the server said it (not for a compressed transfer, whose length is not the file's).
@@ -76,6 +85,9 @@ pub struct Download {
 #[derive(Debug)]
 pub enum ViewAction {
     Started(Purpose, u64, Color),
+    /// The search just started is a hint or an analysis of this position by this searcher
+    /// (its spec).
+    Asked(u64, String),
     Stopped,
     /// The person asked the search under way to end now, keeping what it found.
     Finishing,
@@ -89,8 +101,8 @@ pub enum ViewAction {
     /// Progress of a network's download.
     Downloading(Download),
     /// A review started in the pool with this id, of this game (its id on the page, and
-    /// its moves), and what it judges with, in words.
-    ReviewStarted(u64, (u64, othello::Game), String),
+    /// its moves), and what it judges with, in words and in simulations a position.
+    ReviewStarted(u64, (u64, othello::Game), (String, u64)),
     ReviewCancelled,
     /// Shows this move (0-based) of the game with this id with its best move, or the game
     /// again.
@@ -216,6 +228,16 @@ impl View {
                 // Any new search, a hint's, the agent's move or an analysis, speaks about
                 // the board from now on: an older hint's marker would contradict it.
                 next.hint = None;
+                next.asked_again = None;
+            }
+            ViewAction::Asked(hash, spec) => {
+                let asked = (hash, spec);
+                next.asked_again = next.asked.contains(&asked).then_some(hash);
+                next.asked.retain(|a| *a != asked);
+                next.asked.push(asked);
+                if next.asked.len() > ASKED_REMEMBERED {
+                    next.asked.remove(0);
+                }
             }
             ViewAction::Stopped => next.searching = None,
             ViewAction::Finishing => {

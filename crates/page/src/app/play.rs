@@ -56,6 +56,8 @@ pub struct PlayProps {
     pub difficulty: Difficulty,
     pub on_difficulty: Callback<Difficulty>,
     pub level_note: Option<String>,
+    /// Which way the levels run and how the Instinct levels compare on this board.
+    pub level_range: String,
 }
 
 #[function_component(PlayArea)]
@@ -131,7 +133,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             if seats == Seats::AgentVsAgent && !pos.is_game_over() {
                 <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
             }
-            <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.level_note.clone()} />
+            <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.level_note.clone()} range={props.level_range.clone()} />
         </section>
     }
 }
@@ -228,7 +230,7 @@ fn notice(
     if game.held && !game.position().is_game_over() {
         return html! {
             <p class="notice browse" id="held-notice" role="status">
-                { "This game was loaded, not played here: its moves are nobody's at this board. Play on against the agent from this position, or look at it as an analysis." }{ " " }
+                { "This game was loaded, not played here: neither you nor the agent played its moves. Play on against the agent from this position, or look at it as an analysis." }{ " " }
                 <button id="play-on" onclick={on_game.reform(|_| Action::PlayOn)}>{ "Play on" }</button>{ " " }
                 <button id="analyse-instead" onclick={on_game.reform(|_| Action::SetSeats(Seats::Analysis))}>{ "Analyse it instead" }</button>
             </p>

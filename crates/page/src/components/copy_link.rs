@@ -44,7 +44,9 @@ pub fn copy_link(props: &CopyLinkProps) -> Html {
     };
     html! {
         <span class="copy-link">
-            <button id="copy-link" class="small" data-link={link} onclick={on_copy}
+            // The header's buttons in one size (issue 68: "Copy link" was smaller than
+            // "Puzzles" beside it).
+            <button id="copy-link" data-link={link} onclick={on_copy}
                     title={props.title.clone()}>{ "Copy link" }</button>
             <span id="copy-link-note" class="small" aria-live="polite">{ note }</span>
             if let Some((link, Some(false))) = &*copied {

@@ -11,6 +11,10 @@ pub struct DifficultyProps {
     /// What plays this board at this level, when it is not the network (alpha-beta).
     #[prop_or_default]
     pub note: Option<String>,
+    /// Which way the levels run, and how the two Instinct levels compare with this board's
+    /// network (`levels::instinct_note`).
+    #[prop_or_default]
+    pub range: String,
 }
 
 #[function_component(DifficultyPicker)]
@@ -71,9 +75,7 @@ pub fn difficulty_picker(props: &DifficultyProps) -> Html {
             <p class="small" id="level-note">{ props.difficulty.describe() }</p>
             // Which way the list runs, without opening it, and which Instinct is the easier
             // (issue 68: neither was said).
-            <p class="small" id="level-range">{ "The levels run from the easiest, Instinct (policy), to the hardest, \
-                Strongest. Instinct (value) is a little harder than Instinct (policy): with the az-8x8 network it \
-                scored 57.5% against it over 100 games." }</p>
+            <p class="small" id="level-range">{ props.range.clone() }</p>
             if let Some(note) = props.note.clone() {
                 <p class="small" id="level-player">{ note }</p>
             }

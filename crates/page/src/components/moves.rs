@@ -103,7 +103,9 @@ pub fn move_list(props: &MoveListProps) -> Html {
             <button class="mv start" data-ply="0" disabled={played == 0 && props.undone.is_empty()}
                     onclick={props.on_goto.reform(|_| 0)}>{ "Start" }</button>
             <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
-            <p class="small">{ "Transcript: " }<code id="transcript">{ props.game.transcript(false) }</code></p>
+            // From the standard start, an XOT opening's moves first, so that the transcript
+            // copied loads back (issue 68: an XOT game's did not).
+            <p class="small">{ transcript_label(&props.game) }<code id="transcript">{ transcript(&props.game) }</code></p>
             <p class="small opening-slot">
                 if let Some(text) = opening_line(&props.game) {
                     <span id="moves-opening"
@@ -129,5 +131,27 @@ pub fn move_list(props: &MoveListProps) -> Html {
                 <GamePicker {games} on_pick={props.on_pick.clone()} />
             }
         </fieldset>
+    }
+}
+
+/// The transcript from the standard start, an XOT opening's moves apart in a span of their
+/// own (the browser tests count the game's moves after it).
+fn transcript(game: &othello::Game) -> Html {
+    match crate::openings::xot_of(game.start()) {
+        Some((_, opening)) => html! {
+            <><span id="transcript-opening">{ opening }</span>{ game.transcript(false) }</>
+        },
+        None => html! { { game.transcript(false) } },
+    }
+}
+
+/// The words before the transcript: which of its moves are the XOT opening's, where the
+/// game began from one.
+fn transcript_label(game: &othello::Game) -> String {
+    match crate::openings::xot_of(game.start()) {
+        Some((n, _)) => format!(
+            "Transcript from the standard start (its first 8 moves are balanced opening {n}, where this game began): "
+        ),
+        None => "Transcript: ".to_owned(),
     }
 }

@@ -25,6 +25,10 @@ pub struct ReviewProps {
     /// so the menu says what each costs here (issue 68).
     #[prop_or_default]
     pub budgets: Vec<u64>,
+    /// Why the budgets are this game's, where its agent raised them (issue 68: they
+    /// changed with the game's agent without a word).
+    #[prop_or_default]
+    pub budget_note: Option<String>,
     pub order: ReviewOrder,
     pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
@@ -81,6 +85,13 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </label>
                 { button }
             </div>
+            // Its room is kept, so that the note's coming with the agent's first move moves
+            // nothing below it.
+            <p class="small review-budget-slot">
+                if let Some(note) = props.budget_note.clone() {
+                    <span id="review-budget-note">{ note }</span>
+                }
+            </p>
             // The line keeps its room when there is nothing to say, so that the first move
             // (which makes the game reviewable) moves nothing below it.
             <p class="small review-note-slot">
@@ -110,6 +121,9 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
+                if props.moves.iter().any(|(_, r)| r.as_ref().is_some_and(|r| r.loss_between_estimates && !r.is_forced())) {
+                    <p class="small" id="review-between-note">{ BETWEEN_NOTE }</p>
+                }
                 <p class="small">{ "Click a move to see it on the board with the best move. " }{ marks_help() }</p>
             } else {
                 // Folded until asked for: two paragraphs appearing with the first move pushed
@@ -218,11 +232,24 @@ fn review_row(
             <td class={classes!("num", r.value_exact.then_some("exact"))}>{ value_text(r.value, r.value_exact) }</td>
             <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
             <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value_text(r) }</td>
-            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }</td>
+            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }
+                // Seen, not only hovered (a phone has no hover): the note under the table
+                // says why this loss is not the difference of the two values beside it.
+                if r.loss_between_estimates && !r.is_forced() {
+                    <sup class="note-mark" aria-label="see the note under the table">{ "*" }</sup>
+                }
+            </td>
             <td class="mark">{ mark }</td>
         </tr>
     }
 }
+
+/// The note under the table for a loss marked "*" (issue 68: "~+45.63 against +34, loss
+/// ~1.68" read as wrong arithmetic, its reason only in a hover title).
+const BETWEEN_NOTE: &str = "* One of the row's two values is exact (a whole number, the \
+     solver's) and the other an estimate (~): the loss is measured between the search's own \
+     estimates of both moves, not by subtracting the two values shown, since an exact \
+     margin less an estimate is neither.";
 
 /// Whether the best value the row shows is exact ([`best_value_text`]'s choice), drawn in
 /// bold as the panel's help says.

@@ -80,6 +80,8 @@ pub struct WorkAsks {
     pub on_cancel_review: Callback<()>,
     /// What each review level would judge this game with, simulations a position.
     pub review_budgets: Vec<u64>,
+    /// Why the review's budgets are this game's, where its agent raised them.
+    pub review_budget_note: Option<String>,
     /// A person's own network files.
     pub on_upload: Callback<Vec<web_sys::File>>,
     /// A record opened from a file.
@@ -140,7 +142,13 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
             delay_ms: if watching { watch.1 } else { 0 },
         },
     );
-    use_persistence(game, settings, &view.estimates, view.review.of(game.id()));
+    use_persistence(
+        game,
+        settings,
+        &view.estimates,
+        &view.review.to_save(game.id()),
+        &view.review.to_save(game.ids.aside),
+    );
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
     let work = work_asks(
@@ -232,7 +240,8 @@ fn work_asks(
         (difficulty.name().to_owned(), difficulty.budget()),
     );
     let review = (settings.review_level, settings.review_order);
-    let review_budgets = crate::hooks::level_budgets(&restored.view, game, &agents);
+    let (review_budgets, review_budget_note) =
+        crate::hooks::level_budgets(&restored.view, game, &agents);
     let (on_review, on_cancel_review) =
         review_callbacks(gateway, &restored.view, game, review, agents);
     let on_upload = {
@@ -252,6 +261,7 @@ fn work_asks(
         on_review,
         on_cancel_review,
         review_budgets,
+        review_budget_note,
         on_upload,
         on_open,
         on_builtin,

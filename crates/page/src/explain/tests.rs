@@ -663,3 +663,22 @@ fn a_move_that_is_not_the_lines_first_is_said_where_the_line_is_shown() {
     let s = summary_of(&View::default(), &played("d6"), &h, Role::Past).expect("a summary");
     assert_eq!(s.pv.as_deref(), Some("Principal variation: d6 c3"));
 }
+
+#[test]
+fn a_search_that_went_on_from_a_kept_tree_says_so() {
+    // Issue 68: an analysis after a hint read "400 simulations in 1 ms", the hint's 400
+    // visits in its tree taken for its own work.
+    let mut went_on = merged(0.1, 400, 1.0);
+    went_on.moves[0].visits = 800;
+    assert_eq!(
+        kept_note(&went_on).as_deref(),
+        Some(
+            "It went on from 400 visits an earlier search left in its tree, which the \
+             figures above include"
+        )
+    );
+    // A search of its own, a root visit short of its count as a fresh tree is.
+    let mut fresh = merged(0.1, 400, 1.0);
+    fresh.moves[0].visits = 399;
+    assert_eq!(kept_note(&fresh), None);
+}

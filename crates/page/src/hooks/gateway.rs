@@ -189,7 +189,7 @@ impl Gateway {
                 self.view.dispatch(ViewAction::ReviewStarted(
                     id,
                     (ask.game_id, ask.game),
-                    ask.judged,
+                    (ask.judged, ask.budget.simulations.unwrap_or_default()),
                 ));
             }
             Command::CancelReview => {
@@ -217,12 +217,18 @@ impl Gateway {
             budget,
             player,
         } = ask;
+        // A question's searcher, as the pool builds it, to know one asked again.
+        let asked = (purpose != Purpose::Move)
+            .then(|| format!("{} {budget:?}", crate::levels::question(&player)));
         pool.search(purpose, &position, budget, player);
         self.view.dispatch(ViewAction::Started(
             purpose,
             position.hash(),
             position.side_to_move(),
         ));
+        if let Some(spec) = asked {
+            self.view.dispatch(ViewAction::Asked(position.hash(), spec));
+        }
     }
 
     /// How many workers the pool runs and which build of the worker (for the tests, on

@@ -5,7 +5,7 @@ use crate::graph::Estimates;
 use crate::link;
 use crate::persist::{self, Settings, STORAGE_KEY, UNREADABLE_KEY};
 use crate::review::Reviews;
-use crate::state::{in_progress, GameState, Seats};
+use crate::state::{in_progress, GameIds, GameState, Seats};
 use othello::{BoardSize, Color, Position, Variant};
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
@@ -32,22 +32,30 @@ pub fn set_fragment(fragment: &str) {
     }
 }
 
-/// The saved game, settings, graph and review, or a new game as Black; and, when a saved
-/// game was there but could not be read, what to tell the person (its text is kept aside,
-/// since the new game's first save overwrites it).
-fn load_saved() -> (persist::Restored, Option<String>) {
+/// The saved game, settings, graph and review, or a new game as Black; the game it had put
+/// aside, with its reviews; and, when a saved game was there but could not be read, what
+/// to tell the person (its text is kept aside, since the new game's first save overwrites
+/// it).
+fn load_saved() -> (
+    persist::Restored,
+    Option<(GameState, Reviews)>,
+    Option<String>,
+) {
     let store = storage();
     let Some(text) = store
         .as_ref()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
     else {
-        return (fresh(), None);
+        return (fresh(), None, None);
     };
     match persist::load(&text) {
-        Ok(restored) => (restored, None),
+        Ok(mut restored) => {
+            let aside = persist::load_aside(&text, &mut restored.2);
+            (restored, aside, None)
+        }
         Err(e) => {
             let kept = store.is_some_and(|s| s.set_item(UNREADABLE_KEY, &text).is_ok());
-            (fresh(), Some(persist::unreadable_notice(&e, kept)))
+            (fresh(), None, Some(persist::unreadable_notice(&e, kept)))
         }
     }
 }
@@ -69,12 +77,15 @@ fn fresh() -> persist::Restored {
 /// saved game then opens as usual). The link leaves the address once read: the game is
 /// saved from then on, and a reload goes on with it rather than back to the link.
 pub fn load_linked() -> Loaded {
-    let (mut restored, unreadable) = load_saved();
+    let (mut restored, saved_aside, unreadable) = load_saved();
+    let (aside_state, aside_reviews) =
+        saved_aside.map_or((None, None), |(g, r)| (Some(g), Some(r)));
     let Some(window) = web_sys::window() else {
         return Loaded {
+            ids: GameIds::opened(false, aside_state.is_some(), false),
             restored,
-            set_aside: None,
-            linked: false,
+            set_aside: aside_state,
+            aside_reviews,
             unreadable,
             link_error: None,
             puzzle: None,
@@ -91,17 +102,34 @@ pub fn load_linked() -> Loaded {
     if !fragment.is_empty() {
         set_fragment("");
     }
-    let linked = matches!(read, Ok(Some(_)));
-    let (set_aside, link_error) = match read {
+    let saved_aside = aside_state.is_some();
+    let (set_aside, aside_reviews, ids, link_error) = match read {
         // The saved game in progress is put aside, as a pasted game puts it aside, so a
-        // link never costs the person the game they were playing.
+        // link never costs the person the game they were playing; a saved game not in
+        // progress leaves the one it had put aside there.
         Ok(Some(opened)) => {
             let saved = std::mem::replace(&mut restored.0, link::state(&opened));
             restored.1.difficulty = opened.difficulty;
-            (in_progress(&saved).then_some(saved), None)
+            let playing = in_progress(&saved);
+            let ids = GameIds::opened(true, saved_aside, playing);
+            if playing {
+                (Some(saved), None, ids, None)
+            } else {
+                (aside_state, aside_reviews, ids, None)
+            }
         }
-        Ok(None) => (None, None),
-        Err(e) => (None, Some(format!("This link cannot be read: {e}."))),
+        Ok(None) => (
+            aside_state,
+            aside_reviews,
+            GameIds::opened(false, saved_aside, false),
+            None,
+        ),
+        Err(e) => (
+            aside_state,
+            aside_reviews,
+            GameIds::opened(false, saved_aside, false),
+            Some(format!("This link cannot be read: {e}.")),
+        ),
     };
     let (puzzle, link_error) = match puzzle_link {
         Some(Ok(id)) => (Some(id), link_error),
@@ -111,7 +139,8 @@ pub fn load_linked() -> Loaded {
     Loaded {
         restored,
         set_aside,
-        linked,
+        aside_reviews,
+        ids,
         unreadable,
         link_error,
         puzzle,
@@ -122,11 +151,14 @@ pub fn load_linked() -> Loaded {
 /// about a saved game that could not be read or an address that is no link.
 pub struct Loaded {
     pub restored: persist::Restored,
-    /// The saved game in progress that a link replaced, to be brought back.
+    /// The game put aside, to be brought back: the one the saved game had put aside (kept
+    /// over the reload), or the saved game in progress that a link replaced.
     pub set_aside: Option<GameState>,
-    /// Whether a link replaced the saved game: the saved review is then the saved game's
-    /// (id 0), not the linked one's (id 1).
-    pub linked: bool,
+    /// The reviews of the game put aside, where it is the saved one's.
+    pub aside_reviews: Option<Reviews>,
+    /// The games' ids ([`GameIds::opened`]): the saved review is the saved game's (id 0),
+    /// not a linked one's, and the reviews of the game put aside are its own.
+    pub ids: GameIds,
     pub unreadable: Option<String>,
     pub link_error: Option<String>,
     /// The puzzle a puzzle link names (`crate::puzzles::link`): the page opens in Puzzle
@@ -134,24 +166,28 @@ pub struct Loaded {
     pub puzzle: Option<String>,
 }
 
-/// Saves the game, the settings, the graph and the review after every change.
+/// Saves the game, the settings, the graph and the review after every change, and the
+/// game put aside with its reviews (`aside`).
 #[hook]
 pub fn use_persistence(
     game: &GameModel,
     settings: &Settings,
     estimates: &Estimates,
     reviews: &Reviews,
+    aside_reviews: &Reviews,
 ) {
     use_effect_with(
         (
             game.state.clone(),
+            game.set_aside.clone(),
             settings.clone(),
             estimates.clone(),
-            reviews.clone(),
+            (reviews.clone(), aside_reviews.clone()),
         ),
-        |(game, settings, estimates, reviews)| {
+        |(game, aside, settings, estimates, (reviews, aside_reviews))| {
             if let Some(s) = storage() {
-                let text = persist::save(game, settings, estimates, reviews);
+                let aside = aside.as_ref().map(|g| (g, aside_reviews));
+                let text = persist::save_with_aside(game, settings, estimates, reviews, aside);
                 let _ = s.set_item(STORAGE_KEY, &text);
             }
         },

@@ -83,13 +83,20 @@ fn judged(
 
 /// The simulations a position each review level would judge the game on the board with
 /// (in [`ReviewLevel::ALL`]'s order), for the budget menu to say what each costs here;
-/// the levels' own where no network can review yet.
-pub fn level_budgets(view: &View, game: &GameModel, agents: &[(String, WireBudget)]) -> Vec<u64> {
+/// the levels' own where no network can review yet. And why they are not the levels' own,
+/// where the game's agent raised them (`review::budget_note`).
+pub fn level_budgets(
+    view: &View,
+    game: &GameModel,
+    agents: &[(String, WireBudget)],
+) -> (Vec<u64>, Option<String>) {
     let reviewer = reviewer(view, game.game.start());
-    ReviewLevel::ALL
+    let judgings: Vec<Judging> = ReviewLevel::ALL
         .iter()
-        .map(|&level| judged(level, agents, reviewer.as_ref()).simulations)
-        .collect()
+        .map(|&level| judged(level, agents, reviewer.as_ref()))
+        .collect();
+    let note = judgings.first().and_then(crate::review::budget_note);
+    (judgings.into_iter().map(|j| j.simulations).collect(), note)
 }
 
 /// Starts a review of the game's moves (those played, not the redo list) at `level` in

@@ -357,7 +357,7 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
     );
     for part in [
         "a number alone is exact",
-        "~ before it: the network's estimate",
+        "~ before it: the search's estimate",
         "? not searched",
     ] {
         assert!(said.contains(part), "{part} in {said}");

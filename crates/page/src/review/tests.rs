@@ -256,7 +256,7 @@ fn a_review_is_its_games_alone_not_another_through_the_same_positions() {
     state.started(
         7,
         (1, game.clone()),
-        "Judged at 100 simulations a position.".into(),
+        ("Judged at 100 simulations a position.".into(), 100),
     );
     state.reviewed(
         7,
@@ -276,7 +276,7 @@ fn a_cancelled_reviews_late_answers_are_dropped() {
     let start = Position::start(BoardSize::Eight, Variant::Standard);
     let game = |moves: &str| Game::from_transcript(moves, start).expect("legal");
     let mut state = ReviewState::default();
-    state.started(4, (0, game("f5d6")), String::new());
+    state.started(4, (0, game("f5d6")), (String::new(), 100));
     let r = reviewed(Color::Black, "f5", 0.0, "f5", 0.0);
     state.reviewed(4, 10, r.clone());
     assert_eq!(state.running, Some((4, 1, 2)));
@@ -284,7 +284,7 @@ fn a_cancelled_reviews_late_answers_are_dropped() {
     state.reviewed(4, 11, r.clone());
     assert_eq!(state.of(0).get(11, mv("f5")), None);
     assert_eq!(state.of(0).get(10, mv("f5")), Some(r));
-    state.started(5, (0, game("f5")), String::new());
+    state.started(5, (0, game("f5")), (String::new(), 100));
     state.ended(4, Some("late".into()));
     assert_eq!(
         (state.running, state.error.clone()),
@@ -314,7 +314,7 @@ fn a_review_counts_the_discs_placed_not_the_passes() {
     .expect("legal");
     assert_eq!(game.moves().len(), 66);
     let mut state = ReviewState::default();
-    state.started(1, (0, game), String::new());
+    state.started(1, (0, game), (String::new(), 100));
     assert_eq!(state.running, Some((1, 0, 60)));
     let pass = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, Move::Pass));
     state.reviewed(1, 20, pass.clone());
@@ -357,7 +357,7 @@ fn a_review_follows_its_game_through_undo_and_play_but_not_into_another_game() {
     let mut state = ReviewState::default();
     let on_board = GameState::from_game(played.clone(), Seats::Analysis);
     assert!(state.follows(1, &on_board), "no review: nothing to cancel");
-    state.started(1, (1, played.clone()), String::new());
+    state.started(1, (1, played.clone()), (String::new(), 100));
     assert!(state.follows(1, &on_board));
     // Undo keeps the moves as redo; playing on after the reviewed moves keeps them too.
     let mut undone = on_board.clone();
@@ -418,7 +418,7 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
         simulations: None,
         millis: Some(5_000),
     };
-    let kind = judging(ReviewLevel::Club, &[("Strongest", strongest)], 2_000);
+    let kind = judging(ReviewLevel::Medium, &[("Strongest", strongest)], 2_000);
     assert_eq!(kind.simulations, 1_600);
     assert!(kind.text.contains("graded more kindly"), "{}", kind.text);
     // A game played at two levels names both, and is judged past the stronger (issue
@@ -579,7 +579,15 @@ fn review_levels_name_their_budget() {
     assert_eq!(ReviewLevel::default().simulations(), 400);
     assert_eq!(
         ReviewLevel::Deep.label(),
-        "Deep: 1,600 simulations a position"
+        "Deep review: 1,600 simulations a position"
     );
     assert_eq!(ReviewLevel::from_key("quick"), Some(ReviewLevel::Quick));
+    // No playing level's name (issue 68: "Club" was both), and a save from before reads.
+    for level in ReviewLevel::ALL {
+        assert!(crate::levels::LEVELS
+            .iter()
+            .all(|l| !l.label.starts_with(level.name())));
+    }
+    let old: ReviewLevel = serde_json::from_str("\"Club\"").expect("an old save");
+    assert_eq!(old, ReviewLevel::Medium);
 }

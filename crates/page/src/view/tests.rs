@@ -178,3 +178,24 @@ fn a_downloads_progress_is_said_while_its_network_loads() {
     }));
     assert_eq!(loaded.download_progress("az-6x6"), None);
 }
+
+#[test]
+fn a_question_the_same_searcher_asked_before_is_known_as_such() {
+    // Issue 68: an analysis after a hint of the same position ran in 1 ms on the values the
+    // hint's searcher kept, and its speed line did not say why.
+    let ask = |view: View, purpose, spec: &str| {
+        view.apply(ViewAction::Started(purpose, 7, Color::Black))
+            .apply(ViewAction::Asked(7, spec.to_owned()))
+    };
+    let hint = ask(View::default(), Purpose::Hint, "mcts sims=400");
+    assert_eq!(hint.asked_again, None);
+    let again = ask(hint.clone(), Purpose::Analysis, "mcts sims=400");
+    assert_eq!(again.asked_again, Some(7));
+    assert_eq!(
+        ask(hint, Purpose::Analysis, "mcts sims=1600").asked_again,
+        None
+    );
+    // The agent's move is no question: it ends the mark.
+    let moved = again.apply(ViewAction::Started(Purpose::Move, 7, Color::Black));
+    assert_eq!(moved.asked_again, None);
+}

@@ -5,7 +5,7 @@
 use crate::hooks::{load_linked, GameModel};
 use crate::persist::Settings;
 use crate::review::ReviewState;
-use crate::state::{waits_for_play_on, GameIds};
+use crate::state::waits_for_play_on;
 use crate::view::View;
 use yew::prelude::*;
 
@@ -36,7 +36,7 @@ pub fn use_restored() -> Restored {
         // loaded game nobody has played on waits for "Play on" again.
         move || GameModel {
             set_aside: loaded.set_aside.clone(),
-            ids: GameIds::opened(loaded.linked),
+            ids: loaded.ids,
             held: waits_for_play_on(&loaded.restored.0),
             ..GameModel::new(loaded.restored.0.clone())
         }
@@ -47,11 +47,18 @@ pub fn use_restored() -> Restored {
     });
     let view = use_reducer({
         let loaded = loaded.clone();
-        // The saved review is the saved game's: a linked game put it aside.
-        move || View {
-            estimates: loaded.restored.2.clone(),
-            review: ReviewState::with(0, loaded.restored.3.clone()),
-            ..View::default()
+        // The saved review is the saved game's: a linked game put it aside. The game the
+        // saved one had put aside keeps its own.
+        move || {
+            let mut review = ReviewState::with(0, loaded.restored.3.clone());
+            if let Some(reviews) = loaded.aside_reviews.clone() {
+                review.games.insert(0, (loaded.ids.aside, reviews));
+            }
+            View {
+                estimates: loaded.restored.2.clone(),
+                review,
+                ..View::default()
+            }
         }
     });
     Restored {

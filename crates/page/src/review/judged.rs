@@ -1,0 +1,181 @@
+//! What the review panel says of the budgets: which rows were judged at which budget and
+//! whether the last review ran to its end (`judged_line`), and why the budget menu's
+//! numbers are this game's (`budget_note`).
+
+use super::{Judging, Reviews};
+use crate::format::{count, thousands};
+use othello::Game;
+
+/// The line over the review's table: what the last review judged with, and, where the
+/// table holds more than its rows or it stopped before its end, how many rows are its own
+/// and what judged the others. Issue 68: a cancelled Deep review's line said "Judged at
+/// 1,600 simulations" over rows that were still Quick's, and nothing said it had stopped.
+/// `running`: the review is under way (its progress bar says how far it has come).
+pub fn judged_line(reviews: &Reviews, game: &Game, running: bool) -> Option<String> {
+    let judged = reviews.judged()?;
+    let Some(at) = reviews.judged_at() else {
+        // A save from before the budgets were kept: its one line is all it knows.
+        return Some(judged.to_owned());
+    };
+    let budgets: Vec<Option<u64>> = game
+        .positions()
+        .iter()
+        .zip(game.moves())
+        .filter(|(pos, &mv)| reviews.get(pos.hash(), mv).is_some())
+        .map(|(pos, &mv)| reviews.budget_of(pos.hash(), mv))
+        .collect();
+    let rows = budgets.len();
+    let own = budgets.iter().filter(|b| **b == Some(at)).count();
+    let stopped = reviews.stopped() && !running;
+    if own == rows && !stopped {
+        return Some(judged.to_owned());
+    }
+    // The last review's own words, said of it alone: "Judged at" over the whole table is
+    // what read wrong.
+    let its = judged.replacen("Judged at", "It judged at", 1);
+    let head = match (own == rows, stopped, running) {
+        (true, true, _) => format!(
+            "The last review was stopped before its end, after {}: the rest of the game has \
+             no review.",
+            count(own as u64, "move", "moves")
+        ),
+        (false, true, _) => format!(
+            "{own} of the table's {rows} rows are from the last review, which was stopped \
+             before its end."
+        ),
+        (_, false, true) => {
+            format!("{own} of the table's {rows} rows are from the review under way so far.")
+        }
+        (_, false, false) => format!("{own} of the table's {rows} rows are from the last review."),
+    };
+    let mut text = format!("{head} {its}");
+    if own < rows {
+        text.push(' ');
+        text.push_str(&others(&budgets, at));
+    }
+    Some(text)
+}
+
+/// What judged the rows that are not the last review's: "The other 40 are from an earlier
+/// review, at 100 simulations a position."
+fn others(budgets: &[Option<u64>], at: u64) -> String {
+    let mut groups: Vec<(Option<u64>, usize)> = Vec::new();
+    for &b in budgets.iter().filter(|b| **b != Some(at)) {
+        match groups.iter_mut().find(|(g, _)| *g == b) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((b, 1)),
+        }
+    }
+    groups.sort_by_key(|(b, _)| *b);
+    let total: usize = groups.iter().map(|(_, n)| n).sum();
+    let budget = |b: Option<u64>| match b {
+        Some(n) => format!("at {} a position", count(n, "simulation", "simulations")),
+        None => "at a budget this page did not record".to_owned(),
+    };
+    match groups.as_slice() {
+        [(b, _)] => format!(
+            "The other {total} are from an earlier review, {}.",
+            budget(*b)
+        ),
+        _ => {
+            let each: Vec<String> = groups
+                .iter()
+                .map(|(b, n)| format!("{n} {}", budget(*b)))
+                .collect();
+            format!(
+                "The other {total} are from earlier reviews: {}.",
+                each.join(", ")
+            )
+        }
+    }
+}
+
+/// Why the budget menu's numbers are not the levels' own, where the game's agent raised
+/// them ([`super::raised`]): issue 68 found them changing with the game's agent without a
+/// word. `None` where they are the levels' own.
+pub fn budget_note(quick: &Judging) -> Option<String> {
+    let why = quick.why.as_ref()?;
+    let levels: Vec<String> = super::ReviewLevel::ALL
+        .iter()
+        .map(|l| thousands(l.simulations()))
+        .collect();
+    Some(format!(
+        "These budgets are this game's: {why}, and a review looks further than the agent \
+         did, or it would only repeat its search. Without an agent they are {}, {} and {}.",
+        levels[0], levels[1], levels[2]
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::ReviewState;
+    use engine::review::{MoveReview, Value};
+    use othello::{BoardSize, Color, Move, Position, Variant};
+    use protocol::ReviewedMove;
+
+    fn reviewed(side: Color, played: Move) -> ReviewedMove {
+        ReviewedMove::from_engine(&MoveReview::new(
+            side,
+            (played, Value::estimate(0.0)),
+            (played, Value::estimate(0.0)),
+        ))
+    }
+
+    /// A review of `game` at `simulations`, answered for its first `answered` moves, then
+    /// cancelled unless it answered them all.
+    fn review(state: &mut ReviewState, id: u64, game: &Game, simulations: u64, answered: usize) {
+        let judged = format!(
+            "Judged at {} simulations a position.",
+            thousands(simulations)
+        );
+        state.started(id, (0, game.clone()), (judged, simulations));
+        let moves = game.positions().iter().zip(game.moves()).take(answered);
+        for (pos, &mv) in moves {
+            state.reviewed(id, pos.hash(), reviewed(pos.side_to_move(), mv));
+        }
+        if answered < game.moves().len() {
+            state.cancelled();
+        } else {
+            state.ended(id, None);
+        }
+    }
+
+    #[test]
+    fn a_stopped_review_says_which_rows_are_its_own_and_what_judged_the_others() {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let game = Game::from_transcript("f5d6c3d3c4", start).expect("legal");
+        let mut state = ReviewState::default();
+        review(&mut state, 1, &game, 100, 5);
+        assert_eq!(
+            judged_line(state.of(0), &game, false).as_deref(),
+            Some("Judged at 100 simulations a position.")
+        );
+        // Issue 68: a Deep review cancelled after two moves said "Judged at 1,600" over
+        // rows that were still Quick's.
+        review(&mut state, 2, &game, 1600, 2);
+        assert_eq!(
+            judged_line(state.of(0), &game, false).as_deref(),
+            Some(
+                "2 of the table's 5 rows are from the last review, which was stopped before \
+                 its end. It judged at 1,600 simulations a position. The other 3 are from an \
+                 earlier review, at 100 simulations a position."
+            )
+        );
+        // A first review stopped: the rest of the game has none.
+        let mut first = ReviewState::default();
+        review(&mut first, 3, &game, 400, 1);
+        assert_eq!(
+            judged_line(first.of(0), &game, false).as_deref(),
+            Some(
+                "The last review was stopped before its end, after 1 move: the rest of the \
+                 game has no review. It judged at 400 simulations a position."
+            )
+        );
+        // A reload cuts a running review short: saved as stopped.
+        let mut running = ReviewState::default();
+        let judged = "Judged at 400 simulations a position.".to_owned();
+        running.started(4, (0, game.clone()), (judged, 400));
+        assert!(running.to_save(0).stopped() && !running.of(0).stopped());
+    }
+}
