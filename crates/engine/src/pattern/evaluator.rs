@@ -106,12 +106,7 @@ impl PatternEvaluator {
             out.push(mover_logit / temperature);
         }
         crate::evaluator::softmax_in_place(out);
-        let [score, value] = children.parent_units();
-        // `PatternTables::evaluate`'s reading of the sums.
-        (
-            (score as f32 * step[0]).clamp(-1.0, 1.0),
-            (value as f32 * step[1]).tanh(),
-        )
+        self.tables.evaluate_units(children.parent_units())
     }
 }
 

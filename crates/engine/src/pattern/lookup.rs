@@ -285,7 +285,11 @@ impl PatternTables {
     /// The summed outputs of every instance (score sum, value logit sum) for the side
     /// to move: the fast path.
     pub fn sums(&self, pos: &Position) -> Entry {
-        let [score, value] = self.unit_sums(pos.player().0, pos.opponent().0);
+        self.sums_of_units(self.unit_sums(pos.player().0, pos.opponent().0))
+    }
+
+    /// The sums that [`PatternTables::unit_sums`]' units stand for.
+    fn sums_of_units(&self, [score, value]: [i32; 2]) -> Entry {
         [score as f32 * self.step[0], value as f32 * self.step[1]]
     }
 
@@ -323,7 +327,13 @@ impl PatternTables {
     /// The position's score (final margin over the squares, for the side to move) and
     /// value (in [-1, 1]), as the contract turns the sums into them.
     pub fn evaluate(&self, pos: &Position) -> (f32, f32) {
-        let [score, value] = self.sums(pos);
+        self.evaluate_units(self.unit_sums(pos.player().0, pos.opponent().0))
+    }
+
+    /// [`PatternTables::evaluate`] of a position whose [`PatternTables::unit_sums`] are
+    /// `units` (a reading for its children gives them on the way).
+    pub fn evaluate_units(&self, units: [i32; 2]) -> (f32, f32) {
+        let [score, value] = self.sums_of_units(units);
         (score.clamp(-1.0, 1.0), value.tanh())
     }
 
