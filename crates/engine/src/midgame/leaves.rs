@@ -3,10 +3,12 @@
 //! leaf's value is the minimax of the network's values a few plies below it (H. Baier and
 //! M. Winands, "MCTS-Minimax Hybrids with State Evaluations", JAIR 2018: minimax at the
 //! leaves, in Othello among other games stronger than plain MCTS with the same
-//! evaluation). The move priors stay the pattern evaluator's (its children's values).
+//! evaluation). The move priors stay the pattern evaluator's (its children's values), made
+//! apart when the search asks for them ([`Evaluator::split_priors`]): a leaf search costs
+//! dozens of table sums, the priors one a child, and most leaves never need theirs.
 
 use super::{Midgame, MidgameConfig, PatternEval, PatternOutput, LOGIT_UNITS};
-use crate::evaluator::{EvalError, Evaluation, Evaluator};
+use crate::evaluator::{EvalError, Evaluation, Evaluator, PriorSource};
 use crate::pattern::PatternEvaluator;
 use othello::Position;
 
@@ -57,6 +59,12 @@ impl Evaluator for AlphaBetaLeaves {
         Some(1)
     }
 
+    /// The priors evaluator's own split: from then on its evaluations (and so these)
+    /// carry values only, and the search asks the source for priors where it descends.
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        self.priors.split_priors()
+    }
+
     fn describe(&self) -> String {
         format!(
             "{}, each leaf valued by alpha-beta {} plies deep",
@@ -65,3 +73,7 @@ impl Evaluator for AlphaBetaLeaves {
         )
     }
 }
+
+#[cfg(test)]
+#[path = "leaves_tests.rs"]
+mod tests;
