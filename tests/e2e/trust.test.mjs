@@ -186,10 +186,13 @@ test("on a phone every tap target is 44 px and the difficulty is near the board;
         return r.height >= 44 && r.width >= 44 ? [] : [`${name}: ${Math.round(r.width)}x${Math.round(r.height)}`];
       }));
   assert.deepEqual(await small(), []);
-  // The difficulty under the game's buttons, not 1,400 px down.
+  // The difficulty under the game's buttons and the search panel, not 1,400 px down (the
+  // panel comes first: it explains the board while the agent thinks).
   const board = await page.locator("#board").boundingBox();
+  const panel = await page.locator("#search-info, #search-waiting").first().boundingBox();
   const level = await page.locator("#level").boundingBox();
-  assert.ok(level.y - (board.y + board.height) < 450, `the difficulty ${level.y - (board.y + board.height)} px below the board`);
+  assert.ok(level.y - (panel.y + panel.height) < 150, `the difficulty ${level.y - (panel.y + panel.height)} px below the search panel`);
+  assert.ok(level.y - (board.y + board.height) < 600, `the difficulty ${level.y - (board.y + board.height)} px below the board`);
   const labels = await page.$$eval("#level option", (os) => os.map((o) => o.textContent));
   assert.ok(labels.some((l) => /the easiest/.test(l)), JSON.stringify(labels));
   // Puzzle mode: its buttons too, and the discs counted.
@@ -197,6 +200,26 @@ test("on a phone every tap target is 44 px and the difficulty is near the board;
   await page.waitForSelector("#puzzle-room[data-puzzle-id]", { timeout: 30_000 });
   assert.match(await page.locator("#counts").innerText(), /Black \d+\s+White \d+/);
   assert.deepEqual(await small(), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("on a phone the agent's search shows right under the board's buttons while it thinks, above the difficulty and the review", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 390, height: 844 });
+  await setLevel(page, "strong");
+  await page.click("#sq-f5");
+  // While it thinks (a second a move at Strong), not after.
+  await page.waitForSelector("#search-info.thinking", { timeout: 30_000 });
+  const box = async (selector) => page.locator(selector).boundingBox();
+  const [board, hint, search, level, graph, review] = await Promise.all(["#board", "#hint", "#search-info", "#level", "#eval-graph", "#review"].map(box));
+  // Issue 68: it sat below the difficulty box, a scroll away from the board it explains.
+  assert.ok(search.y >= hint.y + hint.height, `the panel at ${search.y}, the buttons end at ${hint.y + hint.height}`);
+  assert.ok(search.y < level.y, `the panel at ${search.y}, the difficulty at ${level.y}`);
+  assert.ok(level.y < graph.y && graph.y < review.y, `the difficulty at ${level.y}, the graph at ${graph.y}, the review at ${review.y}`);
+  assert.ok(search.y - (board.y + board.height) < 300, `the panel ${search.y - (board.y + board.height)} px below the board`);
+  // The panel's heading on the first screen, the whole board with it.
+  assert.ok(board.y >= 0 && search.y + 40 <= 844, `the board at ${board.y}, the panel at ${search.y}`);
+  await waitForTurn(page);
   assert.deepEqual(errors, []);
   await context.close();
 });

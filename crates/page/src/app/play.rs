@@ -126,14 +126,18 @@ pub fn play_area(props: &PlayProps) -> Html {
                       heat_map={props.heat_map} on_undo={ask(Action::Undo)} on_redo={ask(Action::Redo)}
                       on_hint={props.on_hint.clone()} on_toggle_heat={props.on_toggle_heat.clone()}
                       book={props.book} on_toggle_book={props.on_toggle_book.clone()} />
-            <div class="controls">
-                <button id="edit-board" onclick={on_edit} title="Set up any position by clicking squares, then play it against the agent">{ "Set up a position" }</button>
+            // What sets up the next game or move rather than shows this one: on a phone the
+            // agent's search comes before it, right under the board's buttons (style.css).
+            <div class="play-settings">
+                <div class="controls">
+                    <button id="edit-board" onclick={on_edit} title="Set up any position by clicking squares, then play it against the agent">{ "Set up a position" }</button>
+                </div>
+                // Nothing to pause once the game is over.
+                if seats == Seats::AgentVsAgent && !pos.is_game_over() {
+                    <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
+                }
+                <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.level_note.clone()} range={props.level_range.clone()} />
             </div>
-            // Nothing to pause once the game is over.
-            if seats == Seats::AgentVsAgent && !pos.is_game_over() {
-                <WatchControls paused={props.watch.0} delay_ms={props.watch.1} on_change={props.on_watch.clone()} />
-            }
-            <DifficultyPicker difficulty={props.difficulty.clone()} on_change={props.on_difficulty.clone()} note={props.level_note.clone()} range={props.level_range.clone()} />
         </section>
     }
 }

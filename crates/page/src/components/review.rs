@@ -216,7 +216,7 @@ fn review_row(
         } else {
             crate::hooks::scroll::show_all_after_render(
                 vec!["#board", "#review-notice", "#status"],
-                "section.play",
+                crate::hooks::scroll::GAME_TOP,
             );
             Some(i)
         }

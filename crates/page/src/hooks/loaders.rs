@@ -34,7 +34,7 @@ fn show_the_board() {
             .as_ref()
             .and_then(|d| d.query_selector(selector).ok().flatten())
     };
-    if let Some(board) = find("section.play") {
+    if let Some(board) = find(super::scroll::GAME_TOP) {
         board.scroll_into_view();
     }
     if super::scroll::panel_below_board() {

@@ -2,6 +2,12 @@
 //! board, the search panel and the review's table lie far apart, and an action whose
 //! result appears out of sight reads as one that did nothing (issue 68).
 
+/// What to bring into view to show the game's section from its top, and the search's: each
+/// section's first child, since on a phone the sections lend their children to the page's
+/// one column (`display: contents`, style.css) and have no box to scroll to.
+pub const GAME_TOP: &str = "section.play > :first-child";
+pub const SEARCH_TOP: &str = "section.thinking > :first-child";
+
 /// After the render the dispatch schedules (which runs before a timer's callback), brings
 /// `target` into view, its top at the top of the screen, when `shown` (what the player
 /// must see) is not wholly on the screen; nothing moves when it is.
@@ -61,17 +67,17 @@ pub fn show_nearest_after_render(shown: &'static str) {
     .forget();
 }
 
-/// Whether the search panel lies below the game's section rather than beside it (a
-/// phone's one column).
+/// Whether the search panel lies below the board rather than beside it (a phone's one
+/// column).
 pub fn panel_below_board() -> bool {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return false;
     };
     let find = |selector: &str| document.query_selector(selector).ok().flatten();
-    match (find("section.play"), find("section.thinking")) {
-        (Some(play), Some(thinking)) => {
-            thinking.get_bounding_client_rect().top()
-                >= play.get_bounding_client_rect().bottom() - 1.0
+    match (find("#board"), find(SEARCH_TOP)) {
+        (Some(board), Some(search)) => {
+            search.get_bounding_client_rect().top()
+                >= board.get_bounding_client_rect().bottom() - 1.0
         }
         _ => false,
     }
@@ -122,6 +128,6 @@ pub fn want_panel_when_running() {
 /// view, its top at the top of the screen, if Analyse asked for it.
 pub fn panel_shown_when_running() {
     if PANEL_WANTED.with(|w| w.replace(false)) {
-        show_after_render("#stop-search", "section.thinking");
+        show_after_render("#stop-search", SEARCH_TOP);
     }
 }
