@@ -28,6 +28,7 @@ from torch import Tensor
 from train.contract import OPPONENT, OWN
 from train.data import DataError, load_npz
 from train.pattern import (
+    DEFAULT_GLOBAL_HIDDEN,
     DEFAULT_HIDDEN,
     PATTERN_SETS,
     PatternConfig,
@@ -37,6 +38,7 @@ from train.pattern import (
     load_checkpoint,
     save_checkpoint,
     symmetry,
+    with_global_network,
 )
 
 VALIDATION_SHARE = 0.05
@@ -239,6 +241,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(PATTERN_SETS),
         help="the patterns of a network fitted from zero (default base; docs/pattern.md)",
     )
+    parser.add_argument(
+        "--global-inputs",
+        action="store_true",
+        help="a global network fed both sides' mobility, the parity and the stage; added to "
+        "an --init checkpoint without one with its last layer zero, so that the fit starts "
+        "from the checkpoint's outputs exactly (docs/pattern.md)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
@@ -268,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"{args.init}: the checkpoint has {', '.join(f'{k} {have[k]}' for k in clash)}"
                     f", not {', '.join(f'{k} {asked[k]}' for k in clash)}"
                 )
+            if args.global_inputs and net.global_mlp is None:
+                net = with_global_network(net, DEFAULT_GLOBAL_HIDDEN, args.seed)
+                print(f"{args.init}: a global network added, its last layer zero")
         else:
             net = PatternNet(
                 PatternConfig.default(
@@ -275,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.stages,
                     args.hidden or DEFAULT_HIDDEN,
                     args.pattern_set or "base",
+                    DEFAULT_GLOBAL_HIDDEN if args.global_inputs else (),
                 )
             )
         data = load_positions(args.data, args.board, args.search_weight)
@@ -297,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "search_weight": args.search_weight,
         "init": str(args.init) if args.init else None,
+        "global_inputs": net.global_mlp is not None,
         **record,
     }
     checkpoint = args.out.with_suffix(".pt")
