@@ -366,14 +366,18 @@ class PatternNet(nn.Module):
                 dim=1,
             )
 
-    def sums(self, own: Tensor, opponent: Tensor) -> Tensor:
+    def sums(self, own: Tensor, opponent: Tensor, global_rows: Tensor | None = None) -> Tensor:
         """Σ over every instance of its outputs, plus the global network's where there is
-        one: float32 [B, 2] (score, value logit)."""
+        one: float32 [B, 2] (score, value logit). `global_rows`: the positions'
+        `global_inputs` where the caller has them already (they are the same under every
+        symmetry, so a fit computes them once, not every batch)."""
         total = torch.zeros(own.shape[0], 2, dtype=torch.float32)
         for mlp, rows in zip(self.mlps, self.pattern_inputs(own, opponent), strict=True):
             total = total + mlp(rows).sum(dim=1)
         if self.global_mlp is not None:
-            total = total + self.global_mlp(self.global_inputs(own, opponent))
+            if global_rows is None:
+                global_rows = self.global_inputs(own, opponent)
+            total = total + self.global_mlp(global_rows)
         return total
 
     def forward(self, own: Tensor, opponent: Tensor) -> tuple[Tensor, Tensor]:

@@ -129,10 +129,17 @@ def symmetry_gathers(n: int) -> Tensor:
     return torch.tensor(rows, dtype=torch.long)
 
 
-def losses(net: PatternNet, own: Tensor, opponent: Tensor, score: Tensor, value: Tensor) -> Tensor:
+def losses(
+    net: PatternNet,
+    own: Tensor,
+    opponent: Tensor,
+    score: Tensor,
+    value: Tensor,
+    global_rows: Tensor | None = None,
+) -> Tensor:
     """[2]: the mean squared errors of the score sum (unclamped, so a sum beyond ±1 still
     learns) and of tanh(value logit sum)."""
-    total = net.sums(own, opponent)
+    total = net.sums(own, opponent, global_rows)
     return torch.stack(
         [
             torch.mean((total[:, 0] - score) ** 2),
@@ -147,11 +154,27 @@ def evaluate(net: PatternNet, data: Positions, batch: int) -> tuple[float, float
     sums = torch.zeros(2, dtype=torch.float64)
     for start in range(0, len(data), batch):
         part = data.take(np.arange(start, min(start + batch, len(data))))
-        got = losses(net, *tensors(part))
+        got = losses(net, *tensors(part), global_rows=all_global_rows(net, part))
         sums += got.double() * len(part)
     net.train()
     mean = sums / max(len(data), 1)
     return float(mean[0]), float(mean[1])
+
+
+@torch.no_grad()
+def all_global_rows(net: PatternNet, data: Positions, batch: int = 8192) -> Tensor | None:
+    """The global network's input rows of every sample (None without a global network):
+    computed once a fit, as they do not change under the symmetries each batch draws
+    (mobility, parity and stage are the same in every image), where computing them every
+    batch doubled a pass's time."""
+    if net.global_mlp is None:
+        return None
+    parts = []
+    for start in range(0, len(data), batch):
+        part = data.take(np.arange(start, min(start + batch, len(data))))
+        own, opponent, _, _ = tensors(part)
+        parts.append(net.global_inputs(own, opponent))
+    return torch.cat(parts) if parts else torch.zeros(0, 4)
 
 
 def tensors(p: Positions) -> tuple[Tensor, Tensor, Tensor, Tensor]:
@@ -190,6 +213,7 @@ def fit(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     gathers = symmetry_gathers(net.config.board)
+    global_rows = all_global_rows(net, train)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     net.train()
     record: dict[str, Any] = {}
@@ -198,10 +222,12 @@ def fit(
         order = rng.permutation(len(train))
         sums = torch.zeros(2, dtype=torch.float64)
         for first in range(0, len(train), batch):
-            own, opponent, score, value = tensors(train.take(order[first : first + batch]))
+            rows = order[first : first + batch]
+            own, opponent, score, value = tensors(train.take(rows))
+            extra = None if global_rows is None else global_rows[torch.from_numpy(rows)]
             g = gathers[torch.from_numpy(rng.integers(0, 8, size=own.shape[0]))]
             own, opponent = torch.gather(own, 1, g), torch.gather(opponent, 1, g)
-            parts = losses(net, own, opponent, score, value)
+            parts = losses(net, own, opponent, score, value, extra)
             optimizer.zero_grad()
             parts.sum().backward()
             optimizer.step()

@@ -151,3 +151,26 @@ def test_the_global_fixture_agrees_with_onnx() -> None:
         terms.append(extra[0])
     # The global term differs from position to position by far more than any rounding.
     assert np.ptp(np.array(terms), axis=0).min() > 0.05
+
+
+def test_global_rows_computed_once_equal_those_of_each_turned_batch() -> None:
+    """The fit computes the global inputs once (pattern_fit.all_global_rows) and reuses
+    them under every symmetry a batch draws: they must not change under any."""
+    net = PatternNet(PatternConfig.default(8, global_hidden=(4,)))
+    own, opp = grids(8, 50, 12)
+    samples = Positions(
+        own.reshape(50, -1).numpy().astype(np.uint8),
+        opp.reshape(50, -1).numpy().astype(np.uint8),
+        np.zeros(50, np.float32),
+        np.zeros(50, np.float32),
+    )
+    once = pattern_fit.all_global_rows(net, samples, batch=16)
+    assert once is not None
+    gathers = pattern_fit.symmetry_gathers(8)
+    flat_own, flat_opp = own.reshape(50, -1), opp.reshape(50, -1)
+    for g in range(8):
+        index = gathers[g].expand(50, -1)
+        turned = net.global_inputs(
+            torch.gather(flat_own, 1, index), torch.gather(flat_opp, 1, index)
+        )
+        assert torch.equal(turned, once)
