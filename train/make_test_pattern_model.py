@@ -10,6 +10,10 @@ whole-position evaluation of each:
 `symmetric` holds the same from the sums averaged over the position's eight images under
 the board's symmetries: what the engine's tables give (docs/model-contract.md).
 
+`pattern-test-global-8x8` is a small network with a global network beside its patterns
+(three patterns, the global network fed both sides' mobility, the parity and the stage),
+the same files for it.
+
     python -m train.make_test_pattern_model [--out crates/engine/tests/data]
 """
 
@@ -24,6 +28,8 @@ import torch
 
 from train import contract, rules
 from train.pattern import (
+    DEFAULT_GLOBAL_HIDDEN,
+    Pattern,
     PatternConfig,
     PatternNet,
     board_text,
@@ -37,6 +43,16 @@ POSITIONS = 40
 # The standard deviation of a position's sums over the fixtures' positions: the score's
 # clamp is reached by a few positions and not by most.
 SPREAD = 0.7
+# The global fixture's patterns: few and small, so that its tables build fast in a test.
+GLOBAL_FIXTURE_PATTERNS = (
+    ("corner3x3", ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")),
+    ("line2", tuple(f"{c}2" for c in "abcdefgh")),
+    ("diag5", ("d1", "e2", "f3", "g4", "h5")),
+)
+# How much more the global network's last layer is scaled than the patterns': its one
+# term a position then weighs about as much as a pattern's instances together, so a
+# reader that dropped or misread it fails the checks by far more than the rounding.
+GLOBAL_WEIGHT = 4.0
 
 
 def random_game(n: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray, bool]]:
@@ -91,22 +107,34 @@ def sample_positions(n: int, stages: int, count: int, seed: int) -> list[tuple[n
     return [pool[i] for i in sorted(chosen)]
 
 
-def build(board: int, seed: int, positions: list[tuple[np.ndarray, ...]]) -> PatternNet:
+def build(
+    board: int,
+    seed: int,
+    positions: list[tuple[np.ndarray, ...]],
+    config: PatternConfig | None = None,
+) -> PatternNet:
     """Random weights from `seed`, the last layers then scaled and shifted so that the
     sums over `positions` have mean 0 and spread SPREAD: PyTorch's initialisation alone
     gives sums dominated by the biases, the same for every position."""
     torch.manual_seed(seed)
-    net = PatternNet(PatternConfig.default(board)).eval()
+    net = PatternNet(config or PatternConfig.default(board)).eval()
     with torch.no_grad():
         own, opp = position_tensors(positions)
+        if net.global_mlp is not None:
+            last = net.global_mlp.layers[-1]
+            last.weight.mul_(GLOBAL_WEIGHT)
+            last.bias.mul_(GLOBAL_WEIGHT)
         sums = net.sums(own, opp)
         mean, std = sums.mean(0), sums.std(0)
         scale = SPREAD / std
-        share = mean * scale / sum(net.instance_counts())
-        for mlp in net.mlps:
-            last = mlp.layers[-1]
+        terms = sum(net.instance_counts()) + (net.global_mlp is not None)
+        share = mean * scale / terms
+        lasts = [mlp.layers[-1] for mlp in net.mlps]
+        if net.global_mlp is not None:
+            lasts.append(net.global_mlp.layers[-1])
+        for last in lasts:
             last.weight.mul_(scale[:, None])
-            # Each instance's output moves by -share: the sum's mean by -mean * scale.
+            # Each term moves by -share: the sum's mean by -mean * scale.
             last.bias.mul_(scale).sub_(share)
     return net
 
@@ -161,10 +189,24 @@ def symmetric_images(
     return out
 
 
-def write(out: Path, board: int, seed: int = SEED, count: int = POSITIONS) -> list[Path]:
-    positions = sample_positions(board, PatternConfig.default(board).stages, count, seed)
-    net = build(board, seed, positions)
-    stem = out / f"pattern-test-{board}x{board}"
+def global_config() -> PatternConfig:
+    """The global fixture's layout: GLOBAL_FIXTURE_PATTERNS and a global network."""
+    patterns = tuple(Pattern(name, squares) for name, squares in GLOBAL_FIXTURE_PATTERNS)
+    return PatternConfig(8, 10, patterns, global_hidden=DEFAULT_GLOBAL_HIDDEN)
+
+
+def write(
+    out: Path,
+    board: int,
+    seed: int = SEED,
+    count: int = POSITIONS,
+    config: PatternConfig | None = None,
+    name: str | None = None,
+) -> list[Path]:
+    stages = (config or PatternConfig.default(board)).stages
+    positions = sample_positions(board, stages, count, seed)
+    net = build(board, seed, positions, config)
+    stem = out / (name or f"pattern-test-{board}x{board}")
     training = {
         "seed": seed,
         "note": "untrained, random weights from a fixed seed (python -m "
@@ -185,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     for board in (8, 6):
         print("wrote " + ", ".join(str(p) for p in write(args.out, board, args.seed)))
+    paths = write(args.out, 8, args.seed, config=global_config(), name="pattern-test-global-8x8")
+    print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 
 

@@ -24,7 +24,7 @@ import json
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,15 @@ MAX_PATTERNS = 32
 MAX_SQUARES = 10
 DEFAULT_HIDDEN = (16, 16)
 DEFAULT_STAGES = {8: 10, 6: 8}
+# The global network's inputs, in order (docs/model-contract.md, "The global network"):
+# each side's count of legal moves over MOBILITY_SCALE, the empties' parity (1 odd) and the
+# stage input the patterns read. Mobility is the same under every symmetry of the board,
+# so the term is read once a position, where each pattern is read at each of its images.
+GLOBAL_FEATURES = ("mobility", "opponent_mobility", "parity", "stage")
+MOBILITY_SCALE = 32.0
+DEFAULT_GLOBAL_HIDDEN = (16, 16)
+GLOBAL_INPUT = "global"
+GLOBAL_OUTPUT = "out_global"
 
 
 class PatternError(ContractError):
@@ -181,11 +190,17 @@ class PatternConfig:
     stages: int = 10
     patterns: tuple[Pattern, ...] = field(default_factory=tuple)
     hidden: tuple[int, ...] = DEFAULT_HIDDEN
+    # The global network's hidden sizes; empty: no global network (every model before it).
+    global_hidden: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         check_layout(self.board, self.stages, [(p.name, p.squares) for p in self.patterns])
         if not self.hidden or any(int(h) < 1 for h in self.hidden):
             raise PatternError(f"hidden sizes must be positive, got {list(self.hidden)}")
+        if any(int(h) < 1 for h in self.global_hidden):
+            raise PatternError(
+                f"global hidden sizes must be positive, got {list(self.global_hidden)}"
+            )
 
     @staticmethod
     def default(
@@ -193,6 +208,7 @@ class PatternConfig:
         stages: int | None = None,
         hidden: Sequence[int] = DEFAULT_HIDDEN,
         pattern_set: str = "base",
+        global_hidden: Sequence[int] = (),
     ) -> PatternConfig:
         if pattern_set not in PATTERN_SETS:
             raise PatternError(
@@ -208,15 +224,20 @@ class PatternConfig:
             DEFAULT_STAGES[board] if stages is None else stages,
             tuple(Pattern(name, squares) for name, squares in sets[board]),
             tuple(int(h) for h in hidden),
+            tuple(int(h) for h in global_hidden),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "board": self.board,
             "stages": self.stages,
             "patterns": [{"name": p.name, "squares": list(p.squares)} for p in self.patterns],
             "hidden": list(self.hidden),
         }
+        # Absent without a global network: checkpoints from before it read the same.
+        if self.global_hidden:
+            d["global_hidden"] = list(self.global_hidden)
+        return d
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> PatternConfig:
@@ -225,6 +246,7 @@ class PatternConfig:
             int(d["stages"]),
             tuple(Pattern(p["name"], tuple(p["squares"])) for p in d["patterns"]),
             tuple(int(h) for h in d["hidden"]),
+            tuple(int(h) for h in d.get("global_hidden", ())),
         )
 
 
@@ -257,12 +279,13 @@ def check_layout(board: int, stages: Any, patterns: Sequence[tuple[Any, Any]]) -
 
 
 class PatternMlp(nn.Module):
-    """One pattern's network: [own s][opponent s][stage] -> (score, value logit)."""
+    """One pattern's network: [own s][opponent s][stage] -> (score, value logit); with
+    `width` given, the global network: the GLOBAL_FEATURES -> (score, value logit)."""
 
-    def __init__(self, squares: int, hidden: Sequence[int]) -> None:
+    def __init__(self, squares: int, hidden: Sequence[int], width: int | None = None) -> None:
         super().__init__()
         layers: list[nn.Module] = []
-        width = 2 * squares + 1
+        width = 2 * squares + 1 if width is None else width
         for h in hidden:
             layers += [nn.Linear(width, h), nn.ReLU()]
             width = h
@@ -290,6 +313,12 @@ class PatternNet(nn.Module):
         self.index = [
             torch.tensor(instances(p.squares, n), dtype=torch.long) for p in config.patterns
         ]
+        # The global network (docs/model-contract.md), where the config has one.
+        self.global_mlp = (
+            PatternMlp(0, config.global_hidden, len(GLOBAL_FEATURES))
+            if config.global_hidden
+            else None
+        )
 
     def instance_counts(self) -> list[int]:
         return [int(i.shape[0]) for i in self.index]
@@ -318,17 +347,69 @@ class PatternNet(nn.Module):
             )
         return rows
 
-    def sums(self, own: Tensor, opponent: Tensor) -> Tensor:
-        """Σ over every instance of its outputs: float32 [B, 2] (score, value logit)."""
+    def global_inputs(self, own: Tensor, opponent: Tensor) -> Tensor:
+        """The global network's input rows, float32 [B, 4] (GLOBAL_FEATURES' order)."""
+        n, stages = self.config.board, self.config.stages
+        own = own.reshape(own.shape[0], n, n).float()
+        opponent = opponent.reshape(opponent.shape[0], n, n).float()
+        with torch.no_grad():
+            discs = (own.sum((1, 2)) + opponent.sum((1, 2))).round().long()
+            s = stage_input(stage(discs, n, stages).clamp(0, stages - 1).float(), stages)
+            parity = ((n * n - discs) % 2).float()
+            return torch.stack(
+                [
+                    mobility(own, opponent) / MOBILITY_SCALE,
+                    mobility(opponent, own) / MOBILITY_SCALE,
+                    parity,
+                    s,
+                ],
+                dim=1,
+            )
+
+    def sums(self, own: Tensor, opponent: Tensor, global_rows: Tensor | None = None) -> Tensor:
+        """Σ over every instance of its outputs, plus the global network's where there is
+        one: float32 [B, 2] (score, value logit). `global_rows`: the positions'
+        `global_inputs` where the caller has them already (they are the same under every
+        symmetry, so a fit computes them once, not every batch)."""
         total = torch.zeros(own.shape[0], 2, dtype=torch.float32)
         for mlp, rows in zip(self.mlps, self.pattern_inputs(own, opponent), strict=True):
             total = total + mlp(rows).sum(dim=1)
+        if self.global_mlp is not None:
+            if global_rows is None:
+                global_rows = self.global_inputs(own, opponent)
+            total = total + self.global_mlp(global_rows)
         return total
 
     def forward(self, own: Tensor, opponent: Tensor) -> tuple[Tensor, Tensor]:
         """(score, value) for the side to move: clamp(Σ out[0], -1, 1), tanh(Σ out[1])."""
         total = self.sums(own, opponent)
         return total[:, 0].clamp(-1.0, 1.0), torch.tanh(total[:, 1])
+
+
+def _shift(x: Tensor, dr: int, dc: int) -> Tensor:
+    """[B, N, N] grids moved by (dr rows, dc columns), zeros coming in: out[r, c] =
+    x[r - dr, c - dc]."""
+    n = x.shape[1]
+    padded = torch.nn.functional.pad(x, (1, 1, 1, 1))
+    return padded[:, 1 - dr : 1 - dr + n, 1 - dc : 1 - dc + n]
+
+
+DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def mobility(own: Tensor, opponent: Tensor) -> Tensor:
+    """The number of legal moves of `own` against `opponent` ([B, N, N] 0/1 grids):
+    float32 [B]. Each direction's runs of opponent discs flanked by an own disc, filled a
+    step at a time (the engine's Kogge-Stone fill, on grids)."""
+    n = own.shape[1]
+    empty = 1.0 - own - opponent
+    moves = torch.zeros_like(own)
+    for dr, dc in DIRECTIONS:
+        run = _shift(own, dr, dc) * opponent
+        for _ in range(n - 3):
+            run = torch.maximum(run, _shift(run, dr, dc) * opponent)
+        moves = torch.maximum(moves, _shift(run, dr, dc) * empty)
+    return moves.sum(dim=(1, 2))
 
 
 def parameter_count(net: nn.Module) -> int:
@@ -369,22 +450,30 @@ def parse_board_text(text: str) -> tuple[np.ndarray, np.ndarray]:
 
 class PatternExport(nn.Module):
     """The ONNX graph: input `pattern_k` [batch_k, 2s + 1] -> output `out_k` [batch_k, 2],
-    each pattern's network on its own inputs."""
+    each pattern's network on its own inputs; then, where there is a global network,
+    input `global` [batch_g, 4] -> output `out_global` [batch_g, 2]."""
 
     def __init__(self, net: PatternNet) -> None:
         super().__init__()
-        self.mlps = net.mlps
+        self.mlps = nn.ModuleList([*net.mlps, *([net.global_mlp] if net.global_mlp else [])])
 
     def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
         return tuple(mlp(x) for mlp, x in zip(self.mlps, inputs, strict=True))
 
 
 def input_names(config: PatternConfig) -> list[str]:
-    return [f"pattern_{k}" for k in range(len(config.patterns))]
+    extra = [GLOBAL_INPUT] if config.global_hidden else []
+    return [f"pattern_{k}" for k in range(len(config.patterns))] + extra
 
 
 def output_names(config: PatternConfig) -> list[str]:
-    return [f"out_{k}" for k in range(len(config.patterns))]
+    extra = [GLOBAL_OUTPUT] if config.global_hidden else []
+    return [f"out_{k}" for k in range(len(config.patterns))] + extra
+
+
+def input_widths(config: PatternConfig) -> list[int]:
+    extra = [len(GLOBAL_FEATURES)] if config.global_hidden else []
+    return [2 * len(p.squares) + 1 for p in config.patterns] + extra
 
 
 def export_onnx(net: PatternNet, path: Path) -> None:
@@ -392,7 +481,7 @@ def export_onnx(net: PatternNet, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     config = net.config
     module = PatternExport(net).eval()
-    dummies = tuple(torch.zeros(1, 2 * len(p.squares) + 1) for p in config.patterns)
+    dummies = tuple(torch.zeros(1, w) for w in input_widths(config))
     ins, outs = input_names(config), output_names(config)
     axes = {name: {0: f"batch_{k}"} for k, name in enumerate(ins)}
     axes.update({name: {0: f"batch_{k}"} for k, name in enumerate(outs)})
@@ -433,13 +522,22 @@ def check_parity(net: PatternNet, model: onnx.ModelProto, where: str, tol: float
             net.config.stages - 1, 1
         )
         feeds[f"pattern_{k}"] = np.concatenate([own, opp, stage_column], 1).astype(np.float32)
+    mlps = list(net.mlps)
+    if net.global_mlp is not None:
+        feeds[GLOBAL_INPUT] = rng.random((5, len(GLOBAL_FEATURES))).astype(np.float32)
+        mlps.append(net.global_mlp)
     got = ReferenceEvaluator(model).run(None, feeds)
+    names = input_names(net.config)
     with torch.no_grad():
-        for k, (mlp, out) in enumerate(zip(net.mlps, got, strict=True)):
-            want = mlp(torch.from_numpy(feeds[f"pattern_{k}"])).numpy()
+        for name, out_name, mlp, out in zip(
+            names, output_names(net.config), mlps, got, strict=True
+        ):
+            want = mlp(torch.from_numpy(feeds[name])).numpy()
             diff = float(np.max(np.abs(np.asarray(out) - want)))
             if not diff <= tol:
-                raise PatternError(f"{where}: out_{k} differs from PyTorch by {diff:.3g} > {tol}")
+                raise PatternError(
+                    f"{where}: {out_name} differs from PyTorch by {diff:.3g} > {tol}"
+                )
 
 
 def model_card(
@@ -450,7 +548,7 @@ def model_card(
     strength: Any = "not yet measured",
 ) -> dict[str, Any]:
     c = net.config
-    return {
+    card: dict[str, Any] = {
         "name": name,
         "kind": KIND,
         "board_size": c.board,
@@ -471,6 +569,11 @@ def model_card(
         "date": datetime.date.today().isoformat(),
         "strength": strength,
     }
+    if c.global_hidden:
+        card["global"] = {"features": list(GLOBAL_FEATURES), "hidden": list(c.global_hidden)}
+        card["inputs"][GLOBAL_INPUT] = ["batch_global", len(GLOBAL_FEATURES)]
+        card["outputs"][GLOBAL_OUTPUT] = ["batch_global", 2]
+    return card
 
 
 def config_from_card(card: Mapping[str, Any], where: str) -> PatternConfig:
@@ -494,15 +597,34 @@ def config_from_card(card: Mapping[str, Any], where: str) -> PatternConfig:
         hidden = list(DEFAULT_HIDDEN)
     if not isinstance(hidden, list) or not all(isinstance(h, int) for h in hidden):
         raise PatternError(f"{where}: network.hidden must be a list of layer sizes, got {hidden!r}")
+    global_hidden = global_layout(card.get("global"), where)
     try:
         return PatternConfig(
             card["board_size"],
             card["stages"],
             tuple(Pattern(p["name"], tuple(p["squares"])) for p in patterns),
             tuple(hidden),
+            global_hidden,
         )
     except PatternError as e:
         raise PatternError(f"{where}: {e}") from e
+
+
+def global_layout(section: Any, where: str) -> tuple[int, ...]:
+    """The hidden sizes of a card's global network (`()`: none), its features checked as
+    the engine checks them: GLOBAL_FEATURES, in that order."""
+    if section is None:
+        return ()
+    if not isinstance(section, Mapping) or list(section.get("features", [])) != list(
+        GLOBAL_FEATURES
+    ):
+        raise PatternError(
+            f"{where}: global.features must be {list(GLOBAL_FEATURES)}, got {section!r}"
+        )
+    hidden = section.get("hidden", list(DEFAULT_GLOBAL_HIDDEN))
+    if not isinstance(hidden, list) or not hidden or not all(isinstance(h, int) for h in hidden):
+        raise PatternError(f"{where}: global.hidden must be a list of layer sizes, got {hidden!r}")
+    return tuple(hidden)
 
 
 def read_card(path: Path) -> PatternConfig:
@@ -569,6 +691,28 @@ def mean_of_networks(nets: Sequence[PatternNet], names: Sequence[str]) -> Patter
             raise PatternError(f"{name}: another layout than {names[0]}; only one layout averages")
     first.load_state_dict(mean_state([n.state_dict() for n in nets]))
     return first
+
+
+def with_global_network(
+    net: PatternNet, hidden: Sequence[int] = DEFAULT_GLOBAL_HIDDEN, seed: int = 0
+) -> PatternNet:
+    """`net` with a global network added whose last layer is zero: its outputs are
+    `net`'s exactly (each sum gains +0.0), while the earlier layers' random weights give
+    the fit a gradient to start from (a warm start: a run switches without a fit from
+    zero). A network that has one already is returned as it is."""
+    if net.global_mlp is not None:
+        return net
+    torch.manual_seed(seed)
+    wider = PatternNet(replace(net.config, global_hidden=tuple(int(h) for h in hidden)))
+    missing, unexpected = wider.load_state_dict(net.state_dict(), strict=False)
+    if unexpected or not all(k.startswith("global_mlp.") for k in missing):
+        raise PatternError(f"cannot add a global network: {missing=}, {unexpected=}")
+    assert wider.global_mlp is not None
+    last = wider.global_mlp.layers[-1]
+    with torch.no_grad():
+        last.weight.zero_()
+        last.bias.zero_()
+    return wider.train(net.training)
 
 
 def load_checkpoint(path: Path) -> tuple[PatternNet, dict[str, Any]]:

@@ -28,6 +28,7 @@ from torch import Tensor
 from train.contract import OPPONENT, OWN
 from train.data import DataError, load_npz
 from train.pattern import (
+    DEFAULT_GLOBAL_HIDDEN,
     DEFAULT_HIDDEN,
     PATTERN_SETS,
     PatternConfig,
@@ -37,6 +38,7 @@ from train.pattern import (
     load_checkpoint,
     save_checkpoint,
     symmetry,
+    with_global_network,
 )
 
 VALIDATION_SHARE = 0.05
@@ -127,10 +129,17 @@ def symmetry_gathers(n: int) -> Tensor:
     return torch.tensor(rows, dtype=torch.long)
 
 
-def losses(net: PatternNet, own: Tensor, opponent: Tensor, score: Tensor, value: Tensor) -> Tensor:
+def losses(
+    net: PatternNet,
+    own: Tensor,
+    opponent: Tensor,
+    score: Tensor,
+    value: Tensor,
+    global_rows: Tensor | None = None,
+) -> Tensor:
     """[2]: the mean squared errors of the score sum (unclamped, so a sum beyond ±1 still
     learns) and of tanh(value logit sum)."""
-    total = net.sums(own, opponent)
+    total = net.sums(own, opponent, global_rows)
     return torch.stack(
         [
             torch.mean((total[:, 0] - score) ** 2),
@@ -145,11 +154,27 @@ def evaluate(net: PatternNet, data: Positions, batch: int) -> tuple[float, float
     sums = torch.zeros(2, dtype=torch.float64)
     for start in range(0, len(data), batch):
         part = data.take(np.arange(start, min(start + batch, len(data))))
-        got = losses(net, *tensors(part))
+        got = losses(net, *tensors(part), global_rows=all_global_rows(net, part))
         sums += got.double() * len(part)
     net.train()
     mean = sums / max(len(data), 1)
     return float(mean[0]), float(mean[1])
+
+
+@torch.no_grad()
+def all_global_rows(net: PatternNet, data: Positions, batch: int = 8192) -> Tensor | None:
+    """The global network's input rows of every sample (None without a global network):
+    computed once a fit, as they do not change under the symmetries each batch draws
+    (mobility, parity and stage are the same in every image), where computing them every
+    batch doubled a pass's time."""
+    if net.global_mlp is None:
+        return None
+    parts = []
+    for start in range(0, len(data), batch):
+        part = data.take(np.arange(start, min(start + batch, len(data))))
+        own, opponent, _, _ = tensors(part)
+        parts.append(net.global_inputs(own, opponent))
+    return torch.cat(parts) if parts else torch.zeros(0, 4)
 
 
 def tensors(p: Positions) -> tuple[Tensor, Tensor, Tensor, Tensor]:
@@ -188,6 +213,7 @@ def fit(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     gathers = symmetry_gathers(net.config.board)
+    global_rows = all_global_rows(net, train)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     net.train()
     record: dict[str, Any] = {}
@@ -196,10 +222,12 @@ def fit(
         order = rng.permutation(len(train))
         sums = torch.zeros(2, dtype=torch.float64)
         for first in range(0, len(train), batch):
-            own, opponent, score, value = tensors(train.take(order[first : first + batch]))
+            rows = order[first : first + batch]
+            own, opponent, score, value = tensors(train.take(rows))
+            extra = None if global_rows is None else global_rows[torch.from_numpy(rows)]
             g = gathers[torch.from_numpy(rng.integers(0, 8, size=own.shape[0]))]
             own, opponent = torch.gather(own, 1, g), torch.gather(opponent, 1, g)
-            parts = losses(net, own, opponent, score, value)
+            parts = losses(net, own, opponent, score, value, extra)
             optimizer.zero_grad()
             parts.sum().backward()
             optimizer.step()
@@ -239,6 +267,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(PATTERN_SETS),
         help="the patterns of a network fitted from zero (default base; docs/pattern.md)",
     )
+    parser.add_argument(
+        "--global-inputs",
+        action="store_true",
+        help="a global network fed both sides' mobility, the parity and the stage; added to "
+        "an --init checkpoint without one with its last layer zero, so that the fit starts "
+        "from the checkpoint's outputs exactly (docs/pattern.md)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
@@ -268,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"{args.init}: the checkpoint has {', '.join(f'{k} {have[k]}' for k in clash)}"
                     f", not {', '.join(f'{k} {asked[k]}' for k in clash)}"
                 )
+            if args.global_inputs and net.global_mlp is None:
+                net = with_global_network(net, DEFAULT_GLOBAL_HIDDEN, args.seed)
+                print(f"{args.init}: a global network added, its last layer zero")
         else:
             net = PatternNet(
                 PatternConfig.default(
@@ -275,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.stages,
                     args.hidden or DEFAULT_HIDDEN,
                     args.pattern_set or "base",
+                    DEFAULT_GLOBAL_HIDDEN if args.global_inputs else (),
                 )
             )
         data = load_positions(args.data, args.board, args.search_weight)
@@ -297,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "search_weight": args.search_weight,
         "init": str(args.init) if args.init else None,
+        "global_inputs": net.global_mlp is not None,
         **record,
     }
     checkpoint = args.out.with_suffix(".pt")

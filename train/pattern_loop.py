@@ -84,6 +84,13 @@ SETTINGS: tuple[Setting, ...] = (
         "a generation's network: the mean of the last N fits' weights (1: its fit's own)",
         check=at_least(1),
     ),
+    Setting(
+        "global_inputs",
+        False,
+        bool,
+        "a global network beside the patterns (mobility, parity, stage); switched on, the "
+        "next fit adds it to latest.pt with its last layer zero",
+    ),
     Setting("threads", 2, int, "threads of the self-play and the gate", check=at_least(1)),
     Setting(
         "fit_threads",
@@ -219,6 +226,8 @@ def fit(run: PatternRun, gen: int, files: Sequence[Path], fitter: Fit) -> None:
         "--generation", str(gen + 1),
         "--seed", str(gen + 1),
     ]  # fmt: skip
+    if c["global_inputs"]:
+        argv.append("--global-inputs")
     if fitter(argv) != 0:
         raise RunError(f"the fit of generation {gen + 1} failed (see the lines above)")
     if c["average_last"] > 1:

@@ -214,16 +214,16 @@ fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
     if !ort_available() {
         return;
     }
-    for n in [8u8, 6] {
-        let path = repo_file(&format!(
-            "crates/engine/tests/data/pattern-test-{n}x{n}.onnx"
-        ));
+    // The global fixture's global network too (docs/model-contract.md, "The global network").
+    for n in ["8x8", "6x6", "global-8x8"] {
+        let path = repo_file(&format!("crates/engine/tests/data/pattern-test-{n}.onnx"));
         let ort = load_file(&OnnxRuntime, &path).expect("loads on ONNX Runtime");
         let tract = load_file(&Tract, &path).expect("loads on tract");
         let (ort, tract) = (
             ort.pattern_tables().expect("a pattern network"),
             tract.pattern_tables().expect("a pattern network"),
         );
+        assert_eq!(ort.has_global(), n.starts_with("global"));
         let set = tract.set();
         for stage in 0..set.stages as usize {
             for (p, pattern) in set.patterns.iter().enumerate() {
@@ -235,13 +235,13 @@ fn onnx_runtime_builds_the_pattern_tables_tract_builds() {
                     assert!(
                         (a[0] - b[0]).abs() <= step[0] * 1.01 + 1e-6
                             && (a[1] - b[1]).abs() <= step[1] * 1.01 + 1e-6,
-                        "{n}x{n} stage {stage} pattern {p} configuration {config}: {a:?} against {b:?}"
+                        "{n} stage {stage} pattern {p} configuration {config}: {a:?} against {b:?}"
                     );
                 }
             }
         }
         let text = std::fs::read_to_string(repo_file(&format!(
-            "crates/engine/tests/data/pattern-test-{n}x{n}.expected.json"
+            "crates/engine/tests/data/pattern-test-{n}.expected.json"
         )))
         .expect("expected values");
         let expected: Vec<serde_json::Value> = serde_json::from_str(&text).expect("json");

@@ -1,7 +1,7 @@
 //! The model card: the JSON file beside each `.onnx` that says what the network is for.
 
 use super::planes::{InputPlanes, PlanesError};
-use crate::pattern::{PatternDef, PatternError, PatternSet};
+use crate::pattern::{GlobalDef, PatternDef, PatternError, PatternSet};
 use othello::{BoardSize, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +29,9 @@ pub struct ModelCard {
     /// A pattern network's patterns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patterns: Option<Vec<PatternDef>>,
+    /// A pattern network's global network, where it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global: Option<GlobalDef>,
     #[serde(default)]
     pub parameters: Option<u64>,
     #[serde(default)]
@@ -115,11 +118,10 @@ impl ModelCard {
 
     /// A pattern network's patterns, stages and instances, checked.
     pub fn pattern_set(&self) -> Result<PatternSet, CardError> {
-        Ok(PatternSet::new(
-            self.board()?,
-            self.stages,
-            self.patterns.as_deref(),
-        )?)
+        Ok(
+            PatternSet::new(self.board()?, self.stages, self.patterns.as_deref())?
+                .with_global(self.global.as_ref())?,
+        )
     }
 
     /// The network's input planes: those `plane_names` names, or input set v1.

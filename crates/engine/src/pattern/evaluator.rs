@@ -173,7 +173,7 @@ impl Evaluator for PatternEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::lookup::tests::{positions, random_tables};
+    use crate::pattern::lookup::tests::{positions, random_tables_with};
     use othello::BoardSize;
 
     /// The evaluation as it was made before children were read from their parent: each
@@ -209,12 +209,21 @@ mod tests {
 
     #[test]
     fn evaluations_are_the_plain_reading_s_to_the_bit() {
+        evaluations_are_the_plain_reading(false);
+    }
+
+    #[test]
+    fn evaluations_with_a_global_network_are_the_plain_reading_s_to_the_bit() {
+        evaluations_are_the_plain_reading(true);
+    }
+
+    fn evaluations_are_the_plain_reading(global: bool) {
         let patterns = [
             "a1 b1 c1 a2 b2 c2 a3 b3 c3",
             "a2 b2 c2 d2 e2 f2",
             "a1 b2 c3 d4 e5 f6",
         ];
-        let tables = Arc::new(random_tables(BoardSize::Six, 8, &patterns, 5));
+        let tables = Arc::new(random_tables_with(BoardSize::Six, 8, &patterns, 5, global));
         let evaluator = PatternEvaluator::new(
             Arc::clone(&tables),
             Priors::Children { temperature: 0.7 },

@@ -20,6 +20,8 @@ use super::set::{PatternSet, MAX_PATTERNS};
 use super::walk::{PatternLayers, Walk};
 
 mod children;
+mod global;
+use global::GlobalTable;
 use othello::Position;
 
 /// Why running a pattern network failed, in the words a loaded network uses for the same
@@ -50,6 +52,14 @@ pub trait PatternRunner {
     /// the model: the tables are then walked from the weights (`walk`) rather than run.
     fn layers(&self, _pattern: usize) -> Option<&PatternLayers> {
         None
+    }
+
+    /// `count` rows of the global network's input (`GLOBAL_FEATURES`, 4 values each);
+    /// returns its two outputs a row. Only a set with a global network asks.
+    fn run_global(&mut self, _rows: &[f32], _count: usize) -> Result<Vec<f32>, PatternRunError> {
+        Err(PatternRunError::Contract(
+            "this runtime does not run a pattern network's global network".into(),
+        ))
     }
 }
 
@@ -92,6 +102,9 @@ pub struct PatternTables {
     /// `sq`, each with its digit's weight there, for [`PatternTables::children`].
     through: Vec<Through>,
     through_start: [u16; 65],
+    /// The global network's term, where the set has one: one branch a position for the
+    /// networks without it.
+    global: Option<GlobalTable>,
 }
 
 /// The most instances a set has: every pattern with eight distinct images.
@@ -185,7 +198,12 @@ impl PatternTables {
             }
         }
         average_over_symmetries(&set, &offsets, stage_len, &mut entries);
-        Ok(Self::with_entries(set, offsets, stage_len, entries))
+        let global = if set.global {
+            Some(global::run(&set, runner)?)
+        } else {
+            None
+        };
+        Ok(Self::with_entries(set, offsets, stage_len, entries, global))
     }
 
     fn with_entries(
@@ -193,10 +211,16 @@ impl PatternTables {
         offsets: Vec<usize>,
         stage_len: usize,
         exact: Vec<Entry>,
+        global: Option<Vec<Entry>>,
     ) -> Self {
         let mut step = [1.0f32; 2];
         for (output, step) in step.iter_mut().enumerate() {
-            let largest = exact.iter().map(|e| e[output].abs()).fold(0.0f32, f32::max);
+            // The global entries too, so that a pattern entry never outgrows 16 bits.
+            let largest = exact
+                .iter()
+                .chain(global.iter().flatten())
+                .map(|e| e[output].abs())
+                .fold(0.0f32, f32::max);
             if largest > 0.0 {
                 *step = largest / QUANTUM_MAX;
             }
@@ -259,6 +283,7 @@ impl PatternTables {
             *start = squares_through.partition_point(|&(s, _)| s < sq) as u16;
         }
         let through = squares_through.into_iter().map(|(_, t)| t).collect();
+        let global = global.map(|exact| GlobalTable::new(&set, &exact, step));
         PatternTables {
             set,
             offsets,
@@ -270,11 +295,17 @@ impl PatternTables {
             stage_of_discs,
             through,
             through_start,
+            global,
         }
     }
 
     pub fn set(&self) -> &PatternSet {
         &self.set
+    }
+
+    /// Whether a global network's term is added to the patterns' sums.
+    pub fn has_global(&self) -> bool {
+        self.global.is_some()
     }
 
     /// The tables' size in bytes.
@@ -309,6 +340,11 @@ impl PatternTables {
             score += i32::from(s);
             value += i32::from(v);
         }
+        if let Some(global) = &self.global {
+            let [s, v] = global.units(own, other, usize::from(stage));
+            score += s;
+            value += v;
+        }
         [score, value]
     }
 
@@ -318,9 +354,11 @@ impl PatternTables {
     }
 
     /// The most [`PatternTables::sums`] can differ from the network's own sums by the
-    /// entries' rounding, per output: half a unit an instance.
+    /// entries' rounding, per output: half a unit an instance, and half a unit for the
+    /// global network's term.
     pub fn rounding_bound(&self) -> Entry {
-        let half_units = 0.5 * self.readers.len() as f32;
+        let terms = self.readers.len() + usize::from(self.global.is_some());
+        let half_units = 0.5 * terms as f32;
         [half_units * self.step[0], half_units * self.step[1]]
     }
 
@@ -462,6 +500,7 @@ impl ConfigurationRows {
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::global::SIDE;
     use super::*;
     use crate::pattern::set::PatternDef;
     use crate::Rng;
@@ -474,6 +513,17 @@ pub(super) mod tests {
         stages: u32,
         patterns: &[&str],
         seed: u64,
+    ) -> PatternTables {
+        random_tables_with(size, stages, patterns, seed, false)
+    }
+
+    /// [`random_tables`], with a global network's term where `global`.
+    pub(crate) fn random_tables_with(
+        size: BoardSize,
+        stages: u32,
+        patterns: &[&str],
+        seed: u64,
+        global: bool,
     ) -> PatternTables {
         let defs: Vec<PatternDef> = patterns
             .iter()
@@ -491,10 +541,20 @@ pub(super) mod tests {
             stage_len += pattern.configurations();
         }
         let mut rng = Rng::new(seed);
-        let entries = (0..stage_len * stages as usize)
-            .map(|_| [rng.unit() as f32 * 2.0 - 1.0, rng.unit() as f32 * 2.0 - 1.0])
-            .collect();
-        PatternTables::with_entries(set, offsets, stage_len, entries)
+        let mut random = |count: usize| -> Vec<Entry> {
+            (0..count)
+                .map(|_| [rng.unit() as f32 * 2.0 - 1.0, rng.unit() as f32 * 2.0 - 1.0])
+                .collect()
+        };
+        let entries = random(stage_len * stages as usize);
+        // A global network's entries, in the same range (its one term as large as a
+        // pattern entry, so a misread one moves a sum by many units).
+        let global = global.then(|| random(stages as usize * 2 * SIDE * SIDE));
+        let set = PatternSet {
+            global: global.is_some(),
+            ..set
+        };
+        PatternTables::with_entries(set, offsets, stage_len, entries, global)
     }
 
     /// Every position of a few random games, and each one's images under the symmetries.
@@ -568,5 +628,55 @@ pub(super) mod tests {
         ];
         let tables = random_tables(BoardSize::Six, 8, &patterns, 3);
         children_equal_fresh_readings(&tables, BoardSize::Six, 4);
+    }
+
+    #[test]
+    fn children_read_from_their_parent_equal_children_read_afresh_with_a_global_network() {
+        let patterns = [
+            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
+            "a2 b2 c2 d2 e2 f2 g2 h2",
+            "a1 b2 c3 d4 e5 f6 g7 h8",
+        ];
+        let tables = random_tables_with(BoardSize::Eight, 10, &patterns, 7, true);
+        children_equal_fresh_readings(&tables, BoardSize::Eight, 8);
+        let six = random_tables_with(BoardSize::Six, 8, &patterns[..1], 9, true);
+        children_equal_fresh_readings(&six, BoardSize::Six, 10);
+    }
+
+    #[test]
+    fn the_global_term_is_the_entry_of_the_position_s_mobilities_parity_and_stage() {
+        let patterns = ["a1 b1 c1 a2 b2 c2 a3 b3 c3", "a4 b4 c4 d4 e4 f4 g4 h4"];
+        let with = random_tables_with(BoardSize::Eight, 10, &patterns, 11, true);
+        // The same tables without the term: the patterns' units are the same.
+        let without = PatternTables {
+            global: None,
+            ..with.clone()
+        };
+        let global = with.global.as_ref().expect("a global term");
+        let mut terms = std::collections::BTreeSet::new();
+        let mut mobilities = std::collections::BTreeSet::new();
+        for pos in positions(BoardSize::Eight, 12) {
+            let (own, other) = (pos.player().0, pos.opponent().0);
+            // The plain reading: the position's and its opponent's moves, by Position.
+            let mobility = pos.legal_moves().count() as usize;
+            let opponent = Position::from_bitboards(
+                othello::Bitboard(other),
+                othello::Bitboard(own),
+                othello::Color::Black,
+                BoardSize::Eight,
+                Variant::Standard,
+            )
+            .expect("a position")
+            .legal_moves()
+            .count() as usize;
+            let stage = with.set().stage(&pos);
+            let parity = pos.empty_count() as usize % 2;
+            let want = global.entries[((stage * 2 + parity) * SIDE + mobility) * SIDE + opponent];
+            let [s, v] = without.unit_sums(own, other);
+            assert_eq!(with.unit_sums(own, other), [s + want[0], v + want[1]]);
+            terms.insert(want);
+            mobilities.insert((mobility, opponent));
+        }
+        assert!(mobilities.len() > 100 && terms.len() > 100);
     }
 }

@@ -21,7 +21,8 @@ mod walk;
 pub use evaluator::{PatternEvaluator, Priors};
 pub use lookup::{Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
 pub use set::{
-    Instance, Pattern, PatternDef, PatternError, PatternSet, MAX_PATTERNS, MAX_SQUARES, MAX_STAGES,
+    GlobalDef, Instance, Pattern, PatternDef, PatternError, PatternSet, GLOBAL_FEATURES,
+    MAX_PATTERNS, MAX_SQUARES, MAX_STAGES, MOBILITY_SCALE,
 };
 pub use walk::{Dense, LayersError, PatternLayers};
 
@@ -49,8 +50,9 @@ pub fn direct_sums(
     Ok(sums)
 }
 
-/// The summed outputs of every instance in the position as it stands: what PyTorch's
-/// network computes for it, before any averaging over the board's symmetries.
+/// The summed outputs of every instance in the position as it stands, and the global
+/// network's where the set has one: what PyTorch's network computes for it, before any
+/// averaging over the board's symmetries.
 pub fn direct_sums_as_trained(
     set: &PatternSet,
     runner: &mut dyn PatternRunner,
@@ -63,6 +65,18 @@ pub fn direct_sums_as_trained(
         for pair in out.chunks_exact(2) {
             sums[0] += pair[0];
             sums[1] += pair[1];
+        }
+    }
+    if set.global {
+        let out = runner.run_global(&set.global_row_of(pos), 1)?;
+        if let [s, v] = out[..] {
+            sums[0] += s;
+            sums[1] += v;
+        } else {
+            return Err(PatternRunError::Contract(format!(
+                "out_global gave {} values for one row; expected 2",
+                out.len()
+            )));
         }
     }
     Ok(sums)

@@ -13,6 +13,24 @@ pub const MAX_PATTERNS: usize = 32;
 /// The most stage buckets: one a move of an 8x8 game.
 pub const MAX_STAGES: u32 = 60;
 
+/// The global network's inputs, in the order it reads them (docs/model-contract.md, "The
+/// global network"): the side to move's legal moves over [`MOBILITY_SCALE`], the
+/// opponent's, the empties' parity (1 odd) and the stage input the patterns read.
+pub const GLOBAL_FEATURES: [&str; 4] = ["mobility", "opponent_mobility", "parity", "stage"];
+
+/// What a side's count of legal moves is divided by in the global network's input.
+pub const MOBILITY_SCALE: f32 = 32.0;
+
+/// The card's `global` section: a global network beside the patterns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalDef {
+    /// [`GLOBAL_FEATURES`], the only inputs a global network may have.
+    pub features: Vec<String>,
+    /// The trainer's layer sizes; the engine reads the network from the ONNX.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<Vec<u32>>,
+}
+
 /// One pattern as the card lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PatternDef {
@@ -35,6 +53,10 @@ pub enum PatternError {
     Square { name: String, message: String },
     #[error("pattern '{name}' lists square {square} twice")]
     Repeated { name: String, square: String },
+    #[error(
+        "the card's global features are {0:?}; a global network reads {GLOBAL_FEATURES:?}, in that order"
+    )]
+    GlobalFeatures(Vec<String>),
 }
 
 /// A pattern's squares, checked.
@@ -73,6 +95,8 @@ pub struct PatternSet {
     pub patterns: Vec<Pattern>,
     /// Every pattern's distinct images, pattern by pattern, each in `Symmetry::ALL` order.
     pub instances: Vec<Instance>,
+    /// Whether a global network is added to the patterns' sums ([`GLOBAL_FEATURES`]).
+    pub global: bool,
 }
 
 impl PatternSet {
@@ -103,7 +127,49 @@ impl PatternSet {
             stages,
             patterns,
             instances,
+            global: false,
         })
+    }
+
+    /// The set with the card's global network, where it has one; refuses features other
+    /// than [`GLOBAL_FEATURES`].
+    pub fn with_global(mut self, global: Option<&GlobalDef>) -> Result<Self, PatternError> {
+        if let Some(def) = global {
+            if def.features.iter().map(String::as_str).ne(GLOBAL_FEATURES) {
+                return Err(PatternError::GlobalFeatures(def.features.clone()));
+            }
+            self.global = true;
+        }
+        Ok(self)
+    }
+
+    /// The global network's input for a side to move with `mobility` legal moves against
+    /// an opponent with `opponent_mobility`, `empties` empty squares, in `stage`.
+    pub fn global_row(
+        &self,
+        mobility: u32,
+        opponent_mobility: u32,
+        empties: u32,
+        stage: usize,
+    ) -> [f32; 4] {
+        [
+            mobility as f32 / MOBILITY_SCALE,
+            opponent_mobility as f32 / MOBILITY_SCALE,
+            (empties % 2) as f32,
+            self.stage_input(stage),
+        ]
+    }
+
+    /// [`PatternSet::global_row`] of a position: the slow, plain reading.
+    pub fn global_row_of(&self, pos: &Position) -> [f32; 4] {
+        let (own, other) = (pos.player().0, pos.opponent().0);
+        let mask = self.size.mask();
+        self.global_row(
+            othello::raw::legal_moves(own, other, mask).count_ones(),
+            othello::raw::legal_moves(other, own, mask).count_ones(),
+            pos.empty_count(),
+            self.stage(pos),
+        )
     }
 
     /// The stage bucket of a position with `discs` discs on the board:

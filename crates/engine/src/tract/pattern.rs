@@ -3,7 +3,7 @@
 //! (docs/model-contract.md, "Pattern networks").
 
 use crate::network::{ModelCard, ModelError, PatternModel};
-use crate::pattern::{PatternLayers, PatternRunError, PatternRunner, PatternSet};
+use crate::pattern::{PatternLayers, PatternRunError, PatternRunner, PatternSet, GLOBAL_FEATURES};
 use std::sync::Arc;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
@@ -15,7 +15,8 @@ fn load_error(e: impl std::fmt::Display) -> ModelError {
 }
 
 /// One plan a pattern: pattern k's plan computes `out_k` alone, the other inputs fed a
-/// row of zeros (they lead nowhere in it). A plan is optimised when first run: the tables
+/// row of zeros (they lead nowhere in it). A set with a global network has one more, last:
+/// `out_global` from `global`. A plan is optimised when first run: the tables
 /// are walked from the layers where the graph is the plain chain, and the plans then serve
 /// only the checks that run the network itself.
 pub struct TractPatterns {
@@ -25,7 +26,8 @@ pub struct TractPatterns {
     layers: Vec<Option<PatternLayers>>,
     /// Each input's width, `2s + 1`, in the graph's input order.
     input_widths: Vec<usize>,
-    /// For each pattern, its input's place in the graph's inputs.
+    /// For each pattern (and the global network, last), its input's place in the graph's
+    /// inputs.
     input_of: Vec<usize>,
 }
 
@@ -63,10 +65,9 @@ impl TractPatterns {
                     .unwrap_or(0),
             );
         }
-        let mut pattern_outputs = Vec::with_capacity(set.patterns.len());
-        let mut input_of = Vec::with_capacity(set.patterns.len());
-        for (k, pattern) in set.patterns.iter().enumerate() {
-            let (input_name, output_name) = (format!("pattern_{k}"), format!("out_{k}"));
+        let mut pattern_outputs = Vec::with_capacity(set.patterns.len() + 1);
+        let mut input_of = Vec::with_capacity(set.patterns.len() + 1);
+        for (input_name, output_name, width, why) in networks(set) {
             let input = input_names
                 .iter()
                 .position(|n| *n == input_name)
@@ -75,14 +76,11 @@ impl TractPatterns {
                 .iter()
                 .position(|n| *n == output_name)
                 .ok_or_else(|| missing("output", &output_name, &output_names))?;
-            let width = 2 * pattern.squares.len() + 1;
             let input_fact = model.outlet_fact(inputs[input]).map_err(load_error)?;
             if input_fact.rank() != 2 || input_widths[input] != width {
                 return Err(ModelError::Contract(format!(
-                    "input {input_name} has shape {:?}; pattern '{}' has {} squares, so it needs [batch, {width}]",
+                    "input {input_name} has shape {:?}; {why}, so it needs [batch, {width}]",
                     input_fact.shape,
-                    pattern.name,
-                    pattern.squares.len()
                 )));
             }
             let output_fact = model.outlet_fact(outputs[output]).map_err(load_error)?;
@@ -123,9 +121,43 @@ impl TractPatterns {
     }
 }
 
+/// (input, output, width, what needs that width) for each pattern, then the global
+/// network where the set has one: what the graph must hold.
+fn networks(set: &PatternSet) -> Vec<(String, String, usize, String)> {
+    let mut wanted: Vec<(String, String, usize, String)> = set
+        .patterns
+        .iter()
+        .enumerate()
+        .map(|(k, pattern)| {
+            let width = 2 * pattern.squares.len() + 1;
+            let why = format!(
+                "pattern '{}' has {} squares",
+                pattern.name,
+                pattern.squares.len()
+            );
+            (format!("pattern_{k}"), format!("out_{k}"), width, why)
+        })
+        .collect();
+    if set.global {
+        let why = format!("the global network reads {GLOBAL_FEATURES:?}");
+        wanted.push((
+            "global".into(),
+            "out_global".into(),
+            GLOBAL_FEATURES.len(),
+            why,
+        ));
+    }
+    wanted
+}
+
 fn missing(what: &str, name: &str, found: &[String]) -> ModelError {
+    let whose = if name.ends_with("global") {
+        "its card's global network's"
+    } else {
+        "one a pattern of its card"
+    };
     ModelError::Contract(format!(
-        "a pattern network needs an {what} named {name}, one a pattern of its card; found {}",
+        "a pattern network needs an {what} named {name}, {whose}; found {}",
         if found.is_empty() {
             "none".to_owned()
         } else {
@@ -167,6 +199,16 @@ impl PatternRunner for TractPatterns {
 
     fn layers(&self, pattern: usize) -> Option<&PatternLayers> {
         self.layers.get(pattern)?.as_ref()
+    }
+
+    /// The global network: the plan after the patterns'.
+    fn run_global(&mut self, rows: &[f32], count: usize) -> Result<Vec<f32>, PatternRunError> {
+        if self.layers.len() + 1 != self.outputs.len() {
+            return Err(PatternRunError::Contract(
+                "the card names no global network".into(),
+            ));
+        }
+        self.run_pattern(self.outputs.len() - 1, rows, count)
     }
 }
 

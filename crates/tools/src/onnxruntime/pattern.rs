@@ -4,15 +4,18 @@
 
 use super::environment;
 use engine::network::{ModelCard, ModelError, PatternModel};
-use engine::pattern::{PatternRunError, PatternRunner, PatternSet};
+use engine::pattern::{PatternRunError, PatternRunner, PatternSet, GLOBAL_FEATURES};
 use ort::session::Session;
 use ort::value::TensorRef;
 
-/// One session over the whole graph: pattern k's rows go to `pattern_k`, every other
-/// input gets one row of zeros.
+/// One session over the whole graph: pattern k's rows go to `pattern_k` (the global
+/// network's, last, to `global`), every other input gets one row of zeros.
 pub struct OrtPatterns {
     session: Session,
-    widths: Vec<usize>,
+    /// (input, output, width) of each pattern, then of the global network where the card
+    /// has one.
+    networks: Vec<(String, String, usize)>,
+    global: bool,
 }
 
 impl OrtPatterns {
@@ -24,22 +27,35 @@ impl OrtPatterns {
             .map_err(|e| load(e.into()))?
             .commit_from_memory(bytes)
             .map_err(load)?;
-        for k in 0..set.patterns.len() {
-            let (input, output) = (format!("pattern_{k}"), format!("out_{k}"));
+        let mut networks: Vec<(String, String, usize)> = set
+            .patterns
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                (
+                    format!("pattern_{k}"),
+                    format!("out_{k}"),
+                    2 * p.squares.len() + 1,
+                )
+            })
+            .collect();
+        if set.global {
+            networks.push(("global".into(), "out_global".into(), GLOBAL_FEATURES.len()));
+        }
+        for (input, output, _) in &networks {
             if !session.inputs().iter().any(|i| i.name() == input)
                 || !session.outputs().iter().any(|o| o.name() == output)
             {
                 return Err(ModelError::Contract(format!(
-                    "a pattern network needs an input {input} and an output {output}, one a pattern of its card"
+                    "a pattern network needs an input {input} and an output {output}, one a network of its card"
                 )));
             }
         }
-        let widths = set
-            .patterns
-            .iter()
-            .map(|p| 2 * p.squares.len() + 1)
-            .collect();
-        Ok(OrtPatterns { session, widths })
+        Ok(OrtPatterns {
+            session,
+            networks,
+            global: set.global,
+        })
     }
 }
 
@@ -51,23 +67,33 @@ impl PatternRunner for OrtPatterns {
         count: usize,
     ) -> Result<Vec<f32>, PatternRunError> {
         let run = |e: ort::Error| PatternRunError::Run(e.to_string());
-        let zeros: Vec<Vec<f32>> = self.widths.iter().map(|&w| vec![0.0; w]).collect();
-        let mut inputs = Vec::with_capacity(self.widths.len());
-        for (k, &width) in self.widths.iter().enumerate() {
+        let zeros: Vec<Vec<f32>> = self.networks.iter().map(|n| vec![0.0; n.2]).collect();
+        let mut inputs = Vec::with_capacity(self.networks.len());
+        for (k, (input, _, width)) in self.networks.iter().enumerate() {
             let value = if k == pattern {
-                TensorRef::from_array_view(([count, width], rows)).map_err(run)?
+                TensorRef::from_array_view(([count, *width], rows)).map_err(run)?
             } else {
-                TensorRef::from_array_view(([1, width], zeros[k].as_slice())).map_err(run)?
+                TensorRef::from_array_view(([1, *width], zeros[k].as_slice())).map_err(run)?
             };
-            inputs.push((format!("pattern_{k}"), value));
+            inputs.push((input.clone(), value));
         }
         let results = self.session.run(inputs).map_err(run)?;
-        let name = format!("out_{pattern}");
+        let name = &self.networks[pattern].1;
         let value = results
             .get(name.as_str())
             .ok_or_else(|| PatternRunError::Run(format!("no {name} output")))?;
         let (_, data) = value.try_extract_tensor::<f32>().map_err(run)?;
         Ok(data.to_vec())
+    }
+
+    /// The global network: the last of the session's networks.
+    fn run_global(&mut self, rows: &[f32], count: usize) -> Result<Vec<f32>, PatternRunError> {
+        if !self.global {
+            return Err(PatternRunError::Contract(
+                "the card names no global network".into(),
+            ));
+        }
+        self.run_pattern(self.networks.len() - 1, rows, count)
     }
 }
 

@@ -16,7 +16,8 @@ impl PatternTables {
         let discs = (own | other).count_ones() as usize;
         let stage = |discs: usize| usize::from(self.stage_of_discs[discs.min(64)]);
         let block = |stage: usize| &self.entries[stage * self.stage_len..][..self.stage_len];
-        let (own_block, child_block) = (block(stage(discs)), block(stage(discs + 1)));
+        let child_stage = stage(discs + 1);
+        let (own_block, child_block) = (block(stage(discs)), block(child_stage));
         let mut index = [0u16; MAX_INSTANCES];
         let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
         for (reader, index) in self.readers.iter().zip(&mut index) {
@@ -30,6 +31,11 @@ impl PatternTables {
             *index = theirs + 2 * mine;
             base += i32::from(child_block[reader.offset + usize::from(*index)][1]);
         }
+        if let Some(global) = &self.global {
+            let [s, v] = global.units(own, other, stage(discs));
+            score += s;
+            value += v;
+        }
         Children {
             tables: self,
             block: child_block,
@@ -38,6 +44,9 @@ impl PatternTables {
             parent: [score, value],
             delta: [0; MAX_INSTANCES],
             touched: [0; MAX_INSTANCES],
+            own,
+            other,
+            child_stage,
         }
     }
 }
@@ -58,6 +67,12 @@ pub struct Children<'a> {
     delta: [u16; MAX_INSTANCES],
     /// The instances the move being read changes, in the order first met.
     touched: [u16; MAX_INSTANCES],
+    /// The position (its side to move's discs, the opponent's) and its children's stage,
+    /// for the global network's term, which each child reads afresh (its mobilities are
+    /// its own, not its parent's plus a change).
+    own: u64,
+    other: u64,
+    child_stage: usize,
 }
 
 impl Children<'_> {
@@ -102,6 +117,11 @@ impl Children<'_> {
             value += i32::from(self.block[offset + after][1])
                 - i32::from(self.block[offset + before][1]);
             self.delta[instance] = 0;
+        }
+        if let Some(global) = &tables.global {
+            let placed = 1u64 << square;
+            let (child_own, child_other) = (self.other & !flipped, self.own | flipped | placed);
+            value += global.units(child_own, child_other, self.child_stage)[1];
         }
         value
     }
