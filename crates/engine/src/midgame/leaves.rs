@@ -73,7 +73,3 @@ impl Evaluator for AlphaBetaLeaves {
         )
     }
 }
-
-#[cfg(test)]
-#[path = "leaves_tests.rs"]
-mod tests;
