@@ -220,6 +220,10 @@ test("on a phone the agent's search shows right under the board's buttons while 
   // The panel's heading on the first screen, the whole board with it.
   assert.ok(board.y >= 0 && search.y + 40 <= 844, `the board at ${board.y}, the panel at ${search.y}`);
   await waitForTurn(page);
+  // The review's budgets raised to the agent's (its note shown): the longer option shrinks
+  // its select, the page never scrolls sideways (issue 68's fourth look: 400 px at 390).
+  await page.waitForSelector("#review-budget-note");
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
   assert.deepEqual(errors, []);
   await context.close();
 });
