@@ -35,7 +35,7 @@ fn show_the_board() {
             .and_then(|d| d.query_selector(selector).ok().flatten())
     };
     if let Some(board) = find(super::scroll::GAME_TOP) {
-        board.scroll_into_view();
+        super::scroll::scroll_target(board).scroll_into_view();
     }
     if super::scroll::panel_below_board() {
         super::scroll::want_panel_when_running();

@@ -2,11 +2,21 @@
 //! board, the search panel and the review's table lie far apart, and an action whose
 //! result appears out of sight reads as one that did nothing (issue 68).
 
-/// What to bring into view to show the game's section from its top, and the search's: each
-/// section's first child, since on a phone the sections lend their children to the page's
-/// one column (`display: contents`, style.css) and have no box to scroll to.
-pub const GAME_TOP: &str = "section.play > :first-child";
-pub const SEARCH_TOP: &str = "section.thinking > :first-child";
+/// The game's section and the search's, as scroll targets ([`scroll_target`]).
+pub const GAME_TOP: &str = "section.play";
+pub const SEARCH_TOP: &str = "section.thinking";
+
+/// What to scroll to show `element` from its top: itself, or on a phone, where the page's
+/// sections lend their children to its one column (`display: contents`, style.css) and
+/// have no box of their own, their first child.
+pub fn scroll_target(element: web_sys::Element) -> web_sys::Element {
+    // A box-less element measures 0 by 0 (`display: contents`); a section never does.
+    let rect = element.get_bounding_client_rect();
+    if rect.width() > 0.0 || rect.height() > 0.0 {
+        return element;
+    }
+    element.first_element_child().unwrap_or(element)
+}
 
 /// After the render the dispatch schedules (which runs before a timer's callback), brings
 /// `target` into view, its top at the top of the screen, when `shown` (what the player
@@ -29,7 +39,7 @@ pub fn show_all_after_render(shown: Vec<&'static str>, target: &'static str) {
             return;
         }
         if let Some(target) = find(target) {
-            target.scroll_into_view();
+            scroll_target(target).scroll_into_view();
         }
     })
     .forget();
@@ -76,7 +86,7 @@ pub fn panel_below_board() -> bool {
     let find = |selector: &str| document.query_selector(selector).ok().flatten();
     match (find("#board"), find(SEARCH_TOP)) {
         (Some(board), Some(search)) => {
-            search.get_bounding_client_rect().top()
+            scroll_target(search).get_bounding_client_rect().top()
                 >= board.get_bounding_client_rect().bottom() - 1.0
         }
         _ => false,
