@@ -223,6 +223,22 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         s.speed.as_deref(),
         Some("The endgame solver: 1,000 positions in 30 ms: 33,333 per second")
     );
+    // A game's last move, solved in a millisecond: no rate made of it (issue 68's fourth
+    // look: "8 positions in 1 ms: 8,000,000 per second").
+    let mut quick = merged(1.0, 0, 1.0);
+    quick.search.solved = Some(SolvedStat {
+        best: mv("d6"),
+        margin: 12,
+        exact: true,
+        nodes: 8,
+        micros: 1_000,
+    });
+    let h = heat(&game, Purpose::Move, quick);
+    let q = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        q.speed.as_deref(),
+        Some("The endgame solver: 8 positions in 1 ms: too short a solve to give a speed")
+    );
     // A search that reused its tree and ran 100 simulations in 2 ms says so, with no
     // speed made of it (issue 62's fifth finding: "62,500 per second").
     let h = heat(&game, Purpose::Move, merged(0.5, 100, 1.9));
