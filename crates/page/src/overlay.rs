@@ -229,9 +229,26 @@ pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedM
 /// 1: a chance to win tells the moves apart by its rank among them, not by its distance
 /// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
 /// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
-/// negative strength, which the board draws grey, and stays out of the scale.
+/// negative strength, which the board draws grey, and stays out of the scale. Tiles whose
+/// numbers read the same are drawn alike, at their mean: the colours never rank what the
+/// squares call equal (issue 68's fourth look: the four first moves of a reversed game,
+/// each "~+1", were drawn best and worst over a tenth of a disc).
 pub fn spread(tiles: &mut [Tile]) {
     let untried = |t: &Tile| t.label == "?";
+    let alike: Vec<f32> = tiles
+        .iter()
+        .map(|t| {
+            let same: Vec<f32> = tiles
+                .iter()
+                .filter(|o| o.label == t.label)
+                .map(|o| o.strength)
+                .collect();
+            same.iter().sum::<f32>() / same.len() as f32
+        })
+        .collect();
+    for (tile, strength) in tiles.iter_mut().zip(alike) {
+        tile.strength = strength;
+    }
     let (low, high) = tiles
         .iter()
         .filter(|t| !untried(t))

@@ -320,6 +320,28 @@ fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
     let mut even = vec![tile(0.5), tile(0.5)];
     spread(&mut even);
     assert_eq!(even[0].strength, 0.5);
+    // Squares that read the same are drawn alike, whatever the search's fractions behind
+    // them; the others still span the scale.
+    let read = |label: &str, strength: f32| Tile {
+        label: label.to_owned(),
+        ..tile(strength)
+    };
+    let mut first = vec![
+        read("~+1", 0.51),
+        read("~+1", 0.54),
+        read("~+1", 0.52),
+        read("~+1", 0.53),
+    ];
+    spread(&mut first);
+    assert!(
+        first.windows(2).all(|w| w[0].strength == w[1].strength),
+        "{:?}",
+        first.iter().map(|t| t.strength).collect::<Vec<_>>()
+    );
+    let mut mixed = vec![read("~0", 0.50), read("~-1", 0.47), read("~0", 0.49)];
+    spread(&mut mixed);
+    let strengths: Vec<f32> = mixed.iter().map(|t| t.strength).collect();
+    assert_eq!(strengths, vec![1.0, 0.0, 1.0]);
 }
 
 fn tile_of(kind: TileKind, label: &str) -> Tile {
