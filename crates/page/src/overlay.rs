@@ -238,12 +238,11 @@ pub fn spread(tiles: &mut [Tile]) {
     let alike: Vec<f32> = tiles
         .iter()
         .map(|t| {
-            let same: Vec<f32> = tiles
+            let (sum, count) = tiles
                 .iter()
                 .filter(|o| o.label == t.label)
-                .map(|o| o.strength)
-                .collect();
-            same.iter().sum::<f32>() / same.len() as f32
+                .fold((0.0, 0u16), |(sum, count), o| (sum + o.strength, count + 1));
+            sum / f32::from(count)
         })
         .collect();
     for (tile, strength) in tiles.iter_mut().zip(alike) {

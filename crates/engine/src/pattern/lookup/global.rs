@@ -43,7 +43,10 @@ pub(super) fn run(
         for empties in 0..2 {
             for mobility in 0..SIDE as u32 {
                 for opponent in 0..SIDE as u32 {
-                    debug_assert_eq!(input.len(), index(stage, empties, mobility, opponent) * 4);
+                    debug_assert_eq!(
+                        input.len(),
+                        index(stage, empties, mobility, opponent) * width
+                    );
                     input.extend(set.global_row(mobility, opponent, empties, stage));
                 }
             }
