@@ -223,6 +223,12 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
         s.speed.as_deref(),
         Some("The endgame solver: 1,000 positions in 30 ms: 33,333 per second")
     );
+}
+
+#[test]
+fn a_search_too_short_to_time_gives_no_speed() {
+    let game = apply(&start(Seats::Human(Color::Black)), Action::Play(mv("f5")));
+    let view = View::default();
     // A game's last move, solved in a millisecond: no rate made of it (issue 68's fourth
     // look: "8 positions in 1 ms: 8,000,000 per second").
     let mut quick = merged(1.0, 0, 1.0);
