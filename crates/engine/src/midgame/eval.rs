@@ -99,10 +99,9 @@ impl PatternEval {
 impl StaticEval for PatternEval {
     #[inline]
     fn evaluate(&mut self, p: u64, o: u64) -> i32 {
-        let sums = self.tables.unit_sums(p, o);
         let units = match self.output {
-            PatternOutput::Margin => sums[0],
-            PatternOutput::ValueLogit => sums[1],
+            PatternOutput::Margin => self.tables.unit_sum(p, o, 0),
+            PatternOutput::ValueLogit => self.tables.unit_sum(p, o, 1),
         };
         ((units as f32 * self.scale) as i32).clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
     }

@@ -72,10 +72,11 @@ pub type Entry = [f32; 2];
 
 /// The largest stored value of a table entry: entries are kept as 16-bit integers, each
 /// output scaled so that its largest entry is this, as Egaroucid and Edax keep theirs. A
-/// stage's block of the 8x8 set is then 0.9 MB, which a core's 1 MB L2 cache holds, where
-/// 32-bit floats made 1.8 MB and a position's 46 reads went out to L3: 5.1 million
-/// positions a second became 11.9 million
-/// (`othello bench network` on this project's 2-core machine).
+/// stage's block of the 8x8 base set is then 0.9 MB (both outputs), which a core's 1 MB
+/// L2 cache holds, where 32-bit floats made 1.8 MB and a position's 46 reads went out to
+/// L3: 5.1 million positions a second became 11.9 million (`othello bench network` on
+/// this project's 2-core machine). One array an output halves what a search over one
+/// output reads again (docs/pattern.md: alpha-beta with Egaroucid 7's set 1.37 times as fast).
 const QUANTUM_MAX: f32 = 32_767.0;
 
 /// A pattern network's tables, and how to read a position into them.
@@ -86,14 +87,18 @@ pub struct PatternTables {
     offsets: Vec<usize>,
     /// Entries in one stage's block (the sum of every pattern's 3^s).
     stage_len: usize,
-    /// Stage after stage: one stage's block is all a position reads. Each output in
-    /// units of `step`.
-    entries: Vec<[i16; 2]>,
+    /// Stage after stage, one array an output (score, value logit): one stage's block is
+    /// all a position reads, and a search that wants one output reads one array, half
+    /// the bytes of both side by side (Egaroucid keeps one output a table). Each output
+    /// in units of `step`.
+    entries: [Vec<i16>; 2],
     /// What one unit of a stored entry is worth, per output.
     step: [f32; 2],
     readers: Vec<Reader>,
     /// `ternary[reader.ternary + bits]`: the gathered bits of an instance's squares as
-    /// their share of its pattern's index, 1,024 entries an instance.
+    /// their share of its pattern's index, 1,024 entries a distinct order of digits
+    /// (instances whose squares take their digits in the same order share one, which
+    /// keeps this small enough to stay in a core's L1 cache beside the entries it points at).
     ternary: Vec<u16>,
     /// The stage of a position with this many discs (`PatternSet::stage_of_discs`), so a
     /// sum on raw bitboards needs no division.
@@ -225,16 +230,16 @@ impl PatternTables {
                 *step = largest / QUANTUM_MAX;
             }
         }
-        let entries = exact
-            .iter()
-            .map(|e| {
-                let quantise =
-                    |o: usize| (e[o] / step[o]).round().clamp(-QUANTUM_MAX, QUANTUM_MAX) as i16;
-                [quantise(0), quantise(1)]
-            })
-            .collect();
+        let entries = [0, 1].map(|o| {
+            exact
+                .iter()
+                .map(|e| (e[o] / step[o]).round().clamp(-QUANTUM_MAX, QUANTUM_MAX) as i16)
+                .collect()
+        });
         let mut readers = Vec::with_capacity(set.instances.len());
         let mut ternary = Vec::with_capacity(set.instances.len() * 1024);
+        // The distinct orders of digits met so far, the i-th at `ternary[i * 1024..]`.
+        let mut orders: Vec<Vec<u16>> = Vec::new();
         // (square, instance, weight) for every square of every instance.
         let mut squares_through: Vec<(usize, Through)> = Vec::new();
         for (i, &instance) in set.instances.iter().enumerate() {
@@ -257,18 +262,9 @@ impl PatternTables {
                 };
                 squares_through.push((sq.index() as usize, through));
             }
-            let start = ternary.len();
-            ternary.extend((0..1024usize).map(|bits| {
-                weights
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| bits >> j & 1 != 0)
-                    .map(|(_, w)| *w)
-                    .sum::<u16>()
-            }));
             readers.push(Reader {
                 mask,
-                ternary: start,
+                ternary: ternary_block(&mut ternary, &mut orders, weights),
                 offset: offsets[instance.pattern],
             });
         }
@@ -310,7 +306,7 @@ impl PatternTables {
 
     /// The tables' size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<[i16; 2]>()
+        self.entries.iter().map(Vec::len).sum::<usize>() * std::mem::size_of::<i16>()
     }
 
     /// The summed outputs of every instance (score sum, value logit sum) for the side
@@ -330,15 +326,12 @@ impl PatternTables {
     #[inline]
     pub fn unit_sums(&self, own: u64, other: u64) -> [i32; 2] {
         let stage = self.stage_of_discs[(own | other).count_ones() as usize];
-        let block = &self.entries[usize::from(stage) * self.stage_len..][..self.stage_len];
+        let [scores, values] = [0, 1].map(|o| self.block(o, usize::from(stage)));
         let (mut score, mut value) = (0i32, 0i32);
         for reader in &self.readers {
-            let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
-            let index = usize::from(ternary[gather(own, reader.mask) as usize])
-                + 2 * usize::from(ternary[gather(other, reader.mask) as usize]);
-            let [s, v] = block[reader.offset + index];
-            score += i32::from(s);
-            value += i32::from(v);
+            let index = reader.offset + self.index(reader, own, other);
+            score += i32::from(scores[index]);
+            value += i32::from(values[index]);
         }
         if let Some(global) = &self.global {
             let [s, v] = global.units(own, other, usize::from(stage));
@@ -346,6 +339,37 @@ impl PatternTables {
             value += v;
         }
         [score, value]
+    }
+
+    /// One output of [`PatternTables::unit_sums`] (0 the score, 1 the value logit): what
+    /// an alpha-beta search over that output adds up, reading that output's entries alone.
+    #[inline]
+    pub fn unit_sum(&self, own: u64, other: u64, output: usize) -> i32 {
+        let stage = usize::from(self.stage_of_discs[(own | other).count_ones() as usize]);
+        let block = self.block(output, stage);
+        let mut sum = 0i32;
+        for reader in &self.readers {
+            sum += i32::from(block[reader.offset + self.index(reader, own, other)]);
+        }
+        if let Some(global) = &self.global {
+            sum += global.units(own, other, stage)[output];
+        }
+        sum
+    }
+
+    /// `output`'s entries of `stage`.
+    #[inline]
+    fn block(&self, output: usize, stage: usize) -> &[i16] {
+        &self.entries[output][stage * self.stage_len..][..self.stage_len]
+    }
+
+    /// The index within its pattern's entries that `reader`'s instance reads for `own`
+    /// to move against `other`.
+    #[inline]
+    fn index(&self, reader: &Reader, own: u64, other: u64) -> usize {
+        let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
+        usize::from(ternary[gather(own, reader.mask) as usize])
+            + 2 * usize::from(ternary[gather(other, reader.mask) as usize])
     }
 
     /// What one unit of a stored entry is worth (score, value logit).
@@ -378,9 +402,27 @@ impl PatternTables {
     /// The entry of `pattern` for `configuration` (digits in ascending square order) in
     /// `stage`, for checks.
     pub fn entry(&self, stage: usize, pattern: usize, configuration: usize) -> Entry {
-        let [s, v] = self.entries[stage * self.stage_len + self.offsets[pattern] + configuration];
-        [f32::from(s) * self.step[0], f32::from(v) * self.step[1]]
+        let at = stage * self.stage_len + self.offsets[pattern] + configuration;
+        [0, 1].map(|o| f32::from(self.entries[o][at]) * self.step[o])
     }
+}
+
+/// Where in `ternary` the block for an instance whose ascending squares weigh `weights`
+/// starts: the block of an earlier instance with the same order of digits, or a new one.
+fn ternary_block(ternary: &mut Vec<u16>, orders: &mut Vec<Vec<u16>>, weights: Vec<u16>) -> usize {
+    if let Some(known) = orders.iter().position(|o| *o == weights) {
+        return known * 1024;
+    }
+    ternary.extend((0..1024usize).map(|bits| {
+        weights
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| bits >> j & 1 != 0)
+            .map(|(_, w)| *w)
+            .sum::<u16>()
+    }));
+    orders.push(weights);
+    ternary.len() - 1024
 }
 
 /// Makes each pattern's entries the mean over the symmetries that map its squares onto
@@ -499,184 +541,4 @@ impl ConfigurationRows {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use super::global::SIDE;
-    use super::*;
-    use crate::pattern::set::PatternDef;
-    use crate::Rng;
-    use othello::{BoardSize, Move, Symmetry, Variant};
-
-    /// Tables of random entries for `patterns` (name, squares): what any network's tables
-    /// could hold.
-    pub(crate) fn random_tables(
-        size: BoardSize,
-        stages: u32,
-        patterns: &[&str],
-        seed: u64,
-    ) -> PatternTables {
-        random_tables_with(size, stages, patterns, seed, false)
-    }
-
-    /// [`random_tables`], with a global network's term where `global`.
-    pub(crate) fn random_tables_with(
-        size: BoardSize,
-        stages: u32,
-        patterns: &[&str],
-        seed: u64,
-        global: bool,
-    ) -> PatternTables {
-        let defs: Vec<PatternDef> = patterns
-            .iter()
-            .enumerate()
-            .map(|(i, squares)| PatternDef {
-                name: format!("p{i}"),
-                squares: squares.split(' ').map(str::to_owned).collect(),
-            })
-            .collect();
-        let set = PatternSet::new(size, Some(stages), Some(&defs)).expect("valid set");
-        let mut offsets = Vec::new();
-        let mut stage_len = 0;
-        for pattern in &set.patterns {
-            offsets.push(stage_len);
-            stage_len += pattern.configurations();
-        }
-        let mut rng = Rng::new(seed);
-        let mut random = |count: usize| -> Vec<Entry> {
-            (0..count)
-                .map(|_| [rng.unit() as f32 * 2.0 - 1.0, rng.unit() as f32 * 2.0 - 1.0])
-                .collect()
-        };
-        let entries = random(stage_len * stages as usize);
-        // A global network's entries, in the same range (its one term as large as a
-        // pattern entry, so a misread one moves a sum by many units).
-        let global = global.then(|| random(stages as usize * 2 * SIDE * SIDE));
-        let set = PatternSet {
-            global: global.is_some(),
-            ..set
-        };
-        PatternTables::with_entries(set, offsets, stage_len, entries, global)
-    }
-
-    /// Every position of a few random games, and each one's images under the symmetries.
-    pub(crate) fn positions(size: BoardSize, seed: u64) -> Vec<Position> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..6 {
-            let mut pos = Position::start(size, Variant::Standard);
-            while !pos.is_game_over() {
-                out.extend(Symmetry::ALL.iter().map(|g| g.position(&pos)));
-                let moves = pos.legal_move_list();
-                pos = pos.play_unchecked(*rng.choose(&moves).expect("a move"));
-            }
-        }
-        out
-    }
-
-    /// The children read from their parent's indices are the children read afresh.
-    fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: u64) {
-        let mut checked = 0;
-        for pos in positions(size, seed) {
-            let (own, other) = (pos.player().0, pos.opponent().0);
-            if pos.legal_moves().is_empty() {
-                continue;
-            }
-            let mut children = tables.children(own, other);
-            assert_eq!(children.parent_units(), tables.unit_sums(own, other));
-            for sq in pos.legal_moves() {
-                let child = pos.play_unchecked(Move::Place(sq));
-                let flipped = other & !child.player().0;
-                let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
-                let got = children.value_units(u32::from(sq.index()), flipped);
-                assert_eq!(got, fresh, "{} after {sq}", pos.to_board_text());
-                checked += 1;
-            }
-        }
-        assert!(checked > 1000, "only {checked} children");
-    }
-
-    #[test]
-    fn children_read_from_their_parent_equal_children_read_afresh_on_8x8() {
-        // The shipped 8x8 layout: patterns with two, four and eight images, some through
-        // the squares of others, the diagonals mapped onto themselves.
-        let patterns = [
-            "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2",
-            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
-            "a1 b1 c1 d1 e1 f1 g1 h1 b2 g2",
-            "a2 b2 c2 d2 e2 f2 g2 h2",
-            "a3 b3 c3 d3 e3 f3 g3 h3",
-            "a4 b4 c4 d4 e4 f4 g4 h4",
-            "a1 b2 c3 d4 e5 f6 g7 h8",
-            "a2 b3 c4 d5 e6 f7 g8",
-            "a3 b4 c5 d6 e7 f8",
-            "a4 b5 c6 d7 e8",
-            "e1 d2 c3 b4 a5",
-            "a1 b1 a2 b2",
-        ];
-        let tables = random_tables(BoardSize::Eight, 10, &patterns, 1);
-        children_equal_fresh_readings(&tables, BoardSize::Eight, 2);
-    }
-
-    #[test]
-    fn children_read_from_their_parent_equal_children_read_afresh_on_6x6() {
-        let patterns = [
-            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
-            "a4 a3 a2 a1 b2 b1 c1 d1",
-            "b2 a1 b1 c1 d1 e1 f1 e2",
-            "a2 b2 c2 d2 e2 f2",
-            "a1 b2 c3 d4 e5 f6",
-            "c1 d2 e3 f4",
-        ];
-        let tables = random_tables(BoardSize::Six, 8, &patterns, 3);
-        children_equal_fresh_readings(&tables, BoardSize::Six, 4);
-    }
-
-    #[test]
-    fn children_read_from_their_parent_equal_children_read_afresh_with_a_global_network() {
-        let patterns = [
-            "a1 b1 c1 a2 b2 c2 a3 b3 c3",
-            "a2 b2 c2 d2 e2 f2 g2 h2",
-            "a1 b2 c3 d4 e5 f6 g7 h8",
-        ];
-        let tables = random_tables_with(BoardSize::Eight, 10, &patterns, 7, true);
-        children_equal_fresh_readings(&tables, BoardSize::Eight, 8);
-        let six = random_tables_with(BoardSize::Six, 8, &patterns[..1], 9, true);
-        children_equal_fresh_readings(&six, BoardSize::Six, 10);
-    }
-
-    #[test]
-    fn the_global_term_is_the_entry_of_the_position_s_mobilities_parity_and_stage() {
-        let patterns = ["a1 b1 c1 a2 b2 c2 a3 b3 c3", "a4 b4 c4 d4 e4 f4 g4 h4"];
-        let with = random_tables_with(BoardSize::Eight, 10, &patterns, 11, true);
-        // The same tables without the term: the patterns' units are the same.
-        let without = PatternTables {
-            global: None,
-            ..with.clone()
-        };
-        let global = with.global.as_ref().expect("a global term");
-        let mut terms = std::collections::BTreeSet::new();
-        let mut mobilities = std::collections::BTreeSet::new();
-        for pos in positions(BoardSize::Eight, 12) {
-            let (own, other) = (pos.player().0, pos.opponent().0);
-            // The plain reading: the position's and its opponent's moves, by Position.
-            let mobility = pos.legal_moves().count() as usize;
-            let opponent = Position::from_bitboards(
-                othello::Bitboard(other),
-                othello::Bitboard(own),
-                othello::Color::Black,
-                BoardSize::Eight,
-                Variant::Standard,
-            )
-            .expect("a position")
-            .legal_moves()
-            .count() as usize;
-            let stage = with.set().stage(&pos);
-            let parity = pos.empty_count() as usize % 2;
-            let want = global.entries[((stage * 2 + parity) * SIDE + mobility) * SIDE + opponent];
-            let [s, v] = without.unit_sums(own, other);
-            assert_eq!(with.unit_sums(own, other), [s + want[0], v + want[1]]);
-            terms.insert(want);
-            mobilities.insert((mobility, opponent));
-        }
-        assert!(mobilities.len() > 100 && terms.len() > 100);
-    }
-}
+pub(super) mod tests;

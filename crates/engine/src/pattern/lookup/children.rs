@@ -15,21 +15,21 @@ impl PatternTables {
     pub fn children(&self, own: u64, other: u64) -> Children<'_> {
         let discs = (own | other).count_ones() as usize;
         let stage = |discs: usize| usize::from(self.stage_of_discs[discs.min(64)]);
-        let block = |stage: usize| &self.entries[stage * self.stage_len..][..self.stage_len];
         let child_stage = stage(discs + 1);
-        let (own_block, child_block) = (block(stage(discs)), block(child_stage));
+        let [scores, values] = [0, 1].map(|o| self.block(o, stage(discs)));
+        let child_block = self.block(1, child_stage);
         let mut index = [0u16; MAX_INSTANCES];
         let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
         for (reader, index) in self.readers.iter().zip(&mut index) {
             let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
             let mine = ternary[gather(own, reader.mask) as usize];
             let theirs = ternary[gather(other, reader.mask) as usize];
-            let [s, v] = own_block[reader.offset + usize::from(mine) + 2 * usize::from(theirs)];
-            score += i32::from(s);
-            value += i32::from(v);
+            let own_index = reader.offset + usize::from(mine) + 2 * usize::from(theirs);
+            score += i32::from(scores[own_index]);
+            value += i32::from(values[own_index]);
             // The children's side to move is `other`: its discs are digit 1, `own`'s 2.
             *index = theirs + 2 * mine;
-            base += i32::from(child_block[reader.offset + usize::from(*index)][1]);
+            base += i32::from(child_block[reader.offset + usize::from(*index)]);
         }
         if let Some(global) = &self.global {
             let [s, v] = global.units(own, other, stage(discs));
@@ -57,8 +57,8 @@ impl PatternTables {
 #[derive(Clone, Debug)]
 pub struct Children<'a> {
     tables: &'a PatternTables,
-    /// The children's stage's block of entries.
-    block: &'a [[i16; 2]],
+    /// The children's stage's block of value entries.
+    block: &'a [i16],
     index: [u16; MAX_INSTANCES],
     /// The value units of the position as the children's side to move reads it.
     base: i32,
@@ -114,8 +114,7 @@ impl Children<'_> {
             let offset = tables.readers[instance].offset;
             let before = usize::from(self.index[instance]);
             let after = before + usize::from(self.delta[instance]);
-            value += i32::from(self.block[offset + after][1])
-                - i32::from(self.block[offset + before][1]);
+            value += i32::from(self.block[offset + after]) - i32::from(self.block[offset + before]);
             self.delta[instance] = 0;
         }
         if let Some(global) = &tables.global {
