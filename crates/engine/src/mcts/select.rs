@@ -278,17 +278,17 @@ impl SearchTree {
     /// Adds `value` and `score` (for the leaf's side to move) along the path, alternating
     /// sides, takes the virtual losses back, and updates proofs from the leaf up.
     fn backup(&mut self, path: &[u32], value: f32, score: Option<f32>) {
-        let mut v = -value as f64; // the leaf's mover sees the opposite
-        let mut s = score.map(|s| -s as f64);
+        let mut v = -value; // the leaf's mover sees the opposite
+        let mut s = score.map(|s| -s);
         for &index in path.iter().rev() {
             let node = &mut self.nodes[index as usize];
             node.visits += 1;
             node.in_flight = node.in_flight.saturating_sub(1);
-            node.value_sum += v;
+            node.value_mean += (v - node.value_mean) / node.visits as f32;
             v = -v;
             if let Some(score) = s {
-                node.score_sum += score;
                 node.score_n += 1;
+                node.score_mean += (score - node.score_mean) / node.score_n as f32;
                 s = Some(-score);
             }
         }

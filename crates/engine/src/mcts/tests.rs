@@ -781,10 +781,10 @@ fn the_score_utility_prefers_the_larger_expected_margin_among_equal_values() {
         for (i, mv) in moves.iter().take(3).enumerate() {
             let mut child = super::tree::Node::new(64, *mv, 0.25);
             child.visits = 10;
-            child.value_sum = 5.0;
+            child.value_mean = 0.5;
             child.score_n = 10;
             // Scores are kept over the squares: 4 discs, then 16, then 4.
-            child.score_sum = 10.0 * if i == 1 { 0.25 } else { 0.0625 };
+            child.score_mean = if i == 1 { 0.25 } else { 0.0625 };
             nodes.push(child);
         }
         tree.nodes = nodes;

@@ -63,8 +63,10 @@ pub(super) struct Node {
     pub(super) visits: u32,
     /// Simulations passing through that have not been backed up yet (virtual losses).
     pub(super) in_flight: u32,
-    /// Sum of backed-up values, from the view of the player who made `mv`.
-    pub(super) value_sum: f64,
+    /// Mean of the backed-up values, from the view of the player who made `mv` (0 before
+    /// any). A running mean rather than a sum, as lc0's nodes keep theirs: selection reads
+    /// every child's on every path, and a sum needed a division for each.
+    pub(super) value_mean: f32,
     pub(super) first_child: u32,
     pub(super) child_count: u16,
     pub(super) expansion: Expansion,
@@ -77,17 +79,17 @@ pub(super) struct Node {
     /// The evaluator's value for the side to move here, once evaluated (Gumbel's mixed
     /// value starts from the root's).
     pub(super) raw_value: f32,
-    /// Sum of backed-up final disc differences over the squares, from the view of the
-    /// player who made `mv`, and how many simulations brought one (a leaf solved win,
+    /// Mean of the backed-up final disc differences over the squares, from the view of
+    /// the player who made `mv`, and how many simulations brought one (a leaf solved win,
     /// loss or draw, or an evaluator without a score, brings none).
-    pub(super) score_sum: f64,
+    pub(super) score_mean: f32,
     pub(super) score_n: u32,
 }
 
-// A third smaller than with its position (72 bytes): more of a node's children to a cache
-// line. The board's squares, which scale margins and bounds, are the tree's
-// ([`SearchTree::squares`]), not each node's.
-const _: () = assert!(std::mem::size_of::<Node>() <= 48);
+// Under half its size with its position (72 bytes) and with sums (48): more of a node's
+// children to a cache line. The board's squares, which scale margins and bounds, are the
+// tree's ([`SearchTree::squares`]), not each node's.
+const _: () = assert!(std::mem::size_of::<Node>() <= 40);
 
 impl Node {
     pub(super) fn new(squares: u8, mv: Move, prior: f32) -> Node {
@@ -96,14 +98,14 @@ impl Node {
             prior,
             visits: 0,
             in_flight: 0,
-            value_sum: 0.0,
+            value_mean: 0.0,
             first_child: 0,
             child_count: 0,
             expansion: Expansion::Leaf,
             lower: -(squares as i8),
             upper: squares as i8,
             raw_value: 0.0,
-            score_sum: 0.0,
+            score_mean: 0.0,
             score_n: 0,
         }
     }
@@ -115,7 +117,7 @@ impl Node {
 
     /// Mean final disc difference (over the squares) for the player who made `mv`.
     pub(super) fn score(&self) -> Option<f32> {
-        (self.score_n > 0).then(|| (self.score_sum / self.score_n as f64) as f32)
+        (self.score_n > 0).then_some(self.score_mean)
     }
 
     /// The final disc margin expected for the player who made `mv`: the exact one once the
@@ -170,12 +172,12 @@ impl Node {
         if let Some(proof) = self.proof() {
             return proof.value();
         }
-        let n = self.visits + self.in_flight;
-        if n == 0 {
-            0.0
-        } else {
-            ((self.value_sum - self.in_flight as f64) / n as f64) as f32
+        if self.in_flight == 0 {
+            return self.value_mean;
         }
+        // Each simulation on its way counts as a loss until it is backed up.
+        let n = (self.visits + self.in_flight) as f32;
+        (self.value_mean * self.visits as f32 - self.in_flight as f32) / n
     }
 }
 
@@ -534,9 +536,7 @@ impl SearchTree {
                     visits: child.visits + if pending { child.in_flight } else { 0 },
                     q: match child.proof() {
                         Some(proof) => Some(proof.value()),
-                        None if child.visits > 0 => {
-                            Some((child.value_sum / child.visits as f64) as f32)
-                        }
+                        None if child.visits > 0 => Some(child.value_mean),
                         None => None,
                     },
                 }
@@ -650,7 +650,7 @@ impl SearchTree {
             pv,
             value: match root.proof() {
                 Some(proof) => -proof.value(),
-                None if root.visits > 0 => -(root.value_sum / root.visits as f64) as f32,
+                None if root.visits > 0 => -root.value_mean,
                 None => 0.0,
             },
             proof: root.proof().map(Proof::flip),
