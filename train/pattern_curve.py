@@ -121,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cpu-hours", type=float, required=True, help="the run's, at that network")
     p.add_argument("--depths", type=int, nargs="+", default=list(DEPTHS))
     p.add_argument("--games", type=int, default=GAMES)
+    p.add_argument(
+        "--curve",
+        default="curve",
+        help="the series' name in the run directory (NAME.csv, NAME.svg): points played by "
+        "another binary or reading are a series of their own, not points of the old one",
+    )
     binary = os.environ.get("OTHELLO_BIN", str(ROOT / "target" / "release" / "othello"))
     p.add_argument("--othello", default=binary)
     args = p.parse_args(argv)
@@ -138,8 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     except RunError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    add_rows(args.run / "curve.csv", rows)
-    plot(args.run / "curve.csv", args.run / "curve.svg")
+    table = args.run / f"{args.curve}.csv"
+    add_rows(table, rows)
+    plot(table, args.run / f"{args.curve}.svg")
     for row in rows:
         print(json.dumps(row))
     return 0

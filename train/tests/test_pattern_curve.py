@@ -6,6 +6,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from train import pattern_curve
 
 
@@ -65,3 +67,20 @@ def test_each_reference_adds_a_row_with_the_run_s_cpu_hours_and_the_curve_is_dra
     )
     pattern_curve.plot(path, tmp_path / "curve.svg")
     assert (tmp_path / "curve.svg").read_text().startswith("<?xml")
+
+
+def test_a_named_series_keeps_its_own_table_and_picture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def arena_for(binary: str) -> pattern_curve.Arena:
+        return lambda args, out: report(50, 4, 46, 12.0)
+
+    monkeypatch.setattr(pattern_curve, "othello_arena", arena_for)
+    (tmp_path / "curve.csv").write_text("cpu_hours,generation\n")
+    argv = ["--run", str(tmp_path), "--model", "net.onnx", "--generation", "7"]
+    assert pattern_curve.main([*argv, "--cpu-hours", "2.5", "--depths", "6", "--curve", "b"]) == 0
+    rows = list(csv.DictReader((tmp_path / "b.csv").open()))
+    assert [(r["generation"], r["reference"], r["elo"]) for r in rows] == [("7", "zebra6", "12.0")]
+    assert (tmp_path / "b.svg").read_text().startswith("<?xml")
+    # The default series is untouched.
+    assert (tmp_path / "curve.csv").read_text() == "cpu_hours,generation\n"
