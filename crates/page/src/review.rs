@@ -118,34 +118,19 @@ impl ReviewLevel {
         ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
     }
 
-    /// The level's name in the menu: no playing level's name (the review's levels are
-    /// budgets a position, the playing levels' budgets a move).
-    pub fn menu_name(self) -> String {
-        format!("{} review", self.name())
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ReviewLevel::Quick => "Quick",
-            ReviewLevel::Medium => "Medium",
-            ReviewLevel::Deep => "Deep",
-        }
-    }
-
     pub fn label(self) -> String {
-        self.label_at(self.simulations())
+        budget_label(self.simulations())
     }
+}
 
-    /// The menu's words for this level where it judges the game on the board at
-    /// `simulations` a position (raised above its own where an agent played: [`raised`]),
-    /// so the menu says what each level costs in this game.
-    pub fn label_at(self, simulations: u64) -> String {
-        format!(
-            "{}: {} simulations a position",
-            self.menu_name(),
-            thousands(simulations)
-        )
-    }
+/// The menu's words for a review level that judges the game on the board at
+/// `simulations` a position (raised above the level's own where an agent played:
+/// [`raised`]): its budget alone, no name. A level's budget is this game's, so a name
+/// would mean two sizes (issue 68: "Deep review: 25,600" after a Club game beside "Deep's
+/// 1,600" in the line under it, and Medium at 1,600 after a Casual game, Deep's own size);
+/// a budget means one.
+pub fn budget_label(simulations: u64) -> String {
+    format!("{} simulations a position", thousands(simulations))
 }
 
 /// The levels the agent played `game` at, in the order first used: each of its moves'
@@ -307,9 +292,10 @@ pub fn judging(
         thousands(simulations)
     );
     if simulations > chosen {
+        // The level by its budget without an agent, never by a name that means two sizes.
         text.push_str(&format!(
-            ", more than {}'s {} because {agent}: a review at its own budget would only repeat its search",
-            level.name(),
+            ", not {} as in a game without an agent, because {agent}: a review at its own \
+             budget would only repeat its search",
             thousands(chosen)
         ));
     } else {

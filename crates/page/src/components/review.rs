@@ -4,8 +4,8 @@
 
 use crate::format::move_numbers;
 use crate::review::{
-    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, stop_sentence,
-    summary, value_text, ReviewLevel, ReviewOrder,
+    best_value_text, budget_label, describe, line_sentence, loss_text, mark_name, marks_help,
+    stop_sentence, summary, value_text, ReviewLevel, ReviewOrder,
 };
 use othello::{Color, Move};
 use protocol::ReviewedMove;
@@ -152,7 +152,7 @@ fn level_select(props: &ReviewProps) -> Html {
             <select id="review-level" onchange={on_level} disabled={running}>
                 { for ReviewLevel::ALL.into_iter().enumerate().map(|(i, l)| html! {
                     <option value={l.key()} selected={l == props.level}>
-                        { props.budgets.get(i).map_or_else(|| l.label(), |&n| l.label_at(n)) }
+                        { props.budgets.get(i).map_or_else(|| l.label(), |&n| budget_label(n)) }
                     </option>
                 }) }
             </select>
