@@ -61,6 +61,37 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     }
 }
 
+/// What a row says, in one sentence over its best, loss and mark columns, of a move that is
+/// the best found where only a bound is proven for the position: issue 68 read "a2 +52,
+/// best a2 +52, ≥0 uncertain", the move exact and the best found beside a loss of "at
+/// least 0" and a mark that doubted it.
+pub const UNPROVEN_BEST: &str = "no better move found; not proven best";
+
+/// Whether the row is [`UNPROVEN_BEST`]'s case: the move played is the best the review
+/// found, and the position's best margin was not proven, so a better move may exist.
+pub fn unproven_best(r: &ReviewedMove) -> bool {
+    r.best == r.played && r.played != Move::Pass && !r.is_forced() && r.grade_uncertain()
+}
+
+/// The texts of a row's best move, best value, loss and mark columns: empty where the move
+/// was forced (its mark says so) or, in [`UNPROVEN_BEST`]'s case, where that one sentence,
+/// in the mark's column, says it all.
+pub fn judged_cells(r: &ReviewedMove) -> [String; 4] {
+    if unproven_best(r) {
+        return [
+            String::new(),
+            String::new(),
+            String::new(),
+            UNPROVEN_BEST.to_owned(),
+        ];
+    }
+    let mark = mark_name(r).to_owned();
+    if r.is_forced() {
+        return [String::new(), best_value_text(r), String::new(), mark];
+    }
+    [r.best.to_string(), best_value_text(r), loss_text(r), mark]
+}
+
 /// The sentence that says where a loss between estimates comes from, for the row's title
 /// and its description.
 const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: one value \
@@ -750,12 +781,12 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let uncertain = "a better move may exist, so its grade is uncertain";
     if r.best == r.played {
         return if r.grade_uncertain() {
+            // Not "only ≥0 is proven" beside an exact +52: the played move's own value may
+            // say more than the bound the proof stopped at.
             format!(
-                "{number}{} ({}): {value}, the best move found, but only {} is proven for \
-                 the position: {uncertain}",
-                r.played,
-                r.side,
-                bound_text(r)
+                "{number}{} ({}): {value}; {UNPROVEN_BEST}: the position's best margin was \
+                 not proven, so {uncertain}",
+                r.played, r.side
             )
         } else {
             format!(

@@ -4,8 +4,8 @@
 
 use crate::format::move_numbers;
 use crate::review::{
-    best_value_text, budget_label, describe, line_sentence, loss_text, mark_name, marks_help,
-    stop_sentence, summary, value_text, ReviewLevel, ReviewOrder,
+    budget_label, describe, judged_cells, line_sentence, mark_name, marks_help, stop_sentence,
+    summary, value_text, ReviewLevel, ReviewOrder,
 };
 use othello::{Color, Move};
 use protocol::ReviewedMove;
@@ -221,6 +221,7 @@ fn review_row(
             Some(i)
         }
     });
+    let [best_move, best_value, loss, mark_text] = judged_cells(r);
     // Two sentences, apart (issue 68: "…, the best move found Best line: …").
     let line = line_sentence(r).unwrap_or_default();
     let title = crate::format::sentences([describe(number, r).as_str(), line.as_str()]);
@@ -230,16 +231,16 @@ fn review_row(
             <td>{ number.map_or(String::new(), |n| n.to_string()) }</td>
             <td>{ mv.to_string() }</td>
             <td class={classes!("num", r.value_exact.then_some("exact"))}>{ value_text(r.value, r.value_exact) }</td>
-            <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
-            <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value_text(r) }</td>
-            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }
+            <td>{ best_move }</td>
+            <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value }</td>
+            <td class="num">{ loss }
                 // Seen, not only hovered (a phone has no hover): the note under the table
                 // says why this loss is not the difference of the two values beside it.
-                if r.loss_between_estimates && !r.is_forced() {
+                if r.loss_between_estimates && !loss.is_empty() {
                     <sup class="note-mark" aria-label="see the note under the table">{ "*" }</sup>
                 }
             </td>
-            <td class="mark">{ mark }</td>
+            <td class="mark">{ mark_text }</td>
         </tr>
     }
 }

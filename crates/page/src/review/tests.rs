@@ -97,12 +97,24 @@ fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
     // The played move is the best found and its value exact: the table's best column
     // says its +30, not "≥+30" beside its own +30 (issue 68, row 42 of a review).
     assert_eq!(best_value_text(&r), "+30");
-    assert_eq!(loss_text(&r), "≥0");
     assert_eq!(mark_name(&r), "uncertain");
+    // Issue 68: the row read "a2 +52, best a2 +52, ≥0 uncertain", an exact best move found
+    // beside a loss of at least nothing and a doubting mark; one sentence says it now.
+    assert_eq!(
+        judged_cells(&r),
+        ["", "", "", "no better move found; not proven best"].map(String::from)
+    );
     let told = describe(Some(40), &r);
     assert!(
-        told.contains("only ≥+30 is proven") && told.contains("uncertain"),
+        told.contains("+30 for Black; no better move found; not proven best")
+            && told.contains("a better move may exist")
+            && !told.contains('≥'),
         "{told}"
+    );
+    // Against an exact best, or another best move, the columns are as they were.
+    assert_eq!(
+        judged_cells(&bound),
+        ["a2", "≥+38", "≥8", "blunder"].map(String::from)
     );
     assert!(!told.contains("+30.00"));
     assert_eq!(
