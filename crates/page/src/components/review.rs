@@ -222,6 +222,7 @@ fn review_row(
         }
     });
     let [best_move, best_value, loss, mark_text] = judged_cells(r);
+    let between = r.loss_between_estimates && !loss.is_empty();
     // Two sentences, apart (issue 68: "…, the best move found Best line: …").
     let line = line_sentence(r).unwrap_or_default();
     let title = crate::format::sentences([describe(number, r).as_str(), line.as_str()]);
@@ -236,7 +237,7 @@ fn review_row(
             <td class="num">{ loss }
                 // Seen, not only hovered (a phone has no hover): the note under the table
                 // says why this loss is not the difference of the two values beside it.
-                if r.loss_between_estimates && !loss.is_empty() {
+                if between {
                     <sup class="note-mark" aria-label="see the note under the table">{ "*" }</sup>
                 }
             </td>
