@@ -319,6 +319,18 @@ test("a click on the evaluation graph shows that move and keeps the game: the sa
   await page.locator('#eval-graph .pt[data-ply="2"]').click();
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "1");
   await page.waitForSelector("#browse-notice");
+  // The caption's small board is the board's position, and says so: on a phone the board is
+  // a scroll above, and a tap does not scroll there (issue 68; docs/web.md).
+  assert.match(await page.locator("#graph-caption").innerText(), /^This position is now on the board: /);
+  assert.ok(await page.locator("#graph-position.on-board").isVisible());
+  const same = await page.evaluate(() => {
+    const text = document.querySelector("#graph-position").dataset.board.split(" ")[0];
+    return [...text].every((c, i) => {
+      const disc = document.querySelector(`#sq-${"abcdefgh"[i % 8]}${Math.floor(i / 8) + 1} .disc`);
+      return c === "-" ? !disc : disc?.classList.contains(c === "X" ? "black" : "white");
+    });
+  });
+  assert.ok(same, "the caption's small board is the board's position");
   // Looking rewinds nothing (issue 62's second finding): the game, its points and their
   // places stay, none of them redo.
   assert.equal(await page.locator("#transcript").innerText(), transcript);
