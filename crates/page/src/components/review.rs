@@ -29,6 +29,9 @@ pub struct ReviewProps {
     /// changed with the game's agent without a word).
     #[prop_or_default]
     pub budget_note: Option<String>,
+    /// Whether the note's room is kept ([`crate::review::budget_note_room`]).
+    #[prop_or_default]
+    pub budget_room: bool,
     pub order: ReviewOrder,
     pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
@@ -85,9 +88,9 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </label>
                 { button }
             </div>
-            // Its room is kept, so that the note's coming with the agent's first move moves
-            // nothing below it.
-            <p class="small review-budget-slot">
+            // Its room is kept where the note can come, so that its coming with the agent's
+            // first move moves nothing below it; elsewhere it takes none (issue 68).
+            <p class={classes!("small", props.budget_room.then_some("review-budget-slot"))}>
                 if let Some(note) = props.budget_note.clone() {
                     <span id="review-budget-note">{ note }</span>
                 }
