@@ -247,7 +247,8 @@ impl Merged {
 
 /// A proven result whose margin the solver did not finish: at least `margin` for the
 /// person, with a proven result's colour (a win's, a draw's), never an exact margin's,
-/// and "≥" before the number.
+/// and "≥" before the number. (On the board the search's order colours it where it has
+/// others to rank with: `overlay::rank_by`.)
 fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
     let strength = if margin > 0 { 1.0 } else { 0.5 };
     let exact = discs(margin as f32, Sure::Exact);
