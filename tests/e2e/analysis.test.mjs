@@ -109,7 +109,7 @@ test("a Quick review of a Casual game judges with four times the agent's search 
   await page.waitForSelector("#review-start", { timeout: 300_000 });
   assert.equal(
     await page.locator("#review-judged").innerText(),
-    "Judged at 400 simulations a position, more than Quick's 100 because the Casual agent searched with 100 simulations: a review at its own budget would only repeat its search.",
+    "Judged at 400 simulations a position, not 100 as in a game without an agent, because the Casual agent searched with 100 simulations: a review at its own budget would only repeat its search.",
   );
   // The same 100 simulations graded the agent flawless; four times as many find its slips.
   const losses = [];

@@ -168,9 +168,15 @@ test("an empty game's side starts with New game; the strength line says what it 
   // New game follows the move list beside the board, which comes first so that it stays
   // above the fold once the graph is there (issue 62, item 14): a scroll away at 1280x900.
   assert.ok((await top(".moves-panel")) < (await top("#new-game")));
-  // The review's budget note keeps four lines of room above it (components/review.rs), which
-  // took New game from about 1,055 px to 1,120; it is still one scroll away.
-  assert.ok((await top("#new-game")) < 1150, `New game at ${await top("#new-game")} px`);
+  // The review's budget note keeps its four lines of room only where it can come (issue 68:
+  // kept everywhere, it took New game from about 1,055 px to 1,120): never at Beginner,
+  // whose 20 simulations raise no review budget.
+  assert.equal(await page.locator(".review-budget-slot").count(), 0);
+  assert.ok((await top("#new-game")) < 1090, `New game at ${await top("#new-game")} px`);
+  // At Casual the agent's first move brings the note: its room is there before it.
+  await setLevel(page, "casual");
+  await page.waitForSelector(".review-budget-slot");
+  await setLevel(page, "beginner");
   // The board and its buttons stay put with the first move (the graph's frame and the
   // review's panel are there from the start); the column beside it still shifts a little
   // as the search panel fills in.
@@ -319,6 +325,18 @@ test("a click on the evaluation graph shows that move and keeps the game: the sa
   await page.locator('#eval-graph .pt[data-ply="2"]').click();
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "1");
   await page.waitForSelector("#browse-notice");
+  // The caption's small board is the board's position, and says so: on a phone the board is
+  // a scroll above, and a tap does not scroll there (issue 68; docs/web.md).
+  assert.match(await page.locator("#graph-caption").innerText(), /^This position is now on the board: /);
+  assert.ok(await page.locator("#graph-position.on-board").isVisible());
+  const same = await page.evaluate(() => {
+    const text = document.querySelector("#graph-position").dataset.board.split(" ")[0];
+    return [...text].every((c, i) => {
+      const disc = document.querySelector(`#sq-${"abcdefgh"[i % 8]}${Math.floor(i / 8) + 1} .disc`);
+      return c === "-" ? !disc : disc?.classList.contains(c === "X" ? "black" : "white");
+    });
+  });
+  assert.ok(same, "the caption's small board is the board's position");
   // Looking rewinds nothing (issue 62's second finding): the game, its points and their
   // places stay, none of them redo.
   assert.equal(await page.locator("#transcript").innerText(), transcript);

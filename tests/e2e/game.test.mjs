@@ -81,15 +81,18 @@ test("a full game by clicking: the agent answers within its budget", async () =>
   }
   const final = await status(page);
   assert.match(final, /Game over: (Black wins|White wins|draw)/);
-  // The score adds up (issue 35's finding 4): the margin is the difference of the discs
-  // plus the empty squares, which go to the winner, and the text names them when there are.
-  const score = final.match(/wins (\d+)-(\d+) \(margin (\d+)(: the (\d+ )?empty squares? go)?/);
+  // The score adds up (issue 35's finding 4): it is WOF's, the empty squares counted for
+  // the winner, so the counts fill the board and differ by the margin (issue 68: "60-2
+  // (margin 60: …)"), and the board's own counts are said beside it when squares are empty.
+  const score = final.match(/wins (\d+)-(\d+) \(margin (\d+)(: (\d+)-(\d+) on the board, the (\d+ )?empty squares? counted for the winner)?/);
   if (score) {
     const [own, other, margin] = [1, 2, 3].map((i) => Number(score[i]));
-    const empties = 64 - own - other;
     assert.ok(own > other, final);
-    assert.equal(margin, own - other + empties, final);
-    assert.equal(score[4] !== undefined, empties > 0, final);
+    assert.equal(own + other, 64, final);
+    assert.equal(margin, own - other, final);
+    const discs = await page.$$eval("#board .disc", (ds) => ds.length);
+    assert.equal(score[4] !== undefined, discs < 64, final);
+    if (score[4]) assert.equal(Number(score[5]) + Number(score[6]), discs, final);
   }
   assert.ok(replies > 10, `the agent answered ${replies} times`);
   numbers.slowest_reply_ms_at_150ms_budget = slowest;

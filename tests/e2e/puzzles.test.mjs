@@ -159,6 +159,9 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   await lineShown(page);
   const text = await page.innerText("#puzzle-task");
   assert.match(text, new RegExp(`^Right: ${target.answer}, and (Black|White) wins by ${target.margin} with perfect play \\(exact\\): ${target.answer} `));
+  // The board's position is said (issue 68: it stood moves into the line without a word).
+  const line = Number(await room(page).getAttribute("data-line")) + 1;
+  assert.match(text, new RegExp(`On the board: the position after ${target.answer} .*, ${line} of these ${line} moves, the end of the game\\.$`));
   const board = fromBoardText(await room(page).getAttribute("data-board"));
   assert.equal(moves(board.board, 8, 1).length + moves(board.board, 8, 2).length, 0, "the line ends the game");
   const up = await rating(page);

@@ -138,31 +138,55 @@ impl Outcome {
 }
 
 impl fmt::Display for Outcome {
+    /// The final score as WOF counts it, the empty squares in the count, so that the two
+    /// numbers add up to the margin: "White wins 62-2 (margin 60: 60-2 on the board, the 2
+    /// empty squares counted for the winner)". Issue 68 read "White wins 60-2 (margin 60: the
+    /// 2 empty squares go to the winner)", whose counts were not WOF's, and a reversed game's
+    /// "White wins 9-55", the winner first but with the smaller count, which reads as a slip:
+    /// the reversed game says that fewer discs win. In the reversed game the empties widen
+    /// the margin too (`Variant::margin`), so they count for the loser's side of the score.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (b, w) = (self.black_discs, self.white_discs);
-        match self.winner() {
-            Some(color) => {
-                let (own, other) = if color == Color::Black {
-                    (b, w)
-                } else {
-                    (w, b)
-                };
-                let margin = self.margin_for(color);
-                // The margin counts the empty squares for the winner (the WOF rule): say
-                // so, or the score does not add up to it.
-                match self.empties {
-                    0 => write!(f, "{color} wins {own}-{other} (margin {margin})"),
-                    1 => write!(
-                        f,
-                        "{color} wins {own}-{other} (margin {margin}: the empty square goes to the winner)"
-                    ),
-                    n => write!(
-                        f,
-                        "{color} wins {own}-{other} (margin {margin}: the {n} empty squares go to the winner)"
-                    ),
-                }
-            }
-            None => write!(f, "draw {b}-{w}"),
+        let (b, w, n) = (self.black_discs, self.white_discs, self.empties);
+        let empties = match n {
+            1 => "the empty square".to_owned(),
+            n => format!("the {n} empty squares"),
+        };
+        let Some(color) = self.winner() else {
+            // A draw shares the empties, as WOF does.
+            return match n {
+                0 => write!(f, "draw {b}-{w}"),
+                _ => write!(
+                    f,
+                    "draw {}-{} ({b}-{w} on the board, {empties} shared)",
+                    b + n / 2,
+                    w + n - n / 2
+                ),
+            };
+        };
+        let (own, other) = if color == Color::Black {
+            (b, w)
+        } else {
+            (w, b)
+        };
+        let margin = self.margin_for(color);
+        match (self.variant, n) {
+            (Variant::Standard, 0) => write!(f, "{color} wins {own}-{other} (margin {margin})"),
+            (Variant::Standard, _) => write!(
+                f,
+                "{color} wins {}-{other} (margin {margin}: {own}-{other} on the board, {empties} \
+                 counted for the winner)",
+                own + n
+            ),
+            (Variant::Reversed, 0) => write!(
+                f,
+                "{color} wins with fewer discs, {own} to {other} (margin {margin})"
+            ),
+            (Variant::Reversed, _) => write!(
+                f,
+                "{color} wins with fewer discs, {own} to {} (margin {margin}: {own} to {other} on \
+                 the board, {empties} counted for the loser, since fewer discs win)",
+                other + n
+            ),
         }
     }
 }

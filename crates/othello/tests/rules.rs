@@ -158,10 +158,12 @@ fn the_game_ends_when_neither_side_can_place() {
     // Two discs to none, and the 62 empties go to the winner.
     assert_eq!(outcome.margin_for(Color::Black), 64);
     assert_eq!(outcome.margin_for(Color::White), -64);
-    // The score as it stands, and where the rest of the margin comes from.
+    // The score as WOF counts it, the empties the winner's, and the board's as it stands
+    // (issue 68: "60-2 (margin 60: …)" were not WOF's counts).
     assert_eq!(
         outcome.to_string(),
-        "Black wins 2-0 (margin 64: the 62 empty squares go to the winner)"
+        "Black wins 64-0 (margin 64: 2-0 on the board, the 62 empty squares counted for the \
+         winner)"
     );
 }
 
@@ -176,7 +178,8 @@ fn in_the_reversed_variant_fewer_discs_win_and_empties_go_to_the_winner() {
     assert_eq!(outcome.margin_for(Color::White), 1 + 61);
     assert_eq!(
         outcome.to_string(),
-        "White wins 1-2 (margin 62: the 61 empty squares go to the winner)"
+        "White wins with fewer discs, 1 to 63 (margin 62: 1 to 2 on the board, the 61 empty \
+         squares counted for the loser, since fewer discs win)"
     );
     let standard = pos.with_variant(Variant::Standard).outcome().expect("over");
     assert_eq!(standard.winner(), Some(Color::Black));
@@ -190,7 +193,18 @@ fn a_drawn_game_has_no_winner_and_zero_margin() {
     let outcome = pos.outcome().expect("over");
     assert_eq!(outcome.winner(), None);
     assert_eq!(outcome.margin_for(Color::Black), 0);
-    assert_eq!(outcome.to_string(), "draw 2-2");
+    assert_eq!(
+        outcome.to_string(),
+        "draw 32-32 (2-2 on the board, the 60 empty squares shared)"
+    );
+    // A reversed game won without empties: the winner first, and in words why its count is
+    // the smaller (issue 68: "White wins 9-55").
+    let full = format!("{}{}", "X".repeat(55), "O".repeat(9));
+    let pos = Position::from_board_text(&format!("{full} X"), Variant::Reversed).expect("valid");
+    assert_eq!(
+        pos.outcome().expect("over").to_string(),
+        "White wins with fewer discs, 9 to 55 (margin 46)"
+    );
 }
 
 /// J. Feinstein's perfect line for 6x6, in which White wins 20-16.

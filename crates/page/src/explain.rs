@@ -401,10 +401,25 @@ pub fn search_summary(
     // Once the game is over its result is the board's: the last search's estimate of a
     // position before the end sat beside the final score and disagreed with it (issue 68:
     // "1% chance to win, expected result ~-46 discs" beside "White wins 52-12").
-    if role == Role::Past && game.position().is_game_over() {
+    // The solver's exact result is the board's, and stays: its panel once gave a speed line
+    // and no result line at the game's last move (issue 68).
+    if role == Role::Past && !solved_the_end(merged, heat.side, game) {
         summary.verdict = None;
     }
     Some(summary)
+}
+
+/// Whether the game is not over, or the search solved it exactly to the board's own final
+/// margin (for `side`, the side the search moved for): then its verdict says the result
+/// the board shows, and is no estimate beside it.
+fn solved_the_end(merged: &Merged, side: Color, game: &GameState) -> bool {
+    let Some(end) = game.position().outcome() else {
+        return true;
+    };
+    merged
+        .search
+        .solved
+        .is_some_and(|s| s.exact && s.margin == end.margin_for(side))
 }
 
 /// Where the move played (`past`) or named is not the first move of the line the panel
@@ -908,5 +923,7 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
     )
 }
 
+#[cfg(test)]
+mod end_tests;
 #[cfg(test)]
 mod tests;

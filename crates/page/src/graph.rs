@@ -11,6 +11,8 @@ use engine::report::Proof;
 use othello::{Color, Game, Move};
 use protocol::ReviewedMove;
 
+pub mod caption;
+
 /// How many searched positions the page remembers (a few games' worth).
 const REMEMBERED: usize = 600;
 

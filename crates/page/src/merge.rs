@@ -61,6 +61,30 @@ impl Merged {
         choose_move(&self.moves, self.chosen)
     }
 
+    /// The moves as the search ranks them, its choice first ([`Merged::best_move`]), then
+    /// each next by the same rule ([`choose_move`]) over the moves left: proven wins by
+    /// their margin, the most visited of the moves no bound rules out, proven losses last.
+    /// Moves it knows nothing of (no visit, bound or proof) are left out. A hint's colours
+    /// follow this order, so its framed move is always the greenest (issue 68: a reversed
+    /// game's framed move, chosen by visits that follow the value head, was painted red
+    /// by the score head's margins).
+    pub fn search_order(&self) -> Vec<Move> {
+        let mut left: Vec<MoveInfo> = self
+            .moves
+            .iter()
+            .filter(|m| m.visits > 0 || m.bounds.is_some() || m.proof.is_some())
+            .cloned()
+            .collect();
+        let mut order = Vec::with_capacity(left.len());
+        let mut next = self.best_move();
+        while let Some(mv) = next {
+            order.push(mv);
+            left.retain(|m| m.mv != mv);
+            next = choose_move(&left, None);
+        }
+        order
+    }
+
     /// A move the network's search settled without a simulation, the solver or the book:
     /// the only legal one (or a search not yet under way). Its value is the network's
     /// empty prior, no estimate.
@@ -223,7 +247,8 @@ impl Merged {
 
 /// A proven result whose margin the solver did not finish: at least `margin` for the
 /// person, with a proven result's colour (a win's, a draw's), never an exact margin's,
-/// and "≥" before the number.
+/// and "≥" before the number. (On the board the search's order colours it where it has
+/// others to rank with: `overlay::rank_by`.)
 fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
     let strength = if margin > 0 { 1.0 } else { 0.5 };
     let exact = discs(margin as f32, Sure::Exact);

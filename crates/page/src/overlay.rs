@@ -46,14 +46,14 @@ pub enum Showing {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tiles {
     None,
-    /// A search of the position on the board (the agent thinking, an analysis): each
-    /// visited move's share of the visits, in blue; the move it would play framed.
+    /// The agent's search of the position on the board, while it thinks: each visited
+    /// move's share of the visits, in blue; the move it would play framed.
     Shares {
         tiles: Vec<Tile>,
         best: Option<Move>,
     },
-    /// Moves ranked from red (the worst) to green (the best): a hint's every legal move,
-    /// or a reviewed move's played and best moves; the best framed.
+    /// Moves ranked from red to green: a hint's or an analysis's every legal move, in the
+    /// search's order, or a reviewed move's played and best moves; the best framed.
     Ranked {
         tiles: Vec<Tile>,
         best: Option<Move>,
@@ -123,9 +123,15 @@ pub fn board_overlay(
         .and_then(|(_, mv)| mv.square());
     // A hint reads as Othello players read one: every legal move's evaluation; the agent's
     // search as where its visits go.
+    // A search made for the person, a hint or an analysis, says one thing on the squares:
+    // each move's margin, coloured by the search's own order (issue 68: an analysis showed
+    // shares of visits where a hint of the same search showed margins).
     let tiles = match board_search(view, game, heat_map) {
-        Some(h) if h.purpose == Purpose::Hint => {
+        Some(h) if h.purpose != Purpose::Move => {
             let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
+            if h.merged.search.book.is_none() {
+                rank_by(&mut tiles, &h.merged.search_order());
+            }
             spread(&mut tiles);
             Tiles::Ranked {
                 tiles,
@@ -183,7 +189,7 @@ fn board_search<'a>(view: &'a View, game: &GameState, heat_map: bool) -> Option<
     // has a hint the solver settled (every move's margin, within the solver's sure reach).
     let has_tiles = |h: &Heat, role: Role| {
         !h.merged.tiles().is_empty()
-            || (role == Role::Hint
+            || (matches!(role, Role::Hint | Role::Analysis)
                 && (h.merged.search.book.is_some() || h.merged.search.solved.is_some()))
     };
     panel_search(view, game)
@@ -225,24 +231,43 @@ pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedM
     Some((index, view.review.of(of).get(pos.hash(), *mv)?))
 }
 
+/// Colours ranked tiles by `order`, the search's ranking of its moves
+/// ([`crate::merge::Merged::search_order`]): its choice 1, its last 0, evenly between, so
+/// that the framed move is the greenest square whatever the margins on the others say (a
+/// margin from a few simulations, or from a score head that disagrees with the value head
+/// the search follows, can read higher). A tile the order leaves out keeps its strength;
+/// a lone ranked move keeps its own colour.
+pub fn rank_by(tiles: &mut [Tile], order: &[Move]) {
+    let ranked = tiles.iter().filter(|t| order.contains(&t.mv)).count();
+    if ranked < 2 {
+        return;
+    }
+    let last = (order.len() - 1).max(1) as f32;
+    for tile in tiles.iter_mut() {
+        if let Some(rank) = order.iter().position(|mv| *mv == tile.mv) {
+            tile.strength = 1.0 - rank as f32 / last;
+        }
+    }
+}
+
 /// A hint's tiles with their strengths spread over the whole scale, worst move 0 and best
 /// 1: a chance to win tells the moves apart by its rank among them, not by its distance
 /// from even, so 11% and 19% no longer draw alike. Tiles that all agree keep theirs. A move
 /// the search never tried (`hint_tiles` labels it "?") has no value to rank: it gets a
 /// negative strength, which the board draws grey, and stays out of the scale. Tiles whose
-/// numbers read the same are drawn alike, at their mean: the colours never rank what the
-/// squares call equal (issue 68's fourth look: the four first moves of a reversed game,
-/// each "~+1", were drawn best and worst over a tenth of a disc).
+/// numbers read the same are drawn alike, as the strongest of them: the colours never rank
+/// what the squares call equal (issue 68's fourth look: the four first moves of a reversed
+/// game, each "~+1", were drawn best and worst over a tenth of a disc), and the search's
+/// choice stays the greenest (the strongest, not the mean, of its group).
 pub fn spread(tiles: &mut [Tile]) {
     let untried = |t: &Tile| t.label == "?";
     let alike: Vec<f32> = tiles
         .iter()
         .map(|t| {
-            let (sum, count) = tiles
+            tiles
                 .iter()
                 .filter(|o| o.label == t.label)
-                .fold((0.0, 0u16), |(sum, count), o| (sum + o.strength, count + 1));
-            sum / f32::from(count)
+                .fold(f32::MIN, |high, o| high.max(o.strength))
         })
         .collect();
     for (tile, strength) in tiles.iter_mut().zip(alike) {
@@ -321,9 +346,15 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     } else {
         "each move"
     };
+    // The colours are the search's order, the framed move green, not the numbers' own
+    // (issue 68: the two can disagree); a book hint's are its values.
+    let colours = if kinds == [TileKind::Book] {
+        "red the worst to green the best"
+    } else {
+        "green the search's choice to red its last"
+    };
     Some(format!(
-        "On the squares: the final disc margin for {side} after {moves}, red the worst to green \
-         the best: {}.",
+        "On the squares: the final disc margin for {side} after {moves}, {colours}: {}.",
         parts.join("; ")
     ))
 }

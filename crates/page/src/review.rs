@@ -6,7 +6,7 @@
 mod judged;
 mod schedule;
 
-pub use judged::{budget_note, judged_line};
+pub use judged::{budget_note, budget_note_room, judged_line};
 pub use schedule::{ReviewOrder, Schedule};
 
 use crate::format::{count, discs_fine, thousands, with_discs};
@@ -59,6 +59,37 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     } else {
         format!("{at_least}{:.2}", r.loss)
     }
+}
+
+/// What a row says, in one sentence over its best, loss and mark columns, of a move that is
+/// the best found where only a bound is proven for the position: issue 68 read "a2 +52,
+/// best a2 +52, ≥0 uncertain", the move exact and the best found beside a loss of "at
+/// least 0" and a mark that doubted it.
+pub const UNPROVEN_BEST: &str = "no better move found; not proven best";
+
+/// Whether the row is [`UNPROVEN_BEST`]'s case: the move played is the best the review
+/// found, and the position's best margin was not proven, so a better move may exist.
+pub fn unproven_best(r: &ReviewedMove) -> bool {
+    r.best == r.played && r.played != Move::Pass && !r.is_forced() && r.grade_uncertain()
+}
+
+/// The texts of a row's best move, best value, loss and mark columns: empty where the move
+/// was forced (its mark says so) or, in [`UNPROVEN_BEST`]'s case, where that one sentence,
+/// in the mark's column, says it all.
+pub fn judged_cells(r: &ReviewedMove) -> [String; 4] {
+    if unproven_best(r) {
+        return [
+            String::new(),
+            String::new(),
+            String::new(),
+            UNPROVEN_BEST.to_owned(),
+        ];
+    }
+    let mark = mark_name(r).to_owned();
+    if r.is_forced() {
+        return [String::new(), best_value_text(r), String::new(), mark];
+    }
+    [r.best.to_string(), best_value_text(r), loss_text(r), mark]
 }
 
 /// The sentence that says where a loss between estimates comes from, for the row's title
@@ -118,34 +149,19 @@ impl ReviewLevel {
         ReviewLevel::ALL.into_iter().find(|l| l.key() == key)
     }
 
-    /// The level's name in the menu: no playing level's name (the review's levels are
-    /// budgets a position, the playing levels' budgets a move).
-    pub fn menu_name(self) -> String {
-        format!("{} review", self.name())
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ReviewLevel::Quick => "Quick",
-            ReviewLevel::Medium => "Medium",
-            ReviewLevel::Deep => "Deep",
-        }
-    }
-
     pub fn label(self) -> String {
-        self.label_at(self.simulations())
+        budget_label(self.simulations())
     }
+}
 
-    /// The menu's words for this level where it judges the game on the board at
-    /// `simulations` a position (raised above its own where an agent played: [`raised`]),
-    /// so the menu says what each level costs in this game.
-    pub fn label_at(self, simulations: u64) -> String {
-        format!(
-            "{}: {} simulations a position",
-            self.menu_name(),
-            thousands(simulations)
-        )
-    }
+/// The menu's words for a review level that judges the game on the board at
+/// `simulations` a position (raised above the level's own where an agent played:
+/// [`raised`]): its budget alone, no name. A level's budget is this game's, so a name
+/// would mean two sizes (issue 68: "Deep review: 25,600" after a Club game beside "Deep's
+/// 1,600" in the line under it, and Medium at 1,600 after a Casual game, Deep's own size);
+/// a budget means one.
+pub fn budget_label(simulations: u64) -> String {
+    format!("{} simulations a position", thousands(simulations))
 }
 
 /// The levels the agent played `game` at, in the order first used: each of its moves'
@@ -307,9 +323,10 @@ pub fn judging(
         thousands(simulations)
     );
     if simulations > chosen {
+        // The level by its budget without an agent, never by a name that means two sizes.
         text.push_str(&format!(
-            ", more than {}'s {} because {agent}: a review at its own budget would only repeat its search",
-            level.name(),
+            ", not {} as in a game without an agent, because {agent}: a review at its own \
+             budget would only repeat its search",
             thousands(chosen)
         ));
     } else {
@@ -764,12 +781,12 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let uncertain = "a better move may exist, so its grade is uncertain";
     if r.best == r.played {
         return if r.grade_uncertain() {
+            // Not "only ≥0 is proven" beside an exact +52: the played move's own value may
+            // say more than the bound the proof stopped at.
             format!(
-                "{number}{} ({}): {value}, the best move found, but only {} is proven for \
-                 the position: {uncertain}",
-                r.played,
-                r.side,
-                bound_text(r)
+                "{number}{} ({}): {value}; {UNPROVEN_BEST}: the position's best margin was \
+                 not proven, so {uncertain}",
+                r.played, r.side
             )
         } else {
             format!(

@@ -5,7 +5,7 @@ use crate::components::{EvalGraph, SearchPanel};
 use crate::explain::search_summary;
 use crate::graph::{points, scale};
 use crate::hooks::GameModel;
-use crate::overlay::{panel_beside, Role};
+use crate::overlay::{board_overlay, panel_beside, Role, Showing};
 use crate::state::at_ply;
 use crate::view::{live_estimate, View};
 use engine::PlayerSpec;
@@ -57,6 +57,13 @@ pub fn search_view(props: &SearchViewProps) -> Html {
             crate::hooks::scroll::panel_text_shown(*done);
         }
     });
+    // The position the board shows, by its moves, for the graph's caption to say when its
+    // point is that one; none for the editor's.
+    let board = match board_overlay(game, game.browsing, view, false).showing {
+        Showing::Game => Some(played),
+        Showing::Browsed(ply) | Showing::Reviewed(ply) => Some(ply),
+        Showing::Editor => None,
+    };
     html! {
         <>
             // The panel's room is there before the first search, and the graph's frame, so
@@ -74,7 +81,8 @@ pub fn search_view(props: &SearchViewProps) -> Html {
                 <button id="stop-search" onclick={props.on_stop.reform(|_| ())}
                         title="End the search now and keep what it has found">{ "Stop" }</button>
             }
-            <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played} />
+            <EvalGraph points={graph_points} scale={graph_scale} on_goto={props.on_goto.clone()} {played}
+                       {board} />
         </>
     }
 }

@@ -26,6 +26,9 @@ pub struct GraphProps {
     /// The moves the game has played: the points after them are the redo moves', drawn
     /// faded (a move only looked at fades nothing: the game is still all there).
     pub played: usize,
+    /// The moves of the position the board shows (a move looked at, or the game's), so
+    /// that the caption says when the point it reads is that position.
+    pub board: Option<usize>,
 }
 
 #[function_component(EvalGraph)]
@@ -61,12 +64,15 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
     let shown = (*hovered).and_then(|ply| props.points.iter().find(|p| p.ply == ply));
-    let caption = shown.map(describe).unwrap_or_else(|| {
-        "Each point: the position a move was played from, as its last search (or the \
+    let on_board = shown.is_some_and(|p| crate::graph::caption::on_board(p.ply, props.board));
+    let caption = shown
+        .map(|p| crate::graph::caption::caption(describe(p), on_board))
+        .unwrap_or_else(|| {
+            "Each point: the position a move was played from, as its last search (or the \
          review) valued it. Point at it to read it and see that position here; click or tap \
          it to show it on the board."
-            .to_owned()
-    });
+                .to_owned()
+        });
     html! {
         <figure class="eval-graph" id="eval-graph">
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
@@ -88,7 +94,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
             <p class="small" id="graph-axes">{ axes_line(props.scale) }</p>
             { for losses }
             <figcaption class="small graph-caption">
-                { for shown.map(mini_board) }
+                { for shown.map(|p| mini_board(p, on_board)) }
                 <span id="graph-caption" aria-live="polite">{ caption }</span>
             </figcaption>
         </figure>
@@ -287,7 +293,9 @@ fn loss_chart(points: &[Point], x: &dyn Fn(usize) -> f32) -> Option<Html> {
 
 /// The position a point values, drawn small beside its words, with the move played from it
 /// ringed: what hovering a point shows (issue 68, item 7), without touching the board.
-fn mini_board(point: &Point) -> Html {
+/// Outlined in gold when it is the position the board shows (`on_board`): on a phone the
+/// board lies a scroll above, and a tap does not scroll there (docs/web.md).
+fn mini_board(point: &Point, on_board: bool) -> Html {
     use othello::{Color, Square};
     let pos = point.before;
     let n = pos.size().n() as f32;
@@ -304,7 +312,7 @@ fn mini_board(point: &Point) -> Html {
         html! { <circle class="mini-played" cx={format!("{cx}")} cy={format!("{cy}")} r="3.4" fill="none" stroke="#e8b923" stroke-width="1.4" /> }
     });
     html! {
-        <svg class="mini-board" id="graph-position" viewBox={format!("0 0 {side} {side}")} role="img"
+        <svg class={classes!("mini-board", on_board.then_some("on-board"))} id="graph-position" viewBox={format!("0 0 {side} {side}")} role="img"
              data-board={pos.to_board_text()} data-played={point.mv.map(|m| m.to_string()).unwrap_or_default()}
              aria-label={format!("The position {} played from", point.mover)}>
             <rect x="0" y="0" width={side.to_string()} height={side.to_string()} fill="#1f7a4d" />

@@ -4,7 +4,7 @@
 
 use crate::format::move_numbers;
 use crate::review::{
-    best_value_text, describe, line_sentence, loss_text, mark_name, marks_help, stop_sentence,
+    budget_label, describe, judged_cells, line_sentence, mark_name, marks_help, stop_sentence,
     summary, value_text, ReviewLevel, ReviewOrder,
 };
 use othello::{Color, Move};
@@ -29,6 +29,9 @@ pub struct ReviewProps {
     /// changed with the game's agent without a word).
     #[prop_or_default]
     pub budget_note: Option<String>,
+    /// Whether the note's room is kept ([`crate::review::budget_note_room`]).
+    #[prop_or_default]
+    pub budget_room: bool,
     pub order: ReviewOrder,
     pub on_order: Callback<ReviewOrder>,
     /// Why there is nothing to review now, if so (the agent is to move, no network yet).
@@ -85,9 +88,9 @@ pub fn review_panel(props: &ReviewProps) -> Html {
                 </label>
                 { button }
             </div>
-            // Its room is kept, so that the note's coming with the agent's first move moves
-            // nothing below it.
-            <p class="small review-budget-slot">
+            // Its room is kept where the note can come, so that its coming with the agent's
+            // first move moves nothing below it; elsewhere it takes none (issue 68).
+            <p class={classes!("small", props.budget_room.then_some("review-budget-slot"))}>
                 if let Some(note) = props.budget_note.clone() {
                     <span id="review-budget-note">{ note }</span>
                 }
@@ -152,7 +155,7 @@ fn level_select(props: &ReviewProps) -> Html {
             <select id="review-level" onchange={on_level} disabled={running}>
                 { for ReviewLevel::ALL.into_iter().enumerate().map(|(i, l)| html! {
                     <option value={l.key()} selected={l == props.level}>
-                        { props.budgets.get(i).map_or_else(|| l.label(), |&n| l.label_at(n)) }
+                        { props.budgets.get(i).map_or_else(|| l.label(), |&n| budget_label(n)) }
                     </option>
                 }) }
             </select>
@@ -221,6 +224,8 @@ fn review_row(
             Some(i)
         }
     });
+    let [best_move, best_value, loss, mark_text] = judged_cells(r);
+    let between = r.loss_between_estimates && !loss.is_empty();
     // Two sentences, apart (issue 68: "…, the best move found Best line: …").
     let line = line_sentence(r).unwrap_or_default();
     let title = crate::format::sentences([describe(number, r).as_str(), line.as_str()]);
@@ -230,16 +235,16 @@ fn review_row(
             <td>{ number.map_or(String::new(), |n| n.to_string()) }</td>
             <td>{ mv.to_string() }</td>
             <td class={classes!("num", r.value_exact.then_some("exact"))}>{ value_text(r.value, r.value_exact) }</td>
-            <td>{ if r.is_forced() { String::new() } else { r.best.to_string() } }</td>
-            <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value_text(r) }</td>
-            <td class="num">{ if r.is_forced() { String::new() } else { loss_text(r) } }
+            <td>{ best_move }</td>
+            <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value }</td>
+            <td class="num">{ loss }
                 // Seen, not only hovered (a phone has no hover): the note under the table
                 // says why this loss is not the difference of the two values beside it.
-                if r.loss_between_estimates && !r.is_forced() {
+                if between {
                     <sup class="note-mark" aria-label="see the note under the table">{ "*" }</sup>
                 }
             </td>
-            <td class="mark">{ mark }</td>
+            <td class="mark">{ mark_text }</td>
         </tr>
     }
 }

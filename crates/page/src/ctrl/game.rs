@@ -82,6 +82,8 @@ pub struct WorkAsks {
     pub review_budgets: Vec<u64>,
     /// Why the review's budgets are this game's, where its agent raised them.
     pub review_budget_note: Option<String>,
+    /// Whether the note's room is kept: where it is, or can come with the agent's move.
+    pub review_budget_room: bool,
     /// A person's own network files.
     pub on_upload: Callback<Vec<web_sys::File>>,
     /// A record opened from a file.
@@ -242,6 +244,13 @@ fn work_asks(
     let review = (settings.review_level, settings.review_order);
     let (review_budgets, review_budget_note) =
         crate::hooks::level_budgets(&restored.view, game, &agents);
+    // Whether the level set now would bring a note with the agent's next move.
+    let now = [(difficulty.name().to_owned(), difficulty.budget())];
+    let would_raise = crate::hooks::level_budgets(&restored.view, game, &now)
+        .1
+        .is_some();
+    let review_budget_room =
+        crate::review::budget_note_room(&game.state, review_budget_note.is_some(), would_raise);
     let (on_review, on_cancel_review) =
         review_callbacks(gateway, &restored.view, game, review, agents);
     let on_upload = {
@@ -262,6 +271,7 @@ fn work_asks(
         on_cancel_review,
         review_budgets,
         review_budget_note,
+        review_budget_room,
         on_upload,
         on_open,
         on_builtin,

@@ -10,7 +10,7 @@ fn mv(text: &str) -> Move {
     Move::parse(text, BoardSize::Eight).expect("a move")
 }
 
-fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
+pub(super) fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
     Merged {
         search: SearchStat {
             engine: EngineKind::Network,
@@ -38,7 +38,7 @@ fn merged(value: f32, simulations: u64, elapsed_ms: f64) -> Merged {
     }
 }
 
-fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
+pub(super) fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
     Heat {
         stopped: false,
         position: game.position().hash(),
@@ -50,7 +50,12 @@ fn heat(game: &GameState, purpose: Purpose, merged: Merged) -> Heat {
 }
 
 /// The panel's words for one search shown in `role`, with no fallback player.
-fn summary_of(view: &View, game: &GameState, heat: &Heat, role: Role) -> Option<Summary> {
+pub(super) fn summary_of(
+    view: &View,
+    game: &GameState,
+    heat: &Heat,
+    role: Role,
+) -> Option<Summary> {
     search_summary(view, game, Some((heat, role)), None, Default::default())
 }
 
@@ -536,7 +541,7 @@ fn browsing_names_the_move_shown_and_where_the_game_is() {
 
 /// A random 60-move game that ends with Black passing six times while White plays its
 /// last seven moves (the browser tests load it too).
-const ENDS_WITH_PASSES: &str = "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1";
+pub(super) const ENDS_WITH_PASSES: &str = "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1";
 
 #[test]
 fn no_pass_is_announced_once_the_game_is_over() {
@@ -630,27 +635,6 @@ fn a_loaded_records_players_are_named_where_a_side_is_named() {
     // Played on with another move, it is no longer their game: the side alone.
     let on = apply(&state, Action::Play(mv("c3")));
     assert_eq!(who(&on, Color::Black), "Black");
-}
-
-#[test]
-fn once_the_game_is_over_the_last_search_gives_no_estimate_beside_the_result() {
-    let start = Position::start(BoardSize::Eight, Variant::Standard);
-    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
-    let last = game.pop().expect("a last move");
-    let before = GameState::from_game(game.clone(), Seats::Human(Color::Black));
-    let h = heat(&before, Purpose::Move, merged(-0.98, 400, 200.0));
-    // Before the last move the search's estimate is the news.
-    let s = summary_of(&View::default(), &before, &h, Role::Thinking).expect("a summary");
-    assert!(s.verdict.is_some());
-    game.push(last).expect("legal");
-    let over = GameState::from_game(game, Seats::Human(Color::Black));
-    assert!(over.position().is_game_over());
-    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
-    assert_eq!(s.verdict, None, "the result is the board's");
-    assert!(
-        s.pv.is_some() || s.speed.is_some(),
-        "the search itself is still described"
-    );
 }
 
 #[test]

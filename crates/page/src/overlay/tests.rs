@@ -428,3 +428,70 @@ fn the_panel_waits_while_the_board_shows_another_position_than_the_games() {
     assert!(panel_beside(&view, &played, None).is_some());
     assert!(panel_beside(&view, &played, Some(0)).is_none());
 }
+
+/// A search whose two heads disagree, as a reversed network's can: d3, the most visited
+/// (visits follow the value head), has the smaller margin (the score head's).
+fn heads_disagree() -> Merged {
+    let mut merged = merged("d3");
+    let c4 = engine::report::MoveInfo {
+        mv: mv("c4"),
+        visits: 2,
+        target: 0.2,
+        q: 0.1,
+        score: Some(6.0),
+        ..merged.moves[0].clone()
+    };
+    merged.moves[0].score = Some(-3.0);
+    merged.moves[0].target = 0.8;
+    merged.moves.push(c4);
+    merged
+}
+
+#[test]
+fn a_hints_framed_move_is_its_greenest_square_whatever_the_margins_say() {
+    let game = as_black();
+    let view = searched(
+        Purpose::Hint,
+        game.position().hash(),
+        heads_disagree(),
+        true,
+    );
+    let Tiles::Ranked { tiles, best } = board_overlay(&game, None, &view, true).tiles else {
+        panic!("a hint ranks its moves");
+    };
+    assert_eq!(best, Some(mv("d3")));
+    let strength = |m: &str| tiles.iter().find(|t| t.mv == mv(m)).map(|t| t.strength);
+    assert_eq!(strength("d3"), Some(1.0), "{tiles:?}");
+    assert_eq!(strength("c4"), Some(0.0), "{tiles:?}");
+    // The legend says what the colours rank: the search's order, not the margins.
+    let said = legend(&Tiles::Ranked { tiles, best }, "Black (you)").expect("a legend");
+    assert!(said.contains("green the search's choice"), "{said}");
+}
+
+#[test]
+fn an_analysis_shows_margins_as_a_hint_does_and_never_says_so_far() {
+    let game = as_black();
+    let view = searched(
+        Purpose::Analysis,
+        game.position().hash(),
+        heads_disagree(),
+        true,
+    );
+    let overlay = board_overlay(&game, None, &view, true);
+    let Tiles::Ranked { tiles, best } = &overlay.tiles else {
+        panic!("an analysis ranks its moves as a hint does: {overlay:?}");
+    };
+    assert_eq!(*best, Some(mv("d3")));
+    let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
+    assert!(
+        labels.contains(&"~-3") && labels.contains(&"~+6"),
+        "{labels:?}"
+    );
+    let said = legend(&overlay.tiles, "Black").expect("a legend");
+    assert!(
+        said.contains("final disc margin") && !said.contains("so far"),
+        "{said}"
+    );
+    // The marker is a hint's alone.
+    assert_eq!(overlay.marked, None);
+}

@@ -39,7 +39,7 @@ pub fn status(session: &Session) -> String {
     match &session.stage {
         Stage::Solving if session.missed => format!("Try again. {}.", task(p)),
         Stage::Solving => format!("{}.", task(p)),
-        Stage::Solved { line } => answer_words("Right", p, line),
+        Stage::Solved { line } => answer_words("Right", p, line) + &board_words(session),
         Stage::Revealed { line } => answer_words("The answer", p, line),
         Stage::Refuted { mv, line: None } => {
             format!("Not {mv}: the solver is finding the reply that refutes it…")
@@ -83,6 +83,29 @@ pub fn status(session: &Session) -> String {
         ),
         Stage::Stuck { error, .. } => format!("The solver could not go on: {error}."),
     }
+}
+
+/// What the board shows once a right answer's line is in and played onto it move by move,
+/// so that the player knows which position they see (issue 68: after a right answer the
+/// board stood four moves into the line without a word): " On the board: the position
+/// after e6 f4 g3 c5, 4 of these 6 moves, the rest to come." Nothing before the line is
+/// in, while the board shows the answer alone on the puzzle's position.
+fn board_words(session: &Session) -> String {
+    let moves = session.moves_shown();
+    let all = session.line_len() + 1;
+    if session.line_len() == 0 || moves.len() < 2 {
+        return String::new();
+    }
+    let count = moves.len();
+    let rest = if count < all {
+        ", the rest to come"
+    } else {
+        ", the end of the game"
+    };
+    format!(
+        " On the board: the position after {}, {count} of these {all} moves{rest}.",
+        moves_text(moves)
+    )
 }
 
 fn answer_words(lead: &str, p: &Puzzle, line: &Option<Line>) -> String {

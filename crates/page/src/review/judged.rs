@@ -106,6 +106,18 @@ pub fn budget_note(quick: &Judging) -> Option<String> {
     ))
 }
 
+/// Whether the budget note's room is kept under the menu (`shown`: the note is there):
+/// only where the note can still come with the agent's next move, in a game an agent plays
+/// and that is not over, at a level whose search raises the budgets (`would_raise`: the
+/// level set now would bring a note). Issue 68: four lines of room kept in every game,
+/// analysis and Beginner included, took New game to 1,120 px at 1280x900.
+pub fn budget_note_room(game: &othello::GameState, shown: bool, would_raise: bool) -> bool {
+    shown
+        || (game.seats != othello::Seats::Analysis
+            && !game.position().is_game_over()
+            && would_raise)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +151,37 @@ mod tests {
         } else {
             state.ended(id, None);
         }
+    }
+
+    #[test]
+    fn the_budget_notes_room_is_kept_only_where_a_note_can_come() {
+        use othello::{GameState, Seats};
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let playing = GameState::new(start, Seats::Human(Color::Black));
+        assert!(
+            budget_note_room(&playing, false, true),
+            "Casual's first move brings it"
+        );
+        assert!(
+            !budget_note_room(&playing, false, false),
+            "Beginner's never does"
+        );
+        assert!(
+            budget_note_room(&playing, true, false),
+            "a note shown has its room"
+        );
+        let analysis = GameState::new(start, Seats::Analysis);
+        assert!(
+            !budget_note_room(&analysis, false, true),
+            "no agent, no note"
+        );
+        let full = format!("{} X", "X".repeat(64));
+        let over = Position::from_board_text(&full, Variant::Standard).expect("a full board");
+        let over = GameState::new(over, Seats::Human(Color::Black));
+        assert!(
+            !budget_note_room(&over, false, true),
+            "no move left to bring it"
+        );
     }
 
     #[test]

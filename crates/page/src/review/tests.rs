@@ -97,12 +97,24 @@ fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
     // The played move is the best found and its value exact: the table's best column
     // says its +30, not "≥+30" beside its own +30 (issue 68, row 42 of a review).
     assert_eq!(best_value_text(&r), "+30");
-    assert_eq!(loss_text(&r), "≥0");
     assert_eq!(mark_name(&r), "uncertain");
+    // Issue 68: the row read "a2 +52, best a2 +52, ≥0 uncertain", an exact best move found
+    // beside a loss of at least nothing and a doubting mark; one sentence says it now.
+    assert_eq!(
+        judged_cells(&r),
+        ["", "", "", "no better move found; not proven best"].map(String::from)
+    );
     let told = describe(Some(40), &r);
     assert!(
-        told.contains("only ≥+30 is proven") && told.contains("uncertain"),
+        told.contains("+30 for Black; no better move found; not proven best")
+            && told.contains("a better move may exist")
+            && !told.contains('≥'),
         "{told}"
+    );
+    // Against an exact best, or another best move, the columns are as they were.
+    assert_eq!(
+        judged_cells(&bound),
+        ["a2", "≥+38", "≥8", "blunder"].map(String::from)
     );
     assert!(!told.contains("+30.00"));
     assert_eq!(
@@ -403,15 +415,16 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
     assert_eq!(casual.simulations, 400);
     assert_eq!(
         casual.text,
-        "Judged at 400 simulations a position, more than Quick's 100 because the Casual \
-         agent searched with 100 simulations: a review at its own budget would only repeat \
+        "Judged at 400 simulations a position, not 100 as in a game without an agent, \
+         because the Casual agent searched with 100 simulations: a review at its own budget would only repeat \
          its search."
     );
     // Deep is raised by as much, up to the cap.
     let deep = judging(ReviewLevel::Deep, &[("Casual", sims(100))], 2_000);
     assert_eq!(deep.simulations, 3_200);
     assert!(deep.text.starts_with(
-        "Judged at 3,200 simulations a position, more than Deep's 1,600 because the Casual"
+        "Judged at 3,200 simulations a position, not 1,600 as in a game without an agent, \
+         because the Casual"
     ));
     // A timed agent beyond the cap: the review says it may be kind.
     let strongest = WireBudget {
@@ -431,8 +444,8 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
     assert_eq!(both.simulations, 800);
     assert_eq!(
         both.text,
-        "Judged at 800 simulations a position, more than Quick's 100 because the agent \
-         played this game at Casual (100 simulations) and Club (400 simulations), searching \
+        "Judged at 800 simulations a position, not 100 as in a game without an agent, \
+         because the agent played this game at Casual (100 simulations) and Club (400 simulations), searching \
          with up to 400 simulations: a review at its own budget would only repeat its \
          search."
     );
@@ -575,19 +588,31 @@ fn a_stopped_review_names_the_move_and_what_to_do() {
 }
 
 #[test]
-fn review_levels_name_their_budget() {
+fn review_levels_are_named_by_their_budget_so_a_name_means_one_size() {
     assert_eq!(ReviewLevel::default().simulations(), 400);
-    assert_eq!(
-        ReviewLevel::Deep.label(),
-        "Deep review: 1,600 simulations a position"
-    );
+    assert_eq!(ReviewLevel::Deep.label(), "1,600 simulations a position");
     assert_eq!(ReviewLevel::from_key("quick"), Some(ReviewLevel::Quick));
-    // No playing level's name (issue 68: "Club" was both), and a save from before reads.
+    // Issue 68: after a Club game the menu said "Deep review: 25,600" and the line under it
+    // "Deep's 1,600"; after a Casual game Medium was 1,600. Whatever the game, the menu's
+    // words and the judged line name a level by what it costs in this game alone.
+    let club = |level| {
+        let sims = protocol::WireBudget {
+            simulations: Some(400),
+            millis: None,
+        };
+        judging(level, &[("Club", sims)], 25_000)
+    };
     for level in ReviewLevel::ALL {
-        assert!(crate::levels::LEVELS
-            .iter()
-            .all(|l| !l.label.starts_with(level.name())));
+        let judged = club(level);
+        let words = format!("{} {}", budget_label(judged.simulations), judged.text);
+        for name in ["Quick", "Medium", "Deep"] {
+            assert!(!words.contains(name), "{words}");
+        }
     }
+    assert_eq!(
+        budget_label(club(ReviewLevel::Deep).simulations),
+        "25,600 simulations a position"
+    );
     let old: ReviewLevel = serde_json::from_str("\"Club\"").expect("an old save");
     assert_eq!(old, ReviewLevel::Medium);
 }

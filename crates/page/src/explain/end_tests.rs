@@ -1,0 +1,72 @@
+//! The panel once the game is over: the result is the board's, said by the solver where it
+//! proved it, and by no estimate.
+
+use super::tests::{heat, merged, summary_of, ENDS_WITH_PASSES};
+use super::*;
+use othello::{Game, Position};
+use protocol::SolvedStat;
+
+/// The game of [`ENDS_WITH_PASSES`] before its last move (White, the agent, to play h1),
+/// and after it, over.
+fn the_end() -> (GameState, GameState) {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let last = game.pop().expect("a last move");
+    let before = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+    game.push(last).expect("legal");
+    let over = GameState::from_game(game, Seats::Human(Color::Black));
+    assert!(over.position().is_game_over());
+    (before, over)
+}
+
+#[test]
+fn once_the_game_is_over_the_last_search_gives_no_estimate_beside_the_result() {
+    let (before, over) = the_end();
+    let h = heat(&before, Purpose::Move, merged(-0.98, 400, 200.0));
+    // Before the last move the search's estimate is the news.
+    let s = summary_of(&View::default(), &before, &h, Role::Thinking).expect("a summary");
+    assert!(s.verdict.is_some());
+    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
+    assert_eq!(s.verdict, None, "the result is the board's");
+    assert!(
+        s.pv.is_some() || s.speed.is_some(),
+        "the search itself is still described"
+    );
+}
+
+#[test]
+fn the_solvers_last_move_keeps_its_result_line_which_is_the_boards() {
+    // Issue 68: the solver's panel at the game's last move gave its speed and no result.
+    let (before, over) = the_end();
+    let margin = over
+        .position()
+        .outcome()
+        .expect("over")
+        .margin_for(Color::White);
+    let mut solved = merged(0.0, 0, 1.0);
+    solved.search.solved = Some(SolvedStat {
+        best: Move::parse("h1", BoardSize::Eight).expect("a move"),
+        margin,
+        exact: true,
+        nodes: 2,
+        micros: 10,
+    });
+    let h = heat(&before, Purpose::Move, solved.clone());
+    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
+    let verdict = s.verdict.expect("the solver's result line");
+    let by = format!(" by {}", margin.abs());
+    assert!(
+        verdict.starts_with("Proven") && verdict.contains(&by) && verdict.contains("Black (you)"),
+        "{verdict}"
+    );
+    assert!(s
+        .speed
+        .is_some_and(|speed| speed.starts_with("The endgame solver")));
+    // A margin that is not the board's (a bound, or another line) says nothing beside it.
+    if let Some(stat) = solved.search.solved.as_mut() {
+        stat.exact = false;
+    }
+    let h = heat(&before, Purpose::Move, solved);
+    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
+    assert_eq!(s.verdict, None);
+}
