@@ -381,4 +381,4 @@ pub fn promise(puzzle: &Puzzle) -> String {
 
 #[cfg(test)]
 #[path = "session_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -189,6 +189,41 @@ pub fn no_mistakes(looked: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The session's own test helpers: words read a session, not the other way round, so
+    // the test that reads both lives here (a session test calling `words` made a circle).
+    use crate::puzzles::session::tests::{answer, puzzles, showing};
+    use crate::puzzles::session::SessionAction;
+
+    #[test]
+    fn a_right_answers_line_on_the_board_is_announced_move_by_move() {
+        // Issue 68: after a right answer the board stood four moves into the line, unannounced.
+        let p = puzzles(1)[0];
+        let mut session = answer(showing(p).apply(SessionAction::Play(p.answer)));
+        let said = status(&session);
+        assert!(!said.contains("On the board"), "the answer alone: {said}");
+        let mut shown = vec![p.answer.to_string()];
+        let line = session.moves_shown();
+        assert_eq!(line, vec![p.answer]);
+        while session.more_to_show() {
+            session = session.apply(SessionAction::Step);
+            let moves = session.moves_shown();
+            shown.push(moves.last().expect("a move").to_string());
+            let said = status(&session);
+            let after = format!(
+                "On the board: the position after {}, {} of these {} moves",
+                shown.join(" "),
+                moves.len(),
+                session.line_len() + 1
+            );
+            assert!(said.contains(&after), "{said}");
+            let end = if session.more_to_show() {
+                "the rest to come."
+            } else {
+                "the end of the game."
+            };
+            assert!(said.ends_with(end), "{said}");
+        }
+    }
 
     #[test]
     fn a_puzzle_s_rating_says_why_it_moved() {
