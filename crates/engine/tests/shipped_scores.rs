@@ -20,7 +20,7 @@ fn midgame_positions(size: BoardSize, variant: Variant, seed: u64) -> Vec<Positi
     for _ in 0..40 {
         let mut pos = Position::start(size, variant);
         while !pos.is_game_over() {
-            let discs = size.squares() as u32 - pos.empty_count();
+            let discs = size.squares() - pos.empty_count();
             if (12..=40).contains(&discs) && !pos.legal_moves().is_empty() {
                 out.push(pos);
             }
