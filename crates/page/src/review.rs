@@ -255,6 +255,8 @@ pub struct Judging {
     /// Why the level's budget was raised ("the Club agent searched with 400
     /// simulations"), where it was.
     pub why: Option<String>,
+    /// The simulations of the game's strongest agent's own search (0 without an agent).
+    pub agent_simulations: u64,
 }
 
 /// The budget a review judges with: the chosen level's, raised to [`JUDGE_FACTOR`] times
@@ -293,6 +295,7 @@ pub fn judging(
             simulations: chosen,
             text: format!("Judged at {} simulations a position.", thousands(chosen)),
             why: None,
+            agent_simulations: 0,
         };
     };
     let (own, own_text) = own_of(budget);
@@ -343,6 +346,7 @@ pub fn judging(
         simulations,
         text,
         why,
+        agent_simulations: own,
     }
 }
 

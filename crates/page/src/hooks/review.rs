@@ -95,7 +95,7 @@ pub fn level_budgets(
         .iter()
         .map(|&level| judged(level, agents, reviewer.as_ref()))
         .collect();
-    let note = judgings.first().and_then(crate::review::budget_note);
+    let note = crate::review::budget_note(&judgings);
     (judgings.into_iter().map(|j| j.simulations).collect(), note)
 }
 

@@ -92,17 +92,48 @@ fn others(budgets: &[Option<u64>], at: u64) -> String {
 
 /// Why the budget menu's numbers are not the levels' own, where the game's agent raised
 /// them ([`super::raised`]): issue 68 found them changing with the game's agent without a
-/// word. `None` where they are the levels' own.
-pub fn budget_note(quick: &Judging) -> Option<String> {
-    let why = quick.why.as_ref()?;
+/// word. `None` where they are the levels' own. `judgings`: every level's, in
+/// [`super::ReviewLevel::ALL`]'s order. Where a position's time keeps some budgets at or
+/// below the agent's own search, the note says which, rather than that a review looks
+/// further (issue 68's fifth look: "a review looks further than the agent did" beside
+/// 10,000 and 20,000 against a Strong agent's 25,000).
+pub fn budget_note(judgings: &[Judging]) -> Option<String> {
+    let why = judgings.first()?.why.as_ref()?;
     let levels: Vec<String> = super::ReviewLevel::ALL
         .iter()
         .map(|l| thousands(l.simulations()))
         .collect();
-    Some(format!(
-        "These budgets are this game's: {why}, and a review looks further than the agent \
-         did, or it would only repeat its search. Without an agent they are {}, {} and {}.",
+    let without = format!(
+        "Without an agent they are {}, {} and {}.",
         levels[0], levels[1], levels[2]
+    );
+    let (below, above): (Vec<&Judging>, Vec<&Judging>) = judgings
+        .iter()
+        .partition(|j| j.simulations <= j.agent_simulations);
+    if below.is_empty() {
+        return Some(format!(
+            "These budgets are this game's: {why}, and a review looks further than the \
+             agent did, or it would only repeat its search. {without}"
+        ));
+    }
+    let names = |js: &[&Judging]| -> String {
+        let each: Vec<String> = js.iter().map(|j| thousands(j.simulations)).collect();
+        match each.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    };
+    let further = match above.as_slice() {
+        [] => "none looks further than the agent did".to_owned(),
+        [_] => format!("only {} looks further than the agent did", names(&above)),
+        _ => format!("{} look further than the agent did", names(&above)),
+    };
+    Some(format!(
+        "These budgets are this game's: {why}. Kept to a position's time, {further}; {} \
+         no more than its own search may grade its moves more kindly than they deserve. \
+         {without}",
+        names(&below)
     ))
 }
 
@@ -151,6 +182,51 @@ mod tests {
         } else {
             state.ended(id, None);
         }
+    }
+
+    fn judging_at(simulations: u64, agent: u64) -> Judging {
+        Judging {
+            simulations,
+            text: String::new(),
+            why: Some(format!("the agent searched with {agent} simulations")),
+            agent_simulations: agent,
+        }
+    }
+
+    #[test]
+    fn the_budget_note_names_the_budgets_no_larger_than_the_agents_search() {
+        // Issue 68's fifth look: a Strong agent's 25,000 beside 10,000, 20,000 and 40,000,
+        // under "a review looks further than the agent did".
+        let judgings: Vec<Judging> = [10_000, 20_000, 40_000]
+            .iter()
+            .map(|&s| judging_at(s, 25_000))
+            .collect();
+        let note = budget_note(&judgings).expect("a note");
+        assert!(!note.contains("a review looks further"), "{note}");
+        assert!(
+            note.contains("only 40,000 looks further than the agent did; 10,000 and 20,000 no more than its own search"),
+            "{note}"
+        );
+        // Every budget above the agent's: the note as before.
+        let club: Vec<Judging> = [1_600, 6_400, 25_600]
+            .iter()
+            .map(|&s| judging_at(s, 400))
+            .collect();
+        let note = budget_note(&club).expect("a note");
+        assert!(
+            note.contains("and a review looks further than the agent did"),
+            "{note}"
+        );
+        // The agent's own search is what the judging keeps.
+        let agents = [(
+            "Club",
+            protocol::WireBudget {
+                simulations: Some(400),
+                millis: None,
+            },
+        )];
+        let quick = crate::review::judging(crate::review::ReviewLevel::Quick, &agents, 25_000);
+        assert_eq!(quick.agent_simulations, 400);
     }
 
     #[test]
