@@ -3,7 +3,7 @@
 //! `calc_pattern_diff`): a move places one disc and flips a few, so only the instances
 //! through those squares read another entry. What a pattern network's priors value.
 
-use super::{gather, PatternTables, MAX_INSTANCES};
+use super::{PatternTables, MAX_INSTANCES};
 
 impl PatternTables {
     /// `own` to move against `other` read once for itself and for its children:
@@ -20,10 +20,9 @@ impl PatternTables {
         let child_block = self.block(1, child_stage);
         let mut index = [0u16; MAX_INSTANCES];
         let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
-        for (reader, index) in self.readers.iter().zip(&mut index) {
-            let ternary = &self.ternary[reader.ternary..reader.ternary + 1024];
-            let mine = ternary[gather(own, reader.mask) as usize];
-            let theirs = ternary[gather(other, reader.mask) as usize];
+        let (own_digits, other_digits) = (self.digit_sums(own), self.digit_sums(other));
+        let digits = own_digits.iter().zip(&other_digits);
+        for ((reader, index), (&mine, &theirs)) in self.readers.iter().zip(&mut index).zip(digits) {
             let own_index = reader.offset + usize::from(mine) + 2 * usize::from(theirs);
             score += i32::from(scores[own_index]);
             value += i32::from(values[own_index]);
