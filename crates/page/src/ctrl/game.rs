@@ -136,6 +136,7 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     use_search_driver(
         gateway,
         SearchWanted {
+            game_id: game.id(),
             position: pos,
             agent_turn,
             analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
@@ -147,9 +148,14 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     use_persistence(
         game,
         settings,
-        &view.estimates,
-        &view.review.to_save(game.id()),
-        &view.review.to_save(game.ids.aside),
+        (
+            view.estimates.of(game.id()),
+            &view.review.to_save(game.id()),
+        ),
+        (
+            view.estimates.of(game.ids.aside),
+            &view.review.to_save(game.ids.aside),
+        ),
     );
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
@@ -216,6 +222,7 @@ fn work_asks(
     let (game, settings) = (&restored.game, &restored.settings);
     let view = restored.view.dispatcher();
     let position = *game.position();
+    let game_id = game.id();
     let budget = settings.difficulty.budget();
     let on_hint = {
         let gateway = gateway.clone();
@@ -224,6 +231,7 @@ fn work_asks(
                 // On a phone the hint's panel lies below the buttons (issue 68).
                 crate::hooks::scroll::want_panel_text();
                 gateway.send(Command::Hint(SearchAsk {
+                    game_id,
                     position,
                     budget,
                     player,

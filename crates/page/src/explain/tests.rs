@@ -303,6 +303,7 @@ fn the_alpha_beta_fallback_says_what_plays_and_for_how_long() {
         Purpose::Move,
         game.position().hash(),
         Color::Black,
+        0,
     ));
     let casual = Difficulty::Level("casual".into());
     let (line, strength) = opponent_lines(

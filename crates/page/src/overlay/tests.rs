@@ -19,7 +19,7 @@ fn sq(text: &str) -> Option<Square> {
 /// The view after a search of `position` for `purpose` reported `merged` (finished or
 /// not).
 fn searched(purpose: Purpose, position: u64, merged: Merged, done: bool) -> View {
-    let view = View::default().apply(ViewAction::Started(purpose, position, Color::White));
+    let view = View::default().apply(ViewAction::Started(purpose, position, Color::White, 0));
     let event = if done {
         PoolEvent::Done {
             purpose,
@@ -283,14 +283,14 @@ fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
     assert!(panel_search(&finished, &f5).is_some());
     // The same position searched again (f5 undone and played again): nothing shows until
     // the new search reports.
-    let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White));
+    let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White, 0));
     assert_eq!(panel_search(&again, &f5), None);
     assert_eq!(
         board_overlay(&f5, None, &again, true),
         nothing_on(Showing::Game)
     );
     // Another purpose's search elsewhere leaves the panel as it was.
-    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
+    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black, 0));
     assert!(other.heat.is_some());
 }
 
