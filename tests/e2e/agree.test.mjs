@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { loadTranscript, newGame, openGame, useBrowser } from "./lib.mjs";
+import { ENDGAMES, loadTranscript, newGame, openGame, useBrowser } from "./lib.mjs";
 
 useBrowser();
 
@@ -38,6 +38,40 @@ test("a record loaded after a game's searches draws none of them, and the game t
   await page.waitForFunction(() => document.querySelector("#transcript").textContent === "d3c5f6");
   const back = await graphPlies(page);
   assert.deepEqual(back.filter((p) => p <= 3), searched.filter((p) => p <= 3), "the game's own searches are kept");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Analysis mode on ENDGAMES[0] (16 empties, White to move, a5 loses by 24), solved. */
+async function solvedAnalysis() {
+  const opened = await openGame({ width: 1280, height: 800 });
+  await newGame(opened.page, { players: "analysis" });
+  await loadTranscript(opened.page, ENDGAMES[0].transcript);
+  await opened.page.waitForSelector("#solved", { timeout: 20_000 });
+  return opened;
+}
+
+test("an analysis's panel speaks for the side its squares speak for", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await solvedAnalysis();
+  // Issue 68: "Proven win by 24 for Black" beside "-24" on a5 and a legend "for White".
+  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 is White's best move/);
+  assert.match(await page.locator("#heat-legend").innerText(), /^On the squares: the final disc margin for White after each move/);
+  assert.equal(await page.locator("#sq-a5 .pct").innerText(), "-24");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a solved position's unsearched squares are grey and its one exact move, the search's choice, green", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await solvedAnalysis();
+  const tiles = await page.evaluate(() =>
+    [...document.querySelectorAll(".heat")].map((h) => ({ square: h.closest("button").dataset.square, label: h.textContent, style: h.getAttribute("style") })),
+  );
+  const unsearched = tiles.filter((t) => t.label === "?");
+  assert.ok(unsearched.length >= 5, JSON.stringify(tiles));
+  for (const t of unsearched) assert.match(t.style, /hsla\(0, 0%, 45%/, `${t.square} "?" is not grey`);
+  // Issue 68: the framed "-24" was painted red among them, read as the worst move.
+  const best = tiles.find((t) => t.square === "a5");
+  assert.match(best.style, /hsla\(120\.0, /, `a5 is not green: ${best.style}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
