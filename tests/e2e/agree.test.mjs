@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { ENDGAMES, loadTranscript, newGame, openGame, useBrowser } from "./lib.mjs";
+import { download, ENDGAMES, loadTranscript, newContext, newGame, openGame, useBrowser } from "./lib.mjs";
 
 useBrowser();
 
@@ -72,6 +72,31 @@ test("a solved position's unsearched squares are grey and its one exact move, th
   // Issue 68: the framed "-24" was painted red among them, read as the worst move.
   const best = tiles.find((t) => t.square === "a5");
   assert.match(best.style, /hsla\(120\.0, /, `a5 is not green: ${best.style}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a record with no result says so, and its link opens it to download byte for byte as it came", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const record = RECORD.replace("RE[+0.000]", "RE[?]");
+  assert.ok(record.includes("RE[?]") && record.includes("TI[05:00//02:00]"));
+  await newGame(page, { players: "analysis" });
+  await loadTranscript(page, record);
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  // Issue 68: RE[?] read "The record's result: Black won by 10".
+  assert.match(await page.locator("#record-players").innerText(), /The record's result: not given; its moves end the game, a draw on the board\.$/);
+  assert.equal((await download(page, "#download-ggf")).text, record);
+  // Its link, opened in a fresh browser, is the record as it came (issue 68: it lost its
+  // TI[...], gained RE[+10] and wrote BO anew).
+  const link = await page.getAttribute("#copy-link", "data-link");
+  const fresh = await newContext({ viewport: { width: 1280, height: 800 } });
+  const opened = await fresh.newPage();
+  await opened.goto(link);
+  await opened.waitForSelector('main[data-ready="true"]');
+  await opened.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.equal((await download(opened, "#download-ggf")).text, record);
+  assert.match(await opened.locator("#record-players").innerText(), /Saio1200 \(Black\) vs Saio3000 \(White\)/);
+  await fresh.close();
   assert.deepEqual(errors, []);
   await context.close();
 });
