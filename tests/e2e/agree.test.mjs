@@ -100,3 +100,23 @@ test("a record with no result says so, and its link opens it to download byte fo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("at a finished game's end the disc counts say whose the empty squares are, as the result line counts them", { timeout: 120_000 }, async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, context, errors } = await openGame(viewport);
+    // Black's 2 discs against White's 60, c1 and d1 empty, and neither side can move.
+    await page.fill("#board-input", `XX--OOOO${"O".repeat(56)} X`);
+    await page.click("#load-board");
+    await page.waitForFunction(() => /White wins 62-2/.test(document.querySelector("#status").textContent));
+    // Issue 68: "Black 2 White 60" stood beside "White wins 62-2" with no word why.
+    assert.match(await page.locator("#counts").innerText(), /^Black 2\s+White 60\s+2 empty: White's, 62-2$/);
+    // One line, on the page: the board under it stays where it was, and nothing runs
+    // past the screen's edge.
+    const counts = await page.locator("#counts").boundingBox();
+    assert.ok(counts.height < 30, JSON.stringify(counts));
+    const right = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector("#counts-empties").getBoundingClientRect().right]);
+    assert.ok(right[0] <= viewport.width && right[1] <= viewport.width, JSON.stringify(right));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -17,7 +17,7 @@ pub fn counts(props: &CountsProps) -> Html {
             <span class="count black"><span class="disc black mini" aria-hidden="true"></span>{ format!("Black {}", count.black_discs) }</span>
             <span class="count white"><span class="disc white mini" aria-hidden="true"></span>{ format!("White {}", count.white_discs) }</span>
             if let Some(note) = crate::format::empties_note(&props.position) {
-                <span class="count empties" id="counts-empties">{ note }</span>
+                <span class="count empties" id="counts-empties" title={note.clone()}>{ note }</span>
             }
         </p>
     }
