@@ -402,3 +402,43 @@ test("Show the answer keeps the puzzle's position with the answer marked, the di
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the puzzle's board never moves as the words over it change, on a desktop and a phone", { timeout: 240_000 }, async () => {
+  // Issue 68: the board moved 10 px as the message over it grew or shrank by a line.
+  const target = SET.find((p) => p.kind === "only-win" && empties(p) >= 12);
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, context, errors } = await openPage(`#puzzle=8x8-${target.index}`, viewport);
+    await shownPuzzle(page);
+    await page.evaluate(() => {
+      const w = { tops: new Set() };
+      window.__tops = w;
+      function look() {
+        const board = document.querySelector("#puzzle-room .board");
+        if (board) w.tops.add(Math.round(board.getBoundingClientRect().top + scrollY));
+        if (!w.stop) requestAnimationFrame(look);
+      }
+      requestAnimationFrame(look);
+    });
+    // Right, the line played out; the next, wrong and refuted; tried again; the answer shown.
+    await page.click(`#sq-${target.answer}`);
+    await waitStage(page, "solved");
+    await lineShown(page);
+    await page.click("#puzzle-next");
+    await page.waitForFunction((id) => document.querySelector("#puzzle-room").dataset.puzzleId !== id, `8x8-${target.index}`);
+    const second = await shownPuzzle(page);
+    const wrong = moves(second.board, 8, second.side).map((i) => name(i, 8)).find((m) => m !== second.answer);
+    await page.click(`#sq-${wrong}`);
+    await waitStage(page, "refuted");
+    await lineShown(page);
+    await page.click("#puzzle-answer");
+    await waitStage(page, "revealed");
+    await page.waitForTimeout(500);
+    const tops = await page.evaluate(() => {
+      window.__tops.stop = true;
+      return [...window.__tops.tops];
+    });
+    assert.equal(tops.length, 1, `the board stood at ${tops.join(", ")} px at ${viewport.width} px wide`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

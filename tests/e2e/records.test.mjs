@@ -69,7 +69,7 @@ test("a GGF download re-imports to the same game; a bad record keeps the game", 
   await page.waitForSelector("#pick-game");
   assert.match(await page.locator("#pick-game").innerText(), /holds 2 games/);
   assert.equal(await page.locator("#pick-game-select option").nth(1).innerText(),
-    "2. Black: Ann, White: Bob, 3 moves, unfinished");
+    "2. Black: Ann, White: Bob, 3 moves, result not given");
   assert.equal(await page.locator("#transcript").innerText(), transcript, "nothing loaded before the pick");
   await page.selectOption("#pick-game-select", "1");
   await page.click("#pick-game-load");

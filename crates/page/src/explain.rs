@@ -344,7 +344,7 @@ pub fn search_summary(
     let merged = &heat.merged;
     let (kind, heading) = search_heading(heat, role, game, budget, &cap);
     // The network without search: its choice and its own estimate, no simulations to count.
-    let estimate = || verdict(merged, heat.side, viewpoint(game.seats), game.seats);
+    let estimate = || verdict(merged, heat.side, panel_side(heat, role, game), game.seats);
     if merged.search.engine == EngineKind::Instinct {
         return Some(instinct_summary(heat, role, kind, estimate()));
     }
@@ -407,6 +407,18 @@ pub fn search_summary(
         summary.verdict = None;
     }
     Some(summary)
+}
+
+/// The side the panel's estimate speaks for: the side to move of a search made for the
+/// person (a hint's, an analysis's), whose squares hold margins for that side, so that the
+/// panel and the squares say one thing (issue 68: "Proven win by 24 for Black" beside a
+/// square's "-24" for White); the person's colour beside the agent's own search, whose
+/// squares hold shares of visits and speak for nobody.
+fn panel_side(heat: &Heat, role: Role, game: &GameState) -> Color {
+    match role {
+        Role::Hint | Role::Analysis => heat.side,
+        Role::Thinking | Role::Past => viewpoint(game.seats),
+    }
 }
 
 /// Whether the game is not over, or the search solved it exactly to the board's own final

@@ -168,6 +168,36 @@ pub fn sentences<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
         .join(" ")
 }
 
+/// What the empty squares of a finished game add to the disc counts above the board, so
+/// that the counts agree with the result line's WOF score: "2 empty: White's, 62-2" beside
+/// "Black 2 White 60" under "White wins 62-2" (issue 68: the two rows disagreed, and
+/// nothing said why). `None` for a game not over, or one that filled the board.
+pub fn empties_note(position: &othello::Position) -> Option<String> {
+    use othello::{Color, Variant};
+    let outcome = position.outcome()?;
+    let (b, w, n) = (outcome.black_discs, outcome.white_discs, outcome.empties);
+    if n == 0 {
+        return None;
+    }
+    let Some(winner) = outcome.winner() else {
+        return Some(format!(
+            "{n} empty: shared, {}-{}",
+            b + n / 2,
+            w + n - n / 2
+        ));
+    };
+    let (own, other) = if winner == Color::Black {
+        (b, w)
+    } else {
+        (w, b)
+    };
+    Some(match outcome.variant {
+        Variant::Standard => format!("{n} empty: {winner}'s, {}-{other}", own + n),
+        // Fewer discs win: the empties widen the margin on the loser's side of the score.
+        Variant::Reversed => format!("{n} empty: {}'s, {own} to {}", winner.opposite(), other + n),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -253,5 +283,36 @@ mod tests {
         assert_eq!(seconds(250.0), "0.25 s");
         assert_eq!(seconds(1000.0), "1 s");
         assert_eq!(seconds(60000.0), "60 s");
+    }
+
+    #[test]
+    fn a_finished_games_empties_are_said_beside_the_counts_as_the_result_counts_them() {
+        use othello::{Position, Variant};
+        // Issue 68: "Black 2 White 60" beside "White wins 62-2". Neither side can move:
+        // c1 and d1 flank nothing.
+        let text = format!("XX--OOOO{} X", "O".repeat(56));
+        let end = |variant| Position::from_board_text(&text, variant).expect("a position");
+        let standard = end(Variant::Standard);
+        assert_eq!(
+            standard.outcome().map(|o| o.to_string()).as_deref(),
+            Some("White wins 62-2 (margin 60: 60-2 on the board, the 2 empty squares counted for the winner)")
+        );
+        assert_eq!(
+            empties_note(&standard).as_deref(),
+            Some("2 empty: White's, 62-2")
+        );
+        // Fewer discs win: Black's 2 against 60, the empties the loser's.
+        assert_eq!(
+            empties_note(&end(Variant::Reversed)).as_deref(),
+            Some("2 empty: White's, 2 to 62")
+        );
+        // A game not over has no note.
+        assert_eq!(
+            empties_note(&Position::start(
+                othello::BoardSize::Eight,
+                Variant::Standard
+            )),
+            None
+        );
     }
 }

@@ -138,6 +138,59 @@ impl Estimates {
     }
 }
 
+/// No estimates: what a game nobody searched has.
+static NO_ESTIMATES: Estimates = Estimates(Vec::new());
+
+/// How many games' estimates the page keeps at once, as many as their reviews
+/// (`review::ReviewState`): the game on the board, one put aside, and a few before them.
+const GAMES_REMEMBERED: usize = 4;
+
+/// Each game's estimates apart, by the game's id on the page (`GameModel::id`), the
+/// latest game last. A search belongs to the game it was made for: a record loaded after
+/// it, through the same positions, shows none of it (issue 68: a loaded record's graph
+/// read "2. c3 (White): Black 46% to win" where nobody had searched it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameEstimates(Vec<(u64, Estimates)>);
+
+impl GameEstimates {
+    /// `estimates` as the estimates of the game `game`.
+    pub fn with(game: u64, estimates: Estimates) -> GameEstimates {
+        GameEstimates(vec![(game, estimates)])
+    }
+
+    /// The estimates of the game `game` (none when nothing searched it).
+    pub fn of(&self, game: u64) -> &Estimates {
+        self.0
+            .iter()
+            .find(|(g, _)| *g == game)
+            .map_or(&NO_ESTIMATES, |(_, e)| e)
+    }
+
+    /// Keeps `estimate` as the last word on the position `hash` in the game `game`.
+    pub fn record(&mut self, game: u64, hash: u64, estimate: Estimate) {
+        self.of_mut(game).record(hash, estimate);
+    }
+
+    /// `estimates` as the estimates of the game `game`, replacing any it had.
+    pub fn set(&mut self, game: u64, estimates: Estimates) {
+        *self.of_mut(game) = estimates;
+    }
+
+    fn of_mut(&mut self, game: u64) -> &mut Estimates {
+        if let Some(at) = self.0.iter().position(|(g, _)| *g == game) {
+            let entry = self.0.remove(at);
+            self.0.push(entry);
+        } else {
+            self.0.push((game, Estimates::default()));
+            if self.0.len() > GAMES_REMEMBERED {
+                self.0.remove(0);
+            }
+        }
+        let last = self.0.len() - 1;
+        &mut self.0[last].1
+    }
+}
+
 /// One point of the graph: move number `ply` (1-based), the move, the side that played
 /// it, and the estimate of the search before it (`None` draws a gap).
 #[derive(Clone, Debug, PartialEq)]

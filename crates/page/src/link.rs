@@ -5,9 +5,12 @@
 //! `#g=f5d6c3&s=b&l=strong`: the moves from the standard start, the person's side and the
 //! level; `b=6` the 6x6 board, `v=r` the reversed rules, `x=17` the 17th XOT opening as
 //! the start, `p=<board text>` any other start (`_` for the board text's space). A position
-//! to analyse is `p=` and `s=a` with no moves. A loaded record's players, date and place
-//! come along as `pb=`, `pw=`, `dt=`, `pc=`, percent-encoded (issue 68: a copied link of a
-//! record dropped them).
+//! to analyse is `p=` and `s=a` with no moves. A loaded record comes along whole as `r=`,
+//! its text as it came, percent-encoded, and opens as that record, downloading byte for
+//! byte what it came with (issue 68: a link carried its players, date and place alone, and
+//! its download lost `TI`, gained `RE[+10]` and wrote `BO` anew); `pb=`, `pw=`, `dt=`,
+//! `pc=` name the players, date and place of a record with no text of its own, and of
+//! links written before.
 
 use crate::format::illegal_reason;
 use crate::levels::{CustomKind, Difficulty, LEVELS};
@@ -16,13 +19,15 @@ use othello::ggf::GgfGame;
 use othello::xot_openings;
 use othello::{BoardSize, Color, Game, Position, TranscriptErrorKind, Variant};
 
-/// What a link holds: the game, who plays it, the level, and the record's names.
+/// What a link holds: the game, who plays it, the level, and the record's names or the
+/// whole record (whose moves the game's are, or begin).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
     pub game: Game,
     pub seats: Seats,
     pub difficulty: Difficulty,
     pub names: Names,
+    pub record: Option<GgfGame>,
 }
 
 /// A loaded record's players, date and place, which its link carries.
@@ -74,6 +79,10 @@ pub enum LinkError {
     BadSquare(usize, String),
     #[error("its move {0}, {1}, cannot be played there: {2}")]
     Illegal(usize, String, &'static str),
+    #[error("its record cannot be read: {0}")]
+    BadRecord(String),
+    #[error("its moves are not its record's")]
+    NotTheRecords,
 }
 
 /// The fragment (with its `#`) that opens `state` at `difficulty`.
@@ -99,9 +108,14 @@ pub fn write(state: &GameState, difficulty: &Difficulty) -> String {
     parts.push(format!("s={}", seats_code(state.seats)));
     parts.push(format!("l={}", level_code(difficulty)));
     if let Some(record) = state.record_in_play() {
-        for (key, value) in Names::of(record).pairs() {
-            if let Some(value) = value {
-                parts.push(format!("{key}={}", encode(value)));
+        match record.as_read() {
+            Some(text) => parts.push(format!("r={}", encode(text))),
+            None => {
+                for (key, value) in Names::of(record).pairs() {
+                    if let Some(value) = value {
+                        parts.push(format!("{key}={}", encode(value)));
+                    }
+                }
             }
         }
     }
@@ -118,6 +132,7 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
     let (mut xot, mut board, mut moves) = (None, None, "");
     let (mut seats, mut difficulty) = (Seats::Human(Color::Black), Difficulty::default());
     let mut names = Names::default();
+    let mut record = None;
     for pair in fragment.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let bad = |what| LinkError::BadValue(what, value.to_owned());
@@ -133,6 +148,7 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
             "pw" => names.white = Some(decode(value).ok_or_else(|| bad("player"))?),
             "dt" => names.date = Some(decode(value).ok_or_else(|| bad("date"))?),
             "pc" => names.place = Some(decode(value).ok_or_else(|| bad("place"))?),
+            "r" => record = Some(read_record(value)?),
             _ => return Err(LinkError::UnknownKey(key.to_owned())),
         }
     }
@@ -150,17 +166,44 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
             illegal_reason(illegal.reason),
         ),
     })?;
+    if let Some(record) = &record {
+        let line = record.game();
+        if line.start() != game.start() || !line.moves().starts_with(game.moves()) {
+            return Err(LinkError::NotTheRecords);
+        }
+    }
     Ok(Some(Link {
         game,
         seats,
         difficulty,
         names,
+        record,
     }))
 }
 
-/// The link's game as the page holds one (a pass forced at its end played at once): a
-/// record with its players, date and place where the link names them.
+/// A link's `r=`: the record's text, percent-encoded.
+fn read_record(value: &str) -> Result<GgfGame, LinkError> {
+    let text = decode(value).ok_or_else(|| LinkError::BadValue("record", value.to_owned()))?;
+    text.parse::<GgfGame>()
+        .map_err(|e| LinkError::BadRecord(e.to_string()))
+}
+
+/// The link's game as the page holds one (a pass forced at its end played at once): its
+/// record as it came, stepped back to the link's move where the link is of an earlier one,
+/// or a record with its players, date and place where the link names them.
 pub fn state(link: &Link) -> GameState {
+    if let Some(record) = &link.record {
+        let mut state = GameState::from_record(record.clone(), link.seats);
+        while state.game.moves().len() > link.game.moves().len() {
+            match state.game.pop() {
+                Some(mv) => state.undone.push(mv),
+                None => break,
+            }
+        }
+        if state.game == link.game {
+            return state;
+        }
+    }
     if link.names.is_empty() {
         return GameState::from_game(link.game.clone(), link.seats);
     }

@@ -235,11 +235,16 @@ pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedM
 /// ([`crate::merge::Merged::search_order`]): its choice 1, its last 0, evenly between, so
 /// that the framed move is the greenest square whatever the margins on the others say (a
 /// margin from a few simulations, or from a score head that disagrees with the value head
-/// the search follows, can read higher). A tile the order leaves out keeps its strength;
-/// a lone ranked move keeps its own colour.
+/// the search follows, can read higher). A tile the order leaves out keeps its strength.
+/// A lone ranked move is the search's choice, green as the legend says, whatever its
+/// value: a solved position's one exact move among unsearched "?" squares was drawn red
+/// for its proven loss, and read as the worst move (issue 68); its number says the loss.
 pub fn rank_by(tiles: &mut [Tile], order: &[Move]) {
     let ranked = tiles.iter().filter(|t| order.contains(&t.mv)).count();
     if ranked < 2 {
+        if let Some(tile) = tiles.iter_mut().find(|t| order.first() == Some(&t.mv)) {
+            tile.strength = 1.0;
+        }
         return;
     }
     let last = (order.len() - 1).max(1) as f32;

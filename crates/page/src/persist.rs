@@ -131,19 +131,19 @@ pub fn save(
     save_with_aside(state, settings, estimates, reviews, None)
 }
 
-/// [`save`], with the game put aside and its reviews (`aside`).
+/// [`save`], with the game put aside, its graph's estimates and its reviews (`aside`).
 pub fn save_with_aside(
     state: &GameState,
     settings: &Settings,
     estimates: &Estimates,
     reviews: &Reviews,
-    aside: Option<(&GameState, &Reviews)>,
+    aside: Option<(&GameState, &Estimates, &Reviews)>,
 ) -> String {
     let saved = Saved {
         version: VERSION,
         game: saved_game(state, estimates, reviews),
         settings: settings.clone(),
-        aside: aside.map(|(aside, reviews)| saved_game(aside, estimates, reviews)),
+        aside: aside.map(|(aside, estimates, reviews)| saved_game(aside, estimates, reviews)),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -228,12 +228,14 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
     Ok((state, saved.settings, estimates, reviews))
 }
 
-/// The game put aside in a save, with its reviews and the graph's estimates of its
-/// positions (added to `estimates`); `None` where there is none, or it no longer reads (a
-/// game put aside is not worth losing the game on the board for).
-pub fn load_aside(text: &str, estimates: &mut Estimates) -> Option<(GameState, Reviews)> {
+/// The game put aside in a save, with the graph's estimates of its positions and its
+/// reviews; `None` where there is none, or it no longer reads (a game put aside is not
+/// worth losing the game on the board for).
+pub fn load_aside(text: &str) -> Option<(GameState, Estimates, Reviews)> {
     let saved: Saved = serde_json::from_str(text).ok()?;
-    restore_game(saved.aside?, estimates).ok()
+    let mut estimates = Estimates::default();
+    let (state, reviews) = restore_game(saved.aside?, &mut estimates).ok()?;
+    Some((state, estimates, reviews))
 }
 
 fn restore_game(
@@ -550,18 +552,20 @@ mod tests {
         let text = save_with_aside(
             &board,
             &Settings::default(),
-            &estimates,
+            &Estimates::default(),
             &Reviews::default(),
-            Some((&aside, &aside_reviews)),
+            Some((&aside, &estimates, &aside_reviews)),
         );
-        let (back, _, mut back_estimates, back_reviews) = load(&text).expect("loads");
+        let (back, _, back_estimates, back_reviews) = load(&text).expect("loads");
         assert_eq!(back, board);
         assert!(back_reviews.is_empty());
-        let (back_aside, back_aside_reviews) =
-            load_aside(&text, &mut back_estimates).expect("the game put aside");
+        // The graph is each game's own: the board's has none of the game put aside's.
+        assert_eq!(back_estimates.get(whole[2].hash()), None);
+        let (back_aside, aside_estimates, back_aside_reviews) =
+            load_aside(&text).expect("the game put aside");
         assert_eq!(back_aside, aside);
         assert_eq!(back_aside_reviews, aside_reviews);
-        assert_eq!(back_estimates.get(whole[2].hash()), Some(guess));
+        assert_eq!(aside_estimates.get(whole[2].hash()), Some(guess));
         // A save without one (older, or with none put aside) has none.
         let plain = save(
             &board,
@@ -570,6 +574,6 @@ mod tests {
             &Reviews::default(),
         );
         assert!(!plain.contains("aside"), "{plain}");
-        assert_eq!(load_aside(&plain, &mut Estimates::default()), None);
+        assert_eq!(load_aside(&plain), None);
     }
 }

@@ -120,14 +120,20 @@ pub fn record_line(game: &GameState) -> Option<String> {
         .record_in_play()
         .filter(|r| r.black.is_some() || r.white.is_some())?;
     let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "an unnamed player".to_owned());
-    // A record that gives no result but whose moves end the game has the board's.
-    let result = record.result.or_else(|| {
-        let outcome = record.game().position().outcome()?;
-        Some(GgfResult {
-            black_margin: f64::from(outcome.margin_for(Color::Black)),
-            ending: Ending::Normal,
-        })
-    });
+    // A record that gives no result (`RE[?]`, or none) is not given one: its moves may end
+    // the game, yet the game may have ended otherwise (on time), so the board's count is
+    // said as the board's (issue 68: `RE[?]` read "The record's result: Black won by 10").
+    let result = match (record.result, record.game().position().outcome()) {
+        (Some(result), _) => result_words(Some(result)),
+        (None, Some(outcome)) => format!(
+            "not given; its moves end the game, {} on the board",
+            result_words(Some(GgfResult {
+                black_margin: f64::from(outcome.margin_for(Color::Black)),
+                ending: Ending::Normal,
+            }))
+        ),
+        (None, None) => result_words(None),
+    };
     let when: Vec<String> = [record.date.as_deref().map(shown_date), record.place.clone()]
         .into_iter()
         .flatten()
@@ -141,7 +147,7 @@ pub fn record_line(game: &GameState) -> Option<String> {
         "Game record: {} (Black) vs {} (White){when}. The record's result: {}.",
         name(&record.black),
         name(&record.white),
-        result_words(result)
+        result
     ))
 }
 
@@ -202,11 +208,12 @@ fn calendar_date(date: &str) -> Option<String> {
         .then(|| format!("{}-{}-{}", &day[..4], &day[5..7], &day[8..10]))
 }
 
-/// A record's result in words: "Black won by 4", "a draw", "unfinished", and how a game
-/// that was not played out ended.
+/// A record's result in words: "Black won by 4", "a draw", "not given" (`RE[?]` or no
+/// `RE`: the result is unknown, which is not to say the game is unfinished), and how a
+/// game that was not played out ended.
 fn result_words(result: Option<GgfResult>) -> String {
     let Some(result) = result else {
-        return "unfinished".to_owned();
+        return "not given".to_owned();
     };
     let margin = result.black_margin;
     let who = if margin > 0.0 {
@@ -276,7 +283,10 @@ fn record_label(number: usize, record: &GgfGame) -> String {
         .iter()
         .filter(|m| **m != othello::Move::Pass)
         .count();
-    let result = result_words(record.result);
+    let result = match record.result {
+        Some(result) => result_words(Some(result)),
+        None => "result not given".to_owned(),
+    };
     let date = record
         .date
         .as_ref()

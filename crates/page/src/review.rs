@@ -101,6 +101,10 @@ const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: on
 /// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move, "pass"
 /// for a pass: no disc placed, so no forced move, as each side's summary counts them
 /// (issue 68: the table marked 5 forced where the summaries counted 4, the pass the one).
+///
+/// A move within the best's reach that is not the best found is "near-best": "best"
+/// beside a best column naming another move read as a contradiction (issue 68). It is
+/// "best" only where it is the best move found or proven exactly as good.
 pub fn mark_name(r: &ReviewedMove) -> &'static str {
     if r.played == Move::Pass {
         return "pass";
@@ -108,7 +112,19 @@ pub fn mark_name(r: &ReviewedMove) -> &'static str {
     if r.grade_uncertain() {
         return "uncertain";
     }
-    r.mark().map_or("forced", Mark::name)
+    match r.mark() {
+        None => "forced",
+        Some(Mark::Best) if !as_good_as_the_best(r) => NEAR_BEST,
+        Some(mark) => mark.name(),
+    }
+}
+
+/// The name of a move marked best by its loss that is not the best move found.
+const NEAR_BEST: &str = "near-best";
+
+/// Whether the played move is the best move found, or proven to reach the same margin.
+fn as_good_as_the_best(r: &ReviewedMove) -> bool {
+    r.played == r.best || (r.value_exact && r.best_exact && r.value == r.best_value)
 }
 
 /// How hard the workers look at each position: the player picks one before reviewing.
@@ -670,6 +686,25 @@ pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     SideSummary::of(&moves, side)
 }
 
+/// `side`'s summary in words, as the CLI writes it but for the moves the table marks
+/// near-best, counted apart from the best ones: the engine's marks have no near-best (its
+/// "best" is any move within 2 discs), and a summary of "best 24" over a table that marks
+/// 4 of them near-best would disagree with it (issue 68).
+pub fn summary_words(reviews: &[Option<ReviewedMove>], side: Color) -> String {
+    let counted = summary(reviews, side);
+    let near = reviews
+        .iter()
+        .flatten()
+        .filter(|r| r.side == side && mark_name(r) == NEAR_BEST)
+        .count();
+    let best = counted.count(Mark::Best);
+    counted.to_string().replacen(
+        &format!("(best {best},"),
+        &format!("(best {}, {NEAR_BEST} {near},", best.saturating_sub(near)),
+        1,
+    )
+}
+
 /// How Black's result adds up from a whole game's review: the start's value (its best
 /// move's, Black's side), less Black's discs lost, plus White's, plus what the search's
 /// estimates changed by between one move and the next (`drift`, what is left: none where
@@ -749,9 +784,9 @@ pub fn marks_help() -> String {
     format!(
         "Values are the final disc margin for the side that moves, with best play after: \
          a number alone is exact (the solver's, in bold), one with ~ before it the search's \
-         estimate, to hundredths. A move \
-         that loses less than {INACCURACY_DISCS} discs against the best is marked best; it \
-         is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
+         estimate, to hundredths. The best move found, or one proven as good, is marked \
+         best; another that loses less than {INACCURACY_DISCS} discs against it is \
+         near-best; a move is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
          {BLUNDER_DISCS}. A best value written \"≥+30\" is only a proven lower bound (the \
          solver proved the result, not the margin): a move within reach of it is marked \
          uncertain, since a better move may exist. Forced moves (the only legal one) are not \
@@ -802,13 +837,16 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
         Mark::Best if r.best_is_bound => format!("{} apart; {uncertain}", with_discs(&loss)),
+        Mark::Best if as_good_as_the_best(r) => {
+            format!("as good as the best ({} apart)", with_discs(&loss))
+        }
         Mark::Best if r.loss_between_estimates => {
             format!(
-                "as good as the best ({} apart {BETWEEN_ESTIMATES})",
+                "{NEAR_BEST}, {} from the best {BETWEEN_ESTIMATES}",
                 with_discs(&loss)
             )
         }
-        Mark::Best => format!("as good as the best ({} apart)", with_discs(&loss)),
+        Mark::Best => format!("{NEAR_BEST}, {} from the best", with_discs(&loss)),
         _ if r.loss_between_estimates => {
             format!(
                 "{article} {mark}, {} lost {BETWEEN_ESTIMATES}",

@@ -4,7 +4,7 @@
 //! worker pool's events arrive as actions too.
 
 use crate::editor::{edit, EditAction, Editor};
-use crate::graph::{Estimate, Estimates};
+use crate::graph::{Estimate, GameEstimates};
 use crate::merge::Merged;
 use crate::models::{builtin_for, builtin_named};
 use crate::pool::{PoolEvent, Purpose};
@@ -40,6 +40,9 @@ pub struct View {
     /// record of it: the worker gateway (`hooks/gateway.rs`) alone starts and ends it
     /// (`ViewAction::Started`, `ViewAction::Stopped`), and a failed search's event ends it.
     pub searching: Option<(Purpose, u64, Color)>,
+    /// The page's id of the game the search running now was made for (`GameModel::id`):
+    /// its estimates are that game's alone.
+    pub searching_game: u64,
     /// The search the person asked to end now (Stop), until it reports its end.
     pub finishing: Option<(Purpose, u64)>,
     pub hint: Option<(u64, Move)>,
@@ -51,8 +54,9 @@ pub struct View {
     pub restarts: u32,
     /// What each network's card says about its strength, by network name.
     pub strengths: Vec<(String, String)>,
-    /// The last search of every position searched, for the evaluation graph.
-    pub estimates: Estimates,
+    /// The last search of every position searched, for the evaluation graph, each game's
+    /// apart.
+    pub estimates: GameEstimates,
     /// The agent's moves from the opening book, by the hash of the position they were
     /// played in, for the move list's marks.
     pub book_moves: Vec<(u64, Move)>,
@@ -84,7 +88,9 @@ pub struct Download {
 
 #[derive(Debug)]
 pub enum ViewAction {
-    Started(Purpose, u64, Color),
+    /// A search started: its purpose, its position's hash and side to move, and the page's
+    /// id of the game it is for.
+    Started(Purpose, u64, Color, u64),
     /// The search just started is a hint or an analysis of this position by this searcher
     /// (its spec).
     Asked(u64, String),
@@ -185,7 +191,8 @@ impl View {
         // Every search of a position is the graph's latest word on it, the agent's, a
         // hint or analysis, and it moves live while the search runs.
         if let Some(estimate) = Estimate::of_report(&merged, side) {
-            self.estimates.record(position, estimate);
+            self.estimates
+                .record(self.searching_game, position, estimate);
         }
         if let Some(book) = merged
             .search
@@ -212,8 +219,9 @@ impl View {
     pub fn apply(&self, action: ViewAction) -> View {
         let mut next = self.clone();
         match action {
-            ViewAction::Started(purpose, hash, side) => {
+            ViewAction::Started(purpose, hash, side, game) => {
                 next.searching = Some((purpose, hash, side));
+                next.searching_game = game;
                 next.finishing = None;
                 // An earlier search of the same position for the same purpose (the move
                 // played again after an undo) is not this one: its figures would stand
@@ -335,13 +343,13 @@ impl View {
     }
 }
 
-/// The estimate of the search of the position on the board while it runs: the graph's
-/// live point.
-pub fn live_estimate(view: &View, game: &GameState) -> Option<Estimate> {
+/// The estimate of the search of the position on the board while it runs, for the game
+/// with the id `id`: the graph's live point.
+pub fn live_estimate(view: &View, game: &GameState, id: u64) -> Option<Estimate> {
     let here = game.position().hash();
     view.searching
-        .filter(|&(_, hash, _)| hash == here)
-        .and_then(|_| view.estimates.get(here))
+        .filter(|&(_, hash, _)| hash == here && view.searching_game == id)
+        .and_then(|_| view.estimates.of(id).get(here))
 }
 
 #[cfg(test)]

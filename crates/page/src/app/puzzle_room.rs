@@ -58,15 +58,18 @@ fn room(ctrl: &PuzzleCtrl) -> Html {
                     <p class="message" id="puzzle-link-note" role="alert">{ note }</p>
                 }
                 if let (Some(shown), Some(position)) = (shown.clone(), position) {
-                    <p class="status puzzle-task" id="puzzle-task" aria-live="polite">{ status(session) }</p>
-                    if let Some(from) = shown.from.clone() {
-                        <p class="small" id="puzzle-from">{ from }</p>
-                    }
                     // The discs, as the game shows them (issue 68: none anywhere in Puzzle mode).
                     <Counts {position} />
                     <Board {position} {legal} last={last_square(session)} flips={Bitboard::EMPTY}
                            flip_class="flip-a" {marked} {played} on_play={ctrl.on_play.clone()} />
                     { buttons(ctrl) }
+                    // The words under the board and its buttons, which they never move: over
+                    // the board, a line's words two lines longer than the task's moved it
+                    // down by as much (issue 68: 154, 163 and 182 px at 1280x800).
+                    <p class="status puzzle-task" id="puzzle-task" aria-live="polite">{ status(session) }</p>
+                    if let Some(from) = shown.from.clone() {
+                        <p class="small" id="puzzle-from">{ from }</p>
+                    }
                 } else if matches!(&ctrl.file, PuzzleFile::Ready { .. }) {
                     <p class="status" id="puzzle-none">{ none_left(ctrl.record.record.theme, ctrl.mistakes_looked) }</p>
                 }

@@ -35,8 +35,13 @@ pub fn search_view(props: &SearchViewProps) -> Html {
     // dropping (or rescaling) the points after it; the live point only at the line's end.
     let played = game.game.moves().len();
     let line = at_ply(game, played + game.undone.len()).game;
-    let live = live_estimate(view, game).filter(|_| game.undone.is_empty());
-    let graph_points = points(&line, &view.estimates, view.review.of(game.id()), live);
+    let live = live_estimate(view, game, game.id()).filter(|_| game.undone.is_empty());
+    let graph_points = points(
+        &line,
+        view.estimates.of(game.id()),
+        view.review.of(game.id()),
+        live,
+    );
     let graph_scale = scale(&graph_points, game.game.start().size().squares());
     let stoppable =
         panel.is_some_and(|(heat, role)| !heat.done && matches!(role, Role::Analysis | Role::Hint));

@@ -5,7 +5,7 @@
 use crate::format::move_numbers;
 use crate::review::{
     budget_label, describe, judged_cells, line_sentence, mark_name, marks_help, stop_sentence,
-    summary, value_text, ReviewLevel, ReviewOrder,
+    summary_words, value_text, ReviewLevel, ReviewOrder,
 };
 use othello::{Color, Move};
 use protocol::ReviewedMove;
@@ -182,12 +182,13 @@ fn review_button(props: &ReviewProps, reviewed: usize) -> Html {
     }
 }
 
-/// Each side's summary, as the CLI writes it, under the names the page gives the sides.
+/// Each side's summary, as the CLI writes it (near-best moves apart), under the names the
+/// page gives the sides.
 fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) -> Html {
     let line = |side: Color, name: &str| {
         html! {
             <li id={format!("review-summary-{}", side.name().to_lowercase())}>
-                <strong>{ format!("{name}: ") }</strong>{ summary(reviews, side).to_string() }
+                <strong>{ format!("{name}: ") }</strong>{ summary_words(reviews, side) }
             </li>
         }
     };

@@ -117,25 +117,13 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     // level the agent played its game at (issue 68: it named only the last).
     let levels = use_mut_ref(Vec::<(u64, String, WireBudget)>::new);
     if agent_turn && player.is_some() {
-        let mut levels = levels.borrow_mut();
-        let here = pos.hash();
-        let name = settings.difficulty.name();
-        // The page renders many times while the agent thinks (the heat map): the level is
-        // recorded once, not again on each render.
-        let recorded = levels
-            .last()
-            .is_some_and(|(h, n, b)| *h == here && n == name && *b == budget);
-        if !recorded {
-            levels.retain(|(h, _, _)| *h != here);
-            levels.push((here, name.to_owned(), budget));
-            if levels.len() > 600 {
-                levels.remove(0);
-            }
-        }
+        let level = (pos.hash(), settings.difficulty.name(), budget);
+        record_level(&mut levels.borrow_mut(), level);
     }
     use_search_driver(
         gateway,
         SearchWanted {
+            game_id: game.id(),
             position: pos,
             agent_turn,
             analysing: in_game && game.seats == Seats::Analysis && !pos.is_game_over(),
@@ -147,9 +135,14 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
     use_persistence(
         game,
         settings,
-        &view.estimates,
-        &view.review.to_save(game.id()),
-        &view.review.to_save(game.ids.aside),
+        (
+            view.estimates.of(game.id()),
+            &view.review.to_save(game.id()),
+        ),
+        (
+            view.estimates.of(game.ids.aside),
+            &view.review.to_save(game.ids.aside),
+        ),
     );
     use_review_follows_game(gateway, view, game);
     let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
@@ -177,6 +170,25 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
         asks: game_asks(restored, on_watch),
         settings_asks: settings::settings_asks(settings),
         work,
+    }
+}
+
+/// Keeps the level (its name and budget) the agent searched the position with this hash
+/// at. The page renders many times while the agent thinks (the heat map): the level is
+/// recorded once, not again on each render.
+fn record_level(
+    levels: &mut Vec<(u64, String, WireBudget)>,
+    (here, name, budget): (u64, &str, WireBudget),
+) {
+    let recorded = levels
+        .last()
+        .is_some_and(|(h, n, b)| *h == here && n == name && *b == budget);
+    if !recorded {
+        levels.retain(|(h, _, _)| *h != here);
+        levels.push((here, name.to_owned(), budget));
+        if levels.len() > 600 {
+            levels.remove(0);
+        }
     }
 }
 
@@ -216,6 +228,7 @@ fn work_asks(
     let (game, settings) = (&restored.game, &restored.settings);
     let view = restored.view.dispatcher();
     let position = *game.position();
+    let game_id = game.id();
     let budget = settings.difficulty.budget();
     let on_hint = {
         let gateway = gateway.clone();
@@ -224,6 +237,7 @@ fn work_asks(
                 // On a phone the hint's panel lies below the buttons (issue 68).
                 crate::hooks::scroll::want_panel_text();
                 gateway.send(Command::Hint(SearchAsk {
+                    game_id,
                     position,
                     budget,
                     player,

@@ -303,6 +303,7 @@ fn the_alpha_beta_fallback_says_what_plays_and_for_how_long() {
         Purpose::Move,
         game.position().hash(),
         Color::Black,
+        0,
     ));
     let casual = Difficulty::Level("casual".into());
     let (line, strength) = opponent_lines(
@@ -687,4 +688,36 @@ fn a_search_that_went_on_from_a_kept_tree_says_so() {
     let mut fresh = merged(0.1, 400, 1.0);
     fresh.moves[0].visits = 399;
     assert_eq!(kept_note(&fresh), None);
+}
+
+#[test]
+fn an_analysis_speaks_for_the_side_to_move_as_its_squares_do() {
+    // Issue 68: an analysis with White to move said "Proven win by 24 for Black" beside
+    // squares reading "-24" under a legend "for White".
+    let game = apply(&start(Seats::Analysis), Action::Play(mv("f5")));
+    assert_eq!(game.position().side_to_move(), Color::White);
+    let mut solved = merged(-1.0, 0, 30.0);
+    solved.search.solved = Some(SolvedStat {
+        best: mv("d6"),
+        margin: -24,
+        exact: true,
+        nodes: 1000,
+        micros: 30_000,
+    });
+    let h = heat(&game, Purpose::Analysis, solved);
+    let s = summary_of(&View::default(), &game, &h, Role::Analysis).expect("a summary");
+    assert_eq!(
+        s.verdict.as_deref(),
+        Some("Proven loss by 24 for White, solved exactly: d6 is White's best move")
+    );
+    // An estimate too: White's view, as the squares' margins are.
+    let h = heat(&game, Purpose::Analysis, merged(0.5, 1200, 1000.0));
+    let s = summary_of(&View::default(), &game, &h, Role::Analysis).expect("a summary");
+    assert!(
+        s.verdict
+            .as_deref()
+            .is_some_and(|v| v.starts_with("For White: 75%")),
+        "{:?}",
+        s.verdict
+    );
 }

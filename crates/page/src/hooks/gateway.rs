@@ -44,8 +44,10 @@ pub enum Command {
     LoadModel(Network),
 }
 
-/// A search: the position, the budget, and the player (a spec the workers build).
+/// A search: the position, the budget, the player (a spec the workers build), and the
+/// page's id of the game it is for (`GameModel::id`), whose graph its estimates join.
 pub struct SearchAsk {
+    pub game_id: u64,
     pub position: Position,
     pub budget: WireBudget,
     pub player: PlayerSpec,
@@ -155,12 +157,14 @@ impl Gateway {
             Command::Move(ask) => self.search(&mut pool, Purpose::Move, ask),
             Command::Hint(ask) => self.search(&mut pool, Purpose::Hint, ask),
             Command::Analyse(SearchAsk {
+                game_id,
                 position,
                 budget,
                 player,
             }) => {
                 let (budget, player) = analysis(&player, budget);
                 let ask = SearchAsk {
+                    game_id,
                     position,
                     budget,
                     player,
@@ -213,6 +217,7 @@ impl Gateway {
 
     fn search(&self, pool: &mut Pool, purpose: Purpose, ask: SearchAsk) {
         let SearchAsk {
+            game_id,
             position,
             budget,
             player,
@@ -225,6 +230,7 @@ impl Gateway {
             purpose,
             position.hash(),
             position.side_to_move(),
+            game_id,
         ));
         if let Some(spec) = asked {
             self.view.dispatch(ViewAction::Asked(position.hash(), spec));

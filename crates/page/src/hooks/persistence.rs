@@ -33,14 +33,10 @@ pub fn set_fragment(fragment: &str) {
 }
 
 /// The saved game, settings, graph and review, or a new game as Black; the game it had put
-/// aside, with its reviews; and, when a saved game was there but could not be read, what
+/// aside, with its graph and reviews; and, when a saved game was there but could not be read, what
 /// to tell the person (its text is kept aside, since the new game's first save overwrites
 /// it).
-fn load_saved() -> (
-    persist::Restored,
-    Option<(GameState, Reviews)>,
-    Option<String>,
-) {
+fn load_saved() -> (persist::Restored, Option<(GameState, Kept)>, Option<String>) {
     let store = storage();
     let Some(text) = store
         .as_ref()
@@ -49,8 +45,8 @@ fn load_saved() -> (
         return (fresh(), None, None);
     };
     match persist::load(&text) {
-        Ok(mut restored) => {
-            let aside = persist::load_aside(&text, &mut restored.2);
+        Ok(restored) => {
+            let aside = persist::load_aside(&text).map(|(g, e, r)| (g, (e, r)));
             (restored, aside, None)
         }
         Err(e) => {
@@ -147,6 +143,9 @@ pub fn load_linked() -> Loaded {
     }
 }
 
+/// A game's graph estimates and reviews, as a save kept them.
+pub type Kept = (Estimates, Reviews);
+
 /// What the page starts from: the saved game or a linked one, and what to tell the person
 /// about a saved game that could not be read or an address that is no link.
 pub struct Loaded {
@@ -154,8 +153,9 @@ pub struct Loaded {
     /// The game put aside, to be brought back: the one the saved game had put aside (kept
     /// over the reload), or the saved game in progress that a link replaced.
     pub set_aside: Option<GameState>,
-    /// The reviews of the game put aside, where it is the saved one's.
-    pub aside_reviews: Option<Reviews>,
+    /// The graph's estimates and the reviews of the game put aside, where it is the saved
+    /// one's.
+    pub aside_reviews: Option<Kept>,
     /// The games' ids ([`GameIds::opened`]): the saved review is the saved game's (id 0),
     /// not a linked one's, and the reviews of the game put aside are its own.
     pub ids: GameIds,
@@ -166,27 +166,28 @@ pub struct Loaded {
     pub puzzle: Option<String>,
 }
 
-/// Saves the game, the settings, the graph and the review after every change, and the
-/// game put aside with its reviews (`aside`).
+/// Saves the game, the settings, the graph and the review after every change (`mine`: the
+/// game's estimates and reviews), and the game put aside with its own (`aside`).
 #[hook]
 pub fn use_persistence(
     game: &GameModel,
     settings: &Settings,
-    estimates: &Estimates,
-    reviews: &Reviews,
-    aside_reviews: &Reviews,
+    mine: (&Estimates, &Reviews),
+    aside: (&Estimates, &Reviews),
 ) {
     use_effect_with(
         (
             game.state.clone(),
             game.set_aside.clone(),
             settings.clone(),
-            estimates.clone(),
-            (reviews.clone(), aside_reviews.clone()),
+            (mine.0.clone(), mine.1.clone()),
+            (aside.0.clone(), aside.1.clone()),
         ),
-        |(game, aside, settings, estimates, (reviews, aside_reviews))| {
+        |(game, aside_game, settings, (estimates, reviews), (aside_estimates, aside_reviews))| {
             if let Some(s) = storage() {
-                let aside = aside.as_ref().map(|g| (g, aside_reviews));
+                let aside = aside_game
+                    .as_ref()
+                    .map(|g| (g, aside_estimates, aside_reviews));
                 let text = persist::save_with_aside(game, settings, estimates, reviews, aside);
                 let _ = s.set_item(STORAGE_KEY, &text);
             }

@@ -10,6 +10,9 @@ use yew::prelude::*;
 /// What the page wants searched now.
 #[derive(Clone, PartialEq)]
 pub struct SearchWanted {
+    /// The page's id of the game (`GameModel::id`): another game through the same
+    /// position is searched again, for its own graph.
+    pub game_id: u64,
     pub position: Position,
     pub agent_turn: bool,
     pub analysing: bool,
@@ -27,6 +30,7 @@ pub fn use_search_driver(gateway: &Gateway, wanted: SearchWanted) {
     let gateway = gateway.clone();
     use_effect_with(wanted, move |wanted| {
         let ask = |player: &PlayerSpec| SearchAsk {
+            game_id: wanted.game_id,
             position: wanted.position,
             budget: wanted.budget,
             player: player.clone(),

@@ -106,8 +106,12 @@ fn a_record_s_link_keeps_its_players_date_and_place() {
     let difficulty = Difficulty::default();
     let fragment = write(&state, &difficulty);
     assert!(
-        fragment.ends_with("&pb=Saio%201200%20%26%20co&pw=Zo%C3%AB%3D1&dt=2026-11-25&pc=GGS%2Fos"),
+        fragment.contains("&r=%28%3BGM%5BOthello%5DPC%5BGGS%2Fos%5D"),
         "{fragment}"
+    );
+    assert!(
+        !fragment.contains("pb="),
+        "the record carries its names: {fragment}"
     );
     let link = round_trip(&state, &difficulty);
     let opened = super::state(&link);
@@ -124,4 +128,43 @@ fn a_record_s_link_keeps_its_players_date_and_place() {
     )
     .contains("pb="));
     assert!(read("#g=f5&pb=%E").is_err());
+    // A link written before records travelled whole keeps its names.
+    let old = read("#g=f5d6&s=a&l=casual&pb=Ann&dt=2026-11-25")
+        .expect("a link")
+        .expect("a game");
+    let opened = super::state(&old);
+    let record = opened.record_in_play().expect("the record's");
+    assert_eq!(record.black.as_deref(), Some("Ann"));
+    assert_eq!(record.date.as_deref(), Some("2026-11-25"));
+}
+
+#[test]
+fn a_records_link_opens_the_record_as_it_came_byte_for_byte() {
+    // Issue 68: a copied link of a loaded record opened one that downloaded without its
+    // TI[...], with RE[+10] added and BO written anew.
+    let text = "(;GM[Othello]PC[GGS/os]DT[2026.11.25_14:03:11.UTC]PB[Saio1200]PW[Saio3000]\
+                TI[05:00//02:00]TY[8]RE[?]BO[8 ---------------------------O*------*O--------------------------- *]\
+                B[f5//3.08]W[d6//1.44]B[c3];)";
+    let record: GgfGame = text.parse().expect("a record");
+    let state = GameState::from_record(record, Seats::Analysis);
+    let difficulty = Difficulty::default();
+    let opened = super::state(&round_trip(&state, &difficulty));
+    assert_eq!(opened, state);
+    assert_eq!(
+        opened.record_in_play().and_then(GgfGame::as_read),
+        Some(text)
+    );
+    // Stepped back to move 2, it opens at move 2 with the rest to redo, the same record.
+    let mut back = state.clone();
+    back.undo();
+    let opened = super::state(&round_trip(&back, &difficulty));
+    assert_eq!(opened.game, back.game);
+    assert_eq!(opened.undone, back.undone);
+    assert_eq!(
+        opened.record_in_play().and_then(GgfGame::as_read),
+        Some(text)
+    );
+    // Moves that are not the record's are refused, said once.
+    let fragment = write(&state, &difficulty).replace("g=f5d6c3", "g=f5d6c4");
+    assert_eq!(read(&fragment), Err(LinkError::NotTheRecords));
 }

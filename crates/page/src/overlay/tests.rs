@@ -19,7 +19,7 @@ fn sq(text: &str) -> Option<Square> {
 /// The view after a search of `position` for `purpose` reported `merged` (finished or
 /// not).
 fn searched(purpose: Purpose, position: u64, merged: Merged, done: bool) -> View {
-    let view = View::default().apply(ViewAction::Started(purpose, position, Color::White));
+    let view = View::default().apply(ViewAction::Started(purpose, position, Color::White, 0));
     let event = if done {
         PoolEvent::Done {
             purpose,
@@ -165,9 +165,10 @@ fn a_hint_ranks_every_legal_move_and_marks_its_best() {
     };
     assert_eq!(*best, Some(mv("d3")));
     assert_eq!(tiles.len(), game.position().legal_move_list().len());
-    // The only move searched keeps its chance; the three it never tried are unranked.
+    // The only move searched is the search's choice, green, its number its chance; the
+    // three it never tried are unranked.
     let d3 = tiles.iter().find(|t| t.mv == mv("d3")).expect("d3's tile");
-    assert_eq!((d3.label.as_str(), d3.strength), ("60%", 0.6));
+    assert_eq!((d3.label.as_str(), d3.strength), ("60%", 1.0));
     assert_eq!(tiles.iter().filter(|t| t.strength < 0.0).count(), 3);
     assert_eq!(overlay.marked, sq("d3"));
     // Without the heat map the marker stays, alone.
@@ -283,14 +284,14 @@ fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
     assert!(panel_search(&finished, &f5).is_some());
     // The same position searched again (f5 undone and played again): nothing shows until
     // the new search reports.
-    let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White));
+    let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White, 0));
     assert_eq!(panel_search(&again, &f5), None);
     assert_eq!(
         board_overlay(&f5, None, &again, true),
         nothing_on(Showing::Game)
     );
     // Another purpose's search elsewhere leaves the panel as it was.
-    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
+    let other = finished.apply(ViewAction::Started(Purpose::Hint, 7, Color::Black, 0));
     assert!(other.heat.is_some());
 }
 
@@ -494,4 +495,38 @@ fn an_analysis_shows_margins_as_a_hint_does_and_never_says_so_far() {
     );
     // The marker is a hint's alone.
     assert_eq!(overlay.marked, None);
+}
+
+#[test]
+fn a_solved_positions_unsearched_squares_are_grey_and_its_one_exact_move_green() {
+    // Issue 68: an analysis the solver settled showed its one exact move ("-24", the
+    // search's choice) red among "?" squares, as if it were the worst.
+    let game = GameState::new(
+        Position::start(BoardSize::Eight, Variant::Standard),
+        Seats::Analysis,
+    );
+    let mut solved = merged("d3");
+    solved.moves.clear();
+    solved.search.simulations = 0;
+    solved.search.solved = Some(protocol::SolvedStat {
+        best: mv("d3"),
+        margin: -24,
+        exact: true,
+        nodes: 1000,
+        micros: 1000,
+    });
+    let view = searched(Purpose::Analysis, game.position().hash(), solved, true);
+    let Tiles::Ranked { tiles, best } = board_overlay(&game, None, &view, true).tiles else {
+        panic!("an analysis ranks its moves");
+    };
+    assert_eq!(best, Some(mv("d3")));
+    for tile in &tiles {
+        if tile.mv == mv("d3") {
+            assert_eq!((tile.label.as_str(), tile.strength), ("-24", 1.0));
+        } else {
+            assert_eq!(tile.label, "?");
+            assert!(tile.strength < 0.0, "a '?' square is grey: {tile:?}");
+        }
+    }
+    assert_eq!(tiles.len(), 4);
 }

@@ -162,6 +162,16 @@ impl Session {
         Some((self.generation, at))
     }
 
+    /// Every move the line under way will have shown at its end ([`Session::moves_shown`]
+    /// once it is all on the board), passes included.
+    pub fn whole_line(&self) -> Vec<Move> {
+        Session {
+            step: self.line_len(),
+            ..self.clone()
+        }
+        .moves_shown()
+    }
+
     /// How many moves the line under way shows in all (0 while none is in).
     pub fn line_len(&self) -> usize {
         let line = match &self.stage {

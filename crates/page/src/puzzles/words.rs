@@ -90,20 +90,29 @@ pub fn status(session: &Session) -> String {
 /// board stood four moves into the line without a word): " On the board: the position
 /// after e6 f4 g3 c5, 4 of these 6 moves, the rest to come." Nothing before the line is
 /// in, while the board shows the answer alone on the puzzle's position.
+///
+/// A pass is no move a player makes: the counts are of the discs placed, and a line with a
+/// pass says so (issue 68: "3 of these 17 moves" counted a pass among them).
 fn board_words(session: &Session) -> String {
     let moves = session.moves_shown();
-    let all = session.line_len() + 1;
     if session.line_len() == 0 || moves.len() < 2 {
         return String::new();
     }
-    let count = moves.len();
-    let rest = if count < all {
+    let whole = session.whole_line();
+    let placed = |moves: &[Move]| moves.iter().filter(|m| **m != Move::Pass).count();
+    let (count, all) = (placed(&moves), placed(&whole));
+    let rest = if moves.len() < whole.len() {
         ", the rest to come"
     } else {
         ", the end of the game"
     };
+    let passes = match whole.len() - all {
+        0 => "",
+        1 => " (and a pass, no move)",
+        _ => " (and passes, no moves)",
+    };
     format!(
-        " On the board: the position after {}, {count} of these {all} moves{rest}.",
+        " On the board: the position after {}, {count} of these {all} moves{passes}{rest}.",
         moves_text(moves)
     )
 }
@@ -209,11 +218,12 @@ mod tests {
             let moves = session.moves_shown();
             shown.push(moves.last().expect("a move").to_string());
             let said = status(&session);
+            let placed = |ms: &[Move]| ms.iter().filter(|m| **m != Move::Pass).count();
             let after = format!(
                 "On the board: the position after {}, {} of these {} moves",
                 shown.join(" "),
-                moves.len(),
-                session.line_len() + 1
+                placed(&moves),
+                placed(&session.whole_line())
             );
             assert!(said.contains(&after), "{said}");
             let end = if session.more_to_show() {
@@ -223,6 +233,29 @@ mod tests {
             };
             assert!(said.ends_with(end), "{said}");
         }
+    }
+
+    #[test]
+    fn a_lines_pass_is_no_move_in_its_count() {
+        // Issue 68: "3 of these 17 moves" counted a pass among the moves.
+        let p = puzzles(1)[0];
+        let played = showing(p).apply(SessionAction::Play(p.answer));
+        let (generation, _) = played.wanted().expect("a question");
+        let reply = |text: &str| (Move::parse(text, p.position.size()).expect("a move"), 0);
+        let line = vec![reply("a1"), (Move::Pass, 0), reply("b2")];
+        let session = played
+            .apply(SessionAction::Solved(generation, Ok(line)))
+            .apply(SessionAction::Step)
+            .apply(SessionAction::Step);
+        let said = status(&session);
+        assert!(
+            said.ends_with(&format!(
+                "On the board: the position after {} a1 pass, 2 of these 3 moves (and a pass, \
+                 no move), the rest to come.",
+                p.answer
+            )),
+            "{said}"
+        );
     }
 
     #[test]

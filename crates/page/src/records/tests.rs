@@ -70,7 +70,10 @@ fn a_record_of_several_games_lists_each_to_pick() {
         games[0].label,
         "1. Black: Ann, White: Bob, 2 moves, Black won by 4 (2026-11-25)"
     );
-    assert_eq!(games[1].label, "2. Black: Cy, White: ?, 1 move, unfinished");
+    assert_eq!(
+        games[1].label,
+        "2. Black: Cy, White: ?, 1 move, result not given"
+    );
     assert_eq!(games[1].record.game().transcript(false), "d3");
     // A bad game in a file of several says which.
     let err = games_from_ggf("(;GM[Othello]TY[8]B[f5];)(;GM[Othello]TY[8]B[a1];)")
@@ -164,6 +167,22 @@ fn the_page_names_a_records_players_and_its_file_after_them() {
         Seats::Analysis,
     );
     assert_eq!(file_stem(&odd, "now"), "A_B_C-vs-x");
+    // A record whose result is not given says so, and the board's count as the board's
+    // (issue 68: `RE[?]` read "The record's result: Black won by 10").
+    let unknown = SAIO.replace("RE[+0.000]", "RE[?]");
+    assert!(unknown.contains("RE[?]"));
+    assert_eq!(
+        record_line(&loaded(&unknown, Seats::Analysis)).as_deref(),
+        Some(
+            "Game record: Saio1200 (Black) vs Saio3000 (White) (2026-11-25, GGS/os). The \
+             record's result: not given; its moves end the game, a draw on the board."
+        )
+    );
+    let short = loaded("(;GM[Othello]PB[Ann]TY[8]RE[?]B[f5];)", Seats::Analysis);
+    assert_eq!(
+        record_line(&short).as_deref(),
+        Some("Game record: Ann (Black) vs an unnamed player (White). The record's result: not given.")
+    );
     assert_eq!(
         record_line(&odd).as_deref(),
         Some(

@@ -616,3 +616,42 @@ fn review_levels_are_named_by_their_budget_so_a_name_means_one_size() {
     let old: ReviewLevel = serde_json::from_str("\"Club\"").expect("an old save");
     assert_eq!(old, ReviewLevel::Medium);
 }
+
+#[test]
+fn a_move_within_reach_of_another_best_is_near_best_not_best() {
+    // Issue 68: a row marked "best" while its best column named another move, 1.2 discs
+    // better.
+    let near = ReviewedMove::from_engine(&MoveReview::new(
+        Color::Black,
+        (mv("d3"), Value::estimate(1.0)),
+        (mv("c4"), Value::estimate(2.2)),
+    ));
+    assert_eq!(near.mark(), Some(Mark::Best));
+    assert_eq!(mark_name(&near), "near-best");
+    assert_eq!(judged_cells(&near)[3], "near-best");
+    let said = describe(Some(1), &near);
+    assert!(
+        said.ends_with("near-best, 1.20 discs from the best"),
+        "{said}"
+    );
+    // The best move found, and one proven exactly as good, are best.
+    let found = ReviewedMove::from_engine(&MoveReview::new(
+        Color::Black,
+        (mv("c4"), Value::estimate(2.2)),
+        (mv("c4"), Value::estimate(2.2)),
+    ));
+    assert_eq!(mark_name(&found), "best");
+    let equal = ReviewedMove::from_engine(&MoveReview::new(
+        Color::Black,
+        (mv("d3"), Value::exact(4)),
+        (mv("c4"), Value::exact(4)),
+    ));
+    assert_eq!(mark_name(&equal), "best");
+    // The side's summary counts the near-best apart, as the table marks them.
+    let rows = [Some(near), Some(found), Some(equal)];
+    let said = summary_words(&rows, Color::Black);
+    assert!(
+        said.contains("(best 2, near-best 1, inaccuracy 0, mistake 0, blunder 0)"),
+        "{said}"
+    );
+}

@@ -47,7 +47,7 @@ fn a_failed_search_retires_the_network_for_its_board() {
 
 #[test]
 fn reports_of_a_replaced_search_are_dropped_and_a_hint_is_kept() {
-    let view = View::default().apply(ViewAction::Started(Purpose::Hint, 7, Color::Black));
+    let view = View::default().apply(ViewAction::Started(Purpose::Hint, 7, Color::Black, 0));
     let stale = view.apply(ViewAction::Pool(PoolEvent::Progress {
         purpose: Purpose::Hint,
         position: 8,
@@ -69,7 +69,7 @@ fn reports_of_a_replaced_search_are_dropped_and_a_hint_is_kept() {
 #[test]
 fn a_new_search_or_a_changed_game_takes_the_hints_marker_away() {
     let hinted = View::default()
-        .apply(ViewAction::Started(Purpose::Hint, 7, Color::Black))
+        .apply(ViewAction::Started(Purpose::Hint, 7, Color::Black, 0))
         .apply(ViewAction::Pool(PoolEvent::Done {
             purpose: Purpose::Hint,
             position: 7,
@@ -77,7 +77,7 @@ fn a_new_search_or_a_changed_game_takes_the_hints_marker_away() {
         }));
     assert!(hinted.hint.is_some());
     // An analysis of the same position says its own best move.
-    let analysed = hinted.apply(ViewAction::Started(Purpose::Analysis, 7, Color::Black));
+    let analysed = hinted.apply(ViewAction::Started(Purpose::Analysis, 7, Color::Black, 0));
     assert_eq!(analysed.hint, None);
     assert_eq!(hinted.apply(ViewAction::ForgetHint).hint, None);
 }
@@ -87,7 +87,7 @@ fn a_search_without_simulations_of_its_own_draws_no_tiles() {
     let mut idle = merged("d3");
     idle.search.simulations = 0;
     let view = View::default()
-        .apply(ViewAction::Started(Purpose::Analysis, 1, Color::Black))
+        .apply(ViewAction::Started(Purpose::Analysis, 1, Color::Black, 0))
         .apply(ViewAction::Pool(PoolEvent::Progress {
             purpose: Purpose::Analysis,
             position: 1,
@@ -184,7 +184,7 @@ fn a_question_the_same_searcher_asked_before_is_known_as_such() {
     // Issue 68: an analysis after a hint of the same position ran in 1 ms on the values the
     // hint's searcher kept, and its speed line did not say why.
     let ask = |view: View, purpose, spec: &str| {
-        view.apply(ViewAction::Started(purpose, 7, Color::Black))
+        view.apply(ViewAction::Started(purpose, 7, Color::Black, 0))
             .apply(ViewAction::Asked(7, spec.to_owned()))
     };
     let hint = ask(View::default(), Purpose::Hint, "mcts sims=400");
@@ -196,6 +196,50 @@ fn a_question_the_same_searcher_asked_before_is_known_as_such() {
         None
     );
     // The agent's move is no question: it ends the mark.
-    let moved = again.apply(ViewAction::Started(Purpose::Move, 7, Color::Black));
+    let moved = again.apply(ViewAction::Started(Purpose::Move, 7, Color::Black, 0));
     assert_eq!(moved.asked_again, None);
+}
+
+#[test]
+fn a_games_searches_are_its_own_and_another_game_through_the_same_position_has_none() {
+    // Issue 68: a record loaded after a game's searches drew them on its graph ("2. c3
+    // (White): Black 46% to win, ~-2 discs") where nobody had searched it.
+    let searched = View::default()
+        .apply(ViewAction::Started(Purpose::Move, 7, Color::Black, 3))
+        .apply(ViewAction::Pool(PoolEvent::Done {
+            purpose: Purpose::Move,
+            position: 7,
+            merged: merged("d3"),
+        }));
+    assert!(searched.estimates.of(3).get(7).is_some());
+    assert_eq!(searched.estimates.of(4).get(7), None, "another game's");
+    // The same position searched again for the other game is that game's, and the first
+    // keeps its own.
+    let again = searched
+        .apply(ViewAction::Started(Purpose::Hint, 7, Color::Black, 4))
+        .apply(ViewAction::Pool(PoolEvent::Progress {
+            purpose: Purpose::Hint,
+            position: 7,
+            merged: merged("c4"),
+        }));
+    assert!(again.estimates.of(4).get(7).is_some());
+    assert_eq!(again.estimates.of(3), searched.estimates.of(3));
+}
+
+#[test]
+fn the_live_point_is_the_game_searched_for_alone() {
+    let game = GameState::new(
+        othello::Position::start(BoardSize::Eight, Variant::Standard),
+        crate::state::Seats::Human(Color::White),
+    );
+    let here = game.position().hash();
+    let view = View::default()
+        .apply(ViewAction::Started(Purpose::Move, here, Color::Black, 1))
+        .apply(ViewAction::Pool(PoolEvent::Progress {
+            purpose: Purpose::Move,
+            position: here,
+            merged: merged("d3"),
+        }));
+    assert!(live_estimate(&view, &game, 1).is_some());
+    assert_eq!(live_estimate(&view, &game, 2), None);
 }

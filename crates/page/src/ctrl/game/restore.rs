@@ -2,6 +2,7 @@
 //! visit left them (the view keeps the evaluation graph's estimates and the reviews), or
 //! the game a link opened.
 
+use crate::graph::GameEstimates;
 use crate::hooks::{load_linked, GameModel};
 use crate::persist::Settings;
 use crate::review::ReviewState;
@@ -47,15 +48,17 @@ pub fn use_restored() -> Restored {
     });
     let view = use_reducer({
         let loaded = loaded.clone();
-        // The saved review is the saved game's: a linked game put it aside. The game the
-        // saved one had put aside keeps its own.
+        // The saved review and graph are the saved game's: a linked game put them aside.
+        // The game the saved one had put aside keeps its own.
         move || {
             let mut review = ReviewState::with(0, loaded.restored.3.clone());
-            if let Some(reviews) = loaded.aside_reviews.clone() {
+            let mut estimates = GameEstimates::with(0, loaded.restored.2.clone());
+            if let Some((kept, reviews)) = loaded.aside_reviews.clone() {
                 review.games.insert(0, (loaded.ids.aside, reviews));
+                estimates.set(loaded.ids.aside, kept);
             }
             View {
-                estimates: loaded.restored.2.clone(),
+                estimates,
                 review,
                 ..View::default()
             }

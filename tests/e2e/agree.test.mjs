@@ -1,0 +1,122 @@
+// Browser tests of a later fresh look at the page for issue 68 ("a page a player trusts"):
+// a game's searches drawn on its own graph only, a record's fields kept, and what the board
+// and the words beside it say agreeing with each other.
+// Run by scripts/e2e.sh (or alone with E2E_FILES=agree.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { download, ENDGAMES, loadTranscript, newContext, newGame, openGame, useBrowser } from "./lib.mjs";
+
+useBrowser();
+
+const RECORD = fs.readFileSync(new URL("./data/saio1200-saio3000.ggf", import.meta.url).pathname, "utf8").trim();
+
+/** The plies of the graph's points (the end point of a finished game included). */
+const graphPlies = (page) =>
+  page.evaluate(() => [...document.querySelectorAll("#eval-graph [data-ply]")].map((p) => Number(p.dataset.ply)).sort((a, b) => a - b));
+
+test("a record loaded after a game's searches draws none of them, and the game they were made for keeps them", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  // One's own game through the record's first three moves, each position analysed.
+  await newGame(page, { players: "analysis" });
+  for (const [i, square] of ["d3", "c5", "f6"].entries()) {
+    await page.waitForTimeout(1500);
+    await page.click(`#sq-${square}`);
+    await page.waitForSelector(`#eval-graph [data-ply="${i + 1}"]`, { state: "attached" });
+  }
+  const searched = await graphPlies(page);
+  // The record, pasted: it passes through those positions, but nobody searched it here
+  // (issue 68: its graph read "2. c3 (White): Black 46% to win, ~-2 discs").
+  await loadTranscript(page, RECORD);
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.deepEqual(await graphPlies(page), [61], "only the record's end, its exact result");
+  // A reload keeps each game's graph its own.
+  await page.reload();
+  await page.waitForSelector('main[data-ready="true"]');
+  assert.deepEqual(await graphPlies(page), [61]);
+  await page.click("#bring-back");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "d3c5f6");
+  const back = await graphPlies(page);
+  assert.deepEqual(back.filter((p) => p <= 3), searched.filter((p) => p <= 3), "the game's own searches are kept");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Analysis mode on ENDGAMES[0] (16 empties, White to move, a5 loses by 24), solved. */
+async function solvedAnalysis() {
+  const opened = await openGame({ width: 1280, height: 800 });
+  await newGame(opened.page, { players: "analysis" });
+  await loadTranscript(opened.page, ENDGAMES[0].transcript);
+  await opened.page.waitForSelector("#solved", { timeout: 20_000 });
+  return opened;
+}
+
+test("an analysis's panel speaks for the side its squares speak for", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await solvedAnalysis();
+  // Issue 68: "Proven win by 24 for Black" beside "-24" on a5 and a legend "for White".
+  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 is White's best move/);
+  assert.match(await page.locator("#heat-legend").innerText(), /^On the squares: the final disc margin for White after each move/);
+  assert.equal(await page.locator("#sq-a5 .pct").innerText(), "-24");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a solved position's unsearched squares are grey and its one exact move, the search's choice, green", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await solvedAnalysis();
+  const tiles = await page.evaluate(() =>
+    [...document.querySelectorAll(".heat")].map((h) => ({ square: h.closest("button").dataset.square, label: h.textContent, style: h.getAttribute("style") })),
+  );
+  const unsearched = tiles.filter((t) => t.label === "?");
+  assert.ok(unsearched.length >= 5, JSON.stringify(tiles));
+  for (const t of unsearched) assert.match(t.style, /hsla\(0, 0%, 45%/, `${t.square} "?" is not grey`);
+  // Issue 68: the framed "-24" was painted red among them, read as the worst move.
+  const best = tiles.find((t) => t.square === "a5");
+  assert.match(best.style, /hsla\(120\.0, /, `a5 is not green: ${best.style}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a record with no result says so, and its link opens it to download byte for byte as it came", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const record = RECORD.replace("RE[+0.000]", "RE[?]");
+  assert.ok(record.includes("RE[?]") && record.includes("TI[05:00//02:00]"));
+  await newGame(page, { players: "analysis" });
+  await loadTranscript(page, record);
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  // Issue 68: RE[?] read "The record's result: Black won by 10".
+  assert.match(await page.locator("#record-players").innerText(), /The record's result: not given; its moves end the game, a draw on the board\.$/);
+  assert.equal((await download(page, "#download-ggf")).text, record);
+  // Its link, opened in a fresh browser, is the record as it came (issue 68: it lost its
+  // TI[...], gained RE[+10] and wrote BO anew).
+  const link = await page.getAttribute("#copy-link", "data-link");
+  const fresh = await newContext({ viewport: { width: 1280, height: 800 } });
+  const opened = await fresh.newPage();
+  await opened.goto(link);
+  await opened.waitForSelector('main[data-ready="true"]');
+  await opened.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.equal((await download(opened, "#download-ggf")).text, record);
+  assert.match(await opened.locator("#record-players").innerText(), /Saio1200 \(Black\) vs Saio3000 \(White\)/);
+  await fresh.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("at a finished game's end the disc counts say whose the empty squares are, as the result line counts them", { timeout: 120_000 }, async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, context, errors } = await openGame(viewport);
+    // Black's 2 discs against White's 60, c1 and d1 empty, and neither side can move.
+    await page.fill("#board-input", `XX--OOOO${"O".repeat(56)} X`);
+    await page.click("#load-board");
+    await page.waitForFunction(() => /White wins 62-2/.test(document.querySelector("#status").textContent));
+    // Issue 68: "Black 2 White 60" stood beside "White wins 62-2" with no word why.
+    assert.match(await page.locator("#counts").innerText(), /^Black 2\s+White 60\s+2 empty: White's, 62-2$/);
+    // One line, on the page: the board under it stays where it was, and nothing runs
+    // past the screen's edge.
+    const counts = await page.locator("#counts").boundingBox();
+    assert.ok(counts.height < 30, JSON.stringify(counts));
+    const right = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector("#counts-empties").getBoundingClientRect().right]);
+    assert.ok(right[0] <= viewport.width && right[1] <= viewport.width, JSON.stringify(right));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
