@@ -9,7 +9,7 @@
 //! of the pattern's base-3 index (digit 0 empty, 1 own, 2 opponent). Where there is no
 //! `pext` (the browser's wasm), each disc adds its digit to the instances through its
 //! square instead: 1.7-2.1 times as fast there as a loop emulating `pext` bit by bit
-//! (natively without BMI2, 2026-11-30), and half as fast as `pext`. The tables index a configuration by its
+//! (natively without BMI2, 2026-11-30), and 0.4 times as fast as `pext`. The tables index a configuration by its
 //! pattern's squares in ascending square order, digit j of the j-th lowest square weighted
 //! 3^j, so every instance of a pattern reads the same entries. Edax (`src/eval.c`,
 //! `eval_update`) and Egaroucid (`src/engine/evaluate_simd.hpp`, `calc_pattern_diff`) keep
@@ -156,6 +156,47 @@ fn gather(x: u64, mask: u64) -> u64 {
     // SAFETY: this code is compiled only where the target has BMI2 (the cfg above), so
     // the instruction exists on every machine the binary runs on.
     unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+}
+
+/// A position's base-3 digits in each instance, each disc worth 1 (an instance's index for
+/// the side to move is its own digits plus twice the opponent's): gathered by `pext`
+/// instance by instance where the target has it, through the instance's ternary table;
+/// elsewhere (the browser's wasm) added up disc by disc first
+/// ([`PatternTables::add_digits`]), which costs the discs' instances where a loop emulating
+/// `pext` bit by bit cost every instance's squares and a branch each. (Gathered into
+/// arrays first, or read through a closure, the `pext` path lost a tenth to a quarter of
+/// alpha-beta's speed natively: it stays the loop it was.)
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+struct Digits {
+    own: u64,
+    other: u64,
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+struct Digits {
+    mine: [u16; MAX_INSTANCES],
+    theirs: [u16; MAX_INSTANCES],
+}
+
+impl Digits {
+    /// The side to move's digits and the opponent's in `reader`'s instance, the `i`-th.
+    #[inline]
+    fn get(&self, tables: &PatternTables, reader: &Reader, i: usize) -> (u16, u16) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        {
+            let _ = i;
+            let ternary = &tables.ternary[reader.ternary..reader.ternary + 1024];
+            (
+                ternary[gather(self.own, reader.mask) as usize],
+                ternary[gather(self.other, reader.mask) as usize],
+            )
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        {
+            let _ = (tables, reader);
+            (self.mine[i], self.theirs[i])
+        }
+    }
 }
 
 impl PatternTables {
@@ -329,9 +370,10 @@ impl PatternTables {
         let stage = self.stage_of_discs[(own | other).count_ones() as usize];
         let [scores, values] = [0, 1].map(|o| self.block(o, usize::from(stage)));
         let (mut score, mut value) = (0i32, 0i32);
-        let (mine, theirs) = (self.digit_sums(own), self.digit_sums(other));
-        for (reader, (mine, theirs)) in self.readers.iter().zip(mine.iter().zip(&theirs)) {
-            let index = reader.offset + usize::from(mine + 2 * theirs);
+        let digits = self.digits(own, other);
+        for (i, reader) in self.readers.iter().enumerate() {
+            let (mine, theirs) = digits.get(self, reader, i);
+            let index = reader.offset + usize::from(mine) + 2 * usize::from(theirs);
             score += i32::from(scores[index]);
             value += i32::from(values[index]);
         }
@@ -350,9 +392,10 @@ impl PatternTables {
         let stage = usize::from(self.stage_of_discs[(own | other).count_ones() as usize]);
         let block = self.block(output, stage);
         let mut sum = 0i32;
-        let (mine, theirs) = (self.digit_sums(own), self.digit_sums(other));
-        for (reader, (mine, theirs)) in self.readers.iter().zip(mine.iter().zip(&theirs)) {
-            sum += i32::from(block[reader.offset + usize::from(mine + 2 * theirs)]);
+        let digits = self.digits(own, other);
+        for (i, reader) in self.readers.iter().enumerate() {
+            let (mine, theirs) = digits.get(self, reader, i);
+            sum += i32::from(block[reader.offset + usize::from(mine) + 2 * usize::from(theirs)]);
         }
         if let Some(global) = &self.global {
             sum += global.units(own, other, stage)[output];
@@ -366,23 +409,20 @@ impl PatternTables {
         &self.entries[output][stage * self.stage_len..][..self.stage_len]
     }
 
-    /// Each instance's base-3 digits of `x`'s discs, each disc worth 1, in the readers'
-    /// order: an instance's index is its side to move's digits plus twice the opponent's.
-    /// Gathered by `pext` where the target has it, through the instance's ternary table;
-    /// elsewhere (the browser's wasm) added up disc by disc, from each disc to the
-    /// instances through its square (the walk [`PatternTables::children`] takes for a
-    /// move's discs), which costs the discs' instances where a loop emulating `pext` bit
-    /// by bit cost every instance's squares and a branch each.
+    /// How [`Digits::get`] reads each instance's digits of `own` to move against `other`.
     #[inline]
-    fn digit_sums(&self, x: u64) -> [u16; MAX_INSTANCES] {
-        let mut digits = [0u16; MAX_INSTANCES];
+    fn digits(&self, own: u64, other: u64) -> Digits {
         #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-        for (reader, digits) in self.readers.iter().zip(&mut digits) {
-            *digits = self.ternary[reader.ternary + gather(x, reader.mask) as usize];
+        {
+            Digits { own, other }
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-        self.add_digits(x, &mut digits);
-        digits
+        {
+            let (mut mine, mut theirs) = ([0u16; MAX_INSTANCES], [0u16; MAX_INSTANCES]);
+            self.add_digits(own, &mut mine);
+            self.add_digits(other, &mut theirs);
+            Digits { mine, theirs }
+        }
     }
 
     /// Adds each of `x`'s discs' digit weights to the instances through its square.

@@ -20,9 +20,9 @@ impl PatternTables {
         let child_block = self.block(1, child_stage);
         let mut index = [0u16; MAX_INSTANCES];
         let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
-        let (own_digits, other_digits) = (self.digit_sums(own), self.digit_sums(other));
-        let digits = own_digits.iter().zip(&other_digits);
-        for ((reader, index), (&mine, &theirs)) in self.readers.iter().zip(&mut index).zip(digits) {
+        let digits = self.digits(own, other);
+        for (i, (reader, index)) in self.readers.iter().zip(&mut index).enumerate() {
+            let (mine, theirs) = digits.get(self, reader, i);
             let own_index = reader.offset + usize::from(mine) + 2 * usize::from(theirs);
             score += i32::from(scores[own_index]);
             value += i32::from(values[own_index]);

@@ -208,7 +208,8 @@ fn gather_bit_by_bit(x: u64, mask: u64) -> usize {
 
 /// The digits added up disc by disc (the path of targets without `pext`, the browser's
 /// wasm) are the instances' squares gathered and turned by their ternary tables, on
-/// every position and image of seeded games, both sides, on 8x8 and 6x6.
+/// every position and image of seeded games, both sides, on 8x8 and 6x6; and the sums
+/// read them so on this target's own path.
 #[test]
 fn digits_added_disc_by_disc_equal_the_gathered_ones() {
     let cases = [
@@ -222,21 +223,31 @@ fn digits_added_disc_by_disc_equal_the_gathered_ones() {
         ),
     ];
     for (size, tables) in cases {
+        let instances = tables.readers.len();
         for pos in positions(size, 43) {
-            for x in [pos.player().0, pos.opponent().0] {
+            let sides = [pos.player().0, pos.opponent().0];
+            let digits = sides.map(|x| {
                 let mut digits = [0u16; MAX_INSTANCES];
                 tables.add_digits(x, &mut digits);
                 for (i, reader) in tables.readers.iter().enumerate() {
                     let gathered = gather_bit_by_bit(x, reader.mask);
-                    assert_eq!(
-                        digits[i],
-                        tables.ternary[reader.ternary + gathered],
-                        "instance {i} of {pos:?}"
-                    );
+                    let expected = tables.ternary[reader.ternary + gathered];
+                    assert_eq!(digits[i], expected, "instance {i} of {pos:?}");
                 }
-                assert!(digits[tables.readers.len()..].iter().all(|&d| d == 0));
-                assert_eq!(digits, tables.digit_sums(x));
-            }
+                assert!(digits[instances..].iter().all(|&d| d == 0));
+                digits
+            });
+            let read: Vec<_> = {
+                let on_this_target = tables.digits(sides[0], sides[1]);
+                let readers = tables.readers.iter().enumerate();
+                readers
+                    .map(|(i, r)| on_this_target.get(&tables, r, i))
+                    .collect()
+            };
+            let expected: Vec<_> = (0..instances)
+                .map(|i| (digits[0][i], digits[1][i]))
+                .collect();
+            assert_eq!(read, expected, "{pos:?}");
         }
     }
 }
