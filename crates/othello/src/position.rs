@@ -135,6 +135,24 @@ impl Outcome {
         };
         self.variant.margin(own, other, self.empties)
     }
+
+    /// Black's and White's counts as WOF scores them, the empty squares in them: shared in
+    /// a draw, the winner's in the standard game, the loser's in the reversed one (fewer
+    /// discs win, and the empties widen the margin there too), so that the two differ by
+    /// the margin.
+    pub fn wof_counts(&self) -> (u32, u32) {
+        let (b, w, n) = (self.black_discs, self.white_discs, self.empties);
+        let black_gets_empties = match (self.winner(), self.variant) {
+            (None, _) => return (b + n / 2, w + n - n / 2),
+            (Some(winner), Variant::Standard) => winner == Color::Black,
+            (Some(winner), Variant::Reversed) => winner == Color::White,
+        };
+        if black_gets_empties {
+            (b + n, w)
+        } else {
+            (b, w + n)
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -151,31 +169,29 @@ impl fmt::Display for Outcome {
             1 => "the empty square".to_owned(),
             n => format!("the {n} empty squares"),
         };
+        let (wof_b, wof_w) = self.wof_counts();
         let Some(color) = self.winner() else {
             // A draw shares the empties, as WOF does.
             return match n {
                 0 => write!(f, "draw {b}-{w}"),
                 _ => write!(
                     f,
-                    "draw {}-{} ({b}-{w} on the board, {empties} shared)",
-                    b + n / 2,
-                    w + n - n / 2
+                    "draw {wof_b}-{wof_w} ({b}-{w} on the board, {empties} shared)"
                 ),
             };
         };
-        let (own, other) = if color == Color::Black {
-            (b, w)
+        let (own, other, wof_own, wof_other) = if color == Color::Black {
+            (b, w, wof_b, wof_w)
         } else {
-            (w, b)
+            (w, b, wof_w, wof_b)
         };
         let margin = self.margin_for(color);
         match (self.variant, n) {
             (Variant::Standard, 0) => write!(f, "{color} wins {own}-{other} (margin {margin})"),
             (Variant::Standard, _) => write!(
                 f,
-                "{color} wins {}-{other} (margin {margin}: {own}-{other} on the board, {empties} \
-                 counted for the winner)",
-                own + n
+                "{color} wins {wof_own}-{other} (margin {margin}: {own}-{other} on the board, \
+                 {empties} counted for the winner)"
             ),
             (Variant::Reversed, 0) => write!(
                 f,
@@ -183,9 +199,8 @@ impl fmt::Display for Outcome {
             ),
             (Variant::Reversed, _) => write!(
                 f,
-                "{color} wins with fewer discs, {own} to {} (margin {margin}: {own} to {other} on \
-                 the board, {empties} counted for the loser, since fewer discs win)",
-                other + n
+                "{color} wins with fewer discs, {own} to {wof_other} (margin {margin}: {own} to \
+                 {other} on the board, {empties} counted for the loser, since fewer discs win)"
             ),
         }
     }

@@ -175,16 +175,13 @@ pub fn sentences<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
 pub fn empties_note(position: &othello::Position) -> Option<String> {
     use othello::{Color, Variant};
     let outcome = position.outcome()?;
-    let (b, w, n) = (outcome.black_discs, outcome.white_discs, outcome.empties);
+    let n = outcome.empties;
     if n == 0 {
         return None;
     }
+    let (b, w) = outcome.wof_counts();
     let Some(winner) = outcome.winner() else {
-        return Some(format!(
-            "{n} empty: shared, {}-{}",
-            b + n / 2,
-            w + n - n / 2
-        ));
+        return Some(format!("{n} empty: shared, {b}-{w}"));
     };
     let (own, other) = if winner == Color::Black {
         (b, w)
@@ -192,9 +189,9 @@ pub fn empties_note(position: &othello::Position) -> Option<String> {
         (w, b)
     };
     Some(match outcome.variant {
-        Variant::Standard => format!("{n} empty: {winner}'s, {}-{other}", own + n),
+        Variant::Standard => format!("{n} empty: {winner}'s, {own}-{other}"),
         // Fewer discs win: the empties widen the margin on the loser's side of the score.
-        Variant::Reversed => format!("{n} empty: {}'s, {own} to {}", winner.opposite(), other + n),
+        Variant::Reversed => format!("{n} empty: {}'s, {own} to {other}", winner.opposite()),
     })
 }
 
