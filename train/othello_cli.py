@@ -69,6 +69,8 @@ class SelfPlayJob:
     random_moves_above: int | None = None
     # plies played in proportion to the visits before the best move (None: the default)
     temperature_plies: int | None = None
+    # where games start: "start", "xot" (a balanced 8-ply opening each) or a file of lines
+    openings: str = "start"
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ def selfplay_shards(job: SelfPlayJob, shard_games: int = SHARD_GAMES) -> list[Sh
             args += ["--random-moves-above", str(job.random_moves_above)]
         if job.temperature_plies is not None:
             args += ["--temperature-plies", str(job.temperature_plies)]
+        if job.openings != "start":
+            args += ["--openings", job.openings]
         inputs = tuple(str(n) for n in (job.model, job.opponent) if n is not None)
         shards.append(Shard(name, tuple(args), job.out, f"{name}.json", inputs, job.threads))
     return shards

@@ -63,6 +63,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("random_moves", 0.04, float, "share of one side's moves played at random"),
     Setting("temperature_plies", 12, int, "plies played in proportion to the visits"),
     Setting(
+        "openings",
+        "start",
+        str,
+        "where self-play's games start: the initial position, or a balanced 8-ply XOT "
+        "opening each (its plies count toward --temperature-plies)",
+        choices=("start", "xot"),
+    ),
+    Setting(
         "window_positions",
         2_000_000,
         int,
@@ -143,6 +151,8 @@ class PatternRun(RunFiles):
             problem = s.problem(config[s.name])
             if problem is not None:
                 raise RunError(problem)
+        if config["openings"] == "xot" and config["board"] != 8:
+            raise RunError("--openings xot: the XOT list is for 8x8 only")
         for sub in ("data", "models"):
             (root / sub).mkdir(parents=True, exist_ok=True)
         write_json_atomic(root / "config.json", config)
@@ -208,6 +218,7 @@ def self_play(run: PatternRun, gen: int, selfplay: SelfPlay) -> None:
         out=run.data(gen), seed=1000 + gen, threads=c["threads"], search=c["search"],
         exact_empties=c["exact_empties"], label_empties=c["label_empties"],
         random_moves=c["random_moves"], temperature_plies=c["temperature_plies"],
+        openings=c["openings"],
     )  # fmt: skip
     selfplay([job])
 

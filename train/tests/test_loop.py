@@ -516,13 +516,13 @@ def test_the_variant_search_and_exact_labels_reach_the_othello_binary(
     job = SelfPlayJob(
         6, None, 4, 32, tmp_path, seed=1, threads=1, variant="reversed",
         search="mcts:gumbel=8", exact_empties=14, label_empties=20, explored_share=0.2,
-        random_moves=0.1, random_moves_above=24,
+        random_moves=0.1, random_moves_above=24, openings="xot",
     )  # fmt: skip
     loop.othello_selfplay(str(binary))([job])
-    assert calls[0][-14:] == [
+    assert calls[0][-16:] == [
         "--variant", "reversed", "--player", "mcts:gumbel=8", "--exact-empties", "14",
         "--label-empties", "20", "--explored-share", "0.2", "--random-moves", "0.1",
-        "--random-moves-above", "24",
+        "--random-moves-above", "24", "--openings", "xot",
     ]  # fmt: skip
 
 

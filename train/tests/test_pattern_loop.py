@@ -93,6 +93,16 @@ def test_generations_fit_the_window_of_newest_positions_and_only_a_passed_gate_p
     assert saved["search_weight"] == 0.5 and "othello" not in saved
 
 
+def test_the_openings_reach_self_play_and_xot_is_for_8x8_only(tmp_path: Path) -> None:
+    run = PatternRun.open(tmp_path / "run", {"board": 8, "games": 4, "openings": "xot"})
+    calls: list[SelfPlayJob] = []
+    pattern_loop.self_play(run, 0, fake_selfplay(calls))
+    assert [c.openings for c in calls] == ["xot"]
+    assert json.loads((run.root / "config.json").read_text())["openings"] == "xot"
+    with pytest.raises(RunError, match="XOT list is for 8x8 only"):
+        PatternRun.open(tmp_path / "six", {"board": 6, "openings": "xot"})
+
+
 def test_a_run_whose_network_changed_averages_the_new_layout_alone(tmp_path: Path) -> None:
     """Another network put at latest.pt (a wider one here; on 8x8 another pattern set) is
     fitted on, its generations the mean of its own fits only, and it plays once its gate

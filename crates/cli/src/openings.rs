@@ -5,13 +5,33 @@
 
 use crate::args::{BoardArgs, SeedArg};
 use crate::write_file;
-use anyhow::Result;
+use anyhow::{anyhow, Context, Result};
 use clap::Args;
 use engine::{Budget, PlayerSpec};
+use othello::{BoardSize, Variant};
 use std::fmt::Write;
-use std::path::PathBuf;
-use tools::arena::generate_openings_of;
+use std::path::{Path, PathBuf};
+use tools::arena::{generate_openings_of, read_openings, Opening};
 use tools::models::ModelFiles;
+
+/// A list of openings by name, for the flags that take one (the arena's and self-play's
+/// `--openings`): `xot` (the shipped balanced 8-ply openings of 8x8,
+/// crates/othello/data/xot-8x8.txt) or a file of transcripts, one a line, as this command
+/// writes them.
+pub fn opening_list(name: &str, size: BoardSize, variant: Variant) -> Result<Vec<Opening>> {
+    if name == "xot" {
+        let text = othello::xot_list(size).ok_or_else(|| {
+            anyhow!("no balanced openings for {size}: the XOT list is for 8x8 only")
+        })?;
+        return read_openings(text, size, variant)
+            .map_err(|(line, e)| anyhow!("the XOT list, line {line}: {e}"));
+    }
+    let path = Path::new(name);
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the openings {}", path.display()))?;
+    read_openings(&text, size, variant)
+        .map_err(|(line, e)| anyhow!("{} line {line}: {e}", path.display()))
+}
 
 #[derive(Args)]
 pub struct OpeningsArgs {

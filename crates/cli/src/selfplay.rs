@@ -2,6 +2,7 @@
 //! milestone opponent are `mcts` player specs, built by the engine's builder.
 
 use crate::args::{BoardArgs, SeedArg, ThreadsArg};
+use crate::openings::opening_list;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::evaluator::{EvalError, Evaluator};
@@ -10,7 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tools::models::ModelFiles;
-use tools::selfplay::{run_selfplay, tally, write_selfplay, MakeEvaluator, SelfPlayConfig};
+use tools::selfplay::{
+    run_selfplay, tally, write_selfplay, MakeEvaluator, SelfPlayConfig, StartLines,
+};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -83,6 +86,12 @@ pub struct SelfplayArgs {
     /// where the solver plays)
     #[arg(long, requires = "random_moves")]
     random_moves_above: Option<u32>,
+    /// Where games start: `start` (the initial position), `xot` (each game one of the
+    /// shipped balanced 8-ply openings of 8x8, drawn from its seed), or a file of
+    /// transcripts, one a line (see `othello openings`). The opening's moves are not
+    /// searched nor recorded, and count toward --temperature-plies
+    #[arg(long, default_value = "start")]
+    openings: String,
 }
 
 /// The `mcts` spec of a network file (or of the playout search for `none`) with the
@@ -108,6 +117,7 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
         spec.check_game(size, variant, models)?;
     }
     let mut config = selfplay_config(&args, &learner, threads);
+    config.openings = start_lines(&args)?;
     // The samples store what the learner's network is fed: its card's planes.
     if args.model != "none" {
         config.inputs = models
@@ -170,6 +180,21 @@ pub fn run(args: SelfplayArgs, models: &ModelFiles) -> Result<()> {
         path.display()
     );
     Ok(())
+}
+
+/// The lines `--openings` names (none for `start`).
+fn start_lines(args: &SelfplayArgs) -> Result<StartLines> {
+    if args.openings == "start" {
+        return Ok(StartLines::default());
+    }
+    let list = opening_list(&args.openings, args.board.board, args.board.variant)?;
+    if list.is_empty() {
+        bail!("the openings {} hold no line", args.openings);
+    }
+    Ok(StartLines {
+        name: args.openings.clone(),
+        lines: list.into_iter().map(|opening| opening.moves).collect(),
+    })
 }
 
 /// Refuses flags that make no sense together or out of range, each with its reason.

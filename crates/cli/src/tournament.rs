@@ -1,6 +1,7 @@
 //! `othello arena` and `othello accuracy`: players from specs, measured.
 
 use crate::args::{BoardArgs, SeedArg, ThreadsArg};
+use crate::openings::opening_list;
 use crate::{output_dir, write_file};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -78,25 +79,12 @@ pub struct ArenaArgs {
 /// The openings `--openings` names.
 fn openings(args: &ArenaArgs) -> Result<arena::Openings> {
     let (size, variant) = (args.board.board, args.board.variant);
-    let path = match args.openings.as_str() {
-        _ if args.from_start => return Ok(arena::Openings::Start),
-        "random" => return Ok(arena::Openings::Random),
-        "start" => return Ok(arena::Openings::Start),
-        "xot" => {
-            let text = othello::xot_list(size).ok_or_else(|| {
-                anyhow!("no balanced openings for {size}: the XOT list is for 8x8 only")
-            })?;
-            let list = arena::read_openings(text, size, variant)
-                .map_err(|(line, e)| anyhow!("the XOT list, line {line}: {e}"))?;
-            return Ok(arena::Openings::List(list));
-        }
-        file => PathBuf::from(file),
-    };
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read the openings {}", path.display()))?;
-    let list = arena::read_openings(&text, size, variant)
-        .map_err(|(line, e)| anyhow!("{} line {line}: {e}", path.display()))?;
-    Ok(arena::Openings::List(list))
+    match args.openings.as_str() {
+        _ if args.from_start => Ok(arena::Openings::Start),
+        "random" => Ok(arena::Openings::Random),
+        "start" => Ok(arena::Openings::Start),
+        list => Ok(arena::Openings::List(opening_list(list, size, variant)?)),
+    }
 }
 
 /// The match's rules from the clock flags.

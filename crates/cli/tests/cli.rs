@@ -607,3 +607,58 @@ fn self_play_takes_the_spec_s_exact_reach_and_refuses_a_contradicting_flag() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--openings xot`: each game starts with one of the shipped balanced lines, which the
+/// sidecar names and the transcript begins with; a board without such a list is refused
+/// in one line.
+#[test]
+fn self_play_starts_its_games_from_the_xot_lines() {
+    let dir = std::env::temp_dir().join(format!("othello-selfplay-xot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let out = dir.to_str().expect("utf-8");
+    let error = error_of(&[
+        "selfplay",
+        "--board",
+        "6",
+        "--games",
+        "1",
+        "--sims",
+        "4",
+        "--out",
+        out,
+        "--openings",
+        "xot",
+    ]);
+    assert!(error.contains("the XOT list is for 8x8 only"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    stdout_of(&[
+        "selfplay",
+        "--board",
+        "8",
+        "--games",
+        "2",
+        "--sims",
+        "4",
+        "--out",
+        out,
+        "--openings",
+        "xot",
+        "--name",
+        "xot",
+        "--threads",
+        "1",
+    ]);
+    let sidecar = std::fs::read_to_string(dir.join("xot.json")).expect("the sidecar");
+    let sidecar: serde_json::Value = serde_json::from_str(&sidecar).expect("json");
+    assert_eq!(sidecar["settings"]["openings"], "xot", "{sidecar}");
+    let lines: Vec<&str> = othello::xot_openings();
+    for transcript in sidecar["transcripts"].as_array().expect("transcripts") {
+        let transcript = transcript.as_str().expect("a transcript");
+        assert!(
+            lines.iter().any(|line| transcript.starts_with(line)),
+            "{transcript} begins with no XOT line"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

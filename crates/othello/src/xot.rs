@@ -1,7 +1,8 @@
 //! The XOT-style balanced openings: 200 lines of 8 plies from the standard 8x8 start, each
 //! judged near even by our own search (`data/xot-8x8.txt`; its header says how it was made).
-//! Embedded here, beside the rules, because two front ends start games from it: the arena
-//! (`othello arena --openings xot`) and the page's "start from an XOT opening".
+//! Embedded here, beside the rules, because several front ends start games from it: the
+//! arena (`othello arena --openings xot`), self-play (`othello selfplay --openings xot`)
+//! and the page's "start from an XOT opening".
 
 use crate::{transcript_lines, BoardSize};
 

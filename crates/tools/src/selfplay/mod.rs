@@ -115,6 +115,11 @@ pub struct SelfPlayConfig {
     /// Moves are drawn in proportion to visits for this many plies, then the most
     /// visited is played.
     pub temperature_plies: u32,
+    /// Where games start: each game plays one of these lines (drawn from its seed) before
+    /// the first search, so that the run's games leave the one start position that noise
+    /// and temperature alone diverge from slowly (Egaroucid trains on games from random
+    /// openings). Empty: every game from the initial position.
+    pub openings: StartLines,
     #[serde(skip)]
     pub mcts: MctsConfig,
     /// The planes each sample stores: the learner network's (its card's), so a file holds
@@ -151,9 +156,30 @@ impl SelfPlayConfig {
             threads: 1,
             games_per_thread: 16,
             temperature_plies: if size == BoardSize::Eight { 16 } else { 8 },
+            openings: StartLines::default(),
             mcts: mcts.with_self_play_noise(size),
             inputs: InputPlanes::v1(),
             seed,
+        }
+    }
+}
+
+/// Opening lines for self-play's games, and what they are for the sidecar, which names the
+/// list (`xot`, a file) rather than repeating its lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartLines {
+    pub name: String,
+    /// Each line's moves from the initial position, legal by construction (read through
+    /// [`crate::arena::read_openings`]).
+    pub lines: Vec<Vec<Move>>,
+}
+
+impl Serialize for StartLines {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.lines.is_empty() {
+            serializer.serialize_none()
+        } else {
+            serializer.serialize_some(&self.name)
         }
     }
 }
@@ -256,6 +282,12 @@ impl GameInProgress {
             full_search: true,
             searching: false,
         };
+        // The opening's moves are the game's, not the learner's: no search, no samples.
+        if let Some(line) = Rng::new(seed.rotate_left(43)).choose(&config.openings.lines) {
+            for &mv in line {
+                game.play(mv, config);
+            }
+        }
         game.choose_search(config);
         game
     }

@@ -260,6 +260,39 @@ fn every_searched_position_is_a_sample_without_playout_caps() {
 }
 
 #[test]
+fn games_start_from_the_opening_lines_and_record_only_what_follows() {
+    let lines: Vec<Vec<Move>> =
+        crate::arena::generate_openings(BoardSize::Six, Variant::Standard, 3, 9)
+            .expect("openings")
+            .into_iter()
+            .map(|opening| opening.moves)
+            .collect();
+    let mut config = small(6, 2);
+    config.openings = StartLines {
+        name: "three".into(),
+        lines: lines.clone(),
+    };
+    let records = run_selfplay(&config, &heuristic, None, &|_| {}).expect("plays");
+    self_play_records_are_legal(&records);
+    let mut used = std::collections::HashSet::new();
+    for record in &records {
+        let line = lines
+            .iter()
+            .position(|line| record.moves.starts_with(line))
+            .expect("each game begins with one of the lines");
+        used.insert(line);
+        // The opening's plies are the game's, not searched: only what follows is recorded.
+        let mut opened = record.clone();
+        opened.start = lines[line]
+            .iter()
+            .fold(record.start, |pos, mv| pos.play(*mv).expect("legal"));
+        opened.moves = record.moves[lines[line].len()..].to_vec();
+        assert_eq!(record.samples.len(), decisions(&opened));
+    }
+    assert!(used.len() > 1, "the seed draws among the lines: {used:?}");
+}
+
+#[test]
 fn with_playout_caps_only_the_full_searches_become_samples() {
     let mut config = small(8, 2);
     config.fast_simulations = Some(4);
