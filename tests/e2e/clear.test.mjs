@@ -40,8 +40,19 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   const counted = summaries.map((s) => Number(s.match(/; (\d+) forced moves?;/)[1])).reduce((a, b) => a + b);
   assert.equal(rows.filter((r) => r.cells[6] === "forced").length, counted, summaries.join("\n"));
   assert.equal(rows.filter((r) => r.cells[1] === "pass").map((r) => r.cells[6]).join(), "pass,pass");
+  // The header names the review's budget beside the level that analyses (issue 68: "…:
+  // no search" beside "Judged at 100 simulations a position").
+  assert.match(await page.locator("#model-status").innerText(), /; this game's review at 100 simulations a position$/);
+  // Whose view (issue 68): the values are the mover's, whose sign flips row by row and not
+  // after a pass, so the header says so and each move carries its mover's disc.
+  const heads = await page.$$eval("#review-moves thead th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual([heads[2], heads[4]], ["mover's value", "mover's best value"]);
+  const movers = await page.$$eval("#review-moves tbody tr", (trs) =>
+    trs.map((tr) => [tr.querySelector("td.mover .disc.black") ? "Black" : tr.querySelector("td.mover .disc.white") ? "White" : "", tr.title]));
+  for (const [mover, title] of movers) assert.ok(mover && (title.includes(`(${mover})`) || title.startsWith(`${mover} passes`)), `${mover}: ${title}`);
   // Every value says what it is (issue 68: "-34.00" and "-34" told apart by decimals):
-  // an estimate with "~" and hundredths, an exact one whole and in bold, a bound "≥".
+  // an estimate with "≈" and hundredths (a real minus, issue 68: "~-16" read awkwardly),
+  // an exact one whole and in bold, a bound "≥".
   let estimates = 0;
   let exacts = 0;
   for (const { cells, exact } of rows) {
@@ -213,14 +224,19 @@ test("a record's result is said as the record's, the levels' order and the measu
   assert.match(strength, /^Measured at 1 s per move, as the Strong level plays: /);
   assert.match(strength, /You play it now at Casual, 100 simulations per move\.$/);
   // No heading of three colons (issue 68: the opponent line at an Instinct level).
+  // And the board stays put as the header's words change length (issue 68: it moved down
+  // 36 px when Instinct's line wrapped).
+  const tops = [];
   for (const level of ["instinct-policy", "instinct-value", "casual"]) {
     await setLevel(page, level);
     await page.waitForFunction((l) => document.querySelector("#level").value === l, level);
+    tops.push(await page.evaluate(() => Math.round(document.querySelector("#board").getBoundingClientRect().top + scrollY)));
     for (const id of ["#model-status", "#status", "#level-note"]) {
       const text = await page.locator(id).innerText();
       assert.ok((text.match(/:/g) ?? []).length < 3, `${level}, ${id}: ${text}`);
     }
   }
+  assert.equal(new Set(tops).size, 1, `the board's top at each level: ${tops}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

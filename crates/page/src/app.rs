@@ -55,6 +55,8 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
         .split_once(": ")
         .map_or(opponent.as_str(), |(_, o)| o)
         .to_owned();
+    // After the records' name: the review's budget is the header's word, not the agent's.
+    let opponent = crate::explain::with_review(opponent, view.review.of(game.id()).judged_at());
     let spec = ctrl
         .player
         .as_ref()

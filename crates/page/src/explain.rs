@@ -287,6 +287,21 @@ pub fn opponent_lines(
     }
 }
 
+/// The header's line with the budget the game's review was judged at, where it has one
+/// (`judged_at`, the last review's): the level named before it plays and analyses, but the
+/// review's values are the review's budget's. Issue 68: after a transcript loaded at
+/// Instinct was reviewed, "Analysis by: …, Instinct (policy): no search" stood beside
+/// "Judged at 100 simulations a position". No colon: the line keeps two at most.
+pub fn with_review(line: String, judged_at: Option<u64>) -> String {
+    match judged_at {
+        Some(n) if !line.starts_with("Loading") => format!(
+            "{line}; this game's review at {} a position",
+            count(n, "simulation", "simulations")
+        ),
+        _ => line,
+    }
+}
+
 /// Under the difficulty: what the level means on this board when the network does not
 /// play it (the alpha-beta fallback knows time, not simulations).
 pub fn level_note(player: Option<&PlayerSpec>, budget: WireBudget) -> Option<String> {

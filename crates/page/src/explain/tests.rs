@@ -721,3 +721,21 @@ fn an_analysis_speaks_for_the_side_to_move_as_its_squares_do() {
         s.verdict
     );
 }
+
+#[test]
+fn the_header_names_the_reviews_budget_beside_the_level_played() {
+    // Issue 68: "Analysis by: …, Instinct (policy): no search" beside "Judged at 100
+    // simulations a position".
+    let line = "Analysis by: the pattern-8x8 network, Instinct (policy): no search, the move \
+                the network's first impression favours"
+        .to_owned();
+    let said = with_review(line.clone(), Some(100));
+    assert!(
+        said.ends_with("favours; this game's review at 100 simulations a position"),
+        "{said}"
+    );
+    assert_eq!(said.matches(':').count(), 2, "{said}");
+    assert_eq!(with_review(line.clone(), None), line);
+    let loading = "Loading the pattern-8x8 network…".to_owned();
+    assert_eq!(with_review(loading.clone(), Some(100)), loading);
+}
