@@ -101,7 +101,15 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     let (game, view, settings) = (&ctrl.game, &ctrl.view, &ctrl.settings);
     let reviews = view.review.of(game.id());
     let of_game = reviews.of_game(&game.game);
-    let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence());
+    // The deepest level of the menu, named where the review was judged below it and its
+    // estimates drifted (issue 68).
+    let deeper = ctrl
+        .work
+        .review_budgets
+        .last()
+        .copied()
+        .filter(|&deepest| reviews.judged_at().is_some_and(|at| at < deepest));
+    let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence(deeper));
     let judged = crate::review::judged_line(reviews, &game.game, view.review.running.is_some());
     let moves = of_game
         .into_iter()

@@ -296,12 +296,16 @@ pub fn judging(
         // simulation" under a level that says it does not search).
         (Some(n), _) if n <= 1 => (n, "no search".to_owned()),
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
+        // A budget in time: its count varies from move to move and device to device, so
+        // the words say the time first and the count as the speed measured here makes it
+        // (issue 68: "about 25,000 simulations" beside a panel's 22,865 to 40,962).
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
             format!(
-                "about {} simulations ({} a move)",
+                "{} a move, a budget in time whose simulations vary from move to move (some \
+                 {} at the speed measured on this project's machine)",
+                crate::format::seconds(ms as f64),
                 thousands(ms * simulations_per_second / 1000),
-                crate::format::seconds(ms as f64)
             ),
         ),
         (None, None) => (0, "no search".to_owned()),
@@ -760,14 +764,22 @@ pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance>
     })
 }
 
+/// A drift at least this share of the discs both sides lost, or as large as a blunder, makes
+/// the losses rough, and the balance says so: issue 68 read "less Black's 111.98 discs lost,
+/// plus White's 80.03, plus +19.10" at 100 simulations as losses not to be trusted, with no
+/// word of why or what to do.
+const ROUGH_DRIFT_SHARE: f32 = 0.1;
+
 impl Balance {
     /// The line under the summaries: "Black's result, +4 discs, adds up as the start's
-    /// value for Black, ~+0.30, less Black's 35.00 discs lost, plus White's 39.68, plus
+    /// value for Black, ≈ +0.30, less Black's 35.00 discs lost, plus White's 39.68, plus
     /// -0.98 that the search's estimates changed by from one move to the next (…)."
-    pub fn sentence(&self) -> String {
+    /// `deeper`: the simulations a position of the menu's deepest level in this game, where
+    /// the review was judged at less, named where the drift is large (see [`Self::rough`]).
+    pub fn sentence(&self, deeper: Option<u64>) -> String {
         let result = crate::format::discs(self.result as f32, crate::format::Sure::Exact);
         let drift = crate::format::signed_discs(self.drift, 2);
-        format!(
+        let mut line = format!(
             "Black's result, {}, adds up as the start's value for Black, {}, less Black's \
              {:.2} discs lost, plus White's {:.2}, plus {drift} that the search's estimates \
              changed by from one move to the next (none where the solver gave exact values).",
@@ -775,7 +787,30 @@ impl Balance {
             discs_fine(self.start, self.start_exact),
             self.black_lost,
             self.white_lost,
-        )
+        );
+        if self.rough() {
+            line.push_str(
+                " The search's estimates drifted that much at this budget, so each move's loss \
+                 is rough",
+            );
+            match deeper {
+                Some(n) => line.push_str(&format!(
+                    ": a review at {} simulations a position gives steadier losses.",
+                    thousands(n)
+                )),
+                None => line.push('.'),
+            }
+        }
+        line
+    }
+
+    /// Whether the drift is large beside the losses: at least [`ROUGH_DRIFT_SHARE`] of
+    /// both sides' discs lost together, or a blunder's size, enough to make or unmake a
+    /// move's mark.
+    pub fn rough(&self) -> bool {
+        let drift = self.drift.abs();
+        drift >= BLUNDER_DISCS
+            || drift >= ROUGH_DRIFT_SHARE * (self.black_lost + self.white_lost).max(1.0)
     }
 }
 

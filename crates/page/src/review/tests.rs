@@ -461,9 +461,11 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
     let pattern = judging(ReviewLevel::Deep, &[("Strong", strong)], 25_000);
     assert_eq!(pattern.simulations, 40_000);
     assert!(
-        pattern
-            .text
-            .contains("the Strong agent searched with about 25,000 simulations (1 s a move)"),
+        pattern.text.contains(
+            "the Strong agent searched with 1 s a move, a budget in time whose \
+                simulations vary from move to move (some 25,000 at the speed measured on this \
+                project's machine)"
+        ),
         "{}",
         pattern.text
     );
@@ -515,7 +517,7 @@ fn the_discs_lost_add_up_to_the_result() {
         "the summary's own figure"
     );
     // The sentence's figures are the balance's, to hundredths.
-    let said = b.sentence();
+    let said = b.sentence(None);
     assert!(
         said.contains(&format!("{:.2} discs lost", b.black_lost)),
         "{said}"
@@ -654,4 +656,39 @@ fn a_move_within_reach_of_another_best_is_near_best_not_best() {
         said.contains("(best 2, near-best 1, inaccuracy 0, mistake 0, blunder 0)"),
         "{said}"
     );
+}
+
+#[test]
+fn a_large_drift_says_the_losses_are_rough_and_names_the_deeper_level() {
+    // Issue 68: "less Black's 111.98 discs lost, plus White's 80.03, plus +19.10" at 100
+    // simulations, honest but unexplained.
+    let rough = Balance {
+        result: -14,
+        start: -1.15,
+        start_exact: false,
+        black_lost: 111.98,
+        white_lost: 80.03,
+        drift: 19.10,
+    };
+    assert!(rough.rough());
+    let said = rough.sentence(Some(1_600));
+    assert!(
+        said.ends_with(
+            "(none where the solver gave exact values). The search's estimates drifted that \
+             much at this budget, so each move's loss is rough: a review at 1,600 simulations \
+             a position gives steadier losses."
+        ),
+        "{said}"
+    );
+    // At the deepest level there is none deeper to name.
+    assert!(rough.sentence(None).ends_with("each move's loss is rough."));
+    // A drift small beside the losses needs no word.
+    let steady = Balance {
+        drift: -0.98,
+        black_lost: 35.0,
+        white_lost: 39.68,
+        ..rough
+    };
+    assert!(!steady.rough());
+    assert!(!steady.sentence(Some(1_600)).contains("rough"));
 }
