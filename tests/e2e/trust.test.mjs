@@ -220,6 +220,11 @@ test("on a phone the agent's search shows right under the board's buttons while 
   // The panel's heading on the first screen, the whole board with it.
   assert.ok(board.y >= 0 && search.y + 40 <= 844, `the board at ${board.y}, the panel at ${search.y}`);
   await waitForTurn(page);
+  // On the person's turn a one-line copy of the panel's estimate lies above the fold, in
+  // the squares' legend slot (issue 68: the chance and expected result were below it).
+  const copy = await page.locator("#phone-estimate").boundingBox();
+  assert.ok(copy && copy.y + copy.height <= 844, `the estimate's copy at ${JSON.stringify(copy)}`);
+  assert.equal(await page.locator("#phone-estimate").innerText(), await page.locator("#estimate").innerText());
   // The review's budgets raised to the agent's (its note shown): the longer option shrinks
   // its select, the page never scrolls sideways (issue 68's fourth look: 400 px at 390).
   await page.waitForSelector("#review-budget-note");

@@ -160,12 +160,26 @@ pub fn panel_search<'a>(view: &'a View, game: &GameState) -> Option<(&'a Heat, R
         let role = match h.purpose {
             Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
             Purpose::Move if heat_visible(game, h.position) => Role::Past,
+            // Once the game is over nobody moves again: the agent's last search of the
+            // game stays, even where the person's move ended it (issue 68: the panel
+            // emptied at the game's end).
+            Purpose::Move if game.position().is_game_over() && played_from(game, h.position) => {
+                Role::Past
+            }
             Purpose::Hint if h.position == here => Role::Hint,
             Purpose::Analysis if h.position == here => Role::Analysis,
             _ => return None,
         };
         Some((h, role))
     })
+}
+
+/// Whether the position of hash `searched` is one the game's moves were played from.
+fn played_from(game: &GameState, searched: u64) -> bool {
+    let positions = game.game.positions();
+    positions[..positions.len().saturating_sub(1)]
+        .iter()
+        .any(|p| p.hash() == searched)
 }
 
 /// The search the panel beside the board shows: [`panel_search`]'s, but none while the
