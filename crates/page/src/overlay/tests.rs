@@ -386,9 +386,14 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
+    // Its worst, not its last; a tie with the framed move said (issue 68).
+    assert!(
+        said.contains("green the search's choice to red its worst, alike where they read the same"),
+        "{said}"
+    );
     // A book hint's tiles are the book's moves only, and the line says so.
     let book = Tiles::Ranked {
-        tiles: vec![tile_of(TileKind::Book, "~0")],
+        tiles: vec![tile_of(TileKind::Book, "≈\u{202f}0")],
         best: None,
     };
     let said = legend(&book, "Black (you)").expect("a legend");
@@ -529,4 +534,30 @@ fn a_solved_positions_unsearched_squares_are_grey_and_its_one_exact_move_green()
         }
     }
     assert_eq!(tiles.len(), 4);
+}
+
+#[test]
+fn the_unit_badge_names_shares_or_discs() {
+    // Issue 68: the squares switch from shares of visits to margins in discs with only a
+    // caption's word to say so.
+    let shares = Tiles::Shares {
+        tiles: vec![tile_of(TileKind::Share, "72%")],
+        best: None,
+    };
+    assert_eq!(unit(&shares), Some("squares: % of visits"));
+    let hint = Tiles::Ranked {
+        tiles: vec![
+            tile_of(TileKind::Exact, "+4"),
+            tile_of(TileKind::Estimate, "≈\u{202f}+2"),
+            tile_of(TileKind::Unsearched, "?"),
+        ],
+        best: None,
+    };
+    assert_eq!(unit(&hint), Some("squares: discs"));
+    let chances = Tiles::Ranked {
+        tiles: vec![tile_of(TileKind::Chance, "62%")],
+        best: None,
+    };
+    assert_eq!(unit(&chances), Some("squares: % chance to win"));
+    assert_eq!(unit(&Tiles::None), None);
 }
