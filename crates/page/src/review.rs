@@ -297,13 +297,13 @@ pub fn judging(
         (Some(n), _) if n <= 1 => (n, "no search".to_owned()),
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
         // A budget in time: its count varies from move to move and device to device, so
-        // the words say the time first and the count as the speed measured here makes it
-        // (issue 68: "about 25,000 simulations" beside a panel's 22,865 to 40,962).
+        // the words say the time first and the count as the speed measured on this
+        // project's machine makes it (issue 68: "about 25,000 simulations" beside a panel's
+        // 22,865 to 40,962). Short: the budget note's room under the menu is four lines.
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
             format!(
-                "{} a move, a budget in time whose simulations vary from move to move (some \
-                 {} at the speed measured on this project's machine)",
+                "{} a move (some {} simulations; a budget in time, so the count varies)",
                 crate::format::seconds(ms as f64),
                 thousands(ms * simulations_per_second / 1000),
             ),

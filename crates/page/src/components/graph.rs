@@ -231,11 +231,12 @@ fn key() -> Html {
         }
     };
     html! {
+        // One line beside the board: a longer key took the move list below a laptop's fold.
         <p class="small" id="graph-legend">
-            { swatch("", false) }{ "an estimate, " }{ swatch("exact", true) }{ "exact (the solver's), " }
-            { swatch("live", false) }{ "the search running now; reviewed: " }
-            { swatch("inaccuracy", false) }{ "inaccuracy, " }{ swatch("mistake", false) }{ "mistake, " }
-            { swatch("blunder", false) }{ "blunder; faded: moves after the one on the board." }
+            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact " }
+            { swatch("live", false) }{ "searching; reviewed: " }
+            { swatch("inaccuracy", false) }{ "inaccuracy " }{ swatch("mistake", false) }{ "mistake " }
+            { swatch("blunder", false) }{ "blunder" }
         </p>
     }
 }

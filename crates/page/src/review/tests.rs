@@ -462,9 +462,8 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
     assert_eq!(pattern.simulations, 40_000);
     assert!(
         pattern.text.contains(
-            "the Strong agent searched with 1 s a move, a budget in time whose \
-                simulations vary from move to move (some 25,000 at the speed measured on this \
-                project's machine)"
+            "the Strong agent searched with 1 s a move (some 25,000 simulations; a budget in \
+             time, so the count varies)"
         ),
         "{}",
         pattern.text
