@@ -45,7 +45,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   // Both sides summed up with the CLI's words.
   for (const side of ["black", "white"])
     assert.match(await page.locator(`#review-summary-${side}`).innerText(),
-      /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, near-best \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
+      /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, near-best \d+, uncertain \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
   // A pasted finished game was played by neither the person nor the agent.
   assert.match(await page.locator("#review-summary-black").innerText(), /^Black: /);
   // Each side's discs lost so far, drawn under the graph, ends on its summary's total.

@@ -97,34 +97,16 @@ pub fn judged_cells(r: &ReviewedMove) -> [String; 4] {
 const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: one value \
      here is proven and the other estimated, and a proven margin less an estimate is neither";
 
-/// The mark's name in the table: "uncertain" for a move that would be marked best
-/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move, "pass"
-/// for a pass: no disc placed, so no forced move, as each side's summary counts them
-/// (issue 68: the table marked 5 forced where the summaries counted 4, the pass the one).
-///
-/// A move within the best's reach that is not the best found is "near-best": "best"
-/// beside a best column naming another move read as a contradiction (issue 68). It is
-/// "best" only where it is the best move found or proven exactly as good.
+/// The mark's name in the table: the engine's mark ("near-best" for a move within the
+/// best's reach that is not the best found, "uncertain" for one within reach of a best that
+/// is only a bound: `engine::review::Mark`), "forced" for a forced move, "pass" for a pass:
+/// no disc placed, so no forced move, as each side's summary counts them (issue 68: the
+/// table marked 5 forced where the summaries counted 4, the pass the one).
 pub fn mark_name(r: &ReviewedMove) -> &'static str {
     if r.played == Move::Pass {
         return "pass";
     }
-    if r.grade_uncertain() {
-        return "uncertain";
-    }
-    match r.mark() {
-        None => "forced",
-        Some(Mark::Best) if !as_good_as_the_best(r) => NEAR_BEST,
-        Some(mark) => mark.name(),
-    }
-}
-
-/// The name of a move marked best by its loss that is not the best move found.
-const NEAR_BEST: &str = "near-best";
-
-/// Whether the played move is the best move found, or proven to reach the same margin.
-fn as_good_as_the_best(r: &ReviewedMove) -> bool {
-    r.played == r.best || (r.value_exact && r.best_exact && r.value == r.best_value)
+    r.mark().map_or("forced", Mark::name)
 }
 
 /// How hard the workers look at each position: the player picks one before reviewing.
@@ -690,23 +672,11 @@ pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     SideSummary::of(&moves, side)
 }
 
-/// `side`'s summary in words, as the CLI writes it but for the moves the table marks
-/// near-best, counted apart from the best ones: the engine's marks have no near-best (its
-/// "best" is any move within 2 discs), and a summary of "best 24" over a table that marks
-/// 4 of them near-best would disagree with it (issue 68).
+/// `side`'s summary in words, as the CLI writes it: the engine counts near-best and
+/// uncertain moves apart from the best, as the table marks them (issue 68: the page once
+/// rewrote the engine's words to count the near-best apart, and counted uncertain as best).
 pub fn summary_words(reviews: &[Option<ReviewedMove>], side: Color) -> String {
-    let counted = summary(reviews, side);
-    let near = reviews
-        .iter()
-        .flatten()
-        .filter(|r| r.side == side && mark_name(r) == NEAR_BEST)
-        .count();
-    let best = counted.count(Mark::Best);
-    counted.to_string().replacen(
-        &format!("(best {best},"),
-        &format!("(best {}, {NEAR_BEST} {near},", best.saturating_sub(near)),
-        1,
-    )
+    summary(reviews, side).to_string()
 }
 
 /// How Black's result adds up from a whole game's review: the start's value (its best
@@ -851,6 +821,7 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     // Black's, so whose value it is is said (issue 62, item 3).
     let value = format!("{} for {}", value_text(r.value, r.value_exact), r.side);
     let mark = r.mark().unwrap_or(Mark::Best);
+    let near_best = Mark::NearBest.name();
     let (best, loss) = (best_value_text(r), loss_text(r));
     let uncertain = "a better move may exist, so its grade is uncertain";
     if r.best == r.played {
@@ -871,17 +842,15 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     }
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
-        Mark::Best if r.best_is_bound => format!("{} apart; {uncertain}", with_discs(&loss)),
-        Mark::Best if as_good_as_the_best(r) => {
-            format!("as good as the best ({} apart)", with_discs(&loss))
-        }
-        Mark::Best if r.loss_between_estimates => {
+        Mark::Uncertain => format!("{} apart; {uncertain}", with_discs(&loss)),
+        Mark::Best => format!("as good as the best ({} apart)", with_discs(&loss)),
+        Mark::NearBest if r.loss_between_estimates => {
             format!(
-                "{NEAR_BEST}, {} from the best {BETWEEN_ESTIMATES}",
+                "{near_best}, {} from the best {BETWEEN_ESTIMATES}",
                 with_discs(&loss)
             )
         }
-        Mark::Best => format!("{NEAR_BEST}, {} from the best", with_discs(&loss)),
+        Mark::NearBest => format!("{near_best}, {} from the best", with_discs(&loss)),
         _ if r.loss_between_estimates => {
             format!(
                 "{article} {mark}, {} lost {BETWEEN_ESTIMATES}",

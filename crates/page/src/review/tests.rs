@@ -125,8 +125,13 @@ fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
 
 #[test]
 fn marks_follow_the_clis_thresholds_and_forced_moves_have_none() {
+    // Within reach of the best but not the best found: near-best, the engine's mark.
     assert_eq!(
         reviewed(Color::Black, "f5", 0.0, "d3", 1.9).mark(),
+        Some(Mark::NearBest)
+    );
+    assert_eq!(
+        reviewed(Color::Black, "f5", 0.0, "f5", 0.0).mark(),
         Some(Mark::Best)
     );
     assert_eq!(
@@ -215,8 +220,9 @@ fn reviews_belong_to_a_games_moves_and_sum_up_per_side() {
     assert_eq!(black.count(Mark::Blunder), 1);
     assert_eq!(
         summary(&of_game, Color::White).to_string(),
-        "average loss 3.00 discs over 1 move with a choice (best 0, inaccuracy 1, \
-         mistake 0, blunder 0); 0 forced moves; 3.00 discs lost in all"
+        "average loss 3.00 discs over 1 move with a choice (best 0, near-best 0, \
+         uncertain 0, inaccuracy 1, mistake 0, blunder 0); 0 forced moves; 3.00 discs lost \
+         in all"
     );
     // Another game through the same first position shares f5's review only.
     let other = Game::from_transcript("f5f6", start).expect("legal");
@@ -627,7 +633,7 @@ fn a_move_within_reach_of_another_best_is_near_best_not_best() {
         (mv("d3"), Value::estimate(1.0)),
         (mv("c4"), Value::estimate(2.2)),
     ));
-    assert_eq!(near.mark(), Some(Mark::Best));
+    assert_eq!(near.mark(), Some(Mark::NearBest));
     assert_eq!(mark_name(&near), "near-best");
     assert_eq!(judged_cells(&near)[3], "near-best");
     let said = describe(Some(1), &near);
@@ -648,11 +654,18 @@ fn a_move_within_reach_of_another_best_is_near_best_not_best() {
         (mv("c4"), Value::exact(4)),
     ));
     assert_eq!(mark_name(&equal), "best");
-    // The side's summary counts the near-best apart, as the table marks them.
-    let rows = [Some(near), Some(found), Some(equal)];
+    // Within reach of a best that is only a bound: uncertain, not best.
+    let mut bound = found.clone();
+    bound.best_is_bound = true;
+    assert_eq!(bound.mark(), Some(Mark::Uncertain));
+    assert_eq!(mark_name(&bound), "uncertain");
+    // The side's summary is the engine's, which counts the near-best and the uncertain
+    // apart, as the table marks them (issue 68: the page rewrote the engine's words to
+    // count the near-best, and the uncertain were counted best).
+    let rows = [Some(near), Some(found), Some(equal), Some(bound)];
     let said = summary_words(&rows, Color::Black);
     assert!(
-        said.contains("(best 2, near-best 1, inaccuracy 0, mistake 0, blunder 0)"),
+        said.contains("(best 2, near-best 1, uncertain 1, inaccuracy 0, mistake 0, blunder 0)"),
         "{said}"
     );
 }
