@@ -20,8 +20,8 @@ const wholly = (selector) => {
   return !!r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1;
 };
 
-/** A number as the page writes it ("~-2.35", "+4", "≥+30", "0"), as a number. */
-const number = (text) => Number(text.replace(/[~≥]/g, "").replace("+", ""));
+/** A number as the page writes it ("≈ −2.35", "+4", "≥+30", "0"), as a number. */
+const number = (text) => Number(text.replace(/[≈\u202f≥+]/g, "").replace("\u2212", "-"));
 
 test("a reviewed game: the row's move on the board in view and named, forced moves counted alike, values marked, losses adding up, kept over a reload", { timeout: 300_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
@@ -59,9 +59,9 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
     for (const i of [2, 4]) {
       const value = cells[i];
       if (value === "" || value === "-") continue;
-      if (value.startsWith("~")) {
+      if (value.startsWith("≈")) {
         estimates++;
-        assert.match(value, /^~([+-]\d+\.\d\d|0\.00)$/, cells.join(" "));
+        assert.match(value, /^≈\u202f([+\u2212]\d+\.\d\d|0\.00)$/, cells.join(" "));
         assert.ok(!exact[i], `an estimate in bold: ${cells.join(" ")}`);
       } else if (!value.startsWith("≥")) {
         exacts++;
@@ -74,7 +74,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   // The discs lost add up to the result (issue 68: they did not, and a paragraph said so).
   const balance = await page.locator("#review-balance").innerText();
   const parts = balance.match(
-    /^Black's result, (\S+) discs?, adds up as the start's value for Black, (\S+), less Black's (\S+) discs lost, plus White's (\S+), plus (\S+) that/,
+    /^Black's result, (\S+) discs?, adds up as the start's value for Black, ((?:≈\u202f)?\S+), less Black's (\S+) discs lost, plus White's (\S+), plus (\S+) that/,
   );
   assert.ok(parts, balance);
   const [result, start, black, white, drift] = parts.slice(1).map(number);
@@ -88,7 +88,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   if (Math.abs(drift) >= 8) assert.match(balance, /estimates drifted .* a review at 1,600 simulations a position gives steadier losses\.$/, balance);
   // The loss column adds up to the summaries' totals (a fresh look: 111.98 under 112.00).
   // A loss between estimates carries its "*" (its note under the table).
-  const column = rows.map((r) => Number(r.cells[5].replace(/^[~≥≤]/, "").replace(/\*$/, "")) || 0).reduce((a, b) => a + b);
+  const column = rows.map((r) => Number(r.cells[5].replace(/^(≈\u202f|≥|≤)/, "").replace(/\*$/, "")) || 0).reduce((a, b) => a + b);
   assert.equal(Math.round(100 * column), Math.round(100 * (black + white)), `${column} against ${black} + ${white}`);
   // A row far down the table: its position on the board, the board wholly in view, and the
   // status line naming the move (issue 68: the board's top rows scrolled off, the status
@@ -117,9 +117,9 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   // unit (issue 68: the table's hundredths under the same switch as shares and discs).
   const tiles = await page.$$eval(".cell .heat .pct", (els) => els.map((e) => e.textContent));
   assert.ok(tiles.length > 0);
-  for (const t of tiles) assert.match(t, /^(~[+-]\d+|~0|[+-]\d+|0|≥[+-]\d+)$/, JSON.stringify(tiles));
+  for (const t of tiles) assert.match(t, /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|0|≥[+-]\d+)$/, JSON.stringify(tiles));
   const legend = await page.locator("#heat-legend").innerText();
-  assert.match(legend, /^On the squares: the final disc margin for .* a number alone is exact, ~ before it the search's estimate/);
+  assert.match(legend, /^On the squares: the final disc margin for .* a number alone is exact, ≈ before it the search's estimate/);
   await page.click("#review-back");
   // The graph's end labels name its scale's ends and sit at them (issue 68).
   const ends = await page.evaluate(() => {

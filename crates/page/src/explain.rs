@@ -502,7 +502,7 @@ fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
         format!(
             "The solver is trying to prove this position ({empties} empties, within its reach \
              of {within}): until it does, the chance and the margin above are the network's \
-             estimates (~)."
+             estimates (≈)."
         )
     })
 }

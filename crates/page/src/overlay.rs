@@ -364,7 +364,7 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         };
         return Some(format!(
             "On the squares: the final disc margin for {side} after the move played (red) and \
-             the best (green); a number alone is exact, ~ before it the search's estimate{bound}."
+             the best (green); a number alone is exact, ≈ before it the search's estimate{bound}."
         ));
     }
     let mut kinds: Vec<TileKind> = tiles.iter().map(|t| t.kind).collect();
@@ -378,11 +378,11 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Proven => "win, draw, loss proven",
             // A search's (issue 68: a hint's 400 simulations were called "the network's
             // estimate", as if the network alone had said it).
-            TileKind::Estimate => "~ before it: the search's estimate",
-            TileKind::Book => "~ before it: the opening book's estimate",
+            TileKind::Estimate => "≈ before it: the search's estimate",
+            TileKind::Book => "≈ before it: the opening book's estimate",
             TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
             TileKind::Unsearched => "? not searched",
-            TileKind::Reviewed => "a number alone is exact, ~ before it an estimate",
+            TileKind::Reviewed => "a number alone is exact, ≈ before it an estimate",
             TileKind::Share => "a share of the search",
         })
         .collect();

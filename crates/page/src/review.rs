@@ -55,7 +55,7 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     if whole {
         format!("{at_least}{}", r.loss.round() as i32)
     } else if r.loss_between_estimates {
-        format!("~{:.2}", r.loss)
+        format!("{}{:.2}", crate::format::APPROX, r.loss)
     } else {
         format!("{at_least}{:.2}", r.loss)
     }
@@ -788,7 +788,7 @@ impl Balance {
 pub fn marks_help() -> String {
     format!(
         "Values are the final disc margin for the side that moves, with best play after: \
-         a number alone is exact (the solver's, in bold), one with ~ before it the search's \
+         a number alone is exact (the solver's, in bold), one with ≈ before it the search's \
          estimate, to hundredths. The best move found, or one proven as good, is marked \
          best; another that loses less than {INACCURACY_DISCS} discs against it is \
          near-best; a move is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
@@ -901,7 +901,7 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
 }
 
 /// A reviewed value on a square, as every number on the board is written (docs/web.md,
-/// "Every number on the page"): whole discs, "~" before an estimate, an exact one alone.
+/// "Every number on the page"): whole discs, "≈" before an estimate, an exact one alone.
 /// Issue 68: the board showed the table's hundredths, a third unit under one switch.
 fn board_text(discs: Option<f32>, exact: bool) -> String {
     use crate::format::Sure;

@@ -259,7 +259,7 @@ fn review_row(
 /// The note under the table for a loss marked "*" (issue 68: "~+45.63 against +34, loss
 /// ~1.68" read as wrong arithmetic, its reason only in a hover title).
 const BETWEEN_NOTE: &str = "* One of the row's two values is exact (a whole number, the \
-     solver's) and the other an estimate (~): the loss is measured between the search's own \
+     solver's) and the other an estimate (≈): the loss is measured between the search's own \
      estimates of both moves, not by subtracting the two values shown, since an exact \
      margin less an estimate is neither.";
 

@@ -175,8 +175,8 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 25% chance to win, expected result ~+4 discs")
+        // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs")
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -403,8 +403,8 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     // White's value of 0.2 is Black's 40%.
     assert_eq!(
         s.verdict.as_deref(),
-        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 40% chance to win, expected result ~+4 discs")
+        // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs")
     );
     assert_eq!(
         s.speed.as_deref(),

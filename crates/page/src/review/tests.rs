@@ -187,10 +187,10 @@ fn a_loss_between_the_search_s_estimates_says_so_where_the_row_shows_a_proof() {
     // The engine says where it took the loss between estimates.
     row.loss = 12.69;
     row.loss_between_estimates = true;
-    assert_eq!(loss_text(&row), "~12.69");
+    assert_eq!(loss_text(&row), "≈\u{202f}12.69");
     let said = describe(Some(12), &row);
     assert!(
-        said.starts_with("12. f6 (White): -64 for White; best e3 ~+33.30: a blunder, ~12.69 discs lost by the search's own estimates of both moves"),
+        said.starts_with("12. f6 (White): -64 for White; best e3 ≈\u{202f}+33.30: a blunder, ≈\u{202f}12.69 discs lost by the search's own estimates of both moves"),
         "{said}"
     );
     // Two estimates, or two proofs: the row's own difference, as before.
