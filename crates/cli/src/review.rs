@@ -205,6 +205,9 @@ mod tests {
         );
         let mut bound = exact_review.clone();
         bound.best_is_bound = true;
+        // Graded again, as the reviewer grades a review it bounds: the mark is the
+        // engine's now, not the table's own rule (issue 68).
+        let bound = bound.graded();
         let table = render(&[exact_review, bound]);
         // Each row's best value, loss and mark.
         let rows: Vec<Vec<&str>> = table
