@@ -59,7 +59,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   assert.ok((await blunders.count()) > 0, "no blunder in a random game");
   assert.ok((await page.locator("#eval-graph .pt.blunder").count()) > 0);
   // The graph's key says what its shapes and colours are (issue 68: none beside it).
-  assert.match(await page.locator("#graph-legend").innerText(), /^\s*estimate\s+exact\s+searching; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
+  assert.match(await page.locator("#graph-legend").innerText(), /^\s*estimate\s+exact; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
   // The last moves are within the solver's reach: exact, whole numbers.
   assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+-]\d+|-)$/);
   // The help states the thresholds.

@@ -233,8 +233,7 @@ fn key() -> Html {
     html! {
         // One line beside the board: a longer key took the move list below a laptop's fold.
         <p class="small" id="graph-legend">
-            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact " }
-            { swatch("live", false) }{ "searching; reviewed: " }
+            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact; reviewed: " }
             { swatch("inaccuracy", false) }{ "inaccuracy " }{ swatch("mistake", false) }{ "mistake " }
             { swatch("blunder", false) }{ "blunder" }
         </p>
