@@ -20,8 +20,8 @@ const wholly = (selector) => {
   return !!r && r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1;
 };
 
-/** A number as the page writes it ("~-2.35", "+4", "≥+30", "0"), as a number. */
-const number = (text) => Number(text.replace(/[~≥]/g, "").replace("+", ""));
+/** A number as the page writes it ("≈ −2.35", "+4", "≥+30", "0"), as a number. */
+const number = (text) => Number(text.replace(/[≈\u202f≥+]/g, "").replace("\u2212", "-"));
 
 test("a reviewed game: the row's move on the board in view and named, forced moves counted alike, values marked, losses adding up, kept over a reload", { timeout: 300_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
@@ -40,17 +40,28 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   const counted = summaries.map((s) => Number(s.match(/; (\d+) forced moves?;/)[1])).reduce((a, b) => a + b);
   assert.equal(rows.filter((r) => r.cells[6] === "forced").length, counted, summaries.join("\n"));
   assert.equal(rows.filter((r) => r.cells[1] === "pass").map((r) => r.cells[6]).join(), "pass,pass");
+  // The header names the review's budget beside the level that analyses (issue 68: "…:
+  // no search" beside "Judged at 100 simulations a position").
+  assert.match(await page.locator("#model-status").innerText(), /; this game's review at 100 simulations a position$/);
+  // Whose view (issue 68): the values are the mover's, whose sign flips row by row and not
+  // after a pass, so the header says so and each move carries its mover's disc.
+  const heads = await page.$$eval("#review-moves thead th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual([heads[2], heads[4]], ["mover's value", "mover's best value"]);
+  const movers = await page.$$eval("#review-moves tbody tr", (trs) =>
+    trs.map((tr) => [tr.querySelector("td.mover .disc.black") ? "Black" : tr.querySelector("td.mover .disc.white") ? "White" : "", tr.title]));
+  for (const [mover, title] of movers) assert.ok(mover && (title.includes(`(${mover})`) || title.startsWith(`${mover} passes`)), `${mover}: ${title}`);
   // Every value says what it is (issue 68: "-34.00" and "-34" told apart by decimals):
-  // an estimate with "~" and hundredths, an exact one whole and in bold, a bound "≥".
+  // an estimate with "≈" and hundredths (a real minus, issue 68: "~-16" read awkwardly),
+  // an exact one whole and in bold, a bound "≥".
   let estimates = 0;
   let exacts = 0;
   for (const { cells, exact } of rows) {
     for (const i of [2, 4]) {
       const value = cells[i];
       if (value === "" || value === "-") continue;
-      if (value.startsWith("~")) {
+      if (value.startsWith("≈")) {
         estimates++;
-        assert.match(value, /^~([+-]\d+\.\d\d|0\.00)$/, cells.join(" "));
+        assert.match(value, /^≈\u202f([+\u2212]\d+\.\d\d|0\.00)$/, cells.join(" "));
         assert.ok(!exact[i], `an estimate in bold: ${cells.join(" ")}`);
       } else if (!value.startsWith("≥")) {
         exacts++;
@@ -63,7 +74,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   // The discs lost add up to the result (issue 68: they did not, and a paragraph said so).
   const balance = await page.locator("#review-balance").innerText();
   const parts = balance.match(
-    /^Black's result, (\S+) discs?, adds up as the start's value for Black, (\S+), less Black's (\S+) discs lost, plus White's (\S+), plus (\S+) that/,
+    /^Black's result, (\S+) discs?, adds up as the start's value for Black, ((?:≈\u202f)?\S+), less Black's (\S+) discs lost, plus White's (\S+), plus (\S+) that/,
   );
   assert.ok(parts, balance);
   const [result, start, black, white, drift] = parts.slice(1).map(number);
@@ -72,9 +83,12 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   assert.equal(Math.round(100 * (start - black + white + drift)), 100 * result, balance);
   const lost = summaries.map((s) => Number(s.match(/(\d+\.\d\d) discs lost in all/)[1]));
   assert.deepEqual([black, white], lost, balance);
+  // A drift as large as a blunder makes the losses rough: the line says so and names the
+  // deeper level as the menu does (issue 68: "plus +19.10" stood unexplained).
+  if (Math.abs(drift) >= 8) assert.match(balance, /estimates drifted .* a review at 1,600 simulations a position gives steadier losses\.$/, balance);
   // The loss column adds up to the summaries' totals (a fresh look: 111.98 under 112.00).
   // A loss between estimates carries its "*" (its note under the table).
-  const column = rows.map((r) => Number(r.cells[5].replace(/^[~≥≤]/, "").replace(/\*$/, "")) || 0).reduce((a, b) => a + b);
+  const column = rows.map((r) => Number(r.cells[5].replace(/^(≈\u202f|≥|≤)/, "").replace(/\*$/, "")) || 0).reduce((a, b) => a + b);
   assert.equal(Math.round(100 * column), Math.round(100 * (black + white)), `${column} against ${black} + ${white}`);
   // A row far down the table: its position on the board, the board wholly in view, and the
   // status line naming the move (issue 68: the board's top rows scrolled off, the status
@@ -103,9 +117,9 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   // unit (issue 68: the table's hundredths under the same switch as shares and discs).
   const tiles = await page.$$eval(".cell .heat .pct", (els) => els.map((e) => e.textContent));
   assert.ok(tiles.length > 0);
-  for (const t of tiles) assert.match(t, /^(~[+-]\d+|~0|[+-]\d+|0|≥[+-]\d+)$/, JSON.stringify(tiles));
+  for (const t of tiles) assert.match(t, /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|0|≥[+-]\d+)$/, JSON.stringify(tiles));
   const legend = await page.locator("#heat-legend").innerText();
-  assert.match(legend, /^On the squares: the final disc margin for .* a number alone is exact, ~ before it the search's estimate/);
+  assert.match(legend, /^On the squares: the final disc margin for .* a number alone is exact, ≈ before it the search's estimate/);
   await page.click("#review-back");
   // The graph's end labels name its scale's ends and sit at them (issue 68).
   const ends = await page.evaluate(() => {
@@ -213,14 +227,19 @@ test("a record's result is said as the record's, the levels' order and the measu
   assert.match(strength, /^Measured at 1 s per move, as the Strong level plays: /);
   assert.match(strength, /You play it now at Casual, 100 simulations per move\.$/);
   // No heading of three colons (issue 68: the opponent line at an Instinct level).
+  // And the board stays put as the header's words change length (issue 68: it moved down
+  // 36 px when Instinct's line wrapped).
+  const tops = [];
   for (const level of ["instinct-policy", "instinct-value", "casual"]) {
     await setLevel(page, level);
     await page.waitForFunction((l) => document.querySelector("#level").value === l, level);
+    tops.push(await page.evaluate(() => Math.round(document.querySelector("#board").getBoundingClientRect().top + scrollY)));
     for (const id of ["#model-status", "#status", "#level-note"]) {
       const text = await page.locator(id).innerText();
       assert.ok((text.match(/:/g) ?? []).length < 3, `${level}, ${id}: ${text}`);
     }
   }
+  assert.equal(new Set(tops).size, 1, `the board's top at each level: ${tops}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -107,14 +107,14 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   // The network estimates discs (it has a score head), so the tiles give discs, not chances
   // that at a small budget all read 90-99% (issue 35's finding 9); an untried move says "?".
   const labels = await page.locator(".cell.legal .heat .pct").allInnerTexts();
-  // An estimate says so ("~+4", "~0"); a whole number alone is exact (issue 62, items 4 and
+  // An estimate says so ("≈ +4", "≈ 0", a real minus: issue 68); a whole number alone is exact (issue 62, items 4 and
   // 11), and the legend under the board says what the squares hold, for whom.
-  assert.ok(labels.every((l) => /^(~[+-]\d+|~0|[+-]\d+|≥[+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
-  assert.ok(labels.some((l) => l.startsWith("~")), JSON.stringify(labels));
-  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(~[+-]\d+|~0|[+-]\d+|win|draw|loss)$/);
+  assert.ok(labels.every((l) => /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|≥[+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
+  assert.ok(labels.some((l) => l.startsWith("≈")), JSON.stringify(labels));
+  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|win|draw|loss)$/);
   const legend = await page.locator("#heat-legend").innerText();
   assert.match(legend, /^On the squares: the final disc margin for Black \(you\) after each move/);
-  assert.match(legend, /~ before it: the search's estimate/);
+  assert.match(legend, /≈ before it: the search's estimate/);
   // The hint's colours rank the moves, red to green: the best value is green, and moves with
   // different values differ in colour, however close their chances.
   const tiles = await page.$$eval(".cell.legal .heat", (hs) => hs.map((h) => [h.textContent, h.getAttribute("style")]));
@@ -310,7 +310,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await newGame(page, { size: "8", players: "white" });
   await waitForTurn(page);
   const info = page.locator("#search-info");
-  assert.match(await info.innerText(), /Book move [a-h][1-8], value (~[+-]\d+|~0) discs? for .+, from the opening book \(no search\)/);
+  assert.match(await info.innerText(), /Book move [a-h][1-8], value (≈\u202f[+\u2212]\d+|≈\u202f0) discs? for .+, from the opening book \(no search\)/);
   assert.equal(await info.getAttribute("data-simulations"), "0");
   const first = page.locator("#moves button.mv[data-ply='1']");
   assert.match(await first.getAttribute("class"), /\bbook\b/);
@@ -322,7 +322,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   await page.click("#hint");
   await page.waitForSelector(".heat .pct", { timeout: 10_000 });
   const labels = await page.locator(".heat .pct").allInnerTexts();
-  assert.ok(labels.length > 0 && labels.every((l) => /^~([+-]\d+|0)$/.test(l)), labels.join(" "));
+  assert.ok(labels.length > 0 && labels.every((l) => /^≈\u202f([+\u2212]\d+|0)$/.test(l)), labels.join(" "));
   assert.match(await page.locator("#heat-legend").innerText(), /the opening book's estimate/);
   assert.match(await page.locator("#search-heading").innerText(), /Hint for Black: the opening book suggests [a-h][1-8]/);
   await shot(page, "book-hint");
@@ -336,7 +336,7 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   const values = await page.evaluate(() =>
     Object.fromEntries([...document.querySelectorAll(".cell[data-square]")]
       .filter((cell) => cell.querySelector(".heat .pct"))
-      .map((cell) => [cell.dataset.square, Number(cell.querySelector(".heat .pct").textContent.replace("~", "").replace("+", ""))])));
+      .map((cell) => [cell.dataset.square, Number(cell.querySelector(".heat .pct").textContent.replace(/[≈\u202f+]/g, "").replace("\u2212", "-"))])));
   assert.ok(suggested in values, `${suggested} among ${JSON.stringify(values)}`);
   assert.equal(values[suggested], Math.max(...Object.values(values)), JSON.stringify(values));
   // Off, the agent searches its opening move again.

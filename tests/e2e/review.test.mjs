@@ -45,7 +45,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   // Both sides summed up with the CLI's words.
   for (const side of ["black", "white"])
     assert.match(await page.locator(`#review-summary-${side}`).innerText(),
-      /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, near-best \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
+      /average loss \d+\.\d\d discs over \d+ moves? with a choice \(best \d+, near-best \d+, uncertain \d+, inaccuracy \d+, mistake \d+, blunder \d+\); \d+ forced moves?/);
   // A pasted finished game was played by neither the person nor the agent.
   assert.match(await page.locator("#review-summary-black").innerText(), /^Black: /);
   // Each side's discs lost so far, drawn under the graph, ends on its summary's total.
@@ -58,6 +58,8 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   const blunders = page.locator("#review-moves tr.blunder");
   assert.ok((await blunders.count()) > 0, "no blunder in a random game");
   assert.ok((await page.locator("#eval-graph .pt.blunder").count()) > 0);
+  // The graph's key says what its shapes and colours are (issue 68: none beside it).
+  assert.match(await page.locator("#graph-legend").innerText(), /^\s*estimate\s+exact; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
   // The last moves are within the solver's reach: exact, whole numbers.
   assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+-]\d+|-)$/);
   // The help states the thresholds.

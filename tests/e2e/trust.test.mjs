@@ -87,7 +87,7 @@ test("the legend says what the squares hold whenever they hold numbers, and a hi
   // Every frame with numbers on the squares has the legend under the board, on the screen
   // (issue 68: "99%" while the agent thought, with the unit only in screen readers' labels).
   await page.evaluate(() => {
-    const w = { withNumbers: 0, legends: new Set(), violations: [] };
+    const w = { withNumbers: 0, legends: new Set(), units: new Set(), violations: [] };
     window.__legend = w;
     function check() {
       if (document.querySelectorAll(".heat .pct").length) {
@@ -98,6 +98,14 @@ test("the legend says what the squares hold whenever they hold numbers, and a hi
         if (!legend || r.height === 0) w.violations.push("numbers on the squares without a legend");
         else {
           w.legends.add(legend.textContent.slice(0, 40));
+          // The unit, seen at a glance above the board, and every square's number in it
+          // (issue 68: shares and margins switch with only a caption to say so).
+          const unit = document.querySelector("#heat-unit")?.textContent ?? "";
+          w.units.add(unit);
+          const labels = [...document.querySelectorAll(".heat .pct")].map((p) => p.textContent);
+          const percent = labels.filter((l) => l.endsWith("%")).length;
+          if (unit === "squares: % of visits" ? percent !== labels.length : unit !== "squares: discs" || percent > 0)
+            w.violations.push(`"${unit}" over ${labels.join(" ")}`);
           if (r.top < board.bottom - 1 || r.top - board.bottom > 60) w.violations.push(`the legend ${r.top - board.bottom} px from the board`);
           if (r.bottom > innerHeight) w.violations.push(`the legend below the fold (${r.bottom} px)`);
         }
@@ -115,7 +123,7 @@ test("the legend says what the squares hold whenever they hold numbers, and a hi
   await page.waitForSelector("#stop-search", { state: "detached", timeout: 30_000 });
   const seen = await page.evaluate(() => {
     window.__legend.stop = true;
-    return { ...window.__legend, legends: [...window.__legend.legends] };
+    return { ...window.__legend, legends: [...window.__legend.legends], units: [...window.__legend.units] };
   });
   assert.deepEqual(seen.violations, []);
   assert.ok(seen.withNumbers > 0);
@@ -124,12 +132,13 @@ test("the legend says what the squares hold whenever they hold numbers, and a hi
   assert.ok(moves.y < 800 - 40, `the move list at ${moves.y} px`);
   assert.ok(seen.legends.some((l) => /each move's share/.test(l)), JSON.stringify(seen.legends));
   assert.ok(seen.legends.some((l) => /final disc margin/.test(l)), JSON.stringify(seen.legends));
+  assert.deepEqual(seen.units.sort(), ["squares: % of visits", "squares: discs"]);
   // The framed square's number is the panel's (issue 68: ~-20 beside -21).
   const square = await page.locator(".cell.hint .pct").innerText();
   const estimate = await page.locator("#estimate").innerText();
-  const panel = estimate.match(/expected result (\S+) discs?/);
+  const panel = estimate.match(/expected result ((?:≈\u202f)?\S+) discs?/);
   assert.ok(panel, estimate);
-  if (square.startsWith("~")) assert.equal(panel[1], square, `${square} on the square, ${estimate}`);
+  if (square.startsWith("≈")) assert.equal(panel[1], square, `${square} on the square, ${estimate}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -220,6 +229,11 @@ test("on a phone the agent's search shows right under the board's buttons while 
   // The panel's heading on the first screen, the whole board with it.
   assert.ok(board.y >= 0 && search.y + 40 <= 844, `the board at ${board.y}, the panel at ${search.y}`);
   await waitForTurn(page);
+  // On the person's turn a one-line copy of the panel's estimate lies above the fold, in
+  // the squares' legend slot (issue 68: the chance and expected result were below it).
+  const copy = await page.locator("#phone-estimate").boundingBox();
+  assert.ok(copy && copy.y + copy.height <= 844, `the estimate's copy at ${JSON.stringify(copy)}`);
+  assert.equal(await page.locator("#phone-estimate").innerText(), await page.locator("#estimate").innerText());
   // The review's budgets raised to the agent's (its note shown): the longer option shrinks
   // its select, the page never scrolls sideways (issue 68's fourth look: 400 px at 390).
   await page.waitForSelector("#review-budget-note");

@@ -138,7 +138,7 @@ test("a reviewed move's ring shows on its red tile, and a loss between estimates
     trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())).filter((cells) => cells[5].endsWith("*")),
   );
   assert.ok(starred.length > 0, "no loss between estimates marked");
-  for (const cells of starred) assert.ok(cells[5].startsWith("~"), cells.join(" "));
+  for (const cells of starred) assert.ok(cells[5].startsWith("≈"), cells.join(" "));
   assert.ok(await page.locator("#review-between-note").isVisible());
   assert.match(await page.locator("#review-between-note").innerText(), /^\* One of the row's two values is exact/);
   // A blunder shown on the board: its tile red, its ring seen against it (issue 68: a red

@@ -6,7 +6,7 @@ use crate::args::{read_record, AgentArgs, BoardArgs, SeedArg};
 use anyhow::{bail, Result};
 use clap::Args;
 use engine::review::{
-    Mark, MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
+    MoveReview, Reviewer, SideSummary, Value, BLUNDER_DISCS, INACCURACY_DISCS, MISTAKE_DISCS,
 };
 use engine::{Budget, ModelSource, PlayerSpec};
 use indicatif::ProgressBar;
@@ -115,13 +115,12 @@ fn loss_text(r: &MoveReview) -> String {
     format!("{mark}{:.2}", r.loss)
 }
 
-/// The mark: "forced" for a forced move, "uncertain" for one that would be marked best
-/// against a bound (a better move may exist), else the mark's name.
+/// The mark: "forced" for a forced move, else the mark's name ("uncertain" for one within
+/// reach of a best that is only a bound, "near-best" for another move within reach of the
+/// best).
 fn mark_text(r: &MoveReview) -> String {
     if r.is_forced() {
         "forced".to_owned()
-    } else if r.best_is_bound && r.mark == Mark::Best {
-        "uncertain".to_owned()
     } else {
         r.mark.to_string()
     }
@@ -206,6 +205,9 @@ mod tests {
         );
         let mut bound = exact_review.clone();
         bound.best_is_bound = true;
+        // Graded again, as the reviewer grades a review it bounds: the mark is the
+        // engine's now, not the table's own rule (issue 68).
+        let bound = bound.graded();
         let table = render(&[exact_review, bound]);
         // Each row's best value, loss and mark.
         let rows: Vec<Vec<&str>> = table

@@ -55,6 +55,8 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
         .split_once(": ")
         .map_or(opponent.as_str(), |(_, o)| o)
         .to_owned();
+    // After the records' name: the review's budget is the header's word, not the agent's.
+    let opponent = crate::explain::with_review(opponent, view.review.of(game.id()).judged_at());
     let spec = ctrl
         .player
         .as_ref()
@@ -99,7 +101,15 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     let (game, view, settings) = (&ctrl.game, &ctrl.view, &ctrl.settings);
     let reviews = view.review.of(game.id());
     let of_game = reviews.of_game(&game.game);
-    let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence());
+    // The deepest level of the menu, named where the review was judged below it and its
+    // estimates drifted (issue 68).
+    let deeper = ctrl
+        .work
+        .review_budgets
+        .last()
+        .copied()
+        .filter(|&deepest| reviews.judged_at().is_some_and(|at| at < deepest));
+    let balance = crate::review::balance(&game.game, &of_game).map(|b| b.sentence(deeper));
     let judged = crate::review::judged_line(reviews, &game.game, view.review.running.is_some());
     let moves = of_game
         .into_iter()

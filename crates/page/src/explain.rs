@@ -287,6 +287,21 @@ pub fn opponent_lines(
     }
 }
 
+/// The header's line with the budget the game's review was judged at, where it has one
+/// (`judged_at`, the last review's): the level named before it plays and analyses, but the
+/// review's values are the review's budget's. Issue 68: after a transcript loaded at
+/// Instinct was reviewed, "Analysis by: …, Instinct (policy): no search" stood beside
+/// "Judged at 100 simulations a position". No colon: the line keeps two at most.
+pub fn with_review(line: String, judged_at: Option<u64>) -> String {
+    match judged_at {
+        Some(n) if !line.starts_with("Loading") => format!(
+            "{line}; this game's review at {} a position",
+            count(n, "simulation", "simulations")
+        ),
+        _ => line,
+    }
+}
+
 /// Under the difficulty: what the level means on this board when the network does not
 /// play it (the alpha-beta fallback knows time, not simulations).
 pub fn level_note(player: Option<&PlayerSpec>, budget: WireBudget) -> Option<String> {
@@ -399,14 +414,27 @@ pub fn search_summary(
         pv.push_str(&format!(". {note}"));
     }
     // Once the game is over its result is the board's: the last search's estimate of a
-    // position before the end sat beside the final score and disagreed with it (issue 68:
-    // "1% chance to win, expected result ~-46 discs" beside "White wins 52-12").
-    // The solver's exact result is the board's, and stays: its panel once gave a speed line
-    // and no result line at the game's last move (issue 68).
+    // position before the end sat beside the final score and seemed to disagree with it
+    // (issue 68: "1% chance to win, expected result ~-46 discs" beside "White wins
+    // 52-12"), so it is said as what it was then. Dropped, it emptied the panel of the
+    // game's last search at its end (issue 68 again). The solver's exact result is the
+    // board's, and stays as it is: its panel once gave a speed line and no result line at
+    // the game's last move (issue 68).
     if role == Role::Past && !solved_the_end(merged, heat.side, game) {
-        summary.verdict = None;
+        summary.verdict = summary
+            .verdict
+            .map(|v| format!("Before that move: {v}. The final result is the board's"));
     }
     Some(summary)
+}
+
+/// The estimate line of the search the panel beside the board shows (its chance and
+/// expected result, or the solver's verdict), for a phone's one-line copy of it above the
+/// fold: its words do not depend on the player or the budget, which only the heading and
+/// the speed line name.
+pub fn panel_verdict(view: &View, game: &GameState, browsing: Option<usize>) -> Option<String> {
+    let panel = crate::overlay::panel_beside(view, game, browsing);
+    search_summary(view, game, panel, None, WireBudget::default())?.verdict
 }
 
 /// The side the panel's estimate speaks for: the side to move of a search made for the
@@ -474,7 +502,7 @@ fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
         format!(
             "The solver is trying to prove this position ({empties} empties, within its reach \
              of {within}): until it does, the chance and the margin above are the network's \
-             estimates (~)."
+             estimates (≈)."
         )
     })
 }
@@ -503,7 +531,10 @@ fn searched_summary(
     let speed = match merged.search.solved {
         Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
         _ => {
-            let notes = [kept_note(merged), again.then(|| ASKED_AGAIN.to_owned())];
+            let kept = kept_note(merged);
+            let cached = (kept.is_none() && !again && faster_than_fresh(merged, workers))
+                .then(|| KEPT_VALUES.to_owned());
+            let notes = [kept, again.then(|| ASKED_AGAIN.to_owned()), cached];
             let mut speed = search_speed(merged, rate, workers);
             for note in notes.into_iter().flatten() {
                 speed.push_str(&format!(". {note}"));
@@ -555,6 +586,31 @@ fn kept_note(merged: &Merged) -> Option<String> {
 const ASKED_AGAIN: &str = "Its simulations are its own, but this position was searched the same \
      way before on this page, and the network's values of its positions were kept, so they \
      took almost no time";
+
+/// Simulations a second a worker beyond which a search cannot have valued its leaves
+/// afresh: twice the fastest measured, the pattern network's 25,000 with its leaves
+/// (`BuiltinModel::worker_simulations_per_second`).
+const FRESH_RATE_PER_WORKER: f64 = 50_000.0;
+
+/// Whether a search too short to time ran its simulations faster than a worker values new
+/// positions: most of their values were kept from the searches before it.
+fn faster_than_fresh(merged: &Merged, workers: usize) -> bool {
+    let short = merged.search.elapsed_ms < MIN_TIMED_MS;
+    short
+        && merged.search.simulations >= MIN_TIMED_SIMULATIONS
+        && merged.simulations_per_second() > FRESH_RATE_PER_WORKER * workers as f64
+}
+
+/// What the speed line adds to a search whose simulations ran faster than new positions
+/// can be valued ([`faster_than_fresh`]): a Gumbel level (Beginner, Casual) starts its
+/// tree afresh at every move, so no visits were kept to say as [`kept_note`] does, but the
+/// searcher keeps the network's values of the positions the searches before it saw (the
+/// last move's among them). Issue 68: Casual's "100 simulations in 1 ms: too short a
+/// search to give a speed" left the 1 ms unexplained, where Strong said it went on from
+/// its tree.
+const KEPT_VALUES: &str = "It went on from what the searches before it left: the network's \
+     values of the positions they saw were kept, so most of its simulations took almost no \
+     time";
 
 /// The speed line of a search that ran simulations.
 fn search_speed(merged: &Merged, rate: f64, workers: usize) -> String {

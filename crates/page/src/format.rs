@@ -3,7 +3,7 @@
 //!
 //! The page's one rule for its numbers (docs/web.md, "Every number on the page"): a value
 //! is a final disc margin or a chance to win, for a side the page names beside it; a bare
-//! whole number of discs is exact, "≥" marks a proven bound, "~" (or two decimals, where
+//! whole number of discs is exact, "≥" marks a proven bound, "≈" (or two decimals, where
 //! losses add up) an estimate; a chance in percent is always an estimate unless it reads
 //! "win", "draw" or "loss"; every rounding is half away from zero. [`discs`],
 //! [`discs_fine`] and [`chance`] write them, so no two places of the page can disagree
@@ -27,7 +27,7 @@ pub fn whole(discs: f32) -> i32 {
 }
 
 /// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
-/// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "~+4", "~0" (never "~-0").
+/// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
 pub fn discs(value: f32, sure: Sure) -> String {
     let n = whole(value);
     let signed = if n == 0 {
@@ -38,21 +38,32 @@ pub fn discs(value: f32, sure: Sure) -> String {
     match sure {
         Sure::Exact => signed,
         Sure::AtLeast => format!("≥{signed}"),
-        Sure::Estimate => format!("~{signed}"),
+        Sure::Estimate => estimate(&signed),
     }
 }
 
 /// A final disc margin where losses add up (the review's table and its words): exact
-/// whole as [`discs`] writes it, an estimate to hundredths with the "~" every estimate on
-/// the page carries ("~-2.35", "~0.00"; issue 68: "-34.00" and "-34" told an estimate from
+/// whole as [`discs`] writes it, an estimate to hundredths with the "≈" every estimate on
+/// the page carries ("≈ −2.35", "≈ 0.00"; issue 68: "-34.00" and "-34" told an estimate from
 /// an exact value by their decimals alone). A GGF record's evaluations are numbers, without
-/// the "~" (`othello::ggf::eval_text`).
+/// the "≈" (`othello::ggf::eval_text`).
 pub fn discs_fine(value: f32, exact: bool) -> String {
     if exact {
         discs(value, Sure::Exact)
     } else {
-        format!("~{}", signed_discs(value, 2))
+        estimate(&signed_discs(value, 2))
     }
+}
+
+/// The mark every estimate carries, with a narrow no-break space after it so that a
+/// square's label never breaks: "≈ −16", "≈ +4", "≈ 0" (issue 68: "~-16", a tilde then a
+/// hyphen, read awkwardly). A GGF record's evaluations are numbers, without it.
+pub const APPROX: &str = "\u{2248}\u{202f}";
+
+/// A signed figure as an estimate: [`APPROX`] before it, and a real minus (U+2212) for
+/// the hyphen.
+pub fn estimate(signed: &str) -> String {
+    format!("{APPROX}{}", signed.replacen('-', "\u{2212}", 1))
 }
 
 /// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
@@ -141,11 +152,11 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
 }
 
 /// A margin as [`discs`], [`discs_fine`] or [`signed_discs`] wrote it, with its noun:
-/// "~+4 discs", "-1 disc", "~-1 disc", "1.00 discs", "0 discs" (issue 68: "~-1 discs").
-/// The mark that says how sure it is ("~", "≥") stays before the number, as everywhere on
+/// "≈ +4 discs", "-1 disc", "≈ −1 disc", "1.00 discs", "0 discs" (issue 68: "~-1 discs").
+/// The mark that says how sure it is ("≈", "≥") stays before the number, as everywhere on
 /// the page.
 pub fn with_discs(written: &str) -> String {
-    let bare = written.trim_start_matches(['~', '≥', '+', '-']);
+    let bare = written.trim_start_matches(['\u{2248}', '\u{202f}', '≥', '+', '-', '\u{2212}']);
     let noun = if bare == "1" { "disc" } else { "discs" };
     format!("{written} {noun}")
 }
@@ -206,11 +217,14 @@ mod tests {
             count(1234, "simulation", "simulations"),
             "1,234 simulations"
         );
-        assert_eq!(with_discs(&discs(-1.2, Sure::Estimate)), "~-1 disc");
+        assert_eq!(
+            with_discs(&discs(-1.2, Sure::Estimate)),
+            "≈\u{202f}\u{2212}1 disc"
+        );
         assert_eq!(with_discs(&discs(1.0, Sure::Exact)), "+1 disc");
-        assert_eq!(with_discs(&discs(0.2, Sure::Estimate)), "~0 discs");
+        assert_eq!(with_discs(&discs(0.2, Sure::Estimate)), "≈\u{202f}0 discs");
         assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥-12 discs");
-        assert_eq!(with_discs(&discs_fine(1.0, false)), "~+1.00 discs");
+        assert_eq!(with_discs(&discs_fine(1.0, false)), "≈\u{202f}+1.00 discs");
         assert_eq!(with_discs("1"), "1 disc");
         assert_eq!(
             sentences(["4. f5 (Black): +0.22 for Black, the best move found", "Best line: f5 d6 (the search's most visited path)."]),
@@ -239,19 +253,19 @@ mod tests {
     #[test]
     fn one_rule_writes_every_margin_and_rounds_half_away_from_zero() {
         use super::{discs, discs_fine, Sure};
-        // Issue 68: a hint's square read ~-20 for -20.5 while the panel said -21.
-        assert_eq!(discs(-20.5, Sure::Estimate), "~-21");
+        // Issue 68: a hint's square read ≈\u{202f}\u{2212}20 for -20.5 while the panel said -21.
+        assert_eq!(discs(-20.5, Sure::Estimate), "≈\u{202f}\u{2212}21");
         assert_eq!(super::signed_discs(-20.5, 0), "-21");
         assert_eq!(super::signed_discs(2.5, 0), "+3");
-        assert_eq!(discs(-0.4, Sure::Estimate), "~0");
+        assert_eq!(discs(-0.4, Sure::Estimate), "≈\u{202f}0");
         assert_eq!(discs(4.0, Sure::Exact), "+4");
         assert_eq!(discs(0.0, Sure::Exact), "0");
         assert_eq!(discs(30.0, Sure::AtLeast), "≥+30");
-        // Every estimate carries its "~", the review's too (issue 68: "-34.00" and "-34"
+        // Every estimate carries its "≈", the review's too (issue 68: "-34.00" and "-34"
         // were told apart by their decimals alone).
-        assert_eq!(discs_fine(-2.345, false), "~-2.35");
+        assert_eq!(discs_fine(-2.345, false), "≈\u{202f}\u{2212}2.35");
         assert_eq!(discs_fine(-2.0, true), "-2");
-        assert_eq!(discs_fine(0.004, false), "~0.00");
+        assert_eq!(discs_fine(0.004, false), "≈\u{202f}0.00");
     }
 
     #[test]

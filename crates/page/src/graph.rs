@@ -557,14 +557,14 @@ mod tests {
         // the move was played from (issue 68; "2. d6 (White): Black 40% to win" before).
         assert_eq!(
             describe(&pts[1]),
-            "2. d6 (White): Black 40% to win, ~-2 discs in the position White played it from"
+            "2. d6 (White): Black 40% to win, ≈\u{202f}\u{2212}2 discs in the position White played it from"
         );
     }
 
     #[test]
     fn a_finished_games_last_point_is_its_exact_result() {
         // A game that ends on its last move, searched before it: the last search's
-        // estimate of the position before the end was "~-46 discs" (issue 68).
+        // estimate of the position before the end was "≈\u{202f}\u{2212}46 discs" (issue 68).
         let g = game(
             "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2",
         );
@@ -718,11 +718,11 @@ mod tests {
         assert_eq!(scale(&far, 36), Scale::Discs(36.0));
         let e = far[0].estimate.expect("searched");
         assert!((height(&e, Scale::Discs(64.0)) - 1.0).abs() < 1e-6);
-        // An estimate says so ("~"), and the caption names the position the point is of
+        // An estimate says so ("≈"), and the caption names the position the point is of
         // (issue 68; "+13 discs" before).
         assert_eq!(
             describe(&pts[0]),
-            "1. f5 (Black): Black 55% to win, ~+13 discs in the position Black played it from"
+            "1. f5 (Black): Black 55% to win, ≈\u{202f}+13 discs in the position Black played it from"
         );
     }
 }

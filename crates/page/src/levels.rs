@@ -255,12 +255,14 @@ impl Difficulty {
             // Instinct (policy): …"): a third after "no search" read as a heading of
             // headings (issue 68).
             // In a player's words (issue 68: "the policy head's first choice averaged over
-            // the board's eight symmetries" was the engine's).
+            // the board's eight symmetries" was the engine's), and short enough that the
+            // header's line fits its two lines beside the title on a laptop (issue 68: a
+            // longer line moved the board).
             Some(PlayerKind::Policy) => "no search, the move the network's first impression \
-                 favours, the board looked at turned and mirrored all eight ways"
+                 favours, from all eight turns and mirrors"
                 .to_owned(),
-            Some(_) => "no search, the move into the position the network likes best, the \
-                        board looked at turned and mirrored all eight ways"
+            Some(_) => "no search, the move into the position the network likes best, from \
+                        all eight turns and mirrors"
                 .to_owned(),
             None => describe_budget(self.budget()),
         }

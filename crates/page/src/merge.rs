@@ -144,7 +144,7 @@ pub enum TileKind {
     Bound,
     /// A proven win, draw or loss without its margin.
     Proven,
-    /// The network's estimate of the final margin (`~+4`).
+    /// The network's estimate of the final margin (`≈ +4`).
     Estimate,
     /// The network's chance to win, in percent (a network without a score output).
     Chance,
@@ -284,7 +284,7 @@ fn exact_strength(margin: i32) -> f32 {
 fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
-        // "~": an estimate, never to be read as the exact margin a whole number is.
+        // "≈": an estimate, never to be read as the exact margin a whole number is.
         Some(score) => (
             (value_of_discs(score) + 1.0) / 2.0,
             discs(score, Sure::Estimate),
@@ -658,7 +658,10 @@ mod tests {
             .collect();
         assert_eq!(
             labels,
-            [("f5".into(), "~0".into()), ("d3".into(), "~-2".into())]
+            [
+                ("f5".into(), "≈\u{202f}0".into()),
+                ("d3".into(), "≈\u{202f}\u{2212}2".into())
+            ]
         );
         assert!(tiles[0].strength > tiles[1].strength);
     }
@@ -687,8 +690,8 @@ mod tests {
         assert_eq!(merged.moves[1].score, Some(2.0));
         let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5")]);
         let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
-        // Estimates say so ("~"), never read as the exact margins whole numbers are.
-        assert_eq!(labels, ["~+7", "~+2", "?"]);
+        // Estimates say so ("≈"), never read as the exact margins whole numbers are.
+        assert_eq!(labels, ["≈\u{202f}+7", "≈\u{202f}+2", "?"]);
         assert!(tiles[0].strength > tiles[1].strength);
         // Issue 68: one rule writes every estimate in whole discs ("+7.0" before).
         // A square says one number: its discs, not the value head's chance beside them.
@@ -697,7 +700,7 @@ mod tests {
         let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
         assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");
         let even = merge([&report(vec![scored("d3", 30, 0.0, -0.3)], 0.0, &["d3"])]).expect("one");
-        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "~0");
+        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "≈\u{202f}0");
     }
 
     #[test]

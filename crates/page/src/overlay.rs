@@ -160,12 +160,26 @@ pub fn panel_search<'a>(view: &'a View, game: &GameState) -> Option<(&'a Heat, R
         let role = match h.purpose {
             Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
             Purpose::Move if heat_visible(game, h.position) => Role::Past,
+            // Once the game is over nobody moves again: the agent's last search of the
+            // game stays, even where the person's move ended it (issue 68: the panel
+            // emptied at the game's end).
+            Purpose::Move if game.position().is_game_over() && played_from(game, h.position) => {
+                Role::Past
+            }
             Purpose::Hint if h.position == here => Role::Hint,
             Purpose::Analysis if h.position == here => Role::Analysis,
             _ => return None,
         };
         Some((h, role))
     })
+}
+
+/// Whether the position of hash `searched` is one the game's moves were played from.
+fn played_from(game: &GameState, searched: u64) -> bool {
+    let positions = game.game.positions();
+    positions[..positions.len().saturating_sub(1)]
+        .iter()
+        .any(|p| p.hash() == searched)
 }
 
 /// The search the panel beside the board shows: [`panel_search`]'s, but none while the
@@ -297,16 +311,44 @@ pub fn spread(tiles: &mut [Tile]) {
 /// and for whom (`side`: the side the values are for, as the page names it), and which of
 /// them are exact, bounds or estimates: one sentence for the kinds of tiles present, none
 /// without tiles.
+/// The unit of the numbers on the squares, in a word or two, drawn as a badge on the
+/// counts' line above the board: the agent's search shows shares of its visits, a hint, an analysis or a reviewed
+/// move margins in discs (or a chance to win, where the network has no score output), and
+/// the switch between them was a caption's word only (issue 68).
+pub fn unit(tiles: &Tiles) -> Option<&'static str> {
+    let tiles = match tiles {
+        Tiles::None | Tiles::Puzzle => return None,
+        Tiles::Shares { .. } => return Some("squares: % of visits"),
+        Tiles::Ranked { tiles, .. } => tiles,
+    };
+    let chance = tiles.iter().any(|t| t.kind == TileKind::Chance);
+    let margins = tiles.iter().any(|t| {
+        matches!(
+            t.kind,
+            TileKind::Exact
+                | TileKind::Bound
+                | TileKind::Estimate
+                | TileKind::Book
+                | TileKind::Reviewed
+        )
+    });
+    Some(match (margins, chance) {
+        (true, true) => "squares: discs, or % chance to win",
+        (false, true) => "squares: % chance to win",
+        _ => "squares: discs",
+    })
+}
+
 pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     let tiles = match tiles {
         Tiles::None | Tiles::Puzzle => return None,
         Tiles::Shares { .. } => {
             return Some(
                 // No longer than it was (two lines beside the board): the buttons under
-                // it must not move as the agent's search comes and goes.
-                "On the squares: each move's share of the search's visits so far, in \
-                 percent, deeper blue for more, not a chance to win; framed: the move it \
-                 would play."
+                // it must not move as the agent's search comes and goes. The percent is the
+                // unit's badge's, above the board.
+                "On the squares: each move's share of the search's visits so far, deeper \
+                 blue for more, not a chance to win; framed: the move it would play."
                     .to_owned(),
             );
         }
@@ -322,7 +364,7 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         };
         return Some(format!(
             "On the squares: the final disc margin for {side} after the move played (red) and \
-             the best (green); a number alone is exact, ~ before it the search's estimate{bound}."
+             the best (green); a number alone is exact, ≈ before it the search's estimate{bound}."
         ));
     }
     let mut kinds: Vec<TileKind> = tiles.iter().map(|t| t.kind).collect();
@@ -336,11 +378,11 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Proven => "win, draw, loss proven",
             // A search's (issue 68: a hint's 400 simulations were called "the network's
             // estimate", as if the network alone had said it).
-            TileKind::Estimate => "~ before it: the search's estimate",
-            TileKind::Book => "~ before it: the opening book's estimate",
+            TileKind::Estimate => "≈ before it: the search's estimate",
+            TileKind::Book => "≈ before it: the opening book's estimate",
             TileKind::Chance => "a percentage: the chance to win after the move (an estimate)",
             TileKind::Unsearched => "? not searched",
-            TileKind::Reviewed => "a number alone is exact, ~ before it an estimate",
+            TileKind::Reviewed => "a number alone is exact, ≈ before it an estimate",
             TileKind::Share => "a share of the search",
         })
         .collect();
@@ -352,11 +394,13 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
         "each move"
     };
     // The colours are the search's order, the framed move green, not the numbers' own
-    // (issue 68: the two can disagree); a book hint's are its values.
+    // (issue 68: the two can disagree); a book hint's are its values. Squares that read
+    // the same are drawn alike (`spread`), so a tie with the framed move is as green as it,
+    // which the legend says (issue 68: d2's "~-16" as green as the framed f6's "~-16").
     let colours = if kinds == [TileKind::Book] {
-        "red the worst to green the best"
+        "red the worst to green the best, alike where they read the same"
     } else {
-        "green the search's choice to red its last"
+        "green the search's choice to red its worst, alike where they read the same"
     };
     Some(format!(
         "On the squares: the final disc margin for {side} after {moves}, {colours}: {}.",

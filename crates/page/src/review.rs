@@ -55,7 +55,7 @@ pub fn loss_text(r: &ReviewedMove) -> String {
     if whole {
         format!("{at_least}{}", r.loss.round() as i32)
     } else if r.loss_between_estimates {
-        format!("~{:.2}", r.loss)
+        format!("{}{:.2}", crate::format::APPROX, r.loss)
     } else {
         format!("{at_least}{:.2}", r.loss)
     }
@@ -97,34 +97,16 @@ pub fn judged_cells(r: &ReviewedMove) -> [String; 4] {
 const BETWEEN_ESTIMATES: &str = "by the search's own estimates of both moves: one value \
      here is proven and the other estimated, and a proven margin less an estimate is neither";
 
-/// The mark's name in the table: "uncertain" for a move that would be marked best
-/// against a bound ([`ReviewedMove::grade_uncertain`]), "forced" for a forced move, "pass"
-/// for a pass: no disc placed, so no forced move, as each side's summary counts them
-/// (issue 68: the table marked 5 forced where the summaries counted 4, the pass the one).
-///
-/// A move within the best's reach that is not the best found is "near-best": "best"
-/// beside a best column naming another move read as a contradiction (issue 68). It is
-/// "best" only where it is the best move found or proven exactly as good.
+/// The mark's name in the table: the engine's mark ("near-best" for a move within the
+/// best's reach that is not the best found, "uncertain" for one within reach of a best that
+/// is only a bound: `engine::review::Mark`), "forced" for a forced move, "pass" for a pass:
+/// no disc placed, so no forced move, as each side's summary counts them (issue 68: the
+/// table marked 5 forced where the summaries counted 4, the pass the one).
 pub fn mark_name(r: &ReviewedMove) -> &'static str {
     if r.played == Move::Pass {
         return "pass";
     }
-    if r.grade_uncertain() {
-        return "uncertain";
-    }
-    match r.mark() {
-        None => "forced",
-        Some(Mark::Best) if !as_good_as_the_best(r) => NEAR_BEST,
-        Some(mark) => mark.name(),
-    }
-}
-
-/// The name of a move marked best by its loss that is not the best move found.
-const NEAR_BEST: &str = "near-best";
-
-/// Whether the played move is the best move found, or proven to reach the same margin.
-fn as_good_as_the_best(r: &ReviewedMove) -> bool {
-    r.played == r.best || (r.value_exact && r.best_exact && r.value == r.best_value)
+    r.mark().map_or("forced", Mark::name)
 }
 
 /// How hard the workers look at each position: the player picks one before reviewing.
@@ -296,12 +278,16 @@ pub fn judging(
         // simulation" under a level that says it does not search).
         (Some(n), _) if n <= 1 => (n, "no search".to_owned()),
         (Some(n), _) => (n, count(n, "simulation", "simulations")),
+        // A budget in time: its count varies from move to move and device to device, so
+        // the words say the time first and the count as the speed measured on this
+        // project's machine makes it (issue 68: "about 25,000 simulations" beside a panel's
+        // 22,865 to 40,962). Short: the budget note's room under the menu is four lines.
         (None, Some(ms)) => (
             ms * simulations_per_second / 1000,
             format!(
-                "about {} simulations ({} a move)",
+                "{} a move (some {} simulations; a budget in time, so the count varies)",
+                crate::format::seconds(ms as f64),
                 thousands(ms * simulations_per_second / 1000),
-                crate::format::seconds(ms as f64)
             ),
         ),
         (None, None) => (0, "no search".to_owned()),
@@ -686,23 +672,11 @@ pub fn summary(reviews: &[Option<ReviewedMove>], side: Color) -> SideSummary {
     SideSummary::of(&moves, side)
 }
 
-/// `side`'s summary in words, as the CLI writes it but for the moves the table marks
-/// near-best, counted apart from the best ones: the engine's marks have no near-best (its
-/// "best" is any move within 2 discs), and a summary of "best 24" over a table that marks
-/// 4 of them near-best would disagree with it (issue 68).
+/// `side`'s summary in words, as the CLI writes it: the engine counts near-best and
+/// uncertain moves apart from the best, as the table marks them (issue 68: the page once
+/// rewrote the engine's words to count the near-best apart, and counted uncertain as best).
 pub fn summary_words(reviews: &[Option<ReviewedMove>], side: Color) -> String {
-    let counted = summary(reviews, side);
-    let near = reviews
-        .iter()
-        .flatten()
-        .filter(|r| r.side == side && mark_name(r) == NEAR_BEST)
-        .count();
-    let best = counted.count(Mark::Best);
-    counted.to_string().replacen(
-        &format!("(best {best},"),
-        &format!("(best {}, {NEAR_BEST} {near},", best.saturating_sub(near)),
-        1,
-    )
+    summary(reviews, side).to_string()
 }
 
 /// How Black's result adds up from a whole game's review: the start's value (its best
@@ -760,14 +734,22 @@ pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance>
     })
 }
 
+/// A drift at least this share of the discs both sides lost, or as large as a blunder, makes
+/// the losses rough, and the balance says so: issue 68 read "less Black's 111.98 discs lost,
+/// plus White's 80.03, plus +19.10" at 100 simulations as losses not to be trusted, with no
+/// word of why or what to do.
+const ROUGH_DRIFT_SHARE: f32 = 0.1;
+
 impl Balance {
     /// The line under the summaries: "Black's result, +4 discs, adds up as the start's
-    /// value for Black, ~+0.30, less Black's 35.00 discs lost, plus White's 39.68, plus
+    /// value for Black, ≈ +0.30, less Black's 35.00 discs lost, plus White's 39.68, plus
     /// -0.98 that the search's estimates changed by from one move to the next (…)."
-    pub fn sentence(&self) -> String {
+    /// `deeper`: the simulations a position of the menu's deepest level in this game, where
+    /// the review was judged at less, named where the drift is large (see [`Self::rough`]).
+    pub fn sentence(&self, deeper: Option<u64>) -> String {
         let result = crate::format::discs(self.result as f32, crate::format::Sure::Exact);
         let drift = crate::format::signed_discs(self.drift, 2);
-        format!(
+        let mut line = format!(
             "Black's result, {}, adds up as the start's value for Black, {}, less Black's \
              {:.2} discs lost, plus White's {:.2}, plus {drift} that the search's estimates \
              changed by from one move to the next (none where the solver gave exact values).",
@@ -775,7 +757,30 @@ impl Balance {
             discs_fine(self.start, self.start_exact),
             self.black_lost,
             self.white_lost,
-        )
+        );
+        if self.rough() {
+            line.push_str(
+                " The search's estimates drifted that much at this budget, so each move's loss \
+                 is rough",
+            );
+            match deeper {
+                Some(n) => line.push_str(&format!(
+                    ": a review at {} simulations a position gives steadier losses.",
+                    thousands(n)
+                )),
+                None => line.push('.'),
+            }
+        }
+        line
+    }
+
+    /// Whether the drift is large beside the losses: at least [`ROUGH_DRIFT_SHARE`] of
+    /// both sides' discs lost together, or a blunder's size, enough to make or unmake a
+    /// move's mark.
+    pub fn rough(&self) -> bool {
+        let drift = self.drift.abs();
+        drift >= BLUNDER_DISCS
+            || drift >= ROUGH_DRIFT_SHARE * (self.black_lost + self.white_lost).max(1.0)
     }
 }
 
@@ -783,7 +788,7 @@ impl Balance {
 pub fn marks_help() -> String {
     format!(
         "Values are the final disc margin for the side that moves, with best play after: \
-         a number alone is exact (the solver's, in bold), one with ~ before it the search's \
+         a number alone is exact (the solver's, in bold), one with ≈ before it the search's \
          estimate, to hundredths. The best move found, or one proven as good, is marked \
          best; another that loses less than {INACCURACY_DISCS} discs against it is \
          near-best; a move is an inaccuracy from {INACCURACY_DISCS} discs lost, a mistake from {MISTAKE_DISCS}, a blunder from \
@@ -816,6 +821,7 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     // Black's, so whose value it is is said (issue 62, item 3).
     let value = format!("{} for {}", value_text(r.value, r.value_exact), r.side);
     let mark = r.mark().unwrap_or(Mark::Best);
+    let near_best = Mark::NearBest.name();
     let (best, loss) = (best_value_text(r), loss_text(r));
     let uncertain = "a better move may exist, so its grade is uncertain";
     if r.best == r.played {
@@ -836,17 +842,15 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
     }
     let article = if mark == Mark::Inaccuracy { "an" } else { "a" };
     let judged = match mark {
-        Mark::Best if r.best_is_bound => format!("{} apart; {uncertain}", with_discs(&loss)),
-        Mark::Best if as_good_as_the_best(r) => {
-            format!("as good as the best ({} apart)", with_discs(&loss))
-        }
-        Mark::Best if r.loss_between_estimates => {
+        Mark::Uncertain => format!("{} apart; {uncertain}", with_discs(&loss)),
+        Mark::Best => format!("as good as the best ({} apart)", with_discs(&loss)),
+        Mark::NearBest if r.loss_between_estimates => {
             format!(
-                "{NEAR_BEST}, {} from the best {BETWEEN_ESTIMATES}",
+                "{near_best}, {} from the best {BETWEEN_ESTIMATES}",
                 with_discs(&loss)
             )
         }
-        Mark::Best => format!("{NEAR_BEST}, {} from the best", with_discs(&loss)),
+        Mark::NearBest => format!("{near_best}, {} from the best", with_discs(&loss)),
         _ if r.loss_between_estimates => {
             format!(
                 "{article} {mark}, {} lost {BETWEEN_ESTIMATES}",
@@ -897,7 +901,7 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
 }
 
 /// A reviewed value on a square, as every number on the board is written (docs/web.md,
-/// "Every number on the page"): whole discs, "~" before an estimate, an exact one alone.
+/// "Every number on the page"): whole discs, "≈" before an estimate, an exact one alone.
 /// Issue 68: the board showed the table's hundredths, a third unit under one switch.
 fn board_text(discs: Option<f32>, exact: bool) -> String {
     use crate::format::Sure;

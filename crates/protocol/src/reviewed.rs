@@ -68,11 +68,12 @@ impl ReviewedMove {
             best: self.best,
             best_value: value(self.best_value, self.best_exact),
             loss: self.loss,
-            mark: Mark::of_loss(self.loss),
+            mark: Mark::Best,
             line: self.line.clone(),
             best_is_bound: self.best_is_bound,
             loss_between_estimates: self.loss_between_estimates,
         }
+        .graded()
     }
 
     /// The best line in standard notation, "c4 e3 f6"; empty for a forced move.
@@ -85,14 +86,15 @@ impl ReviewedMove {
         self.value.is_none()
     }
 
-    /// The mark, by the CLI's thresholds; `None` for a forced move, which has none.
+    /// The mark, the engine's as the CLI gives it (near-best and uncertain apart from
+    /// best); `None` for a forced move, which has none.
     pub fn mark(&self) -> Option<Mark> {
-        (!self.is_forced()).then(|| Mark::of_loss(self.loss))
+        (!self.is_forced()).then(|| self.to_engine().mark)
     }
 
     /// Whether the move's grade is not known: it would be marked best, but against a best
     /// value that is only a lower bound, which a better move may beat.
     pub fn grade_uncertain(&self) -> bool {
-        self.best_is_bound && self.mark() == Some(Mark::Best)
+        self.mark() == Some(Mark::Uncertain)
     }
 }

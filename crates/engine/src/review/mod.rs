@@ -33,18 +33,45 @@ pub const LINE_PLIES: usize = 6;
 /// How a move compares with the best one, by its loss in discs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Mark {
-    /// Less than [`INACCURACY_DISCS`] short of the best: within what a search's estimates
-    /// cannot tell apart (the best itself, when the values are exact).
+    /// The best move found, or one proven to reach the same margin.
     Best,
+    /// Another move less than [`INACCURACY_DISCS`] short of the best: within what a
+    /// search's estimates cannot tell apart, but not the best found. Counted as best until
+    /// issue 68: the page's table marked such a row "near-best" beside a summary that
+    /// counted it best, and rewrote the summary's words to agree.
+    NearBest,
+    /// Within [`INACCURACY_DISCS`] of a best value that is only a proven lower bound: a
+    /// better move may exist, so the move's grade is not known (counted as best until
+    /// issue 68).
+    Uncertain,
     Inaccuracy,
     Mistake,
     Blunder,
 }
 
 impl Mark {
-    pub const ALL: [Mark; 4] = [Mark::Best, Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+    pub const ALL: [Mark; 6] = [
+        Mark::Best,
+        Mark::NearBest,
+        Mark::Uncertain,
+        Mark::Inaccuracy,
+        Mark::Mistake,
+        Mark::Blunder,
+    ];
 
-    /// The mark of a move that loses `loss` discs against the best.
+    /// The mark of a move that loses `loss` discs against the best, where
+    /// `as_good_as_the_best` says it is the best move found or proven as good, and
+    /// `best_is_bound` that the best value is only a proven lower bound.
+    pub fn of(loss: f32, as_good_as_the_best: bool, best_is_bound: bool) -> Mark {
+        match Mark::of_loss(loss) {
+            Mark::Best if best_is_bound => Mark::Uncertain,
+            Mark::Best if !as_good_as_the_best => Mark::NearBest,
+            mark => mark,
+        }
+    }
+
+    /// The mark by `loss` alone, the discs lost against the best: [`Mark::Best`] for
+    /// anything under [`INACCURACY_DISCS`], which [`Mark::of`] tells apart.
     pub fn of_loss(loss: f32) -> Mark {
         if loss >= BLUNDER_DISCS {
             Mark::Blunder
@@ -60,6 +87,8 @@ impl Mark {
     pub const fn name(self) -> &'static str {
         match self {
             Mark::Best => "best",
+            Mark::NearBest => "near-best",
+            Mark::Uncertain => "uncertain",
             Mark::Inaccuracy => "inaccuracy",
             Mark::Mistake => "mistake",
             Mark::Blunder => "blunder",
@@ -189,15 +218,32 @@ impl MoveReview {
             best,
             best_value: Some(best_value),
             loss,
-            mark: Mark::of_loss(loss),
+            mark: Mark::Best,
             line: vec![best],
             best_is_bound: false,
             loss_between_estimates: false,
         }
+        .graded()
     }
 
     pub fn is_forced(&self) -> bool {
         self.value.is_none()
+    }
+
+    /// Whether the played move is the best move found, or proven to reach the same margin.
+    pub fn as_good_as_the_best(&self) -> bool {
+        self.played == self.best
+            || matches!((self.value, self.best_value),
+                (Some(v), Some(b)) if v.exact && b.exact && v.discs == b.discs)
+    }
+
+    /// The review with its mark set from its loss, its best move and its bound
+    /// ([`Mark::of`]); a forced move keeps [`Mark::Best`], which nothing counts.
+    pub fn graded(mut self) -> MoveReview {
+        if !self.is_forced() {
+            self.mark = Mark::of(self.loss, self.as_good_as_the_best(), self.best_is_bound);
+        }
+        self
     }
 
     /// The review where the position is only proven to be worth at least `floor` for the
@@ -212,9 +258,8 @@ impl MoveReview {
             let proven = (floor as f32 - value.discs).max(0.0);
             self.loss = proven;
             self.loss_between_estimates = false;
-            self.mark = Mark::of_loss(proven);
         }
-        self
+        self.graded()
     }
 
     /// The review with its loss taken like with like ([`comparable_loss`]), with `info`'s
@@ -229,9 +274,8 @@ impl MoveReview {
             let loss = comparable_loss(value, best_value, estimates);
             self.loss = loss.discs;
             self.loss_between_estimates = loss.between_estimates;
-            self.mark = Mark::of_loss(self.loss);
         }
-        self
+        self.graded()
     }
 }
 
@@ -249,7 +293,7 @@ pub struct SideSummary {
     /// Mean loss in discs over the moves with a choice (0 when there are none).
     pub average_loss: f32,
     /// How many of those got each mark, in the order of [`Mark::ALL`].
-    pub marks: [usize; 4],
+    pub marks: [usize; 6],
 }
 
 /// A move's loss as the review's tables write it, to the hundredth of a disc: what the
@@ -283,9 +327,9 @@ impl SideSummary {
     }
 }
 
-/// "average loss 1.25 discs over 28 moves with a choice (best 24, inaccuracy 2, mistake 1,
-/// blunder 1); 2 forced moves; 35.00 discs lost in all": the words the CLI's table and the
-/// page's review panel share.
+/// "average loss 1.25 discs over 28 moves with a choice (best 20, near-best 4, uncertain 0,
+/// inaccuracy 2, mistake 1, blunder 1); 2 forced moves; 35.00 discs lost in all": the words
+/// the CLI's table and the page's review panel share.
 impl fmt::Display for SideSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let marks: Vec<String> = Mark::ALL

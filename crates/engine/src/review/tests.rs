@@ -29,6 +29,33 @@ fn a_loss_is_marked_by_the_thresholds_in_discs() {
 }
 
 #[test]
+fn within_reach_of_the_best_a_move_is_best_near_best_or_uncertain() {
+    // Issue 68: the summary counted every move within 2 discs as best, where the page's
+    // table marked those that were not the best found near-best, and those within reach of
+    // a bound uncertain.
+    assert_eq!(Mark::of(1.2, true, false), Mark::Best);
+    assert_eq!(Mark::of(1.2, false, false), Mark::NearBest);
+    assert_eq!(Mark::of(0.0, true, true), Mark::Uncertain);
+    assert_eq!(Mark::of(5.0, false, true), Mark::Mistake);
+    let (d3, c4) = (square("d3"), square("c4"));
+    let near = MoveReview::new(
+        Color::Black,
+        (d3, Value::estimate(1.0)),
+        (c4, Value::estimate(2.2)),
+    );
+    assert_eq!(near.mark, Mark::NearBest);
+    let equal = MoveReview::new(Color::Black, (d3, Value::exact(4)), (c4, Value::exact(4)));
+    assert_eq!(equal.mark, Mark::Best);
+    let summary = SideSummary::of(&[near, equal], Color::Black);
+    assert!(
+        summary
+            .to_string()
+            .contains("(best 1, near-best 1, uncertain 0, inaccuracy 0, mistake 0, blunder 0)"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn the_loss_is_best_minus_played_and_never_negative() {
     let (f5, d3) = (square("f5"), square("d3"));
     let worse = MoveReview::new(
@@ -83,7 +110,7 @@ fn the_summary_averages_the_loss_over_moves_with_a_choice_and_counts_marks() {
     assert!(black
         .to_string()
         .ends_with("; 1 forced move; 13.00 discs lost in all"));
-    assert_eq!(black.marks, [1, 1, 0, 1]);
+    assert_eq!(black.marks, [1, 0, 0, 1, 0, 1]);
     let white = SideSummary::of(&reviews, Color::White);
     assert_eq!((white.moves, white.forced, white.average_loss), (1, 0, 2.0));
     assert_eq!(white.count(Mark::Inaccuracy), 1);
@@ -213,7 +240,10 @@ fn assert_exact_in_the_ending(game: &Game, reviews: &[MoveReview], empties: u32)
         assert_eq!(review.value, Some(Value::exact(played)), "{pos} {mv}");
         assert_eq!(review.best_value, Some(Value::exact(best)), "{pos} {mv}");
         assert_eq!(review.loss, (best - played) as f32, "{pos} {mv}");
-        assert_eq!(review.mark, Mark::of_loss(review.loss));
+        assert_eq!(
+            review.mark,
+            Mark::of(review.loss, review.as_good_as_the_best(), false)
+        );
         assert!(margins.contains(&(review.best, best)), "{pos}: {review:?}");
         short += usize::from(played < best);
     }
@@ -632,7 +662,8 @@ fn below_a_proven_floor_the_best_value_is_the_floor_and_only_a_proven_loss_count
     .below_a_proven_floor(44);
     assert!(at_floor.best_is_bound);
     assert_eq!(at_floor.best_value, Some(Value::estimate(44.0)));
-    assert_eq!((at_floor.loss, at_floor.mark), (0.0, Mark::Best));
+    // Within reach of a bound: a better move may exist, so its grade is uncertain.
+    assert_eq!((at_floor.loss, at_floor.mark), (0.0, Mark::Uncertain));
     // An exact played value below the floor has lost at least the difference, proven.
     let below = MoveReview::new(
         Color::White,

@@ -97,7 +97,7 @@ pub fn play_area(props: &PlayProps) -> Html {
     html! {
         <section class="play" aria-label="Game">
             { board }
-            { legend(game, &overlay) }
+            { legend(game, view, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
             // A loaded record's players, while the game is still theirs.
@@ -146,11 +146,21 @@ pub fn play_area(props: &PlayProps) -> Html {
 /// reads them (issue 68: below the buttons it went unseen, and was not there while the
 /// agent thought): its room is kept when the squares hold nothing, so that the status and
 /// the buttons never move as numbers come and go.
-fn legend(game: &GameModel, overlay: &BoardOverlay) -> Html {
+/// Where the squares hold nothing, a phone's slot (hidden on a wide screen, whose panel
+/// is beside the board) gives the panel's estimate in one line: on a phone the panel lies
+/// under the buttons, its chance and expected result below the fold (issue 68).
+fn legend(game: &GameModel, view: &View, overlay: &BoardOverlay) -> Html {
+    let line = legend_line(game, overlay);
+    let estimate = line
+        .is_none()
+        .then(|| crate::explain::panel_verdict(view, game, game.browsing))
+        .flatten();
     html! {
         <div class="legend-slot">
-            if let Some(text) = legend_line(game, overlay) {
+            if let Some(text) = line {
                 <p class="small legend" id="heat-legend">{ text }</p>
+            } else if let Some(estimate) = estimate {
+                <p class="small phone-estimate" id="phone-estimate">{ estimate }</p>
             }
         </div>
     }

@@ -36,6 +36,7 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
         marked,
         played,
     } = (*props.overlay).clone();
+    let unit = crate::overlay::unit(&tiles);
     let read_only = |why: &'static str| {
         props
             .on_message
@@ -66,7 +67,7 @@ pub fn play_board(props: &PlayBoardProps) -> Html {
     };
     html! {
         <>
-            <Counts position={shown.position} />
+            <Counts position={shown.position} {unit} />
             <Board position={shown.position} legal={shown.legal} last={shown.last} flips={shown.flips}
                    flip_class={shown.flip_class} {tiles} {marked} {played} {on_play} />
         </>

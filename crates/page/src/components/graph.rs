@@ -92,6 +92,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
                 { for marks }
             </svg>
             <p class="small" id="graph-axes">{ axes_line(props.scale) }</p>
+            { key() }
             { for losses }
             <figcaption class="small graph-caption">
                 { for shown.map(|p| mini_board(p, on_board)) }
@@ -211,6 +212,31 @@ fn hit_area(
     html! {
         <rect class="eval-hit" id="eval-hit" x={PAD.to_string()} y="0" width={(WIDTH - 2.0 * PAD).to_string()}
               height={HEIGHT.to_string()} {onclick} {onmousemove} />
+    }
+}
+
+/// What the points' shapes and colours mean, drawn with the points' own styles: the review's
+/// marks are the table's, but the graph had no word for them (issue 68). Always there, so
+/// that a review's coming moves nothing.
+fn key() -> Html {
+    let swatch = |class: &'static str, square: bool| {
+        html! {
+            <svg class="graph-key" viewBox="0 0 10 10" aria-hidden="true">
+                if square {
+                    <rect class={classes!("key-pt", class)} x="1.5" y="1.5" width="7" height="7" />
+                } else {
+                    <circle class={classes!("key-pt", class)} cx="5" cy="5" r="3.5" />
+                }
+            </svg>
+        }
+    };
+    html! {
+        // One line beside the board: a longer key took the move list below a laptop's fold.
+        <p class="small" id="graph-legend">
+            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact; reviewed: " }
+            { swatch("inaccuracy", false) }{ "inaccuracy " }{ swatch("mistake", false) }{ "mistake " }
+            { swatch("blunder", false) }{ "blunder" }
+        </p>
     }
 }
 

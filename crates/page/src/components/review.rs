@@ -119,8 +119,11 @@ pub fn review_panel(props: &ReviewProps) -> Html {
             if reviewed > 0 {
                 <div class="review-table">
                     <table id="review-moves">
-                        <thead><tr><th>{ "#" }</th><th>{ "move" }</th><th>{ "value" }</th><th>{ "best" }</th>
-                            <th>{ "best value" }</th><th>{ "loss" }</th><th>{ "mark" }</th></tr></thead>
+                        // The values are the mover's, as the GGF's are, so the sign flips from row to row
+                        // (and not after a pass): the header says whose they are and each move
+                        // carries its mover's disc, beside a graph drawn for Black (issue 68).
+                        <thead><tr><th>{ "#" }</th><th>{ "move" }</th><th>{ "mover's value" }</th><th>{ "best" }</th>
+                            <th>{ "mover's best value" }</th><th>{ "loss" }</th><th>{ "mark" }</th></tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
@@ -234,7 +237,10 @@ fn review_row(
         <tr class={classes!("review-row", mark, focused.then_some("focused"))} data-ply={(i + 1).to_string()}
             {onclick} title={title}>
             <td>{ number.map_or(String::new(), |n| n.to_string()) }</td>
-            <td>{ mv.to_string() }</td>
+            <td class="mover" data-side={r.side.name().to_lowercase()}>
+                <span class={classes!("disc", "mini", r.side.name().to_lowercase())} title={r.side.name()} aria-label={r.side.name()}></span>
+                { mv.to_string() }
+            </td>
             <td class={classes!("num", r.value_exact.then_some("exact"))}>{ value_text(r.value, r.value_exact) }</td>
             <td>{ best_move }</td>
             <td class={classes!("num", best_exact(r).then_some("exact"))}>{ best_value }</td>
@@ -253,7 +259,7 @@ fn review_row(
 /// The note under the table for a loss marked "*" (issue 68: "~+45.63 against +34, loss
 /// ~1.68" read as wrong arithmetic, its reason only in a hover title).
 const BETWEEN_NOTE: &str = "* One of the row's two values is exact (a whole number, the \
-     solver's) and the other an estimate (~): the loss is measured between the search's own \
+     solver's) and the other an estimate (≈): the loss is measured between the search's own \
      estimates of both moves, not by subtracting the two values shown, since an exact \
      margin less an estimate is neither.";
 

@@ -20,18 +20,55 @@ fn the_end() -> (GameState, GameState) {
 }
 
 #[test]
-fn once_the_game_is_over_the_last_search_gives_no_estimate_beside_the_result() {
+fn once_the_game_is_over_the_last_search_keeps_its_estimate_said_as_then() {
     let (before, over) = the_end();
     let h = heat(&before, Purpose::Move, merged(-0.98, 400, 200.0));
     // Before the last move the search's estimate is the news.
     let s = summary_of(&View::default(), &before, &h, Role::Thinking).expect("a summary");
-    assert!(s.verdict.is_some());
+    let then = s.verdict.expect("an estimate");
+    // After it the panel keeps it (issue 68: it emptied at the game's end), said as the
+    // estimate before the move, beside the board's result.
     let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
-    assert_eq!(s.verdict, None, "the result is the board's");
-    assert!(
-        s.pv.is_some() || s.speed.is_some(),
-        "the search itself is still described"
+    assert_eq!(
+        s.verdict,
+        Some(format!(
+            "Before that move: {then}. The final result is the board's"
+        ))
     );
+    assert!(s.pv.is_some() && s.speed.is_some(), "the search itself");
+}
+
+#[test]
+fn the_agents_last_search_stays_when_the_persons_move_ends_the_game() {
+    // White, the person, plays the last move h1: the agent's search of two plies before
+    // is still the panel's at the end (issue 68: the panel emptied).
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut game = Game::from_transcript(ENDS_WITH_PASSES, start).expect("legal");
+    let last = game.pop().expect("a last move");
+    let agent_searched = game
+        .positions()
+        .iter()
+        .rev()
+        .skip(1)
+        .find(|p| p.side_to_move() == Color::Black)
+        .copied()
+        .expect("a position Black moved from");
+    game.push(last).expect("legal");
+    let over = GameState::from_game(game, Seats::Human(Color::White));
+    let mut h = heat(&over, Purpose::Move, merged(-0.98, 400, 200.0));
+    h.position = agent_searched.hash();
+    let view = View {
+        heat: Some(h),
+        ..View::default()
+    };
+    let (_, role) = crate::overlay::panel_search(&view, &over).expect("the last search stays");
+    assert_eq!(role, Role::Past);
+    // A search of a position the game never reached is no search of this game.
+    let mut view = view;
+    if let Some(h) = view.heat.as_mut() {
+        h.position = 12345;
+    }
+    assert!(crate::overlay::panel_search(&view, &over).is_none());
 }
 
 #[test]
@@ -62,11 +99,17 @@ fn the_solvers_last_move_keeps_its_result_line_which_is_the_boards() {
     assert!(s
         .speed
         .is_some_and(|speed| speed.starts_with("The endgame solver")));
-    // A margin that is not the board's (a bound, or another line) says nothing beside it.
+    // A margin that is not the board's (a bound, or another line) is said as what the
+    // search found before the last move, the result left to the board.
     if let Some(stat) = solved.search.solved.as_mut() {
         stat.exact = false;
     }
     let h = heat(&before, Purpose::Move, solved);
     let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
-    assert_eq!(s.verdict, None);
+    let verdict = s.verdict.expect("the search's verdict then");
+    assert!(
+        verdict.starts_with("Before that move: Proven loss by at least")
+            && verdict.ends_with(". The final result is the board's"),
+        "{verdict}"
+    );
 }

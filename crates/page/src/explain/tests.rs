@@ -175,8 +175,8 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 25% chance to win, expected result ~+4 discs")
+        // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs")
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -250,13 +250,25 @@ fn a_search_too_short_to_time_gives_no_speed() {
         q.speed.as_deref(),
         Some("The endgame solver: 8 positions in 1 ms: too short a solve to give a speed")
     );
-    // A search that reused its tree and ran 100 simulations in 2 ms says so, with no
-    // speed made of it (issue 62's fifth finding: "62,500 per second").
+    // A search that reused what the last move's left and ran 100 simulations in 2 ms says
+    // so, with no speed made of it (issue 62's fifth finding: "62,500 per second"), and
+    // why it took so little time (issue 68: Casual's "100 simulations in 1 ms" did not).
     let h = heat(&game, Purpose::Move, merged(0.5, 100, 1.9));
     let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
     assert_eq!(
         s.speed.as_deref(),
-        Some("100 simulations in 2 ms: too short a search to give a speed")
+        Some(
+            "100 simulations in 2 ms: too short a search to give a speed. It went on from \
+             what the searches before it left: the network's values of the positions they \
+             saw were kept, so most of its simulations took almost no time"
+        )
+    );
+    // Short, but at a speed new positions allow: nothing to explain.
+    let h = heat(&game, Purpose::Move, merged(0.5, 100, 4.0));
+    let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("100 simulations in 4 ms: too short a search to give a speed")
     );
     let h = heat(&game, Purpose::Move, merged(0.5, 100, 25.0));
     let s = summary_of(&view, &game, &h, Role::Past).expect("a summary");
@@ -391,8 +403,8 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     // White's value of 0.2 is Black's 40%.
     assert_eq!(
         s.verdict.as_deref(),
-        // "~": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 40% chance to win, expected result ~+4 discs")
+        // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
+        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs")
     );
     assert_eq!(
         s.speed.as_deref(),
@@ -720,4 +732,22 @@ fn an_analysis_speaks_for_the_side_to_move_as_its_squares_do() {
         "{:?}",
         s.verdict
     );
+}
+
+#[test]
+fn the_header_names_the_reviews_budget_beside_the_level_played() {
+    // Issue 68: "Analysis by: …, Instinct (policy): no search" beside "Judged at 100
+    // simulations a position".
+    let line = "Analysis by: the pattern-8x8 network, Instinct (policy): no search, the move \
+                the network's first impression favours"
+        .to_owned();
+    let said = with_review(line.clone(), Some(100));
+    assert!(
+        said.ends_with("favours; this game's review at 100 simulations a position"),
+        "{said}"
+    );
+    assert_eq!(said.matches(':').count(), 2, "{said}");
+    assert_eq!(with_review(line.clone(), None), line);
+    let loading = "Loading the pattern-8x8 network…".to_owned();
+    assert_eq!(with_review(loading.clone(), Some(100)), loading);
 }

@@ -328,10 +328,10 @@ fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
         ..tile(strength)
     };
     let mut first = vec![
-        read("~+1", 0.51),
-        read("~+1", 0.54),
-        read("~+1", 0.52),
-        read("~+1", 0.53),
+        read("≈\u{202f}+1", 0.51),
+        read("≈\u{202f}+1", 0.54),
+        read("≈\u{202f}+1", 0.52),
+        read("≈\u{202f}+1", 0.53),
     ];
     spread(&mut first);
     assert!(
@@ -339,7 +339,11 @@ fn a_hints_strengths_are_spread_from_the_worst_move_to_the_best() {
         "{:?}",
         first.iter().map(|t| t.strength).collect::<Vec<_>>()
     );
-    let mut mixed = vec![read("~0", 0.50), read("~-1", 0.47), read("~0", 0.49)];
+    let mut mixed = vec![
+        read("≈\u{202f}0", 0.50),
+        read("≈\u{202f}\u{2212}1", 0.47),
+        read("≈\u{202f}0", 0.49),
+    ];
     spread(&mut mixed);
     let strengths: Vec<f32> = mixed.iter().map(|t| t.strength).collect();
     assert_eq!(strengths, vec![1.0, 0.0, 1.0]);
@@ -368,7 +372,7 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
     let hint = Tiles::Ranked {
         tiles: vec![
             tile_of(TileKind::Exact, "+4"),
-            tile_of(TileKind::Estimate, "~+2"),
+            tile_of(TileKind::Estimate, "≈\u{202f}+2"),
             tile_of(TileKind::Unsearched, "?"),
         ],
         best: None,
@@ -380,15 +384,20 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
     );
     for part in [
         "a number alone is exact",
-        "~ before it: the search's estimate",
+        "≈ before it: the search's estimate",
         "? not searched",
     ] {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
+    // Its worst, not its last; a tie with the framed move said (issue 68).
+    assert!(
+        said.contains("green the search's choice to red its worst, alike where they read the same"),
+        "{said}"
+    );
     // A book hint's tiles are the book's moves only, and the line says so.
     let book = Tiles::Ranked {
-        tiles: vec![tile_of(TileKind::Book, "~0")],
+        tiles: vec![tile_of(TileKind::Book, "≈\u{202f}0")],
         best: None,
     };
     let said = legend(&book, "Black (you)").expect("a legend");
@@ -485,7 +494,7 @@ fn an_analysis_shows_margins_as_a_hint_does_and_never_says_so_far() {
     assert_eq!(*best, Some(mv("d3")));
     let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
     assert!(
-        labels.contains(&"~-3") && labels.contains(&"~+6"),
+        labels.contains(&"≈\u{202f}\u{2212}3") && labels.contains(&"≈\u{202f}+6"),
         "{labels:?}"
     );
     let said = legend(&overlay.tiles, "Black").expect("a legend");
@@ -529,4 +538,30 @@ fn a_solved_positions_unsearched_squares_are_grey_and_its_one_exact_move_green()
         }
     }
     assert_eq!(tiles.len(), 4);
+}
+
+#[test]
+fn the_unit_badge_names_shares_or_discs() {
+    // Issue 68: the squares switch from shares of visits to margins in discs with only a
+    // caption's word to say so.
+    let shares = Tiles::Shares {
+        tiles: vec![tile_of(TileKind::Share, "72%")],
+        best: None,
+    };
+    assert_eq!(unit(&shares), Some("squares: % of visits"));
+    let hint = Tiles::Ranked {
+        tiles: vec![
+            tile_of(TileKind::Exact, "+4"),
+            tile_of(TileKind::Estimate, "≈\u{202f}+2"),
+            tile_of(TileKind::Unsearched, "?"),
+        ],
+        best: None,
+    };
+    assert_eq!(unit(&hint), Some("squares: discs"));
+    let chances = Tiles::Ranked {
+        tiles: vec![tile_of(TileKind::Chance, "62%")],
+        best: None,
+    };
+    assert_eq!(unit(&chances), Some("squares: % chance to win"));
+    assert_eq!(unit(&Tiles::None), None);
 }
