@@ -55,11 +55,17 @@ pub fn discard_question(placed: usize) -> String {
     )
 }
 
-/// Under the status after a pasted or opened game replaced one in progress, with
-/// `placed` discs placed: that it is kept, and how to get it back.
-pub fn set_aside_line(placed: usize) -> String {
+/// Under the status after a pasted or opened game replaced one with `placed` discs
+/// placed (`finished` when it had ended, which nobody was still playing): that it is
+/// kept, and how to get it back.
+pub fn set_aside_line(placed: usize, finished: bool) -> String {
+    let which = if finished {
+        "The finished game"
+    } else {
+        "The game you were playing"
+    };
     format!(
-        "The game you were playing ({placed} move{}) was put aside for this one.",
+        "{which} ({placed} move{}) was put aside for this one.",
         if placed == 1 { "" } else { "s" }
     )
 }

@@ -590,8 +590,12 @@ fn the_opening_is_named_under_the_board_during_the_opening_only() {
 #[test]
 fn the_discard_question_counts_moves_in_words() {
     assert_eq!(
-        set_aside_line(1),
+        set_aside_line(1, false),
         "The game you were playing (1 move) was put aside for this one."
+    );
+    assert_eq!(
+        set_aside_line(60, true),
+        "The finished game (60 moves) was put aside for this one."
     );
     assert_eq!(
         discard_question(1),
