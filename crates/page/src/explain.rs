@@ -575,11 +575,17 @@ fn kept_note(merged: &Merged) -> Option<String> {
     let visits: u64 = merged.moves.iter().map(|m| u64::from(m.visits)).sum();
     let own = merged.search.simulations;
     let kept = visits.saturating_sub(own);
+    // The count and the rate before this note are the search's own simulations (the
+    // engine counts from zero at each search); a fresh look read "102,591 simulations ...
+    // went on from 32,465 visits ..., which the figures above include" as a rate inflated
+    // by visits the search did not do, so the note names the total apart.
     (kept as f64 > KEPT_SHARE * own.max(1) as f64 && kept >= 10).then(|| {
         format!(
-            "It went on from {} an earlier search left in its tree, which the figures \
-             above include",
-            count(kept, "visit", "visits")
+            "Those simulations and the rate are this search's own: it went on from {} an \
+             earlier search left in its tree, {} in all, which the chances and visits above \
+             include",
+            count(kept, "visit", "visits"),
+            thousands(visits)
         )
     })
 }

@@ -696,9 +696,15 @@ fn a_search_that_went_on_from_a_kept_tree_says_so() {
     assert_eq!(
         kept_note(&went_on).as_deref(),
         Some(
-            "It went on from 400 visits an earlier search left in its tree, which the \
-             figures above include"
+            "Those simulations and the rate are this search's own: it went on from 400 \
+             visits an earlier search left in its tree, 800 in all, which the chances and \
+             visits above include"
         )
+    );
+    // The rate is the search's own simulations over its time, not the tree's visits.
+    assert_eq!(
+        went_on.simulations_per_second(),
+        went_on.search.simulations as f64 * 1000.0 / went_on.search.elapsed_ms
     );
     // A search of its own, a root visit short of its count as a fresh tree is.
     let mut fresh = merged(0.1, 400, 1.0);
