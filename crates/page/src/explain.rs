@@ -398,8 +398,8 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
-    let proving = (role != Role::Past && !heat.done && merged.search.solved.is_none())
-        .then(|| proving_note(game.position(), budget))
+    let proving = (role != Role::Past && !heat.done)
+        .then(|| proving_note(merged, game.position(), budget))
         .flatten();
     let again =
         matches!(role, Role::Hint | Role::Analysis) && view.asked_again == Some(heat.position);
@@ -495,8 +495,16 @@ pub fn line_note(merged: &Merged, mv: Move, past: bool) -> Option<String> {
 /// While a search of `pos` runs within the solver's reach at the level's budget (a proof
 /// is tried beside the search from 24 empties on 8x8 at a timed level, 20 otherwise), what
 /// its figures are until the proof comes (issue 68: FFO #40 at Strong read "98% chance to
-/// win, +27 discs" for a second before the solver's "at least 30").
-fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
+/// win, +27 discs" for a second before the solver's "at least 30"). None once the result
+/// is proven, exactly or as a win, loss or draw: a fresh look found "Proven win for
+/// Black" above "trying to prove this position ... the chance and the margin above are
+/// the network's estimates" where neither was shown. The search slows sharply while the
+/// solver works (about 1,300 simulations a second against 26,000), which the note says,
+/// so that the slow count does not read as a fault.
+pub(crate) fn proving_note(merged: &Merged, pos: &Position, budget: WireBudget) -> Option<String> {
+    if merged.search.solved.is_some() || merged.search.proof.is_some() {
+        return None;
+    }
     let reach = engine::mcts::RootSolve::default().reach(pos.size());
     let within = if budget.millis.is_some() {
         reach.proved
@@ -508,7 +516,7 @@ fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
         format!(
             "The solver is trying to prove this position ({empties} empties, within its reach \
              of {within}): until it does, the chance and the margin above are the network's \
-             estimates (≈)."
+             estimates (≈), and the search runs slower while the solver works."
         )
     })
 }

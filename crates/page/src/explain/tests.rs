@@ -761,3 +761,28 @@ fn the_header_names_the_reviews_budget_beside_the_level_played() {
     let loading = "Loading the pattern-8x8 network…".to_owned();
     assert_eq!(with_review(loading.clone(), Some(100)), loading);
 }
+
+#[test]
+fn the_proving_note_goes_once_the_result_is_proven_and_says_the_search_slows() {
+    use protocol::WireBudget;
+    // 20 empties, Black to move: within the solver's reach at a timed level.
+    let pos = Position::from_board_text(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        Variant::Standard,
+    )
+    .expect("a position");
+    let budget = WireBudget {
+        simulations: None,
+        millis: Some(1000),
+    };
+    let searching = merged(0.9, 400, 100.0);
+    let note = proving_note(&searching, &pos, budget).expect("within reach");
+    assert!(
+        note.contains("runs slower while the solver works"),
+        "{note}"
+    );
+    // Proven a win, its margin unknown: no "until it does ... estimates" beneath it.
+    let mut proven = merged(0.9, 400, 100.0);
+    proven.search.proof = Some(Proof::Win);
+    assert_eq!(proving_note(&proven, &pos, budget), None);
+}
