@@ -391,6 +391,13 @@ pub fn search_summary(
             Role::Thinking => "Starting the search…",
             _ => "No search: it had a single legal move.",
         };
+        // A finished analysis's heading would name a budget it never spent ("finished (100
+        // simulations; …)" above "No search", a fresh look found): the line below says it.
+        let heading = if role == Role::Analysis && heat.done {
+            format!("Analysis of {} to move", heat.side)
+        } else {
+            heading
+        };
         return Some(Summary {
             kind,
             heading,

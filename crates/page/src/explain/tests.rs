@@ -303,6 +303,15 @@ fn the_agents_past_search_names_the_move_it_played() {
         s.speed.as_deref(),
         Some("No search: it had a single legal move.")
     );
+    // An analysis of it says so alone, no "finished (100 simulations; …)" above it.
+    let mut analysed = heat(&answered, Purpose::Analysis, merged(0.0, 0, 0.0));
+    analysed.done = true;
+    let s = summary_of(&View::default(), &answered, &analysed, Role::Analysis).expect("a summary");
+    assert_eq!(s.heading, format!("Analysis of {} to move", analysed.side));
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: it had a single legal move.")
+    );
 }
 
 #[test]
