@@ -120,3 +120,27 @@ test("at a finished game's end the disc counts say whose the empty squares are, 
     await context.close();
   }
 });
+
+test("Analyse with the box left empty keeps a finished game, and analyses the earlier position looked back at", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await loadTranscript(page, RECORD);
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  const final = await page.inputValue("#board-text");
+  // A fresh look: the finished game was replaced by its bare final position, moves gone.
+  await page.click("#load-board");
+  await page.waitForFunction(() => /no move to analyse/.test(document.querySelector("#message")?.textContent ?? ""));
+  assert.equal((await page.locator("#transcript").innerText()).length, 120);
+  // Looking back at move 20, the board text and Analyse are that position's.
+  await page.click('#moves button[data-ply="20"]');
+  await page.waitForFunction((f) => document.querySelector("#board-text").value !== f, final);
+  const earlier = await page.inputValue("#board-text");
+  await page.click("#load-board");
+  await page.waitForFunction(() => /^Analysis of/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
+  assert.equal(await page.inputValue("#board-text"), earlier);
+  // The finished game is put aside, and comes back whole.
+  assert.match(await page.locator("#set-aside").innerText(), /The finished game \(60 moves\) was put aside/);
+  await page.click("#bring-back");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -119,7 +119,7 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
     let (set, work) = (&ctrl.settings_asks, &ctrl.work);
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
-                     error={view.review.error_of(game.id()).map(str::to_owned)} level={settings.review_level} on_level={set.on_review_level.clone()}
+                     error={view.review.error_of(game.id()).map(str::to_owned)} level={work.review_level} on_level={set.on_review_level.clone()}
                      order={settings.review_order} on_order={set.on_review_order.clone()} budgets={work.review_budgets.clone()} budget_note={work.review_budget_note.clone()} budget_room={work.review_budget_room}
                      unavailable={ctrl.review_unavailable.clone()} on_review={work.on_review.clone()}
                      on_cancel={work.on_cancel_review.clone()} focus={view.review.focus.filter(|(g, _)| *g == game.id()).map(|(_, i)| i)}

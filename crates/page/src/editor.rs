@@ -284,8 +284,38 @@ pub fn text_to_analyse(typed: &str, board_text: &str) -> String {
     }
 }
 
+/// The game "Analyse" sets up from `text`, with `shown` the position on the board: that
+/// position, finished, has no move to analyse, so it is refused in one line and the game
+/// on the board stays (a fresh look found Analyse with the box left empty on a finished
+/// game replacing it with its bare final position). Another finished position typed in
+/// is set up, to show its result.
+pub fn game_to_analyse(text: &str, variant: Variant, shown: &Position) -> Result<Game, String> {
+    let game = game_from_board_text(text, variant)?;
+    if game.position().is_game_over() && game.position() == shown {
+        return Err(
+            "it is finished (neither side has a legal move), so there is no move to analyse"
+                .to_owned(),
+        );
+    }
+    Ok(game)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_finished_position_is_not_analysed() {
+        use super::{game_to_analyse, Position, Variant};
+        let full = format!("{} X", "X".repeat(64));
+        let over = Position::from_board_text(&full, Variant::Standard).expect("full");
+        let why = game_to_analyse(&full, Variant::Standard, &over).expect_err("finished");
+        assert!(why.contains("no move to analyse"), "{why}");
+        // Another finished position, typed in, is set up to show its result.
+        let start = "---------------------------OX------XO--------------------------- X";
+        let begun = Position::from_board_text(start, Variant::Standard).expect("start");
+        assert!(game_to_analyse(&full, Variant::Standard, &begun).is_ok());
+        assert!(game_to_analyse(start, Variant::Standard, &begun).is_ok());
+    }
+
     #[test]
     fn an_empty_box_analyses_the_position_on_the_board() {
         use super::text_to_analyse;

@@ -55,11 +55,17 @@ pub fn discard_question(placed: usize) -> String {
     )
 }
 
-/// Under the status after a pasted or opened game replaced one in progress, with
-/// `placed` discs placed: that it is kept, and how to get it back.
-pub fn set_aside_line(placed: usize) -> String {
+/// Under the status after a pasted or opened game replaced one with `placed` discs
+/// placed (`finished` when it had ended, which nobody was still playing): that it is
+/// kept, and how to get it back.
+pub fn set_aside_line(placed: usize, finished: bool) -> String {
+    let which = if finished {
+        "The finished game"
+    } else {
+        "The game you were playing"
+    };
     format!(
-        "The game you were playing ({placed} move{}) was put aside for this one.",
+        "{which} ({placed} move{}) was put aside for this one.",
         if placed == 1 { "" } else { "s" }
     )
 }
@@ -385,6 +391,13 @@ pub fn search_summary(
             Role::Thinking => "Starting the search…",
             _ => "No search: it had a single legal move.",
         };
+        // A finished analysis's heading would name a budget it never spent ("finished (100
+        // simulations; …)" above "No search", a fresh look found): the line below says it.
+        let heading = if role == Role::Analysis && heat.done {
+            format!("Analysis of {} to move", heat.side)
+        } else {
+            heading
+        };
         return Some(Summary {
             kind,
             heading,
@@ -392,8 +405,8 @@ pub fn search_summary(
             ..Summary::empty()
         });
     }
-    let proving = (role != Role::Past && !heat.done && merged.search.solved.is_none())
-        .then(|| proving_note(game.position(), budget))
+    let proving = (role != Role::Past && !heat.done)
+        .then(|| proving_note(merged, game.position(), budget))
         .flatten();
     let again =
         matches!(role, Role::Hint | Role::Analysis) && view.asked_again == Some(heat.position);
@@ -489,8 +502,16 @@ pub fn line_note(merged: &Merged, mv: Move, past: bool) -> Option<String> {
 /// While a search of `pos` runs within the solver's reach at the level's budget (a proof
 /// is tried beside the search from 24 empties on 8x8 at a timed level, 20 otherwise), what
 /// its figures are until the proof comes (issue 68: FFO #40 at Strong read "98% chance to
-/// win, +27 discs" for a second before the solver's "at least 30").
-fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
+/// win, +27 discs" for a second before the solver's "at least 30"). None once the result
+/// is proven, exactly or as a win, loss or draw: a fresh look found "Proven win for
+/// Black" above "trying to prove this position ... the chance and the margin above are
+/// the network's estimates" where neither was shown. The search slows sharply while the
+/// solver works (about 1,300 simulations a second against 26,000), which the note says,
+/// so that the slow count does not read as a fault.
+pub(crate) fn proving_note(merged: &Merged, pos: &Position, budget: WireBudget) -> Option<String> {
+    if merged.search.solved.is_some() || merged.search.proof.is_some() {
+        return None;
+    }
     let reach = engine::mcts::RootSolve::default().reach(pos.size());
     let within = if budget.millis.is_some() {
         reach.proved
@@ -502,7 +523,7 @@ fn proving_note(pos: &Position, budget: WireBudget) -> Option<String> {
         format!(
             "The solver is trying to prove this position ({empties} empties, within its reach \
              of {within}): until it does, the chance and the margin above are the network's \
-             estimates (≈)."
+             estimates (≈), and the search runs slower while the solver works."
         )
     })
 }
@@ -569,11 +590,17 @@ fn kept_note(merged: &Merged) -> Option<String> {
     let visits: u64 = merged.moves.iter().map(|m| u64::from(m.visits)).sum();
     let own = merged.search.simulations;
     let kept = visits.saturating_sub(own);
+    // The count and the rate before this note are the search's own simulations (the
+    // engine counts from zero at each search); a fresh look read "102,591 simulations ...
+    // went on from 32,465 visits ..., which the figures above include" as a rate inflated
+    // by visits the search did not do, so the note names the total apart.
     (kept as f64 > KEPT_SHARE * own.max(1) as f64 && kept >= 10).then(|| {
         format!(
-            "It went on from {} an earlier search left in its tree, which the figures \
-             above include",
-            count(kept, "visit", "visits")
+            "Those simulations and the rate are this search's own: it went on from {} an \
+             earlier search left in its tree, {} in all, which the chances and visits above \
+             include",
+            count(kept, "visit", "visits"),
+            thousands(visits)
         )
     })
 }

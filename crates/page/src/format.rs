@@ -26,6 +26,11 @@ pub fn whole(discs: f32) -> i32 {
     discs.round() as i32
 }
 
+/// The largest margin an estimate shows: a wipe-out, ±64, is a certainty that only a
+/// proof may claim, as a chance is held to 1-99% (a fresh look read "4% chance to win,
+/// expected result ≈ −64 discs" as a certain wipe-out).
+const MOST_ESTIMATED: i32 = 63;
+
 /// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
 /// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
 pub fn discs(value: f32, sure: Sure) -> String {
@@ -38,7 +43,20 @@ pub fn discs(value: f32, sure: Sure) -> String {
     match sure {
         Sure::Exact => signed,
         Sure::AtLeast => format!("≥{signed}"),
+        Sure::Estimate if n.abs() > MOST_ESTIMATED => {
+            estimate(&format!("{:+}", n.clamp(-MOST_ESTIMATED, MOST_ESTIMATED)))
+        }
         Sure::Estimate => estimate(&signed),
+    }
+}
+
+/// A solver's time: milliseconds below a hundredth of a second, where "0.00 s" read as no
+/// time at all (a fresh look: "63,069 positions solved in 0.00 s"), else seconds.
+pub fn solve_time(micros: u64) -> String {
+    match micros {
+        0..=999 => "under 1 ms".to_owned(),
+        1_000..=9_999 => format!("{} ms", (micros as f64 / 1000.0).round()),
+        _ => format!("{:.2} s", micros as f64 / 1e6),
     }
 }
 
@@ -208,6 +226,18 @@ pub fn empties_note(position: &othello::Position) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_estimate_never_claims_a_wipe_out_and_a_solve_time_is_never_zero() {
+        use super::*;
+        assert_eq!(discs(-64.0, Sure::Estimate), estimate("-63"));
+        assert_eq!(discs(64.0, Sure::Estimate), estimate("+63"));
+        assert_eq!(discs(-64.0, Sure::Exact), "-64");
+        assert_eq!(discs(-40.0, Sure::Estimate), estimate("-40"));
+        assert_eq!(solve_time(400), "under 1 ms");
+        assert_eq!(solve_time(4_400), "4 ms");
+        assert_eq!(solve_time(2_130_000), "2.13 s");
+    }
+
     #[test]
     fn nouns_agree_with_their_numbers_and_sentences_are_apart() {
         use super::*;

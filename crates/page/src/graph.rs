@@ -317,6 +317,23 @@ pub fn height(estimate: &Estimate, scale: Scale) -> f32 {
     }
 }
 
+/// Which way a proven point's margin lies open, where the graph knows a bound of it and
+/// not its value: `1.0` up (Black's win), `-1.0` down (White's); `None` for an estimate,
+/// an exact margin or a draw. A proven win whose margin is unknown stands at the scale's
+/// end, and a fresh look read a square there as an exact wipe-out: the graph draws such
+/// a point as an arrow pointing past where it stands.
+pub fn bound_towards(e: &Estimate) -> Option<f32> {
+    if !e.exact {
+        return None;
+    }
+    match e.black_discs {
+        None if e.black_win > 0.5 => Some(1.0),
+        None if e.black_win < 0.5 => Some(-1.0),
+        Some(d) if e.margin_at_least && d != 0.0 => Some(d.signum()),
+        _ => None,
+    }
+}
+
 /// `side`'s discs lost so far over the reviewed moves among `points`: the ply of each of its
 /// reviewed moves with the running total after it (a forced move adds nothing). Summed in
 /// the game's order, as each side's summary sums its total, so the line ends on exactly the
@@ -406,6 +423,29 @@ pub fn describe(point: &Point) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_proven_point_whose_margin_is_unknown_or_a_bound_is_drawn_as_one() {
+        let proven_win = Estimate {
+            black_win: 1.0,
+            black_discs: None,
+            exact: true,
+            margin_at_least: false,
+        };
+        assert_eq!(bound_towards(&proven_win), Some(1.0));
+        assert_eq!(bound_towards(&Estimate::proven(-2.0, true)), Some(-1.0));
+        assert_eq!(bound_towards(&Estimate::proven(10.0, false)), None);
+        let draw = Estimate {
+            black_win: 0.5,
+            ..proven_win
+        };
+        assert_eq!(bound_towards(&draw), None);
+        let estimate = Estimate {
+            exact: false,
+            ..proven_win
+        };
+        assert_eq!(bound_towards(&estimate), None);
+    }
     use engine::report::MoveInfo;
     use othello::{BoardSize, Position, Variant};
     use protocol::{EngineKind, SearchStat, SolvedStat};

@@ -30,6 +30,11 @@ pub struct Settings {
     /// The budget the last review was asked at (absent in older saves: Club).
     #[serde(default)]
     pub review_level: ReviewLevel,
+    /// Whether the person picked `review_level` in the menu; until then the menu starts
+    /// at the level that suits the game ([`crate::review::default_level`]; absent in older
+    /// saves, whose level was the page's default: not picked).
+    #[serde(default)]
+    pub review_level_chosen: bool,
     /// The order of the last review (absent in older saves: from the first move).
     #[serde(default)]
     pub review_order: ReviewOrder,
@@ -46,6 +51,7 @@ impl Default for Settings {
             heat_map: true,
             book: true,
             review_level: ReviewLevel::default(),
+            review_level_chosen: false,
             review_order: ReviewOrder::default(),
         }
     }
@@ -328,6 +334,7 @@ mod tests {
             heat_map: false,
             book: true,
             review_level: ReviewLevel::Deep,
+            review_level_chosen: true,
             review_order: ReviewOrder::NewestFirst,
         };
         let text = save(&s, &settings, &Estimates::default(), &Reviews::default());

@@ -6,7 +6,7 @@
 mod judged;
 mod schedule;
 
-pub use judged::{budget_note, budget_note_room, judged_line};
+pub use judged::{budget_note, budget_note_room, default_level, judged_line};
 pub use schedule::{ReviewOrder, Schedule};
 
 use crate::format::{count, discs_fine, thousands, with_discs};

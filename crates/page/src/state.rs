@@ -171,10 +171,11 @@ pub fn waits_for_play_on(state: &GameState) -> bool {
         && state.agent_to_move()
 }
 
-/// The game put aside after `action`, where `aside` was put aside before: a game in
-/// progress that a pasted or opened game replaces is kept, so that loading never loses a
-/// game without asking (New game asks first); a game not in progress that is replaced
-/// leaves the one put aside there; a new game, or the game brought back, clears it;
+/// The game put aside after `action`, where `aside` was put aside before: a game with a
+/// disc placed, in progress or finished, that a pasted or opened game (or a position set
+/// up for analysis) replaces is kept, so that loading never loses a game without asking
+/// (New game asks first; a fresh look found a finished game lost to Analyse); a game
+/// with no disc placed that is replaced leaves the one put aside there; a new game, or the game brought back, clears it;
 /// anything else keeps it.
 pub fn set_aside_after(
     state: &GameState,
@@ -182,7 +183,7 @@ pub fn set_aside_after(
     action: &Action,
 ) -> Option<GameState> {
     match action {
-        Action::Replace { .. } if in_progress(state) => Some(state.clone()),
+        Action::Replace { .. } if placed(&state.game) > 0 => Some(state.clone()),
         Action::Load { .. } | Action::NewGame { .. } => None,
         Action::BringBack => None,
         _ => aside.cloned(),
@@ -617,6 +618,25 @@ mod tests {
         // put aside before stays put aside.
         assert_eq!(set_aside_after(&as_black(), None, &pasted), None);
         assert_eq!(set_aside_after(&as_black(), aside.as_ref(), &pasted), aside);
+        // A finished game is kept too: replacing it lost it, with nothing to bring back.
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let ended = Game::from_transcript(
+            "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
+            start,
+        )
+        .expect("legal");
+        let finished = apply(
+            &as_black(),
+            Action::Replace {
+                record: GgfGame::new(ended),
+                seats: Seats::Analysis,
+            },
+        );
+        assert!(finished.position().is_game_over());
+        assert_eq!(
+            set_aside_after(&finished, None, &pasted),
+            Some(finished.clone())
+        );
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
         return Html::default();
     };
     html! {
-        <p class="notice note" id="set-aside" role="status">{ set_aside_line(placed(&aside.game)) }{ " " }
+        <p class="notice note" id="set-aside" role="status">{ set_aside_line(placed(&aside.game), aside.position().is_game_over()) }{ " " }
             <button id="bring-back" onclick={on_game.reform(|_| Action::BringBack)}>{ "Bring it back" }</button>
         </p>
     }

@@ -43,6 +43,9 @@ pub fn side_panel(props: &SideProps) -> Html {
         _ => None,
     };
     let flow = &props.new_game;
+    // The position the board shows: an earlier one while looking back, which is what the
+    // form's "left empty: the position on the board" promises (it gave the final one).
+    let shown = game.shown();
     html! {
         <aside class="side">
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
@@ -52,7 +55,7 @@ pub fn side_panel(props: &SideProps) -> Html {
                       ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
                       ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
                       on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
-            <AnalysisForm board_text={pos.to_board_text()} on_load={loaders.board.clone()} />
+            <AnalysisForm board_text={shown.to_board_text()} on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>

@@ -20,6 +20,9 @@ pub struct GameOverProps {
     pub on_rematch: Callback<()>,
 }
 
+/// How long "Copied" stays on the button before it offers the copy again.
+const COPIED_MS: u32 = 4000;
+
 /// A rematch, and the record to copy or download.
 #[function_component(GameOver)]
 pub fn game_over(props: &GameOverProps) -> Html {
@@ -35,9 +38,19 @@ pub fn game_over(props: &GameOverProps) -> Html {
             // download is still there.
             let written = JsFuture::from(window.navigator().clipboard().write_text(&record));
             let copied = copied.clone();
-            spawn_local(async move { copied.set(Some(written.await.is_ok())) });
+            spawn_local(async move {
+                copied.set(Some(written.await.is_ok()));
+                // "Copied" minutes later, over another game's record, read as a copy of
+                // that one (a fresh look): the label goes back after a few seconds.
+                gloo_timers::callback::Timeout::new(COPIED_MS, move || copied.set(None)).forget();
+            });
         })
     };
+    // A new record (another game, or the game changed): no copy of it was made.
+    {
+        let copied = copied.clone();
+        use_effect_with(props.record.clone(), move |_| copied.set(None));
+    }
     let copy_label = match *copied {
         None => "Copy the record",
         Some(true) => "Copied",

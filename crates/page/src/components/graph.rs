@@ -3,7 +3,7 @@
 //! its estimate under the graph (and it stays there, to be read); exact results are
 //! squares, estimates circles, the live point hollow.
 
-use crate::graph::{cumulative_loss, describe, height, Point, Scale};
+use crate::graph::{bound_towards, cumulative_loss, describe, height, Point, Scale};
 use protocol::ReviewedMove;
 use yew::prelude::*;
 
@@ -147,6 +147,20 @@ fn point_mark(
         Callback::from(move |_| hovered.set(Some(ply)))
     };
     let title = describe(p);
+    // A proven result whose margin is a bound: an arrow pointing past where it stands,
+    // not a square that reads as an exact margin at the scale's end.
+    if let Some(up) = p.estimate.as_ref().and_then(bound_towards) {
+        let (tip, base) = (cy - 5.5 * up, cy + 3.5 * up);
+        let points = format!(
+            "{cx:.1},{tip:.1} {:.1},{base:.1} {:.1},{base:.1}",
+            cx - 4.5,
+            cx + 4.5
+        );
+        return html! {
+            <polygon class={classes!(class, "bound")} {points}
+                     data-ply={ply.to_string()} {onclick} {onmouseenter}><title>{ title }</title></polygon>
+        };
+    }
     if exact {
         html! {
             <rect {class} x={format!("{:.1}", cx - 4.0)} y={format!("{:.1}", cy - 4.0)} width="8" height="8"

@@ -22,7 +22,7 @@ pub fn search_panel(props: &SearchPanelProps) -> Html {
                data-exact={solved.exact.to_string()}
                data-nodes={solved.nodes.to_string()} data-micros={solved.micros.to_string()}>
                 { s.verdict.clone().unwrap_or_default() }
-                <span class="small">{ format!(" ({} positions solved in {:.2} s)", thousands(solved.nodes), solved.micros as f64 / 1e6) }</span>
+                <span class="small">{ format!(" ({} positions solved in {})", thousands(solved.nodes), crate::format::solve_time(solved.micros)) }</span>
             </p>
         }
     });

@@ -20,6 +20,7 @@ use crate::hooks::{
 };
 use crate::models::BuiltinModel;
 use crate::persist::Settings;
+use crate::review::ReviewLevel;
 use crate::state::{Action, Seats};
 use crate::view::{View, ViewAction};
 use engine::PlayerSpec;
@@ -84,6 +85,9 @@ pub struct WorkAsks {
     pub review_budget_note: Option<String>,
     /// Whether the note's room is kept: where it is, or can come with the agent's move.
     pub review_budget_room: bool,
+    /// The review level in effect: the person's pick, or this game's default
+    /// ([`crate::review::default_level`]).
+    pub review_level: ReviewLevel,
     /// A person's own network files.
     pub on_upload: Callback<Vec<web_sys::File>>,
     /// A record opened from a file.
@@ -255,9 +259,15 @@ fn work_asks(
         levels,
         (difficulty.name().to_owned(), difficulty.budget()),
     );
-    let review = (settings.review_level, settings.review_order);
-    let (review_budgets, review_budget_note) =
+    let (review_budgets, review_budget_note, default_level) =
         crate::hooks::level_budgets(&restored.view, game, &agents);
+    // The level a person picked stands; until then, the one that suits this game.
+    let review_level = if settings.review_level_chosen {
+        settings.review_level
+    } else {
+        default_level
+    };
+    let review = (review_level, settings.review_order);
     // Whether the level set now would bring a note with the agent's next move.
     let now = [(difficulty.name().to_owned(), difficulty.budget())];
     let would_raise = crate::hooks::level_budgets(&restored.view, game, &now)
@@ -286,6 +296,7 @@ fn work_asks(
         review_budgets,
         review_budget_note,
         review_budget_room,
+        review_level,
         on_upload,
         on_open,
         on_builtin,

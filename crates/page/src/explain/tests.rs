@@ -303,6 +303,15 @@ fn the_agents_past_search_names_the_move_it_played() {
         s.speed.as_deref(),
         Some("No search: it had a single legal move.")
     );
+    // An analysis of it says so alone, no "finished (100 simulations; …)" above it.
+    let mut analysed = heat(&answered, Purpose::Analysis, merged(0.0, 0, 0.0));
+    analysed.done = true;
+    let s = summary_of(&View::default(), &answered, &analysed, Role::Analysis).expect("a summary");
+    assert_eq!(s.heading, format!("Analysis of {} to move", analysed.side));
+    assert_eq!(
+        s.speed.as_deref(),
+        Some("No search: it had a single legal move.")
+    );
 }
 
 #[test]
@@ -590,8 +599,12 @@ fn the_opening_is_named_under_the_board_during_the_opening_only() {
 #[test]
 fn the_discard_question_counts_moves_in_words() {
     assert_eq!(
-        set_aside_line(1),
+        set_aside_line(1, false),
         "The game you were playing (1 move) was put aside for this one."
+    );
+    assert_eq!(
+        set_aside_line(60, true),
+        "The finished game (60 moves) was put aside for this one."
     );
     assert_eq!(
         discard_question(1),
@@ -692,9 +705,15 @@ fn a_search_that_went_on_from_a_kept_tree_says_so() {
     assert_eq!(
         kept_note(&went_on).as_deref(),
         Some(
-            "It went on from 400 visits an earlier search left in its tree, which the \
-             figures above include"
+            "Those simulations and the rate are this search's own: it went on from 400 \
+             visits an earlier search left in its tree, 800 in all, which the chances and \
+             visits above include"
         )
+    );
+    // The rate is the search's own simulations over its time, not the tree's visits.
+    assert_eq!(
+        went_on.simulations_per_second(),
+        went_on.search.simulations as f64 * 1000.0 / went_on.search.elapsed_ms
     );
     // A search of its own, a root visit short of its count as a fresh tree is.
     let mut fresh = merged(0.1, 400, 1.0);
@@ -750,4 +769,29 @@ fn the_header_names_the_reviews_budget_beside_the_level_played() {
     assert_eq!(with_review(line.clone(), None), line);
     let loading = "Loading the pattern-8x8 network…".to_owned();
     assert_eq!(with_review(loading.clone(), Some(100)), loading);
+}
+
+#[test]
+fn the_proving_note_goes_once_the_result_is_proven_and_says_the_search_slows() {
+    use protocol::WireBudget;
+    // 20 empties, Black to move: within the solver's reach at a timed level.
+    let pos = Position::from_board_text(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        Variant::Standard,
+    )
+    .expect("a position");
+    let budget = WireBudget {
+        simulations: None,
+        millis: Some(1000),
+    };
+    let searching = merged(0.9, 400, 100.0);
+    let note = proving_note(&searching, &pos, budget).expect("within reach");
+    assert!(
+        note.contains("runs slower while the solver works"),
+        "{note}"
+    );
+    // Proven a win, its margin unknown: no "until it does ... estimates" beneath it.
+    let mut proven = merged(0.9, 400, 100.0);
+    proven.search.proof = Some(Proof::Win);
+    assert_eq!(proving_note(&proven, &pos, budget), None);
 }

@@ -2,7 +2,7 @@
 //! position as board text.
 
 use super::GameModel;
-use crate::editor::game_from_board_text;
+use crate::editor::game_to_analyse;
 use crate::records::{games_from_ggf, is_ggf, RecordGame};
 use crate::state::{game_from_transcript, seats_for_loaded, Action, Seats};
 use crate::view::{View, ViewAction};
@@ -125,9 +125,11 @@ pub fn use_loaders(
             choices.set(None);
         })
     };
+    // The position the board shows, which an empty box stands for.
+    let shown = game.shown();
     let board = Callback::from(move |text: String| {
         let parsed =
-            game_from_board_text(&text, variant).map(|g| (GgfGame::new(g), Seats::Analysis));
+            game_to_analyse(&text, variant, &shown).map(|g| (GgfGame::new(g), Seats::Analysis));
         if load(parsed, "analyse this position") {
             show_the_board();
         }

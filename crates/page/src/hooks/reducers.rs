@@ -1,7 +1,9 @@
 //! The reducers as Yew holds them: the game (the rules crate's `GameState` and the move
 //! the person is looking at) and the view.
 
-use crate::state::{apply, browse_target, held_after, set_aside_after, Action, GameIds, GameState};
+use crate::state::{
+    apply, at_ply, browse_target, held_after, set_aside_after, Action, GameIds, GameState,
+};
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -40,6 +42,14 @@ impl GameModel {
             ids: GameIds::default(),
             held: false,
         }
+    }
+
+    /// The position the board shows: the one looked back at while browsing, else the
+    /// game's.
+    pub fn shown(&self) -> othello::Position {
+        self.browsing.map_or(*self.state.position(), |ply| {
+            *at_ply(&self.state, ply).position()
+        })
     }
 
     /// The game's id on this page ([`GameIds::id`]).

@@ -89,14 +89,19 @@ pub fn level_budgets(
     view: &View,
     game: &GameModel,
     agents: &[(String, WireBudget)],
-) -> (Vec<u64>, Option<String>) {
+) -> (Vec<u64>, Option<String>, ReviewLevel) {
     let reviewer = reviewer(view, game.game.start());
     let judgings: Vec<Judging> = ReviewLevel::ALL
         .iter()
         .map(|&level| judged(level, agents, reviewer.as_ref()))
         .collect();
     let note = crate::review::budget_note(&judgings);
-    (judgings.into_iter().map(|j| j.simulations).collect(), note)
+    let default = crate::review::default_level(&judgings);
+    (
+        judgings.into_iter().map(|j| j.simulations).collect(),
+        note,
+        default,
+    )
 }
 
 /// Starts a review of the game's moves (those played, not the redo list) at `level` in

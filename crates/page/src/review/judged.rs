@@ -125,7 +125,17 @@ pub fn budget_note(judgings: &[Judging]) -> Option<String> {
         }
     };
     let further = match above.as_slice() {
-        [] => "none looks further than the agent did".to_owned(),
+        // Every budget at or below the agent's: a fresh look read "none looks further than
+        // the agent did; 10,000, 20,000 and 40,000 no more than its own search may grade…".
+        [] => {
+            return Some(format!(
+                "These budgets are this game's: {why}. Kept to a position's time, none of \
+                 them looks further than the agent did: {} are each no more than its own \
+                 search, so a review may grade its moves more kindly than they deserve. \
+                 {without}",
+                names(&below)
+            ))
+        }
         [_] => format!("only {} looks further than the agent did", names(&above)),
         _ => format!("{} look further than the agent did", names(&above)),
     };
@@ -135,6 +145,28 @@ pub fn budget_note(judgings: &[Judging]) -> Option<String> {
          {without}",
         names(&below)
     ))
+}
+
+/// The review level the menu starts at for this game, `judgings` being every level's in
+/// [`super::ReviewLevel::ALL`]'s order: the default level where its budget looks further
+/// than the game's agent did, else the smallest that does, else the largest (a fresh look
+/// found a Strong game's review starting at 20,000 a position under a note that only
+/// 40,000 looks further than the agent did). A person's own pick of a level stands.
+pub fn default_level(judgings: &[Judging]) -> super::ReviewLevel {
+    let levels = super::ReviewLevel::ALL;
+    let from = levels
+        .iter()
+        .position(|l| *l == super::ReviewLevel::default())
+        .unwrap_or(0);
+    if judgings.len() != levels.len() {
+        return super::ReviewLevel::default();
+    }
+    judgings
+        .iter()
+        .zip(levels)
+        .skip(from)
+        .find(|(j, _)| j.simulations > j.agent_simulations)
+        .map_or(levels[levels.len() - 1], |(_, level)| level)
 }
 
 /// Whether the budget note's room is kept under the menu (`shown`: the note is there):
@@ -296,5 +328,39 @@ mod tests {
         let judged = "Judged at 400 simulations a position.".to_owned();
         running.started(4, (0, game.clone()), (judged, 400));
         assert!(running.to_save(0).stopped() && !running.of(0).stopped());
+    }
+
+    #[test]
+    fn the_review_starts_at_a_budget_that_looks_further_than_the_agent_did() {
+        use crate::review::ReviewLevel;
+        let at = |budgets: [u64; 3], agent: u64| -> Vec<Judging> {
+            budgets.iter().map(|&s| judging_at(s, agent)).collect()
+        };
+        // A Strong game: only 40,000 looks further than the agent's 25,000.
+        assert_eq!(
+            default_level(&at([10_000, 20_000, 40_000], 25_000)),
+            ReviewLevel::Deep
+        );
+        // A Club game: the default's 6,400 does already.
+        assert_eq!(
+            default_level(&at([1_600, 6_400, 25_600], 400)),
+            ReviewLevel::Medium
+        );
+        // No agent: the default.
+        assert_eq!(
+            default_level(&at([100, 400, 1_600], 0)),
+            ReviewLevel::Medium
+        );
+        // None looks further (Strongest): the largest, and a note in plain words.
+        let none = at([10_000, 20_000, 40_000], 100_000);
+        assert_eq!(default_level(&none), ReviewLevel::Deep);
+        let note = budget_note(&none).expect("a note");
+        assert!(
+            note.contains(
+                "none of them looks further than the agent did: 10,000, 20,000 and 40,000 are \
+                 each no more than its own search, so a review may grade its moves more kindly"
+            ),
+            "{note}"
+        );
     }
 }

@@ -24,7 +24,10 @@ pub(super) fn settings_asks(settings: &UseStateHandle<Settings>) -> SettingsAsks
         on_difficulty: change(settings, |s, d| s.difficulty = d),
         on_toggle_heat: change(settings, |s, ()| s.heat_map = !s.heat_map),
         on_toggle_book: change(settings, |s, ()| s.book = !s.book),
-        on_review_level: change(settings, |s, level| s.review_level = level),
+        on_review_level: change(settings, |s, level| {
+            s.review_level = level;
+            s.review_level_chosen = true;
+        }),
         on_review_order: change(settings, |s, order| s.review_order = order),
     }
 }
