@@ -216,6 +216,42 @@ test("on a phone every tap target is 44 px and the difficulty is near the board;
 test("on a phone the agent's search shows right under the board's buttons while it thinks, above the difficulty and the review", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 390, height: 844 });
   await setLevel(page, "strong");
+  // Every frame while it thinks with an estimate in the panel: the same line above the
+  // fold under the board, and with numbers on the squares their unit and legend too (a
+  // fresh look, issue 68: the slot gave the legend only while the agent thought, and the
+  // panel's chance and expected result lay at 727 px of 844); the buttons never move.
+  await page.evaluate(() => {
+    const w = { thinking: 0, withEstimate: 0, withNumbers: 0, hintY: new Set(), violations: [] };
+    window.__phone = w;
+    const shown = (el) => {
+      const r = el?.getBoundingClientRect();
+      return r && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    };
+    function check() {
+      const hint = document.querySelector("#hint");
+      if (hint) w.hintY.add(Math.round(hint.getBoundingClientRect().top + scrollY));
+      if (document.querySelector("#search-info.thinking")) {
+        w.thinking++;
+        const estimate = document.querySelector("#estimate")?.textContent ?? "";
+        if (estimate) {
+          w.withEstimate++;
+          const copy = document.querySelector("#phone-estimate");
+          if (!shown(copy)) w.violations.push(`the estimate's copy not above the fold: ${JSON.stringify(copy?.getBoundingClientRect())}`);
+          else if (copy.textContent !== estimate) w.violations.push(`"${copy.textContent}" under the board, "${estimate}" in the panel`);
+        }
+        if (document.querySelectorAll(".heat .pct").length) {
+          w.withNumbers++;
+          if (!shown(document.querySelector("#heat-unit"))) w.violations.push("numbers on the squares without their unit above the fold");
+          // The whole legend, or on a phone its one line (cut short by nothing).
+          const legend = [...document.querySelectorAll("#heat-legend, #phone-legend")].find(shown);
+          if (!legend) w.violations.push("numbers on the squares without their legend above the fold");
+          else if (legend.scrollWidth > legend.clientWidth) w.violations.push(`the legend cut short: ${legend.textContent}`);
+        }
+      }
+      if (!w.stop) requestAnimationFrame(check);
+    }
+    requestAnimationFrame(check);
+  });
   await page.click("#sq-f5");
   // While it thinks (a second a move at Strong), not after.
   await page.waitForSelector("#search-info.thinking", { timeout: 30_000 });
@@ -229,6 +265,13 @@ test("on a phone the agent's search shows right under the board's buttons while 
   // The panel's heading on the first screen, the whole board with it.
   assert.ok(board.y >= 0 && search.y + 40 <= 844, `the board at ${board.y}, the panel at ${search.y}`);
   await waitForTurn(page);
+  const seen = await page.evaluate(() => {
+    window.__phone.stop = true;
+    return { ...window.__phone, hintY: [...window.__phone.hintY], violations: [...new Set(window.__phone.violations)] };
+  });
+  assert.ok(seen.withEstimate > 0, `no estimate while it thought: ${JSON.stringify(seen)}`);
+  assert.deepEqual(seen.violations, []);
+  assert.equal(seen.hintY.length, 1, `the buttons moved as the search started and stopped: ${JSON.stringify(seen.hintY)}`);
   // On the person's turn a one-line copy of the panel's estimate lies above the fold, in
   // the squares' legend slot (issue 68: the chance and expected result were below it).
   const copy = await page.locator("#phone-estimate").boundingBox();

@@ -15,7 +15,7 @@ use crate::explain::{
 use crate::format::move_number;
 use crate::hooks::{GameModel, NewGameChoice};
 use crate::levels::Difficulty;
-use crate::overlay::{board_overlay, focused_review, BoardOverlay};
+use crate::overlay::{board_overlay, focused_review, BoardOverlay, Tiles};
 use crate::records::{file_stem, ggf_record, ggf_with_review, record_line};
 use crate::review::{focus_line, line_sentence};
 use crate::state::{at_ply, placed, rematch_seats, Action, Seats};
@@ -146,25 +146,37 @@ pub fn play_area(props: &PlayProps) -> Html {
 /// reads them (issue 68: below the buttons it went unseen, and was not there while the
 /// agent thought): its room is kept when the squares hold nothing, so that the status and
 /// the buttons never move as numbers come and go.
-/// Where the squares hold nothing, a phone's slot (hidden on a wide screen, whose panel
-/// is beside the board) gives the panel's estimate in one line: on a phone the panel lies
-/// under the buttons, its chance and expected result below the fold (issue 68).
+/// Where the squares hold nothing, and while they hold the agent's shares of visits, a
+/// phone's slot (hidden on a wide screen, whose panel is beside the board) gives the
+/// panel's estimate in one line: on a phone the panel lies under the buttons, its chance
+/// and expected result below the fold (issue 68, and a fresh look: while the agent thought
+/// the slot gave the legend alone). Beside the shares a phone reads a one-line legend in
+/// place of the whole one, so that the two keep the slot's room and nothing below moves
+/// as the search starts and stops; the unit's badge above the board says the rest.
 fn legend(game: &GameModel, view: &View, overlay: &BoardOverlay) -> Html {
     let line = legend_line(game, overlay);
-    let estimate = line
-        .is_none()
+    let shares = line.is_some() && matches!(overlay.tiles, Tiles::Shares { .. });
+    let estimate = (line.is_none() || shares)
         .then(|| crate::explain::panel_verdict(view, game, game.browsing))
         .flatten();
     html! {
-        <div class="legend-slot">
+        <div class={classes!("legend-slot", shares.then_some("shares"))}>
+            if let Some(estimate) = estimate {
+                <p class="small phone-estimate" id="phone-estimate">{ estimate }</p>
+            }
             if let Some(text) = line {
                 <p class="small legend" id="heat-legend">{ text }</p>
-            } else if let Some(estimate) = estimate {
-                <p class="small phone-estimate" id="phone-estimate">{ estimate }</p>
+            }
+            if shares {
+                <p class="small legend phone-legend" id="phone-legend">{ SHARES_PHONE_LEGEND }</p>
             }
         </div>
     }
 }
+
+/// The squares' legend beside the agent's shares on a phone, in one line under the
+/// estimate's: the badge above the board gives the unit, "squares: % of visits".
+const SHARES_PHONE_LEGEND: &str = "On the squares: shares of visits, not chances to win.";
 
 /// The game a pasted or opened one replaced, with the way to bring it back.
 fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
