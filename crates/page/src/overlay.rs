@@ -395,12 +395,14 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     };
     // The colours are the search's order, the framed move green, not the numbers' own
     // (issue 68: the two can disagree); a book hint's are its values. Squares that read
-    // the same are drawn alike (`spread`), so a tie with the framed move is as green as it,
-    // which the legend says (issue 68: d2's "~-16" as green as the framed f6's "~-16").
+    // the same are drawn alike (`spread`), so a tie with the framed move is as green as it
+    // (issue 68: d2's "~-16" as green as the framed f6's "~-16"). The legend does not say
+    // so: the words took it to a third line, past the room kept under the board, which
+    // then moved the buttons 18 px as the line came and went.
     let colours = if kinds == [TileKind::Book] {
-        "red the worst to green the best, alike where they read the same"
+        "red the worst to green the best"
     } else {
-        "green the search's choice to red its worst, alike where they read the same"
+        "green the search's choice to red its worst"
     };
     Some(format!(
         "On the squares: the final disc margin for {side} after {moves}, {colours}: {}.",

@@ -390,9 +390,9 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
-    // Its worst, not its last; a tie with the framed move said (issue 68).
+    // Its worst, not its last (issue 68).
     assert!(
-        said.contains("green the search's choice to red its worst, alike where they read the same"),
+        said.contains("green the search's choice to red its worst:"),
         "{said}"
     );
     // A book hint's tiles are the book's moves only, and the line says so.
