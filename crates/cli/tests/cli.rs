@@ -556,14 +556,20 @@ fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
     }
 }
 
+/// An empty folder of this process's own, for a test's output files.
+fn empty_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
 /// Self-play's `--exact-empties` and a player spec's `exact=` both say where the solver
 /// takes over: the spec's alone reaches the games (the sidecar names it), and two
 /// different answers are one clear error, not one silently dropped.
 #[test]
 fn self_play_takes_the_spec_s_exact_reach_and_refuses_a_contradicting_flag() {
-    let dir = std::env::temp_dir().join(format!("othello-selfplay-exact-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let dir = empty_dir("selfplay-exact");
     let out = dir.to_str().expect("utf-8");
     let common = [
         "selfplay", "--board", "6", "--games", "1", "--sims", "4", "--out", out,
@@ -613,9 +619,7 @@ fn self_play_takes_the_spec_s_exact_reach_and_refuses_a_contradicting_flag() {
 /// in one line.
 #[test]
 fn self_play_starts_its_games_from_the_xot_lines() {
-    let dir = std::env::temp_dir().join(format!("othello-selfplay-xot-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let dir = empty_dir("selfplay-xot");
     let out = dir.to_str().expect("utf-8");
     let error = error_of(&[
         "selfplay",

@@ -34,7 +34,10 @@ const MOST_ESTIMATED: i32 = 63;
 /// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
 /// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
 pub fn discs(value: f32, sure: Sure) -> String {
-    let n = whole(value);
+    let n = match sure {
+        Sure::Estimate => whole(value).clamp(-MOST_ESTIMATED, MOST_ESTIMATED),
+        Sure::Exact | Sure::AtLeast => whole(value),
+    };
     let signed = if n == 0 {
         "0".to_owned()
     } else {
@@ -43,9 +46,6 @@ pub fn discs(value: f32, sure: Sure) -> String {
     match sure {
         Sure::Exact => signed,
         Sure::AtLeast => format!("≥{signed}"),
-        Sure::Estimate if n.abs() > MOST_ESTIMATED => {
-            estimate(&format!("{:+}", n.clamp(-MOST_ESTIMATED, MOST_ESTIMATED)))
-        }
         Sure::Estimate => estimate(&signed),
     }
 }
@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn one_rule_writes_every_margin_and_rounds_half_away_from_zero() {
         use super::{discs, discs_fine, Sure};
-        // Issue 68: a hint's square read ≈\u{202f}\u{2212}20 for -20.5 while the panel said -21.
+        // Issue 68: a hint's square read "~-20" for -20.5 while the panel said -21.
         assert_eq!(discs(-20.5, Sure::Estimate), "≈\u{202f}\u{2212}21");
         assert_eq!(super::signed_discs(-20.5, 0), "-21");
         assert_eq!(super::signed_discs(2.5, 0), "+3");

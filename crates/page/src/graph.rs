@@ -604,7 +604,7 @@ mod tests {
     #[test]
     fn a_finished_games_last_point_is_its_exact_result() {
         // A game that ends on its last move, searched before it: the last search's
-        // estimate of the position before the end was "≈\u{202f}\u{2212}46 discs" (issue 68).
+        // estimate of the position before the end was "~-46 discs" (issue 68).
         let g = game(
             "d3c3b3d2e1d6d7e3f2c6e6d1b6b2b4d8c4f1a1f6g6a3c2b1c1c5a5g7c8g3g8a4f4g4b5a6e8f5c7b7a7h7g5h8g2a2e7b8a8h3g1h4f3h6f7h5h1h2f8e2",
         );

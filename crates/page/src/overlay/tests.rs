@@ -359,24 +359,34 @@ fn tile_of(kind: TileKind, label: &str) -> Tile {
     }
 }
 
-#[test]
-fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
-    assert_eq!(legend(&Tiles::None, "Black (you)"), None);
-    let shares = Tiles::Shares {
+/// The squares while the agent thinks: shares of its visits.
+fn agent_shares() -> Tiles {
+    Tiles::Shares {
         tiles: vec![tile_of(TileKind::Share, "72%")],
         best: None,
-    };
-    let said = legend(&shares, "Black (you)").expect("a legend");
-    assert!(said.contains("share of the search"), "{said}");
-    assert!(said.contains("not a chance to win"), "{said}");
-    let hint = Tiles::Ranked {
+    }
+}
+
+/// The squares of a hint: an exact margin, an estimate and a move not searched.
+fn hint_margins() -> Tiles {
+    Tiles::Ranked {
         tiles: vec![
             tile_of(TileKind::Exact, "+4"),
             tile_of(TileKind::Estimate, "≈\u{202f}+2"),
             tile_of(TileKind::Unsearched, "?"),
         ],
         best: None,
-    };
+    }
+}
+
+#[test]
+fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
+    assert_eq!(legend(&Tiles::None, "Black (you)"), None);
+    let shares = agent_shares();
+    let said = legend(&shares, "Black (you)").expect("a legend");
+    assert!(said.contains("share of the search"), "{said}");
+    assert!(said.contains("not a chance to win"), "{said}");
+    let hint = hint_margins();
     let said = legend(&hint, "Black (you)").expect("a legend");
     assert!(
         said.starts_with("On the squares: the final disc margin for Black (you) after each"),
@@ -544,19 +554,9 @@ fn a_solved_positions_unsearched_squares_are_grey_and_its_one_exact_move_green()
 fn the_unit_badge_names_shares_or_discs() {
     // Issue 68: the squares switch from shares of visits to margins in discs with only a
     // caption's word to say so.
-    let shares = Tiles::Shares {
-        tiles: vec![tile_of(TileKind::Share, "72%")],
-        best: None,
-    };
+    let shares = agent_shares();
     assert_eq!(unit(&shares), Some("squares: % of visits"));
-    let hint = Tiles::Ranked {
-        tiles: vec![
-            tile_of(TileKind::Exact, "+4"),
-            tile_of(TileKind::Estimate, "≈\u{202f}+2"),
-            tile_of(TileKind::Unsearched, "?"),
-        ],
-        best: None,
-    };
+    let hint = hint_margins();
     assert_eq!(unit(&hint), Some("squares: discs"));
     let chances = Tiles::Ranked {
         tiles: vec![tile_of(TileKind::Chance, "62%")],

@@ -203,7 +203,7 @@ fn a_question_the_same_searcher_asked_before_is_known_as_such() {
 #[test]
 fn a_games_searches_are_its_own_and_another_game_through_the_same_position_has_none() {
     // Issue 68: a record loaded after a game's searches drew them on its graph ("2. c3
-    // (White): Black 46% to win, ≈\u{202f}\u{2212}2 discs") where nobody had searched it.
+    // (White): Black 46% to win, ~-2 discs") where nobody had searched it.
     let searched = View::default()
         .apply(ViewAction::Started(Purpose::Move, 7, Color::Black, 3))
         .apply(ViewAction::Pool(PoolEvent::Done {
