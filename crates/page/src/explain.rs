@@ -552,10 +552,7 @@ fn searched_summary(
     let speed = match merged.search.solved {
         Some(solved) if merged.search.simulations == 0 => solver_speed(solved),
         _ => {
-            let kept = kept_note(merged);
-            let cached = (kept.is_none() && !again && faster_than_fresh(merged, workers))
-                .then(|| KEPT_VALUES.to_owned());
-            let notes = [kept, again.then(|| ASKED_AGAIN.to_owned()), cached];
+            let notes = [kept_note(merged), again.then(|| ASKED_AGAIN.to_owned())];
             let mut speed = search_speed(merged, rate, workers);
             for note in notes.into_iter().flatten() {
                 speed.push_str(&format!(". {note}"));
@@ -613,31 +610,6 @@ fn kept_note(merged: &Merged) -> Option<String> {
 const ASKED_AGAIN: &str = "Its simulations are its own, but this position was searched the same \
      way before on this page, and the network's values of its positions were kept, so they \
      took almost no time";
-
-/// Simulations a second a worker beyond which a search cannot have valued its leaves
-/// afresh: twice the fastest measured, the pattern network's 25,000 with its leaves
-/// (`BuiltinModel::worker_simulations_per_second`).
-const FRESH_RATE_PER_WORKER: f64 = 50_000.0;
-
-/// Whether a search too short to time ran its simulations faster than a worker values new
-/// positions: most of their values were kept from the searches before it.
-fn faster_than_fresh(merged: &Merged, workers: usize) -> bool {
-    let short = merged.search.elapsed_ms < MIN_TIMED_MS;
-    short
-        && merged.search.simulations >= MIN_TIMED_SIMULATIONS
-        && merged.simulations_per_second() > FRESH_RATE_PER_WORKER * workers as f64
-}
-
-/// What the speed line adds to a search whose simulations ran faster than new positions
-/// can be valued ([`faster_than_fresh`]): a Gumbel level (Beginner, Casual) starts its
-/// tree afresh at every move, so no visits were kept to say as [`kept_note`] does, but the
-/// searcher keeps the network's values of the positions the searches before it saw (the
-/// last move's among them). Issue 68: Casual's "100 simulations in 1 ms: too short a
-/// search to give a speed" left the 1 ms unexplained, where Strong said it went on from
-/// its tree.
-const KEPT_VALUES: &str = "It went on from what the searches before it left: the network's \
-     values of the positions they saw were kept, so most of its simulations took almost no \
-     time";
 
 /// The speed line of a search that ran simulations.
 fn search_speed(merged: &Merged, rate: f64, workers: usize) -> String {
