@@ -13,6 +13,7 @@ mod nboard;
 mod openings;
 mod play;
 mod puzzles;
+mod relabel;
 mod review;
 mod selfplay;
 mod solve;
@@ -125,6 +126,9 @@ enum Command {
     Puzzles(puzzles::PuzzlesCommand),
     /// Play self-play games for training and write them as .npz + .json
     Selfplay(selfplay::SelfplayArgs),
+    /// Value self-play samples again by an alpha-beta search of a pattern network: their
+    /// search_value and search_score columns, which the trainer blends with the result
+    Relabel(relabel::RelabelArgs),
     /// Play a round-robin tournament and rate the players (Elo)
     Arena(tournament::ArenaArgs),
     /// Rate games played elsewhere with the arena's Elo fit: JSON in arena.json's shape
@@ -215,6 +219,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Book(command) => book::run(command, &models())?,
         Command::Puzzles(command) => puzzles::run(command, &models())?,
         Command::Selfplay(args) => selfplay::run(args, &models())?,
+        Command::Relabel(args) => relabel::run(args, cli.runtime)?,
         Command::Arena(args) => tournament::arena(args, &models())?,
         Command::Elo { games } => tournament::elo(&games)?,
         Command::Accuracy(args) => tournament::accuracy(args, &models())?,

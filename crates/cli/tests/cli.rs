@@ -666,3 +666,109 @@ fn self_play_starts_its_games_from_the_xot_lines() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `othello relabel` values a self-play file's searched rows again with the pattern
+/// network's alpha-beta, keeps the exact rows' labels and every other column, and refuses
+/// a network of planes in one line.
+#[test]
+fn relabel_revalues_searched_rows_and_keeps_the_exact_ones() {
+    let dir = empty_dir("relabel");
+    let out = dir.to_str().expect("utf-8");
+    let pattern = model_path("pattern-8x8.onnx");
+    stdout_of(&[
+        "--runtime",
+        "tract",
+        "selfplay",
+        "--board",
+        "8",
+        "--model",
+        &pattern,
+        "--games",
+        "2",
+        "--sims",
+        "8",
+        "--exact-empties",
+        "10",
+        "--label-empties",
+        "12",
+        "--out",
+        out,
+        "--name",
+        "s",
+        "--threads",
+        "1",
+    ]);
+    let relabelled = dir.join("deep");
+    let deep = relabelled.to_str().expect("utf-8");
+    let input = dir.join("s.npz");
+    let error = error_of(&[
+        "relabel",
+        "--model",
+        &model_path("az-8x8.onnx"),
+        "--out",
+        deep,
+        input.to_str().expect("utf-8"),
+    ]);
+    assert!(error.contains("not a pattern network"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    let report = stdout_of(&[
+        "--runtime",
+        "tract",
+        "relabel",
+        "--model",
+        &pattern,
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        deep,
+        out,
+    ]);
+    assert!(report.contains("searched at depth 2"), "{report}");
+    let after = relabelled.join("s.npz");
+    assert_eq!(read(&input, "value"), read(&after, "value"));
+    assert_eq!(read(&input, "score"), read(&after, "score"));
+    let search = read(&after, "search_score");
+    let empties = empties_of_rows(&after);
+    let mut searched = 0;
+    for (row, (score, search)) in read(&after, "score").iter().zip(&search).enumerate() {
+        if empties[row] <= 12 {
+            assert_eq!(score, search, "row {row}: exact labels are kept");
+        } else {
+            searched += 1;
+            assert!(search.abs() < 64.0, "row {row}: an estimate, {search}");
+        }
+    }
+    assert!(searched > 0);
+    assert_ne!(
+        read(&input, "search_score"),
+        search,
+        "the searched rows' values changed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A float column of a `.npz` file.
+fn read(path: &std::path::Path, name: &str) -> Vec<f32> {
+    tools::arrays::NpzFile::open(path)
+        .and_then(|mut f| f.array::<f32>(name))
+        .expect("column")
+        .iter()
+        .copied()
+        .collect()
+}
+
+/// Each 8x8 row's empty squares, from its planes 0 and 1 (the side to move's discs and
+/// the opponent's).
+fn empties_of_rows(path: &std::path::Path) -> Vec<usize> {
+    let planes = tools::arrays::NpzFile::open(path)
+        .and_then(|mut f| f.array::<u8>("planes"))
+        .expect("planes");
+    let per_row = planes.shape()[1] * 64;
+    let planes: Vec<u8> = planes.iter().copied().collect();
+    planes
+        .chunks(per_row)
+        .map(|row| 64 - row[..128].iter().filter(|&&b| b != 0).count())
+        .collect()
+}

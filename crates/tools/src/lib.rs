@@ -1,7 +1,8 @@
 //! Native tooling over the engine: tournaments with Elo (`arena`), self-play for the
 //! trainer (`selfplay`), solver-checked move accuracy (`accuracy`), opening books grown by
 //! drop-out expansion (`book`), puzzles found in games and proven by the solver
-//! (`puzzles`), `.npz` files (`arrays`),
+//! (`puzzles`), `.npz` files (`arrays`), self-play's samples valued again by a deeper
+//! search (`relabel`),
 //! the ONNX Runtime backend (`onnxruntime`) and networks from files on a chosen runtime
 //! (`models`). Threads and files live here, so the engine the page links has neither.
 //!
@@ -42,4 +43,5 @@ pub mod exact_set;
 pub mod models;
 pub mod onnxruntime;
 pub mod puzzles;
+pub mod relabel;
 pub mod selfplay;
