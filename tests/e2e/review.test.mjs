@@ -199,3 +199,40 @@ test("a solved hint shows every legal move's exact margin, not the best move's a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a review at the default budget grades the Saio record's ending exactly, as the solver does", { timeout: 600_000 }, async () => {
+  // Othello's reviewers solve a game's ending exactly from 20-24 empties; the page's
+  // review solves from `engine::review::review_exact_empties` (20 on 8x8), beyond the
+  // agent's 16. Before, a review at 400 simulations graded these rows by a search's
+  // estimates (issue 68: "b6 ≈ −30.00 best" at row 42, where b6 is -32 and c4 -26; a build
+  // from before read row 41 "h5 ≈ +36.11"). Rows 41-43 are played at 20, 19 and 18
+  // empties; the figures are `othello solve`'s, every move of each position.
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  const record = fs.readFileSync(new URL("./data/saio1200-saio3000.ggf", import.meta.url), "utf8").trim();
+  await newGame(page, { players: "analysis" });
+  await page.fill("#transcript-input", record);
+  await page.click("#load-transcript");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.equal(await page.locator("#review-level").inputValue(), "medium");
+  await page.click("#review-start");
+  await page.waitForFunction(
+    () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
+    null,
+    { timeout: 500_000 },
+  );
+  assert.deepEqual(await page.locator("#review-error").allInnerTexts(), [], "the review stopped");
+  // Row: move, its value, the best move, its value, the loss.
+  const row = async (ply) => (await page.locator(`#review-moves tr[data-ply="${ply}"] td`).allInnerTexts()).slice(1, 6);
+  // Row 40, played at 21 empties, is searched; its move is valued by the solve of the
+  // position after it, within reach: d2 is exactly -42.
+  assert.deepEqual((await row(40)).slice(0, 2), ["d2", "-42"], "row 40");
+  for (const [ply, expected] of [
+    [41, ["h5", "+26", "d1", "+42", "16"]],
+    [42, ["b6", "-32", "c4", "-26", "6"]],
+    [43, ["f7", "+22", "c4", "+32", "10"]],
+  ]) {
+    assert.deepEqual(await row(ply), expected, `row ${ply}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -204,6 +204,14 @@ pub trait Agent: Send {
         None
     }
 
+    /// This agent's own root solver, made on first use, wherever the position: for a
+    /// caller that solves further than the root rule does (a review, which solves a
+    /// game's ending from more empties than the agent plays by), so that one table serves
+    /// every solve. `None` for a player without the search driver's root decision.
+    fn root_solver(&mut self) -> Option<&mut Solver> {
+        None
+    }
+
     /// Every legal move's exact margin, best first, where the root rule solves `pos`
     /// exactly, from this agent's own root solver (its table, shared with
     /// [`Agent::root_rule`]'s). Unlike the rule, a position with one legal move within the

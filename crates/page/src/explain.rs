@@ -365,7 +365,7 @@ pub fn search_summary(
     let merged = &heat.merged;
     let (kind, heading) = search_heading(heat, role, game, budget, &cap);
     // The network without search: its choice and its own estimate, no simulations to count.
-    let estimate = || verdict(merged, heat.side, panel_side(heat, role, game), game.seats);
+    let estimate = || verdict(merged, heat.side, panel_side(heat, role, game), game);
     if merged.search.engine == EngineKind::Instinct {
         return Some(instinct_summary(heat, role, kind, estimate()));
     }
@@ -864,7 +864,8 @@ fn played_after(game: &GameState, hash: u64) -> Option<Move> {
 }
 
 /// The estimate (or the exact result) for `view`, whichever side is to move, named once.
-fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
+fn verdict(merged: &Merged, side: Color, view: Color, game: &GameState) -> String {
+    let (seats, size) = (game.seats, game.position().size());
     let me = if seats == Seats::Human(view) {
         format!("{view} (you)")
     } else {
@@ -872,7 +873,8 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     };
     let sign = if side == view { 1.0 } else { -1.0 };
     if let Some(book) = &merged.search.book {
-        let value = crate::format::with_discs(&discs(book.value * sign as f32, Sure::Estimate));
+        let value =
+            crate::format::with_discs(&discs(book.value * sign as f32, Sure::Estimate(size)));
         return format!(
             "Book move {}, value {value} for {me}, from the opening book (no search)",
             book.best
@@ -901,7 +903,7 @@ fn verdict(merged: &Merged, side: Color, view: Color, seats: Seats) -> String {
     let win = (value * sign as f32 + 1.0) / 2.0;
     let mut text = format!("For {me}: {} chance to win", crate::format::chance(win));
     if let Some(score) = score {
-        let expected = discs(score * sign as f32, Sure::Estimate);
+        let expected = discs(score * sign as f32, Sure::Estimate(size));
         text.push_str(&format!(
             ", expected result {}",
             crate::format::with_discs(&expected)

@@ -16,8 +16,8 @@ pub enum Sure {
     Exact,
     /// Proven to be at least this (a result the solver proved, its margin unfinished).
     AtLeast,
-    /// A search's or the network's estimate.
-    Estimate,
+    /// A search's or the network's estimate, on a board of this size (which bounds it).
+    Estimate(othello::BoardSize),
 }
 
 /// A whole number of discs, rounded half away from zero (-20.5 is -21, as a person rounds;
@@ -26,16 +26,20 @@ pub fn whole(discs: f32) -> i32 {
     discs.round() as i32
 }
 
-/// The largest margin an estimate shows: a wipe-out, ±64, is a certainty that only a
-/// proof may claim, as a chance is held to 1-99% (a fresh look read "4% chance to win,
-/// expected result ≈ −64 discs" as a certain wipe-out).
-const MOST_ESTIMATED: i32 = 63;
+/// The largest margin an estimate shows on a `size` board, its squares less one: a
+/// wipe-out, ±64 on 8x8 and ±36 on 6x6, is a certainty that only a proof may claim, as a
+/// chance is held to 1-99% (a fresh look read "4% chance to win, expected result ≈ −64
+/// discs" as a certain wipe-out; the bound was 63 on every board until issue 68's seventh
+/// look, so a 6x6 estimate could still read "≈ −36").
+fn most_estimated(size: othello::BoardSize) -> i32 {
+    size.squares() as i32 - 1
+}
 
 /// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
 /// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
 pub fn discs(value: f32, sure: Sure) -> String {
     let n = match sure {
-        Sure::Estimate => whole(value).clamp(-MOST_ESTIMATED, MOST_ESTIMATED),
+        Sure::Estimate(size) => whole(value).clamp(-most_estimated(size), most_estimated(size)),
         Sure::Exact | Sure::AtLeast => whole(value),
     };
     let signed = if n == 0 {
@@ -46,7 +50,7 @@ pub fn discs(value: f32, sure: Sure) -> String {
     match sure {
         Sure::Exact => signed,
         Sure::AtLeast => format!("≥{signed}"),
-        Sure::Estimate => estimate(&signed),
+        Sure::Estimate(_) => estimate(&signed),
     }
 }
 
@@ -229,10 +233,23 @@ mod tests {
     #[test]
     fn an_estimate_never_claims_a_wipe_out_and_a_solve_time_is_never_zero() {
         use super::*;
-        assert_eq!(discs(-64.0, Sure::Estimate), estimate("-63"));
-        assert_eq!(discs(64.0, Sure::Estimate), estimate("+63"));
+        use othello::BoardSize;
+        let eight = Sure::Estimate(BoardSize::Eight);
+        assert_eq!(discs(-64.0, eight), estimate("-63"));
+        assert_eq!(discs(64.0, eight), estimate("+63"));
+        // A board's squares less one: a 6x6 wipe-out is 36 discs, a 4x4 one 16.
+        let six = Sure::Estimate(BoardSize::Six);
+        assert_eq!(discs(-36.0, six), estimate("-35"));
+        assert_eq!(discs(36.0, six), estimate("+35"));
+        assert_eq!(discs(-35.0, six), estimate("-35"));
+        assert_eq!(discs(-34.6, six), estimate("-35"));
+        assert_eq!(
+            discs(16.0, Sure::Estimate(BoardSize::Four)),
+            estimate("+15")
+        );
+        assert_eq!(discs(-36.0, Sure::Exact), "-36");
         assert_eq!(discs(-64.0, Sure::Exact), "-64");
-        assert_eq!(discs(-40.0, Sure::Estimate), estimate("-40"));
+        assert_eq!(discs(-40.0, eight), estimate("-40"));
         assert_eq!(solve_time(400), "under 1 ms");
         assert_eq!(solve_time(4_400), "4 ms");
         assert_eq!(solve_time(2_130_000), "2.13 s");
@@ -248,11 +265,14 @@ mod tests {
             "1,234 simulations"
         );
         assert_eq!(
-            with_discs(&discs(-1.2, Sure::Estimate)),
+            with_discs(&discs(-1.2, Sure::Estimate(othello::BoardSize::Eight))),
             "≈\u{202f}\u{2212}1 disc"
         );
         assert_eq!(with_discs(&discs(1.0, Sure::Exact)), "+1 disc");
-        assert_eq!(with_discs(&discs(0.2, Sure::Estimate)), "≈\u{202f}0 discs");
+        assert_eq!(
+            with_discs(&discs(0.2, Sure::Estimate(othello::BoardSize::Eight))),
+            "≈\u{202f}0 discs"
+        );
         assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥-12 discs");
         assert_eq!(with_discs(&discs_fine(1.0, false)), "≈\u{202f}+1.00 discs");
         assert_eq!(with_discs("1"), "1 disc");
@@ -284,10 +304,16 @@ mod tests {
     fn one_rule_writes_every_margin_and_rounds_half_away_from_zero() {
         use super::{discs, discs_fine, Sure};
         // Issue 68: a hint's square read "~-20" for -20.5 while the panel said -21.
-        assert_eq!(discs(-20.5, Sure::Estimate), "≈\u{202f}\u{2212}21");
+        assert_eq!(
+            discs(-20.5, Sure::Estimate(othello::BoardSize::Eight)),
+            "≈\u{202f}\u{2212}21"
+        );
         assert_eq!(super::signed_discs(-20.5, 0), "-21");
         assert_eq!(super::signed_discs(2.5, 0), "+3");
-        assert_eq!(discs(-0.4, Sure::Estimate), "≈\u{202f}0");
+        assert_eq!(
+            discs(-0.4, Sure::Estimate(othello::BoardSize::Eight)),
+            "≈\u{202f}0"
+        );
         assert_eq!(discs(4.0, Sure::Exact), "+4");
         assert_eq!(discs(0.0, Sure::Exact), "0");
         assert_eq!(discs(30.0, Sure::AtLeast), "≥+30");

@@ -363,7 +363,11 @@ pub fn describe(point: &Point) -> String {
             .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
             .map_or(String::new(), |(d, exact)| {
                 // Whole discs, as every number of the graph (docs/web.md).
-                let sure = if exact { Sure::Exact } else { Sure::Estimate };
+                let sure = if exact {
+                    Sure::Exact
+                } else {
+                    Sure::Estimate(point.before.size())
+                };
                 let d = crate::format::discs(d, sure);
                 format!("The point: Black {d} before the move (its best move's value). ")
             });
@@ -406,7 +410,11 @@ pub fn describe(point: &Point) -> String {
             return format!("{text}{whence}");
         }
         Some(d) => {
-            let sure = if e.exact { Sure::Exact } else { Sure::Estimate };
+            let sure = if e.exact {
+                Sure::Exact
+            } else {
+                Sure::Estimate(point.before.size())
+            };
             text.push_str(&format!(
                 ", {}",
                 crate::format::with_discs(&crate::format::discs(d, sure))

@@ -3,7 +3,7 @@
 
 use crate::format::{discs, signed_discs, with_discs, Sure};
 use engine::report::{choose_move, value_of_discs, MoveInfo, Proof};
-use othello::Move;
+use othello::{BoardSize, Move};
 use protocol::{BookStat, EngineKind, Report, SearchStat};
 
 /// The search of all workers as one.
@@ -174,9 +174,9 @@ impl Merged {
     /// A hint as Othello players read one: every legal move with its evaluation for the
     /// person (their chance to win after it, or the solver's verdict), coloured by it. A
     /// move the search never tried says so rather than inventing a number.
-    pub fn hint_tiles(&self, legal: &[Move]) -> Vec<Tile> {
+    pub fn hint_tiles(&self, legal: &[Move], size: BoardSize) -> Vec<Tile> {
         if let Some(book) = &self.search.book {
-            return book_tiles(book);
+            return book_tiles(book, size);
         }
         if self.search.simulations == 0 && self.search.solved.is_none() {
             return Vec::new();
@@ -225,7 +225,7 @@ impl Merged {
                                 TileKind::Proven,
                             )
                         }
-                        (None, None, None, Some(m)) => estimate_tile(m),
+                        (None, None, None, Some(m)) => estimate_tile(m, size),
                         (None, None, None, None) => (
                             0.0,
                             "?".to_owned(),
@@ -281,13 +281,13 @@ fn exact_strength(margin: i32) -> f32 {
 /// the same discs: the words once added the value head's chance, which can order two moves
 /// the other way ("~-16 (11% chance to win)" beside "~-17 (16%)", a fresh look, issue 68),
 /// so a square says one number; the chance in percent without a score head.
-fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
+fn estimate_tile(m: &MoveInfo, size: BoardSize) -> (f32, String, String, TileKind) {
     let win = (m.q.clamp(-1.0, 1.0) + 1.0) / 2.0;
     match m.score {
         // "≈": an estimate, never to be read as the exact margin a whole number is.
         Some(score) => (
             (value_of_discs(score) + 1.0) / 2.0,
-            discs(score, Sure::Estimate),
+            discs(score, Sure::Estimate(size)),
             format!("about {} after it", with_discs(&signed_discs(score, 0))),
             TileKind::Estimate,
         ),
@@ -301,7 +301,7 @@ fn estimate_tile(m: &MoveInfo) -> (f32, String, String, TileKind) {
 }
 
 /// The book's moves as hint tiles: each with its book value in discs.
-fn book_tiles(book: &BookStat) -> Vec<Tile> {
+fn book_tiles(book: &BookStat, size: BoardSize) -> Vec<Tile> {
     book.moves
         .iter()
         .map(|&(mv, value)| {
@@ -309,7 +309,7 @@ fn book_tiles(book: &BookStat) -> Vec<Tile> {
                 mv,
                 // The value in discs drawn as a chance, as the engine's book report does.
                 strength: (value_of_discs(value) + 1.0) / 2.0,
-                label: discs(value, Sure::Estimate),
+                label: discs(value, Sure::Estimate(size)),
                 aria: format!(
                     "book: about {} after it",
                     with_discs(&signed_discs(value, 0))
@@ -465,7 +465,7 @@ fn sum_searches(reports: &[&Report], best: Option<Move>) -> SearchStat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello::{BoardSize, Square};
+    use othello::Square;
     use protocol::SolvedStat;
 
     fn mv(text: &str) -> Move {
@@ -624,7 +624,7 @@ mod tests {
             micros: 900,
         });
         let merged = merge([&solved]).expect("one report");
-        let tiles = merged.hint_tiles(&[mv("c1"), mv("a2")]);
+        let tiles = merged.hint_tiles(&[mv("c1"), mv("a2")], BoardSize::Eight);
         assert_eq!(tiles[0].label, "≥+30");
         assert!(!tiles[0].aria.contains("exact"), "{}", tiles[0].aria);
         assert!(tiles[0].aria.contains("another move may be better"));
@@ -635,7 +635,7 @@ mod tests {
             .map(|s| SolvedStat { exact: true, ..s });
         let exact = merge([&solved])
             .expect("one report")
-            .hint_tiles(&[mv("c1")]);
+            .hint_tiles(&[mv("c1")], BoardSize::Eight);
         assert_eq!(exact[0].label, "+30");
         assert_ne!(exact[0].strength, tiles[0].strength);
     }
@@ -651,7 +651,7 @@ mod tests {
         });
         let merged = merge([&searched, &booked]).expect("two reports");
         assert_eq!(merged.best_move(), Some(mv("f5")));
-        let tiles = merged.hint_tiles(&[mv("f5"), mv("d3"), mv("c4")]);
+        let tiles = merged.hint_tiles(&[mv("f5"), mv("d3"), mv("c4")], BoardSize::Eight);
         let labels: Vec<(String, String)> = tiles
             .iter()
             .map(|t| (t.mv.to_string(), t.label.clone()))
@@ -688,7 +688,7 @@ mod tests {
         // only from the tree that has a score.
         assert_eq!(merged.moves[0].score, Some(7.0));
         assert_eq!(merged.moves[1].score, Some(2.0));
-        let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5")]);
+        let tiles = merged.hint_tiles(&[mv("d3"), mv("c4"), mv("f5")], BoardSize::Eight);
         let labels: Vec<&str> = tiles.iter().map(|t| t.label.as_str()).collect();
         // Estimates say so ("≈"), never read as the exact margins whole numbers are.
         assert_eq!(labels, ["≈\u{202f}+7", "≈\u{202f}+2", "?"]);
@@ -698,9 +698,15 @@ mod tests {
         assert_eq!(tiles[0].aria, "about +7 discs after it");
         // Without a score head the chance stays, and a disc estimate never rounds to "-0".
         let plain = merge([&report(vec![stat("d3", 30, 0.92)], 0.9, &["d3"])]).expect("one");
-        assert_eq!(plain.hint_tiles(&[mv("d3")])[0].label, "96%");
+        assert_eq!(
+            plain.hint_tiles(&[mv("d3")], BoardSize::Eight)[0].label,
+            "96%"
+        );
         let even = merge([&report(vec![scored("d3", 30, 0.0, -0.3)], 0.0, &["d3"])]).expect("one");
-        assert_eq!(even.hint_tiles(&[mv("d3")])[0].label, "≈\u{202f}0");
+        assert_eq!(
+            even.hint_tiles(&[mv("d3")], BoardSize::Eight)[0].label,
+            "≈\u{202f}0"
+        );
     }
 
     #[test]
@@ -731,7 +737,7 @@ mod tests {
         a.moves.extend([settled, unsettled]);
         let merged = merge([&a]).expect("one report");
         let legal = [mv("d3"), mv("c4"), mv("f5"), mv("e6"), mv("c5"), mv("e3")];
-        let tiles = merged.hint_tiles(&legal);
+        let tiles = merged.hint_tiles(&legal, BoardSize::Eight);
         let labels: Vec<(String, &str)> = tiles
             .iter()
             .map(|t| (t.mv.to_string(), t.label.as_str()))

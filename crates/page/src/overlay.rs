@@ -102,7 +102,7 @@ pub fn board_overlay(
         return BoardOverlay {
             showing: Showing::Reviewed(index),
             tiles: Tiles::Ranked {
-                tiles: focus_tiles(&review),
+                tiles: focus_tiles(&review, game.position().size()),
                 best: Some(review.best),
             },
             marked: review.best.square(),
@@ -128,7 +128,7 @@ pub fn board_overlay(
     // shares of visits where a hint of the same search showed margins).
     let tiles = match board_search(view, game, heat_map) {
         Some(h) if h.purpose != Purpose::Move => {
-            let mut tiles = h.merged.hint_tiles(&pos.legal_move_list());
+            let mut tiles = h.merged.hint_tiles(&pos.legal_move_list(), pos.size());
             if h.merged.search.book.is_none() {
                 rank_by(&mut tiles, &h.merged.search_order());
             }

@@ -868,7 +868,7 @@ pub fn describe(number: Option<usize>, r: &ReviewedMove) -> String {
 /// The board's marks for a reviewed move, shown in the position it was played from: the
 /// played move's tile (red, with its value) and the best move's (green, with its value),
 /// one tile when they are the same move.
-pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
+pub fn focus_tiles(r: &ReviewedMove, size: othello::BoardSize) -> Vec<crate::merge::Tile> {
     let tile = |mv: Move, strength: f32, label: String, what: &str| crate::merge::Tile {
         mv,
         strength,
@@ -885,17 +885,22 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
         return vec![tile(
             r.played,
             1.0,
-            board_text(r.value, r.value_exact),
+            board_text(r.value, r.value_exact, size),
             what,
         )];
     }
     let best = if r.best_is_bound && r.best_value.is_some() {
         bound_text(r)
     } else {
-        board_text(r.best_value, r.best_exact)
+        board_text(r.best_value, r.best_exact, size)
     };
     vec![
-        tile(r.played, 0.0, board_text(r.value, r.value_exact), "played"),
+        tile(
+            r.played,
+            0.0,
+            board_text(r.value, r.value_exact, size),
+            "played",
+        ),
         tile(r.best, 1.0, best, "the best move"),
     ]
 }
@@ -903,12 +908,14 @@ pub fn focus_tiles(r: &ReviewedMove) -> Vec<crate::merge::Tile> {
 /// A reviewed value on a square, as every number on the board is written (docs/web.md,
 /// "Every number on the page"): whole discs, "≈" before an estimate, an exact one alone.
 /// Issue 68: the board showed the table's hundredths, a third unit under one switch.
-fn board_text(discs: Option<f32>, exact: bool) -> String {
+fn board_text(discs: Option<f32>, exact: bool, size: othello::BoardSize) -> String {
     use crate::format::Sure;
-    match discs {
-        None => "-".to_owned(),
-        Some(d) => crate::format::discs(d, if exact { Sure::Exact } else { Sure::Estimate }),
-    }
+    let sure = if exact {
+        Sure::Exact
+    } else {
+        Sure::Estimate(size)
+    };
+    discs.map_or("-".to_owned(), |d| crate::format::discs(d, sure))
 }
 
 /// The best line as the page shows it beside a reviewed move: "Best line: d3 c3 c4 (the

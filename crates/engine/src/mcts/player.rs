@@ -15,6 +15,7 @@ use super::driver::SearchDriver;
 use crate::agent::{Agent, Budget, RootRule, Thinking};
 use crate::evaluator::{EvalError, Evaluator};
 use crate::report::SearchInfo;
+use crate::solver::Solver;
 use othello::{Move, Position};
 use std::time::Duration;
 
@@ -148,6 +149,10 @@ impl<E: Evaluator + Send> Agent for Mcts<E> {
 
     fn root_rule(&mut self, pos: &Position) -> Option<RootRule<'_>> {
         Some(self.driver.root_rule(pos))
+    }
+
+    fn root_solver(&mut self) -> Option<&mut Solver> {
+        Some(self.driver.solver())
     }
 
     fn exact_root_margins(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {

@@ -10,7 +10,7 @@ use crate::mcts::RootSolve;
 use crate::report::{discs_of_value, SearchInfo};
 use crate::solver::Solver;
 use frame::Frame;
-use othello::{Color, Game, IllegalMove, Move, Position};
+use othello::{BoardSize, Color, Game, IllegalMove, Move, Position};
 use std::fmt;
 use thiserror::Error;
 
@@ -29,6 +29,23 @@ pub const BLUNDER_DISCS: f32 = 8.0;
 /// How many plies of the best line a review keeps: enough to see the idea (the reply, the
 /// follow-up), short enough that a search's line is still more than noise.
 pub const LINE_PLIES: usize = 6;
+
+/// Empties at which a review solves a position exactly on a `size` board, whatever the
+/// agent's own root rule says (the review's reach is the larger of the two): Othello
+/// reviewers (Edax, Egaroucid, Zebra's analysis) solve a game's ending exactly from 20-24
+/// empties, and a search's estimates there misgrade it (a 400-simulation review of a Saio
+/// game read "b6 ≈ −30.00 best" at 19 empties, where b6 is -32 and c4 -26). The reach is
+/// what the page's worker affords, since it reviews a move in one message and a worker
+/// silent for 4 s is replaced: the slowest move is the one whose next position is the
+/// first solved, with an empty table (1.7 s in Chromium for the Saio game at 20 empties;
+/// docs/review.md has the measurements). A 4x4 board has 12 empties at the start.
+pub fn review_exact_empties(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Four => 16,
+        BoardSize::Six => 20,
+        BoardSize::Eight => 20,
+    }
+}
 
 /// How a move compares with the best one, by its loss in discs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -525,23 +542,27 @@ fn solved(solver: &mut Solver, pos: &Position, played: Move, after: &Position) -
 }
 
 /// Reviews a game's moves with an agent: each position with a choice is searched with the
-/// budget (or solved, where the agent's root decision would solve it), and a played move
-/// the search left alone is valued by searching the position after it.
+/// budget (or solved, within [`review_exact_empties`] or where the agent's root decision
+/// would solve it), and a played move the search left alone is valued by searching the
+/// position after it.
 ///
-/// Which positions are forced or solved is the agent's own root rule, and the solves use
-/// its root solver ([`Agent::root_rule`]), so a review values a move as the agent plays
-/// it, a spec's `exact=` included, with one solver's table for both.
+/// Which positions are forced or solved is the review's reach or the agent's own root
+/// rule, whichever reaches further (a spec's `exact=` may extend it, not shorten it), and
+/// the solves use the agent's root solver ([`Agent::root_solver`]), so that one solver's
+/// table serves the review's solves and the agent's.
 pub struct Reviewer {
     agent: Box<dyn Agent>,
     budget: Budget,
-    /// The root rule for an agent without one (every player but `mcts`), or in place of
-    /// the agent's when [`Reviewer::with_exact_empties`] sets its reach: the driver's
-    /// defaults, so that such a review solves where the agent's would.
+    /// The root rule beyond the review's reach for an agent without one (every player
+    /// but `mcts`), or in place of both when [`Reviewer::with_exact_empties`] sets its
+    /// reach: the driver's defaults, so that such a review solves where the agent's
+    /// would.
     own_rule: RootSolve,
     /// Whether `own_rule` was set by the caller, and so overrides the agent's.
     overridden: bool,
-    /// The solver of `own_rule`, made on its first solve and kept, so its table serves
-    /// the rest of the endgame.
+    /// The solver of `own_rule`, and of the review's reach for an agent without a root
+    /// solver of its own, made on its first solve and kept, so its table serves the rest
+    /// of the endgame.
     solver: Option<Solver>,
     /// The last search of a position after a played move: the next move's position, so it
     /// is not searched twice.
@@ -576,19 +597,26 @@ impl Reviewer {
         }
     }
 
-    /// Solves positions with at most `empties` empties itself, in place of the agent's
-    /// root rule (0: never; the agent's own root solve may still settle some when it is
-    /// asked to search them).
+    /// Solves positions with at most `empties` empties itself, in place of the review's
+    /// reach and the agent's root rule (0: never; the agent's own root solve may still
+    /// settle some when it is asked to search them).
     pub fn with_exact_empties(mut self, empties: u32) -> Reviewer {
         self.own_rule.exact_empties = Some(empties);
         self.overridden = true;
         self
     }
 
-    /// The root rule for `pos`: the agent's, with its solver, unless the caller set the
-    /// reviewer's own or the agent has none.
+    /// The root rule for `pos`: the review's reach ([`review_exact_empties`]), then the
+    /// agent's rule, with its solver, unless the caller set the reviewer's own or the
+    /// agent has none.
     fn root_rule(&mut self, pos: &Position) -> RootRule<'_> {
         if !self.overridden {
+            if let Some(only) = RootRule::forced(pos) {
+                return RootRule::Forced(only);
+            }
+            if pos.empty_count() <= review_exact_empties(pos.size()) {
+                return RootRule::Exact(self.review_solver());
+            }
             if let Some(rule) = self.agent.root_rule(pos) {
                 return rule;
             }
@@ -596,6 +624,18 @@ impl Reviewer {
         let own = &self.own_rule;
         let solver = &mut self.solver;
         own.rule(pos, || solver.get_or_insert_with(|| own.new_solver()))
+    }
+
+    /// The solver of the review's reach: the agent's root solver, whose table the agent's
+    /// own solves fill too, else the reviewer's.
+    fn review_solver(&mut self) -> &mut Solver {
+        match self.agent.root_solver() {
+            Some(solver) => solver,
+            None => {
+                let own = &self.own_rule;
+                self.solver.get_or_insert_with(|| own.new_solver())
+            }
+        }
     }
 
     /// Every move of `game`, in order; `progress` hears of each as it is done.

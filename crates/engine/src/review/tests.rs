@@ -251,7 +251,11 @@ fn assert_exact_in_the_ending(game: &Game, reviews: &[MoveReview], empties: u32)
 }
 
 fn review(game: &Game, exact_empties: Option<u32>) -> Vec<MoveReview> {
-    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    review_by(game, "mcts:sims=8", exact_empties)
+}
+
+fn review_by(game: &Game, spec: &str, exact_empties: Option<u32>) -> Vec<MoveReview> {
+    let spec: PlayerSpec = spec.parse().expect("a spec");
     let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
     let mut reviewer = Reviewer::new(agent, budget);
     if let Some(empties) = exact_empties {
@@ -277,6 +281,34 @@ fn the_last_fourteen_moves_are_valued_with_the_solvers_exact_margins() {
     // Solved by the agent's root solve: the report's margins, and for a move it did not
     // play, the root solve of the position after it.
     assert_exact_in_the_ending(&game, &review(&game, Some(0)), 14);
+}
+
+/// A review grades a game's ending as Othello's reviewers do, exactly from its own reach
+/// (more empties than the agent's root rule solves, and whatever a spec's `exact=` says):
+/// every row there carries the solver's margins of the played move and of the best, as the
+/// solver gives them for every legal move, one position at a time with a fresh table.
+/// Before, rows beyond the agent's 16 empties were a search's estimates (a Saio game's
+/// row at 21 empties read "d2 ≈ −42.00 best" where c4 is -38).
+#[test]
+fn a_review_is_exact_from_its_own_reach_whatever_the_agent_solves() {
+    let reach = review_exact_empties(BoardSize::Eight);
+    assert!(reach > default_exact_root_empties(BoardSize::Eight));
+    let game = game_with_a_random_ending(28, 13);
+    let agent_reach = default_exact_root_empties(BoardSize::Eight);
+    let beyond_the_agent = game
+        .positions()
+        .iter()
+        .filter(|pos| pos.legal_move_list().len() > 1)
+        .filter(|pos| (agent_reach + 1..=reach).contains(&pos.empty_count()))
+        .count();
+    assert!(
+        beyond_the_agent >= 3,
+        "rows beyond the agent's reach: {beyond_the_agent}"
+    );
+    for spec in ["mcts:sims=8", "mcts:sims=8,exact=10"] {
+        let reviews = review_by(&game, spec, None);
+        assert_exact_in_the_ending(&game, &reviews, reach);
+    }
 }
 
 #[test]
@@ -376,7 +408,7 @@ fn the_best_line_starts_with_the_best_move_and_is_legal_and_exact_where_solved()
 }
 
 /// An agent that thinks as its inner one does and notes every position it is asked to
-/// think about; its root rule is the inner agent's.
+/// think about; its root rule and root solver are the inner agent's.
 struct Noting {
     inner: Box<dyn Agent>,
     thought: Arc<Mutex<HashSet<Position>>>,
@@ -405,17 +437,26 @@ impl Agent for Noting {
     fn root_rule(&mut self, pos: &Position) -> Option<RootRule<'_>> {
         self.inner.root_rule(pos)
     }
+
+    fn root_solver(&mut self) -> Option<&mut Solver> {
+        self.inner.root_solver()
+    }
 }
 
-/// The review solves where the agent's root decision solves: a spec's `exact=` moves that
-/// line, and a position within it is not handed to the agent (but as the position after
-/// a searched one, to value the move into it) while every position beyond it is.
+/// The review solves within its own reach or where the agent's root decision solves,
+/// whichever is further: a spec's `exact=` beyond the review's reach moves that line, one
+/// short of it does not, and a position within it is not handed to the agent (but as the
+/// position after a searched one, to value the move into it) while every position beyond
+/// it is.
 #[test]
 fn a_spec_s_exact_reach_is_where_the_review_solves_instead_of_searching() {
     let game = game_with_a_random_ending(20, 9);
+    let review_reach = review_exact_empties(BoardSize::Eight);
+    let further = format!("mcts:sims=8,exact={}", review_reach + 1);
     for (text, reach) in [
-        ("mcts:sims=8", default_exact_root_empties(BoardSize::Eight)),
-        ("mcts:sims=8,exact=10", 10),
+        ("mcts:sims=8", review_reach),
+        ("mcts:sims=8,exact=10", review_reach),
+        (further.as_str(), review_reach + 1),
     ] {
         let spec: PlayerSpec = text.parse().expect("a spec");
         let (inner, budget) = spec.build(3, &NoModels).expect("an agent");

@@ -238,7 +238,7 @@ fn a_reviewed_move_shows_its_position_with_the_played_and_best_moves() {
         BoardOverlay {
             showing: Showing::Reviewed(1),
             tiles: Tiles::Ranked {
-                tiles: focus_tiles(&review),
+                tiles: focus_tiles(&review, game.position().size()),
                 best: Some(mv("f6")),
             },
             marked: sq("f6"),

@@ -118,7 +118,7 @@ fn exact_values_are_whole_and_a_bound_best_is_no_sure_best() {
     );
     assert!(!told.contains("+30.00"));
     assert_eq!(
-        focus_tiles(&r)[0].aria,
+        focus_tiles(&r, othello::BoardSize::Eight)[0].aria,
         "played, the best move found, +30 discs"
     );
 }
