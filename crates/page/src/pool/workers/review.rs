@@ -9,6 +9,14 @@ use engine::PlayerSpec;
 use othello::Position;
 use protocol::{Input, ReviewRequest, WireBudget};
 
+/// What a review's exact solves may add to a move's silence: the review solves from
+/// `engine::review::review_exact_empties` (20 on 8x8), and its slowest move, the first
+/// solve of a game's ending with an empty table, took 1.7 s in Chromium on the test machine
+/// (docs/review.md); ten times that lets a device ten times slower finish, where a worker
+/// replaced at 4 s would be sent the same move again and again and the review would never
+/// end.
+const REVIEW_SOLVE_MS: f64 = 17_000.0;
+
 /// A game's review under way. A worker holds one move at a time, so it can be cancelled
 /// between moves and a search for the game never waits behind more than one move.
 pub(super) struct ReviewJob {
@@ -45,12 +53,13 @@ impl ReviewJob {
     }
 
     /// How long its worker may stay silent on a move: a move's review can be two searches
-    /// (the position, then the one after a move the search left alone) and a budgeted
-    /// solve, at a few hundred simulations a second on a slow, busy device.
+    /// (the position, then the one after a move the search left alone) at a few hundred
+    /// simulations a second on a slow, busy device, and an exact solve from the review's
+    /// reach ([`REVIEW_SOLVE_MS`]).
     pub(super) fn timeout_ms(&self) -> f64 {
         let sims = self.budget.simulations.unwrap_or(0) as f64;
         let millis = self.budget.millis.unwrap_or(0) as f64;
-        SEARCH_TIMEOUT_MS + 2.0 * (sims * 3.0 + millis)
+        SEARCH_TIMEOUT_MS + REVIEW_SOLVE_MS + 2.0 * (sims * 3.0 + millis)
     }
 }
 
