@@ -121,6 +121,13 @@ pub fn looking_line(game: &GameState) -> String {
         .iter()
         .filter(|m| **m != Move::Pass)
         .count();
+    // A finished game looked back at says so too, its result kept in the words (issue 68,
+    // eighth look: "Game over: draw 32-32." beside move 20's board and counts).
+    if let Some(outcome) = game.position().outcome() {
+        return format!(
+            "Looking back (read only): the game itself ended at move {placed}: {outcome}."
+        );
+    }
     let mover = game.position().side_to_move();
     format!("Looking back (read only): the game itself is at move {placed}, {mover} to move.")
 }

@@ -790,3 +790,19 @@ fn the_proving_note_goes_once_the_result_is_proven_and_says_the_search_slows() {
     proven.search.proof = Some(Proof::Win);
     assert_eq!(proving_note(&proven, &pos, budget), None);
 }
+
+#[test]
+fn a_finished_game_looked_back_at_says_it_looks_back_and_how_it_ended() {
+    // Issue 68, eighth look: "Game over: draw 32-32." stood beside move 20's board.
+    let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+        .expect("a full board");
+    let game = GameState::new(over, Seats::Analysis);
+    assert_eq!(
+        looking_line(&game),
+        "Looking back (read only): the game itself ended at move 0: Black wins 64-0 (margin 64)."
+    );
+    assert_eq!(
+        looking_line(&start(Seats::Analysis)),
+        "Looking back (read only): the game itself is at move 0, Black to move."
+    );
+}
