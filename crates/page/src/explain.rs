@@ -915,6 +915,9 @@ fn verdict(merged: &Merged, side: Color, view: Color, game: &GameState) -> Strin
             ", expected result {}",
             crate::format::with_discs(&expected)
         ));
+        if heads::disagree(win, score * sign as f32) {
+            text.push_str(heads::DISAGREE);
+        }
     }
     text
 }
@@ -998,6 +1001,8 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
         board.variant(),
     )
 }
+
+pub mod heads;
 
 #[cfg(test)]
 mod end_tests;

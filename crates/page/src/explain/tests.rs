@@ -176,7 +176,8 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs")
+        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here")
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -408,7 +409,8 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs")
+        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here")
     );
     assert_eq!(
         s.speed.as_deref(),
