@@ -14,8 +14,7 @@ pub fn disagree(win: f32, margin: f32) -> bool {
 }
 
 /// What the panel adds after the two estimates when they [`disagree`].
-pub const DISAGREE: &str =
-    "; chance and margin disagree, so both are weak here";
+pub const DISAGREE: &str = "; chance and margin disagree, so both are weak here";
 
 #[cfg(test)]
 mod tests {

@@ -715,7 +715,10 @@ fn a_forced_moves_square_says_forced_and_its_notice_one_frame() {
     assert_eq!(tiles[0].label, "forced");
     assert_eq!(tiles[0].aria, "played, forced: the only legal move");
     let line = focus_line(Some(40), &forced);
-    assert!(line.contains("its only legal move, forced, in the gold frame"), "{line}");
+    assert!(
+        line.contains("its only legal move, forced, in the gold frame"),
+        "{line}"
+    );
     assert!(!line.contains("white"), "{line}");
     // A best move played is one frame too; another move played is ringed beside it.
     let best = reviewed(Color::Black, "f5", 2.0, "f5", 2.0);
