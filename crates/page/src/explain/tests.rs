@@ -176,8 +176,10 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs; \
-             chance and margin disagree, so both are weak here")
+        Some(
+            "For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here"
+        )
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -245,6 +247,20 @@ fn a_search_too_short_to_time_gives_no_speed() {
         nodes: 8,
         micros: 1_000,
     });
+    // A second and a bit: the rate is the count over the time shown, one form of it
+    // (issue 68, eighth look: "6,000,033 positions in 1 s: 5,982,683 per second").
+    let mut long = quick.clone();
+    long.search.solved = long.search.solved.map(|s| SolvedStat {
+        nodes: 6_000_033,
+        micros: 1_003_000,
+        ..s
+    });
+    let h = heat(&game, Purpose::Move, long);
+    let l = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        l.speed.as_deref(),
+        Some("The endgame solver: 6,000,033 positions in 1.00 s: 6,000,033 per second")
+    );
     let h = heat(&game, Purpose::Move, quick);
     let q = summary_of(&view, &game, &h, Role::Past).expect("a summary");
     assert_eq!(
@@ -297,8 +313,11 @@ fn the_agents_past_search_names_the_move_it_played() {
     assert_eq!(s.pv, None);
     assert_eq!(
         s.speed.as_deref(),
-        Some("No search: it had a single legal move.")
+        Some("No search: it was the only legal move.")
     );
+    // Its heading names no search that chose it (issue 68, eighth look: "The agent's last
+    // search, before it played b1" over "No search").
+    assert_eq!(s.heading, "The agent played d6, the only legal move");
     // An analysis of it says so alone, no "finished (100 simulations; …)" above it.
     let mut analysed = heat(&answered, Purpose::Analysis, merged(0.0, 0, 0.0));
     analysed.done = true;
@@ -306,7 +325,7 @@ fn the_agents_past_search_names_the_move_it_played() {
     assert_eq!(s.heading, format!("Analysis of {} to move", analysed.side));
     assert_eq!(
         s.speed.as_deref(),
-        Some("No search: it had a single legal move.")
+        Some("No search: it was the only legal move.")
     );
 }
 
@@ -409,8 +428,10 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs; \
-             chance and margin disagree, so both are weak here")
+        Some(
+            "For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here"
+        )
     );
     assert_eq!(
         s.speed.as_deref(),
