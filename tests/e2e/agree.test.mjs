@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { download, ENDGAMES, loadTranscript, newContext, newGame, openGame, useBrowser } from "./lib.mjs";
+import { download, ENDGAMES, loadTranscript, newContext, newGame, openGame, setLevel, useBrowser, waitForTurn } from "./lib.mjs";
 
 useBrowser();
 
@@ -141,6 +141,36 @@ test("Analyse with the box left empty keeps a finished game, and analyses the ea
   assert.match(await page.locator("#set-aside").innerText(), /The finished game \(60 moves\) was put aside/);
   await page.click("#bring-back");
   await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a link copied after an undo opens with the later moves to redo", async () => {
+  // Issue 68, eighth look: played as White, Undo said "Redo replays them", and the copied
+  // link opened with Redo off.
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await setLevel(page, "beginner");
+  await newGame(page, { players: "white" });
+  for (let i = 0; i < 2; i++) {
+    await waitForTurn(page);
+    await page.locator(".cell.legal").first().click();
+  }
+  await waitForTurn(page);
+  const whole = await page.locator("#transcript").innerText();
+  await page.click("#undo");
+  await page.waitForFunction(() => !document.querySelector("#redo").disabled);
+  const back = await page.locator("#transcript").innerText();
+  assert.notEqual(back, whole);
+  const link = await page.getAttribute("#copy-link", "data-link");
+  const fresh = await newContext({ viewport: { width: 1280, height: 800 } });
+  const opened = await fresh.newPage();
+  await opened.goto(link);
+  await opened.waitForSelector('main[data-ready="true"]');
+  await opened.waitForFunction((t) => document.querySelector("#transcript").innerText === t, back);
+  assert.ok(await opened.locator("#redo").isEnabled(), `Redo off after opening ${link}`);
+  await opened.click("#redo");
+  await opened.waitForFunction((t) => document.querySelector("#transcript").innerText === t, whole);
+  await fresh.close();
   assert.deepEqual(errors, []);
   await context.close();
 });

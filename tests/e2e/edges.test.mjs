@@ -354,6 +354,62 @@ test("a click on the evaluation graph shows that move and keeps the game: the sa
   await context.close();
 });
 
+/** The move number the graph's caption reads ("4. c5 (White): …", after "This position is
+ * now on the board: " when it is). */
+const captionNumber = async (page) => {
+  const words = await page.locator("#graph-caption").innerText();
+  const found = words.match(/(?:^|: )(\d+)\. [a-h][1-8]/);
+  assert.ok(found, words);
+  return Number(found[1]);
+};
+
+/** Where to point at each point of the graph, across at its x and down at the graph's foot,
+ * away from every point: the band is to pick the point nearest across, the pointer's
+ * height aside. */
+const pointSpots = (page) =>
+  page.$$eval("#eval-graph .pt:not(.live)", (pts) => {
+    const svg = document.querySelector("#eval-graph svg").getBoundingClientRect();
+    return pts.map((p) => {
+      const r = p.getBoundingClientRect();
+      return { ply: Number(p.dataset.ply), x: r.left + r.width / 2, y: svg.bottom - 3, dot: r.bottom };
+    });
+  });
+
+test("the graph picks the point nearest across wherever the pointer is on it, by mouse and by tap", async () => {
+  // Issue 68, eighth look: away from a dot, the band read its place across the whole page
+  // (Yew hands an event to the app's root), so ply 7's x read "37. e1" and every tap on a
+  // phone read "4. c5".
+  for (const phone of [false, true]) {
+    const context = await newContext(phone
+      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(SITE);
+    await page.waitForSelector("#model-status[data-player^='mcts:model=']", { timeout: 60_000 });
+    await page.uncheck("#book");
+    await setLevel(page, "beginner");
+    for (let i = 0; i < 4; i++) {
+      await page.locator(".cell.legal").first().click();
+      await waitForTurn(page);
+    }
+    await page.locator("#eval-graph").scrollIntoViewIfNeeded();
+    const spots = await pointSpots(page);
+    assert.deepEqual(spots.map((s) => s.ply), [2, 4, 6, 8]);
+    for (const spot of spots) {
+      assert.ok(spot.y - spot.dot > 6, `ply ${spot.ply}: the pointer ${spot.y - spot.dot} px under its dot`);
+      if (phone) {
+        await page.touchscreen.tap(spot.x, spot.y);
+        // A tap shows that point's position: the one its move was played from.
+        await page.waitForFunction((at) => document.querySelector(".mv.current")?.dataset.ply === String(at), spot.ply - 1);
+      } else {
+        await page.mouse.move(spot.x, spot.y);
+      }
+      assert.equal(await captionNumber(page), spot.ply, `${phone ? "a tap" : "the pointer"} under ply ${spot.ply}`);
+    }
+    await context.close();
+  }
+});
+
 test("a paused watch game says it is paused, and the next watch game runs", async () => {
   const { page, context } = await openGame();
   await setLevel(page, "beginner");

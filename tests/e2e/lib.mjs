@@ -111,8 +111,9 @@ export async function newGame(page, { size = "8", variant = "standard", players 
   await page.selectOption("#new-size", size);
   await page.selectOption("#new-variant", variant);
   await page.selectOption("#new-players", players);
-  // A game under way is thrown away only once the person confirms.
-  const underWay = (await moveCount(page)) > 0 && !/Game over/.test(await status(page));
+  // A game under way is thrown away only once the person confirms; a finished one, looked
+  // back at or not, is not under way.
+  const underWay = (await moveCount(page)) > 0 && !/Game over|the game itself ended/.test(await status(page));
   await page.click("#new-game");
   if (underWay) await page.click("#confirm-new-yes");
 }

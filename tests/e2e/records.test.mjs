@@ -375,6 +375,10 @@ test("a GGS record keeps its players, result, date, place, clocks and move times
   // Looking back through it keeps it whole: the moves after the board's are still its own.
   await page.click("#moves button.mv[data-ply='20']");
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "20");
+  // The status says it looks back, as for a game under way, the result within it (issue 68,
+  // eighth look: "Game over: draw 32-32." beside move 20's board).
+  assert.equal(await page.locator("#status").innerText(),
+    "Looking back (read only): the game itself ended at move 60: draw 32-32.");
   keepsTheRecord(await download(page, "#download-ggf"));
 
   // Opened as a file, the same.

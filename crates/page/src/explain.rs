@@ -121,6 +121,13 @@ pub fn looking_line(game: &GameState) -> String {
         .iter()
         .filter(|m| **m != Move::Pass)
         .count();
+    // A finished game looked back at says so too, its result kept in the words (issue 68,
+    // eighth look: "Game over: draw 32-32." beside move 20's board and counts).
+    if let Some(outcome) = game.position().outcome() {
+        return format!(
+            "Looking back (read only): the game itself ended at move {placed}: {outcome}."
+        );
+    }
     let mover = game.position().side_to_move();
     format!("Looking back (read only): the game itself is at move {placed}, {mover} to move.")
 }
@@ -389,14 +396,19 @@ pub fn search_summary(
     if merged.settled_without_search() {
         let speed = match role {
             Role::Thinking => "Starting the search…",
-            _ => "No search: it had a single legal move.",
+            _ => "No search: it was the only legal move.",
         };
         // A finished analysis's heading would name a budget it never spent ("finished (100
         // simulations; …)" above "No search", a fresh look found): the line below says it.
-        let heading = if role == Role::Analysis && heat.done {
-            format!("Analysis of {} to move", heat.side)
-        } else {
-            heading
+        // Nothing searched, so nothing "suggests" or was "searched": the heading names
+        // the move as the only one (issue 68, eighth look: "the search suggests f1" over
+        // "No search").
+        let only = merged.best_move().map(|m| m.to_string());
+        let heading = match (role, only) {
+            (Role::Analysis, _) if heat.done => format!("Analysis of {} to move", heat.side),
+            (Role::Hint, Some(mv)) => format!("Hint for {}: {mv}, the only legal move", heat.side),
+            (Role::Past, Some(mv)) => format!("The agent played {mv}, the only legal move"),
+            _ => heading,
         };
         return Some(Summary {
             kind,
@@ -651,19 +663,21 @@ fn elapsed_text(ms: f64) -> String {
 /// is noise, as a short search's is (issue 68's fourth look: "8 positions in 1 ms:
 /// 8,000,000 per second" at a game's last move).
 fn solver_speed(solved: SolvedStat) -> String {
-    let ms = solved.micros as f64 / 1000.0;
-    if ms < MIN_TIMED_MS {
+    // The time in the form the panel's result line gives it, and the rate over that time.
+    let (time, shown_ms) = (
+        crate::format::solve_time(solved.micros),
+        crate::format::solve_time_ms(solved.micros),
+    );
+    if (solved.micros as f64 / 1000.0) < MIN_TIMED_MS {
         return format!(
-            "The endgame solver: {} in {}: too short a solve to give a speed",
+            "The endgame solver: {} in {time}: too short a solve to give a speed",
             count(solved.nodes, "position", "positions"),
-            elapsed_text(ms),
         );
     }
-    let rate = solved.nodes as f64 / (ms / 1000.0).max(1e-6);
+    let rate = solved.nodes as f64 / (shown_ms / 1000.0);
     format!(
-        "The endgame solver: {} in {}: {} per second",
+        "The endgame solver: {} in {time}: {} per second",
         count(solved.nodes, "position", "positions"),
-        elapsed_text(ms),
         thousands(rate.round() as u64)
     )
 }
@@ -908,6 +922,9 @@ fn verdict(merged: &Merged, side: Color, view: Color, game: &GameState) -> Strin
             ", expected result {}",
             crate::format::with_discs(&expected)
         ));
+        if heads::disagree(win, score * sign as f32) {
+            text.push_str(heads::DISAGREE);
+        }
     }
     text
 }
@@ -991,6 +1008,8 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
         board.variant(),
     )
 }
+
+pub mod heads;
 
 #[cfg(test)]
 mod end_tests;

@@ -10,14 +10,15 @@
 //! byte what it came with (issue 68: a link carried its players, date and place alone, and
 //! its download lost `TI`, gained `RE[+10]` and wrote `BO` anew); `pb=`, `pw=`, `dt=`,
 //! `pc=` name the players, date and place of a record with no text of its own, and of
-//! links written before.
+//! links written before. `u=` the moves taken back, next first, which Redo replays (a
+//! record carries its own; issue 68: a link copied after an undo opened with Redo off).
 
 use crate::format::illegal_reason;
 use crate::levels::{CustomKind, Difficulty, LEVELS};
 use crate::state::{GameState, Seats};
 use othello::ggf::GgfGame;
 use othello::xot_openings;
-use othello::{BoardSize, Color, Game, Position, TranscriptErrorKind, Variant};
+use othello::{BoardSize, Color, Game, Move, Position, TranscriptErrorKind, Variant};
 
 /// What a link holds: the game, who plays it, the level, and the record's names or the
 /// whole record (whose moves the game's are, or begin).
@@ -28,6 +29,8 @@ pub struct Link {
     pub difficulty: Difficulty,
     pub names: Names,
     pub record: Option<GgfGame>,
+    /// The moves taken back, the next to redo first (`u=`).
+    pub later: Vec<Move>,
 }
 
 /// A loaded record's players, date and place, which its link carries.
@@ -107,7 +110,14 @@ pub fn write(state: &GameState, difficulty: &Difficulty) -> String {
     }
     parts.push(format!("s={}", seats_code(state.seats)));
     parts.push(format!("l={}", level_code(difficulty)));
-    if let Some(record) = state.record_in_play() {
+    // The redo moves, passes written, so that they replay from the game's last move
+    // whatever it was; a record's link carries them in its record.
+    let record = state.record_in_play();
+    if record.is_none() && !state.undone.is_empty() {
+        let later: String = state.undone.iter().rev().map(Move::to_string).collect();
+        parts.push(format!("u={later}"));
+    }
+    if let Some(record) = record {
         match record.as_read() {
             Some(text) => parts.push(format!("r={}", encode(text))),
             None => {
@@ -129,7 +139,7 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
         return Ok(None);
     }
     let (mut size, mut variant) = (BoardSize::Eight, Variant::Standard);
-    let (mut xot, mut board, mut moves) = (None, None, "");
+    let (mut xot, mut board, mut moves, mut later) = (None, None, "", "");
     let (mut seats, mut difficulty) = (Seats::Human(Color::Black), Difficulty::default());
     let mut names = Names::default();
     let mut record = None;
@@ -142,6 +152,7 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
             "x" => xot = Some(value.parse::<usize>().map_err(|_| bad("XOT opening"))?),
             "p" => board = Some(value.replace(['_', '+'], " ").replace("%20", " ")),
             "g" => moves = value,
+            "u" => later = value,
             "s" => seats = seats_from(value).ok_or_else(|| bad("side"))?,
             "l" => difficulty = level_from(value).ok_or_else(|| bad("level"))?,
             "pb" => names.black = Some(decode(value).ok_or_else(|| bad("player"))?),
@@ -158,14 +169,17 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
             .map_err(|e| LinkError::BadStart(e.to_string()))?,
         (None, None) => Position::start(size, variant),
     };
-    let game = Game::from_transcript(moves, start).map_err(|e| match e.kind {
-        TranscriptErrorKind::BadSquare(square) => LinkError::BadSquare(e.move_number, square),
-        TranscriptErrorKind::Illegal(illegal) => LinkError::Illegal(
-            e.move_number,
-            illegal.mv.to_string(),
-            illegal_reason(illegal.reason),
-        ),
-    })?;
+    let game = replay(moves, start)?;
+    // The redo moves replayed after the game's, their numbers counted from the start.
+    let later = if later.is_empty() {
+        Vec::new()
+    } else {
+        let line = replay(&format!("{moves}{later}"), start)?;
+        line.moves()
+            .strip_prefix(game.moves())
+            .ok_or(LinkError::NotTheRecords)?
+            .to_vec()
+    };
     if let Some(record) = &record {
         let line = record.game();
         if line.start() != game.start() || !line.moves().starts_with(game.moves()) {
@@ -178,7 +192,20 @@ pub fn read(fragment: &str) -> Result<Option<Link>, LinkError> {
         difficulty,
         names,
         record,
+        later,
     }))
+}
+
+/// A link's moves from `start`, or why they cannot be played.
+fn replay(moves: &str, start: Position) -> Result<Game, LinkError> {
+    Game::from_transcript(moves, start).map_err(|e| match e.kind {
+        TranscriptErrorKind::BadSquare(square) => LinkError::BadSquare(e.move_number, square),
+        TranscriptErrorKind::Illegal(illegal) => LinkError::Illegal(
+            e.move_number,
+            illegal.mv.to_string(),
+            illegal_reason(illegal.reason),
+        ),
+    })
 }
 
 /// A link's `r=`: the record's text, percent-encoded.
@@ -205,7 +232,7 @@ pub fn state(link: &Link) -> GameState {
         }
     }
     if link.names.is_empty() {
-        return GameState::from_game(link.game.clone(), link.seats);
+        return with_later(&link.game, &link.later, link.seats);
     }
     let mut record = GgfGame::new(link.game.clone());
     record.black = link.names.black.clone();
@@ -214,6 +241,25 @@ pub fn state(link: &Link) -> GameState {
     record.place = link.names.place.clone();
     record.set_result_from_board();
     GameState::from_record(record, link.seats)
+}
+
+/// `game` with `later` to redo: the whole line played, then taken back to `game`'s move
+/// (a move that cannot be played ends the line there).
+fn with_later(game: &Game, later: &[Move], seats: Seats) -> GameState {
+    let mut line = game.clone();
+    for mv in later {
+        if line.push(*mv).is_err() {
+            break;
+        }
+    }
+    let mut state = GameState::from_game(line, seats);
+    while state.game.moves().len() > game.moves().len() {
+        match state.game.pop() {
+            Some(mv) => state.undone.push(mv),
+            None => break,
+        }
+    }
+    state
 }
 
 /// `text` percent-encoded, every byte but ASCII letters, digits and `-._~` (a name may hold

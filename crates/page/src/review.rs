@@ -876,7 +876,18 @@ pub fn focus_tiles(r: &ReviewedMove, size: othello::BoardSize) -> Vec<crate::mer
         label,
         kind: crate::merge::TileKind::Reviewed,
     };
-    if r.best == r.played || r.is_forced() {
+    // A forced move has no value to show: the square says "forced", never a bare "-"
+    // (issue 68: it read "-" and its label "- discs").
+    if r.is_forced() {
+        return vec![crate::merge::Tile {
+            mv: r.played,
+            strength: 1.0,
+            label: "forced".to_owned(),
+            aria: "played, forced: the only legal move".to_owned(),
+            kind: crate::merge::TileKind::Reviewed,
+        }];
+    }
+    if r.best == r.played {
         let what = if r.grade_uncertain() {
             "played, the best move found"
         } else {
@@ -937,9 +948,17 @@ pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
     // One sentence for the board, another for the move: the colours' key once ran into
     // the move's own colons ("…(played: red; best: gold frame): 12. d3 (Black): …").
     let which = number.map_or("The pass".to_owned(), |n| format!("Move {n}"));
+    // The marks named are the ones drawn: one gold frame where the move played was the
+    // best or the only one (issue 68: a forced move's notice spoke of a white ring).
+    let marks = if r.is_forced() {
+        "its only legal move, forced, in the gold frame"
+    } else if r.played == r.best {
+        "the move played, also the best found, in the gold frame"
+    } else {
+        "the move ringed in white and the best in the gold frame"
+    };
     format!(
-        "{which} as it stood before it was played, the move ringed in white and the best in \
-         the gold frame. {}.",
+        "{which} as it stood before it was played, {marks}. {}.",
         describe(number, r)
     )
 }

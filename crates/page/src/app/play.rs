@@ -202,10 +202,10 @@ fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
         return reviewed_line(game, index);
     }
     // Nothing on the board shown is the player's to play while they look back (issue 68:
-    // "your turn" beside an earlier position); a finished game's result stays the news.
-    let over = game.position().is_game_over();
-    if let Some(line) = game.browsing.filter(|_| !over).map(|_| looking_line(game)) {
-        return line;
+    // "your turn" beside an earlier position), nor the game's end (its eighth look: "Game
+    // over" beside move 20's board): the line says it looks back, the result within it.
+    if game.browsing.is_some() {
+        return looking_line(game);
     }
     if game.held && !game.position().is_game_over() {
         return held_line(game);

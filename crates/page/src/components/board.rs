@@ -74,7 +74,7 @@ pub fn board(props: &BoardProps) -> Html {
         let is_best = best == Some(Move::Place(sq));
         let heat_overlay = tile.map(|tile| tile_span(tile, is_best, ranked));
         let coords = coordinates(sq);
-        let label = square_label(props, sq, color, is_legal, tile.map(|t| t.aria.as_str()));
+        let label = square_label(props, sq, color, is_legal, tile);
         html! {
             <button
                 id={format!("sq-{sq}")}
@@ -168,7 +168,7 @@ fn square_label(
     sq: Square,
     color: Option<Color>,
     is_legal: bool,
-    tile_aria: Option<&str>,
+    tile: Option<&Tile>,
 ) -> String {
     let mut label = format!("{sq}: ");
     label.push_str(match color {
@@ -180,8 +180,14 @@ fn square_label(
     if props.last == Some(sq) {
         label.push_str(", last move");
     }
-    if let Some(aria) = tile_aria {
-        label.push_str(&format!(", {aria}"));
+    if let Some(tile) = tile {
+        label.push_str(&format!(", {}", tile.aria));
+    }
+    // A reviewed move's tile already says "played" or "the best move": the marks are not
+    // said twice, nor the best called a suggestion (issue 68: "played, the best move, -
+    // discs, suggested move").
+    if tile.is_some_and(|t| t.kind == crate::merge::TileKind::Reviewed) {
+        return label;
     }
     if props.played == Some(sq) {
         label.push_str(", the move played");

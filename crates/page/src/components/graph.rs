@@ -60,7 +60,8 @@ pub fn eval_graph(props: &GraphProps) -> Html {
         };
         Some(point_mark(p, at, later, &props.on_goto, &hovered))
     });
-    let hit = hit_area(props, &x, &hovered);
+    let band = use_node_ref();
+    let hit = hit_area(props, &x, &hovered, &band);
     let (top, bottom, axis) = axis_labels(props.scale);
     let losses = loss_chart(&props.points, &x);
     let shown = (*hovered).and_then(|ply| props.points.iter().find(|p| p.ply == ply));
@@ -183,6 +184,7 @@ fn hit_area(
     props: &GraphProps,
     x: &dyn Fn(usize) -> f32,
     hovered: &UseStateHandle<Option<usize>>,
+    band: &NodeRef,
 ) -> Html {
     // The points that are drawn, with their places across.
     let places: Vec<(usize, f32)> = props
@@ -191,9 +193,12 @@ fn hit_area(
         .filter(|p| p.estimate.is_some())
         .map(|p| (p.ply, x(p.ply)))
         .collect();
+    // Measured on the band itself, through its ref: Yew delegates events to the app's
+    // root, so an event's current target is that root, and the band's places were read
+    // across the whole page (issue 68: a hover at ply 7's x read "37. e1").
+    let band_ref = band.clone();
     let nearest = move |e: &MouseEvent| -> Option<usize> {
-        use wasm_bindgen::JsCast;
-        let band = e.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+        let band = band_ref.cast::<web_sys::Element>()?;
         let r = band.get_bounding_client_rect();
         if r.width() <= 0.0 {
             return None;
@@ -224,7 +229,7 @@ fn hit_area(
         })
     };
     html! {
-        <rect class="eval-hit" id="eval-hit" x={PAD.to_string()} y="0" width={(WIDTH - 2.0 * PAD).to_string()}
+        <rect class="eval-hit" id="eval-hit" ref={band.clone()} x={PAD.to_string()} y="0" width={(WIDTH - 2.0 * PAD).to_string()}
               height={HEIGHT.to_string()} {onclick} {onmousemove} />
     }
 }

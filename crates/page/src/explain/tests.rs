@@ -176,7 +176,10 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs")
+        Some(
+            "For Black (you): 25% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here"
+        )
     );
     assert_eq!(s.kind, "thinking");
     // The rate is the count over the time shown.
@@ -244,6 +247,20 @@ fn a_search_too_short_to_time_gives_no_speed() {
         nodes: 8,
         micros: 1_000,
     });
+    // A second and a bit: the rate is the count over the time shown, one form of it
+    // (issue 68, eighth look: "6,000,033 positions in 1 s: 5,982,683 per second").
+    let mut long = quick.clone();
+    long.search.solved = long.search.solved.map(|s| SolvedStat {
+        nodes: 6_000_033,
+        micros: 1_003_000,
+        ..s
+    });
+    let h = heat(&game, Purpose::Move, long);
+    let l = summary_of(&view, &game, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        l.speed.as_deref(),
+        Some("The endgame solver: 6,000,033 positions in 1.00 s: 6,000,033 per second")
+    );
     let h = heat(&game, Purpose::Move, quick);
     let q = summary_of(&view, &game, &h, Role::Past).expect("a summary");
     assert_eq!(
@@ -296,8 +313,11 @@ fn the_agents_past_search_names_the_move_it_played() {
     assert_eq!(s.pv, None);
     assert_eq!(
         s.speed.as_deref(),
-        Some("No search: it had a single legal move.")
+        Some("No search: it was the only legal move.")
     );
+    // Its heading names no search that chose it (issue 68, eighth look: "The agent's last
+    // search, before it played b1" over "No search").
+    assert_eq!(s.heading, "The agent played d6, the only legal move");
     // An analysis of it says so alone, no "finished (100 simulations; …)" above it.
     let mut analysed = heat(&answered, Purpose::Analysis, merged(0.0, 0, 0.0));
     analysed.done = true;
@@ -305,7 +325,7 @@ fn the_agents_past_search_names_the_move_it_played() {
     assert_eq!(s.heading, format!("Analysis of {} to move", analysed.side));
     assert_eq!(
         s.speed.as_deref(),
-        Some("No search: it had a single legal move.")
+        Some("No search: it was the only legal move.")
     );
 }
 
@@ -408,7 +428,10 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     assert_eq!(
         s.verdict.as_deref(),
         // "≈": an estimate, in the page's one rule for numbers (issue 68; "+4" before).
-        Some("For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs")
+        Some(
+            "For Black (you): 40% chance to win, expected result ≈\u{202f}+4 discs; \
+             chance and margin disagree, so both are weak here"
+        )
     );
     assert_eq!(
         s.speed.as_deref(),
@@ -789,4 +812,20 @@ fn the_proving_note_goes_once_the_result_is_proven_and_says_the_search_slows() {
     let mut proven = merged(0.9, 400, 100.0);
     proven.search.proof = Some(Proof::Win);
     assert_eq!(proving_note(&proven, &pos, budget), None);
+}
+
+#[test]
+fn a_finished_game_looked_back_at_says_it_looks_back_and_how_it_ended() {
+    // Issue 68, eighth look: "Game over: draw 32-32." stood beside move 20's board.
+    let over = Position::from_board_text(&format!("{} X", "X".repeat(64)), Variant::Standard)
+        .expect("a full board");
+    let game = GameState::new(over, Seats::Analysis);
+    assert_eq!(
+        looking_line(&game),
+        "Looking back (read only): the game itself ended at move 0: Black wins 64-0 (margin 64)."
+    );
+    assert_eq!(
+        looking_line(&start(Seats::Analysis)),
+        "Looking back (read only): the game itself is at move 0, Black to move."
+    );
 }

@@ -168,3 +168,26 @@ fn a_records_link_opens_the_record_as_it_came_byte_for_byte() {
     let fragment = write(&state, &difficulty).replace("g=f5d6c3", "g=f5d6c4");
     assert_eq!(read(&fragment), Err(LinkError::NotTheRecords));
 }
+
+#[test]
+fn a_games_link_after_an_undo_keeps_the_moves_to_redo() {
+    // Issue 68, eighth look: after an undo the status said "Redo replays them", but the
+    // copied link opened with Redo off.
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let mut state = played(start, "f5d6c3d3c4", Seats::Human(Color::White));
+    assert!(state.undo());
+    assert!(state.can_redo());
+    let club = Difficulty::Level("club".to_owned());
+    let fragment = write(&state, &club);
+    assert!(fragment.contains("&u="), "{fragment}");
+    let opened = super::state(&round_trip(&state, &club));
+    assert_eq!(opened.game, state.game);
+    assert_eq!(opened.undone, state.undone);
+    // Redo replays them, to the game as it was.
+    let mut again = opened.clone();
+    assert!(again.redo());
+    assert_eq!(again.game.transcript(false), "f5d6c3d3c4");
+    // Later moves that cannot follow are refused, said once.
+    let bad = fragment.replace("&u=", "&u=a1");
+    assert!(matches!(read(&bad), Err(LinkError::Illegal(..))), "{bad}");
+}

@@ -704,3 +704,25 @@ fn a_large_drift_says_the_losses_are_rough_and_names_the_deeper_level() {
     assert!(!steady.rough());
     assert!(!steady.sentence(Some(1_600)).contains("rough"));
 }
+
+#[test]
+fn a_forced_moves_square_says_forced_and_its_notice_one_frame() {
+    // Issue 68, eighth look: "40. b7 (forced)" put a bare "-" on b7, labelled "- discs",
+    // under a notice of a white ring and a gold frame where one frame was drawn.
+    let forced = ReviewedMove::from_engine(&MoveReview::forced(Color::Black, mv("b7")));
+    let tiles = focus_tiles(&forced, othello::BoardSize::Eight);
+    assert_eq!(tiles.len(), 1);
+    assert_eq!(tiles[0].label, "forced");
+    assert_eq!(tiles[0].aria, "played, forced: the only legal move");
+    let line = focus_line(Some(40), &forced);
+    assert!(
+        line.contains("its only legal move, forced, in the gold frame"),
+        "{line}"
+    );
+    assert!(!line.contains("white"), "{line}");
+    // A best move played is one frame too; another move played is ringed beside it.
+    let best = reviewed(Color::Black, "f5", 2.0, "f5", 2.0);
+    assert!(!focus_line(Some(1), &best).contains("white"));
+    let other = reviewed(Color::Black, "f5", 0.0, "d3", 6.0);
+    assert!(focus_line(Some(1), &other).contains("ringed in white"));
+}
