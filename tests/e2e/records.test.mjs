@@ -319,8 +319,13 @@ test("the opening book: the agent's first moves come at once, marked, with book 
   // A hint at the start, a book position, shows the book's values in discs.
   await newGame(page, { size: "8", players: "black" });
   await waitForTurn(page);
+  const undoTop = async () => (await page.locator("#undo").boundingBox()).y;
+  const before = await undoTop();
   await page.click("#hint");
   await page.waitForSelector(".heat .pct", { timeout: 10_000 });
+  // The book's legend fits the room kept under the board: nothing under it moves (the
+  // eighth fresh look, issue 68: its third line moved the buttons 18 px).
+  assert.equal(await undoTop(), before, "the buttons moved with the book hint's legend");
   const labels = await page.locator(".heat .pct").allInnerTexts();
   assert.ok(labels.length > 0 && labels.every((l) => /^≈\u202f([+\u2212]\d+|0)$/.test(l)), labels.join(" "));
   assert.match(await page.locator("#heat-legend").innerText(), /the opening book's estimate/);

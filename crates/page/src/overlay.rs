@@ -370,6 +370,16 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     let mut kinds: Vec<TileKind> = tiles.iter().map(|t| t.kind).collect();
     kinds.sort();
     kinds.dedup();
+    if kinds == [TileKind::Book] {
+        // Its own words, no longer than a search's line: the general form with the book's
+        // clauses ran to a third line under the board and moved the status and the buttons
+        // 18 px at a game's first hint (the eighth fresh look, issue 68). A book hint marks
+        // only the moves the book holds (often one): "each move" promised the others.
+        return Some(format!(
+            "On the squares: the opening book's estimates (≈) of the final disc margin for \
+             {side} after each move it holds, red the worst to green the best."
+        ));
+    }
     let parts: Vec<&str> = kinds
         .iter()
         .map(|kind| match kind {
@@ -386,26 +396,15 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
             TileKind::Share => "a share of the search",
         })
         .collect();
-    // A book hint marks only the moves the book holds (often one): "each move" promised
-    // the others (a fresh look, issue 68).
-    let moves = if kinds == [TileKind::Book] {
-        "each move the opening book holds"
-    } else {
-        "each move"
-    };
     // The colours are the search's order, the framed move green, not the numbers' own
-    // (issue 68: the two can disagree); a book hint's are its values. Squares that read
-    // the same are drawn alike (`spread`), so a tie with the framed move is as green as it
-    // (issue 68: d2's "~-16" as green as the framed f6's "~-16"). The legend does not say
-    // so: the words took it to a third line, past the room kept under the board, which
-    // then moved the buttons 18 px as the line came and went.
-    let colours = if kinds == [TileKind::Book] {
-        "red the worst to green the best"
-    } else {
-        "green the search's choice to red its worst"
-    };
+    // (issue 68: the two can disagree). Squares that read the same are drawn alike
+    // (`spread`), so a tie with the framed move is as green as it (issue 68: d2's "~-16"
+    // as green as the framed f6's "~-16"). The legend does not say so: the words took it
+    // to a third line, past the room kept under the board, which then moved the buttons
+    // 18 px as the line came and went.
     Some(format!(
-        "On the squares: the final disc margin for {side} after {moves}, {colours}: {}.",
+        "On the squares: the final disc margin for {side} after each move, green the \
+         search's choice to red its worst: {}.",
         parts.join("; ")
     ))
 }

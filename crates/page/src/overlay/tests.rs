@@ -411,9 +411,17 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         best: None,
     };
     let said = legend(&book, "Black (you)").expect("a legend");
+    assert!(said.contains("after each move it holds"), "{said}");
+    // No longer than a search hint's line, which fits the two lines kept under the board
+    // (a third moved the status and the buttons at a game's first hint).
+    let searched = Tiles::Ranked {
+        tiles: vec![tile_of(TileKind::Estimate, "≈\u{202f}−16")],
+        best: None,
+    };
+    let search_said = legend(&searched, "Black (you)").expect("a legend");
     assert!(
-        said.contains("after each move the opening book holds"),
-        "{said}"
+        said.chars().count() <= search_said.chars().count(),
+        "{said} | {search_said}"
     );
     let bound = Tiles::Ranked {
         tiles: vec![tile_of(TileKind::Bound, "≥+2")],
