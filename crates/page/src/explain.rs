@@ -448,7 +448,7 @@ pub fn search_summary(
     if role == Role::Past && !solved_the_end(merged, heat.side, game) {
         summary.verdict = summary
             .verdict
-            .map(|v| format!("Before that move: {v}. The final result is the board's"));
+            .map(|v| format!("Before that move: {v}. The final result is the board's."));
     }
     Some(summary)
 }

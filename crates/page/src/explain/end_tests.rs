@@ -32,7 +32,7 @@ fn once_the_game_is_over_the_last_search_keeps_its_estimate_said_as_then() {
     assert_eq!(
         s.verdict,
         Some(format!(
-            "Before that move: {then}. The final result is the board's"
+            "Before that move: {then}. The final result is the board's."
         ))
     );
     assert!(s.pv.is_some() && s.speed.is_some(), "the search itself");
@@ -109,7 +109,7 @@ fn the_solvers_last_move_keeps_its_result_line_which_is_the_boards() {
     let verdict = s.verdict.expect("the search's verdict then");
     assert!(
         verdict.starts_with("Before that move: Proven loss by at least")
-            && verdict.ends_with(". The final result is the board's"),
+            && verdict.ends_with(". The final result is the board's."),
         "{verdict}"
     );
 }
