@@ -4,12 +4,12 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use engine::midgame::{PatternEval, PatternOutput};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use tools::models::{ModelFiles, RuntimeChoice};
-use tools::relabel::{file_rules, npz_files, relabel_file, FileSummary, Relabeller};
+use tools::relabel::{file_rules, npz_files, relabel_file, FileSummary, RelabelError, Relabeller};
 
 #[derive(Args)]
 pub struct RelabelArgs {
@@ -42,19 +42,7 @@ pub fn run(args: RelabelArgs, runtime: RuntimeChoice) -> Result<()> {
         );
     };
     let name = network.card().name.clone();
-    let files = npz_files(&args.inputs)?;
-    if files.is_empty() {
-        bail!(
-            "no .npz files in {}",
-            args.inputs
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot make {}", args.out.display()))?;
+    let files = inputs(&args)?;
     let note = serde_json::json!({
         "model": args.model.display().to_string(),
         "depth": args.depth,
@@ -63,31 +51,37 @@ pub fn run(args: RelabelArgs, runtime: RuntimeChoice) -> Result<()> {
     let threads = args.threads.get()?.min(files.len());
     let started = Instant::now();
     let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
     let totals = Mutex::new((FileSummary::default(), None::<anyhow::Error>));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 let eval = |output| Box::new(PatternEval::new(tables.clone(), output, &name)) as _;
-                let mut relabeller =
-                    Relabeller::new(eval(PatternOutput::Margin), eval(PatternOutput::ValueLogit), args.depth);
+                let (margin, value) = (PatternOutput::Margin, PatternOutput::ValueLogit);
+                let mut relabeller = Relabeller::new(eval(margin), eval(value), args.depth);
                 while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let done = file_rules(file).and_then(|rules| {
-                        let keep = args.exact_from.or(rules.exact_from).ok_or_else(|| {
-                            tools::relabel::RelabelError::Data {
-                                file: file.display().to_string(),
-                                message: "its sidecar names no label_empties or exact_empties; give --exact-from".to_owned(),
-                            }
-                        })?;
-                        relabel_file(file, &args.out, rules.size, rules.variant, keep, &mut relabeller, &note)
-                    });
-                    let mut totals = totals.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if failed.load(Ordering::Relaxed) {
+                        // One clear error, not a folder half relabelled by the others.
+                        return;
+                    }
+                    let done = relabel_one(file, &args, &mut relabeller, &note);
+                    let mut totals = totals
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     match done {
                         Ok(s) => {
-                            println!("{}: {} rows, {} searched ({} solved), {} kept exact", file.display(), s.rows, s.searched, s.solved, s.kept);
-                            let t = &mut totals.0;
-                            (t.rows, t.searched, t.solved, t.kept) = (t.rows + s.rows, t.searched + s.searched, t.solved + s.solved, t.kept + s.kept);
+                            println!(
+                                "{}: {} rows, {} searched ({} solved), {} kept exact",
+                                file.display(),
+                                s.rows,
+                                s.searched,
+                                s.solved,
+                                s.kept
+                            );
+                            add(&mut totals.0, &s);
                         }
                         Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
                             totals.1.get_or_insert(anyhow!(e));
                             return;
                         }
@@ -113,4 +107,54 @@ pub fn run(args: RelabelArgs, runtime: RuntimeChoice) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// One file, by its sidecar's board and labels (`--exact-from` over its labels).
+fn relabel_one(
+    file: &Path,
+    args: &RelabelArgs,
+    relabeller: &mut Relabeller,
+    note: &serde_json::Value,
+) -> Result<FileSummary, RelabelError> {
+    let rules = file_rules(file)?;
+    let keep = args
+        .exact_from
+        .or(rules.exact_from)
+        .ok_or_else(|| RelabelError::Data {
+            file: file.display().to_string(),
+            message: "its sidecar names no label_empties or exact_empties; give --exact-from"
+                .to_owned(),
+        })?;
+    relabel_file(
+        file,
+        &args.out,
+        rules.size,
+        rules.variant,
+        keep,
+        relabeller,
+        note,
+    )
+}
+
+fn add(total: &mut FileSummary, file: &FileSummary) {
+    total.rows += file.rows;
+    total.searched += file.searched;
+    total.solved += file.solved;
+    total.kept += file.kept;
+}
+
+/// The files to relabel, with the output folder made.
+fn inputs(args: &RelabelArgs) -> Result<Vec<PathBuf>> {
+    let files = npz_files(&args.inputs)?;
+    if files.is_empty() {
+        let named: Vec<String> = args
+            .inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        bail!("no .npz files in {}", named.join(", "));
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot make {}", args.out.display()))?;
+    Ok(files)
 }

@@ -218,13 +218,13 @@ pub fn relabel_file(
         ));
     }
     let rows = shape[0];
-    if sample.value.len() != rows || sample.score.len() != rows {
+    if sample.value.shape() != [rows] || sample.score.shape() != [rows] {
         return Err(data_error(
             input,
             format!(
-                "{rows} rows of planes but {} values and {} scores",
-                sample.value.len(),
-                sample.score.len()
+                "{rows} rows of planes but values of shape {:?} and scores of shape {:?}",
+                sample.value.shape(),
+                sample.score.shape()
             ),
         ));
     }

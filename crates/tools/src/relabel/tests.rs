@@ -243,6 +243,47 @@ fn an_existing_output_an_unknown_column_and_a_wrong_board_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A value column of another shape than one number a row is refused, not a panic.
+#[test]
+fn a_value_column_of_another_shape_is_refused() {
+    let dir = empty_dir("shape");
+    let out = made(dir.join("out"));
+    let note = serde_json::Value::Null;
+    let flat = made(dir.join("flat"));
+    let one = positions()[..1].to_vec();
+    let shaped = write_input(&flat, &one);
+    let mut npz = NpzFile::open(&shaped).expect("written");
+    let planes = npz.array::<u8>("planes").expect("planes");
+    let pair = ArrayD::from_shape_vec(IxDyn(&[1, 2]), vec![0.5f32, 0.5]).expect("shape");
+    // One number a row, as many as the rows, but as a column: indexing it by row panicked.
+    let column = ArrayD::from_shape_vec(IxDyn(&[1, 1]), vec![0.5f32]).expect("shape");
+    write_npz(
+        &shaped,
+        &[
+            ("planes", Column::U8(planes.view())),
+            ("policy", Column::F32(pair.view())),
+            ("value", Column::F32(column.view())),
+            ("score", Column::F32(column.view())),
+        ],
+    )
+    .expect("rewrites");
+    let wrong = relabel_file(
+        &shaped,
+        &out,
+        SIZE,
+        Variant::Standard,
+        6,
+        &mut feature_relabeller(1),
+        &note,
+    )
+    .expect_err("values of shape [1, 1]");
+    assert!(
+        wrong.to_string().contains("values of shape [1, 1]"),
+        "{wrong}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `path`, made as a folder.
 fn made(path: PathBuf) -> PathBuf {
     std::fs::create_dir_all(&path).expect("dir");
