@@ -227,14 +227,19 @@ export const ENDGAMES = [
 
 /** Reviews the game on the board at Quick and waits for the end. */
 export async function reviewQuick(page) {
-  await page.selectOption("#review-level", "quick");
+  await reviewAt(page, "quick", 200_000);
+}
+
+/** Reviews the game on the board at `level` and waits for the end, at most `timeout` ms. */
+export async function reviewAt(page, level, timeout) {
+  await page.selectOption("#review-level", level);
   await page.click("#review-start");
   // A few moves' review can come and go between two looks at the page, so its progress bar
   // is not waited for: its end is, the button back as "Review again" beside the table.
   await page.waitForFunction(
     () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
     null,
-    { timeout: 200_000 },
+    { timeout },
   );
 }
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import test from "node:test";
-import { loadTranscript, newGame, numbers, openGame, useBrowser } from "./lib.mjs";
+import { loadTranscript, newGame, numbers, openGame, reviewAt, useBrowser } from "./lib.mjs";
 
 useBrowser();
 
@@ -37,13 +37,7 @@ test("each move's review in one worker, by empties", { timeout: 1_800_000 }, asy
         if (bar) window.__steps.push([Number(bar.getAttribute("value")), performance.now()]);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["value"] });
     });
-    await page.selectOption("#review-level", "medium");
-    await page.click("#review-start");
-    await page.waitForFunction(
-      () => document.querySelector("#review-start")?.textContent.trim() === "Review again" && document.querySelector("#review-moves"),
-      null,
-      { timeout: 1_200_000 },
-    );
+    await reviewAt(page, "medium", 1_200_000);
     const steps = await page.evaluate(() => window.__steps);
     // The first time each count was reached; a move's time is from the count before.
     const first = new Map();

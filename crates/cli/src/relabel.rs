@@ -78,7 +78,7 @@ pub fn run(args: RelabelArgs, runtime: RuntimeChoice) -> Result<()> {
                                 s.solved,
                                 s.kept
                             );
-                            add(&mut totals.0, &s);
+                            totals.0 += &s;
                         }
                         Err(e) => {
                             failed.store(true, Ordering::Relaxed);
@@ -134,13 +134,6 @@ fn relabel_one(
         relabeller,
         note,
     )
-}
-
-fn add(total: &mut FileSummary, file: &FileSummary) {
-    total.rows += file.rows;
-    total.searched += file.searched;
-    total.solved += file.solved;
-    total.kept += file.kept;
 }
 
 /// The files to relabel, with the output folder made.

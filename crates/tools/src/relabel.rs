@@ -102,6 +102,15 @@ pub struct FileSummary {
     pub solved: usize,
 }
 
+impl std::ops::AddAssign<&FileSummary> for FileSummary {
+    fn add_assign(&mut self, file: &FileSummary) {
+        self.rows += file.rows;
+        self.kept += file.kept;
+        self.searched += file.searched;
+        self.solved += file.solved;
+    }
+}
+
 /// The columns self-play writes (docs/selfplay-data.md), read and written back in order.
 struct Sample {
     planes: ArrayD<u8>,

@@ -97,6 +97,27 @@ fn feature_relabeller(depth: u32) -> Relabeller {
     Relabeller::new(eval(), eval(), depth)
 }
 
+/// `input` relabelled into `out` as a 6x6 standard file, by a `depth`-ply search over the
+/// hand-made features, rows at `keep_exact` empties or fewer kept.
+fn relabel(
+    input: &Path,
+    out: &Path,
+    keep_exact: u32,
+    depth: u32,
+    note: &serde_json::Value,
+) -> Result<FileSummary, RelabelError> {
+    let mut relabeller = feature_relabeller(depth);
+    relabel_file(
+        input,
+        out,
+        SIZE,
+        Variant::Standard,
+        keep_exact,
+        &mut relabeller,
+        note,
+    )
+}
+
 #[test]
 fn each_row_takes_plain_negamax_s_values_and_exact_rows_keep_their_labels() {
     let dir = empty_dir("values");
@@ -106,16 +127,7 @@ fn each_row_takes_plain_negamax_s_values_and_exact_rows_keep_their_labels() {
     // Rows at 5 empties are solved by the search, rows at 3 keep their labels.
     let (depth, keep_exact) = (5, 4);
     let note = serde_json::json!({"depth": depth});
-    let summary = relabel_file(
-        &input,
-        &out,
-        SIZE,
-        Variant::Standard,
-        keep_exact,
-        &mut feature_relabeller(depth),
-        &note,
-    )
-    .expect("relabels");
+    let summary = relabel(&input, &out, keep_exact, depth, &note).expect("relabels");
     let mut npz = NpzFile::open(&out.join("s-0.npz")).expect("written");
     let (search_value, search_score) = (
         npz.array::<f32>("search_value").expect("column"),
@@ -146,8 +158,8 @@ fn each_row_takes_plain_negamax_s_values_and_exact_rows_keep_their_labels() {
         assert_eq!(value, expected, "row {row}: value");
     }
     assert!(
-        searched > 0 && kept > 0,
-        "both kinds of row: {searched} searched, {kept} kept"
+        searched > solved && solved > 0 && kept > 0,
+        "every kind of row: {searched} searched, {solved} solved, {kept} kept"
     );
     assert_eq!(
         summary,
@@ -185,25 +197,8 @@ fn an_existing_output_an_unknown_column_and_a_wrong_board_are_refused() {
     let input = write_input(&made(dir.join("in")), &positions());
     let out = made(dir.join("out"));
     let note = serde_json::Value::Null;
-    relabel_file(
-        &input,
-        &out,
-        SIZE,
-        Variant::Standard,
-        6,
-        &mut feature_relabeller(1),
-        &note,
-    )
-    .expect("first");
-    let again = relabel_file(
-        &input,
-        &out,
-        SIZE,
-        Variant::Standard,
-        6,
-        &mut feature_relabeller(1),
-        &note,
-    );
+    relabel(&input, &out, 6, 1, &note).expect("first");
+    let again = relabel(&input, &out, 6, 1, &note);
     assert!(matches!(again, Err(RelabelError::Exists(_))), "{again:?}");
     let eight = relabel_file(
         &input,
@@ -229,16 +224,7 @@ fn an_existing_output_an_unknown_column_and_a_wrong_board_are_refused() {
         ],
     )
     .expect("writes");
-    let unknown = relabel_file(
-        &odd,
-        &out,
-        SIZE,
-        Variant::Standard,
-        6,
-        &mut feature_relabeller(1),
-        &note,
-    )
-    .expect_err("unknown column");
+    let unknown = relabel(&odd, &out, 6, 1, &note).expect_err("unknown column");
     assert!(unknown.to_string().contains("'mystery'"), "{unknown}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -267,16 +253,7 @@ fn a_value_column_of_another_shape_is_refused() {
         ],
     )
     .expect("rewrites");
-    let wrong = relabel_file(
-        &shaped,
-        &out,
-        SIZE,
-        Variant::Standard,
-        6,
-        &mut feature_relabeller(1),
-        &note,
-    )
-    .expect_err("values of shape [1, 1]");
+    let wrong = relabel(&shaped, &out, 6, 1, &note).expect_err("values of shape [1, 1]");
     assert!(
         wrong.to_string().contains("values of shape [1, 1]"),
         "{wrong}"
