@@ -58,10 +58,11 @@ pub fn discs(value: f32, sure: Sure) -> String {
 /// read "0.01 s" in one line and "13 ms" in the next): milliseconds under a second, where
 /// "0.00 s" read as no time at all, else seconds to hundredths, their zeros kept.
 pub fn solve_time(micros: u64) -> String {
+    let shown = solve_time_ms(micros);
     match micros {
         0..=999 => "under 1 ms".to_owned(),
-        1_000..=999_999 => format!("{} ms", (micros as f64 / 1000.0).round()),
-        _ => format!("{:.2} s", micros as f64 / 1e6),
+        1_000..=999_999 => format!("{shown} ms"),
+        _ => format!("{:.2} s", shown / 1000.0),
     }
 }
 
