@@ -80,7 +80,8 @@ pub fn solve_time_ms(micros: u64) -> f64 {
 /// whole as [`discs`] writes it, an estimate to hundredths with the "≈" every estimate on
 /// the page carries ("≈ −2.35", "≈ 0.00"; issue 68: "-34.00" and "-34" told an estimate from
 /// an exact value by their decimals alone). A GGF record's evaluations are numbers, without
-/// the "≈" (`othello::ggf::eval_text`).
+/// the "≈" (`othello::ggf::eval_text`). The review's estimates come held one short of a
+/// wipe-out, as [`discs`] holds its own (`engine::review::move_value`).
 pub fn discs_fine(value: f32, exact: bool) -> String {
     if exact {
         discs(value, Sure::Exact)

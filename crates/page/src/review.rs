@@ -7,7 +7,7 @@ mod judged;
 mod schedule;
 
 pub use judged::{budget_note, budget_note_room, default_level, judged_line};
-pub use schedule::{ReviewOrder, Schedule};
+pub use schedule::{ReviewOrder, Schedule, Silenced, SILENCES_BEFORE_STOP};
 
 use crate::format::{count, discs_fine, thousands, with_discs};
 use engine::review::{Mark, MoveReview, SideSummary};

@@ -418,7 +418,19 @@ pub fn move_value(info: &SearchInfo, mv: Move, squares: u32) -> Option<Value> {
         (_, Some(score)) => score,
         (_, None) => discs_of_value(m.q),
     };
-    Some(Value::estimate(discs.clamp(low as f32, high as f32)))
+    Some(estimate_within(discs, low, high, squares))
+}
+
+/// An estimate held to proven bounds and short of a wipe-out: a margin of all the board's
+/// squares is a certainty only a proof may claim, so an estimate stops one short (±63 on
+/// 8x8, as the page's every estimate does, `page::format::discs`; issue 68's eighth look:
+/// the review's table could read "≈ +64.00" where the board's square read "≈ +63").
+fn estimate_within(discs: f32, low: i32, high: i32, squares: u32) -> Value {
+    let most = squares as i32 - 1;
+    // Only equal bounds (an exact value, taken before this) lie wholly beyond ±most; the
+    // range is kept non-empty all the same, since clamp panics on an empty one.
+    let (low, high) = (low.max(-most), high.min(most));
+    Value::estimate(discs.clamp(low as f32, high.max(low) as f32))
 }
 
 /// The search's own estimate of `mv` in discs (its score output's margin, else its mean
@@ -487,8 +499,8 @@ pub fn root_value(info: &SearchInfo, squares: u32) -> Option<Value> {
         return None;
     }
     let discs = info.score.unwrap_or_else(|| discs_of_value(info.value));
-    let limit = squares as f32;
-    Some(Value::estimate(discs.clamp(-limit, limit)))
+    let squares_i = squares as i32;
+    Some(estimate_within(discs, -squares_i, squares_i, squares))
 }
 
 /// What `info` says its position is worth for the side to move, as a review values it: its

@@ -187,6 +187,19 @@ fn a_report_values_the_moves_it_searched_and_no_others() {
     assert_eq!(move_value(&info, d3, 64), Some(Value::estimate(4.0)));
     info.moves[2].bounds = Some((-6, -6));
     assert_eq!(move_value(&info, f5, 64), Some(Value::exact(-6)));
+    // An estimate stops one short of a wipe-out, which only a proof may claim, on every
+    // board; a bound of all the squares is a proof all the same.
+    info.moves[1].score = Some(70.0);
+    assert_eq!(move_value(&info, c4, 64), Some(Value::estimate(63.0)));
+    assert_eq!(move_value(&info, c4, 36), Some(Value::estimate(35.0)));
+    info.moves[1].bounds = Some((63, 64));
+    assert_eq!(move_value(&info, c4, 64), Some(Value::estimate(63.0)));
+    info.moves[1].bounds = Some((64, 64));
+    assert_eq!(move_value(&info, c4, 64), Some(Value::exact(64)));
+    info.moves[1].score = Some(-70.0);
+    info.moves[1].bounds = None;
+    assert_eq!(move_value(&info, c4, 36), Some(Value::estimate(-35.0)));
+    info.moves[1].score = None;
     // The root's exact solve makes its best move's margin exact; a proof of the result
     // alone leaves it a bound, held by the move's own bounds.
     info.solved = Some(crate::report::Solved {

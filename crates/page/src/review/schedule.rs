@@ -48,6 +48,24 @@ pub struct Schedule {
     /// Each busy worker with the move it is valuing.
     in_flight: Vec<(usize, usize)>,
     done: usize,
+    /// Each move whose worker went silent, with how many times.
+    silences: Vec<(usize, u32)>,
+}
+
+/// How many workers in turn one move may leave silent before the review stops at it: a
+/// device so slow that its move outlasts three watchdogs (each allowing the slowest solve
+/// ten times over) would otherwise be sent the same move for ever.
+pub const SILENCES_BEFORE_STOP: u32 = 3;
+
+/// What becomes of a move whose worker went silent and was replaced.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Silenced {
+    /// The worker held no move of the review.
+    Idle,
+    /// Move `index` goes to the worker that replaced it.
+    SendAgain(usize),
+    /// Move `index` silenced [`SILENCES_BEFORE_STOP`] workers: the review stops there.
+    Stop(usize),
 }
 
 impl Schedule {
@@ -61,6 +79,7 @@ impl Schedule {
             sent: 0,
             in_flight: Vec::new(),
             done: 0,
+            silences: Vec::new(),
         }
     }
 
@@ -94,6 +113,29 @@ impl Schedule {
         awaited
     }
 
+    /// Worker `slot` went silent and was replaced: its move goes to the new worker, unless
+    /// that move has now silenced [`SILENCES_BEFORE_STOP`] workers.
+    pub fn silenced(&mut self, slot: usize) -> Silenced {
+        let Some(index) = self.busy(slot) else {
+            return Silenced::Idle;
+        };
+        let count = match self.silences.iter_mut().find(|(i, _)| *i == index) {
+            Some((_, count)) => {
+                *count += 1;
+                *count
+            }
+            None => {
+                self.silences.push((index, 1));
+                1
+            }
+        };
+        if count >= SILENCES_BEFORE_STOP {
+            Silenced::Stop(index)
+        } else {
+            Silenced::SendAgain(index)
+        }
+    }
+
     pub fn done(&self) -> usize {
         self.done
     }
@@ -110,6 +152,22 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_that_silences_three_workers_stops_the_review() {
+        let mut s = Schedule::new(3, ReviewOrder::FirstToLast);
+        assert_eq!(s.silenced(0), Silenced::Idle, "worker 0 holds nothing yet");
+        assert_eq!((s.take(0), s.take(1)), (Some(0), Some(1)));
+        assert_eq!(s.silenced(0), Silenced::SendAgain(0));
+        // Another move's silences are its own.
+        assert_eq!(s.silenced(1), Silenced::SendAgain(1));
+        assert_eq!(s.silenced(0), Silenced::SendAgain(0));
+        assert_eq!(s.silenced(0), Silenced::Stop(0));
+        // A move answered after silences frees its worker as any other.
+        assert!(s.answered(1, 1));
+        assert_eq!(s.take(1), Some(2));
+        assert_eq!(s.silenced(1), Silenced::SendAgain(2));
+    }
 
     #[test]
     fn newest_first_sends_the_last_move_first() {

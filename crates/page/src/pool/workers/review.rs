@@ -4,7 +4,7 @@
 
 use super::{now, random_seed, Pool, SEARCH_TIMEOUT_MS};
 use crate::pool::PoolEvent;
-use crate::review::{stopped_at, ReviewOrder, Schedule};
+use crate::review::{stopped_at, ReviewOrder, Schedule, Silenced, SILENCES_BEFORE_STOP};
 use engine::PlayerSpec;
 use othello::Position;
 use protocol::{Input, ReviewRequest, WireBudget};
@@ -115,13 +115,26 @@ impl Pool {
     }
 
     /// Sends worker `slot`'s move again, to the worker that replaced it (a fresh reviewer:
-    /// the move is valued all the same).
-    pub(super) fn resend_review(&mut self, slot: usize) {
+    /// the move is valued all the same), or stops the review at a move that has silenced
+    /// [`SILENCES_BEFORE_STOP`] workers, saying so.
+    pub(super) fn resend_review(&mut self, slot: usize) -> Vec<PoolEvent> {
         let Some(job) = self.review.as_mut() else {
-            return;
+            return vec![];
         };
-        let Some(request) = job.schedule.busy(slot).and_then(|i| job.request(i)) else {
-            return;
+        let index = match job.schedule.silenced(slot) {
+            Silenced::Idle => return vec![],
+            Silenced::SendAgain(index) => index,
+            Silenced::Stop(_) => {
+                let (id, seconds) = (job.id, (job.timeout_ms() / 1000.0).round());
+                let why = format!(
+                    "{SILENCES_BEFORE_STOP} workers in turn went silent on it for over \
+                     {seconds} s each, so this device may be too slow for this budget"
+                );
+                return self.on_review_failed(slot, id, why);
+            }
+        };
+        let Some(request) = job.request(index) else {
+            return vec![];
         };
         let t = now();
         job.sent.retain(|(s, _)| *s != slot);
@@ -129,6 +142,7 @@ impl Pool {
         self.slots[slot]
             .bridge
             .send(Input::Review(Box::new(request)));
+        vec![]
     }
 
     /// Drops the review under way: the moves in the workers now are answered and ignored.

@@ -60,8 +60,8 @@ impl Pool {
         let mut events = Vec::new();
         for index in 0..self.slots.len() {
             if self.stale(index, t) {
-                self.restart(index, t);
                 events.push(PoolEvent::WorkerRestarted { index });
+                events.extend(self.restart(index, t));
             }
         }
         events
@@ -89,15 +89,17 @@ impl Pool {
         stale_search || stale_load
     }
 
-    /// A fresh worker in slot `index`, given what the old one held.
-    fn restart(&mut self, index: usize, t: f64) {
+    /// A fresh worker in slot `index`, given what the old one held; what the review says
+    /// if the move it held has silenced too many workers.
+    fn restart(&mut self, index: usize, t: f64) -> Vec<PoolEvent> {
         let generation = self.slots[index].generation + 1;
         let mut fresh = self.spawn(index, generation);
         self.send_networks(&mut fresh, t);
         // The old bridge is dropped here, which asks the old worker to close.
         self.slots[index] = fresh;
         self.resume_search(index, t);
-        self.resend_review(index);
+        let stopped = self.resend_review(index);
         self.fail_puzzles_of(index);
+        stopped
     }
 }
