@@ -8,7 +8,7 @@ use crate::agent::{Agent, Budget, RootRule};
 use crate::evaluator::EvalError;
 use crate::mcts::RootSolve;
 use crate::report::{discs_of_value, SearchInfo};
-use crate::solver::Solver;
+use crate::solver::{Solution, Solver};
 use frame::Frame;
 use othello::{BoardSize, Color, Game, IllegalMove, Move, Position};
 use std::fmt;
@@ -540,6 +540,13 @@ fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
 
 /// The review of `played` from exact margins: `solver`'s best, and the position after the
 /// move (`after`) solved for the opponent.
+/// How many positions a review's solver may visit to prove which move is best where the
+/// played move's margin is proven and the position's is not (one ply beyond the solver's
+/// reach): the Saio record's 21 empties took 47 M with an empty table, 2.5 s natively;
+/// a few seconds more in a browser's worker, inside a reviewing worker's allowed silence
+/// (`page::pool`); a position it does not settle is graded against the proven floor.
+pub const BEST_PROOF_NODES: u64 = 60_000_000;
+
 fn solved(solver: &mut Solver, pos: &Position, played: Move, after: &Position) -> MoveReview {
     let best = solver.solve(pos);
     let value = -solver.solve(after).margin;
@@ -638,6 +645,19 @@ impl Reviewer {
         own.rule(pos, || solver.get_or_insert_with(|| own.new_solver()))
     }
 
+    /// The exact solve of a position one ply beyond the review's reach, within
+    /// [`BEST_PROOF_NODES`]: each move's margin there is exact (the position after it is
+    /// within reach), so the row is exact only if the position is too, or a row would
+    /// call the search's choice best with its exact margin where the solver beats it.
+    /// `None` for any other position, or where the budget does not settle it (the row is
+    /// then graded against the played move's proven margin as a floor).
+    fn solve_beyond_reach(&mut self, pos: &Position) -> Option<Solution> {
+        if self.overridden || pos.empty_count() != review_exact_empties(pos.size()) + 1 {
+            return None;
+        }
+        self.review_solver().solve_within(pos, BEST_PROOF_NODES)
+    }
+
     /// The solver of the review's reach: the agent's root solver, whose table the agent's
     /// own solves fill too, else the reviewer's.
     fn review_solver(&mut self) -> &mut Solver {
@@ -703,6 +723,17 @@ impl Reviewer {
             RootRule::Exact(solver) => return Ok(solved(solver, pos, played, &after)),
             RootRule::Open => {}
         }
+        if let Some(solution) = self.solve_beyond_reach(pos) {
+            let value = -self.review_solver().solve(&after).margin;
+            let best = solution.best.unwrap_or(played);
+            let review = MoveReview::new(
+                side,
+                (played, Value::exact(value)),
+                (best, Value::exact(solution.margin)),
+            );
+            let line = solver_line(self.review_solver(), pos, review.best);
+            return Ok(review.with_line(line));
+        }
         let squares = pos.size().squares();
         let info = self.search(pos)?;
         let no_values = || ReviewError::NoValues {
@@ -729,14 +760,26 @@ impl Reviewer {
                 (value, Some(line))
             }
         };
+        let mut floor = info.solved.filter(|s| !s.is_exact()).map(|s| s.margin);
+        // The played move's margin proven but not the position's: the search's choice may
+        // not be the best there is, and a row calling it best with the move's exact margin
+        // would claim a proof that nobody made (issue 68's ninth look: "e8 +52, best e8
+        // +52" where h2 makes +54).
+        // A position one ply beyond the reach is solved within a budget before this
+        // ([`Reviewer::solve_beyond_reach`]); where that did not fit, or an agent's own
+        // proof reached a move beyond it, the played move's margin is a proven floor of
+        // the position's value, and the grade is uncertain.
+        if value.exact && !best_value.exact {
+            floor = Some(floor.map_or(value.discs as i32, |f| f.max(value.discs as i32)));
+        }
         let mut review =
             MoveReview::new(side, (played, value), (best, best_value)).compared_in(&info);
         // A proof of the result alone bounds the position's value from below: the best
         // move found may not be the best there is, and the position's value is said as
         // the proven floor, never the search's estimate of the move (a review once read
         // "best c1 ≥+50" where the proof reached +44, and c1 was worth exactly +44).
-        if let Some(solved) = info.solved.filter(|s| !s.is_exact()) {
-            review = review.below_a_proven_floor(solved.margin);
+        if let Some(floor) = floor {
+            review = review.below_a_proven_floor(floor);
         }
         // The search's line is the best move's; where the played move turned out best, the
         // line is that move and the search of the position after it.
@@ -779,6 +822,8 @@ impl Reviewer {
         // shows, not a search's estimate of a position the review then calls exact.
         let value = if let RootRule::Exact(solver) = self.root_rule(&pos) {
             Value::exact(solver.solve(&pos).margin)
+        } else if let Some(solution) = self.solve_beyond_reach(&pos) {
+            Value::exact(solution.margin)
         } else {
             let info = self.search(&pos)?;
             let value = position_value(&info, pos.size().squares()).ok_or_else(|| {
