@@ -327,21 +327,31 @@ pub fn judging(
         "Judged at {} simulations a position",
         thousands(simulations)
     );
+    let kind = "so its moves may be graded more kindly than they deserve";
     if simulations > chosen {
         // The level by its budget without an agent, never by a name that means two sizes.
         text.push_str(&format!(
-            ", not {} as in a game without an agent, because {agent}: a review at its own \
-             budget would only repeat its search",
+            ", not {} as in a game without an agent, because {agent}",
             thousands(chosen)
         ));
+        // Raised but still short of the agent's own search, the reason is the level's
+        // reach, not a repeat avoided (the ninth look read "would only repeat its
+        // search" and then "no more than the agent's own search" one after the other).
+        if simulations > own {
+            text.push_str(": a review at its own budget would only repeat its search.");
+        } else {
+            text.push_str(&format!(
+                "; raised as far as this level goes, that is still no more than the agent's \
+                 own search, {kind}."
+            ));
+        }
     } else {
-        text.push_str(&format!(" ({agent})"));
-    }
-    text.push('.');
-    if simulations <= own {
-        text.push_str(
-            " That is no more than the agent's own search, so its moves may be graded more kindly than they deserve.",
-        );
+        text.push_str(&format!(" ({agent})."));
+        if simulations <= own {
+            text.push_str(&format!(
+                " That is no more than the agent's own search, {kind}."
+            ));
+        }
     }
     let why = (simulations > chosen).then_some(agent);
     Judging {

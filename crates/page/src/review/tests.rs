@@ -479,6 +479,19 @@ fn a_review_judges_with_more_than_the_agent_s_own_search_and_says_so() {
         "{}",
         pattern.text
     );
+    // Raised, yet still short of the agent's search: one reason, not two that disagree
+    // (the ninth look: "would only repeat its search. That is no more than the agent's
+    // own search").
+    let short = judging(ReviewLevel::Quick, &[("Strong", strong)], 25_000);
+    assert!(short.simulations > 100 && short.simulations < 25_000);
+    assert!(
+        short.text.ends_with(
+            "; raised as far as this level goes, that is still no more than the agent's own \
+             search, so its moves may be graded more kindly than they deserve."
+        ) && !short.text.contains("only repeat"),
+        "{}",
+        short.text
+    );
 }
 
 #[test]
