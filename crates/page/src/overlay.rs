@@ -399,12 +399,13 @@ pub fn legend(tiles: &Tiles, side: &str) -> Option<String> {
     // The colours are the search's order, the framed move green, not the numbers' own
     // (issue 68: the two can disagree). Squares that read the same are drawn alike
     // (`spread`), so a tie with the framed move is as green as it (issue 68: d2's "~-16"
-    // as green as the framed f6's "~-16"). The legend does not say so: the words took it
-    // to a third line, past the room kept under the board, which then moved the buttons
-    // 18 px as the line came and went.
+    // as green as the framed f6's "~-16"). The legend says the colours are the search's
+    // order in as few words as "green the search's choice to red its worst" took (the
+    // ninth look read "+34" drawn red beside "+30" orange as one of them wrong; more words
+    // took the line to a third, which moved the buttons 18 px as it came and went).
     Some(format!(
-        "On the squares: the final disc margin for {side} after each move, green the \
-         search's choice to red its worst: {}.",
+        "On the squares: the final disc margin for {side} after each move, coloured by \
+         the search's order, green its choice: {}.",
         parts.join("; ")
     ))
 }

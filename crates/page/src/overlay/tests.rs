@@ -400,9 +400,10 @@ fn the_legend_says_what_the_numbers_on_the_squares_are_and_for_whom() {
         assert!(said.contains(part), "{part} in {said}");
     }
     assert!(!said.contains("at least"), "no bound on the board: {said}");
-    // Its worst, not its last (issue 68).
+    // The colours are the search's order, not the numbers (the ninth look read "+34"
+    // drawn red beside "+30" orange as one of them wrong).
     assert!(
-        said.contains("green the search's choice to red its worst:"),
+        said.contains("coloured by the search's order, green its choice:"),
         "{said}"
     );
     // A book hint's tiles are the book's moves only, and the line says so.
@@ -493,7 +494,10 @@ fn a_hints_framed_move_is_its_greenest_square_whatever_the_margins_say() {
     assert_eq!(strength("c4"), Some(0.0), "{tiles:?}");
     // The legend says what the colours rank: the search's order, not the margins.
     let said = legend(&Tiles::Ranked { tiles, best }, "Black (you)").expect("a legend");
-    assert!(said.contains("green the search's choice"), "{said}");
+    assert!(
+        said.contains("the search's order, green its choice"),
+        "{said}"
+    );
 }
 
 #[test]
