@@ -823,6 +823,26 @@ fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: Strin
     let choice = merged
         .best_move()
         .map_or("no move".to_owned(), |m| m.to_string());
+    // The network reports every legal move: one is the only legal move, said as every
+    // other level says it, with no estimate (the ninth look: "The network without search
+    // chose b8 … ≈ −45 discs" beside the game's end, where b8 was forced and the result
+    // fixed at −34).
+    if let [only] = merged.moves.as_slice() {
+        let heading = match role {
+            Role::Hint => format!("Hint for {}: {}, the only legal move", heat.side, only.mv),
+            Role::Past => format!("The agent played {}, the only legal move", only.mv),
+            _ => format!(
+                "The network without search plays {}, the only legal move",
+                only.mv
+            ),
+        };
+        return Summary {
+            kind,
+            heading,
+            speed: Some("No search: it was the only legal move.".to_owned()),
+            ..Summary::empty()
+        };
+    }
     let heading = match role {
         Role::Hint => format!(
             "Hint for {}: the network without search suggests {choice}",

@@ -421,9 +421,30 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
     let mut instinct = merged(0.2, 0, 3.0);
     instinct.search.engine = EngineKind::Instinct;
     instinct.chosen = Some(mv("d6"));
+    // The network reports each of White's three legal moves.
+    for other in ["f4", "f6"] {
+        let mut info = instinct.moves[0].clone();
+        (info.mv, info.prior) = (mv(other), 0.1);
+        instinct.moves.push(info);
+    }
+    let only = {
+        let mut only = instinct.clone();
+        only.moves.truncate(1);
+        only
+    };
     let h = heat(&game, Purpose::Move, instinct);
     let s = summary_of(&View::default(), &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(s.heading, "The network without search chooses d6");
+    // A lone legal move is said as every level says it, with no estimate (the ninth look:
+    // "chose b8 … ≈ −45 discs" for a forced last move whose result was fixed at −34).
+    let h = heat(&game, Purpose::Move, only);
+    let forced = summary_of(&View::default(), &game, &h, Role::Past).expect("a summary");
+    assert_eq!(forced.heading, "The agent played d6, the only legal move");
+    assert_eq!(forced.verdict, None);
+    assert_eq!(
+        forced.speed.as_deref(),
+        Some("No search: it was the only legal move.")
+    );
     // White's value of 0.2 is Black's 40%.
     assert_eq!(
         s.verdict.as_deref(),
