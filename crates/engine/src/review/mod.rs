@@ -538,8 +538,6 @@ fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
     line
 }
 
-/// The review of `played` from exact margins: `solver`'s best, and the position after the
-/// move (`after`) solved for the opponent.
 /// How many positions a review's solver may visit to prove which move is best where the
 /// played move's margin is proven and the position's is not (one ply beyond the solver's
 /// reach): the Saio record's 21 empties took 47 M with an empty table, 2.5 s natively;
@@ -547,6 +545,8 @@ fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
 /// (`page::pool`); a position it does not settle is graded against the proven floor.
 pub const BEST_PROOF_NODES: u64 = 60_000_000;
 
+/// The review of `played` from exact margins: `solver`'s best, and the position after the
+/// move (`after`) solved for the opponent.
 fn solved(solver: &mut Solver, pos: &Position, played: Move, after: &Position) -> MoveReview {
     let best = solver.solve(pos);
     let value = -solver.solve(after).margin;
