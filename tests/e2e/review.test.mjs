@@ -58,8 +58,13 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   const blunders = page.locator("#review-moves tr.blunder");
   assert.ok((await blunders.count()) > 0, "no blunder in a random game");
   assert.ok((await page.locator("#eval-graph .pt.blunder").count()) > 0);
-  // The graph's key says what its shapes and colours are (issue 68: none beside it).
-  assert.match(await page.locator("#graph-legend").innerText(), /^\s*estimate\s+exact; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
+  // The graph's key says what its shapes and colours are (issue 68: none beside it), on
+  // one line (a longer key, with the bound's arrow, took the side's buttons below the fold).
+  const key = page.locator("#graph-legend");
+  assert.match(await key.innerText(), /^\s*estimate\s+exact; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
+  const keyBox = await key.boundingBox();
+  const fontSize = await key.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  assert.ok(keyBox.height < 2 * fontSize, `the key on one line: ${keyBox.height} px at ${fontSize} px type`);
   // The last moves are within the solver's reach: exact, whole numbers.
   assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+-]\d+|-)$/);
   // The help states the thresholds.
