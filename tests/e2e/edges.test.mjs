@@ -228,7 +228,7 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   // Load: the pasted game is on the board and the one in progress is kept.
   await load(page, "c4c3");
   await page.waitForSelector("#set-aside");
-  assert.match(await page.locator("#set-aside").innerText(), /The game you were playing \(2 moves\) was put aside for this one\./);
+  assert.match(await page.locator("#set-aside").innerText(), /The game in progress \(2 moves\) was put aside for this one\./);
   assert.match(await page.locator("#transcript").innerText(), /^c4c3/);
   await shot(page, "set-aside");
   await page.click("#bring-back");

@@ -62,7 +62,9 @@ pub fn set_aside_line(placed: usize, finished: bool) -> String {
     let which = if finished {
         "The finished game"
     } else {
-        "The game you were playing"
+        // Not "you were playing": the game put aside may itself have been loaded, and
+        // nobody played it here (the ninth fresh look).
+        "The game in progress"
     };
     format!(
         "{which} ({placed} move{}) was put aside for this one.",

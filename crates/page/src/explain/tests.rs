@@ -639,7 +639,7 @@ fn the_opening_is_named_under_the_board_during_the_opening_only() {
 fn the_discard_question_counts_moves_in_words() {
     assert_eq!(
         set_aside_line(1, false),
-        "The game you were playing (1 move) was put aside for this one."
+        "The game in progress (1 move) was put aside for this one."
     );
     assert_eq!(
         set_aside_line(60, true),

@@ -35,8 +35,16 @@ pub enum Stage {
     /// The player asked for the answer.
     Revealed { line: Option<Line> },
     /// Played out against the solver: the moves since the puzzle's position (the solver's
-    /// replies and forced passes included); `waiting` while the solver thinks.
-    PlayOut { moves: Vec<Move>, waiting: bool },
+    /// replies and forced passes included); `waiting` while the solver thinks; `standing`
+    /// the final margin for the puzzle's side with perfect play from the solver's last
+    /// reply on (its exact value), so that a promise already lost is said at once, not
+    /// only at the game's end (the ninth fresh look: "keep the draw" after the draw was
+    /// thrown away).
+    PlayOut {
+        moves: Vec<Move>,
+        waiting: bool,
+        standing: Option<i32>,
+    },
     /// A played-out puzzle at the end of the game: the final margin for the puzzle's side.
     PlayedOut { moves: Vec<Move>, margin: i32 },
     /// The solver could not answer during a play-out.
@@ -156,6 +164,7 @@ impl Session {
             Stage::PlayOut {
                 moves,
                 waiting: true,
+                ..
             } => play_all(start, moves),
             _ => return None,
         };
@@ -210,6 +219,7 @@ impl Session {
             Stage::PlayOut {
                 moves,
                 waiting: false,
+                ..
             } => {
                 let now = play_all(shown.puzzle.position, moves);
                 if now.side_to_move() == shown.puzzle.position.side_to_move() && now.is_legal(mv) {
@@ -226,7 +236,7 @@ impl Session {
     fn settle_play_out(&mut self) {
         let Some(shown) = &self.shown else { return };
         let (start, side) = (shown.puzzle.position, shown.puzzle.position.side_to_move());
-        let Stage::PlayOut { moves, waiting } = &mut self.stage else {
+        let Stage::PlayOut { moves, waiting, .. } = &mut self.stage else {
             return;
         };
         loop {
@@ -262,9 +272,12 @@ impl Session {
             Stage::PlayOut {
                 moves,
                 waiting: true,
+                standing,
             } => match answer {
                 Ok(line) => match line.first() {
-                    Some((mv, _)) => {
+                    Some((mv, margin)) => {
+                        // The solver's margin, turned to the puzzle's side.
+                        *standing = Some(-*margin);
                         moves.push(*mv);
                         self.generation += 1;
                         self.settle_play_out();
@@ -342,6 +355,7 @@ impl Session {
                     next.stage = Stage::PlayOut {
                         moves: vec![shown.puzzle.answer],
                         waiting: false,
+                        standing: None,
                     };
                     next.step = 0;
                     next.generation += 1;

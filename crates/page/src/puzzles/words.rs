@@ -64,6 +64,17 @@ pub fn status(session: &Session) -> String {
         Stage::PlayOut { waiting: true, .. } => {
             format!("Playing it out: {}. The solver replies…", promise(p))
         }
+        Stage::PlayOut {
+            standing: Some(margin),
+            ..
+        } if !kept(p, *margin) => format!(
+            "Not kept any more: with perfect play from here {} {}, where the answer {}. \
+             Play on to the end, or play it out again. {} to move.",
+            side_name(side),
+            result_words(*margin),
+            result_words(i32::from(p.margin)),
+            side_name(side)
+        ),
         Stage::PlayOut { .. } => format!(
             "Play it out against perfect play: {}. {} to move.",
             promise(p),
