@@ -161,12 +161,27 @@ impl Merged {
     pub fn heat_tiles(&self) -> Vec<Tile> {
         self.tiles()
             .into_iter()
-            .map(|(mv, share)| Tile {
-                mv,
-                strength: share.sqrt(),
-                label: format!("{}%", (share * 100.0).round()),
-                aria: format!("{}% of the search's visits", (share * 100.0).round()),
-                kind: TileKind::Share,
+            .map(|(mv, share)| {
+                // A move the search visited is never "0%" (the ninth fresh look read 0% on
+                // squares with visits as none): under half a percent is "<1%".
+                let percent = match (share * 100.0).round() {
+                    p if p < 1.0 => "<1".to_owned(),
+                    p => p.to_string(),
+                };
+                Tile {
+                    mv,
+                    strength: share.sqrt(),
+                    aria: format!(
+                        "{} of the search's visits",
+                        if percent == "<1" {
+                            "under 1%".to_owned()
+                        } else {
+                            format!("{percent}%")
+                        }
+                    ),
+                    label: format!("{percent}%"),
+                    kind: TileKind::Share,
+                }
             })
             .collect()
     }
@@ -764,6 +779,19 @@ mod tests {
         // 62.5% is 63%: half away from zero, the page's one rounding (issue 68; "62%",
         // half to even, before).
         assert_eq!(heat[0].label, "63%");
+        // A visited move's small share is "<1%", never "0%".
+        let mut few = merged.clone();
+        few.moves[1].visits = 1;
+        few.moves[1].target = 0.004;
+        let heat = few.heat_tiles();
+        let small = heat
+            .iter()
+            .find(|t| t.mv == few.moves[1].mv)
+            .expect("a visited move's tile");
+        assert_eq!(
+            (small.label.as_str(), small.aria.as_str()),
+            ("<1%", "under 1% of the search's visits")
+        );
     }
 
     #[test]
