@@ -213,6 +213,43 @@ mod tests {
     // the test that reads both lives here (a session test calling `words` made a circle).
     use crate::puzzles::session::tests::{answer, puzzles, showing};
     use crate::puzzles::session::SessionAction;
+    use engine::Solver;
+
+    #[test]
+    fn a_play_out_says_a_promise_is_lost_as_soon_as_the_solver_knows_it() {
+        // The ninth fresh look: "keep the draw" stayed under the board after the draw was
+        // thrown away, until the game's end.
+        let mut said_lost = 0;
+        for p in puzzles(6) {
+            let side = p.position.side_to_move();
+            let mut session = showing(p).apply(SessionAction::PlayOut);
+            for _ in 0..40 {
+                match &session.stage {
+                    Stage::PlayOut { waiting: true, .. } => session = answer(session),
+                    Stage::PlayOut {
+                        waiting: false,
+                        standing,
+                        ..
+                    } => {
+                        let at = session.position().expect("a position");
+                        let scores = Solver::new().score_moves(&at);
+                        // The position's exact value for the puzzle's side, as the solver says.
+                        if let Some(standing) = standing {
+                            assert_eq!(at.side_to_move(), side);
+                            assert_eq!(*standing, scores[0].1, "{at}");
+                        }
+                        let words = status(&session);
+                        let lost = standing.is_some_and(|m| !kept(&p, m));
+                        assert_eq!(words.starts_with("Not kept any more"), lost, "{words}");
+                        said_lost += usize::from(lost);
+                        session = session.apply(SessionAction::Play(scores[scores.len() - 1].0));
+                    }
+                    _ => break,
+                }
+            }
+        }
+        assert!(said_lost > 0, "no play-out lost its promise before the end");
+    }
 
     #[test]
     fn a_right_answers_line_on_the_board_is_announced_move_by_move() {
