@@ -398,18 +398,16 @@ pub fn search_summary(
     if merged.settled_without_search() {
         let speed = match role {
             Role::Thinking => "Starting the search…",
-            _ => "No search: it was the only legal move.",
+            _ => ONLY_MOVE_SPEED,
         };
         // A finished analysis's heading would name a budget it never spent ("finished (100
         // simulations; …)" above "No search", a fresh look found): the line below says it.
         // Nothing searched, so nothing "suggests" or was "searched": the heading names
         // the move as the only one (issue 68, eighth look: "the search suggests f1" over
         // "No search").
-        let only = merged.best_move().map(|m| m.to_string());
-        let heading = match (role, only) {
+        let heading = match (role, merged.best_move()) {
             (Role::Analysis, _) if heat.done => format!("Analysis of {} to move", heat.side),
-            (Role::Hint, Some(mv)) => format!("Hint for {}: {mv}, the only legal move", heat.side),
-            (Role::Past, Some(mv)) => format!("The agent played {mv}, the only legal move"),
+            (_, Some(mv)) => only_move_heading(role, heat.side, mv).unwrap_or(heading),
             _ => heading,
         };
         return Some(Summary {
@@ -819,6 +817,20 @@ fn finished_analysis(budget: WireBudget, elapsed_ms: f64) -> String {
     }
 }
 
+/// What the panel says of the speed where the only legal move was played unsearched.
+const ONLY_MOVE_SPEED: &str = "No search: it was the only legal move.";
+
+/// A hint's or the agent's move where it was the only legal move, in the words every level
+/// uses (issue 68's eighth look: "the search suggests f1" over "No search"); `None` for
+/// the other roles, which say it their own way.
+fn only_move_heading(role: Role, side: Color, mv: Move) -> Option<String> {
+    match role {
+        Role::Hint => Some(format!("Hint for {side}: {mv}, the only legal move")),
+        Role::Past => Some(format!("The agent played {mv}, the only legal move")),
+        _ => None,
+    }
+}
+
 /// The network without search: its choice and its own estimate, no simulations to count.
 fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: String) -> Summary {
     let merged = &heat.merged;
@@ -830,18 +842,16 @@ fn instinct_summary(heat: &Heat, role: Role, kind: &'static str, estimate: Strin
     // chose b8 … ≈ −45 discs" beside the game's end, where b8 was forced and the result
     // fixed at −34).
     if let [only] = merged.moves.as_slice() {
-        let heading = match role {
-            Role::Hint => format!("Hint for {}: {}, the only legal move", heat.side, only.mv),
-            Role::Past => format!("The agent played {}, the only legal move", only.mv),
-            _ => format!(
+        let heading = only_move_heading(role, heat.side, only.mv).unwrap_or_else(|| {
+            format!(
                 "The network without search plays {}, the only legal move",
                 only.mv
-            ),
-        };
+            )
+        });
         return Summary {
             kind,
             heading,
-            speed: Some("No search: it was the only legal move.".to_owned()),
+            speed: Some(ONLY_MOVE_SPEED.to_owned()),
             ..Summary::empty()
         };
     }

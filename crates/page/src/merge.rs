@@ -164,22 +164,15 @@ impl Merged {
             .map(|(mv, share)| {
                 // A move the search visited is never "0%" (the ninth fresh look read 0% on
                 // squares with visits as none): under half a percent is "<1%".
-                let percent = match (share * 100.0).round() {
-                    p if p < 1.0 => "<1".to_owned(),
-                    p => p.to_string(),
+                let (label, said) = match (share * 100.0).round() {
+                    p if p < 1.0 => ("<1%".to_owned(), "under 1%".to_owned()),
+                    p => (format!("{p}%"), format!("{p}%")),
                 };
                 Tile {
                     mv,
                     strength: share.sqrt(),
-                    aria: format!(
-                        "{} of the search's visits",
-                        if percent == "<1" {
-                            "under 1%".to_owned()
-                        } else {
-                            format!("{percent}%")
-                        }
-                    ),
-                    label: format!("{percent}%"),
+                    aria: format!("{said} of the search's visits"),
+                    label,
                     kind: TileKind::Share,
                 }
             })

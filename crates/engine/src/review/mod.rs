@@ -549,6 +549,18 @@ pub const BEST_PROOF_NODES: u64 = 60_000_000;
 /// move (`after`) solved for the opponent.
 fn solved(solver: &mut Solver, pos: &Position, played: Move, after: &Position) -> MoveReview {
     let best = solver.solve(pos);
+    solved_from(solver, best, pos, played, after)
+}
+
+/// [`solved`] from the position's solve `best`, made already (within a budget, as
+/// [`Reviewer::solve_beyond_reach`] makes it).
+fn solved_from(
+    solver: &mut Solver,
+    best: Solution,
+    pos: &Position,
+    played: Move,
+    after: &Position,
+) -> MoveReview {
     let value = -solver.solve(after).margin;
     let best_move = best.best.unwrap_or(played);
     let review = MoveReview::new(
@@ -723,16 +735,8 @@ impl Reviewer {
             RootRule::Exact(solver) => return Ok(solved(solver, pos, played, &after)),
             RootRule::Open => {}
         }
-        if let Some(solution) = self.solve_beyond_reach(pos) {
-            let value = -self.review_solver().solve(&after).margin;
-            let best = solution.best.unwrap_or(played);
-            let review = MoveReview::new(
-                side,
-                (played, Value::exact(value)),
-                (best, Value::exact(solution.margin)),
-            );
-            let line = solver_line(self.review_solver(), pos, review.best);
-            return Ok(review.with_line(line));
+        if let Some(best) = self.solve_beyond_reach(pos) {
+            return Ok(solved_from(self.review_solver(), best, pos, played, &after));
         }
         let squares = pos.size().squares();
         let info = self.search(pos)?;
@@ -770,7 +774,7 @@ impl Reviewer {
         // proof reached a move beyond it, the played move's margin is a proven floor of
         // the position's value, and the grade is uncertain.
         if value.exact && !best_value.exact {
-            floor = Some(floor.map_or(value.discs as i32, |f| f.max(value.discs as i32)));
+            floor = floor.max(Some(value.discs as i32));
         }
         let mut review =
             MoveReview::new(side, (played, value), (best, best_value)).compared_in(&info);

@@ -324,6 +324,21 @@ fn a_review_is_exact_from_its_own_reach_whatever_the_agent_solves() {
     }
 }
 
+/// Each legal move of `pos` with its exact margin, and the best of them, by the solver.
+fn margins_and_best(pos: &Position) -> (Vec<(Move, i32)>, i32) {
+    let margins = Solver::new().score_moves(pos);
+    let best = margins.iter().map(|&(_, m)| m).max().expect("moves");
+    (margins, best)
+}
+
+/// The review of `mv` played at `pos` by a fresh reviewer with `spec`'s agent.
+fn review_one(spec: &PlayerSpec, pos: &Position, mv: Move) -> MoveReview {
+    let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
+    Reviewer::new(agent, budget)
+        .review_move(pos, mv)
+        .expect("a review")
+}
+
 #[test]
 fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
     // Every legal move of positions one empty beyond the review's reach: each move's value
@@ -342,13 +357,9 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         else {
             continue;
         };
-        let margins = Solver::new().score_moves(pos);
-        let best = margins.iter().map(|&(_, m)| m).max().expect("moves");
+        let (margins, best) = margins_and_best(pos);
         for &(mv, margin) in &margins {
-            let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
-            let review = Reviewer::new(agent, budget)
-                .review_move(pos, mv)
-                .expect("a review");
+            let review = review_one(&spec, pos, mv);
             assert_eq!(review.value, Some(Value::exact(margin)), "{pos} {mv}");
             if let Some(b) = review.best_value.filter(|b| b.exact) {
                 assert_eq!(b.discs, best as f32, "{pos} {mv}: {review:?}");
@@ -374,14 +385,10 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         .iter()
         .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
         .expect("a position two plies beyond the reach");
-    let margins = Solver::new().score_moves(pos);
-    let best = margins.iter().map(|&(_, m)| m).max().expect("moves");
+    let (margins, best) = margins_and_best(pos);
     let mut floors = 0;
     for &(mv, margin) in &margins {
-        let (agent, budget) = further.build(3, &NoModels).expect("an agent");
-        let review = Reviewer::new(agent, budget)
-            .review_move(pos, mv)
-            .expect("a review");
+        let review = review_one(&further, pos, mv);
         assert_eq!(review.value, Some(Value::exact(margin)), "{pos} {mv}");
         if review.mark == Mark::Best {
             assert_eq!(margin, best, "{pos} {mv}: {review:?}");
