@@ -163,9 +163,14 @@ pub fn held_after(held: bool, action: &Action, next: &GameState) -> bool {
 /// and again when a reload restores it (whether it waited is not saved, and a page that
 /// opens must not play on behind the person's back, as a watch game restored waits for
 /// Resume; a fresh look found the agent playing on at once after a reload).
+///
+/// A record whose only moves are passes holds no one's choice (a position set up in the
+/// editor with the person to pass gets its forced pass from the page): it does not wait
+/// (the tenth look's editor position was held as "loaded, not played here").
 pub fn waits_for_play_on(state: &GameState) -> bool {
     state.record.as_ref().is_some_and(|record| {
-        !record.game().moves().is_empty() && record.game().moves() == state.game.moves()
+        record.game().moves().iter().any(|mv| *mv != Move::Pass)
+            && record.game().moves() == state.game.moves()
     }) && state.undone.is_empty()
         && matches!(state.seats, Seats::Human(_))
         && state.agent_to_move()
@@ -423,6 +428,17 @@ mod tests {
             &set_up,
             &apply(&as_black(), set_up.clone())
         ));
+        // A position set up with the person to pass: the page passes, the agent moves.
+        let must_pass = Position::from_board_text(&format!("OX{} X", "-".repeat(62)), Variant::Standard)
+            .expect("a board");
+        assert!(must_pass.must_pass());
+        let passed = Action::Replace {
+            record: GgfGame::new(Game::new(must_pass)),
+            seats: Seats::Human(Color::Black),
+        };
+        let after_pass = apply(&as_black(), passed.clone());
+        assert!(after_pass.agent_to_move());
+        assert!(!held_after(false, &passed, &after_pass));
         let analysed = Action::Replace {
             record: GgfGame::new(Game::from_transcript("f5d6c3", start).expect("legal")),
             seats: Seats::Analysis,
