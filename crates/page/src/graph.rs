@@ -510,6 +510,14 @@ mod tests {
             micros: 5,
         });
         assert!(Estimate::of_report(&solved, Color::White).is_some_and(|e| e.exact));
+        // The network without search: one legal move is no estimate, two are.
+        let mut instinct = merged(-0.9, Some(-45.0));
+        instinct.search.engine = EngineKind::Instinct;
+        instinct.search.simulations = 0;
+        assert_eq!(Estimate::of_report(&instinct, Color::White), None);
+        let mut choice = instinct.clone();
+        choice.moves.push(choice.moves[0].clone());
+        assert!(Estimate::of_report(&choice, Color::White).is_some());
     }
 
     #[test]

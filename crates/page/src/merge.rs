@@ -87,10 +87,16 @@ impl Merged {
 
     /// A move the network's search settled without a simulation, the solver or the book:
     /// the only legal one (or a search not yet under way). Its value is the network's
-    /// empty prior, no estimate.
+    /// empty prior, no estimate. The network without search reports every legal move, so
+    /// one alone is the only legal move: its look is no estimate either (the ninth look's
+    /// graph drew Instinct's "-45" for a forced move beside the proven -34 that followed).
     pub fn settled_without_search(&self) -> bool {
-        self.search.engine == EngineKind::Network
-            && self.search.simulations == 0
+        let unsearched = match self.search.engine {
+            EngineKind::Network => self.search.simulations == 0,
+            EngineKind::Instinct => self.moves.len() == 1,
+            EngineKind::AlphaBeta => false,
+        };
+        unsearched
             && self.search.solved.is_none()
             && self.search.book.is_none()
     }
