@@ -265,6 +265,14 @@ test("a copied link opens the same game, side and level in a fresh browser; a ba
   await page.waitForSelector("#copy-link-note:has-text('Link copied')");
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(link, await page.getAttribute("#copy-link", "data-link"));
+  // Looking back at the first move, the same link, and the words say where it opens.
+  await page.click('.mv[data-ply="1"]');
+  await page.waitForSelector("#browse-notice");
+  await page.click("#copy-link");
+  await page.waitForSelector("#copy-link-note:has-text('it opens the whole game, at its last move')");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  await page.click("#back-to-game");
+  await page.waitForSelector("#browse-notice", { state: "detached" });
   const fragment = link.split("#")[1];
   assert.match(fragment, /^g=f5[a-h1-8]{6}&s=b&l=beginner$/);
   assert.ok(link.length < 120, link);

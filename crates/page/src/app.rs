@@ -69,6 +69,7 @@ fn game_room(ctrl: &GameCtrl, puzzles: &PuzzleCtrl) -> Html {
         <main data-ready={ready.to_string()} data-restarts={view.restarts.to_string()} data-workers={workers.to_string()} data-simd={simd}
               data-reviewed={view.review.len().to_string()}>
             <Header {opponent} {strength} {spec} link={crate::link::write(&game.state, &settings.difficulty)}
+                    looking_back={game.browsing.is_some()}
                     link_error={ctrl.link_error.clone()} on_puzzles={puzzles.on_open.clone()} />
             <Notice id="save-error" text={ctrl.unreadable.clone()} on_ok={asks.on_dismiss.clone()} />
             <Notice id="puzzle-store-error" text={puzzles.notice.clone()} on_ok={puzzles.on_dismiss.clone()} />

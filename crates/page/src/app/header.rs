@@ -14,6 +14,10 @@ pub struct HeaderProps {
     pub spec: String,
     /// The fragment that opens this game (`crate::link`).
     pub link: String,
+    /// Whether the person is looking back at an earlier move: the link still opens the
+    /// whole game, at its last move, which the words after a copy say (the ninth look read
+    /// "Link copied" as a link to the move on the board).
+    pub looking_back: bool,
     /// Why the address the page was opened with is no link it can follow.
     pub link_error: Option<String>,
     /// Opens Puzzle mode.
@@ -27,7 +31,7 @@ pub fn header(props: &HeaderProps) -> Html {
             <h1>{ "Othello Zero" }</h1>
             <button id="open-puzzles" onclick={props.on_puzzles.reform(|_: MouseEvent| ())}
                     title="Positions with one right move, proven by the exact solver, rated as you solve them">{ "Puzzles" }</button>
-            <CopyLink fragment={props.link.clone()} />
+            <CopyLink fragment={props.link.clone()} copied={copied_words(props.looking_back)} />
             if let Some(error) = props.link_error.clone() {
                 <p class="message" id="link-error" role="alert" style="flex-basis: 100%">{ error }</p>
             }
@@ -41,5 +45,14 @@ pub fn header(props: &HeaderProps) -> Html {
                 </details>
             }
         </header>
+    }
+}
+
+/// What the header says once the game's link is copied.
+fn copied_words(looking_back: bool) -> &'static str {
+    if looking_back {
+        "Link copied: it opens the whole game, at its last move"
+    } else {
+        "Link copied"
     }
 }

@@ -11,6 +11,9 @@ pub struct CopyLinkProps {
         "A link that opens this game, its side and level: paste it into a chat"
     ))]
     pub title: AttrValue,
+    /// What is said once the clipboard took the link.
+    #[prop_or(AttrValue::Static("Link copied"))]
+    pub copied: AttrValue,
 }
 
 /// "Copy link": the page's address with the game in its fragment. Where the browser
@@ -38,9 +41,11 @@ pub fn copy_link(props: &CopyLinkProps) -> Html {
         })
     };
     let note = match &*copied {
-        Some((_, Some(true))) => "Link copied",
-        Some((_, Some(false))) => "The browser refused the clipboard: copy the link here",
-        _ => "",
+        Some((_, Some(true))) => props.copied.clone(),
+        Some((_, Some(false))) => {
+            AttrValue::Static("The browser refused the clipboard: copy the link here")
+        }
+        _ => AttrValue::Static(""),
     };
     html! {
         <span class="copy-link">
