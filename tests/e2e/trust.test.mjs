@@ -237,7 +237,7 @@ test("on a phone the agent's search shows right under the board's buttons while 
           w.withEstimate++;
           const copy = document.querySelector("#phone-estimate");
           if (!shown(copy)) w.violations.push(`the estimate's copy not above the fold: ${JSON.stringify(copy?.getBoundingClientRect())}`);
-          else if (copy.textContent !== estimate) w.violations.push(`"${copy.textContent}" under the board, "${estimate}" in the panel`);
+          else if (!estimate.startsWith(copy.textContent)) w.violations.push(`"${copy.textContent}" under the board, "${estimate}" in the panel`);
         }
         if (document.querySelectorAll(".heat .pct").length) {
           w.withNumbers++;
@@ -276,7 +276,8 @@ test("on a phone the agent's search shows right under the board's buttons while 
   // the squares' legend slot (issue 68: the chance and expected result were below it).
   const copy = await page.locator("#phone-estimate").boundingBox();
   assert.ok(copy && copy.y + copy.height <= 844, `the estimate's copy at ${JSON.stringify(copy)}`);
-  assert.equal(await page.locator("#phone-estimate").innerText(), await page.locator("#estimate").innerText());
+  const [phoneCopy, panel] = await Promise.all(["#phone-estimate", "#estimate"].map((s) => page.locator(s).innerText()));
+  assert.ok(phoneCopy.length > 0 && panel.startsWith(phoneCopy), `"${phoneCopy}" under the board, "${panel}" in the panel`);
   // The review's budgets raised to the agent's (its note shown): the longer option shrinks
   // its select, the page never scrolls sideways (issue 68's fourth look: 400 px at 390).
   await page.waitForSelector("#review-budget-note");

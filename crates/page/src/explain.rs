@@ -462,6 +462,19 @@ pub fn panel_verdict(view: &View, game: &GameState, browsing: Option<usize>) -> 
     search_summary(view, game, panel, None, WireBudget::default())?.verdict
 }
 
+/// The panel's verdict as the phone's slot under the board gives it, within the slot's
+/// three lines: a proof's claim without its reasons ("Proven win by at least 12 for Black
+/// (you), not solved exactly", the panel going on with which move reaches it and why it
+/// may not be the best), which ran to a fourth line and moved the buttons (the ninth
+/// look); any other verdict whole.
+pub fn phone_copy(verdict: &str) -> &str {
+    if verdict.starts_with("Proven") {
+        verdict.split_once(':').map_or(verdict, |(claim, _)| claim)
+    } else {
+        verdict
+    }
+}
+
 /// The side the panel's estimate speaks for: the side to move of a search made for the
 /// person (a hint's, an analysis's), whose squares hold margins for that side, so that the
 /// panel and the squares say one thing (issue 68: "Proven win by 24 for Black" beside a

@@ -99,7 +99,12 @@ pub fn play_area(props: &PlayProps) -> Html {
             { board }
             { legend(game, view, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
-            <p class="status" id="status" role="status" aria-live="polite">{ status(game, view, ready, props.watch.0) }</p>
+            <p class="status" id="status" role="status" aria-live="polite">
+                if let Some(news) = pass_news(game, view) {
+                    <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
+                }
+                { status(game, view, ready, props.watch.0) }
+            </p>
             // A loaded record's players, while the game is still theirs.
             if let Some(line) = record_line(game) {
                 <p class="record-players" id="record-players">{ line }</p>
@@ -162,7 +167,7 @@ fn legend(game: &GameModel, view: &View, overlay: &BoardOverlay) -> Html {
     html! {
         <div class={classes!("legend-slot", shares.then_some("shares"))}>
             if let Some(estimate) = estimate {
-                <p class="small phone-estimate" id="phone-estimate">{ estimate }</p>
+                <p class="small phone-estimate" id="phone-estimate">{ crate::explain::phone_copy(&estimate) }</p>
             }
             if let Some(text) = line {
                 <p class="small legend" id="heat-legend">{ text }</p>
@@ -262,10 +267,17 @@ fn notice(
             </p>
         };
     }
-    match pass_notice(game) {
-        Some(text) => html! { <p class="notice" id="pass-notice" role="status">{ text }</p> },
-        None => Html::default(),
-    }
+    Html::default()
+}
+
+/// The last pass, said at the head of the status line where no other notice stands: a
+/// notice of its own, two lines tall, moved the buttons 60 px down and back up on a phone
+/// (the ninth look), where the status line keeps two lines' room (style.css).
+fn pass_news(game: &GameModel, view: &View) -> Option<String> {
+    let other_notice = focused_review(view, game).is_some()
+        || game.browsing.is_some()
+        || (game.held && !game.position().is_game_over());
+    (!other_notice).then(|| pass_notice(game)).flatten()
 }
 
 /// The editor's controls, wired: a refused position says why; an accepted one becomes the

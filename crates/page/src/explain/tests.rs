@@ -850,3 +850,25 @@ fn a_finished_game_looked_back_at_says_it_looks_back_and_how_it_ended() {
         "Looking back (read only): the game itself is at move 0, Black to move."
     );
 }
+
+#[test]
+fn a_phone_gives_a_proofs_claim_without_its_reasons_and_any_other_verdict_whole() {
+    let e4 = Move::parse("e4", othello::BoardSize::Eight).expect("a square");
+    let bound = SolvedStat {
+        best: e4,
+        margin: 12,
+        exact: false,
+        nodes: 1,
+        micros: 1,
+    };
+    let panel = proven_verdict(bound, Color::White, "Black (you)", -1);
+    assert!(panel.len() > 140, "{panel}");
+    assert_eq!(
+        phone_copy(&panel),
+        "Proven loss by at least 12 for Black (you), not solved exactly"
+    );
+    let exact = proven_verdict(SolvedStat { exact: true, ..bound }, Color::White, "White", 1);
+    assert_eq!(phone_copy(&exact), "Proven win by 12 for White, solved exactly");
+    let chance = "For Black (you): 42% chance to win, expected result ~-2 discs";
+    assert_eq!(phone_copy(chance), chance);
+}
