@@ -86,27 +86,29 @@ impl PatternEvaluator {
             }
         };
         // The position and its children in one reading: each child reads only the
-        // instances its move changes (`PatternTables::children`).
+        // instances its move changes (`PatternTables::with_children`).
         let (own, other) = (pos.player().0, pos.opponent().0);
-        let mut children = self.tables.children(own, other);
         let step = self.tables.step();
-        for sq in moves {
-            let child = pos.play_unchecked(Move::Place(sq));
-            let mover_logit = match child.outcome() {
-                // The child's side to move is the opponent: its margin's sign, turned.
-                Some(outcome) => {
-                    -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
-                }
-                None => {
-                    let flipped = other & !child.player().0;
-                    let units = children.value_units(u32::from(sq.index()), flipped);
-                    -(units as f32 * step[1])
-                }
-            };
-            out.push(mover_logit / temperature);
-        }
+        let parent = self.tables.with_children(own, other, |children| {
+            for sq in moves {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let mover_logit = match child.outcome() {
+                    // The child's side to move is the opponent: its margin's sign, turned.
+                    Some(outcome) => {
+                        -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
+                    }
+                    None => {
+                        let flipped = other & !child.player().0;
+                        let units = children.value_units(u32::from(sq.index()), flipped);
+                        -(units as f32 * step[1])
+                    }
+                };
+                out.push(mover_logit / temperature);
+            }
+            children.parent_units()
+        });
         crate::evaluator::softmax_in_place(out);
-        self.tables.evaluate_units(children.parent_units())
+        self.tables.evaluate_units(parent)
     }
 }
 

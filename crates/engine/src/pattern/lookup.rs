@@ -15,7 +15,7 @@
 //! `eval_update`) and Egaroucid (`src/engine/evaluate_simd.hpp`, `calc_pattern_diff`) keep
 //! their indices current move by move instead; the search here evaluates fresh positions,
 //! but a position's children, which its priors value, are read from the position's own
-//! indices plus what each move changes ([`PatternTables::children`]): a move places one
+//! indices plus what each move changes ([`PatternTables::with_children`]): a move places one
 //! disc and flips a few, so only the instances through those squares read another entry.
 
 use super::set::{PatternSet, MAX_PATTERNS};
@@ -111,7 +111,7 @@ pub struct PatternTables {
     /// sum on raw bitboards needs no division.
     stage_of_discs: [u8; 65],
     /// `through[through_start[sq]..through_start[sq + 1]]`: the instances through square
-    /// `sq`, each with its digit's weight there, for [`PatternTables::children`].
+    /// `sq`, each with its digit's weight there, for [`PatternTables::with_children`].
     through: Vec<Through>,
     through_start: [u16; 65],
     /// The global network's term, where the set has one: one branch a position for the

@@ -6,22 +6,43 @@
 use super::{PatternTables, MAX_INSTANCES};
 
 impl PatternTables {
-    /// `own` to move against `other` read once for itself and for its children:
-    /// [`Children::parent_units`] is [`PatternTables::unit_sums`] of the position, and
-    /// [`Children::value_units`] each child's value logit units, for the child's side to
-    /// move, from only the instances its move changes. `own` must have a legal move (the
-    /// children's stage is that of one more disc).
+    /// `own` to move against `other` read once for itself and for its children, handed
+    /// to `read`: [`Children::parent_units`] is [`PatternTables::unit_sums`] of the
+    /// position, and [`Children::value_units`] each child's value logit units, for the
+    /// child's side to move, from only the instances its move changes. `own` must have a
+    /// legal move (the children's stage is that of one more disc).
+    ///
+    /// Lent rather than returned: a reading returned was copied whole, its 1.6 KB of
+    /// arrays, on every call, a tenth of the MCTS bench's search time (`perf`, and `gdb`
+    /// at the memcpy under `PatternEvaluator::priors_into`), whether built in locals or in
+    /// place.
     #[inline]
-    pub fn children(&self, own: u64, other: u64) -> Children<'_> {
+    pub fn with_children<R>(
+        &self,
+        own: u64,
+        other: u64,
+        read: impl FnOnce(&mut Children<'_>) -> R,
+    ) -> R {
         let discs = (own | other).count_ones() as usize;
         let stage = |discs: usize| usize::from(self.stage_of_discs[discs.min(64)]);
         let child_stage = stage(discs + 1);
         let [scores, values] = [0, 1].map(|o| self.block(o, stage(discs)));
         let child_block = self.block(1, child_stage);
-        let mut index = [0u16; MAX_INSTANCES];
+        let mut reading = Children {
+            tables: self,
+            block: child_block,
+            index: [0; MAX_INSTANCES],
+            base: 0,
+            parent: [0; 2],
+            delta: [0; MAX_INSTANCES],
+            touched: [0; MAX_INSTANCES],
+            own,
+            other,
+            child_stage,
+        };
         let (mut score, mut value, mut base) = (0i32, 0i32, 0i32);
         let digits = self.digits(own, other);
-        for (i, (reader, index)) in self.readers.iter().zip(&mut index).enumerate() {
+        for (i, (reader, index)) in self.readers.iter().zip(&mut reading.index).enumerate() {
             let (mine, theirs) = digits.get(self, reader, i);
             let own_index = reader.offset + usize::from(mine) + 2 * usize::from(theirs);
             score += i32::from(scores[own_index]);
@@ -35,22 +56,13 @@ impl PatternTables {
             score += s;
             value += v;
         }
-        Children {
-            tables: self,
-            block: child_block,
-            index,
-            base,
-            parent: [score, value],
-            delta: [0; MAX_INSTANCES],
-            touched: [0; MAX_INSTANCES],
-            own,
-            other,
-            child_stage,
-        }
+        reading.base = base;
+        reading.parent = [score, value];
+        read(&mut reading)
     }
 }
 
-/// A position's reading for its children ([`PatternTables::children`]): each instance's
+/// A position's reading for its children ([`PatternTables::with_children`]): each instance's
 /// index as the children's side to move reads the position, and what their stage's
 /// entries sum to there.
 #[derive(Clone, Debug)]

@@ -108,21 +108,22 @@ fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: 
         if pos.legal_moves().is_empty() {
             continue;
         }
-        let mut children = tables.children(own, other);
-        assert_eq!(children.parent_units(), tables.unit_sums(own, other));
-        // One output read alone is that output of both read together.
-        for output in 0..2 {
-            let alone = tables.unit_sum(own, other, output);
-            assert_eq!(alone, tables.unit_sums(own, other)[output]);
-        }
-        for sq in pos.legal_moves() {
-            let child = pos.play_unchecked(Move::Place(sq));
-            let flipped = other & !child.player().0;
-            let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
-            let got = children.value_units(u32::from(sq.index()), flipped);
-            assert_eq!(got, fresh, "{} after {sq}", pos.to_board_text());
-            checked += 1;
-        }
+        tables.with_children(own, other, |children| {
+            assert_eq!(children.parent_units(), tables.unit_sums(own, other));
+            // One output read alone is that output of both read together.
+            for output in 0..2 {
+                let alone = tables.unit_sum(own, other, output);
+                assert_eq!(alone, tables.unit_sums(own, other)[output]);
+            }
+            for sq in pos.legal_moves() {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let flipped = other & !child.player().0;
+                let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
+                let got = children.value_units(u32::from(sq.index()), flipped);
+                assert_eq!(got, fresh, "{} after {sq}", pos.to_board_text());
+                checked += 1;
+            }
+        });
     }
     assert!(checked > 1000, "only {checked} children");
 }
