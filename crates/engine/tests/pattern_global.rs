@@ -148,20 +148,22 @@ fn children_with_the_global_term_are_read_as_a_fresh_evaluation_reads_them() {
         if pos.legal_moves().is_empty() {
             continue;
         }
-        let mut children = tables.children(own, other);
-        assert_eq!(children.parent_units(), tables.unit_sums(own, other));
-        let mut logits = Vec::new();
-        for sq in pos.legal_moves() {
-            let child = pos.play_unchecked(Move::Place(sq));
-            let flipped = other & !child.player().0;
-            let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
-            assert_eq!(children.value_units(u32::from(sq.index()), flipped), fresh);
-            logits.push(match child.outcome() {
-                Some(o) => -8.0 * o.margin_for(child.side_to_move()).signum() as f32,
-                None => -tables.sums(&child)[1],
-            });
-            checked += 1;
-        }
+        let logits = tables.with_children(own, other, |children| {
+            assert_eq!(children.parent_units(), tables.unit_sums(own, other));
+            let mut logits = Vec::new();
+            for sq in pos.legal_moves() {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let flipped = other & !child.player().0;
+                let fresh = tables.unit_sums(child.player().0, child.opponent().0)[1];
+                assert_eq!(children.value_units(u32::from(sq.index()), flipped), fresh);
+                logits.push(match child.outcome() {
+                    Some(o) => -8.0 * o.margin_for(child.side_to_move()).signum() as f32,
+                    None => -tables.sums(&child)[1],
+                });
+            }
+            logits
+        });
+        checked += logits.len();
         let got = evaluator.evaluate(&[pos]).expect("evaluates").remove(0);
         let want = if logits.len() > 1 {
             engine::evaluator::softmax(&logits)

@@ -96,9 +96,7 @@ impl Merged {
             EngineKind::Instinct => self.moves.len() == 1,
             EngineKind::AlphaBeta => false,
         };
-        unsearched
-            && self.search.solved.is_none()
-            && self.search.book.is_none()
+        unsearched && self.search.solved.is_none() && self.search.book.is_none()
     }
 
     /// All workers' simulations over the time they have searched (they search side by

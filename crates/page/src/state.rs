@@ -429,8 +429,9 @@ mod tests {
             &apply(&as_black(), set_up.clone())
         ));
         // A position set up with the person to pass: the page passes, the agent moves.
-        let must_pass = Position::from_board_text(&format!("OX{} X", "-".repeat(62)), Variant::Standard)
-            .expect("a board");
+        let must_pass =
+            Position::from_board_text(&format!("OX{} X", "-".repeat(62)), Variant::Standard)
+                .expect("a board");
         assert!(must_pass.must_pass());
         let passed = Action::Replace {
             record: GgfGame::new(Game::new(must_pass)),

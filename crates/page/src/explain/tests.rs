@@ -867,8 +867,19 @@ fn a_phone_gives_a_proofs_claim_without_its_reasons_and_any_other_verdict_whole(
         phone_copy(&panel),
         "Proven loss by at least 12 for Black (you), not solved exactly"
     );
-    let exact = proven_verdict(SolvedStat { exact: true, ..bound }, Color::White, "White", 1);
-    assert_eq!(phone_copy(&exact), "Proven win by 12 for White, solved exactly");
+    let exact = proven_verdict(
+        SolvedStat {
+            exact: true,
+            ..bound
+        },
+        Color::White,
+        "White",
+        1,
+    );
+    assert_eq!(
+        phone_copy(&exact),
+        "Proven win by 12 for White, solved exactly"
+    );
     let chance = "For Black (you): 42% chance to win, expected result ~-2 discs";
     assert_eq!(phone_copy(chance), chance);
 }
