@@ -272,6 +272,9 @@ test("a pasted finished game is credited to nobody: no winner named as the agent
     const line = await page.locator(`#review-summary-${side.toLowerCase()}`).innerText();
     // Item 8: the sides are named as they are, not "Black (you)", "White (the agent)".
     assert.ok(line.startsWith(`${side}: `), line);
+    // And the summary says whose moves it counts (the tenth look: a game loaded and
+    // played on blamed "the agent" for the record's moves).
+    assert.match(await page.locator("#review-brought").innerText(), /^Moves 1 to 60 came with the loaded game: nobody played them here/);
     // Item 16: a pass is not counted as a forced move.
     const rows = await page.$$eval("#review-moves tbody tr", (trs) =>
       trs.map((tr) => [tr.cells[1].textContent, tr.querySelector(".mark").textContent, tr.title]));

@@ -15,10 +15,9 @@ mod side;
 
 use crate::components::{Notice, ReviewPanel};
 use crate::ctrl::{use_game_ctrl, use_puzzle_ctrl, use_restored, GameCtrl, PuzzleCtrl};
-use crate::explain::{level_note, opponent_lines, who};
+use crate::explain::{level_note, opponent_lines};
 use crate::hooks::use_gateway;
 use header::Header;
-use othello::Color;
 use play::PlayArea;
 use puzzle_room::PuzzleRoom;
 use search_view::SearchView;
@@ -118,6 +117,7 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
         .map(|(r, mv)| (mv, r))
         .collect::<Vec<_>>();
     let (set, work) = (&ctrl.settings_asks, &ctrl.work);
+    let (black, white, brought) = crate::explain::review_names(game);
     html! {
         <ReviewPanel {moves} running={view.review.running.map(|(_, done, total)| (done, total))}
                      error={view.review.error_of(game.id()).map(str::to_owned)} level={work.review_level} on_level={set.on_review_level.clone()}
@@ -125,6 +125,6 @@ fn review_panel(ctrl: &GameCtrl) -> Html {
                      unavailable={ctrl.review_unavailable.clone()} on_review={work.on_review.clone()}
                      on_cancel={work.on_cancel_review.clone()} focus={view.review.focus.filter(|(g, _)| *g == game.id()).map(|(_, i)| i)}
                      on_focus={ctrl.asks.on_review_focus.clone()} {judged}
-                     black={who(game, Color::Black)} white={who(game, Color::White)} {balance} />
+                     {black} {white} {brought} {balance} />
     }
 }

@@ -28,6 +28,36 @@ pub fn who(game: &GameState, color: Color) -> String {
     }
 }
 
+/// The sides as the review's summaries name them, and a note when they cover moves
+/// nobody played here: a game loaded from a record (or a pasted transcript) and played on
+/// here is no longer the record's players' game, nor all "yours" and "the agent's"
+/// (the tenth look: "White (the agent): … blunder 9", every one of them a move of the
+/// record's, the agent's own all best). Then the sides are named by colour alone, and
+/// the note says which moves came with the game.
+pub fn review_names(game: &GameState) -> (String, String, Option<String>) {
+    let brought = crate::state::brought_moves(game);
+    let placed_brought = game.game.moves()[..brought]
+        .iter()
+        .filter(|m| **m != Move::Pass)
+        .count();
+    // A record in play that names its players: they played every move, and are named.
+    let named = [Color::Black, Color::White]
+        .into_iter()
+        .any(|c| crate::state::record_player(game, c).is_some());
+    if named || placed_brought == 0 {
+        return (who(game, Color::Black), who(game, Color::White), None);
+    }
+    let note = format!(
+        "Moves 1 to {placed_brought} came with the loaded game: nobody played them here, so each side's \
+         summary counts every move of its colour, those included."
+    );
+    (
+        Color::Black.name().to_owned(),
+        Color::White.name().to_owned(),
+        Some(note),
+    )
+}
+
 /// The named opening the game has followed (`Opening: Tiger`), shown under the board and
 /// in the move list; `None` before a named line is reached, and for games that are not
 /// standard 8x8 from the standard start. A game that leaves the named lines keeps the last

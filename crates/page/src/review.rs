@@ -178,17 +178,7 @@ pub fn agent_levels(
     if game.seats == othello::Seats::Analysis {
         return agents;
     }
-    let brought = game
-        .record
-        .as_ref()
-        .filter(|record| record.game().start() == game.game.start())
-        .map_or(0, |record| {
-            let theirs = record.game().moves().iter();
-            theirs
-                .zip(game.game.moves())
-                .take_while(|(a, b)| a == b)
-                .count()
-        });
+    let brought = crate::state::brought_moves(game);
     let positions = game.game.positions();
     for (i, mv) in game.game.moves().iter().enumerate().skip(brought) {
         let pos = positions[i];

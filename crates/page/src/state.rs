@@ -320,6 +320,24 @@ pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Re
     })
 }
 
+/// How many of the game's first moves came with the record it was loaded from (a GGF
+/// record or a pasted transcript): moves nobody played here, whatever seats the page has
+/// now. 0 for a game begun here.
+pub fn brought_moves(game: &GameState) -> usize {
+    game.record
+        .as_ref()
+        .filter(|record| record.game().start() == game.game.start())
+        .map_or(0, |record| {
+            record
+                .game()
+                .moves()
+                .iter()
+                .zip(game.game.moves())
+                .take_while(|(a, b)| a == b)
+                .count()
+        })
+}
+
 /// The player the game's record names for `color`, while the game is still that record.
 pub fn record_player(game: &GameState, color: Color) -> Option<&str> {
     let record = game.record_in_play()?;

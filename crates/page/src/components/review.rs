@@ -44,6 +44,10 @@ pub struct ReviewProps {
     /// "Black (you)", "White (the agent)": the sides as the page names them.
     pub black: String,
     pub white: String,
+    /// Which moves came with a loaded game and were played by nobody here, when the
+    /// summaries count them (`explain::review_names`).
+    #[prop_or_default]
+    pub brought: Option<String>,
     /// How the game's result adds up from the discs lost (`review::Balance::sentence`),
     /// once a finished game's every move is reviewed.
     #[prop_or_default]
@@ -65,7 +69,16 @@ pub fn review_panel(props: &ReviewProps) -> Html {
     });
     let running = props.running.is_some();
     let button = review_button(props, reviewed);
-    let summaries = (reviewed > 0).then(|| side_summaries(&reviews, &props.black, &props.white));
+    let summaries = (reviewed > 0).then(|| {
+        html! {
+            <>
+                { side_summaries(&reviews, &props.black, &props.white) }
+                if let Some(note) = props.brought.clone() {
+                    <p class="small" id="review-brought">{ note }</p>
+                }
+            </>
+        }
+    });
     let numbers = move_numbers(&props.moves.iter().map(|(mv, _)| *mv).collect::<Vec<_>>());
     let rows = props
         .moves

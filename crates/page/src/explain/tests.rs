@@ -3,7 +3,7 @@ use crate::pool::PoolEvent;
 use crate::state::{apply, Action};
 use crate::view::ViewAction;
 use engine::report::MoveInfo;
-use othello::{Game, Position};
+use othello::{Game, GgfGame, Position};
 use protocol::{SearchStat, SolvedStat};
 
 fn mv(text: &str) -> Move {
@@ -882,4 +882,37 @@ fn a_phone_gives_a_proofs_claim_without_its_reasons_and_any_other_verdict_whole(
     );
     let chance = "For Black (you): 42% chance to win, expected result ~-2 discs";
     assert_eq!(phone_copy(chance), chance);
+}
+
+#[test]
+fn a_review_names_no_one_for_the_moves_a_loaded_game_brought() {
+    let start = Position::start(BoardSize::Eight, Variant::Standard);
+    let transcript = |t: &str| GgfGame::new(Game::from_transcript(t, start).expect("legal"));
+    // Begun here: you and the agent.
+    let here = GameState::new(start, Seats::Human(Color::Black));
+    assert_eq!(
+        review_names(&here),
+        (
+            "Black (you)".to_owned(),
+            "White (the agent)".to_owned(),
+            None
+        )
+    );
+    // A pasted transcript, then played on here: its moves were nobody's here.
+    let mut pasted = GameState::from_record(transcript("f5d6c3d3"), Seats::Human(Color::Black));
+    let reply = pasted.position().legal_move_list()[0];
+    pasted.play_human(reply).expect("Black to move");
+    let (black, white, note) = review_names(&pasted);
+    assert_eq!((black.as_str(), white.as_str()), ("Black", "White"));
+    assert!(
+        note.as_deref()
+            .is_some_and(|n| n.starts_with("Moves 1 to 4 came with the loaded game")),
+        "{note:?}"
+    );
+    // A record that names its players, still theirs: named.
+    let mut named = transcript("f5d6c3");
+    named.black = Some("Saio1200".to_owned());
+    named.white = Some("Saio3000".to_owned());
+    let record = GameState::from_record(named, Seats::Human(Color::Black));
+    assert_eq!(review_names(&record).0, "Black (Saio1200)");
 }
