@@ -74,12 +74,14 @@ pub const RESIDUAL_WORKER_SIMULATIONS_PER_SECOND: u64 = 2_000;
 impl BuiltinModel {
     /// Simulations a second its search runs in a worker, for what a review says of a timed
     /// agent's search and how far a review may go: the pattern network with its alpha-beta
-    /// leaves 24,500-30,800 at Strong on this project's test machine, loaded (docs/web.md,
-    /// "The pattern network in the worker"); the residual networks
-    /// [`RESIDUAL_WORKER_SIMULATIONS_PER_SECOND`].
+    /// leaves 35,255-44,667 at Strong on this project's test machine, loaded, since the
+    /// worker reads its instances disc by disc (docs/web.md, "The pattern network in the
+    /// worker"; the tenth look counted 38,311-67,285 a move in the panel, where 25,000, the
+    /// figure from before, made a review's note claim to look further than the agent had);
+    /// the residual networks [`RESIDUAL_WORKER_SIMULATIONS_PER_SECOND`].
     pub fn worker_simulations_per_second(&self) -> u64 {
         match self.learner {
-            Learner::Patterns => 25_000,
+            Learner::Patterns => 40_000,
             _ => RESIDUAL_WORKER_SIMULATIONS_PER_SECOND,
         }
     }
