@@ -103,9 +103,16 @@ impl Estimate {
             -1.0
         };
         let discs = best * sign;
+        // A proven win by at least this much for the mover is a proof, drawn and said as
+        // one ("wins by at least 38"), not an estimate: the tenth look read "Black ≈ +38"
+        // where the solver gives +52 and the review had proven 38. A bound on a loss or a
+        // draw (the mover loses by at most so much) says nothing of the winner's margin,
+        // and stays an estimate.
+        let proven_win = review.best_is_bound && best > 0.0;
+        let exact = review.best_exact || proven_win;
         // The page's link between discs and value: value = tanh(discs / 8), the inverse
         // of the engine's `discs_of_value`.
-        let black_win = if review.best_exact {
+        let black_win = if exact {
             (discs.signum() + 1.0) / 2.0
         } else {
             ((discs / 8.0).tanh() + 1.0) / 2.0
@@ -113,8 +120,8 @@ impl Estimate {
         Some(Estimate {
             black_win,
             black_discs: Some(discs),
-            exact: review.best_exact,
-            margin_at_least: false,
+            exact,
+            margin_at_least: proven_win && !review.best_exact,
         })
     }
 }
@@ -360,8 +367,16 @@ pub fn describe(point: &Point) -> String {
     if let Some(review) = point.review.as_ref().filter(|r| !r.is_forced()) {
         let at = point
             .estimate
-            .and_then(|e| e.black_discs.map(|d| (d, e.exact)))
-            .map_or(String::new(), |(d, exact)| {
+            .and_then(|e| e.black_discs.map(|d| (d, e.exact, e.margin_at_least)))
+            .map_or(String::new(), |(d, exact, at_least)| {
+                if at_least {
+                    let winner = if d > 0.0 { "Black" } else { "White" };
+                    return format!(
+                        "The point: {winner} wins by at least {} before the move (proved by \
+                         the solver; its best move's value). ",
+                        crate::format::with_discs(&format!("{:.0}", d.abs()))
+                    );
+                }
                 // Whole discs, as every number of the graph (docs/web.md).
                 let sure = if exact {
                     Sure::Exact
@@ -710,6 +725,31 @@ mod tests {
             "The point: Black -2 before the move (its best move's value). 2. d6 (White): -6 \
              for White; best f6 +2: a blunder, 8 discs lost"
         );
+        // A best move proven to win by at least 38, no more known: a proof, said so.
+        let mut bound = reviews
+            .get(g.positions()[1].hash(), d6)
+            .expect("kept")
+            .clone();
+        (bound.best_value, bound.best_exact, bound.best_is_bound) = (Some(38.0), false, true);
+        let e = Estimate::of_review(&bound).expect("a value");
+        assert_eq!(
+            (e.exact, e.margin_at_least, e.black_discs),
+            (true, true, Some(-38.0))
+        );
+        let mut point = pts[1].clone();
+        point.estimate = Some(e);
+        point.review = Some(bound.clone());
+        assert!(
+            describe(&point).starts_with(
+                "The point: White wins by at least 38 discs before the move (proved by the solver"
+            ),
+            "{}",
+            describe(&point)
+        );
+        // A bound on a loss stays an estimate: it says nothing of the winner's margin.
+        (bound.best_value, bound.best_is_bound) = (Some(-10.0), true);
+        let e = Estimate::of_review(&bound).expect("a value");
+        assert!(!e.exact && !e.margin_at_least);
     }
 
     #[test]
