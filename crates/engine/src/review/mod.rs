@@ -670,6 +670,28 @@ impl Reviewer {
         self.review_solver().solve_within(pos, BEST_PROOF_NODES)
     }
 
+    /// Whether a move of `pos` beats `margin`, which a move of it makes (for the side to
+    /// move), by a null-window solve within [`BEST_PROOF_NODES`], for a position at most
+    /// two plies beyond the review's reach: `Some(None)` when none does (that move is
+    /// best), `Some(Some(m))` when some move is proven to reach at least `m` > `margin`,
+    /// `None` beyond those plies or where the budget does not settle it.
+    fn beaten_by(&mut self, pos: &Position, margin: i32) -> Option<Option<i32>> {
+        if self.overridden || pos.empty_count() > review_exact_empties(pos.size()) + 2 {
+            return None;
+        }
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let found = self.review_solver().search_window_within(
+            pos.size(),
+            pos.variant(),
+            p,
+            o,
+            margin,
+            margin + 1,
+            BEST_PROOF_NODES,
+        )?;
+        Some((found > margin).then_some(found))
+    }
+
     /// The solver of the review's reach: the agent's root solver, whose table the agent's
     /// own solves fill too, else the reviewer's.
     fn review_solver(&mut self) -> &mut Solver {
@@ -765,6 +787,19 @@ impl Reviewer {
             }
         };
         let mut floor = info.solved.filter(|s| !s.is_exact()).map(|s| s.margin);
+        // The played move's margin proven but not the position's, within two plies of the
+        // reach: a null-window solve around the move's margin, far cheaper than the exact
+        // solve, says whether any move beats it (the tenth look: "a4 -58, not proven best"
+        // where a4 and a3 were the only moves, and "a4 +38, best d2 ≥+38, loss ≥0" where d2
+        // makes +52).
+        let (mut best, mut best_value) = (best, best_value);
+        if value.exact && !best_value.exact {
+            match self.beaten_by(pos, value.discs as i32) {
+                Some(None) => (best, best_value) = (played, value),
+                Some(Some(better)) => floor = floor.max(Some(better)),
+                None => {}
+            }
+        }
         // The played move's margin proven but not the position's: the search's choice may
         // not be the best there is, and a row calling it best with the move's exact margin
         // would claim a proof that nobody made (issue 68's ninth look: "e8 +52, best e8
@@ -791,6 +826,8 @@ impl Reviewer {
             Some(rest) if review.best == played && info.pv.first() != Some(&played) => {
                 std::iter::once(played).chain(rest).collect()
             }
+            // Proven best by the null window, its line unsearched: the move alone.
+            None if review.best == played && info.pv.first() != Some(&played) => vec![played],
             _ => info.pv.clone(),
         };
         Ok(review.with_line(line))

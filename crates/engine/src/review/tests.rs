@@ -393,6 +393,15 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         if review.mark == Mark::Best {
             assert_eq!(margin, best, "{pos} {mv}: {review:?}");
         }
+        // Two plies beyond the reach a null-window solve settles whether the played
+        // move's proven margin is beaten (the tenth look: "not proven best" of the best
+        // move): the best moves are graded best and exact, the others lose at least 1.
+        if margin == best {
+            assert_eq!(review.mark, Mark::Best, "{pos} {mv}: {review:?}");
+            assert_eq!(review.best_value, Some(Value::exact(best)), "{pos} {mv}");
+        } else {
+            assert!(review.loss >= 1.0, "{pos} {mv}: {review:?}");
+        }
         if let Some(b) = review.best_value {
             assert!(!b.exact || b.discs == best as f32, "{pos} {mv}: {review:?}");
             floors += usize::from(review.best_is_bound && b.discs <= best as f32);
