@@ -227,8 +227,8 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
 });
 
 /** Plays the shown puzzle out: `choose` picks the player's move from the exact scores. */
-async function playOut(page, choose) {
-  for (let turn = 0; turn < 40; turn++) {
+async function playOut(page, choose, turns = Infinity) {
+  for (let turn = 0; turn < Math.min(turns, 40); turn++) {
     await page.waitForFunction(() => {
       const r = document.querySelector("#puzzle-room");
       return r.dataset.stage === "played-out" || document.querySelector(".cell.legal");
@@ -245,6 +245,7 @@ async function playOut(page, choose) {
     }, before, { timeout: 60_000 });
     (numbers.puzzle_play_out_reply_ms ??= []).push(Date.now() - t0);
   }
+  if (turns !== Infinity) return;
   throw new Error("the play-out did not end");
 }
 
@@ -281,6 +282,16 @@ test("a puzzle played out against the solver keeps its promise with perfect play
   // gives the win away (slipLosesTheWin), and perfect play after it.
   await playOut(page, (scores, turn) => (turn === 0 ? scores[scores.length - 1].mv : scores[0].mv));
   assert.match(await page.innerText("#puzzle-task"), /^Not kept: /);
+  // Again, and the slip alone: the words offer to play it out again, and the button is
+  // there to do it (the tenth look found the offer without the button).
+  await page.click("#puzzle-play-out");
+  await waitStage(page, "play-out");
+  assert.match(await page.innerText("#puzzle-task"), new RegExp(`^Play it out against perfect play, from the answer ${target.answer}`));
+  await playOut(page, (scores) => scores[scores.length - 1].mv, 1);
+  assert.match(await page.innerText("#puzzle-task"), /^Not kept any more: .* or play it out again\./);
+  await page.click("#puzzle-play-out");
+  await waitStage(page, "play-out");
+  assert.match(await page.innerText("#puzzle-task"), /^Play it out against perfect play/);
   assert.deepEqual(errors, []);
   await context.close();
 });

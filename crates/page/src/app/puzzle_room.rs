@@ -149,14 +149,28 @@ fn buttons(ctrl: &PuzzleCtrl) -> Html {
     let stage = &session.stage;
     let refuted = matches!(stage, Stage::Refuted { .. });
     let can_reveal = refuted || (matches!(stage, Stage::Solving) && session.missed);
-    let can_play_out = matches!(
-        stage,
-        Stage::Solved { .. }
-            | Stage::Revealed { .. }
-            | Stage::PlayedOut { .. }
-            | Stage::Stuck { .. }
-    );
-    let again = matches!(stage, Stage::PlayedOut { .. } | Stage::Stuck { .. });
+    // A play-out whose promise is lost may start again at once, as its words offer (the
+    // tenth look found "or play it out again" with no such button until the end).
+    let lost = match (stage, session.shown.as_ref()) {
+        (
+            Stage::PlayOut {
+                standing: Some(margin),
+                waiting: false,
+                ..
+            },
+            Some(shown),
+        ) => !crate::puzzles::session::kept(&shown.puzzle, *margin),
+        _ => false,
+    };
+    let can_play_out = lost
+        || matches!(
+            stage,
+            Stage::Solved { .. }
+                | Stage::Revealed { .. }
+                | Stage::PlayedOut { .. }
+                | Stage::Stuck { .. }
+        );
+    let again = lost || matches!(stage, Stage::PlayedOut { .. } | Stage::Stuck { .. });
     let link = session
         .shown
         .as_ref()

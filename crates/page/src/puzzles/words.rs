@@ -75,8 +75,16 @@ pub fn status(session: &Session) -> String {
             result_words(i32::from(p.margin)),
             side_name(side)
         ),
-        Stage::PlayOut { .. } => format!(
-            "Play it out against perfect play: {}. {} to move.",
+        // The play-out starts from the answer, played, and the solver's reply: said, so
+        // that the discs it adds are not a surprise (the tenth look).
+        Stage::PlayOut { moves, .. } => format!(
+            "Play it out against perfect play, from the answer {}{}: {}. {} to move.",
+            p.answer,
+            if moves.len() > 1 {
+                format!(" and {}'s reply", side_name(side.opposite()))
+            } else {
+                String::new()
+            },
             promise(p),
             side_name(side)
         ),
@@ -241,6 +249,12 @@ mod tests {
                         let words = status(&session);
                         let lost = standing.is_some_and(|m| !kept(&p, m));
                         assert_eq!(words.starts_with("Not kept any more"), lost, "{words}");
+                        // Where it is not lost, it says where it starts from: the answer.
+                        let from = format!(
+                            "Play it out against perfect play, from the answer {}",
+                            p.answer
+                        );
+                        assert_eq!(words.starts_with(&from), !lost, "{words}");
                         said_lost += usize::from(lost);
                         session = session.apply(SessionAction::Play(scores[scores.len() - 1].0));
                     }
