@@ -972,9 +972,31 @@ pub fn focus_line(number: Option<usize>, r: &ReviewedMove) -> String {
 pub fn eval_texts(reviews: &[Option<ReviewedMove>]) -> Vec<Option<String>> {
     reviews
         .iter()
-        .map(|review| {
+        .enumerate()
+        .map(|(i, review)| {
             let r = review.as_ref()?;
-            Some(othello::ggf::eval_text(f64::from(r.value?), r.value_exact))
+            if let Some(value) = r.value {
+                return Some(othello::ggf::eval_text(f64::from(value), r.value_exact));
+            }
+            // A forced move has no value of its own: the position after it is worth what
+            // the next move's review found there (its best, turned to this side), else
+            // nothing is written, never the record's own evaluation among the review's
+            // (the tenth look: `W[b8/-1.90/5.60]` where the solver gives 0). Forced moves
+            // and passes in a row share the value of the first move after them with one.
+            let next = reviews[i + 1..]
+                .iter()
+                .map_while(Option::as_ref)
+                .find(|n| n.best_value.is_some())
+                .filter(|n| !n.best_is_bound);
+            Some(
+                match next.and_then(|n| Some((n.best_value?, n.best_exact, n.side))) {
+                    Some((v, exact, side)) => {
+                        let v = if side == r.side { v } else { -v };
+                        othello::ggf::eval_text(f64::from(v), exact)
+                    }
+                    None => String::new(),
+                },
+            )
         })
         .collect()
 }

@@ -262,6 +262,30 @@ fn estimates_keep_their_decimals_and_exact_values_are_whole_in_a_record() {
             None
         ]
     );
+    // A forced move is worth what the next move's review found after it, turned to its
+    // side; the last one, with nothing after it, has nothing written (never the record's
+    // own evaluation beside the review's: the tenth look).
+    let forced =
+        |side, played: &str| ReviewedMove::from_engine(&MoveReview::forced(side, mv(played)));
+    let texts = eval_texts(&[
+        Some(forced(Color::White, "d3")),
+        Some(exact(Color::Black, "c4", 6.0)),
+        Some(forced(Color::White, "e3")),
+        Some(forced(Color::White, "f3")),
+        Some(reviewed(Color::White, "g3", 1.25, "g3", 1.25)),
+        Some(forced(Color::Black, "h3")),
+    ]);
+    assert_eq!(
+        texts,
+        [
+            Some("-6".to_owned()),
+            Some("6".to_owned()),
+            Some("1.25".to_owned()),
+            Some("1.25".to_owned()),
+            Some("1.25".to_owned()),
+            Some(String::new()),
+        ]
+    );
 }
 
 #[test]
