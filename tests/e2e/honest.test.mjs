@@ -55,8 +55,7 @@ test("the download with the review's values is the record byte for byte but for 
   assert.match(reviewed, /RE\[\+0\.000\]/);
   // Each reviewed move's evaluation is the table's value, an estimate with its decimals
   // (issue 68: an estimate of -42.00 was written -42, which reads as exact), an exact one
-  // whole; a move with no value keeps the record's.
-  const theirs = [...record.matchAll(moveField)].map((m) => m[2].split("/")[1] ?? "");
+  // whole.
   const ours = [...reviewed.matchAll(moveField)].map((m) => m[2].split("/")[1] ?? "");
   const values = await page.$$eval("#review-moves tbody tr", (rows) =>
     rows.map((r) => ({ ply: Number(r.dataset.ply), value: r.querySelectorAll("td")[2].textContent.trim() })),
@@ -66,7 +65,15 @@ test("the download with the review's values is the record byte for byte but for 
   for (const { ply, value } of values) {
     const i = ply - 1;
     if (value === "-") {
-      assert.equal(ours[i], theirs[i], `move ${ply} has no value and keeps the record's`);
+      // A forced move: the next valued move's best, turned to its side, or nothing; never
+      // the record's own evaluation among the review's (the tenth look).
+      const next = values.find((v) => v.ply > ply && v.value !== "-");
+      const best = next && (await page.$eval(`#review-moves tbody tr[data-ply="${next.ply}"]`, (r) => r.querySelectorAll("td")[4].textContent.trim()));
+      if (best && !best.startsWith("≥")) {
+        const n = Number(best.replace(/^≈\u202f/, "").replace("\u2212", "-"));
+        const sameSide = (next.ply - ply) % 2 === 0;
+        assert.equal(Number(ours[i]), sameSide ? n : -n, `move ${ply}, forced: ${ours[i]} beside the next best ${best}`);
+      } else assert.equal(ours[i], "", `move ${ply}, forced, nothing after it: ${ours[i]}`);
       continue;
     }
     // The table's estimate carries its "≈" and a real minus (issue 68); the record's
