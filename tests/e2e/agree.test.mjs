@@ -54,7 +54,7 @@ async function solvedAnalysis() {
 test("an analysis's panel speaks for the side its squares speak for", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await solvedAnalysis();
   // Issue 68: "Proven win by 24 for Black" beside "-24" on a5 and a legend "for White".
-  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 is White's best move/);
+  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 gets it for White, and no move does better/);
   assert.match(await page.locator("#heat-legend").innerText(), /^On the squares: the final disc margin for White after each move/);
   assert.equal(await page.locator("#sq-a5 .pct").innerText(), "-24");
   assert.deepEqual(errors, []);

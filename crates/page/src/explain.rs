@@ -1026,7 +1026,7 @@ fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> Strin
             format!(" for {me}")
         };
         return format!(
-            "Proven {result}{by}{whose}, solved exactly: {} is {side}'s best move",
+            "Proven {result}{by}{whose}, solved exactly: {} gets it for {side}, and no move does better",
             solved.best
         );
     }

@@ -200,7 +200,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("Proven loss by 12 for Black (you), solved exactly: d6 is White's best move")
+        Some("Proven loss by 12 for Black (you), solved exactly: d6 gets it for White, and no move does better")
     );
     // Where the budget allowed only the result (a win for White, by at least 2).
     let mut proven = merged(1.0, 0, 30.0);
@@ -778,7 +778,7 @@ fn an_analysis_speaks_for_the_side_to_move_as_its_squares_do() {
     let s = summary_of(&View::default(), &game, &h, Role::Analysis).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("Proven loss by 24 for White, solved exactly: d6 is White's best move")
+        Some("Proven loss by 24 for White, solved exactly: d6 gets it for White, and no move does better")
     );
     // An estimate too: White's view, as the squares' margins are.
     let h = heat(&game, Purpose::Analysis, merged(0.5, 1200, 1000.0));
