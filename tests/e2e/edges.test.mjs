@@ -49,7 +49,7 @@ test("board text that cannot be read, or no game can reach, is refused in one cl
   assert.match(await message(page), /a1 is cut off from the centre's discs/);
   // The game on the board stayed: the start, Black to move, not "Game over: draw 0-0".
   assert.equal(await page.inputValue("#board-text"), start);
-  assert.match(await status(page), /your turn/);
+  assert.match(await status(page), /your turn/i);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -240,7 +240,7 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   assert.equal(await page.locator("#transcript").innerText(), "");
   await page.click("#bring-back");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
-  assert.match(await status(page), /your turn/);
+  assert.match(await status(page), /your turn/i);
   assert.deepEqual(errors, []);
   await context.close();
 });

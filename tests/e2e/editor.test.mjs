@@ -49,7 +49,7 @@ for (const [name, viewport] of [["desktop", { width: 1280, height: 800 }], ["pho
     await page.click("#editor-play");
     await page.waitForSelector("#editor", { state: "detached" });
     // White is the agent and to move: it plays from the set-up position at once.
-    assert.match(await waitForTurn(page), /your turn/);
+    assert.match(await waitForTurn(page), /your turn/i);
     assert.equal(await moveCount(page), 1);
     assert.ok((await discs(page)) === 7, `${await discs(page)} discs after the agent's move`);
     assert.match(await page.locator("#transcript").innerText(), /^[a-h][1-8]$/);

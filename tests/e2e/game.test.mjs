@@ -252,7 +252,7 @@ test("undo takes back to the person's turn, redo replays, and a reload keeps the
   const transcript = await page.locator("#transcript").innerText();
   await page.click("#undo");
   assert.equal(await moveCount(page), 4);
-  assert.match(await status(page), /your turn/);
+  assert.match(await status(page), /your turn/i);
   await page.click("#redo");
   assert.equal(await page.locator("#transcript").innerText(), transcript);
   await page.click("#undo");
@@ -496,7 +496,7 @@ test("a worker that dies is replaced and the game goes on", async () => {
   await page.waitForSelector(".heat .pct", { timeout: 5000 });
   await page.evaluate(() => window.othelloCrashWorker(0));
   const text = await waitForTurn(page, 30_000);
-  assert.match(text, /your turn/);
+  assert.match(text, /your turn/i);
   assert.equal(await moveCount(page), 2);
   assert.equal(await page.getAttribute("main", "data-restarts"), "1");
   // The replacement searches the next move as well.

@@ -140,7 +140,7 @@ export const moveCount = async (page) =>
 export async function waitForTurn(page, timeout = 30_000) {
   try {
     await page.waitForFunction(
-      () => /your turn|Game over/.test(document.querySelector("#status").textContent),
+      () => /your turn|Game over/i.test(document.querySelector("#status").textContent),
       null,
       { timeout },
     );
@@ -162,7 +162,7 @@ export async function watchHeatMap(page) {
       w.frames++;
       const pcts = document.querySelectorAll(".heat .pct");
       const info = document.querySelector("#search-info");
-      const turn = /your turn/.test(document.querySelector("#status").textContent);
+      const turn = /your turn/i.test(document.querySelector("#status").textContent);
       const undo = document.querySelector("#undo");
       if (undo) w.undoTops.add(Math.round(undo.getBoundingClientRect().top));
       if (pcts.length) {

@@ -29,7 +29,7 @@ test("a pass by the person is announced and stays until they act", async () => {
     // Still there a while later: it is the person's news until they move.
     await page.waitForTimeout(1500);
     assert.match(await notice.innerText(), /Black \(you\) had no legal move and passed/);
-    assert.match(await status(page), /your turn/);
+    assert.match(await status(page), /your turn/i);
     await shot(page, name);
     const undoTop = async () => (await page.locator("#undo").boundingBox()).y;
     const withNews = await undoTop();

@@ -157,7 +157,7 @@ test("a new game or Play from here cancels a review under way, and the new game 
   const before = await remembered();
   // The new game plays as any: the person's d3 (the old game began e6), the agent's reply.
   await page.click('.cell[data-square="d3"]');
-  assert.match(await waitForTurn(page), /your turn/);
+  assert.match(await waitForTurn(page), /your turn/i);
   assert.equal(await moveCount(page), 2);
   // Nothing of the old review arrives later (a Deep move takes about 0.8 s here).
   await page.waitForTimeout(2500);
@@ -176,7 +176,7 @@ test("a new game or Play from here cancels a review under way, and the new game 
   await page.waitForSelector("#review-progress", { state: "detached", timeout: 2000 });
   const after = await remembered();
   await page.click('.cell[data-square="c4"]');
-  assert.match(await waitForTurn(page), /your turn/);
+  assert.match(await waitForTurn(page), /your turn/i);
   await page.waitForTimeout(1500);
   assert.equal(await remembered(), after);
   assert.equal(await page.locator("#review-moves tbody tr").count(), 0);
@@ -191,7 +191,7 @@ test("a solved hint shows every legal move's exact margin, not the best move's a
   await page.fill("#transcript-input", ENDGAMES[0].transcript);
   await page.click("#load-transcript");
   await playOn(page);
-  assert.match(await waitForTurn(page), /your turn/);
+  assert.match(await waitForTurn(page), /your turn/i);
   await page.click("#hint");
   await page.waitForSelector(".cell.hint", { timeout: 20_000 });
   const labels = await page.$$eval(".cell.legal", (cells) =>

@@ -243,7 +243,15 @@ pub fn pass_notice(game: &GameState) -> Option<String> {
         .into_iter()
         .map(|(c, n)| pass_sentence(&who(game, c), n))
         .collect();
-    Some(sentences.join(" "))
+    let mut text = sentences.join(" ");
+    // A move after the pass is said too: "…passed. Black to move" beside a board where
+    // White has played since read as a second pass (the tenth look).
+    let moves = game.game.moves();
+    if let Some(&last) = moves.last().filter(|m| **m != Move::Pass) {
+        let mover = game.game.positions()[moves.len() - 1].side_to_move();
+        text.push_str(&format!(" Then {} played {last}.", mover.name()));
+    }
+    Some(text)
 }
 
 /// How often each side passed, in the order they first did: one sentence a side, however

@@ -88,6 +88,7 @@ pub fn play_area(props: &PlayProps) -> Html {
         })
     };
     let (ready, browsing) = (props.ready, game.browsing.is_some());
+    let news = pass_news(game, view);
     // The line under the board names the opening of the position on it: a move only looked
     // at (the game untouched) has its own.
     let shown_game = match game.browsing {
@@ -100,10 +101,10 @@ pub fn play_area(props: &PlayProps) -> Html {
             { legend(game, view, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">
-                if let Some(news) = pass_news(game, view) {
+                if let Some(news) = news.clone() {
                     <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
                 }
-                { status(game, view, ready, props.watch.0) }
+                { status_after(news.is_some(), status(game, view, ready, props.watch.0)) }
             </p>
             // A loaded record's players, while the game is still theirs.
             if let Some(line) = record_line(game) {
@@ -268,6 +269,16 @@ fn notice(
         };
     }
     Html::default()
+}
+
+/// The status after the pass news: "Your turn." where it would say whose turn at length
+/// ("Black to move: your turn"; the news has just named both sides), so that news and
+/// status keep a phone's two lines.
+fn status_after(news: bool, status: String) -> String {
+    match status.strip_suffix(" to move: your turn") {
+        Some(_) if news => "Your turn.".to_owned(),
+        _ => status,
+    }
 }
 
 /// The last pass, said at the head of the status line where no other notice stands: a
