@@ -93,7 +93,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
                 { for marks }
             </svg>
             <p class="small" id="graph-axes">{ axes_line(props.scale) }</p>
-            { key() }
+            { key(props.points.iter().any(|p| p.estimate.as_ref().and_then(bound_towards).is_some())) }
             { for losses }
             <figcaption class="small graph-caption">
                 { for shown.map(|p| mini_board(p, on_board)) }
@@ -236,8 +236,10 @@ fn hit_area(
 
 /// What the points' shapes and colours mean, drawn with the points' own styles: the review's
 /// marks are the table's, but the graph had no word for them (issue 68). Always there, so
-/// that a review's coming moves nothing.
-fn key() -> Html {
+/// that a review's coming moves nothing; the proven bound's arrow is named where the graph
+/// draws one (`bounds`: the tenth look found it with no word; always there, the key took
+/// two lines at 1,100 px and New game fell below the fold).
+fn key(bounds: bool) -> Html {
     let swatch = |class: &'static str, square: bool| {
         html! {
             <svg class="graph-key" viewBox="0 0 10 10" aria-hidden="true">
@@ -252,7 +254,13 @@ fn key() -> Html {
     html! {
         // One line beside the board: a longer key took the move list below a laptop's fold.
         <p class="small" id="graph-legend">
-            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact; reviewed: " }
+            { swatch("", false) }{ "estimate " }{ swatch("exact", true) }{ "exact" }
+            if bounds {
+                { " " }<svg class="graph-key" viewBox="0 0 10 10" aria-hidden="true">
+                    <polygon class="key-pt exact" points="5,0.5 9.5,9 0.5,9" />
+                </svg>{ "bound" }
+            }
+            { "; reviewed: " }
             { swatch("inaccuracy", false) }{ "inaccuracy " }{ swatch("mistake", false) }{ "mistake " }
             { swatch("blunder", false) }{ "blunder" }
         </p>
