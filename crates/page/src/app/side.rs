@@ -55,7 +55,10 @@ pub fn side_panel(props: &SideProps) -> Html {
                       ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
                       ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
                       on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
-            <AnalysisForm board_text={shown.to_board_text()} on_load={loaders.board.clone()} />
+            // While the editor is open the board shows its position, and so does this
+            // field (the tenth look read the last game's final position beside the editor).
+            <AnalysisForm board_text={view.editor.as_ref().map_or_else(|| shown.to_board_text(), crate::editor::Editor::board_text)}
+                          on_load={loaders.board.clone()} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>
