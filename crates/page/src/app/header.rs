@@ -38,10 +38,17 @@ pub fn header(props: &HeaderProps) -> Html {
             <p class="model" id="model-status" aria-live="polite" data-player={props.spec.clone()}>{ props.opponent.clone() }</p>
             // The card's match results are a dense paragraph: folded, so that the board,
             // the search and the graph come first on a laptop's screen.
+            // Its room is kept before the card has come (hidden, out of the tab order), so
+            // that its coming does not move the board down (the tenth look: 68 px on a phone
+            // at 1.3 s).
             if let Some(strength) = props.strength.clone() {
                 <details class="model small strength">
                     <summary>{ "How strong it measured" }</summary>
                     <p class="model small" id="model-strength">{ strength }</p>
+                </details>
+            } else {
+                <details class="model small strength room" aria-hidden="true">
+                    <summary tabindex="-1">{ "How strong it measured" }</summary>
                 </details>
             }
         </header>
