@@ -102,6 +102,16 @@ pub fn set_aside_line(placed: usize, finished: bool) -> String {
     )
 }
 
+/// After [`set_aside_line`]: how many games were put aside before that one, each brought
+/// back in turn after it; empty where none was.
+pub fn earlier_aside_line(earlier: usize) -> String {
+    match earlier {
+        0 => String::new(),
+        1 => "One game put aside before it comes back after it. ".to_owned(),
+        n => format!("{n} games put aside before it come back after it, one by one. "),
+    }
+}
+
 /// Whether the game can have a named opening (standard 8x8 from the standard start). The
 /// page keeps the opening's line under the board for such a game, empty until a name
 /// comes, so that the name's arrival does not move the buttons below it.
@@ -243,15 +253,19 @@ pub fn pass_notice(game: &GameState) -> Option<String> {
         .into_iter()
         .map(|(c, n)| pass_sentence(&who(game, c), n))
         .collect();
-    let mut text = sentences.join(" ");
-    // A move after the pass is said too: "…passed. Black to move" beside a board where
-    // White has played since read as a second pass (the tenth look).
+    Some(sentences.join(" "))
+}
+
+/// The status beside the pass news on the person's turn, where a move has been played
+/// since the pass: "White played b4: your turn." ("…passed. Black to move: your turn"
+/// beside White's new disc read as a second pass: the tenth look). Short, so that news
+/// and status keep a phone's two lines; `None` where no move follows the pass.
+pub fn after_pass(game: &GameState) -> Option<String> {
     let moves = game.game.moves();
-    if let Some(&last) = moves.last().filter(|m| **m != Move::Pass) {
-        let mover = game.game.positions()[moves.len() - 1].side_to_move();
-        text.push_str(&format!(" Then {} played {last}.", mover.name()));
-    }
-    Some(text)
+    let last = moves.last().filter(|m| **m != Move::Pass)?;
+    let mover = game.game.positions()[moves.len() - 1].side_to_move();
+    (game.human_to_move() && !game.recent_passes().is_empty())
+        .then(|| format!("{mover} played {last}: your turn."))
 }
 
 /// How often each side passed, in the order they first did: one sentence a side, however

@@ -70,6 +70,11 @@ struct Saved {
     /// "Bring it back" with it) and where none is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     aside: Option<SavedGame>,
+    /// Games put aside before `aside`, oldest first, without their graphs and reviews:
+    /// each comes back in turn after it (`hooks::GameModel::earlier_aside`). Absent in
+    /// older saves and where there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    earlier: Vec<SavedGame>,
 }
 
 /// One game as saved: its line, seats and record, and what the page knows of it.
@@ -145,11 +150,27 @@ pub fn save_with_aside(
     reviews: &Reviews,
     aside: Option<(&GameState, &Estimates, &Reviews)>,
 ) -> String {
+    save_all(state, settings, (estimates, reviews), aside, &[])
+}
+
+/// [`save_with_aside`], with the games put aside before it (`earlier`, oldest first).
+pub fn save_all(
+    state: &GameState,
+    settings: &Settings,
+    (estimates, reviews): (&Estimates, &Reviews),
+    aside: Option<(&GameState, &Estimates, &Reviews)>,
+    earlier: &[GameState],
+) -> String {
+    let nothing = (Estimates::default(), Reviews::default());
     let saved = Saved {
         version: VERSION,
         game: saved_game(state, estimates, reviews),
         settings: settings.clone(),
         aside: aside.map(|(aside, estimates, reviews)| saved_game(aside, estimates, reviews)),
+        earlier: earlier
+            .iter()
+            .map(|g| saved_game(g, &nothing.0, &nothing.1))
+            .collect(),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&saved).unwrap_or_default()
@@ -242,6 +263,20 @@ pub fn load_aside(text: &str) -> Option<(GameState, Estimates, Reviews)> {
     let mut estimates = Estimates::default();
     let (state, reviews) = restore_game(saved.aside?, &mut estimates).ok()?;
     Some((state, estimates, reviews))
+}
+
+/// The games put aside before the one [`load_aside`] reads, oldest first; those that no
+/// longer read are left out.
+pub fn load_earlier(text: &str) -> Vec<GameState> {
+    let Ok(saved) = serde_json::from_str::<Saved>(text) else {
+        return Vec::new();
+    };
+    saved
+        .earlier
+        .into_iter()
+        .filter_map(|g| restore_game(g, &mut Estimates::default()).ok())
+        .map(|(state, _)| state)
+        .collect()
 }
 
 fn restore_game(
@@ -582,5 +617,22 @@ mod tests {
         );
         assert!(!plain.contains("aside"), "{plain}");
         assert_eq!(load_aside(&plain), None);
+        assert!(load_earlier(&plain).is_empty());
+        assert!(load_earlier(&text).is_empty());
+        // The games put aside before it come back too, in their order (the tenth look lost
+        // one when a second game was put aside).
+        let earlier = [
+            new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis),
+            aside.clone(),
+        ];
+        let all = save_all(
+            &board,
+            &Settings::default(),
+            (&Estimates::default(), &Reviews::default()),
+            Some((&aside, &estimates, &aside_reviews)),
+            &earlier,
+        );
+        assert_eq!(load_earlier(&all), earlier);
+        assert_eq!(load_aside(&all).map(|a| a.0), Some(aside));
     }
 }

@@ -86,6 +86,16 @@ impl GameIds {
         }
     }
 
+    /// The ids with a new id for the game put aside: one brought forward from the games
+    /// put aside earlier, whose reviews were not kept.
+    pub fn with_fresh_aside(self) -> GameIds {
+        GameIds {
+            aside: self.last + 1,
+            last: self.last + 1,
+            ..self
+        }
+    }
+
     /// The ids after an action that brought back the game put aside, started `another`,
     /// or put the game on the board aside.
     pub fn after(self, brought_back: bool, another: bool, put_aside: bool) -> GameIds {
@@ -192,6 +202,44 @@ pub fn set_aside_after(
         Action::Load { .. } | Action::NewGame { .. } => None,
         Action::BringBack => None,
         _ => aside.cloned(),
+    }
+}
+
+/// The games put aside before the one put aside (`earlier`, oldest first), with the one
+/// put aside before an action (`before`): a game put aside while another already was sends
+/// that one into the queue, not away (the tenth look lost an 8-move game to a second game
+/// put aside), and "Bring it back" then offers each in turn; a new game or a load clears
+/// them, as it clears the game put aside.
+#[derive(Debug)]
+pub struct AsideQueue<'a> {
+    pub before: Option<&'a GameState>,
+    pub earlier: &'a mut Vec<GameState>,
+}
+
+impl AsideQueue<'_> {
+    /// Updates the queue after `action` on `state` (`put_aside`: the action put `state`
+    /// aside); `Some(game)` where the game put aside is the queue's next instead of what
+    /// [`set_aside_after`] said (after "Bring it back").
+    pub fn after(
+        self,
+        state: &GameState,
+        action: &Action,
+        put_aside: bool,
+    ) -> Option<Option<GameState>> {
+        match action {
+            _ if put_aside => {
+                if let Some(before) = self.before.filter(|g| *g != state) {
+                    self.earlier.push(before.clone());
+                }
+                None
+            }
+            Action::BringBack => Some(self.earlier.pop()),
+            Action::NewGame { .. } | Action::Load { .. } => {
+                self.earlier.clear();
+                None
+            }
+            _ => None,
+        }
     }
 }
 
@@ -618,6 +666,80 @@ mod tests {
             words("f5z9"),
             "its move 2, 'z9', is not a square of the 8x8 board"
         );
+    }
+
+    /// The page's model's steps (`hooks::GameModel`) over the game, the game put aside
+    /// and the queue before it.
+    fn step(
+        (state, aside, earlier): (GameState, Option<GameState>, Vec<GameState>),
+        action: Action,
+    ) -> (GameState, Option<GameState>, Vec<GameState>) {
+        let mut set_aside = set_aside_after(&state, aside.as_ref(), &action);
+        let put_aside = aside != set_aside && set_aside.as_ref() == Some(&state);
+        let mut earlier = earlier;
+        let next = match (&action, &aside) {
+            (Action::BringBack, Some(kept)) => kept.clone(),
+            _ => apply(&state, action.clone()),
+        };
+        let queued = AsideQueue {
+            before: aside.as_ref(),
+            earlier: &mut earlier,
+        }
+        .after(&state, &action, put_aside);
+        if let Some(q) = queued {
+            set_aside = q;
+        }
+        (next, set_aside, earlier)
+    }
+
+    #[test]
+    fn a_second_game_put_aside_sends_the_first_into_the_queue_not_away() {
+        // The tenth look: a game in progress put aside by a pasted one, then the pasted one
+        // played on and put aside by Analyse: "Bring it back" offered only the second.
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let pasted = |t: &str| Action::Replace {
+            record: GgfGame::new(Game::from_transcript(t, start).expect("legal")),
+            seats: Seats::Analysis,
+        };
+        let first = apply(
+            &apply(&GameState::new(start, Seats::Analysis), play("f5")),
+            play("d6"),
+        );
+        let s = step((first.clone(), None, vec![]), pasted("c4"));
+        assert_eq!(s.1.as_ref(), Some(&first));
+        let s = step(s, play("c3"));
+        let second = s.0.clone();
+        let s = step(s, pasted("e6"));
+        assert_eq!(
+            (s.1.as_ref(), s.2.clone()),
+            (Some(&second), vec![first.clone()])
+        );
+        // Each comes back in turn, the latest first.
+        let back = step(s.clone(), Action::BringBack);
+        assert_eq!(
+            (back.0.clone(), back.1.clone(), back.2.len()),
+            (second, Some(first.clone()), 0)
+        );
+        let back = step(back, Action::BringBack);
+        assert_eq!((back.0, back.1), (first, None));
+        // A new game clears them all, as it clears the game put aside.
+        let cleared = step(
+            s,
+            Action::NewGame {
+                size: BoardSize::Eight,
+                variant: Variant::Standard,
+                seats: Seats::Analysis,
+            },
+        );
+        assert!(cleared.1.is_none() && cleared.2.is_empty());
+        // Ids: a game brought forward from the queue gets one of its own.
+        let ids = GameIds {
+            id: 3,
+            aside: 2,
+            last: 3,
+        }
+        .with_fresh_aside();
+        assert_eq!((ids.id, ids.aside, ids.last), (3, 4, 4));
     }
 
     #[test]

@@ -104,7 +104,7 @@ pub fn play_area(props: &PlayProps) -> Html {
                 if let Some(news) = news.clone() {
                     <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
                 }
-                { status_after(news.is_some(), status(game, view, ready, props.watch.0)) }
+                { status_after(game, news.is_some(), status(game, view, ready, props.watch.0)) }
             </p>
             // A loaded record's players, while the game is still theirs.
             if let Some(line) = record_line(game) {
@@ -191,6 +191,7 @@ fn set_aside(game: &GameModel, on_game: &Callback<Action>) -> Html {
     };
     html! {
         <p class="notice note" id="set-aside" role="status">{ set_aside_line(placed(&aside.game), aside.position().is_game_over()) }{ " " }
+            { crate::explain::earlier_aside_line(game.earlier_aside.len()) }
             <button id="bring-back" onclick={on_game.reform(|_| Action::BringBack)}>{ "Bring it back" }</button>
         </p>
     }
@@ -271,12 +272,12 @@ fn notice(
     Html::default()
 }
 
-/// The status after the pass news: "Your turn." where it would say whose turn at length
-/// ("Black to move: your turn"; the news has just named both sides), so that news and
-/// status keep a phone's two lines.
-fn status_after(news: bool, status: String) -> String {
-    match status.strip_suffix(" to move: your turn") {
-        Some(_) if news => "Your turn.".to_owned(),
+/// The status after the pass news: the move played since, where it would say whose turn
+/// at length ("White played b4: your turn." for "Black to move: your turn";
+/// `explain::after_pass`).
+fn status_after(game: &GameModel, news: bool, status: String) -> String {
+    match crate::explain::after_pass(game) {
+        Some(after) if news && status.ends_with(" to move: your turn") => after,
         _ => status,
     }
 }

@@ -160,10 +160,11 @@ fn the_persons_pass_is_announced_until_they_place_a_disc() {
         },
     );
     assert!(state.human_to_move());
-    // The agent's move since is said, so that the pass is not read as a second one.
+    assert_eq!(pass_notice(&state).as_deref(), Some(notice));
+    // The agent's move since is said after it, so that the pass is not read as a second.
     assert_eq!(
-        pass_notice(&state),
-        Some(format!("{notice} Then White played {reply}."))
+        after_pass(&state),
+        Some(format!("White played {reply}: your turn."))
     );
     let own = state.position().legal_move_list()[0];
     let state = apply(&state, Action::Play(own));

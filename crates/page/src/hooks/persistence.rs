@@ -36,22 +36,36 @@ pub fn set_fragment(fragment: &str) {
 /// aside, with its graph and reviews; and, when a saved game was there but could not be read, what
 /// to tell the person (its text is kept aside, since the new game's first save overwrites
 /// it).
-fn load_saved() -> (persist::Restored, Option<(GameState, Kept)>, Option<String>) {
+/// What the save gave: the game, the game put aside with what was kept of it, why the
+/// save did not read, and the games put aside before that one.
+type Saved = (
+    persist::Restored,
+    Option<(GameState, Kept)>,
+    Option<String>,
+    Vec<GameState>,
+);
+
+fn load_saved() -> Saved {
     let store = storage();
     let Some(text) = store
         .as_ref()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
     else {
-        return (fresh(), None, None);
+        return (fresh(), None, None, Vec::new());
     };
     match persist::load(&text) {
         Ok(restored) => {
             let aside = persist::load_aside(&text).map(|(g, e, r)| (g, (e, r)));
-            (restored, aside, None)
+            (restored, aside, None, persist::load_earlier(&text))
         }
         Err(e) => {
             let kept = store.is_some_and(|s| s.set_item(UNREADABLE_KEY, &text).is_ok());
-            (fresh(), None, Some(persist::unreadable_notice(&e, kept)))
+            (
+                fresh(),
+                None,
+                Some(persist::unreadable_notice(&e, kept)),
+                Vec::new(),
+            )
         }
     }
 }
@@ -73,7 +87,7 @@ fn fresh() -> persist::Restored {
 /// saved game then opens as usual). The link leaves the address once read: the game is
 /// saved from then on, and a reload goes on with it rather than back to the link.
 pub fn load_linked() -> Loaded {
-    let (mut restored, saved_aside, unreadable) = load_saved();
+    let (mut restored, saved_aside, unreadable, mut earlier_aside) = load_saved();
     let (aside_state, aside_reviews) =
         saved_aside.map_or((None, None), |(g, r)| (Some(g), Some(r)));
     let Some(window) = web_sys::window() else {
@@ -81,6 +95,7 @@ pub fn load_linked() -> Loaded {
             ids: GameIds::opened(false, aside_state.is_some(), false),
             restored,
             set_aside: aside_state,
+            earlier_aside,
             aside_reviews,
             unreadable,
             link_error: None,
@@ -109,6 +124,8 @@ pub fn load_linked() -> Loaded {
             let playing = in_progress(&saved);
             let ids = GameIds::opened(true, saved_aside, playing);
             if playing {
+                // The game the saved one had put aside goes before it, not away.
+                earlier_aside.extend(aside_state);
                 (Some(saved), None, ids, None)
             } else {
                 (aside_state, aside_reviews, ids, None)
@@ -135,6 +152,7 @@ pub fn load_linked() -> Loaded {
     Loaded {
         restored,
         set_aside,
+        earlier_aside,
         aside_reviews,
         ids,
         unreadable,
@@ -153,6 +171,8 @@ pub struct Loaded {
     /// The game put aside, to be brought back: the one the saved game had put aside (kept
     /// over the reload), or the saved game in progress that a link replaced.
     pub set_aside: Option<GameState>,
+    /// Games put aside before it, oldest first ([`crate::hooks::GameModel::earlier_aside`]).
+    pub earlier_aside: Vec<GameState>,
     /// The graph's estimates and the reviews of the game put aside, where it is the saved
     /// one's.
     pub aside_reviews: Option<Kept>,
@@ -178,17 +198,23 @@ pub fn use_persistence(
     use_effect_with(
         (
             game.state.clone(),
-            game.set_aside.clone(),
+            (game.set_aside.clone(), game.earlier_aside.clone()),
             settings.clone(),
             (mine.0.clone(), mine.1.clone()),
             (aside.0.clone(), aside.1.clone()),
         ),
-        |(game, aside_game, settings, (estimates, reviews), (aside_estimates, aside_reviews))| {
+        |(
+            game,
+            (aside_game, earlier),
+            settings,
+            (estimates, reviews),
+            (aside_estimates, aside_reviews),
+        )| {
             if let Some(s) = storage() {
                 let aside = aside_game
                     .as_ref()
                     .map(|g| (g, aside_estimates, aside_reviews));
-                let text = persist::save_with_aside(game, settings, estimates, reviews, aside);
+                let text = persist::save_all(game, settings, (estimates, reviews), aside, earlier);
                 let _ = s.set_item(STORAGE_KEY, &text);
             }
         },

@@ -2,7 +2,8 @@
 //! the person is looking at) and the view.
 
 use crate::state::{
-    apply, at_ply, browse_target, held_after, set_aside_after, Action, GameIds, GameState,
+    apply, at_ply, browse_target, held_after, set_aside_after, Action, AsideQueue, GameIds,
+    GameState,
 };
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
@@ -21,6 +22,11 @@ pub struct GameModel {
     /// The game in progress that a pasted or opened game replaced, until it is brought
     /// back or another game replaces the board ([`set_aside_after`]).
     pub set_aside: Option<GameState>,
+    /// Games put aside before `set_aside`, oldest first: a game put aside while another
+    /// already was sends that one here, not away (the tenth look lost an 8-move game so),
+    /// and "Bring it back" then offers each in turn. A new game clears them with the one
+    /// put aside.
+    pub earlier_aside: Vec<GameState>,
     /// Counts the games the board has held: a new game, a load or a game brought back
     /// starts another (what belongs to one game only, a watch game's pause, ends with it).
     pub generation: u64,
@@ -38,6 +44,7 @@ impl GameModel {
             state,
             browsing: None,
             set_aside: None,
+            earlier_aside: Vec::new(),
             generation: 0,
             ids: GameIds::default(),
             held: false,
@@ -80,7 +87,8 @@ impl Reducible for GameModel {
             action,
             Action::NewGame { .. } | Action::Load { .. } | Action::Replace { .. }
         );
-        let set_aside = set_aside_after(&self.state, self.set_aside.as_ref(), &action);
+        let mut set_aside = set_aside_after(&self.state, self.set_aside.as_ref(), &action);
+        let mut earlier_aside = self.earlier_aside.clone();
         let state = match (&action, &self.set_aside) {
             (Action::BringBack, Some(kept)) => kept.clone(),
             (Action::BringBack, None) => return self,
@@ -92,11 +100,25 @@ impl Reducible for GameModel {
         let generation = self.generation + u64::from(another || aside_changed);
         // A game put aside by this action is the one on the board before it.
         let put_aside = aside_changed && set_aside.as_ref() == Some(&self.state);
-        let ids = self.ids.after(brought_back, another, put_aside);
+        let mut ids = self.ids.after(brought_back, another, put_aside);
+        let queued = AsideQueue {
+            before: self.set_aside.as_ref(),
+            earlier: &mut earlier_aside,
+        }
+        .after(&self.state, &action_copy, put_aside);
+        if let Some(next) = queued {
+            // The next game put aside before takes its place, under an id of its own (its
+            // review was not kept).
+            set_aside = next;
+            if set_aside.is_some() {
+                ids = ids.with_fresh_aside();
+            }
+        }
         if generation == self.generation
             && state == self.state
             && browsing == self.browsing
             && held == self.held
+            && earlier_aside == self.earlier_aside
         {
             self
         } else {
@@ -104,6 +126,7 @@ impl Reducible for GameModel {
                 state,
                 browsing,
                 set_aside,
+                earlier_aside,
                 generation,
                 ids,
                 held,

@@ -37,6 +37,7 @@ pub fn use_restored() -> Restored {
         // loaded game nobody has played on waits for "Play on" again.
         move || GameModel {
             set_aside: loaded.set_aside.clone(),
+            earlier_aside: loaded.earlier_aside.clone(),
             ids: loaded.ids,
             held: waits_for_play_on(&loaded.restored.0),
             ..GameModel::new(loaded.restored.0.clone())
