@@ -241,6 +241,23 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   await page.click("#bring-back");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
   assert.match(await status(page), /your turn/i);
+  // A second game put aside queues the first, not loses it (the tenth look): pasted, played
+  // on, then Analyse; each comes back in turn.
+  await load(page, "c4c3");
+  await page.waitForSelector("#set-aside");
+  await page.click("#sq-d3");
+  await waitForTurn(page);
+  const second = await page.locator("#transcript").innerText();
+  assert.match(second, /^c4c3d3/);
+  await analyse(page, await page.inputValue("#board-text"));
+  await page.waitForFunction(() => /One game put aside before it comes back after it/.test(document.querySelector("#set-aside")?.textContent ?? ""));
+  assert.match(await page.locator("#set-aside").innerText(), /The (game in progress|finished game) \(\d+ moves\) was put aside for this one\./);
+  await page.click("#bring-back");
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, second);
+  assert.match(await page.locator("#set-aside").innerText(), /The game in progress \(2 moves\) was put aside/);
+  await page.click("#bring-back");
+  await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
+  assert.equal(await page.locator("#set-aside").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
