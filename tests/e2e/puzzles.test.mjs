@@ -286,12 +286,13 @@ test("a puzzle played out against the solver keeps its promise with perfect play
   // there to do it (the tenth look found the offer without the button).
   await page.click("#puzzle-play-out");
   await waitStage(page, "play-out");
+  await page.waitForFunction(() => !/The solver replies/.test(document.querySelector("#puzzle-task").textContent));
   assert.match(await page.innerText("#puzzle-task"), new RegExp(`^Play it out against perfect play, from the answer ${target.answer}`));
   await playOut(page, (scores) => scores[scores.length - 1].mv, 1);
   assert.match(await page.innerText("#puzzle-task"), /^Not kept any more: .* or play it out again\./);
   await page.click("#puzzle-play-out");
   await waitStage(page, "play-out");
-  assert.match(await page.innerText("#puzzle-task"), /^Play it out against perfect play/);
+  await page.waitForFunction(() => /^Play it out against perfect play/.test(document.querySelector("#puzzle-task").textContent));
   assert.deepEqual(errors, []);
   await context.close();
 });

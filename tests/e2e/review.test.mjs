@@ -64,7 +64,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   // The proven bound's arrow is named where the graph draws one (the tenth look).
   const bounds = await page.locator("#eval-graph .pt.bound").count();
   assert.match(await key.innerText(), bounds
-    ? /^\s*estimate\s+exact\s+bound; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/
+    ? /^\s*estimate\s+exact\s+bound;\s+inaccuracy\s+mistake\s+blunder\s*$/
     : /^\s*estimate\s+exact; reviewed:\s+inaccuracy\s+mistake\s+blunder\s*$/);
   const keyBox = await key.boundingBox();
   const fontSize = await key.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));

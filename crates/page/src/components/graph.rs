@@ -260,7 +260,9 @@ fn key(bounds: bool) -> Html {
                     <polygon class="key-pt exact" points="5,0.5 9.5,9 0.5,9" />
                 </svg>{ "bound" }
             }
-            { "; reviewed: " }
+            // With the bound's word, "reviewed:" gives it room: the key took two lines at
+            // 1,280 px with both (the review's three words are its own anyway).
+            { if bounds { "; " } else { "; reviewed: " } }
             { swatch("inaccuracy", false) }{ "inaccuracy " }{ swatch("mistake", false) }{ "mistake " }
             { swatch("blunder", false) }{ "blunder" }
         </p>
