@@ -69,16 +69,7 @@ pub fn review_panel(props: &ReviewProps) -> Html {
     });
     let running = props.running.is_some();
     let button = review_button(props, reviewed);
-    let summaries = (reviewed > 0).then(|| {
-        html! {
-            <>
-                { side_summaries(&reviews, &props.black, &props.white) }
-                if let Some(note) = props.brought.clone() {
-                    <p class="small" id="review-brought">{ note }</p>
-                }
-            </>
-        }
-    });
+    let summaries = (reviewed > 0).then(|| side_summaries(&reviews, props));
     let numbers = move_numbers(&props.moves.iter().map(|(mv, _)| *mv).collect::<Vec<_>>());
     let rows = props
         .moves
@@ -199,8 +190,8 @@ fn review_button(props: &ReviewProps, reviewed: usize) -> Html {
 }
 
 /// Each side's summary, as the CLI writes it (near-best moves apart), under the names the
-/// page gives the sides.
-fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) -> Html {
+/// page gives the sides, and which moves came with a loaded game where they count.
+fn side_summaries(reviews: &[Option<ReviewedMove>], props: &ReviewProps) -> Html {
     let line = |side: Color, name: &str| {
         html! {
             <li id={format!("review-summary-{}", side.name().to_lowercase())}>
@@ -209,10 +200,15 @@ fn side_summaries(reviews: &[Option<ReviewedMove>], black: &str, white: &str) ->
         }
     };
     html! {
-        <ul class="review-summary" id="review-summary">
-            { line(Color::Black, black) }
-            { line(Color::White, white) }
-        </ul>
+        <>
+            <ul class="review-summary" id="review-summary">
+                { line(Color::Black, &props.black) }
+                { line(Color::White, &props.white) }
+            </ul>
+            if let Some(note) = props.brought.clone() {
+                <p class="small" id="review-brought">{ note }</p>
+            }
+        </>
     }
 }
 
