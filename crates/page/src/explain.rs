@@ -256,15 +256,18 @@ pub fn pass_notice(game: &GameState) -> Option<String> {
     Some(sentences.join(" "))
 }
 
-/// The status beside the pass news on the person's turn, where a move has been played
-/// since the pass: "White played b4: your turn." ("…passed. Black to move: your turn"
+/// The status beside the pass news on the person's turn in a game against the agent,
+/// where a move has been played since the pass: "White played b4: your turn." in place of
+/// [`status_line`]'s "Black to move: your turn" ("…passed. Black to move: your turn"
 /// beside White's new disc read as a second pass: the tenth look). Short, so that news
-/// and status keep a phone's two lines; `None` where no move follows the pass.
+/// and status keep a phone's two lines; `None` where the status line says more (the
+/// later moves kept for redo) or no move follows the pass.
 pub fn after_pass(game: &GameState) -> Option<String> {
     let moves = game.game.moves();
     let last = moves.last().filter(|m| **m != Move::Pass)?;
     let mover = game.game.positions()[moves.len() - 1].side_to_move();
-    (game.human_to_move() && !game.recent_passes().is_empty())
+    let plain_turn = matches!(game.seats, Seats::Human(_)) && !game.can_redo();
+    (plain_turn && game.human_to_move() && !game.recent_passes().is_empty())
         .then(|| format!("{mover} played {last}: your turn."))
 }
 

@@ -139,22 +139,12 @@ pub fn save(
     estimates: &Estimates,
     reviews: &Reviews,
 ) -> String {
-    save_with_aside(state, settings, estimates, reviews, None)
+    save_with_aside(state, settings, (estimates, reviews), None, &[])
 }
 
-/// [`save`], with the game put aside, its graph's estimates and its reviews (`aside`).
+/// [`save`], with the game put aside, its graph's estimates and its reviews (`aside`),
+/// and the games put aside before it (`earlier`, oldest first).
 pub fn save_with_aside(
-    state: &GameState,
-    settings: &Settings,
-    estimates: &Estimates,
-    reviews: &Reviews,
-    aside: Option<(&GameState, &Estimates, &Reviews)>,
-) -> String {
-    save_all(state, settings, (estimates, reviews), aside, &[])
-}
-
-/// [`save_with_aside`], with the games put aside before it (`earlier`, oldest first).
-pub fn save_all(
     state: &GameState,
     settings: &Settings,
     (estimates, reviews): (&Estimates, &Reviews),
@@ -255,28 +245,34 @@ pub fn load(text: &str) -> Result<Restored, LoadError> {
     Ok((state, saved.settings, estimates, reviews))
 }
 
-/// The game put aside in a save, with the graph's estimates of its positions and its
-/// reviews; `None` where there is none, or it no longer reads (a game put aside is not
-/// worth losing the game on the board for).
-pub fn load_aside(text: &str) -> Option<(GameState, Estimates, Reviews)> {
-    let saved: Saved = serde_json::from_str(text).ok()?;
-    let mut estimates = Estimates::default();
-    let (state, reviews) = restore_game(saved.aside?, &mut estimates).ok()?;
-    Some((state, estimates, reviews))
+/// The game put aside in a save, with what the page kept of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aside {
+    pub game: GameState,
+    /// The graph's estimates of its positions and its reviews.
+    pub kept: (Estimates, Reviews),
+    /// The games put aside before it, oldest first; those that no longer read are left
+    /// out.
+    pub earlier: Vec<GameState>,
 }
 
-/// The games put aside before the one [`load_aside`] reads, oldest first; those that no
-/// longer read are left out.
-pub fn load_earlier(text: &str) -> Vec<GameState> {
-    let Ok(saved) = serde_json::from_str::<Saved>(text) else {
-        return Vec::new();
-    };
-    saved
+/// The game put aside in a save; `None` where there is none, or it no longer reads (a game
+/// put aside is not worth losing the game on the board for).
+pub fn load_aside(text: &str) -> Option<Aside> {
+    let saved: Saved = serde_json::from_str(text).ok()?;
+    let mut estimates = Estimates::default();
+    let (game, reviews) = restore_game(saved.aside?, &mut estimates).ok()?;
+    let earlier = saved
         .earlier
         .into_iter()
         .filter_map(|g| restore_game(g, &mut Estimates::default()).ok())
         .map(|(state, _)| state)
-        .collect()
+        .collect();
+    Some(Aside {
+        game,
+        kept: (estimates, reviews),
+        earlier,
+    })
 }
 
 fn restore_game(
@@ -594,19 +590,19 @@ mod tests {
         let text = save_with_aside(
             &board,
             &Settings::default(),
-            &Estimates::default(),
-            &Reviews::default(),
+            (&Estimates::default(), &Reviews::default()),
             Some((&aside, &estimates, &aside_reviews)),
+            &[],
         );
         let (back, _, back_estimates, back_reviews) = load(&text).expect("loads");
         assert_eq!(back, board);
         assert!(back_reviews.is_empty());
         // The graph is each game's own: the board's has none of the game put aside's.
         assert_eq!(back_estimates.get(whole[2].hash()), None);
-        let (back_aside, aside_estimates, back_aside_reviews) =
-            load_aside(&text).expect("the game put aside");
-        assert_eq!(back_aside, aside);
-        assert_eq!(back_aside_reviews, aside_reviews);
+        let back_aside = load_aside(&text).expect("the game put aside");
+        let (aside_estimates, back_aside_reviews) = &back_aside.kept;
+        assert_eq!(back_aside.game, aside);
+        assert_eq!(*back_aside_reviews, aside_reviews);
         assert_eq!(aside_estimates.get(whole[2].hash()), Some(guess));
         // A save without one (older, or with none put aside) has none.
         let plain = save(
@@ -617,22 +613,22 @@ mod tests {
         );
         assert!(!plain.contains("aside"), "{plain}");
         assert_eq!(load_aside(&plain), None);
-        assert!(load_earlier(&plain).is_empty());
-        assert!(load_earlier(&text).is_empty());
+        assert!(back_aside.earlier.is_empty());
         // The games put aside before it come back too, in their order (the tenth look lost
         // one when a second game was put aside).
         let earlier = [
             new_game(BoardSize::Eight, Variant::Standard, Seats::Analysis),
             aside.clone(),
         ];
-        let all = save_all(
+        let all = save_with_aside(
             &board,
             &Settings::default(),
             (&Estimates::default(), &Reviews::default()),
             Some((&aside, &estimates, &aside_reviews)),
             &earlier,
         );
-        assert_eq!(load_earlier(&all), earlier);
-        assert_eq!(load_aside(&all).map(|a| a.0), Some(aside));
+        let back = load_aside(&all).expect("the game put aside");
+        assert_eq!(back.earlier, earlier);
+        assert_eq!(back.game, aside);
     }
 }

@@ -186,60 +186,32 @@ pub fn waits_for_play_on(state: &GameState) -> bool {
         && state.agent_to_move()
 }
 
-/// The game put aside after `action`, where `aside` was put aside before: a game with a
-/// disc placed, in progress or finished, that a pasted or opened game (or a position set
-/// up for analysis) replaces is kept, so that loading never loses a game without asking
-/// (New game asks first; a fresh look found a finished game lost to Analyse); a game
-/// with no disc placed that is replaced leaves the one put aside there; a new game, or the game brought back, clears it;
-/// anything else keeps it.
+/// The game put aside after `action`, where `aside` was put aside before, and `earlier`
+/// the games put aside before that one (oldest first): a game with a disc placed, in
+/// progress or finished, that a pasted or opened game (or a position set up for analysis)
+/// replaces is kept, so that loading never loses a game without asking (New game asks
+/// first; a fresh look found a finished game lost to Analyse), and the one put aside
+/// before it goes into `earlier`, not away (the tenth look lost an 8-move game to a second
+/// game put aside); a game with no disc placed that is replaced leaves the one put aside
+/// there; the game brought back leaves the next of `earlier` put aside; a new game clears
+/// them all; anything else keeps them.
 pub fn set_aside_after(
     state: &GameState,
     aside: Option<&GameState>,
+    earlier: &mut Vec<GameState>,
     action: &Action,
 ) -> Option<GameState> {
     match action {
-        Action::Replace { .. } if placed(&state.game) > 0 => Some(state.clone()),
-        Action::Load { .. } | Action::NewGame { .. } => None,
-        Action::BringBack => None,
-        _ => aside.cloned(),
-    }
-}
-
-/// The games put aside before the one put aside (`earlier`, oldest first), with the one
-/// put aside before an action (`before`): a game put aside while another already was sends
-/// that one into the queue, not away (the tenth look lost an 8-move game to a second game
-/// put aside), and "Bring it back" then offers each in turn; a new game or a load clears
-/// them, as it clears the game put aside.
-#[derive(Debug)]
-pub struct AsideQueue<'a> {
-    pub before: Option<&'a GameState>,
-    pub earlier: &'a mut Vec<GameState>,
-}
-
-impl AsideQueue<'_> {
-    /// Updates the queue after `action` on `state` (`put_aside`: the action put `state`
-    /// aside); `Some(game)` where the game put aside is the queue's next instead of what
-    /// [`set_aside_after`] said (after "Bring it back").
-    pub fn after(
-        self,
-        state: &GameState,
-        action: &Action,
-        put_aside: bool,
-    ) -> Option<Option<GameState>> {
-        match action {
-            _ if put_aside => {
-                if let Some(before) = self.before.filter(|g| *g != state) {
-                    self.earlier.push(before.clone());
-                }
-                None
-            }
-            Action::BringBack => Some(self.earlier.pop()),
-            Action::NewGame { .. } | Action::Load { .. } => {
-                self.earlier.clear();
-                None
-            }
-            _ => None,
+        Action::Replace { .. } if placed(&state.game) > 0 => {
+            earlier.extend(aside.filter(|g| *g != state).cloned());
+            Some(state.clone())
         }
+        Action::Load { .. } | Action::NewGame { .. } => {
+            earlier.clear();
+            None
+        }
+        Action::BringBack => earlier.pop(),
+        _ => aside.cloned(),
     }
 }
 
@@ -671,24 +643,14 @@ mod tests {
     /// The page's model's steps (`hooks::GameModel`) over the game, the game put aside
     /// and the queue before it.
     fn step(
-        (state, aside, earlier): (GameState, Option<GameState>, Vec<GameState>),
+        (state, aside, mut earlier): (GameState, Option<GameState>, Vec<GameState>),
         action: Action,
     ) -> (GameState, Option<GameState>, Vec<GameState>) {
-        let mut set_aside = set_aside_after(&state, aside.as_ref(), &action);
-        let put_aside = aside != set_aside && set_aside.as_ref() == Some(&state);
-        let mut earlier = earlier;
+        let set_aside = set_aside_after(&state, aside.as_ref(), &mut earlier, &action);
         let next = match (&action, &aside) {
             (Action::BringBack, Some(kept)) => kept.clone(),
             _ => apply(&state, action.clone()),
         };
-        let queued = AsideQueue {
-            before: aside.as_ref(),
-            earlier: &mut earlier,
-        }
-        .after(&state, &action, put_aside);
-        if let Some(q) = queued {
-            set_aside = q;
-        }
         (next, set_aside, earlier)
     }
 
@@ -750,19 +712,22 @@ mod tests {
             record: GgfGame::new(Game::from_transcript("c4", start).expect("legal")),
             seats: Seats::Analysis,
         };
-        let aside = set_aside_after(&playing, None, &pasted);
+        let aside = set_aside_after(&playing, None, &mut Vec::new(), &pasted);
         assert_eq!(aside.as_ref(), Some(&playing));
         let loaded = apply(&playing, pasted.clone());
         assert_eq!(loaded.game.transcript(false), "c4");
         // Playing on in the pasted game keeps it; another game replaces it.
         let moved = apply(&loaded, play("c3"));
-        assert_eq!(set_aside_after(&loaded, aside.as_ref(), &play("c3")), aside);
         assert_eq!(
-            set_aside_after(&moved, aside.as_ref(), &Action::BringBack),
+            set_aside_after(&loaded, aside.as_ref(), &mut Vec::new(), &play("c3")),
+            aside
+        );
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &mut Vec::new(), &Action::BringBack),
             None
         );
         assert_eq!(
-            set_aside_after(&moved, aside.as_ref(), &pasted),
+            set_aside_after(&moved, aside.as_ref(), &mut Vec::new(), &pasted),
             Some(moved.clone())
         );
         let new_game = Action::NewGame {
@@ -770,11 +735,20 @@ mod tests {
             variant: Variant::Standard,
             seats: Seats::Analysis,
         };
-        assert_eq!(set_aside_after(&moved, aside.as_ref(), &new_game), None);
+        assert_eq!(
+            set_aside_after(&moved, aside.as_ref(), &mut Vec::new(), &new_game),
+            None
+        );
         // A game with no disc placed is not in progress: nothing to keep, and the game
         // put aside before stays put aside.
-        assert_eq!(set_aside_after(&as_black(), None, &pasted), None);
-        assert_eq!(set_aside_after(&as_black(), aside.as_ref(), &pasted), aside);
+        assert_eq!(
+            set_aside_after(&as_black(), None, &mut Vec::new(), &pasted),
+            None
+        );
+        assert_eq!(
+            set_aside_after(&as_black(), aside.as_ref(), &mut Vec::new(), &pasted),
+            aside
+        );
         // A finished game is kept too: replacing it lost it, with nothing to bring back.
         let start = Position::start(BoardSize::Eight, Variant::Standard);
         let ended = Game::from_transcript(
@@ -791,7 +765,7 @@ mod tests {
         );
         assert!(finished.position().is_game_over());
         assert_eq!(
-            set_aside_after(&finished, None, &pasted),
+            set_aside_after(&finished, None, &mut Vec::new(), &pasted),
             Some(finished.clone())
         );
     }

@@ -101,10 +101,12 @@ pub fn play_area(props: &PlayProps) -> Html {
             { legend(game, view, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
             <p class="status" id="status" role="status" aria-live="polite">
-                if let Some(news) = news.clone() {
+                if let Some(news) = &news {
                     <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
                 }
-                { status_after(game, news.is_some(), status(game, view, ready, props.watch.0)) }
+                // After the news, the move played since (`explain::after_pass`).
+                { news.as_ref().and_then(|_| crate::explain::after_pass(game))
+                      .unwrap_or_else(|| status(game, view, ready, props.watch.0)) }
             </p>
             // A loaded record's players, while the game is still theirs.
             if let Some(line) = record_line(game) {
@@ -270,16 +272,6 @@ fn notice(
         };
     }
     Html::default()
-}
-
-/// The status after the pass news: the move played since, where it would say whose turn
-/// at length ("White played b4: your turn." for "Black to move: your turn";
-/// `explain::after_pass`).
-fn status_after(game: &GameModel, news: bool, status: String) -> String {
-    match crate::explain::after_pass(game) {
-        Some(after) if news && status.ends_with(" to move: your turn") => after,
-        _ => status,
-    }
 }
 
 /// The last pass, said at the head of the status line where no other notice stands: a

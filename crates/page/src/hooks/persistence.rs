@@ -36,36 +36,19 @@ pub fn set_fragment(fragment: &str) {
 /// aside, with its graph and reviews; and, when a saved game was there but could not be read, what
 /// to tell the person (its text is kept aside, since the new game's first save overwrites
 /// it).
-/// What the save gave: the game, the game put aside with what was kept of it, why the
-/// save did not read, and the games put aside before that one.
-type Saved = (
-    persist::Restored,
-    Option<(GameState, Kept)>,
-    Option<String>,
-    Vec<GameState>,
-);
-
-fn load_saved() -> Saved {
+fn load_saved() -> (persist::Restored, Option<persist::Aside>, Option<String>) {
     let store = storage();
     let Some(text) = store
         .as_ref()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
     else {
-        return (fresh(), None, None, Vec::new());
+        return (fresh(), None, None);
     };
     match persist::load(&text) {
-        Ok(restored) => {
-            let aside = persist::load_aside(&text).map(|(g, e, r)| (g, (e, r)));
-            (restored, aside, None, persist::load_earlier(&text))
-        }
+        Ok(restored) => (restored, persist::load_aside(&text), None),
         Err(e) => {
             let kept = store.is_some_and(|s| s.set_item(UNREADABLE_KEY, &text).is_ok());
-            (
-                fresh(),
-                None,
-                Some(persist::unreadable_notice(&e, kept)),
-                Vec::new(),
-            )
+            (fresh(), None, Some(persist::unreadable_notice(&e, kept)))
         }
     }
 }
@@ -87,9 +70,11 @@ fn fresh() -> persist::Restored {
 /// saved game then opens as usual). The link leaves the address once read: the game is
 /// saved from then on, and a reload goes on with it rather than back to the link.
 pub fn load_linked() -> Loaded {
-    let (mut restored, saved_aside, unreadable, mut earlier_aside) = load_saved();
-    let (aside_state, aside_reviews) =
-        saved_aside.map_or((None, None), |(g, r)| (Some(g), Some(r)));
+    let (mut restored, saved_aside, unreadable) = load_saved();
+    let (aside_state, aside_reviews, mut earlier_aside) = match saved_aside {
+        Some(a) => (Some(a.game), Some(a.kept), a.earlier),
+        None => (None, None, Vec::new()),
+    };
     let Some(window) = web_sys::window() else {
         return Loaded {
             ids: GameIds::opened(false, aside_state.is_some(), false),
@@ -214,7 +199,8 @@ pub fn use_persistence(
                 let aside = aside_game
                     .as_ref()
                     .map(|g| (g, aside_estimates, aside_reviews));
-                let text = persist::save_all(game, settings, (estimates, reviews), aside, earlier);
+                let text =
+                    persist::save_with_aside(game, settings, (estimates, reviews), aside, earlier);
                 let _ = s.set_item(STORAGE_KEY, &text);
             }
         },

@@ -2,8 +2,7 @@
 //! the person is looking at) and the view.
 
 use crate::state::{
-    apply, at_ply, browse_target, held_after, set_aside_after, Action, AsideQueue, GameIds,
-    GameState,
+    apply, at_ply, browse_target, held_after, set_aside_after, Action, GameIds, GameState,
 };
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
@@ -87,8 +86,13 @@ impl Reducible for GameModel {
             action,
             Action::NewGame { .. } | Action::Load { .. } | Action::Replace { .. }
         );
-        let mut set_aside = set_aside_after(&self.state, self.set_aside.as_ref(), &action);
         let mut earlier_aside = self.earlier_aside.clone();
+        let set_aside = set_aside_after(
+            &self.state,
+            self.set_aside.as_ref(),
+            &mut earlier_aside,
+            &action,
+        );
         let state = match (&action, &self.set_aside) {
             (Action::BringBack, Some(kept)) => kept.clone(),
             (Action::BringBack, None) => return self,
@@ -101,18 +105,10 @@ impl Reducible for GameModel {
         // A game put aside by this action is the one on the board before it.
         let put_aside = aside_changed && set_aside.as_ref() == Some(&self.state);
         let mut ids = self.ids.after(brought_back, another, put_aside);
-        let queued = AsideQueue {
-            before: self.set_aside.as_ref(),
-            earlier: &mut earlier_aside,
-        }
-        .after(&self.state, &action_copy, put_aside);
-        if let Some(next) = queued {
-            // The next game put aside before takes its place, under an id of its own (its
+        if brought_back && set_aside.is_some() {
+            // The next game put aside before takes the place, under an id of its own (its
             // review was not kept).
-            set_aside = next;
-            if set_aside.is_some() {
-                ids = ids.with_fresh_aside();
-            }
+            ids = ids.with_fresh_aside();
         }
         if generation == self.generation
             && state == self.state

@@ -250,17 +250,21 @@ fn estimates_keep_their_decimals_and_exact_values_are_whole_in_a_record() {
         Some(exact(Color::Black, "c4", 0.0)),
         None,
     ]);
+    // The texts as written, `None` where nothing is.
+    let written = |texts: &[Option<&str>]| -> Vec<Option<String>> {
+        texts.iter().map(|t| t.map(str::to_owned)).collect()
+    };
     // Issue 68: an estimate of -42 was written "-42", which reads as exact.
     assert_eq!(
         texts,
-        [
-            Some("-42.00".to_owned()),
-            Some("1.50".to_owned()),
-            Some("0.00".to_owned()),
-            Some("-4".to_owned()),
-            Some("0".to_owned()),
+        written(&[
+            Some("-42.00"),
+            Some("1.50"),
+            Some("0.00"),
+            Some("-4"),
+            Some("0"),
             None
-        ]
+        ])
     );
     // A forced move is worth what the next move's review found after it, turned to its
     // side; the last one, with nothing after it, has nothing written (never the record's
@@ -277,14 +281,14 @@ fn estimates_keep_their_decimals_and_exact_values_are_whole_in_a_record() {
     ]);
     assert_eq!(
         texts,
-        [
-            Some("-6".to_owned()),
-            Some("6".to_owned()),
-            Some("1.25".to_owned()),
-            Some("1.25".to_owned()),
-            Some("1.25".to_owned()),
-            Some(String::new()),
-        ]
+        written(&[
+            Some("-6"),
+            Some("6"),
+            Some("1.25"),
+            Some("1.25"),
+            Some("1.25"),
+            Some("")
+        ])
     );
 }
 
