@@ -88,7 +88,6 @@ pub fn play_area(props: &PlayProps) -> Html {
         })
     };
     let (ready, browsing) = (props.ready, game.browsing.is_some());
-    let news = pass_news(game, view);
     // The line under the board names the opening of the position on it: a move only looked
     // at (the game untouched) has its own.
     let shown_game = match game.browsing {
@@ -100,14 +99,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             { board }
             { legend(game, view, &overlay) }
             { notice(game, view, &props.on_game, &props.on_review_focus) }
-            <p class="status" id="status" role="status" aria-live="polite">
-                if let Some(news) = &news {
-                    <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
-                }
-                // After the news, the move played since (`explain::after_pass`).
-                { news.as_ref().and_then(|_| crate::explain::after_pass(game))
-                      .unwrap_or_else(|| status(game, view, ready, props.watch.0)) }
-            </p>
+            { status_line_with_news(game, view, ready, props.watch.0) }
             // A loaded record's players, while the game is still theirs.
             if let Some(line) = record_line(game) {
                 <p class="record-players" id="record-players">{ line }</p>
@@ -272,6 +264,24 @@ fn notice(
         };
     }
     Html::default()
+}
+
+/// The status line, with the last pass at its head ([`pass_news`]) and after it the move
+/// played since (`explain::after_pass`).
+fn status_line_with_news(game: &GameModel, view: &View, ready: bool, paused: bool) -> Html {
+    let news = pass_news(game, view);
+    let line = news
+        .as_ref()
+        .and_then(|_| crate::explain::after_pass(game))
+        .unwrap_or_else(|| status(game, view, ready, paused));
+    html! {
+        <p class="status" id="status" role="status" aria-live="polite">
+            if let Some(news) = news {
+                <span class="pass-news" id="pass-notice">{ news }</span>{ " " }
+            }
+            { line }
+        </p>
+    }
 }
 
 /// The last pass, said at the head of the status line where no other notice stands: a
