@@ -56,7 +56,7 @@ test("an analysis's panel speaks for the side its squares speak for", { timeout:
   // Issue 68: "Proven win by 24 for Black" beside "-24" on a5 and a legend "for White".
   assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 gets it for White, and no move does better/);
   assert.match(await page.locator("#heat-legend").innerText(), /^On the squares: the final disc margin for White after each move/);
-  assert.equal(await page.locator("#sq-a5 .pct").innerText(), "-24");
+  assert.equal(await page.locator("#sq-a5 .pct").innerText(), "\u221224");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -65,7 +65,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
         assert.ok(!exact[i], `an estimate in bold: ${cells.join(" ")}`);
       } else if (!value.startsWith("≥")) {
         exacts++;
-        assert.match(value, /^([+-]\d+|0)$/, cells.join(" "));
+        assert.match(value, /^([+\u2212]\d+|0)$/, cells.join(" "));
         assert.ok(exact[i], `an exact value not marked: ${cells.join(" ")}`);
       }
     }
@@ -117,7 +117,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
   // unit (issue 68: the table's hundredths under the same switch as shares and discs).
   const tiles = await page.$$eval(".cell .heat .pct", (els) => els.map((e) => e.textContent));
   assert.ok(tiles.length > 0);
-  for (const t of tiles) assert.match(t, /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|0|≥[+-]\d+)$/, JSON.stringify(tiles));
+  for (const t of tiles) assert.match(t, /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+\u2212]\d+|0|≥[+\u2212]\d+)$/, JSON.stringify(tiles));
   const legend = await page.locator("#heat-legend").innerText();
   assert.match(legend, /^On the squares: the final disc margin for .* a number alone is exact, ≈ before it the search's estimate/);
   await page.click("#review-back");

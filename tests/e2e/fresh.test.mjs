@@ -170,7 +170,7 @@ test("the review writes exact values whole and calls no move best against a boun
     console.log(row);
     assert.equal(played, "c1", row);
     // c1's value is +30, exact or an estimate, never a whole number other than 30.
-    if (/^[+-]\d+$/.test(value)) assert.equal(value, "+30", row);
+    if (/^[+\u2212]\d+$/.test(value)) assert.equal(value, "+30", row);
     // An exact value is written whole: no "+38.00" or "+30.00" for a solver's margin.
     assert.doesNotMatch(bestValue, /^\+(38|30)\.00$/, row);
     assert.doesNotMatch(value, /^\+30\.00$/, row);
@@ -182,12 +182,12 @@ test("the review writes exact values whole and calls no move best against a boun
     if (mark === "no better move found; not proven best") assert.deepEqual([best, bestValue, loss], ["", "", ""], row);
     else if (best === "c1" && value === "+30") assert.equal(bestValue, "+30", row);
     // An exact best value beside c1's +30 is otherwise a2's +38: c1 then loses 8, a blunder.
-    else if (/^[+-]\d+$/.test(bestValue)) {
+    else if (/^[+\u2212]\d+$/.test(bestValue)) {
       assert.deepEqual([best, bestValue, mark], ["a2", "+38", "blunder"], row);
-      if (/^[+-]\d+$/.test(value)) assert.equal(loss, "8", row);
+      if (/^[+\u2212]\d+$/.test(value)) assert.equal(loss, "8", row);
     }
     // A loss between whole values (an exact one, or a proof's bound) is whole too.
-    if (/^[+-]\d+$/.test(value) && /^≥?[+-]\d+$/.test(bestValue)) assert.match(loss, /^≥?\d+$/, row);
+    if (/^[+\u2212]\d+$/.test(value) && /^≥?[+\u2212]\d+$/.test(bestValue)) assert.match(loss, /^≥?\d+$/, row);
     if (mark === "uncertain" || mark.startsWith("no better move found")) {
       const title = await page.locator("#review-moves tbody tr").first().getAttribute("title");
       assert.match(title, /grade is uncertain/, row);

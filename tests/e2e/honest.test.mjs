@@ -21,7 +21,7 @@ test("a finished game's graph ends on its exact result, and Analyse with an empt
   assert.match((await last.getAttribute("class")) ?? "", /\bend\b/);
   assert.match((await last.getAttribute("class")) ?? "", /\bexact\b/);
   const said = await last.locator("title").textContent();
-  const written = margin === 0 ? "0" : margin > 0 ? `+${margin}` : `${margin}`;
+  const written = margin === 0 ? "0" : margin > 0 ? `+${margin}` : `\u2212${-margin}`;
   assert.ok(said.includes(`Black ${written} disc`) && said.includes("the final result (exact)"), said);
   // Analyse with nothing typed: the position on the board, whose text the form shows
   // (issue 68: refused as "not board text").

@@ -109,9 +109,9 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   const labels = await page.locator(".cell.legal .heat .pct").allInnerTexts();
   // An estimate says so ("≈ +4", "≈ 0", a real minus: issue 68); a whole number alone is exact (issue 62, items 4 and
   // 11), and the legend under the board says what the squares hold, for whom.
-  assert.ok(labels.every((l) => /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|≥[+-]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
+  assert.ok(labels.every((l) => /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+\u2212]\d+|≥[+\u2212]\d+|\?|win|draw|loss)$/.test(l)), JSON.stringify(labels));
   assert.ok(labels.some((l) => l.startsWith("≈")), JSON.stringify(labels));
-  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+-]\d+|win|draw|loss)$/);
+  assert.match(await page.locator(".cell.hint .pct").innerText(), /^(≈\u202f[+\u2212]\d+|≈\u202f0|[+\u2212]\d+|win|draw|loss)$/);
   const legend = await page.locator("#heat-legend").innerText();
   assert.match(legend, /^On the squares: the final disc margin for Black \(you\) after each move/);
   assert.match(legend, /≈ before it: the search's estimate/);

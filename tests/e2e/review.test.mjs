@@ -70,7 +70,7 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   const fontSize = await key.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
   assert.ok(keyBox.height < 2 * fontSize, `the key on one line: ${keyBox.height} px at ${fontSize} px type`);
   // The last moves are within the solver's reach: exact, whole numbers.
-  assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+-]\d+|-)$/);
+  assert.match(await rows.nth(59).locator("td").nth(2).innerText(), /^([+\u2212]\d+|-)$/);
   // The help states the thresholds.
   assert.match(await page.locator("#review").innerText(), /inaccuracy from 2 discs lost, a mistake from 4, a blunder from 8/);
   await shot(page, "review");
@@ -201,10 +201,12 @@ test("a solved hint shows every legal move's exact margin, not the best move's a
   const labels = await page.$$eval(".cell.legal", (cells) =>
     cells.map((c) => [c.dataset.square, c.querySelector(".heat .pct")?.textContent ?? ""]));
   assert.ok(labels.length > 1, JSON.stringify(labels));
-  for (const [square, label] of labels) assert.match(label, /^[+-]?\d+$/, `${square}: "${label}"`);
+  for (const [square, label] of labels) assert.match(label, /^[+\u2212]?\d+$/, `${square}: "${label}"`);
   // The gold frame is on the solver's move, whose margin no other move beats.
-  const best = Number(await page.locator(".cell.hint .heat .pct").innerText());
-  assert.ok(labels.every(([, label]) => Number(label) <= best), JSON.stringify(labels));
+  // Every signed number on the page writes its minus as U+2212 (issue 68).
+  const signed = (text) => Number(text.replace("\u2212", "-"));
+  const best = signed(await page.locator(".cell.hint .heat .pct").innerText());
+  assert.ok(labels.every(([, label]) => signed(label) <= best), JSON.stringify(labels));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -235,9 +237,9 @@ test("a review at the default budget grades the Saio record's ending exactly, as
   // Row 40, played at 21 empties, one ply beyond the reach: solved within its budget
   // (the ninth look read "d2 -42, best d2 -42" where c4 makes -38).
   for (const [ply, expected] of [
-    [40, ["d2", "-42", "c4", "-38", "4"]],
+    [40, ["d2", "\u221242", "c4", "\u221238", "4"]],
     [41, ["h5", "+26", "d1", "+42", "16"]],
-    [42, ["b6", "-32", "c4", "-26", "6"]],
+    [42, ["b6", "\u221232", "c4", "\u221226", "6"]],
     [43, ["f7", "+22", "c4", "+32", "10"]],
   ]) {
     assert.deepEqual(await row(ply), expected, `row ${ply}`);

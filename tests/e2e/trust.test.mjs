@@ -299,7 +299,7 @@ test("FFO #40 at Strong: until the proof comes, the panel's figures are marked a
       w.frames++;
       const estimate = document.querySelector("#estimate")?.textContent ?? "";
       if (document.querySelector("#proving")) w.proving++;
-      if (/expected result [+-]?\d/.test(estimate) && !document.querySelector("#solved")) w.violations.push(estimate);
+      if (/expected result [+\u2212-]?\d/.test(estimate) && !document.querySelector("#solved")) w.violations.push(estimate);
       if (!w.stop) requestAnimationFrame(check);
     }
     requestAnimationFrame(check);

@@ -36,7 +36,7 @@ fn most_estimated(size: othello::BoardSize) -> i32 {
 }
 
 /// A final disc margin at a glance (the board's squares, the panel, the graph, analysis,
-/// puzzles): exact "+4", "-2", "0"; a bound "≥+30"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
+/// puzzles): exact "+4", "−2", "0"; a bound "≥+30", "≥−12"; an estimate "≈ +4", "≈ 0" (never "≈ −0").
 pub fn discs(value: f32, sure: Sure) -> String {
     let n = match sure {
         Sure::Estimate(size) => whole(value).clamp(-most_estimated(size), most_estimated(size)),
@@ -45,7 +45,7 @@ pub fn discs(value: f32, sure: Sure) -> String {
     let signed = if n == 0 {
         "0".to_owned()
     } else {
-        format!("{n:+}")
+        minus_sign(&format!("{n:+}"))
     };
     match sure {
         Sure::Exact => signed,
@@ -98,7 +98,18 @@ pub const APPROX: &str = "\u{2248}\u{202f}";
 /// A signed figure as an estimate: [`APPROX`] before it, and a real minus (U+2212) for
 /// the hyphen.
 pub fn estimate(signed: &str) -> String {
-    format!("{APPROX}{}", signed.replacen('-', "\u{2212}", 1))
+    format!("{APPROX}{}", minus_sign(signed))
+}
+
+/// The real minus sign (U+2212) for a hyphen-minus at a figure's head: every signed number
+/// the page shows, exact, bound or estimate, writes its minus one way (issue 68, tenth
+/// look: an exact "-58" beside an estimate's "≈ −14"). A GGF record's evaluations and
+/// anything a program reads keep the hyphen (`othello::ggf::eval_text`).
+pub fn minus_sign(signed: &str) -> String {
+    match signed.strip_prefix('-') {
+        Some(rest) => format!("\u{2212}{rest}"),
+        None => signed.to_owned(),
+    }
 }
 
 /// Milliseconds as seconds with no more digits than they need: 250 is "0.25 s", 1000
@@ -116,8 +127,9 @@ pub fn chance(win: f32) -> String {
     format!("{percent:.0}%")
 }
 
-/// A signed estimate in discs to `decimals` places: "+4", "-2.35", and a value that rounds
-/// to zero as "0" (or "0.00"), never "-0", which would claim a side for a rounded -0.3.
+/// A signed estimate in discs to `decimals` places: "+4", "−2.35" (a real minus, as
+/// [`minus_sign`] writes every one), and a value that rounds to zero as "0" (or "0.00"),
+/// never "−0", which would claim a side for a rounded -0.3.
 /// Rounded half away from zero, as [`whole`] rounds.
 pub fn signed_discs(discs: f32, decimals: usize) -> String {
     let scale = 10f64.powi(decimals as i32);
@@ -125,7 +137,7 @@ pub fn signed_discs(discs: f32, decimals: usize) -> String {
     if rounded == 0.0 {
         return format!("{:.*}", decimals, 0.0);
     }
-    format!("{:+.decimals$}", rounded / scale)
+    minus_sign(&format!("{:+.decimals$}", rounded / scale))
 }
 
 /// Why a move is illegal, in a player's words.
@@ -260,8 +272,8 @@ mod tests {
             discs(16.0, Sure::Estimate(BoardSize::Four)),
             estimate("+15")
         );
-        assert_eq!(discs(-36.0, Sure::Exact), "-36");
-        assert_eq!(discs(-64.0, Sure::Exact), "-64");
+        assert_eq!(discs(-36.0, Sure::Exact), "\u{2212}36");
+        assert_eq!(discs(-64.0, Sure::Exact), "\u{2212}64");
         assert_eq!(discs(-40.0, eight), estimate("-40"));
         assert_eq!(solve_time(400), "under 1 ms");
         assert_eq!(solve_time(4_400), "4 ms");
@@ -286,7 +298,7 @@ mod tests {
             with_discs(&discs(0.2, Sure::Estimate(othello::BoardSize::Eight))),
             "≈\u{202f}0 discs"
         );
-        assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥-12 discs");
+        assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥\u{2212}12 discs");
         assert_eq!(with_discs(&discs_fine(1.0, false)), "≈\u{202f}+1.00 discs");
         assert_eq!(with_discs("1"), "1 disc");
         assert_eq!(
@@ -321,7 +333,7 @@ mod tests {
             discs(-20.5, Sure::Estimate(othello::BoardSize::Eight)),
             "≈\u{202f}\u{2212}21"
         );
-        assert_eq!(super::signed_discs(-20.5, 0), "-21");
+        assert_eq!(super::signed_discs(-20.5, 0), "\u{2212}21");
         assert_eq!(super::signed_discs(2.5, 0), "+3");
         assert_eq!(
             discs(-0.4, Sure::Estimate(othello::BoardSize::Eight)),
@@ -333,7 +345,9 @@ mod tests {
         // Every estimate carries its "≈", the review's too (issue 68: "-34.00" and "-34"
         // were told apart by their decimals alone).
         assert_eq!(discs_fine(-2.345, false), "≈\u{202f}\u{2212}2.35");
-        assert_eq!(discs_fine(-2.0, true), "-2");
+        // Exact, bound and estimate write their minus one way (issue 68, tenth look: an
+        // exact "-58" beside "≈ −14").
+        assert_eq!(discs_fine(-2.0, true), "\u{2212}2");
         assert_eq!(discs_fine(0.004, false), "≈\u{202f}0.00");
     }
 
@@ -341,9 +355,11 @@ mod tests {
     fn a_rounded_zero_has_no_sign() {
         assert_eq!(super::signed_discs(-0.3, 0), "0");
         assert_eq!(super::signed_discs(-0.004, 2), "0.00");
-        assert_eq!(super::signed_discs(-0.006, 2), "-0.01");
+        assert_eq!(super::signed_discs(-0.006, 2), "\u{2212}0.01");
         assert_eq!(super::signed_discs(3.6, 0), "+4");
-        assert_eq!(super::signed_discs(-2.345, 2), "-2.35");
+        assert_eq!(super::signed_discs(-2.345, 2), "\u{2212}2.35");
+        assert_eq!(super::minus_sign("-4"), "\u{2212}4");
+        assert_eq!(super::minus_sign("+4"), "+4");
     }
 
     #[test]

@@ -722,8 +722,8 @@ mod tests {
         );
         assert_eq!(
             describe(&pts[1]),
-            "The point: Black -2 before the move (its best move's value). 2. d6 (White): -6 \
-             for White; best f6 +2: a blunder, 8 discs lost"
+            "The point: Black \u{2212}2 before the move (its best move's value). 2. d6 (White): \
+             \u{2212}6 for White; best f6 +2: a blunder, 8 discs lost"
         );
         // A best move proven to win by at least 38, no more known: a proof, said so.
         let mut bound = reviews

@@ -553,7 +553,7 @@ fn a_solved_positions_unsearched_squares_are_grey_and_its_one_exact_move_green()
     assert_eq!(best, Some(mv("d3")));
     for tile in &tiles {
         if tile.mv == mv("d3") {
-            assert_eq!((tile.label.as_str(), tile.strength), ("-24", 1.0));
+            assert_eq!((tile.label.as_str(), tile.strength), ("\u{2212}24", 1.0));
         } else {
             assert_eq!(tile.label, "?");
             assert!(tile.strength < 0.0, "a '?' square is grey: {tile:?}");

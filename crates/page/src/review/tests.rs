@@ -169,7 +169,7 @@ fn a_review_round_trips_through_the_engines_type_and_json() {
     );
     assert_eq!(
         describe(Some(23), &exact),
-        "23. c4 (White): -4 for White; best d3 +2: a mistake, 6 discs lost"
+        "23. c4 (White): \u{2212}4 for White; best d3 +2: a mistake, 6 discs lost"
     );
 }
 
@@ -190,7 +190,7 @@ fn a_loss_between_the_search_s_estimates_says_so_where_the_row_shows_a_proof() {
     assert_eq!(loss_text(&row), "≈\u{202f}12.69");
     let said = describe(Some(12), &row);
     assert!(
-        said.starts_with("12. f6 (White): -64 for White; best e3 ≈\u{202f}+33.30: a blunder, ≈\u{202f}12.69 discs lost by the search's own estimates of both moves"),
+        said.starts_with("12. f6 (White): \u{2212}64 for White; best e3 ≈\u{202f}+33.30: a blunder, ≈\u{202f}12.69 discs lost by the search's own estimates of both moves"),
         "{said}"
     );
     // Two estimates, or two proofs: the row's own difference, as before.
