@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ENDGAMES, moveCount, newContext, newGame, openGame, setLevel, shot, SITE, status, useBrowser,
-  waitForTurn,
+  ENDGAMES, moveCount, newContext, newGame, openGame, reviewQuick, setLevel, shot, SITE, status,
+  useBrowser, waitForTurn,
 } from "./lib.mjs";
 
 useBrowser();
@@ -242,7 +242,11 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
   assert.match(await status(page), /your turn/i);
   // A second game put aside queues the first, not loses it (the tenth look): pasted, played
-  // on, then Analyse; each comes back in turn.
+  // on, then Analyse; each comes back in turn, the first with its review (the eleventh look:
+  // it came back without it).
+  await reviewQuick(page);
+  const reviewed = await page.locator("#review-moves tbody tr").count();
+  assert.ok(reviewed >= 2, `${reviewed} rows`);
   await load(page, "c4c3");
   await page.waitForSelector("#set-aside");
   await page.click("#sq-d3");
@@ -258,6 +262,8 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   await page.click("#bring-back");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
   assert.equal(await page.locator("#set-aside").count(), 0);
+  assert.equal(await page.locator("#review-moves tbody tr").count(), reviewed, "the first game's review back with it");
+  assert.equal((await page.locator("#review-start").innerText()).trim(), "Review again");
   assert.deepEqual(errors, []);
   await context.close();
 });

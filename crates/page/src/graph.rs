@@ -150,7 +150,7 @@ static NO_ESTIMATES: Estimates = Estimates(Vec::new());
 
 /// How many games' estimates the page keeps at once, as many as their reviews
 /// (`review::ReviewState`): the game on the board, one put aside, and a few before them.
-const GAMES_REMEMBERED: usize = 4;
+const GAMES_REMEMBERED: usize = 8;
 
 /// Each game's estimates apart, by the game's id on the page (`GameModel::id`), the
 /// latest game last. A search belongs to the game it was made for: a record loaded after

@@ -476,7 +476,7 @@ static NO_REVIEWS: Reviews = Reviews {
 
 /// How many games' reviews the page keeps at once: the game on the board, one put aside,
 /// and a few before them.
-const GAMES_REMEMBERED: usize = 4;
+const GAMES_REMEMBERED: usize = 8;
 
 /// The review as the page holds it: the moves reviewed so far, each game's apart (a game
 /// is the page's one game between a new game, a load or a game brought back: its id is

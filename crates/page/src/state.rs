@@ -86,8 +86,14 @@ impl GameIds {
         }
     }
 
+    /// The ids with `aside` for the game put aside: one brought forward from the games put
+    /// aside earlier, under the id its review and graph are kept by ([`ids_after`]).
+    pub fn with_aside(self, aside: u64) -> GameIds {
+        GameIds { aside, ..self }
+    }
+
     /// The ids with a new id for the game put aside: one brought forward from the games
-    /// put aside earlier, whose reviews were not kept.
+    /// put aside earlier that a save brought back without their reviews.
     pub fn with_fresh_aside(self) -> GameIds {
         GameIds {
             aside: self.last + 1,
@@ -215,6 +221,53 @@ pub fn set_aside_after(
     }
 }
 
+/// The page's ids after an action (the page's model's step, `hooks::GameModel`): it
+/// `brought_back` the game put aside, started `another`, or `put_aside` the game on the
+/// board; `queued` is how many games waited before the game put aside, before and after it,
+/// and `aside_left` whether a game is put aside after it.
+pub fn ids_after(
+    ids: GameIds,
+    earlier_ids: &mut Vec<u64>,
+    queued: (usize, usize),
+    (brought_back, another, put_aside): (bool, bool, bool),
+    aside_left: bool,
+) -> GameIds {
+    let from_queue = earlier_ids_after(earlier_ids, queued.0, queued.1, ids.aside);
+    let next = ids.after(brought_back, another, put_aside);
+    if brought_back && aside_left {
+        // The next game put aside before takes the place, under its own id again, or a new
+        // one where a save brought it back without its review.
+        return from_queue.map_or_else(|| next.with_fresh_aside(), |id| next.with_aside(id));
+    }
+    next
+}
+
+/// The ids of the games put aside earlier (`hooks::GameModel::earlier_ids`), kept in step
+/// with [`set_aside_after`]'s queue as it went from `queued_before` games to `queued_now`:
+/// the game put aside (`aside_id`) going into the queue keeps its id, so that its review and
+/// graph come back with it (the eleventh look: a reviewed game brought back from the queue
+/// came without its review, under an id of its own). The ids are the queue's newest; games
+/// a save brought back (without their reviews) have none. Returns the id of the game taken
+/// from the queue, where it had one.
+fn earlier_ids_after(
+    ids: &mut Vec<u64>,
+    queued_before: usize,
+    queued_now: usize,
+    aside_id: u64,
+) -> Option<u64> {
+    if queued_now > queued_before {
+        ids.push(aside_id);
+        return None;
+    }
+    if queued_now == queued_before {
+        return None;
+    }
+    // The queue gives back its newest game (or is cleared): the newest id is that game's.
+    let taken = ids.pop();
+    ids.truncate(queued_now);
+    taken
+}
+
 /// The ply the board shows after `Browse(ply)`: `None` for the game's own position (the
 /// last move played) or a ply the game and its redo list do not reach.
 pub fn browse_target(state: &GameState, ply: usize) -> Option<usize> {
@@ -314,15 +367,23 @@ pub fn viewpoint(seats: Seats) -> Color {
     }
 }
 
-/// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board, or says
-/// once what is wrong: text that is no transcript at all, or the move that cannot be read
-/// or played.
+/// Parses a pasted transcript (`f5d6c3`, passes optional) on the given board, or the page's
+/// own text record (`explain::game_record`) on its board, or says once what is wrong: text
+/// that is no transcript at all, or the move that cannot be read or played.
 pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Result<Game, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("there is nothing to load: paste a transcript such as f5d6c3".to_owned());
     }
-    Game::from_transcript(text, Position::start(size, variant)).map_err(|e| {
+    // The page's own text record is its start and a transcript.
+    let (start, text) = match crate::records::text_record_parts(text) {
+        Some(parts) => {
+            parts.map_err(|e| format!("this Othello Zero record cannot be read: {e}"))?
+        }
+        None => (Position::start(size, variant), text),
+    };
+    let size = start.size();
+    Game::from_transcript(text, start).map_err(|e| {
         let n = e.move_number;
         match e.kind {
             TranscriptErrorKind::BadSquare(_) if n == 1 => "this is neither a transcript \
@@ -702,6 +763,64 @@ mod tests {
         }
         .with_fresh_aside();
         assert_eq!((ids.id, ids.aside, ids.last), (3, 4, 4));
+    }
+
+    #[test]
+    fn a_game_brought_back_from_the_queue_keeps_the_id_its_review_is_kept_by() {
+        // The eleventh look: a reviewed game put aside, then the game that replaced it put
+        // aside too; "Bring it back" twice brought the first back without its review.
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        let pasted = |t: &str| Action::Replace {
+            record: GgfGame::new(Game::from_transcript(t, start).expect("legal")),
+            seats: Seats::Analysis,
+        };
+        let first = apply(&GameState::new(start, Seats::Analysis), play("f5"));
+        // The page's model's step, its ids with it.
+        let mut model = ((first, None, Vec::new()), GameIds::default(), Vec::new());
+        let mut act = |action: Action| {
+            let ((state, aside, earlier), ids, mut earlier_ids) = model.clone();
+            let next = step(
+                (state.clone(), aside.clone(), earlier.clone()),
+                action.clone(),
+            );
+            let brought_back = matches!(action, Action::BringBack);
+            let another = matches!(action, Action::Replace { .. } | Action::Load { .. });
+            let put_aside = next.1 != aside && next.1.as_ref() == Some(&state);
+            let ids = ids_after(
+                ids,
+                &mut earlier_ids,
+                (earlier.len(), next.2.len()),
+                (brought_back, another, put_aside),
+                next.1.is_some(),
+            );
+            model = (next, ids, earlier_ids);
+            (ids.id, ids.aside)
+        };
+        assert_eq!(act(pasted("c4")), (1, 0), "the first game (0) put aside");
+        assert_eq!(
+            act(pasted("e6")),
+            (2, 1),
+            "the second put aside, the first queued"
+        );
+        assert_eq!(
+            act(Action::BringBack),
+            (1, 0),
+            "the second back, the first next"
+        );
+        assert_eq!(
+            act(Action::BringBack),
+            (0, 0),
+            "the first back under its own id"
+        );
+        // A queue a save brought back has no ids: its games come back under new ones.
+        let mut saved = Vec::new();
+        let ids = GameIds {
+            id: 5,
+            aside: 4,
+            last: 5,
+        };
+        let back = ids_after(ids, &mut saved, (2, 1), (true, false, false), true);
+        assert_eq!((back.id, back.aside, back.last), (4, 6, 6));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! the person is looking at) and the view.
 
 use crate::state::{
-    apply, at_ply, browse_target, held_after, set_aside_after, Action, GameIds, GameState,
+    apply, at_ply, browse_target, held_after, ids_after, set_aside_after, Action, GameIds,
+    GameState,
 };
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
@@ -26,6 +27,9 @@ pub struct GameModel {
     /// and "Bring it back" then offers each in turn. A new game clears them with the one
     /// put aside.
     pub earlier_aside: Vec<GameState>,
+    /// The ids of the newest of `earlier_aside`, by which their reviews and graphs are kept
+    /// ([`crate::state::earlier_ids_after`]).
+    pub earlier_ids: Vec<u64>,
     /// Counts the games the board has held: a new game, a load or a game brought back
     /// starts another (what belongs to one game only, a watch game's pause, ends with it).
     pub generation: u64,
@@ -44,6 +48,7 @@ impl GameModel {
             browsing: None,
             set_aside: None,
             earlier_aside: Vec::new(),
+            earlier_ids: Vec::new(),
             generation: 0,
             ids: GameIds::default(),
             held: false,
@@ -104,12 +109,14 @@ impl Reducible for GameModel {
         let generation = self.generation + u64::from(another || aside_changed);
         // A game put aside by this action is the one on the board before it.
         let put_aside = aside_changed && set_aside.as_ref() == Some(&self.state);
-        let mut ids = self.ids.after(brought_back, another, put_aside);
-        if brought_back && set_aside.is_some() {
-            // The next game put aside before takes the place, under an id of its own (its
-            // review was not kept).
-            ids = ids.with_fresh_aside();
-        }
+        let mut earlier_ids = self.earlier_ids.clone();
+        let ids = ids_after(
+            self.ids,
+            &mut earlier_ids,
+            (self.earlier_aside.len(), earlier_aside.len()),
+            (brought_back, another, put_aside),
+            set_aside.is_some(),
+        );
         if generation == self.generation
             && state == self.state
             && browsing == self.browsing
@@ -123,6 +130,7 @@ impl Reducible for GameModel {
                 browsing,
                 set_aside,
                 earlier_aside,
+                earlier_ids,
                 generation,
                 ids,
                 held,
