@@ -5,7 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { download, moveCount, newGame, openGame, setLevel, shot, useBrowser, waitForTurn } from "./lib.mjs";
+import {
+  download, loadFinishedGame, loadTranscript, moveCount, newGame, openGame, setLevel, shot, useBrowser,
+  waitForTurn,
+} from "./lib.mjs";
 
 useBrowser();
 
@@ -18,6 +21,24 @@ async function playSome(page, moves) {
   }
   await waitForTurn(page);
 }
+
+test("the page's own text record loads back as the game it was written for", async () => {
+  // The eleventh look: "Download the record" wrote a file the page then refused as
+  // "neither a transcript nor a GGF record".
+  const { page, context, errors } = await openGame();
+  await loadFinishedGame(page);
+  const transcript = await page.locator("#transcript").innerText();
+  const { name, text } = await download(page, "#download-record");
+  assert.match(name, /\.txt$/);
+  assert.match(text, /^Othello Zero game, 8x8 standard\nStart: /);
+  await newGame(page, { players: "analysis" });
+  await loadTranscript(page, text);
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  assert.equal(await page.locator("#message").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test("a GGF download re-imports to the same game; a bad record keeps the game", async () => {
   const { page, context, errors } = await openGame();

@@ -1103,7 +1103,8 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
     };
     let board = game.game.start();
     format!(
-        "Othello Zero game, {} {}\nStart: {start}\nPlayers: {players}\nResult: {result}\nMoves: {moves}\n",
+        "{} {} {}\nStart: {start}\nPlayers: {players}\nResult: {result}\nMoves: {moves}\n",
+        crate::records::TEXT_RECORD_HEAD,
         board.size(),
         board.variant(),
     )

@@ -921,3 +921,57 @@ fn a_review_names_no_one_for_the_moves_a_loaded_game_brought() {
     let record = GameState::from_record(named, Seats::Human(Color::Black));
     assert_eq!(review_names(&record).0, "Black (Saio1200)");
 }
+
+#[test]
+fn the_pages_own_record_loads_back_as_the_same_game() {
+    use crate::state::game_from_transcript;
+    use othello::{BoardSize, Variant};
+    // The eleventh look: the page refused its own "Download the record" file. A game whose
+    // passes the transcript leaves implied, a game from an edited position, and a reversed
+    // 6x6 game each come back with their start and moves.
+    let standard = Position::start(BoardSize::Eight, Variant::Standard);
+    let passes = Game::from_transcript(
+        "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4\
+         a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
+        standard,
+    )
+    .expect("legal");
+    let edited = Position::from_board_text(
+        "--------------------------XXX-----OXO-----O--------------------- O",
+        Variant::Standard,
+    )
+    .expect("a position");
+    let mut from_edited = Game::new(edited);
+    from_edited
+        .push(edited.legal_move_list()[0])
+        .expect("legal");
+    let mut six = Game::new(Position::start(BoardSize::Six, Variant::Reversed));
+    for _ in 0..3 {
+        let first = six.position().legal_move_list()[0];
+        six.push(first).expect("legal");
+    }
+    for game in [passes, from_edited, six] {
+        let state = GameState::from_game(game.clone(), Seats::Human(Color::Black));
+        let text = game_record(&state, "the az-8x8 network");
+        // Loaded on any board: the record says its own.
+        let back = game_from_transcript(&text, BoardSize::Eight, Variant::Standard)
+            .unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(back.start(), game.start(), "{text}");
+        assert_eq!(back.moves(), game.moves(), "{text}");
+    }
+    // A record spoiled on its way says what is wrong, once.
+    let spoiled = "Othello Zero game, 8x8 standard\nStart: XXO X\nMoves: f5\n";
+    assert_eq!(
+        game_from_transcript(spoiled, BoardSize::Eight, Variant::Standard),
+        Err(
+            "this Othello Zero record cannot be read: its start position cannot be read: \
+             board text has 3 squares; expected 64 (8x8), 36 (6x6) or 16 (4x4)"
+                .to_owned()
+        )
+    );
+    let no_moves = "Othello Zero game, 8x8 standard\nStart: ---------------------------OX------XO--------------------------- X\n";
+    assert_eq!(
+        game_from_transcript(no_moves, BoardSize::Eight, Variant::Standard),
+        Err("this Othello Zero record cannot be read: it has no \"Moves:\" line".to_owned())
+    );
+}
