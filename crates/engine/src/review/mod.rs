@@ -692,6 +692,37 @@ impl Reviewer {
         Some((found > margin).then_some(found))
     }
 
+    /// The floor `better` of the best margin of `pos`, proven above the played move's
+    /// `margin` ([`Reviewer::beaten_by`]), raised by null windows at the losses a blunder,
+    /// a mistake and an inaccuracy start from, the largest first, until one holds: the row
+    /// graded against it then has the mark its true loss has, its loss a bound only within
+    /// the mark (the eleventh look: "a4 +38, best d2 ≥+40, loss ≥2: inaccuracy" where d2
+    /// makes +52, a blunder; the exact solve there took 64 M positions, over the budget,
+    /// where each null window takes a fraction). A window the budget does not settle is
+    /// passed over, as a smaller loss would be.
+    fn floor_for_the_mark(&mut self, pos: &Position, margin: i32, better: i32) -> i32 {
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        for loss in [BLUNDER_DISCS, MISTAKE_DISCS, INACCURACY_DISCS] {
+            let target = margin + loss as i32;
+            if better >= target {
+                return better;
+            }
+            let found = self.review_solver().search_window_within(
+                pos.size(),
+                pos.variant(),
+                p,
+                o,
+                target - 1,
+                target,
+                BEST_PROOF_NODES,
+            );
+            if let Some(found) = found.filter(|&f| f >= target) {
+                return found;
+            }
+        }
+        better
+    }
+
     /// The solver of the review's reach: the agent's root solver, whose table the agent's
     /// own solves fill too, else the reviewer's.
     fn review_solver(&mut self) -> &mut Solver {
@@ -794,9 +825,12 @@ impl Reviewer {
         // makes +52).
         let (mut best, mut best_value) = (best, best_value);
         if value.exact && !best_value.exact {
-            match self.beaten_by(pos, value.discs as i32) {
+            let margin = value.discs as i32;
+            match self.beaten_by(pos, margin) {
                 Some(None) => (best, best_value) = (played, value),
-                Some(Some(better)) => floor = floor.max(Some(better)),
+                Some(Some(better)) => {
+                    floor = floor.max(Some(self.floor_for_the_mark(pos, margin, better)));
+                }
                 None => {}
             }
         }

@@ -386,7 +386,7 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
         .expect("a position two plies beyond the reach");
     let (margins, best) = margins_and_best(pos);
-    let mut floors = 0;
+    let (mut floors, mut marked) = (0, 0);
     for &(mv, margin) in &margins {
         let review = review_one(&further, pos, mv);
         assert_eq!(review.value, Some(Value::exact(margin)), "{pos} {mv}");
@@ -401,6 +401,15 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
             assert_eq!(review.best_value, Some(Value::exact(best)), "{pos} {mv}");
         } else {
             assert!(review.loss >= 1.0, "{pos} {mv}: {review:?}");
+            // Graded against a floor, the mark is still the true loss's (the eleventh
+            // look: "loss ≥2: inaccuracy" where the move lost 14), the loss no more than
+            // it.
+            let lost = (best - margin) as f32;
+            assert!(review.loss <= lost, "{pos} {mv}: {review:?}");
+            if lost >= INACCURACY_DISCS {
+                assert_eq!(review.mark, Mark::of_loss(lost), "{pos} {mv}: {review:?}");
+                marked += 1;
+            }
         }
         if let Some(b) = review.best_value {
             assert!(!b.exact || b.discs == best as f32, "{pos} {mv}: {review:?}");
@@ -408,6 +417,7 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         }
     }
     assert!(floors > 0, "no row graded against a proven floor");
+    assert!(marked > 0, "no move lost 2 discs or more");
 }
 
 #[test]
@@ -821,4 +831,36 @@ fn below_a_proven_floor_the_best_value_is_the_floor_and_only_a_proven_loss_count
     );
     let loss = estimated.loss;
     assert_eq!(estimated.below_a_proven_floor(44).loss, loss);
+}
+
+#[test]
+fn a_floor_above_the_played_moves_margin_is_raised_to_the_mark_of_the_true_loss() {
+    // The eleventh look: "a4 +38, best d2 ≥+40, loss ≥2: inaccuracy" where d2 makes +52.
+    // From the least floor a null window proves (the margin and a disc), null windows at
+    // the marks' losses give each beaten move its true mark.
+    let reach = review_exact_empties(BoardSize::Eight);
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let (agent, budget) = spec.build(3, &NoModels).expect("an agent");
+    let mut reviewer = Reviewer::new(agent, budget);
+    let mut marks = HashSet::new();
+    for seed in [14, 15, 16] {
+        let game = game_with_a_random_ending(28, seed);
+        let pos = game
+            .positions()
+            .iter()
+            .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
+            .expect("a position two plies beyond the reach");
+        let (margins, best) = margins_and_best(pos);
+        for &(mv, margin) in margins.iter().filter(|&&(_, m)| m < best) {
+            let floor = reviewer.floor_for_the_mark(pos, margin, margin + 1);
+            let (lost, proven) = ((best - margin) as f32, (floor - margin) as f32);
+            assert!(floor <= best, "{pos} {mv}: floor {floor}, best {best}");
+            if lost >= INACCURACY_DISCS {
+                assert_eq!(Mark::of_loss(proven), Mark::of_loss(lost), "{pos} {mv}");
+                marks.insert(Mark::of_loss(lost));
+            }
+        }
+    }
+    assert!(marks.contains(&Mark::Blunder), "{marks:?}");
+    assert!(marks.len() >= 2, "{marks:?}");
 }
