@@ -298,7 +298,10 @@ mod tests {
             with_discs(&discs(0.2, Sure::Estimate(othello::BoardSize::Eight))),
             "≈\u{202f}0 discs"
         );
-        assert_eq!(with_discs(&discs(-12.0, Sure::AtLeast)), "≥\u{2212}12 discs");
+        assert_eq!(
+            with_discs(&discs(-12.0, Sure::AtLeast)),
+            "≥\u{2212}12 discs"
+        );
         assert_eq!(with_discs(&discs_fine(1.0, false)), "≈\u{202f}+1.00 discs");
         assert_eq!(with_discs("1"), "1 disc");
         assert_eq!(
