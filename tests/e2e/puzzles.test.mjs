@@ -151,9 +151,14 @@ test("a linked puzzle solved shows its line, a wrong move its refutation, and on
   assert.match(await page.innerText("#puzzle-task"), /^(Black|White) to move: find the only move that wins/);
   assert.equal(await rating(page), 1500);
   // Right on the first try: the rating goes up and the solver's line plays out.
+  const copyAt = async () => (await page.locator("#puzzle-room #copy-link").boundingBox())?.x;
+  const before = await copyAt();
   const clicked = Date.now();
   await page.click(`#sq-${target.answer}`);
   await waitStage(page, "solved");
+  // "Copy link" stays where it was as the answer's buttons come (the eleventh look: it
+  // went from the row's head to its end).
+  assert.equal(await copyAt(), before, "Copy link moved");
   await page.waitForFunction(() => Number(document.querySelector("#puzzle-room").dataset.line) > 0, null, { timeout: 60_000 });
   numbers.puzzle_line_at_15_empties_ms = Date.now() - clicked;
   await lineShown(page);

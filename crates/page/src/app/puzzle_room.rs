@@ -178,6 +178,12 @@ fn buttons(ctrl: &PuzzleCtrl) -> Html {
         .unwrap_or_default();
     html! {
         <div class="controls">
+            // First, where it stays whatever buttons an answer brings (the eleventh look: it
+            // went from the row's head to its end after the first answer).
+            if !link.is_empty() {
+                // Keyed by the puzzle: "Link copied" belongs to the puzzle it was said of.
+                <CopyLink key={link.clone()} fragment={link.clone()} title="A link that opens this puzzle: paste it into a chat" />
+            }
             if refuted {
                 <button id="puzzle-retry" onclick={act(SessionAction::TryAgain)}>{ "Try again" }</button>
             }
@@ -196,10 +202,6 @@ fn buttons(ctrl: &PuzzleCtrl) -> Html {
             // pointer skipped, and the rating fell).
             if !ctrl.skip_is_miss {
                 <button id="puzzle-next" onclick={ctrl.on_next.reform(|_: MouseEvent| ())}>{ "Next puzzle" }</button>
-            }
-            if !link.is_empty() {
-                // Keyed by the puzzle: "Link copied" belongs to the puzzle it was said of.
-                <CopyLink key={link.clone()} fragment={link.clone()} title="A link that opens this puzzle: paste it into a chat" />
             }
             if ctrl.skip_is_miss {
                 <button id="puzzle-skip" class="skip" onclick={ctrl.on_next.reform(|_: MouseEvent| ())}
