@@ -105,7 +105,7 @@ test("a reviewed game: the row's move on the board in view and named, forced mov
     return !!r && r.top >= -1 && r.bottom <= innerHeight + 1;
   }));
   const line = await status(page);
-  assert.match(line, new RegExp(`^Looking at move \\d+ \\(${played}, (Black|White)\\) from the review`), line);
+  assert.match(line, new RegExp(`^Looking at move \\d+ from the review: ${played} by (Black|White)`), line);
   assert.doesNotMatch(line, /Game over/);
   const onBoard = await page.evaluate(() => ({
     black: document.querySelectorAll("#board .disc.black").length,

@@ -188,10 +188,12 @@ pub fn reviewed_line(game: &GameState, index: usize) -> String {
         crate::format::move_number(moves, index + 1),
         moves.get(index),
     ) {
-        (Some(n), Some(mv)) => format!("move {n} ({mv}, {})", who(game, mover)),
-        _ => format!("the pass by {}", who(game, mover)),
+        // "a3 by White (the agent)", not "(a3, White (the agent))": the eleventh look read
+        // the brackets in brackets.
+        (Some(n), Some(mv)) => format!("move {n} from the review: {mv} by {}", who(game, mover)),
+        _ => format!("the pass by {} from the review", who(game, mover)),
     };
-    format!("Looking at {which} from the review, before it was played.")
+    format!("Looking at {which}, before it was played.")
 }
 
 /// The line under the board while a loaded game waits for the person before the agent

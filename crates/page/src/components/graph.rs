@@ -277,7 +277,12 @@ fn axes_line(scale: Scale) -> String {
     let up = format!(
         "Up: Black's expected final disc margin, on an even scale from White +{r:.0} at the foot to Black +{r:.0} at the top (0 on the middle line)"
     );
-    format!("{up}; across: the moves of the game, one point for each move searched.")
+    // A book move has its point too, the book's value (the eleventh look: "each move
+    // searched" beside a book move's point).
+    format!(
+        "{up}; across: the moves of the game, one point for each move searched or taken from \
+         the book."
+    )
 }
 
 /// The labels at the top and the bottom of the graph, and what its axis measures.
