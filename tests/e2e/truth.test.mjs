@@ -53,7 +53,7 @@ test("a review stopped part way says which rows it judged, at what, and that it 
   await page.waitForSelector("#review-start");
   // Issue 68: "Judged at 1,600 simulations" over rows that were still Quick's.
   const judged = await page.locator("#review-judged").innerText();
-  const parts = judged.match(/^(\d+) of the table's 62 rows are from the last review, which was stopped before its end\. It judged at 1,600 simulations a position\. The other (\d+) are from an earlier review, at 100 simulations a position\.$/);
+  const parts = judged.match(/^(\d+) of the table's 62 rows \(60 moves and 2 passes\) are from the last review, which was stopped before its end\. It judged at 1,600 simulations a position\. The other (\d+) are from an earlier review, at 100 simulations a position\.$/);
   assert.ok(parts, judged);
   assert.equal(Number(parts[1]) + Number(parts[2]), 62, judged);
   // Kept over a reload.

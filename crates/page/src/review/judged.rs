@@ -4,7 +4,7 @@
 
 use super::{Judging, Reviews};
 use crate::format::{count, thousands};
-use othello::Game;
+use othello::{Game, Move};
 
 /// The line over the review's table: what the last review judged with, and, where the
 /// table holds more than its rows or it stopped before its end, how many rows are its own
@@ -17,43 +17,63 @@ pub fn judged_line(reviews: &Reviews, game: &Game, running: bool) -> Option<Stri
         // A save from before the budgets were kept: its one line is all it knows.
         return Some(judged.to_owned());
     };
-    let budgets: Vec<Option<u64>> = game
+    let reviewed: Vec<(Move, Option<u64>)> = game
         .positions()
         .iter()
         .zip(game.moves())
         .filter(|(pos, &mv)| reviews.get(pos.hash(), mv).is_some())
-        .map(|(pos, &mv)| reviews.budget_of(pos.hash(), mv))
+        .map(|(pos, &mv)| (mv, reviews.budget_of(pos.hash(), mv)))
         .collect();
-    let rows = budgets.len();
+    let budgets: Vec<Option<u64>> = reviewed.iter().map(|&(_, b)| b).collect();
+    let passes = reviewed.iter().filter(|&&(mv, _)| mv == Move::Pass).count();
+    let rows = table_rows(budgets.len(), passes);
     let own = budgets.iter().filter(|b| **b == Some(at)).count();
+    let every_row_own = own == budgets.len();
     let stopped = reviews.stopped() && !running;
-    if own == rows && !stopped {
+    if every_row_own && !stopped {
         return Some(judged.to_owned());
     }
     // The last review's own words, said of it alone: "Judged at" over the whole table is
     // what read wrong.
     let its = judged.replacen("Judged at", "It judged at", 1);
-    let head = match (own == rows, stopped, running) {
+    let head = match (every_row_own, stopped, running) {
         (true, true, _) => format!(
             "The last review was stopped before its end, after {}: the rest of the game has \
              no review.",
             count(own as u64, "move", "moves")
         ),
         (false, true, _) => format!(
-            "{own} of the table's {rows} rows are from the last review, which was stopped \
+            "{own} of the table's {rows} are from the last review, which was stopped \
              before its end."
         ),
         (_, false, true) => {
-            format!("{own} of the table's {rows} rows are from the review under way so far.")
+            format!("{own} of the table's {rows} are from the review under way so far.")
         }
-        (_, false, false) => format!("{own} of the table's {rows} rows are from the last review."),
+        (_, false, false) => format!("{own} of the table's {rows} are from the last review."),
     };
     let mut text = format!("{head} {its}");
-    if own < rows {
+    if !every_row_own {
         text.push(' ');
         text.push_str(&others(&budgets, at));
     }
     Some(text)
+}
+
+/// "60 rows", or where passes have rows of their own, "60 rows (59 moves and a pass)": the
+/// review's progress counts moves, the placed discs (the eleventh look read "Reviewed 37 of
+/// 59 moves" beside "38 of the table's 60 rows").
+fn table_rows(rows: usize, passes: usize) -> String {
+    match passes {
+        0 => format!("{rows} rows"),
+        1 => format!(
+            "{rows} rows ({} and a pass)",
+            count((rows - 1) as u64, "move", "moves")
+        ),
+        n => format!(
+            "{rows} rows ({} and {n} passes)",
+            count((rows - n) as u64, "move", "moves")
+        ),
+    }
 }
 
 /// What judged the rows that are not the last review's: "The other 40 are from an earlier
@@ -323,6 +343,10 @@ mod tests {
                  game has no review. It judged at 400 simulations a position."
             )
         );
+        // Passes have rows, the progress counts moves: the rows say so (the eleventh look).
+        assert_eq!(super::table_rows(60, 1), "60 rows (59 moves and a pass)");
+        assert_eq!(super::table_rows(62, 2), "62 rows (60 moves and 2 passes)");
+        assert_eq!(super::table_rows(5, 0), "5 rows");
         // A reload cuts a running review short: saved as stopped.
         let mut running = ReviewState::default();
         let judged = "Judged at 400 simulations a position.".to_owned();
