@@ -28,7 +28,7 @@ pub struct GameModel {
     /// put aside.
     pub earlier_aside: Vec<GameState>,
     /// The ids of the newest of `earlier_aside`, by which their reviews and graphs are kept
-    /// ([`crate::state::earlier_ids_after`]).
+    /// ([`crate::state::ids_after`]).
     pub earlier_ids: Vec<u64>,
     /// Counts the games the board has held: a new game, a load or a game brought back
     /// starts another (what belongs to one game only, a watch game's pause, ends with it).
