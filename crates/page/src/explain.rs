@@ -1106,7 +1106,7 @@ pub fn game_record(game: &GameState, opponent: &str) -> String {
     let board = game.game.start();
     format!(
         "{} {} {}\nStart: {start}\nPlayers: {players}\nResult: {result}\nMoves: {moves}\n",
-        crate::records::TEXT_RECORD_HEAD,
+        crate::text_record::HEAD,
         board.size(),
         board.variant(),
     )

@@ -5,7 +5,7 @@
 //! (`overlay`, decided from both in one place), the sentences
 //! (`explain`, with numbers written by `format`), merging the workers' searches (`merge`),
 //! difficulty levels and the search plan (`levels`), the review, the board editor, the
-//! evaluation graph, GGF records and the saved game.
+//! evaluation graph, GGF records, the page's own text record and the saved game.
 //!
 //! It talks to the worker through [`protocol`] and starts it by its script's URL: the
 //! worker is a crate the page does not depend on (`pool::remote` says how).
@@ -27,6 +27,7 @@ pub mod records;
 pub mod review;
 pub mod simd;
 pub mod state;
+pub mod text_record;
 pub mod view;
 
 #[cfg(test)]

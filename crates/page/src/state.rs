@@ -376,7 +376,7 @@ pub fn game_from_transcript(text: &str, size: BoardSize, variant: Variant) -> Re
         return Err("there is nothing to load: paste a transcript such as f5d6c3".to_owned());
     }
     // The page's own text record is its start and a transcript.
-    let (start, text) = match crate::records::text_record_parts(text) {
+    let (start, text) = match crate::text_record::parts(text) {
         Some(parts) => {
             parts.map_err(|e| format!("this Othello Zero record cannot be read: {e}"))?
         }
