@@ -149,7 +149,7 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   assert.deepEqual(await graphPlies(page), [2, 4, 6, 7, 8]);
   // The axes are said in words, whichever unit this network draws (issue 62, item 12).
   assert.match(await page.locator("#graph-axes").innerText(),
-    /^Up: Black's (chance to win|expected final disc margin, on an even scale from White \+\d+ at the foot to Black \+\d+ at the top).*; across: the moves of the game/);
+    /^Up: Black's (chance to win|expected final disc margin, on an even scale from White \+\d+ at the foot to Black \+\d+ at the top).*; across: the moves, one point for each searched or from the book\.$/);
   // No point covers the axis labels ("Black wins", "White wins").
   const overlaps = await page.$$eval("#eval-graph .pt, #eval-graph .eval-axis", (els) => {
     const boxes = els.map((e) => [e.classList.contains("eval-axis"), e.getBoundingClientRect()]);

@@ -279,10 +279,9 @@ fn axes_line(scale: Scale) -> String {
     );
     // A book move has its point too, the book's value (the eleventh look: "each move
     // searched" beside a book move's point).
-    format!(
-        "{up}; across: the moves of the game, one point for each move searched or taken from \
-         the book."
-    )
+    // No longer than the caption was before it named the book: a line more took New game
+    // past its place on a 1280x900 screen.
+    format!("{up}; across: the moves, one point for each searched or from the book.")
 }
 
 /// The labels at the top and the bottom of the graph, and what its axis measures.
