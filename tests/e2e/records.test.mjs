@@ -36,6 +36,13 @@ test("the page's own text record loads back as the game it was written for", asy
   await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
   assert.equal(await page.locator("#transcript").innerText(), transcript);
   assert.equal(await page.locator("#message").count(), 0);
+  // Opened as a file, the way a saved file is opened (the twelfth look: refused as "no GGF
+  // game").
+  await newGame(page, { players: "analysis" });
+  await page.setInputFiles("#open-ggf", { name, mimeType: "text/plain", buffer: Buffer.from(text) });
+  await page.waitForFunction(() => /Game over/.test(document.querySelector("#status").textContent));
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
+  assert.equal(await page.locator("#message").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -10,8 +10,10 @@ use std::rc::Rc;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
-/// Reads a GGF file a person opened and hands its text to `on_text` (the loader, which
-/// checks it); a file that is not text is refused here.
+/// Reads a GGF file, or the page's own text record ("Download the record"), a person
+/// opened and hands its text to `on_text` (the loader, which checks it); a file that is
+/// neither is refused here (the twelfth look: the page's own record, opened as a file, was
+/// refused as no GGF game).
 pub fn open_record(
     file: web_sys::File,
     on_text: Callback<String>,
@@ -22,10 +24,14 @@ pub fn open_record(
             String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", file.name()))
         });
         match text {
-            Ok(text) if is_ggf(&text) => on_text.emit(text),
+            Ok(text) if is_ggf(&text) || crate::text_record::parts(&text).is_some() => {
+                on_text.emit(text);
+            }
             Ok(_) => view.dispatch(ViewAction::Message(Some(format!(
-                "Cannot load the game record: {} holds no GGF game (a record starts with \"(;\")",
-                file.name()
+                "Cannot load the game record: {} holds no GGF game (a record starts with \"(;\") \
+                 and is no record of this page's (which starts \"{}\")",
+                file.name(),
+                crate::text_record::HEAD
             )))),
             Err(e) => view.dispatch(ViewAction::Message(Some(format!(
                 "Cannot load the game record: {e}"
