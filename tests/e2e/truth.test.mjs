@@ -13,7 +13,7 @@ useBrowser();
 
 const ready = (page) => page.waitForSelector('main[data-ready="true"]');
 
-test("a game put aside is kept over a reload, and Bring it back brings it back", { timeout: 120_000 }, async () => {
+test("a game put aside is kept over a reload, and Bring it back brings it back, keeping the game it is brought back over", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
   await setLevel(page, "beginner");
   await newGame(page, { players: "black" });
@@ -30,12 +30,15 @@ test("a game put aside is kept over a reload, and Bring it back brings it back",
   assert.equal(await page.locator("#transcript").innerText(), "d3c3c4");
   await page.click("#bring-back");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, played);
-  assert.equal(await page.locator("#bring-back").count(), 0);
-  // Brought back, it is the game again after a reload, with nothing put aside.
+  // Brought back over, the pasted game is put aside in its turn (the twelfth look: it was
+  // dropped), and both are kept over a reload.
+  assert.match(await page.locator("#set-aside").innerText(), /The game in progress \(3 moves\) was put aside for this one\./);
   await page.reload();
   await ready(page);
   assert.equal(await page.locator("#transcript").innerText(), played);
-  assert.equal(await page.locator("#bring-back").count(), 0);
+  await page.waitForSelector("#bring-back", { timeout: 10_000 });
+  await page.click("#bring-back");
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent === "d3c3c4");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -164,11 +164,13 @@ pub fn apply(state: &GameState, action: Action) -> GameState {
 /// before): a game loaded from elsewhere (a transcript or a record with moves) in which
 /// the agent is to move waits for the person to say "Play on" (issue 68: a transcript
 /// loaded while playing Black was played on by the agent at once). Looking through the
-/// moves keeps the wait; any other action (Play on, a move, Play from here, undo, another
-/// game, the seats changed) ends it.
+/// moves keeps the wait, and bringing such a game back waits again; any other action (Play
+/// on, a move, Play from here, undo, another game, the seats changed) ends it.
 pub fn held_after(held: bool, action: &Action, next: &GameState) -> bool {
     match action {
-        Action::Replace { .. } => waits_for_play_on(next),
+        // A loaded game brought back waits again, as on a reload: "Bring it back" now goes
+        // round the games, and a pasted record brought back was played on at once.
+        Action::Replace { .. } | Action::BringBack => waits_for_play_on(next),
         Action::Browse(_) => held,
         _ => false,
     }
@@ -216,7 +218,15 @@ pub fn set_aside_after(
             earlier.clear();
             None
         }
-        Action::BringBack => earlier.pop(),
+        Action::BringBack => {
+            // The game on the board goes to the queue's far end, as a replace would have put
+            // it aside: "Bring it back" goes round the games and loses none (the twelfth
+            // look: it dropped a pasted 10-move game without a word).
+            if placed(&state.game) > 0 && aside.is_some() {
+                earlier.insert(0, state.clone());
+            }
+            earlier.pop()
+        }
         _ => aside.cloned(),
     }
 }
@@ -232,7 +242,9 @@ pub fn ids_after(
     (brought_back, another, put_aside): (bool, bool, bool),
     aside_left: bool,
 ) -> GameIds {
-    let from_queue = earlier_ids_after(earlier_ids, queued.0, queued.1, ids.aside);
+    // Brought back with the queue as long as before: the game on the board went in.
+    let board_queued = (brought_back && aside_left && queued.0 == queued.1).then_some(ids.id);
+    let from_queue = earlier_ids_after(earlier_ids, queued, ids.aside, board_queued);
     let next = ids.after(brought_back, another, put_aside);
     if brought_back && aside_left {
         // The next game put aside before takes the place, under its own id again, or a new
@@ -243,7 +255,9 @@ pub fn ids_after(
 }
 
 /// The ids of the games put aside earlier (`hooks::GameModel::earlier_ids`), kept in step
-/// with [`set_aside_after`]'s queue as it went from `queued_before` games to `queued_now`:
+/// with [`set_aside_after`]'s queue as it went from `queued_before` games to `queued_now`
+/// (the game on the board, `board_queued`, sent to its far end first where it was brought
+/// back over):
 /// the game put aside (`aside_id`) going into the queue keeps its id, so that its review and
 /// graph come back with it (the eleventh look: a reviewed game brought back from the queue
 /// came without its review, under an id of its own). The ids are the queue's newest; games
@@ -251,10 +265,18 @@ pub fn ids_after(
 /// from the queue, where it had one.
 fn earlier_ids_after(
     ids: &mut Vec<u64>,
-    queued_before: usize,
-    queued_now: usize,
+    (mut queued_before, queued_now): (usize, usize),
     aside_id: u64,
+    board_queued: Option<u64>,
 ) -> Option<u64> {
+    if let Some(id) = board_queued {
+        // At the queue's far end, kept where every queued game has its id (the ids are
+        // the newest games').
+        if ids.len() == queued_before {
+            ids.insert(0, id);
+        }
+        queued_before += 1;
+    }
     if queued_now > queued_before {
         ids.push(aside_id);
         return None;
@@ -516,6 +538,10 @@ mod tests {
         assert!(held_after(false, &loaded, &state));
         assert!(held_after(true, &Action::Browse(1), &state));
         assert!(!held_after(true, &Action::PlayOn, &state));
+        // Brought back from being put aside, it waits again (the twelfth look's rounds of
+        // "Bring it back" had the agent play on a pasted record at once).
+        assert!(held_after(false, &Action::BringBack, &state));
+        assert!(!held_after(true, &Action::BringBack, &as_black()));
         // The editor's position, chosen and played from at once, does not wait; nor does a
         // loaded game in which the person is to move, or one for analysis.
         let set_up = Action::Replace {
@@ -733,18 +759,23 @@ mod tests {
         let s = step(s, play("c3"));
         let second = s.0.clone();
         let s = step(s, pasted("e6"));
+        let third = s.0.clone();
         assert_eq!(
             (s.1.as_ref(), s.2.clone()),
             (Some(&second), vec![first.clone()])
         );
-        // Each comes back in turn, the latest first.
+        // Each comes back in turn, the latest first, and the game each is brought back
+        // over waits at the queue's far end: none is lost (the twelfth look).
         let back = step(s.clone(), Action::BringBack);
         assert_eq!(
-            (back.0.clone(), back.1.clone(), back.2.len()),
-            (second, Some(first.clone()), 0)
+            (back.0.clone(), back.1.clone(), back.2.clone()),
+            (second.clone(), Some(first.clone()), vec![third.clone()])
         );
         let back = step(back, Action::BringBack);
-        assert_eq!((back.0, back.1), (first, None));
+        assert_eq!(
+            (back.0.clone(), back.1.clone(), back.2.clone()),
+            (first, Some(third), vec![second])
+        );
         // A new game clears them all, as it clears the game put aside.
         let cleared = step(
             s,
@@ -809,8 +840,13 @@ mod tests {
         );
         assert_eq!(
             act(Action::BringBack),
-            (0, 0),
-            "the first back under its own id"
+            (0, 2),
+            "the first back under its own id, the pasted one (2) put aside under its own"
+        );
+        assert_eq!(
+            act(Action::BringBack),
+            (2, 1),
+            "round the games, each id its own"
         );
         // A queue a save brought back has no ids: its games come back under new ones.
         let mut saved = Vec::new();
@@ -841,9 +877,11 @@ mod tests {
             set_aside_after(&loaded, aside.as_ref(), &mut Vec::new(), &play("c3")),
             aside
         );
+        // Brought back over, the game on the board is put aside in its turn (the twelfth
+        // look: it was dropped without a word).
         assert_eq!(
             set_aside_after(&moved, aside.as_ref(), &mut Vec::new(), &Action::BringBack),
-            None
+            Some(moved.clone())
         );
         assert_eq!(
             set_aside_after(&moved, aside.as_ref(), &mut Vec::new(), &pasted),
