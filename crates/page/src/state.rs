@@ -727,6 +727,15 @@ mod tests {
         );
     }
 
+    /// A transcript from the standard start pasted for analysis.
+    fn pasted(transcript: &str) -> Action {
+        let start = Position::start(BoardSize::Eight, Variant::Standard);
+        Action::Replace {
+            record: GgfGame::new(Game::from_transcript(transcript, start).expect("legal")),
+            seats: Seats::Analysis,
+        }
+    }
+
     /// The page's model's steps (`hooks::GameModel`) over the game, the game put aside
     /// and the queue before it.
     fn step(
@@ -746,10 +755,6 @@ mod tests {
         // The tenth look: a game in progress put aside by a pasted one, then the pasted one
         // played on and put aside by Analyse: "Bring it back" offered only the second.
         let start = Position::start(BoardSize::Eight, Variant::Standard);
-        let pasted = |t: &str| Action::Replace {
-            record: GgfGame::new(Game::from_transcript(t, start).expect("legal")),
-            seats: Seats::Analysis,
-        };
         let first = apply(
             &apply(&GameState::new(start, Seats::Analysis), play("f5")),
             play("d6"),
@@ -801,10 +806,6 @@ mod tests {
         // The eleventh look: a reviewed game put aside, then the game that replaced it put
         // aside too; "Bring it back" twice brought the first back without its review.
         let start = Position::start(BoardSize::Eight, Variant::Standard);
-        let pasted = |t: &str| Action::Replace {
-            record: GgfGame::new(Game::from_transcript(t, start).expect("legal")),
-            seats: Seats::Analysis,
-        };
         let first = apply(&GameState::new(start, Seats::Analysis), play("f5"));
         // The page's model's step, its ids with it.
         let mut model = ((first, None, Vec::new()), GameIds::default(), Vec::new());

@@ -679,17 +679,24 @@ impl Reviewer {
         if self.overridden || pos.empty_count() > review_exact_empties(pos.size()) + 2 {
             return None;
         }
+        let found = self.null_window(pos, margin + 1)?;
+        Some((found > margin).then_some(found))
+    }
+
+    /// A null-window solve of `pos` at `target` within [`BEST_PROOF_NODES`]: its fail-soft
+    /// value, `target` or more where some move reaches `target`; `None` where the budget
+    /// does not settle it.
+    fn null_window(&mut self, pos: &Position, target: i32) -> Option<i32> {
         let (p, o) = (pos.player().0, pos.opponent().0);
-        let found = self.review_solver().search_window_within(
+        self.review_solver().search_window_within(
             pos.size(),
             pos.variant(),
             p,
             o,
-            margin,
-            margin + 1,
+            target - 1,
+            target,
             BEST_PROOF_NODES,
-        )?;
-        Some((found > margin).then_some(found))
+        )
     }
 
     /// The floor `better` of the best margin of `pos`, proven above the played move's
@@ -701,22 +708,12 @@ impl Reviewer {
     /// where each null window takes a fraction). A window the budget does not settle is
     /// passed over, as a smaller loss would be.
     fn floor_for_the_mark(&mut self, pos: &Position, margin: i32, better: i32) -> i32 {
-        let (p, o) = (pos.player().0, pos.opponent().0);
         for loss in [BLUNDER_DISCS, MISTAKE_DISCS, INACCURACY_DISCS] {
             let target = margin + loss as i32;
             if better >= target {
                 return better;
             }
-            let found = self.review_solver().search_window_within(
-                pos.size(),
-                pos.variant(),
-                p,
-                o,
-                target - 1,
-                target,
-                BEST_PROOF_NODES,
-            );
-            if let Some(found) = found.filter(|&f| f >= target) {
+            if let Some(found) = self.null_window(pos, target).filter(|&f| f >= target) {
                 return found;
             }
         }

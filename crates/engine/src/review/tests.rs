@@ -325,6 +325,15 @@ fn a_review_is_exact_from_its_own_reach_whatever_the_agent_solves() {
 }
 
 /// Each legal move of `pos` with its exact margin, and the best of them, by the solver.
+/// The first position of `game` two plies beyond the review's `reach` with a choice.
+fn two_plies_beyond(game: &Game, reach: u32) -> Position {
+    game.positions()
+        .iter()
+        .copied()
+        .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
+        .expect("a position two plies beyond the reach")
+}
+
 fn margins_and_best(pos: &Position) -> (Vec<(Move, i32)>, i32) {
     let margins = Solver::new().score_moves(pos);
     let best = margins.iter().map(|&(_, m)| m).max().expect("moves");
@@ -379,12 +388,7 @@ fn one_ply_beyond_the_reach_no_row_calls_a_move_best_that_the_solver_beats() {
         .expect("a spec");
     // (Seed 14's: its search's choice there is not the solver's best; seen failing
     // without the floor.)
-    let game = game_with_a_random_ending(28, 14);
-    let pos = game
-        .positions()
-        .iter()
-        .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
-        .expect("a position two plies beyond the reach");
+    let pos = &two_plies_beyond(&game_with_a_random_ending(28, 14), reach);
     let (margins, best) = margins_and_best(pos);
     let (mut floors, mut marked) = (0, 0);
     for &(mv, margin) in &margins {
@@ -844,12 +848,7 @@ fn a_floor_above_the_played_moves_margin_is_raised_to_the_mark_of_the_true_loss(
     let mut reviewer = Reviewer::new(agent, budget);
     let mut marks = HashSet::new();
     for seed in [14, 15, 16] {
-        let game = game_with_a_random_ending(28, seed);
-        let pos = game
-            .positions()
-            .iter()
-            .find(|p| p.empty_count() == reach + 2 && p.legal_move_list().len() > 1)
-            .expect("a position two plies beyond the reach");
+        let pos = &two_plies_beyond(&game_with_a_random_ending(28, seed), reach);
         let (margins, best) = margins_and_best(pos);
         for &(mv, margin) in margins.iter().filter(|&&(_, m)| m < best) {
             let floor = reviewer.floor_for_the_mark(pos, margin, margin + 1);

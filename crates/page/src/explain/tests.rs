@@ -929,13 +929,7 @@ fn the_pages_own_record_loads_back_as_the_same_game() {
     // The eleventh look: the page refused its own "Download the record" file. A game whose
     // passes the transcript leaves implied, a game from an edited position, and a reversed
     // 6x6 game each come back with their start and moves.
-    let standard = Position::start(BoardSize::Eight, Variant::Standard);
-    let passes = Game::from_transcript(
-        "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7b6b4\
-         a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
-        standard,
-    )
-    .expect("legal");
+    let passes = crate::test_support::game_ending_in_passes();
     let edited = Position::from_board_text(
         "--------------------------XXX-----OXO-----O--------------------- O",
         Variant::Standard,

@@ -351,13 +351,7 @@ fn a_cancelled_reviews_late_answers_are_dropped() {
 #[test]
 fn a_review_counts_the_discs_placed_not_the_passes() {
     // 60 discs placed and 6 passes (Black's, at the end).
-    let start = Position::start(BoardSize::Eight, Variant::Standard);
-    let game = Game::from_transcript(
-        "f5f6d3c3e6f4g7c2e3d7d2d6g6h8c8c4c5h7f3e1c6f2g1c7g4g3d1c1b7h5f7a8b1a1b5e7f8a5a7\
-         b6b4a6h4b8e2g2h6b3b2g8a3d8h2e8g5a2f1h3a4h1",
-        start,
-    )
-    .expect("legal");
+    let game = crate::test_support::game_ending_in_passes();
     assert_eq!(game.moves().len(), 66);
     let mut state = ReviewState::default();
     state.started(1, (0, game), (String::new(), 100));
