@@ -132,12 +132,16 @@ pub fn render(reviews: &[MoveReview]) -> String {
     let mut out = format!(
         "Values in discs for the side to move; whole numbers are exact margins. Marks by \
          discs lost: inaccuracy from {INACCURACY_DISCS}, mistake from {MISTAKE_DISCS}, \
-         blunder from {BLUNDER_DISCS}.\n"
+         blunder from {BLUNDER_DISCS}. A line is the solver's where the best value is exact, \
+         unless marked (searched).\n"
     );
     out.push_str("  #  side   move    value  best   best value   loss  mark        line\n");
     for (i, r) in reviews.iter().enumerate() {
         let mark = mark_text(r);
-        let line: Vec<String> = r.line.iter().map(ToString::to_string).collect();
+        let mut line: Vec<String> = r.line.iter().map(ToString::to_string).collect();
+        if r.line_searched && r.best_value.is_some_and(|v| v.exact) {
+            line.push("(searched)".to_owned());
+        }
         let row = format!(
             "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5}  {mark:<10}  {}",
             i + 1,

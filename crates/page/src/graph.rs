@@ -709,6 +709,7 @@ mod tests {
                 line: vec![],
                 best_is_bound: false,
                 loss_between_estimates: false,
+                line_searched: false,
             },
         );
         let pts = points(&g, &known, &reviews, None);

@@ -486,6 +486,7 @@ mod tests {
             line: vec![Move::parse("f5", BoardSize::Eight).expect("a move")],
             best_is_bound: false,
             loss_between_estimates: false,
+            line_searched: false,
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
@@ -575,6 +576,7 @@ mod tests {
             line: vec![],
             best_is_bound: false,
             loss_between_estimates: false,
+            line_searched: false,
         };
         let mut aside_reviews = Reviews::default();
         aside_reviews.record(whole[0].hash(), review);

@@ -935,7 +935,9 @@ pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
     if r.line.is_empty() {
         return None;
     }
-    let whose = if r.best_exact {
+    // An exact row may carry the search's path where the solver's line did not fit its
+    // budget: its first move is proven, the rest is not perfect play (the twelfth look).
+    let whose = if r.best_exact && !r.line_searched {
         "the solver's, with perfect play"
     } else {
         "the search's most visited path"

@@ -31,6 +31,11 @@ pub struct ReviewedMove {
     /// false, in saves from before it.
     #[serde(default)]
     pub loss_between_estimates: bool,
+    /// `line` is the search's most visited path even where `best_exact` (the engine's
+    /// [`MoveReview::line_searched`]); absent, so false, in saves from before it, whose
+    /// exact rows had the solver's lines.
+    #[serde(default)]
+    pub line_searched: bool,
 }
 
 impl ReviewedMove {
@@ -47,6 +52,7 @@ impl ReviewedMove {
             line: r.line.clone(),
             best_is_bound: r.best_is_bound,
             loss_between_estimates: r.loss_between_estimates,
+            line_searched: r.line_searched,
         }
     }
 
@@ -72,6 +78,7 @@ impl ReviewedMove {
             line: self.line.clone(),
             best_is_bound: self.best_is_bound,
             loss_between_estimates: self.loss_between_estimates,
+            line_searched: self.line_searched,
         }
         .graded()
     }

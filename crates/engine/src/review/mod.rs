@@ -168,9 +168,14 @@ pub struct MoveReview {
     pub loss: f32,
     pub mark: Mark,
     /// The best line from the position, `best` first, up to [`LINE_PLIES`] plies: the
-    /// solver's where the reviewer solved the position, else the search's most visited
-    /// path. Empty for a forced move, which was not searched.
+    /// solver's where the reviewer solved the position (or proved the best move's margin
+    /// and solved the line within a budget), else the search's most visited path. Empty
+    /// for a forced move, which was not searched.
     pub line: Vec<Move>,
+    /// `line` is the search's most visited path, not perfect play, even where `best_value`
+    /// is exact (the twelfth look: an exact row's line "f1 pass f2 g1 h1 pass" called the
+    /// solver's, where a6 beats h1 after the pass).
+    pub line_searched: bool,
     /// `best_value` is only a proven lower bound of the position's value (the solver
     /// proved a result, not the exact margin): a better move than `best` may exist, so a
     /// move within reach of it is not known to be the best, and the loss is at least
@@ -194,6 +199,7 @@ impl MoveReview {
             loss: 0.0,
             mark: Mark::Best,
             line: Vec::new(),
+            line_searched: false,
             best_is_bound: false,
             loss_between_estimates: false,
         }
@@ -237,6 +243,7 @@ impl MoveReview {
             loss,
             mark: Mark::Best,
             line: vec![best],
+            line_searched: false,
             best_is_bound: false,
             loss_between_estimates: false,
         }
@@ -517,14 +524,26 @@ pub fn position_value(info: &SearchInfo, squares: u32) -> Option<Value> {
 /// solved in turn, up to [`LINE_PLIES`] plies or the game's end. The positions lie within a
 /// ply or two of the one just solved, so its table makes them cheap.
 fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
+    line_by(pos, first, |p| Some(solver.solve(p).best)).unwrap_or_else(|| vec![first])
+}
+
+/// The line from `pos`, `first` first, each next move `best_of` the position (its best
+/// move; `Some(None)` where it has none, which ends the line; `None` where it could not
+/// say, which gives no line), forced moves played through, up to [`LINE_PLIES`] plies or
+/// the game's end.
+fn line_by(
+    pos: &Position,
+    first: Move,
+    mut best_of: impl FnMut(&Position) -> Option<Option<Move>>,
+) -> Option<Vec<Move>> {
     let mut line = vec![first];
     let Ok(mut pos) = pos.play(first) else {
-        return line;
+        return Some(line);
     };
     while line.len() < LINE_PLIES && !pos.is_game_over() {
         let mv = match pos.legal_move_list().as_slice() {
             [only] => *only,
-            _ => match solver.solve(&pos).best {
+            _ => match best_of(&pos)? {
                 Some(mv) => mv,
                 None => break,
             },
@@ -535,7 +554,7 @@ fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
             Err(_) => break,
         }
     }
-    line
+    Some(line)
 }
 
 /// How many positions a review's solver may visit to prove which move is best where the
@@ -851,6 +870,12 @@ impl Reviewer {
         if let Some(floor) = floor {
             review = review.below_a_proven_floor(floor);
         }
+        // A best move whose margin is proven has the solver's line where its positions
+        // solve within the budget: a search's path after it is no perfect play.
+        let proven = review.best_value.is_some_and(|v| v.exact) && !review.best_is_bound;
+        if let Some(line) = proven.then(|| self.proven_line(pos, review.best)).flatten() {
+            return Ok(review.with_line(line));
+        }
         // The search's line is the best move's; where the played move turned out best, the
         // line is that move and the search of the position after it.
         let line = match after_line {
@@ -861,7 +886,22 @@ impl Reviewer {
             None if review.best == played && info.pv.first() != Some(&played) => vec![played],
             _ => info.pv.clone(),
         };
-        Ok(review.with_line(line))
+        let mut review = review.with_line(line);
+        review.line_searched = true;
+        Ok(review)
+    }
+
+    /// The solver's line from `pos`, `first` first, for a position at most two plies
+    /// beyond the review's reach, each position of it solved within
+    /// [`BEST_PROOF_NODES`]; `None` beyond those plies or where a solve does not fit.
+    fn proven_line(&mut self, pos: &Position, first: Move) -> Option<Vec<Move>> {
+        if self.overridden || pos.empty_count() > review_exact_empties(pos.size()) + 2 {
+            return None;
+        }
+        let solver = self.review_solver();
+        line_by(pos, first, |p| {
+            solver.solve_within(p, BEST_PROOF_NODES).map(|s| s.best)
+        })
     }
 
     /// The value for `side` of the position after its move: the final margin when the game

@@ -863,3 +863,38 @@ fn a_floor_above_the_played_moves_margin_is_raised_to_the_mark_of_the_true_loss(
     assert!(marks.contains(&Mark::Blunder), "{marks:?}");
     assert!(marks.len() >= 2, "{marks:?}");
 }
+
+#[test]
+fn an_exact_rows_line_is_perfect_play_unless_it_says_it_was_searched() {
+    // The twelfth look: row 40, 22 empties, f1 proven best, carried the search's path
+    // "f1 pass f2 g1 h1 pass" (a6 beats h1 after the pass) under the solver's name.
+    let reach = review_exact_empties(BoardSize::Eight);
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let mut solved_lines = 0;
+    for seed in [14, 15, 16] {
+        let pos = &two_plies_beyond(&game_with_a_random_ending(28, seed), reach);
+        let (margins, best) = margins_and_best(pos);
+        for &(mv, _) in margins.iter().filter(|&&(_, m)| m == best) {
+            let review = review_one(&spec, pos, mv);
+            assert_eq!(review.best_value, Some(Value::exact(best)), "{pos} {mv}");
+            if review.line_searched {
+                continue;
+            }
+            // Each move of the line is one of its position's best, by the solver's
+            // margins of every move there.
+            let mut at = *pos;
+            for &step in &review.line {
+                let (margins, top) = margins_and_best(&at);
+                assert!(
+                    margins.contains(&(step, top)),
+                    "{pos} {mv}: {step} in {:?} is not best at {at}",
+                    review.line
+                );
+                at = at.play(step).expect("a legal line");
+            }
+            assert!(review.line.len() > 1, "{pos} {mv}: {:?}", review.line);
+            solved_lines += 1;
+        }
+    }
+    assert!(solved_lines > 0, "no exact row had the solver's line");
+}

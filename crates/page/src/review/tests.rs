@@ -761,3 +761,34 @@ fn a_forced_moves_square_says_forced_and_its_notice_one_frame() {
     let other = reviewed(Color::Black, "f5", 0.0, "d3", 6.0);
     assert!(focus_line(Some(1), &other).contains("ringed in white"));
 }
+
+#[test]
+fn an_exact_rows_searched_line_is_not_called_perfect_play() {
+    // The twelfth look: row 40, f1 proven best, showed "f1 pass f2 g1 h1 pass (the
+    // solver's, with perfect play)" where the line was the search's path.
+    let mut row = ReviewedMove::from_engine(&MoveReview::new(
+        Color::White,
+        (mv("f1"), Value::exact(-4)),
+        (mv("f1"), Value::exact(-4)),
+    ));
+    row.line = ["f1", "pass", "f2"].into_iter().map(mv).collect();
+    let solved = line_sentence(&row).unwrap_or_default();
+    assert!(
+        solved.ends_with("(the solver's, with perfect play)."),
+        "{solved}"
+    );
+    row.line_searched = true;
+    let searched = line_sentence(&row).unwrap_or_default();
+    assert!(
+        searched.ends_with("(the search's most visited path)."),
+        "{searched}"
+    );
+    // A save from before the field reads as it did: its exact rows were the solver's.
+    let old = serde_json::to_value(&row)
+        .map(|mut v| {
+            v.as_object_mut().map(|o| o.remove("line_searched"));
+            v
+        })
+        .and_then(serde_json::from_value::<ReviewedMove>);
+    assert!(old.is_ok_and(|r| !r.line_searched));
+}
