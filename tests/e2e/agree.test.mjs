@@ -54,24 +54,35 @@ async function solvedAnalysis() {
 test("an analysis's panel speaks for the side its squares speak for", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await solvedAnalysis();
   // Issue 68: "Proven win by 24 for Black" beside "-24" on a5 and a legend "for White".
-  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: a5 gets it for White, and no move does better/);
+  assert.match(await page.locator("#solved").innerText(), /^Proven loss by 24 for White, solved exactly: that is the result after a5 by White, and no move of White's does better/);
   assert.match(await page.locator("#heat-legend").innerText(), /^On the squares: the final disc margin for White after each move/);
   assert.equal(await page.locator("#sq-a5 .pct").innerText(), "\u221224");
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test("a solved position's unsearched squares are grey and its one exact move, the search's choice, green", { timeout: 120_000 }, async () => {
+test("a solved analysis gives every move its exact margin, coloured by rank, the best green", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await solvedAnalysis();
+  // The twelfth look: "?" on every move but the solver's under "finished (100
+  // simulations)"; within the sure reach the other moves are solved too, as for a hint.
+  await page.waitForFunction(() => /^Analysis of White to move: finished: solved exactly in /.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
   const tiles = await page.evaluate(() =>
-    [...document.querySelectorAll(".heat")].map((h) => ({ square: h.closest("button").dataset.square, label: h.textContent, style: h.getAttribute("style") })),
+    [...document.querySelectorAll(".cell.legal .heat")].map((h) => ({ square: h.closest("button").dataset.square, label: h.textContent, style: h.getAttribute("style") })),
   );
-  const unsearched = tiles.filter((t) => t.label === "?");
-  assert.ok(unsearched.length >= 5, JSON.stringify(tiles));
-  for (const t of unsearched) assert.match(t.style, /hsla\(0, 0%, 45%/, `${t.square} "?" is not grey`);
+  assert.ok(tiles.length >= 5, JSON.stringify(tiles));
+  const hue = (t) => Number(/hsla\(([\d.]+), 75%/.exec(t.style)?.[1]);
+  const margin = (t) => Number(t.label.replace("\u2212", "-"));
+  for (const t of tiles) {
+    assert.match(t.label, /^([+\u2212]\d+|0)$/, `${t.square} is not an exact margin: ${JSON.stringify(tiles)}`);
+    assert.ok(!Number.isNaN(hue(t)), `${t.square} is not ranked: ${t.style}`);
+  }
   // Issue 68: the framed "-24" was painted red among them, read as the worst move.
   const best = tiles.find((t) => t.square === "a5");
+  assert.equal(margin(best), ENDGAMES[0].margin);
   assert.match(best.style, /hsla\(120\.0, /, `a5 is not green: ${best.style}`);
+  for (const a of tiles)
+    for (const b of tiles)
+      if (margin(a) > margin(b)) assert.ok(hue(a) > hue(b), `${a.square} ${a.label} is not greener than ${b.square} ${b.label}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

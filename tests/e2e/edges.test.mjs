@@ -482,7 +482,7 @@ test("headings say what happened: a book move, an analysis the solver finished e
   await page.waitForFunction(() => /finished/.test(document.querySelector("#search-heading")?.textContent ?? ""),
     null, { timeout: 30_000 });
   const heading = await page.locator("#search-heading").innerText();
-  assert.match(heading, /^Analysis of (Black|White) to move: finished (in [\d.,]+ m?s \(of up to 5 s\)|\(5 s\))$/);
+  assert.match(heading, /^Analysis of (Black|White) to move: finished(: solved exactly in [\d.,]+ m?s| in [\d.,]+ m?s \(of up to 5 s\)| \(5 s\))$/);
   assert.doesNotMatch(heading, /higher level/);
   assert.deepEqual(errors, []);
   await context.close();

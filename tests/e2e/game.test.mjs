@@ -196,7 +196,7 @@ test("at the Strong level a proven win beyond the exact solve is played and said
   assert.ok(Number(await solved.getAttribute("data-margin")) >= 1);
   assert.match(
     await solved.innerText(),
-    new RegExp(`^Proven loss by at least \\d+ for White \\(you\\), not solved exactly: ${played} reaches it for Black, but the best margin was not reached`),
+    new RegExp(`^Proven loss by at least \\d+ for White \\(you\\), not solved exactly: that is the result after ${played} by Black, but the best margin was not reached`),
   );
   // The graph's point for the agent's move is a proven one.
   assert.ok(await page.locator("#eval-graph .pt.exact").count() >= 1);

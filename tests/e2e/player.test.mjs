@@ -222,7 +222,7 @@ test("analysis searches as a hint does at the chosen level, and says when it has
   await page.fill("#transcript-input", ending.transcript);
   await page.click("#load-transcript");
   await page.waitForFunction(
-    () => /^Analysis of White to move: finished \(100 simulations/.test(document.querySelector("#search-heading")?.textContent ?? ""),
+    () => /^Analysis of White to move: finished: solved exactly in /.test(document.querySelector("#search-heading")?.textContent ?? ""),
     null,
     { timeout: 20_000 },
   );
@@ -237,7 +237,7 @@ test("analysis searches as a hint does at the chosen level, and says when it has
   // when the solver settles it well inside the second, how long it took of it).
   await setLevel(page, "strong");
   await page.click(`#sq-${ending.optimal[0]}`);
-  await page.waitForFunction(() => /^Analysis of (Black|White) to move: ((searching|finished) \(1 s|finished in [\d.,]+ m?s \(of up to 1 s\))/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
+  await page.waitForFunction(() => /^Analysis of (Black|White) to move: ((searching|finished) \(1 s|finished in [\d.,]+ m?s \(of up to 1 s\)|finished: solved exactly in )/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
   await context.close();
 });
 

@@ -820,6 +820,13 @@ fn search_heading(
         (Role::Analysis, _) => {
             let state = if heat.done && heat.stopped {
                 stopped_analysis(budget, merged.search.elapsed_ms)
+            } else if heat.done && merged.search.solved.is_some_and(|s| s.exact) {
+                // No budget was spent on it: "finished (100 simulations)" over a solve
+                // read as a search that had counted its simulations (the twelfth look).
+                format!(
+                    "finished: solved exactly in {}",
+                    elapsed_text(merged.search.elapsed_ms)
+                )
             } else if heat.done {
                 finished_analysis(budget, merged.search.elapsed_ms)
             } else {
@@ -1053,7 +1060,7 @@ fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> Strin
             format!(" for {me}")
         };
         return format!(
-            "Proven {result}{by}{whose}, solved exactly: {} gets it for {side}, and no move does better",
+            "Proven {result}{by}{whose}, solved exactly: that is the result after {} by {side}, and no move of {side}'s does better",
             solved.best
         );
     }
@@ -1065,7 +1072,7 @@ fn proven_verdict(solved: SolvedStat, side: Color, me: &str, sign: i32) -> Strin
         (_, _) => format!("{result} by at least {at_least} for {me}"),
     };
     format!(
-        "Proven {what}, not solved exactly: {} reaches it for {side}, but the best margin was not reached in the time, so {} may not be {side}'s best move",
+        "Proven {what}, not solved exactly: that is the result after {} by {side}, but the best margin was not reached in the time, so {} may not be {side}'s best move",
         solved.best, solved.best
     )
 }

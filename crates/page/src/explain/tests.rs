@@ -205,7 +205,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let s = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("Proven loss by 12 for Black (you), solved exactly: d6 gets it for White, and no move does better")
+        Some("Proven loss by 12 for Black (you), solved exactly: that is the result after d6 by White, and no move of White's does better")
     );
     // Where the budget allowed only the result (a win for White, by at least 2).
     let mut proven = merged(1.0, 0, 30.0);
@@ -229,7 +229,7 @@ fn estimates_are_for_the_persons_colour_whoever_is_to_move() {
     let p = summary_of(&view, &game, &h, Role::Thinking).expect("a summary");
     assert_eq!(
         p.verdict.as_deref(),
-        Some("Proven loss by at least 2 for Black (you), not solved exactly: d6 reaches it for White, but the best margin was not reached in the time, so d6 may not be White's best move")
+        Some("Proven loss by at least 2 for Black (you), not solved exactly: that is the result after d6 by White, but the best margin was not reached in the time, so d6 may not be White's best move")
     );
     // The solver's own work, not "0 simulations in 0 s: 0 per second".
     assert_eq!(
@@ -541,6 +541,36 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
 }
 
 #[test]
+fn an_analysis_the_solver_settled_names_no_budget() {
+    let game = start(Seats::Analysis);
+    let view = View::default();
+    let strong = WireBudget {
+        simulations: None,
+        millis: Some(1000),
+    };
+    // Solved exactly: no budget was spent on it, so none is named (the twelfth look:
+    // "finished (100 simulations)" over a solve).
+    let mut solved = merged(0.1, 0, 12.0);
+    solved.search.solved = Some(SolvedStat {
+        best: Move::Pass,
+        margin: 4,
+        exact: true,
+        nodes: 1000,
+        micros: 12_000,
+    });
+    let solved = Heat {
+        done: true,
+        ..heat(&game, Purpose::Analysis, solved)
+    };
+    let solved = search_summary(&view, &game, Some((&solved, Role::Analysis)), None, strong)
+        .expect("a summary");
+    assert_eq!(
+        solved.heading,
+        "Analysis of Black to move: finished: solved exactly in 12 ms"
+    );
+}
+
+#[test]
 fn an_analysis_the_person_stopped_says_so() {
     let game = start(Seats::Analysis);
     let view = View::default();
@@ -783,7 +813,7 @@ fn an_analysis_speaks_for_the_side_to_move_as_its_squares_do() {
     let s = summary_of(&View::default(), &game, &h, Role::Analysis).expect("a summary");
     assert_eq!(
         s.verdict.as_deref(),
-        Some("Proven loss by 24 for White, solved exactly: d6 gets it for White, and no move does better")
+        Some("Proven loss by 24 for White, solved exactly: that is the result after d6 by White, and no move of White's does better")
     );
     // An estimate too: White's view, as the squares' margins are.
     let h = heat(&game, Purpose::Analysis, merged(0.5, 1200, 1000.0));

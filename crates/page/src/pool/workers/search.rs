@@ -44,7 +44,9 @@ impl Job {
             player: part.job.spec.clone(),
             budget: part.job.budget,
             seed: part.job.seed,
-            every_move: self.purpose == Purpose::Hint,
+            // An analysis the solver settled gives every move its margin, as a hint does
+            // (the twelfth look: "?" on every other move under "finished").
+            every_move: matches!(self.purpose, Purpose::Hint | Purpose::Analysis),
         }
     }
 
