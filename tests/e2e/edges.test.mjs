@@ -255,7 +255,7 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   const second = await page.locator("#transcript").innerText();
   assert.match(second, /^c4c3d3/);
   await analyse(page, await page.inputValue("#board-text"));
-  await page.waitForFunction(() => /2 games put aside before it come back after it, one by one/.test(document.querySelector("#set-aside")?.textContent ?? ""));
+  await page.waitForFunction(() => /2 more games wait, put aside earlier: they come back next, one by one/.test(document.querySelector("#set-aside")?.textContent ?? ""));
   assert.match(await page.locator("#set-aside").innerText(), /The (game in progress|finished game) \(\d+ moves\) was put aside for this one\./);
   await page.click("#bring-back");
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, second);
@@ -264,7 +264,7 @@ test("a pasted, opened or analysed game never throws away the game in progress: 
   await page.waitForFunction((t) => document.querySelector("#transcript").textContent === t, playing);
   // The second game waits at the queue's end, the first pasted one comes next: "Bring it
   // back" goes round the games and loses none.
-  assert.match(await page.locator("#set-aside").innerText(), /One game put aside before it comes back after it/);
+  assert.match(await page.locator("#set-aside").innerText(), /One more game waits, put aside earlier: it comes back next/);
   assert.equal(await page.locator("#review-moves tbody tr").count(), reviewed, "the first game's review back with it");
   assert.equal((await page.locator("#review-start").innerText()).trim(), "Review again");
   assert.deepEqual(errors, []);

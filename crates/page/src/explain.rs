@@ -107,8 +107,8 @@ pub fn set_aside_line(placed: usize, finished: bool) -> String {
 pub fn earlier_aside_line(earlier: usize) -> String {
     match earlier {
         0 => String::new(),
-        1 => "One game put aside before it comes back after it. ".to_owned(),
-        n => format!("{n} games put aside before it come back after it, one by one. "),
+        1 => "One more game waits, put aside earlier: it comes back next. ".to_owned(),
+        n => format!("{n} more games wait, put aside earlier: they come back next, one by one. "),
     }
 }
 

@@ -523,7 +523,7 @@ pub fn position_value(info: &SearchInfo, squares: u32) -> Option<Value> {
 /// The solver's best line from `pos`, `first` (a best move) first: each position after it
 /// solved in turn, up to [`LINE_PLIES`] plies or the game's end. The positions lie within a
 /// ply or two of the one just solved, so its table makes them cheap.
-fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
+pub fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
     line_by(pos, first, |p| Some(solver.solve(p).best)).unwrap_or_else(|| vec![first])
 }
 

@@ -1,4 +1,5 @@
-//! A hint's extra: when the solver settles the root exactly, the other moves' margins too.
+//! A hint's (and an analysis's) extra: when the solver settles the root exactly, the other
+//! moves' margins too, and the solver's line as the principal variation.
 
 /// A hint whose root the solver settled exactly names only its best move's margin. Within
 /// the agent's sure reach (the search driver's root rule says `Exact`: 16 empties on 8x8
@@ -39,6 +40,12 @@ pub(super) fn solve_every_move(
             target: 0.0,
             score: Some(margin as f32),
         });
+    }
+    // The solved root's principal variation is the solver's line, as a review's is: the
+    // search's report names only the solver's move (the thirteenth look: "Proven win by
+    // 34 ..., Principal variation: h7").
+    if let Some(solved) = report.search.solved {
+        report.search.pv = engine::review::solver_line(solver, pos, solved.best);
     }
 }
 
@@ -107,6 +114,19 @@ mod tests {
                 .expect("every move");
             assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
         }
+        // Its principal variation is perfect play, each move one of its position's best.
+        let mut at = pos;
+        for &step in &report.search.pv {
+            let margins = Solver::new().score_moves(&at);
+            let top = margins.iter().map(|&(_, m)| m).max().expect("moves");
+            assert!(
+                margins.contains(&(step, top)),
+                "{step} of {:?} at {at}",
+                report.search.pv
+            );
+            at = at.play(step).expect("a legal line");
+        }
+        assert!(report.search.pv.len() > 1, "{:?}", report.search.pv);
         // A move's search (not a hint) keeps the solver's one move.
         let report = crate::search::Searcher::new()
             .run(request(8, &pos, "mcts", 20, 1), Duration::from_millis(50))
