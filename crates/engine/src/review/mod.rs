@@ -689,13 +689,20 @@ impl Reviewer {
         self.review_solver().solve_within(pos, BEST_PROOF_NODES)
     }
 
+    /// Whether `pos` lies at most two plies beyond the review's own reach (a spec's
+    /// `exact=` overriding it rules the null windows and proven lines out): where the
+    /// review's budgeted solves may settle what the search left open.
+    fn within_two_plies(&self, pos: &Position) -> bool {
+        !self.overridden && pos.empty_count() <= review_exact_empties(pos.size()) + 2
+    }
+
     /// Whether a move of `pos` beats `margin`, which a move of it makes (for the side to
     /// move), by a null-window solve within [`BEST_PROOF_NODES`], for a position at most
     /// two plies beyond the review's reach: `Some(None)` when none does (that move is
     /// best), `Some(Some(m))` when some move is proven to reach at least `m` > `margin`,
     /// `None` beyond those plies or where the budget does not settle it.
     fn beaten_by(&mut self, pos: &Position, margin: i32) -> Option<Option<i32>> {
-        if self.overridden || pos.empty_count() > review_exact_empties(pos.size()) + 2 {
+        if !self.within_two_plies(pos) {
             return None;
         }
         let found = self.null_window(pos, margin + 1)?;
@@ -895,7 +902,7 @@ impl Reviewer {
     /// beyond the review's reach, each position of it solved within
     /// [`BEST_PROOF_NODES`]; `None` beyond those plies or where a solve does not fit.
     fn proven_line(&mut self, pos: &Position, first: Move) -> Option<Vec<Move>> {
-        if self.overridden || pos.empty_count() > review_exact_empties(pos.size()) + 2 {
+        if !self.within_two_plies(pos) {
             return None;
         }
         let solver = self.review_solver();

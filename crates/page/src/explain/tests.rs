@@ -59,6 +59,12 @@ pub(super) fn summary_of(
     search_summary(view, game, Some((heat, role)), None, Default::default())
 }
 
+/// The Strong level's budget: a second a move.
+const STRONG: WireBudget = WireBudget {
+    simulations: None,
+    millis: Some(1000),
+};
+
 fn start(seats: Seats) -> GameState {
     GameState::new(Position::start(BoardSize::Eight, Variant::Standard), seats)
 }
@@ -469,10 +475,7 @@ fn the_network_without_search_says_what_it_chose_and_its_own_estimate() {
 fn analysis_says_its_budget_and_when_it_has_finished() {
     let game = start(Seats::Analysis);
     let view = View::default();
-    let strong = WireBudget {
-        simulations: None,
-        millis: Some(1000),
-    };
+    let strong = STRONG;
     let mut shown = heat(&game, Purpose::Analysis, merged(0.1, 800, 500.0));
     let running = search_summary(&view, &game, Some((&shown, Role::Analysis)), None, strong)
         .expect("a summary");
@@ -544,10 +547,7 @@ fn analysis_says_its_budget_and_when_it_has_finished() {
 fn an_analysis_the_solver_settled_names_no_budget() {
     let game = start(Seats::Analysis);
     let view = View::default();
-    let strong = WireBudget {
-        simulations: None,
-        millis: Some(1000),
-    };
+    let strong = STRONG;
     // Solved exactly: no budget was spent on it, so none is named (the twelfth look:
     // "finished (100 simulations)" over a solve).
     let mut solved = merged(0.1, 0, 12.0);
@@ -847,17 +847,13 @@ fn the_header_names_the_reviews_budget_beside_the_level_played() {
 
 #[test]
 fn the_proving_note_goes_once_the_result_is_proven_and_says_the_search_slows() {
-    use protocol::WireBudget;
     // 20 empties, Black to move: within the solver's reach at a timed level.
     let pos = Position::from_board_text(
         "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
         Variant::Standard,
     )
     .expect("a position");
-    let budget = WireBudget {
-        simulations: None,
-        millis: Some(1000),
-    };
+    let budget = STRONG;
     let searching = merged(0.9, 400, 100.0);
     let note = proving_note(&searching, &pos, budget).expect("within reach");
     assert!(
