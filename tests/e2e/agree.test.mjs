@@ -132,7 +132,7 @@ test("at a finished game's end the disc counts say whose the empty squares are, 
   }
 });
 
-test("Analyse with the box left empty keeps a finished game, and analyses the earlier position looked back at", { timeout: 120_000 }, async () => {
+test("Analyse with the box left empty keeps a finished game, and analyses the game from the earlier position looked back at, its moves kept", { timeout: 120_000 }, async () => {
   const { page, context, errors } = await openGame({ width: 1280, height: 800 });
   await loadTranscript(page, RECORD);
   await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
@@ -148,10 +148,13 @@ test("Analyse with the box left empty keeps a finished game, and analyses the ea
   await page.click("#load-board");
   await page.waitForFunction(() => /^Analysis of/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 20_000 });
   assert.equal(await page.inputValue("#board-text"), earlier);
-  // The finished game is put aside, and comes back whole.
-  assert.match(await page.locator("#set-aside").innerText(), /The finished game \(60 moves\) was put aside/);
-  await page.click("#bring-back");
-  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 120);
+  // The game goes on from move 20 with its moves (the thirteenth look: it was put aside
+  // and the position analysed bare): nothing put aside, the first 20 moves on the board,
+  // the other 40 to redo.
+  assert.equal(await page.locator("#set-aside").count(), 0);
+  const moves = RECORD.match(/[BW]\[([a-h][1-8]|pa)/gi).slice(0, 20).map((m) => m.slice(2).toLowerCase()).join("");
+  assert.equal(await page.locator("#transcript").innerText(), moves);
+  assert.ok(await page.locator("#redo").isEnabled());
   assert.deepEqual(errors, []);
   await context.close();
 });

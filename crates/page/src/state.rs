@@ -307,6 +307,27 @@ fn play_from(state: &mut GameState, ply: usize) {
     }
 }
 
+/// What "Analyse" with its box left empty does to the game on the board: the game keeps
+/// its moves, goes on from the position shown (as "Play from here" does, the later moves
+/// kept as redo) and becomes an analysis, one person for both sides (the thirteenth look:
+/// it put a 44-move game aside and analysed its position bare, without the moves that led
+/// there). A finished position has no move to analyse and is refused, as typed board
+/// text is.
+pub fn analyse_here(state: &GameState, browsing: Option<usize>) -> Result<Vec<Action>, String> {
+    let shown = browsing.map_or(*state.position(), |ply| *at_ply(state, ply).position());
+    if shown.is_game_over() {
+        return Err(
+            "it is finished (neither side has a legal move), so there is no move to analyse"
+                .to_owned(),
+        );
+    }
+    let from_here = browsing.map(Action::PlayFrom);
+    Ok(from_here
+        .into_iter()
+        .chain([Action::SetSeats(Seats::Analysis)])
+        .collect())
+}
+
 /// The game as it stood after `ply` moves, the later ones as redo: the position a person
 /// browsing the moves sees, with that move's placement and flips.
 pub fn at_ply(state: &GameState, ply: usize) -> GameState {
@@ -663,6 +684,39 @@ mod tests {
             Seats::Human(Color::White)
         );
         assert_eq!(viewpoint(Seats::AgentVsAgent), Color::Black);
+    }
+
+    #[test]
+    fn analysing_the_game_on_the_board_keeps_its_moves() {
+        let s = agent(&apply(&as_black(), play("f5")), "d6");
+        let s = agent(&apply(&s, play("c3")), "d3");
+        let run = |browsing: Option<usize>| {
+            let actions = analyse_here(&s, browsing).expect("a game in progress");
+            actions.into_iter().fold(s.clone(), |g, a| apply(&g, a))
+        };
+        let here = run(None);
+        assert_eq!(here.seats, Seats::Analysis);
+        assert_eq!(here.game, s.game, "every move kept");
+        // Looking back at move 2, the analysis starts there, the later moves kept as redo.
+        let back = run(Some(2));
+        assert_eq!(back.seats, Seats::Analysis);
+        assert_eq!(back.game.transcript(false), "f5d6");
+        assert_eq!(
+            apply(&apply(&back, Action::Redo), Action::Redo).game,
+            s.game
+        );
+        // A finished game has no move to analyse at its end; looked back at, it has.
+        let mut finished = GameState::new(
+            Position::start(BoardSize::Eight, Variant::Standard),
+            Seats::Analysis,
+        );
+        while let Some(&first) = finished.position().legal_move_list().first() {
+            finished = apply(&finished, Action::Play(first));
+        }
+        assert!(finished.position().is_game_over());
+        let why = analyse_here(&finished, None).expect_err("finished");
+        assert!(why.contains("no move to analyse"), "{why}");
+        assert!(analyse_here(&finished, Some(10)).is_ok());
     }
 
     #[test]

@@ -58,7 +58,8 @@ pub fn side_panel(props: &SideProps) -> Html {
             // While the editor is open the board shows its position, and so does this
             // field (the tenth look read the last game's final position beside the editor).
             <AnalysisForm board_text={view.editor.as_ref().map_or_else(|| shown.to_board_text(), crate::editor::Editor::board_text)}
-                          on_load={loaders.board.clone()} />
+                          on_load={loaders.board.clone()}
+                          on_here={view.editor.is_none().then(|| loaders.here.clone())} />
             <NetworkPanel learners={learners_for(size, variant).collect::<Vec<_>>()} active={active_builtin}
                           on_upload={props.on_upload.clone()} on_builtin={props.on_builtin.clone()} />
         </aside>

@@ -4,20 +4,22 @@
 use super::GameModel;
 use crate::editor::game_to_analyse;
 use crate::records::{games_from_ggf, is_ggf, RecordGame};
-use crate::state::{game_from_transcript, seats_for_loaded, Action, Seats};
+use crate::state::{analyse_here, game_from_transcript, seats_for_loaded, Action, Seats};
 use crate::view::{View, ViewAction};
 use othello::{BoardSize, GgfGame, Variant};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the loaders hand the page: load a pasted transcript or record (the seats stay),
-/// load a position from board text (analysis), and the games of a record that holds
+/// load a position from board text (analysis), analyse the game on the board with its
+/// moves (`here`: "Analyse" with the box left empty), and the games of a record that holds
 /// several, waiting for the person to pick one (`on_pick`: that game, or `None` to load
 /// none).
 #[derive(Clone, PartialEq)]
 pub struct Loaders {
     pub transcript: Callback<String>,
     pub board: Callback<String>,
+    pub here: Callback<()>,
     pub choices: Option<Rc<Vec<RecordGame>>>,
     pub on_pick: Callback<Option<usize>>,
 }
@@ -58,6 +60,28 @@ fn show_the_message() {
     .forget();
 }
 
+/// "Analyse" with the box left empty: the game on the board becomes an analysis, its
+/// moves kept ([`analyse_here`]), or the message line says why not.
+fn analyse_here_callback(
+    game: &UseReducerHandle<GameModel>,
+    view: UseReducerDispatcher<View>,
+) -> Callback<()> {
+    let (state, browsing) = (game.state.clone(), game.browsing);
+    let dispatch = game.dispatcher();
+    Callback::from(move |()| match analyse_here(&state, browsing) {
+        Ok(actions) => {
+            view.dispatch(ViewAction::Message(None));
+            actions.into_iter().for_each(|a| dispatch.dispatch(a));
+            show_the_board();
+        }
+        Err(e) => {
+            let why = format!("Cannot analyse this position: {e}");
+            view.dispatch(ViewAction::Message(Some(why)));
+            show_the_message();
+        }
+    })
+}
+
 /// The loaders, which say what is wrong with a text they cannot load.
 #[hook]
 pub fn use_loaders(
@@ -70,6 +94,7 @@ pub fn use_loaders(
     let seats = game.seats;
     let dispatch = game.dispatcher();
     let notes = view.clone();
+    let here = analyse_here_callback(&game, view.clone());
     // A game in progress that a loaded one replaces is put aside, to be brought back.
     // Every loaded game comes as a record (a transcript's says nothing more), kept with it.
     let load = move |parsed: Result<(GgfGame, Seats), String>, what: &str| match parsed {
@@ -137,6 +162,7 @@ pub fn use_loaders(
     Loaders {
         transcript,
         board,
+        here,
         choices: (*choices).clone(),
         on_pick,
     }
