@@ -133,7 +133,8 @@ pub fn render(reviews: &[MoveReview]) -> String {
         "Values in discs for the side to move; whole numbers are exact margins. Marks by \
          discs lost: inaccuracy from {INACCURACY_DISCS}, mistake from {MISTAKE_DISCS}, \
          blunder from {BLUNDER_DISCS}. A line is the solver's where the best value is exact, \
-         unless marked (searched).\n"
+         unless marked (searched); marked (window), its first move is proven to reach the \
+         best value's bound and the rest is the solver's.\n"
     );
     out.push_str("  #  side   move    value  best   best value   loss  mark        line\n");
     for (i, r) in reviews.iter().enumerate() {
@@ -141,6 +142,8 @@ pub fn render(reviews: &[MoveReview]) -> String {
         let mut line: Vec<String> = r.line.iter().map(ToString::to_string).collect();
         if r.line_searched && r.best_value.is_some_and(|v| v.exact) {
             line.push("(searched)".to_owned());
+        } else if r.line_from_window {
+            line.push("(window)".to_owned());
         }
         let row = format!(
             "{:>3}  {:<5}  {:<5} {:>7}  {:<5} {:>11}  {:>5}  {mark:<10}  {}",

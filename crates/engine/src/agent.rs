@@ -184,6 +184,16 @@ pub trait Agent: Send {
     /// Forget anything kept from an earlier game (search trees, caches).
     fn new_game(&mut self) {}
 
+    /// Forgets earlier searches, as [`Agent::new_game`] does, and draws what randomness it
+    /// has from a stream of its seed and `salt`: a position's search then does not depend
+    /// on what this agent searched before (a review spread over several workers values a
+    /// move alike whichever worker took it; the thirteenth look saw two reviews of one
+    /// record at one budget differ by a few marks). The default only forgets.
+    fn restart(&mut self, salt: u64) {
+        let _ = salt;
+        self.new_game();
+    }
+
     /// Thinks for about `slice` more (a searcher stops at the end of a batch) and reports
     /// what it found; `thinking.is_done()` once the move is decided. Players that choose in
     /// one go (the default) decide in the first slice.

@@ -73,6 +73,13 @@ pub trait Evaluator {
     fn split_priors(&mut self) -> Option<PriorSource> {
         None
     }
+
+    /// Draws what randomness the evaluator has from a stream of its seed and `salt` from
+    /// here on ([`crate::Agent::restart`]); the default, for the deterministic ones, does
+    /// nothing.
+    fn reseed(&mut self, salt: u64) {
+        let _ = salt;
+    }
 }
 
 /// A position's priors, in `Position::legal_move_list`'s order, written over `out`: what
@@ -97,6 +104,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn split_priors(&mut self) -> Option<PriorSource> {
         (**self).split_priors()
     }
+
+    fn reseed(&mut self, salt: u64) {
+        (**self).reseed(salt);
+    }
 }
 
 /// Judges positions with no network, so MCTS works with no model at all: uniform priors,
@@ -105,6 +116,7 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 #[derive(Debug)]
 pub struct PlayoutEvaluator {
     rng: Rng,
+    seed: u64,
     playouts: u32,
 }
 
@@ -113,6 +125,7 @@ impl PlayoutEvaluator {
     pub fn new(seed: u64, playouts: u32) -> PlayoutEvaluator {
         PlayoutEvaluator {
             rng: Rng::new(seed),
+            seed,
             playouts,
         }
     }
@@ -144,6 +157,10 @@ impl Evaluator for PlayoutEvaluator {
             "random playouts ({} a position, uniform priors)",
             self.playouts
         )
+    }
+
+    fn reseed(&mut self, salt: u64) {
+        self.rng = Rng::new(crate::rng::splitmix64(self.seed ^ salt));
     }
 }
 
@@ -213,5 +230,9 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
     /// search's time, not the evaluator's.
     fn split_priors(&mut self) -> Option<PriorSource> {
         self.inner.split_priors()
+    }
+
+    fn reseed(&mut self, salt: u64) {
+        self.inner.reseed(salt);
     }
 }

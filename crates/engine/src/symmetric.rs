@@ -17,6 +17,7 @@ use othello::{Position, Symmetry};
 pub struct SymmetricEvaluator<E> {
     inner: E,
     count: usize,
+    seed: u64,
     rng: Rng,
 }
 
@@ -27,6 +28,7 @@ impl<E: Evaluator> SymmetricEvaluator<E> {
         SymmetricEvaluator {
             inner,
             count: count.clamp(1, 8),
+            seed,
             rng: Rng::new(seed),
         }
     }
@@ -95,6 +97,11 @@ impl<E: Evaluator> Evaluator for SymmetricEvaluator<E> {
 
     fn describe(&self) -> String {
         format!("{} over {} symmetries", self.inner.describe(), self.count)
+    }
+
+    fn reseed(&mut self, salt: u64) {
+        self.rng = Rng::new(crate::rng::splitmix64(self.seed ^ salt));
+        self.inner.reseed(salt);
     }
 }
 

@@ -487,6 +487,7 @@ mod tests {
             best_is_bound: false,
             loss_between_estimates: false,
             line_searched: false,
+            line_from_window: false,
         };
         let mut reviews = Reviews::default();
         reviews.record(whole[0].hash(), review("f5", 0.0));
@@ -577,6 +578,7 @@ mod tests {
             best_is_bound: false,
             loss_between_estimates: false,
             line_searched: false,
+            line_from_window: false,
         };
         let mut aside_reviews = Reviews::default();
         aside_reviews.record(whole[0].hash(), review);

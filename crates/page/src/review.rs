@@ -937,6 +937,16 @@ pub fn line_sentence(r: &ReviewedMove) -> Option<String> {
     }
     // An exact row may carry the search's path where the solver's line did not fit its
     // budget: its first move is proven, the rest is not perfect play (the twelfth look).
+    // A bound row's best move may be the one a null window proved to reach the bound
+    // (the thirteenth look: the search's choice named where another move does better).
+    if r.line_from_window {
+        let text = r.line_text();
+        return Some(if r.line.len() > 1 {
+            format!("Best line: {text} (its first move proven to reach at least the bound, the rest the solver's perfect play).")
+        } else {
+            format!("Best line: {text} (proven to reach at least the bound; the line after it was not solved).")
+        });
+    }
     let whose = if r.best_exact && !r.line_searched {
         "the solver's, with perfect play"
     } else {

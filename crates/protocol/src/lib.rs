@@ -99,6 +99,11 @@ pub struct ReviewRequest {
     pub player: PlayerSpec,
     pub budget: WireBudget,
     pub seed: u64,
+    /// The orientation the move is searched in (`engine::review::frames_of`): a reviewer
+    /// going through the game in order turns the game at its symmetric positions, and a
+    /// worker given a move out of order must turn it the same way.
+    #[serde(default)]
+    pub frame: u8,
 }
 
 impl ReviewRequest {

@@ -36,6 +36,11 @@ pub struct ReviewedMove {
     /// exact rows had the solver's lines.
     #[serde(default)]
     pub line_searched: bool,
+    /// `best` is the move a null-window solve proved to reach the bound, `line` that move
+    /// then the solver's perfect play (the engine's [`MoveReview::line_from_window`]);
+    /// absent, so false, in saves from before it.
+    #[serde(default)]
+    pub line_from_window: bool,
 }
 
 impl ReviewedMove {
@@ -53,6 +58,7 @@ impl ReviewedMove {
             best_is_bound: r.best_is_bound,
             loss_between_estimates: r.loss_between_estimates,
             line_searched: r.line_searched,
+            line_from_window: r.line_from_window,
         }
     }
 
@@ -79,6 +85,7 @@ impl ReviewedMove {
             best_is_bound: self.best_is_bound,
             loss_between_estimates: self.loss_between_estimates,
             line_searched: self.line_searched,
+            line_from_window: self.line_from_window,
         }
         .graded()
     }

@@ -217,6 +217,13 @@ impl SearchDriver {
         self.time.new_game();
     }
 
+    /// [`SearchDriver::clear`], and the tree's noise drawn from a stream of the seed and
+    /// `salt` ([`crate::Agent::restart`]).
+    pub fn restart(&mut self, salt: u64) {
+        self.clear();
+        self.tree.reseed(salt);
+    }
+
     /// The game's clock, when the config gives one (`game_time`).
     pub fn game_clock(&self) -> Option<GameClock> {
         self.time.game_clock(self.config())

@@ -143,6 +143,11 @@ impl<E: Evaluator + Send> Agent for Mcts<E> {
         self.driver.clear();
     }
 
+    fn restart(&mut self, salt: u64) {
+        self.driver.restart(salt);
+        self.evaluator.reseed(salt);
+    }
+
     fn report_interval(&self) -> Duration {
         self.driver.config().progress_interval
     }

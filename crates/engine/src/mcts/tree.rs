@@ -323,6 +323,14 @@ impl SearchTree {
         self.forget_root_plan();
     }
 
+    /// Draws the noise from a stream of the config's seed and `salt` from here on, and
+    /// forgets the evaluations cached by earlier searches (an evaluator with a memory of
+    /// its own, alpha-beta leaves, would have valued them otherwise from a fresh start).
+    pub fn reseed(&mut self, salt: u64) {
+        self.rng = Rng::new(crate::rng::splitmix64(self.config.seed ^ salt));
+        self.cache.clear();
+    }
+
     fn forget_root_plan(&mut self) {
         self.root_noised = false;
         self.root_gumbel.clear();

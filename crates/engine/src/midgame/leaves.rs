@@ -65,6 +65,13 @@ impl Evaluator for AlphaBetaLeaves {
         self.priors.split_priors()
     }
 
+    /// The leaves' table is forgotten: what earlier searches stored there (deeper
+    /// searches' bounds) would value this search's leaves otherwise than a fresh start.
+    fn reseed(&mut self, salt: u64) {
+        let _ = salt;
+        self.search.clear_search_table();
+    }
+
     fn describe(&self) -> String {
         format!(
             "{}, each leaf valued by alpha-beta {} plies deep",

@@ -51,6 +51,22 @@ fn then(first: Symmetry, second: Symmetry, size: BoardSize) -> Symmetry {
 }
 
 impl Frame {
+    /// The frame as its symmetry's index in [`Symmetry::ALL`], as a worker's message
+    /// carries it.
+    pub(super) fn index(self) -> u8 {
+        self.0.index() as u8
+    }
+
+    /// The frame of an index ([`Frame::index`]); an index out of range is the identity.
+    pub(super) fn from_index(index: u8) -> Frame {
+        Frame(
+            Symmetry::ALL
+                .get(usize::from(index))
+                .copied()
+                .unwrap_or(Symmetry::IDENTITY),
+        )
+    }
+
     /// Turns `pos` and `played` into this frame, first turning the frame further where the
     /// turned position is symmetric, so that the played move is its class's lowest square.
     pub(super) fn turn(&mut self, pos: &Position, played: Move) -> (Position, Move) {

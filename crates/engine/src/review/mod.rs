@@ -176,6 +176,11 @@ pub struct MoveReview {
     /// is exact (the twelfth look: an exact row's line "f1 pass f2 g1 h1 pass" called the
     /// solver's, where a6 beats h1 after the pass).
     pub line_searched: bool,
+    /// `best` is the move a null-window solve proved to reach the row's bound, not the
+    /// search's choice, and `line` is that move then the solver's perfect play (or the
+    /// move alone where that did not fit the budget): the thirteenth look read "best d1
+    /// ≥+46" where d1 was the search's choice and d2, the window's, makes +52.
+    pub line_from_window: bool,
     /// `best_value` is only a proven lower bound of the position's value (the solver
     /// proved a result, not the exact margin): a better move than `best` may exist, so a
     /// move within reach of it is not known to be the best, and the loss is at least
@@ -200,6 +205,7 @@ impl MoveReview {
             mark: Mark::Best,
             line: Vec::new(),
             line_searched: false,
+            line_from_window: false,
             best_is_bound: false,
             loss_between_estimates: false,
         }
@@ -244,6 +250,7 @@ impl MoveReview {
             mark: Mark::Best,
             line: vec![best],
             line_searched: false,
+            line_from_window: false,
             best_is_bound: false,
             loss_between_estimates: false,
         }
@@ -591,6 +598,21 @@ fn solved_from(
     review.with_line(line)
 }
 
+/// The frame each of a game's moves (each with the position it was played from) is
+/// reviewed in, as [`Reviewer::review_move_in_frame`] takes it: the orientation a reviewer
+/// going through the game in order has reached before the move.
+pub fn frames_of(moves: &[(Position, Move)]) -> Vec<u8> {
+    let mut frame = Frame::default();
+    moves
+        .iter()
+        .map(|(pos, played)| {
+            let before = frame.index();
+            frame.turn(pos, *played);
+            before
+        })
+        .collect()
+}
+
 /// Reviews a game's moves with an agent: each position with a choice is searched with the
 /// budget (or solved, within [`review_exact_empties`] or where the agent's root decision
 /// would solve it), and a played move the search left alone is valued by searching the
@@ -699,30 +721,23 @@ impl Reviewer {
     /// Whether a move of `pos` beats `margin`, which a move of it makes (for the side to
     /// move), by a null-window solve within [`BEST_PROOF_NODES`], for a position at most
     /// two plies beyond the review's reach: `Some(None)` when none does (that move is
-    /// best), `Some(Some(m))` when some move is proven to reach at least `m` > `margin`,
+    /// best), `Some(Some((m, mv)))` when `mv` is proven to reach at least `m` > `margin`,
     /// `None` beyond those plies or where the budget does not settle it.
-    fn beaten_by(&mut self, pos: &Position, margin: i32) -> Option<Option<i32>> {
+    fn beaten_by(&mut self, pos: &Position, margin: i32) -> Option<Option<(i32, Move)>> {
         if !self.within_two_plies(pos) {
             return None;
         }
-        let found = self.null_window(pos, margin + 1)?;
-        Some((found > margin).then_some(found))
+        Some(self.null_window(pos, margin + 1)?.1)
     }
 
     /// A null-window solve of `pos` at `target` within [`BEST_PROOF_NODES`]: its fail-soft
-    /// value, `target` or more where some move reaches `target`; `None` where the budget
-    /// does not settle it.
-    fn null_window(&mut self, pos: &Position, target: i32) -> Option<i32> {
-        let (p, o) = (pos.player().0, pos.opponent().0);
-        self.review_solver().search_window_within(
-            pos.size(),
-            pos.variant(),
-            p,
-            o,
-            target - 1,
-            target,
-            BEST_PROOF_NODES,
-        )
+    /// value, and where some move reaches `target`, that value with the move; `None`
+    /// where the budget does not settle it.
+    fn null_window(&mut self, pos: &Position, target: i32) -> Option<(i32, Option<(i32, Move)>)> {
+        let (value, mv) = self
+            .review_solver()
+            .reaches_within(pos, target, BEST_PROOF_NODES)?;
+        Some((value, mv.map(|mv| (value, mv))))
     }
 
     /// The floor `better` of the best margin of `pos`, proven above the played move's
@@ -732,14 +747,21 @@ impl Reviewer {
     /// the mark (the eleventh look: "a4 +38, best d2 ≥+40, loss ≥2: inaccuracy" where d2
     /// makes +52, a blunder; the exact solve there took 64 M positions, over the budget,
     /// where each null window takes a fraction). A window the budget does not settle is
-    /// passed over, as a smaller loss would be.
-    fn floor_for_the_mark(&mut self, pos: &Position, margin: i32, better: i32) -> i32 {
+    /// passed over, as a smaller loss would be. With the floor, the move that reaches it:
+    /// the row names it as the best found (the thirteenth look: "best d1 ≥+46" named the
+    /// search's choice where the window's move, d2, makes +52).
+    fn floor_for_the_mark(
+        &mut self,
+        pos: &Position,
+        margin: i32,
+        better: (i32, Move),
+    ) -> (i32, Move) {
         for loss in [BLUNDER_DISCS, MISTAKE_DISCS, INACCURACY_DISCS] {
             let target = margin + loss as i32;
-            if better >= target {
+            if better.0 >= target {
                 return better;
             }
-            if let Some(found) = self.null_window(pos, target).filter(|&f| f >= target) {
+            if let Some(found) = self.null_window(pos, target).and_then(|(_, found)| found) {
                 return found;
             }
         }
@@ -797,6 +819,20 @@ impl Reviewer {
         Ok(self.frame.back(review, pos.size()))
     }
 
+    /// [`Reviewer::review_move`] for a move reviewed apart from the moves before it (the
+    /// page spreads a game's moves over several workers): `frame` is the orientation a
+    /// reviewer going through the game in order would have reached by then
+    /// ([`frames_of`]), so the move is searched turned as `othello review` turns it.
+    pub fn review_move_in_frame(
+        &mut self,
+        frame: u8,
+        pos: &Position,
+        played: Move,
+    ) -> Result<MoveReview, ReviewError> {
+        self.frame = Frame::from_index(frame);
+        self.review_move(pos, played)
+    }
+
     /// [`Reviewer::review_move`] in the frame's orientation.
     fn review_turned(&mut self, pos: &Position, played: Move) -> Result<MoveReview, ReviewError> {
         let illegal = |cause| ReviewError::Illegal {
@@ -811,6 +847,12 @@ impl Reviewer {
             RootRule::Exact(solver) => return Ok(solved(solver, pos, played, &after)),
             RootRule::Open => {}
         }
+        // Beyond the reach every proof is budgeted in nodes, and what a budget settles
+        // depends on what the solver's table holds: each such row starts from an empty
+        // table, and each search leaves it empty (`search`), so that a row is the same
+        // whichever rows this reviewer did before it (the page's workers take a game's
+        // moves in any order; the thirteenth look saw two reviews of one record differ).
+        self.review_solver().clear();
         if let Some(best) = self.solve_beyond_reach(pos) {
             return Ok(solved_from(self.review_solver(), best, pos, played, &after));
         }
@@ -841,6 +883,8 @@ impl Reviewer {
             }
         };
         let mut floor = info.solved.filter(|s| !s.is_exact()).map(|s| s.margin);
+        // The move a null window proved to reach the floor, where it is not the search's.
+        let mut window_move = None;
         // The played move's margin proven but not the position's, within two plies of the
         // reach: a null-window solve around the move's margin, far cheaper than the exact
         // solve, says whether any move beats it (the tenth look: "a4 -58, not proven best"
@@ -852,7 +896,11 @@ impl Reviewer {
             match self.beaten_by(pos, margin) {
                 Some(None) => (best, best_value) = (played, value),
                 Some(Some(better)) => {
-                    floor = floor.max(Some(self.floor_for_the_mark(pos, margin, better)));
+                    let (reached, by) = self.floor_for_the_mark(pos, margin, better);
+                    if floor.is_none_or(|f| reached >= f) {
+                        floor = Some(reached);
+                        window_move = (by != best).then_some(by);
+                    }
                 }
                 None => {}
             }
@@ -868,6 +916,10 @@ impl Reviewer {
         if value.exact && !best_value.exact {
             floor = floor.max(Some(value.discs as i32));
         }
+        // The window's move is worth at least the floor, above the played move's margin.
+        if let (Some(by), Some(floor)) = (window_move, floor) {
+            (best, best_value) = (by, Value::estimate(floor as f32));
+        }
         let mut review =
             MoveReview::new(side, (played, value), (best, best_value)).compared_in(&info);
         // A proof of the result alone bounds the position's value from below: the best
@@ -877,14 +929,33 @@ impl Reviewer {
         if let Some(floor) = floor {
             review = review.below_a_proven_floor(floor);
         }
-        // A best move whose margin is proven has the solver's line where its positions
-        // solve within the budget: a search's path after it is no perfect play.
+        Ok(self.with_best_line(review, pos, &info, after_line, window_move))
+    }
+
+    /// `review` with its best line: the solver's where the best move's margin is proven
+    /// and its positions solve within the budget (a search's path after it is no perfect
+    /// play); the window's move then the solver's where a null window named the best
+    /// ([`MoveReview::line_from_window`]); else the search's (`info`'s, or where the played
+    /// move turned out best, that move and the search after it, `after_line`).
+    fn with_best_line(
+        &mut self,
+        review: MoveReview,
+        pos: &Position,
+        info: &SearchInfo,
+        after_line: Option<Vec<Move>>,
+        window_move: Option<Move>,
+    ) -> MoveReview {
+        let played = review.played;
         let proven = review.best_value.is_some_and(|v| v.exact) && !review.best_is_bound;
         if let Some(line) = proven.then(|| self.proven_line(pos, review.best)).flatten() {
-            return Ok(review.with_line(line));
+            return review.with_line(line);
         }
-        // The search's line is the best move's; where the played move turned out best, the
-        // line is that move and the search of the position after it.
+        if let Some(by) = window_move {
+            let line = self.proven_line(pos, by).unwrap_or_else(|| vec![by]);
+            let mut review = review.with_line(line);
+            review.line_from_window = true;
+            return review;
+        }
         let line = match after_line {
             Some(rest) if review.best == played && info.pv.first() != Some(&played) => {
                 std::iter::once(played).chain(rest).collect()
@@ -895,7 +966,7 @@ impl Reviewer {
         };
         let mut review = review.with_line(line);
         review.line_searched = true;
-        Ok(review)
+        review
     }
 
     /// The solver's line from `pos`, `first` first, for a position at most two plies
@@ -962,11 +1033,21 @@ impl Reviewer {
         Ok((value, line))
     }
 
-    /// The agent's search of `pos`, or the one kept from valuing the move into it.
+    /// The agent's search of `pos`, or the one kept from valuing the move into it. Each
+    /// search starts afresh, its noise drawn for the position ([`Agent::restart`]): a
+    /// position's values then do not depend on which moves this reviewer searched before,
+    /// so a review spread over several workers (the page's) is the same each time, and
+    /// the same as one reviewer's in order (`othello review`).
     fn search(&mut self, pos: &Position) -> Result<SearchInfo, ReviewError> {
         match self.kept.take() {
             Some((kept, info)) if kept == *pos => Ok(info),
-            _ => Ok(self.agent.think(pos, &self.budget, &mut |_| true)?),
+            _ => {
+                self.agent.restart(pos.hash());
+                self.review_solver().clear();
+                let info = self.agent.think(pos, &self.budget, &mut |_| true);
+                self.review_solver().clear();
+                Ok(info?)
+            }
         }
     }
 }

@@ -722,8 +722,11 @@ fn a_played_move_is_worth_what_the_next_moves_review_says_its_position_is_worth(
         let Some(value) = this.value.filter(|v| !v.exact) else {
             continue;
         };
+        // A bound row's best value is a proven floor, not a search's estimate: the
+        // played move before it was valued by that search (which a null window may beat).
         if next.is_forced()
             || next.best == next.played
+            || next.best_is_bound
             || positions[i + 1].side_to_move() == this.side
         {
             continue;
@@ -851,9 +854,13 @@ fn a_floor_above_the_played_moves_margin_is_raised_to_the_mark_of_the_true_loss(
         let pos = &two_plies_beyond(&game_with_a_random_ending(28, seed), reach);
         let (margins, best) = margins_and_best(pos);
         for &(mv, margin) in margins.iter().filter(|&&(_, m)| m < best) {
-            let floor = reviewer.floor_for_the_mark(pos, margin, margin + 1);
+            let better = reviewer.beaten_by(pos, margin).flatten().expect("beaten");
+            let (floor, by) = reviewer.floor_for_the_mark(pos, margin, better);
             let (lost, proven) = ((best - margin) as f32, (floor - margin) as f32);
             assert!(floor <= best, "{pos} {mv}: floor {floor}, best {best}");
+            // The move named with the floor reaches it.
+            let reaches = margins.iter().any(|&(m, v)| m == by && v >= floor);
+            assert!(reaches, "{pos} {mv}: {by} named for {floor} in {margins:?}");
             if lost >= INACCURACY_DISCS {
                 assert_eq!(Mark::of_loss(proven), Mark::of_loss(lost), "{pos} {mv}");
                 marks.insert(Mark::of_loss(lost));
@@ -862,6 +869,54 @@ fn a_floor_above_the_played_moves_margin_is_raised_to_the_mark_of_the_true_loss(
     }
     assert!(marks.contains(&Mark::Blunder), "{marks:?}");
     assert!(marks.len() >= 2, "{marks:?}");
+}
+
+#[test]
+fn a_bound_rows_best_move_reaches_the_bound_and_its_line_is_perfect_play_after_it() {
+    // The thirteenth look: row 39 (22 empties) read "best d1 ≥+46" where d1 was the
+    // search's choice and d2, which makes +52, the move the null window had proved.
+    let reach = review_exact_empties(BoardSize::Eight);
+    let spec: PlayerSpec = "mcts:sims=8".parse().expect("a spec");
+    let (mut bound_rows, mut named) = (0, 0);
+    for seed in [14, 15, 16] {
+        let pos = &two_plies_beyond(&game_with_a_random_ending(28, seed), reach);
+        let (margins, best) = margins_and_best(pos);
+        for &(mv, margin) in margins.iter().filter(|&&(_, m)| m < best) {
+            let review = review_one(&spec, pos, mv);
+            if !review.best_is_bound {
+                continue;
+            }
+            bound_rows += 1;
+            let floor = review.best_value.expect("a value").discs as i32;
+            assert!(floor > margin && floor <= best, "{pos} {mv}: {floor}");
+            let by = review.best;
+            let reaches = margins.iter().any(|&(m, v)| m == by && v >= floor);
+            assert!(reaches, "{pos} {mv}: {by} named for {floor} in {margins:?}");
+            if !review.line_from_window {
+                continue;
+            }
+            named += 1;
+            assert_eq!(review.line.first(), Some(&by));
+            let mut at = pos.play(by).expect("legal");
+            for &step in &review.line[1..] {
+                let (margins, top) = margins_and_best(&at);
+                assert!(
+                    margins.contains(&(step, top)),
+                    "{pos}: {step} not best at {at}"
+                );
+                at = at.play(step).expect("a legal line");
+            }
+        }
+        // Each row takes a search and a few solves at 22 empties: enough once both kinds
+        // were seen.
+        if named >= 2 {
+            break;
+        }
+    }
+    assert!(
+        bound_rows > 0 && named > 0,
+        "{bound_rows} bound rows, {named} named"
+    );
 }
 
 #[test]

@@ -298,6 +298,25 @@ impl Solver {
         complete.then_some(value)
     }
 
+    /// One null-window test of `pos` at `target` within `max_nodes` visited positions: the
+    /// fail-soft margin for the side to move and, where it reaches `target`, the move that
+    /// does (`None` when the budget is not enough). A review names that move as the best
+    /// found where it beats the search's choice (issue 68's thirteenth look).
+    pub fn reaches_within(
+        &mut self,
+        pos: &Position,
+        target: i32,
+        max_nodes: u64,
+    ) -> Option<(i32, Option<Move>)> {
+        self.prepare(pos);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let (value, mv) = self.root(p, o, target - 1, target);
+        let complete = !self.out_of_nodes();
+        self.node_limit = u64::MAX;
+        complete.then_some((value, mv.filter(|_| value >= target)))
+    }
+
     /// The exact final margin for the side to move and a move that achieves it.
     pub fn solve(&mut self, pos: &Position) -> Solution {
         let proven = self.prove(pos);

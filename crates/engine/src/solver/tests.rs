@@ -115,6 +115,58 @@ fn a_budgeted_proof_bounds_the_true_margin_and_its_move_reaches_the_bound() {
     );
 }
 
+/// One null-window test against the slow reference: it reaches the target exactly when
+/// the true margin does, its fail-soft value bounds the margin on the side it fails, and
+/// the move it names reaches the target by minimax; a budget too small says so.
+#[test]
+fn a_null_window_test_names_a_move_that_reaches_its_target() {
+    let mut rng = Rng::new(41);
+    let (mut reached, mut failed, mut ran_out) = (0, 0, 0);
+    for case in 0..300 {
+        let (size, variant) = board_and_rules(case);
+        let empties = 8 + rng.below(3) as u32;
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
+            continue;
+        };
+        let truth = minimax(&pos);
+        let target = truth - 6 + 2 * rng.below(7) as i32;
+        let budget = if case % 5 == 0 {
+            1 + rng.below(200) as u64
+        } else {
+            u64::MAX
+        };
+        let text = pos.to_board_text();
+        let Some((value, mv)) = Solver::with_table_bits(10).reaches_within(&pos, target, budget)
+        else {
+            ran_out += 1;
+            continue;
+        };
+        if truth >= target {
+            assert!(
+                value >= target && value <= truth,
+                "{text}: {value} at {target}"
+            );
+            let mv = mv.expect("a test that reaches its target names the move");
+            assert!(
+                -minimax(&pos.play(mv).expect("legal")) >= target,
+                "{text}: {mv}"
+            );
+            reached += 1;
+        } else {
+            assert!(
+                value < target && value >= truth,
+                "{text}: {value} at {target}"
+            );
+            assert_eq!(mv, None, "{text}");
+            failed += 1;
+        }
+    }
+    assert!(
+        reached > 50 && failed > 50 && ran_out > 5,
+        "{reached} {failed} {ran_out}"
+    );
+}
+
 /// Lopsided positions, where the margin lies far from the first search's bound and the
 /// null-window tests take doubling steps (up for a big win, down for a big loss): the
 /// margin and the move are still exact, on both boards and both rules.

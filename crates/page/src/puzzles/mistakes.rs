@@ -91,6 +91,7 @@ mod tests {
             best_is_bound: false,
             loss_between_estimates: false,
             line_searched: false,
+            line_from_window: false,
         }
     }
 

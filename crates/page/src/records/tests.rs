@@ -214,6 +214,7 @@ fn a_review_goes_into_a_records_download_only_when_asked_and_keeps_the_times() {
             best_is_bound: false,
             loss_between_estimates: false,
             line_searched: false,
+            line_from_window: false,
         },
     );
     // The record's own download is the record as it came, reviewed or not (issue 68).

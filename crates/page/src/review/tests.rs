@@ -792,3 +792,32 @@ fn an_exact_rows_searched_line_is_not_called_perfect_play() {
         .and_then(serde_json::from_value::<ReviewedMove>);
     assert!(old.is_ok_and(|r| !r.line_searched));
 }
+
+#[test]
+fn a_bound_rows_line_from_the_window_says_what_is_proven_of_it() {
+    // The thirteenth look: "best d1 ≥+46" named the search's choice; the row now names the
+    // move the null window proved, and its line says which part is proven and how.
+    let mut row = ReviewedMove::from_engine(&MoveReview::new(
+        Color::Black,
+        (mv("a4"), Value::exact(38)),
+        (mv("d2"), Value::estimate(46.0)),
+    ));
+    (row.best_is_bound, row.line_from_window) = (true, true);
+    row.line = ["d2", "g1", "h1"].into_iter().map(mv).collect();
+    let solved = line_sentence(&row).unwrap_or_default();
+    assert!(solved.starts_with("Best line: d2 g1 h1 (its first move proven to reach at least the bound, the rest the solver's perfect play)"), "{solved}");
+    row.line.truncate(1);
+    let alone = line_sentence(&row).unwrap_or_default();
+    assert!(
+        alone.contains("the line after it was not solved"),
+        "{alone}"
+    );
+    // A save from before the field keeps the search's words for its bound rows.
+    let old = serde_json::to_value(&row)
+        .map(|mut v| {
+            v.as_object_mut().map(|o| o.remove("line_from_window"));
+            v
+        })
+        .and_then(serde_json::from_value::<ReviewedMove>);
+    assert!(old.is_ok_and(|r| line_sentence(&r).is_some_and(|s| s.contains("search's"))));
+}

@@ -39,7 +39,11 @@ impl Searcher {
         let Some(reviewing) = self.reviewing.as_mut() else {
             return Err("no reviewer".to_owned());
         };
-        match reviewing.reviewer.review_move(&position, request.played) {
+        let reviewed =
+            reviewing
+                .reviewer
+                .review_move_in_frame(request.frame, &position, request.played);
+        match reviewed {
             Ok(review) => Ok(ReviewedMove::from_engine(&review)),
             Err(e) => {
                 // A broken network or a bad move: the next request starts afresh.
@@ -85,6 +89,7 @@ mod tests {
                 millis: None,
             },
             seed: 3,
+            frame: 0,
         }
     }
 
@@ -111,11 +116,21 @@ mod tests {
         let cli = Reviewer::new(agent, Budget::simulations(60))
             .review_game(&game, &mut |_, _| {})
             .expect("reviews");
-        let mut searcher = Searcher::new();
-        for (index, expected) in cli.iter().enumerate() {
-            let page = searcher
-                .review(&request(1, index, &game, spec, 60))
-                .expect("reviews");
+        // The page: two workers, each taking every other move, last move first, each move
+        // turned as the game in order turns it (the thirteenth look saw two reviews of one
+        // record differ by a few marks).
+        let moves: Vec<_> = game
+            .positions()
+            .iter()
+            .copied()
+            .zip(game.moves().iter().copied())
+            .collect();
+        let frames = engine::review::frames_of(&moves);
+        let mut workers = [Searcher::new(), Searcher::new()];
+        for (index, expected) in cli.iter().enumerate().rev() {
+            let mut asked = request(1, index, &game, spec, 60);
+            asked.frame = frames[index];
+            let page = workers[index % 2].review(&asked).expect("reviews");
             assert_eq!(
                 page,
                 ReviewedMove::from_engine(expected),
@@ -124,6 +139,10 @@ mod tests {
             );
         }
         assert!(cli.iter().any(|r| r.value.is_some_and(|v| v.exact)));
+        assert!(
+            frames.iter().any(|&f| f != 0),
+            "the game is turned: {frames:?}"
+        );
     }
 
     #[test]

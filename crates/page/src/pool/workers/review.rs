@@ -2,7 +2,7 @@
 //! in the order the player chose (`review::Schedule`), each answer reported as a
 //! `PoolEvent::Reviewed` and followed by that worker's next move.
 
-use super::{now, random_seed, Pool, SEARCH_TIMEOUT_MS};
+use super::{now, Pool, SEARCH_TIMEOUT_MS};
 use crate::pool::PoolEvent;
 use crate::review::{stopped_at, ReviewOrder, Schedule, Silenced, SILENCES_BEFORE_STOP};
 use engine::PlayerSpec;
@@ -27,6 +27,8 @@ pub(super) struct ReviewJob {
     player: PlayerSpec,
     budget: WireBudget,
     seed: u64,
+    /// The orientation each move is searched in (`engine::review::frames_of`).
+    frames: Vec<u8>,
     /// When each busy worker got its move.
     sent: Vec<(usize, f64)>,
 }
@@ -43,6 +45,7 @@ impl ReviewJob {
             player: self.player.clone(),
             budget: self.budget,
             seed: self.seed,
+            frame: self.frames.get(index).copied().unwrap_or(0),
         })
     }
 
@@ -63,6 +66,15 @@ impl ReviewJob {
     }
 }
 
+/// The seed of a game's review, from its moves: a review of the same game at the same
+/// budget is the same review whichever worker takes which move (the thirteenth look saw two
+/// reviews of one record differ by a few marks), as `othello review` is the same each run.
+fn game_seed(moves: &[(Position, othello::Move)]) -> u64 {
+    moves.iter().fold(0x5eed, |seed, (pos, _)| {
+        engine::rng::splitmix64(seed ^ pos.hash())
+    })
+}
+
 impl Pool {
     /// Reviews `moves` (each with the position it was played from) with `player` at
     /// `budget` a position, in `order`, on every worker, replacing any review under way;
@@ -79,10 +91,11 @@ impl Pool {
         let job = ReviewJob {
             id,
             schedule: Schedule::new(moves.len(), order),
+            frames: engine::review::frames_of(&moves),
+            seed: game_seed(&moves),
             moves,
             player,
             budget,
-            seed: random_seed(),
             sent: Vec::new(),
         };
         // An empty game ends at once: said to no one, since nothing was asked of a worker.
