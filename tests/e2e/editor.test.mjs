@@ -123,3 +123,21 @@ test("the editor turns and mirrors a position, and copies it as board text and G
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the editor offers the seats of the game on the board: an analysis goes on as one", async () => {
+  // The thirteenth look opened the editor from an analysis and found "play Black" chosen.
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await setLevel(page, "beginner");
+  await page.click("#edit-board");
+  await page.waitForSelector("#editor");
+  assert.equal(await page.inputValue("#editor-seats"), "black", "a game played as Black");
+  await page.click("#editor-close");
+  await page.waitForSelector("#editor", { state: "detached" });
+  await page.click("#load-board");
+  await page.waitForFunction(() => /^Analysis/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 30_000 });
+  await page.click("#edit-board");
+  await page.waitForSelector("#editor");
+  assert.equal(await page.inputValue("#editor-seats"), "analysis");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -76,7 +76,7 @@ pub fn play_area(props: &PlayProps) -> Html {
             <section class="play" aria-label="Game">
                 { board }
                 <p class="status" id="status" role="status" aria-live="polite">{ "Setting up a position" }</p>
-                { editor_panel(editor, &props.on_edit, &props.on_game) }
+                { editor_panel(editor, props.game.seats, &props.on_edit, &props.on_game) }
             </section>
         };
     }
@@ -294,10 +294,23 @@ fn pass_news(game: &GameModel, view: &View) -> Option<String> {
     (!other_notice).then(|| pass_notice(game)).flatten()
 }
 
+/// Who plays from the edited position, as the editor first offers it: the seats of the
+/// game on the board, so that an analysis goes on as one (the thirteenth look opened the
+/// editor from an analysis and found "play Black" chosen); watching two agents offers
+/// playing Black.
+fn editor_seats(seats: Seats) -> &'static str {
+    match seats {
+        Seats::Human(othello::Color::White) => "white",
+        Seats::Analysis => "analysis",
+        Seats::Human(othello::Color::Black) | Seats::AgentVsAgent => "black",
+    }
+}
+
 /// The editor's controls, wired: a refused position says why; an accepted one becomes the
 /// game, with the seats chosen (the agent moves at once when it is its turn).
 fn editor_panel(
     editor: &Editor,
+    seats: Seats,
     on_edit: &Callback<EditAction>,
     on_game: &Callback<Action>,
 ) -> Html {
@@ -327,6 +340,6 @@ fn editor_panel(
                      on_clear={edit(EditAction::Clear)} on_reset={edit(EditAction::Reset)}
                      on_rotate={edit(EditAction::Transform(ROTATE))} on_mirror={edit(EditAction::Transform(MIRROR))}
                      on_flip={edit(EditAction::Transform(FLIP))} board_text={editor.board_text()} ggf={editor.ggf_text()}
-                     {on_play} on_close={edit(EditAction::Close)} />
+                     {on_play} on_close={edit(EditAction::Close)} seats={editor_seats(seats)} />
     }
 }

@@ -26,11 +26,13 @@ pub struct EditorProps {
     /// Play from the position with these seats ("black", "white", "analysis").
     pub on_play: Callback<String>,
     pub on_close: Callback<()>,
+    /// Who plays, as first offered: the game's seats ("black", "white", "analysis").
+    pub seats: &'static str,
 }
 
 #[function_component(EditorPanel)]
 pub fn editor_panel(props: &EditorProps) -> Html {
-    let seats = use_state(|| "black".to_owned());
+    let seats = use_state(|| props.seats.to_owned());
     let on_side = props.on_side.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
