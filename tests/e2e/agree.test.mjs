@@ -155,6 +155,9 @@ test("Analyse with the box left empty keeps a finished game, and analyses the ga
   const moves = RECORD.match(/[BW]\[([a-h][1-8]|pa)/gi).slice(0, 20).map((m) => m.slice(2).toLowerCase()).join("");
   assert.equal(await page.locator("#transcript").innerText(), moves);
   assert.ok(await page.locator("#redo").isEnabled());
+  // The transcript says what it leaves out (the fourteenth look: 20 moves beside a list
+  // of 60).
+  assert.match(await page.locator("#transcript-redo").innerText(), /40 more, greyed in the list, to redo/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -185,6 +188,30 @@ test("a link copied after an undo opens with the later moves to redo", async () 
   await opened.click("#redo");
   await opened.waitForFunction((t) => document.querySelector("#transcript").innerText === t, whole);
   await fresh.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Analyse in a game against the agent offers the way back: Play on against the agent", { timeout: 120_000 }, async () => {
+  // The fourteenth look pressed Analyse mid-game and lost its opponent, with no way back
+  // but a new game.
+  const { page, context, errors } = await openGame({ width: 1280, height: 800 });
+  await setLevel(page, "beginner");
+  await newGame(page, { players: "black" });
+  await page.click("#sq-f5");
+  await waitForTurn(page);
+  await page.click("#load-board");
+  await page.waitForSelector("#analysed-notice");
+  assert.equal((await page.locator("#transcript").innerText()).length, 4, "both moves kept");
+  // Moves in the analysis are the person's, both sides'.
+  await page.locator(".cell.legal").first().click();
+  await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 6);
+  await page.click("#resume-agent");
+  await page.waitForSelector("#analysed-notice", { state: "detached" });
+  // White, the agent, is to move: it plays on, and the person has Black again.
+  await waitForTurn(page);
+  assert.equal((await page.locator("#transcript").innerText()).length, 8);
+  assert.equal(await page.inputValue("#new-players"), "black");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -204,6 +204,18 @@ test("two reviews of one record at one budget are the same review, row for row",
   // Row 39 (22 empties) names the move the null window proved, d2, not the search's d1.
   const row39 = first.find((r) => /^39\b/.test(r)) ?? "";
   assert.match(row39, /\bd2\b.*≥\s?\+4[6-9]|\bd2\b.*≥\s?\+5[0-2]/, row39);
+  // A row shown on the board is the position Analyse takes (the fourteenth look: with row
+  // 45 on the board, the board text was the final position and Analyse refused it).
+  const final = await page.inputValue("#board-text");
+  await page.click('#review-moves tbody tr[data-ply="45"]');
+  await page.waitForSelector("#review-notice");
+  await page.waitForFunction((f) => document.querySelector("#board-text").value !== f, final);
+  const row45 = await page.inputValue("#board-text");
+  assert.equal((row45.match(/-/g) ?? []).length, 16, row45);
+  await page.click("#load-board");
+  await page.waitForFunction(() => /^Analysis of/.test(document.querySelector("#search-heading")?.textContent ?? ""), null, { timeout: 30_000 });
+  assert.equal(await page.inputValue("#board-text"), row45);
+  assert.equal((await page.locator("#transcript").innerText()).length, 88, "the 44 moves before it");
   assert.deepEqual(errors, []);
   await context.close();
 });

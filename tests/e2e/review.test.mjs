@@ -96,11 +96,16 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   assert.equal(await page.locator("#review-notice").count(), 0);
   assert.match(await status(page), /Game over/);
 
-  // The GGF download carries every valued move's evaluation, as GGS records do.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf")]);
+  // The download with the review's values carries every valued move's evaluation, as GGS
+  // records do; the plain one stays the game, no value in it (the fourteenth look found
+  // the review's values in it and no clean copy offered).
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf-reviewed")]);
   const record = fs.readFileSync(await download.path(), "utf8");
   assert.match(record, /B\[e6\/-?\d+(\.\d+)?\]/);
   assert.ok((record.match(/[BW]\[[a-h][1-8]\/-?\d/g) || []).length >= 50, record);
+  const [plain] = await Promise.all([page.waitForEvent("download"), page.click("#download-ggf")]);
+  const clean = fs.readFileSync(await plain.path(), "utf8");
+  assert.equal((clean.match(/[BW]\[[a-h][1-8]\/-?\d/g) || []).length, 0, clean);
 
   // A reload keeps the review with the game.
   await page.reload();

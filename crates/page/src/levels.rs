@@ -277,10 +277,13 @@ pub fn instinct_note(model: Option<&str>) -> String {
     let order = "The levels run from the easiest, Instinct (policy), to the hardest, Strongest.";
     let compared = match model {
         Some("pattern-8x8") => {
-            "With the pattern-8x8 network the two Instinct levels play the same moves: its \
-             first impression of a move is the value of the position the move leads to, so \
-             both choose the move into the position it likes best (49 won, 2 drawn, 49 lost \
-             in 100 games between them)."
+            "With the pattern-8x8 network the two Instinct levels play the same moves (or \
+             mirror images of them, such as f5 and e6 at the start): its first impression \
+             of a move is the value of the position the move leads to, so both choose the \
+             move into the position it likes best (49 won, 2 drawn, 49 lost in 100 games \
+             between them). The chance and discs each shows are read from the network its \
+             own way, and can differ by a few points for the same move (the fourteenth \
+             look read 15% and 18% for one)."
         }
         Some("az-8x8") => {
             "Instinct (value) is a little harder than Instinct (policy) with the az-8x8 \

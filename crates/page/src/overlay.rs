@@ -238,6 +238,16 @@ pub fn heat_visible(state: &GameState, searched: u64) -> bool {
 
 /// The reviewed move the person clicked, with its index in the game, while it is still a
 /// move of the game with its review.
+/// The ply of the position the board shows where it is not the game's own: a focused
+/// review row's (the position its move was played from), else the move looked back at
+/// (`browsing`). The board text and "Analyse" follow it (the fourteenth look: with a
+/// review row shown, Analyse refused the game's finished final position).
+pub fn shown_ply(view: &View, game: &GameState, browsing: Option<usize>) -> Option<usize> {
+    focused_review(view, game)
+        .map(|(index, _)| index)
+        .or(browsing)
+}
+
 pub fn focused_review(view: &View, game: &GameState) -> Option<(usize, ReviewedMove)> {
     let (of, index) = view.review.focus?;
     let pos = game.game.positions().get(index)?;

@@ -18,11 +18,13 @@ use crate::review::Reviews;
 ///
 /// A record read from GGF text is given back byte for byte as it came, its own
 /// evaluations and every note included, whatever the page reviewed (issue 68, item 2: a
-/// review once wrote `B[d3/-2.91/0.01]` over the record's `B[d3//0.01]`); the review's
-/// values go into it only when the person asks ([`ggf_with_review`]). Any other game (one
-/// played here, a pasted transcript, a position set up) has no text of its own: each
-/// reviewed move's value is that move's evaluation (`B[f5/-2]`, as GGS records carry them).
-pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String {
+/// review once wrote `B[d3/-2.91/0.01]` over the record's `B[d3//0.01]`). Any other game
+/// (one played here, a pasted transcript, a position set up) has no text of its own: it is
+/// written with the notes it came with and nothing of a review, as a loaded record is (the
+/// fourteenth look found a game played here downloading with the review's values and no
+/// clean copy offered). The review's values go into either only when the person asks
+/// ([`ggf_with_review`]).
+pub fn ggf_record(game: &GameState, opponent: &str) -> String {
     let record = match game.record_in_play() {
         Some(record) => match record.as_read() {
             Some(text) => return text.to_owned(),
@@ -30,22 +32,29 @@ pub fn ggf_record(game: &GameState, opponent: &str, reviews: &Reviews) -> String
         },
         None => played_here(game, opponent),
     };
-    annotated(record, reviews)
+    annotated(record, &Reviews::default())
 }
 
-/// A record read from GGF text with the page's review's values as its moves'
-/// evaluations, in place of the record's own (a move the review gave no value keeps its
-/// own): what "Download with the review's values" gives. Every other byte is the record's
-/// as it came (issue 68: `RE[+0.000]` came back as `RE[+0]`, a time of `0.70` as `0.7`),
-/// and an estimate keeps its decimals ([`crate::review::eval_texts`]). `None` where the
-/// download is not a record as read, or no move of it is reviewed.
-pub fn ggf_with_review(game: &GameState, reviews: &Reviews) -> Option<String> {
-    let record = game.record_in_play().filter(|r| r.as_read().is_some())?;
+/// The game's record with the page's review's values as its moves' evaluations, in place
+/// of the record's own (a move the review gave no value keeps its own): what "Download
+/// with the review's values" gives. A record read from GGF text keeps every other byte as
+/// it came (issue 68: `RE[+0.000]` came back as `RE[+0]`, a time of `0.70` as `0.7`); any
+/// other game is written as [`ggf_record`] writes it, each reviewed move's value its
+/// evaluation (`B[f5/-2]`, as GGS records carry them). An estimate keeps its decimals
+/// ([`crate::review::eval_texts`]). `None` where no move of it is reviewed.
+pub fn ggf_with_review(game: &GameState, opponent: &str, reviews: &Reviews) -> Option<String> {
+    let record = match game.record_in_play() {
+        Some(record) => record.clone(),
+        None => played_here(game, opponent),
+    };
     let evals = crate::review::eval_texts(&reviews.of_game(record.game()));
     if evals.iter().all(Option::is_none) {
         return None;
     }
-    record.as_read_with_evals(&evals)
+    match record.as_read() {
+        Some(_) => record.as_read_with_evals(&evals),
+        None => Some(annotated(record, reviews)),
+    }
 }
 
 /// `record` with each reviewed move's value as its evaluation, and its result from the

@@ -328,6 +328,26 @@ pub fn analyse_here(state: &GameState, browsing: Option<usize>) -> Result<Vec<Ac
         .collect())
 }
 
+/// The seats to offer back after `action` ("Play on against the agent"), where `seats`
+/// were the game's before it and `from` what was offered: a game made an analysis from
+/// a game against the agent keeps its old seats to go back to, any other change of seats
+/// or of game forgets them, and everything else (moves, looking back) keeps them.
+pub fn analysed_from_after(from: Option<Seats>, seats: Seats, action: &Action) -> Option<Seats> {
+    match action {
+        Action::SetSeats(Seats::Analysis) => match seats {
+            Seats::Human(_) => Some(seats),
+            Seats::Analysis => from,
+            Seats::AgentVsAgent => None,
+        },
+        Action::SetSeats(_)
+        | Action::NewGame { .. }
+        | Action::Load { .. }
+        | Action::Replace { .. }
+        | Action::BringBack => None,
+        _ => from,
+    }
+}
+
 /// The game as it stood after `ply` moves, the later ones as redo: the position a person
 /// browsing the moves sees, with that move's placement and flips.
 pub fn at_ply(state: &GameState, ply: usize) -> GameState {
@@ -717,6 +737,34 @@ mod tests {
         let why = analyse_here(&finished, None).expect_err("finished");
         assert!(why.contains("no move to analyse"), "{why}");
         assert!(analyse_here(&finished, Some(10)).is_ok());
+    }
+
+    #[test]
+    fn an_analysis_made_from_a_game_against_the_agent_offers_its_seats_back() {
+        let black = Seats::Human(Color::Black);
+        let made = analysed_from_after(None, black, &Action::SetSeats(Seats::Analysis));
+        assert_eq!(made, Some(black));
+        // Moves, looking back and analysing again keep the way back.
+        assert_eq!(
+            analysed_from_after(made, Seats::Analysis, &play("f5")),
+            made
+        );
+        assert_eq!(
+            analysed_from_after(made, Seats::Analysis, &Action::Browse(1)),
+            made
+        );
+        let again = Action::SetSeats(Seats::Analysis);
+        assert_eq!(analysed_from_after(made, Seats::Analysis, &again), made);
+        // Going back, or any other game, forgets it; watching has no seat to go back to.
+        assert_eq!(
+            analysed_from_after(made, Seats::Analysis, &Action::SetSeats(black)),
+            None
+        );
+        assert_eq!(
+            analysed_from_after(made, Seats::Analysis, &Action::BringBack),
+            None
+        );
+        assert_eq!(analysed_from_after(None, Seats::AgentVsAgent, &again), None);
     }
 
     #[test]

@@ -118,6 +118,33 @@ fn the_summary_averages_the_loss_over_moves_with_a_choice_and_counts_marks() {
 }
 
 #[test]
+fn a_total_with_a_bounded_loss_in_it_says_it_is_at_least_that() {
+    // The fourteenth look: row 39's "≥8" (its loss 14) summed into "275.59 discs lost in
+    // all" with no word that the total is only a floor.
+    let (a4, d2) = (square("a4"), square("d2"));
+    let exact = MoveReview::new(Color::Black, (a4, Value::exact(38)), (d2, Value::exact(40)));
+    let bound = MoveReview::new(
+        Color::Black,
+        (a4, Value::exact(38)),
+        (d2, Value::estimate(50.0)),
+    )
+    .below_a_proven_floor(46);
+    let black = SideSummary::of(&[exact.clone(), bound], Color::Black);
+    assert_eq!((black.bounded, black.total_loss), (1, 10.0));
+    let words = black.to_string();
+    assert!(
+        words.starts_with("average loss at least 5.00 discs"),
+        "{words}"
+    );
+    assert!(
+        words.ends_with("at least 10.00 discs lost in all (one move's loss only a lower bound, ≥)"),
+        "{words}"
+    );
+    let plain = SideSummary::of(&[exact], Color::Black).to_string();
+    assert!(!plain.contains("at least"), "{plain}");
+}
+
+#[test]
 fn the_total_loss_is_the_sum_of_the_losses_as_written() {
     // Three losses the tables write as 0.33: the total is 0.99, what a reader adds up,
     // not the 1.00 the unrounded sum rounds to.

@@ -116,8 +116,8 @@ pub fn play_area(props: &PlayProps) -> Html {
             }
             { set_aside(game, &props.on_game) }
             if pos.is_game_over() {
-                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
-                          ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))}
+                <GameOver record={game_record(game, &props.opponent)} ggf={ggf_record(game, &props.opponent)}
+                          ggf_reviewed={ggf_with_review(game, &props.opponent, view.review.of(game.id()))}
                           file_name={file_stem(game, &download_time())}
                           rematch={matches!(seats, Seats::Human(_))}
                           on_rematch={props.on_new_game.reform(move |()| (size, variant, rematch_seats(seats), false))} />
@@ -251,6 +251,17 @@ fn notice(
                 <button id="play-from-here" onclick={on_game.reform(move |_| Action::PlayFrom(ply))}
                         title="Continue the game from this position: the moves after it stay as redo until a move is played">
                     { "Play from here" }</button>
+            </p>
+        };
+    }
+    if let Some(seats) = game
+        .analysed_from
+        .filter(|_| game.seats == Seats::Analysis && !game.position().is_game_over())
+    {
+        return html! {
+            <p class="notice browse" id="analysed-notice" role="status">
+                { "An analysis of your game against the agent: both sides are yours to move. The agent plays on from the position on the board if you go back." }{ " " }
+                <button id="resume-agent" onclick={on_game.reform(move |_| Action::SetSeats(seats))}>{ "Play on against the agent" }</button>
             </p>
         };
     }

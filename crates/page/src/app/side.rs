@@ -43,17 +43,18 @@ pub fn side_panel(props: &SideProps) -> Html {
         _ => None,
     };
     let flow = &props.new_game;
-    // The position the board shows: an earlier one while looking back, which is what the
-    // form's "left empty: the position on the board" promises (it gave the final one).
-    let shown = game.shown();
+    // The position the board shows: an earlier one while looking back or at a review row,
+    // which is what the form's "left empty: the position shown" promises (it gave the
+    // final one; with a review row shown, until the fourteenth look).
+    let shown = game.shown(view);
     html! {
         <aside class="side">
             <NewGame {size} {variant} seats={game.seats} on_new={flow.on_new.clone()} pending={flow.pending}
                      moves={placed(&game.game)} on_confirm={flow.on_confirm.clone()} on_cancel={flow.on_cancel.clone()} />
             <MoveList game={game.game.clone()} undone={game.undone.clone()} on_goto={props.on_goto.clone()} on_load={loaders.transcript.clone()}
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
-                      ggf={ggf_record(game, &props.opponent, view.review.of(game.id()))}
-                      ggf_reviewed={ggf_with_review(game, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
+                      ggf={ggf_record(game, &props.opponent)}
+                      ggf_reviewed={ggf_with_review(game, &props.opponent, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
                       on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
             // While the editor is open the board shows its position, and so does this
             // field (the tenth look read the last game's final position beside the editor).

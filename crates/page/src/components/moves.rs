@@ -105,7 +105,7 @@ pub fn move_list(props: &MoveListProps) -> Html {
             <ol class="moves" id="moves" aria-label="Move list: each move goes to its position">{ for moves }</ol>
             // From the standard start, an XOT opening's moves first, so that the transcript
             // copied loads back (issue 68: an XOT game's did not).
-            <p class="small">{ transcript_label(&props.game) }<code id="transcript">{ transcript(&props.game) }</code></p>
+            { transcript_line(&props.game, props.undone.len()) }
             <p class="small opening-slot">
                 if let Some(text) = opening_line(&props.game) {
                     <span id="moves-opening"
@@ -147,6 +147,27 @@ fn transcript(game: &othello::Game) -> Html {
 
 /// The words before the transcript: which of its moves are the XOT opening's, where the
 /// game began from one.
+/// The transcript with its label, and, where moves were taken back, what it leaves out:
+/// the greyed moves of the list are not in it (the fourteenth look read 10 moves here
+/// beside a list of 24).
+fn transcript_line(game: &othello::Game, undone: usize) -> Html {
+    html! {
+        <p class="small">{ transcript_label(game) }<code id="transcript">{ transcript(game) }</code>
+            if undone > 0 {
+                <span id="transcript-redo">{ redo_note(undone) }</span>
+            }
+        </p>
+    }
+}
+
+/// What the transcript leaves out: the moves taken back, greyed in the list, to redo.
+fn redo_note(undone: usize) -> String {
+    match undone {
+        1 => " (the move played up to here; 1 more, greyed in the list, to redo)".to_owned(),
+        n => format!(" (the moves played up to here; {n} more, greyed in the list, to redo)"),
+    }
+}
+
 fn transcript_label(game: &othello::Game) -> String {
     match crate::openings::xot_of(game.start()) {
         Some((n, _)) => format!(

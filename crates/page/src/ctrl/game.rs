@@ -149,7 +149,8 @@ pub fn use_game_ctrl(restored: &Restored, gateway: &Gateway, in_game: bool) -> G
         ),
     );
     use_review_follows_game(gateway, view, game);
-    let loaders = use_loaders(game.clone(), view.dispatcher(), size, variant);
+    let shown = crate::overlay::shown_ply(view, game, game.browsing);
+    let loaders = use_loaders(game.clone(), shown, view.dispatcher(), size, variant);
     let work = work_asks(
         gateway,
         restored,

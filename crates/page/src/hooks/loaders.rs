@@ -4,7 +4,7 @@
 use super::GameModel;
 use crate::editor::game_to_analyse;
 use crate::records::{games_from_ggf, is_ggf, RecordGame};
-use crate::state::{analyse_here, game_from_transcript, seats_for_loaded, Action, Seats};
+use crate::state::{analyse_here, at_ply, game_from_transcript, seats_for_loaded, Action, Seats};
 use crate::view::{View, ViewAction};
 use othello::{BoardSize, GgfGame, Variant};
 use std::rc::Rc;
@@ -64,13 +64,16 @@ fn show_the_message() {
 /// moves kept ([`analyse_here`]), or the message line says why not.
 fn analyse_here_callback(
     game: &UseReducerHandle<GameModel>,
+    shown: Option<usize>,
     view: UseReducerDispatcher<View>,
 ) -> Callback<()> {
-    let (state, browsing) = (game.state.clone(), game.browsing);
+    let state = game.state.clone();
     let dispatch = game.dispatcher();
-    Callback::from(move |()| match analyse_here(&state, browsing) {
+    Callback::from(move |()| match analyse_here(&state, shown) {
         Ok(actions) => {
             view.dispatch(ViewAction::Message(None));
+            // A review row shown goes: the board is the analysis's now.
+            view.dispatch(ViewAction::ReviewFocus(None));
             actions.into_iter().for_each(|a| dispatch.dispatch(a));
             show_the_board();
         }
@@ -86,6 +89,7 @@ fn analyse_here_callback(
 #[hook]
 pub fn use_loaders(
     game: UseReducerHandle<GameModel>,
+    shown: Option<usize>,
     view: UseReducerDispatcher<View>,
     size: BoardSize,
     variant: Variant,
@@ -94,7 +98,7 @@ pub fn use_loaders(
     let seats = game.seats;
     let dispatch = game.dispatcher();
     let notes = view.clone();
-    let here = analyse_here_callback(&game, view.clone());
+    let here = analyse_here_callback(&game, shown, view.clone());
     // A game in progress that a loaded one replaces is put aside, to be brought back.
     // Every loaded game comes as a record (a transcript's says nothing more), kept with it.
     let load = move |parsed: Result<(GgfGame, Seats), String>, what: &str| match parsed {
@@ -151,7 +155,7 @@ pub fn use_loaders(
         })
     };
     // The position the board shows, which an empty box stands for.
-    let shown = game.shown();
+    let shown = shown.map_or(*game.position(), |ply| *at_ply(&game, ply).position());
     let board = Callback::from(move |text: String| {
         let parsed =
             game_to_analyse(&text, variant, &shown).map(|g| (GgfGame::new(g), Seats::Analysis));

@@ -2,8 +2,8 @@
 //! the person is looking at) and the view.
 
 use crate::state::{
-    apply, at_ply, browse_target, held_after, ids_after, set_aside_after, Action, GameIds,
-    GameState,
+    analysed_from_after, apply, at_ply, browse_target, held_after, ids_after, set_aside_after,
+    Action, GameIds, GameState, Seats,
 };
 use crate::view::{View, ViewAction};
 use std::ops::Deref;
@@ -39,6 +39,10 @@ pub struct GameModel {
     /// A game loaded from elsewhere waits for the person before the agent plays on
     /// ([`held_after`]).
     pub held: bool,
+    /// The seats a game had before "Analyse" made it an analysis, offered back as "Play
+    /// on against the agent" ([`analysed_from_after`]; the fourteenth look pressed
+    /// Analyse mid-game and lost its opponent with no way back but a new game).
+    pub analysed_from: Option<Seats>,
 }
 
 impl GameModel {
@@ -52,15 +56,17 @@ impl GameModel {
             generation: 0,
             ids: GameIds::default(),
             held: false,
+            analysed_from: None,
         }
     }
 
-    /// The position the board shows: the one looked back at while browsing, else the
-    /// game's.
-    pub fn shown(&self) -> othello::Position {
-        self.browsing.map_or(*self.state.position(), |ply| {
-            *at_ply(&self.state, ply).position()
-        })
+    /// The position the board shows: a focused review row's, the one looked back at, else
+    /// the game's ([`crate::overlay::shown_ply`]).
+    pub fn shown(&self, view: &View) -> othello::Position {
+        crate::overlay::shown_ply(view, &self.state, self.browsing)
+            .map_or(*self.state.position(), |ply| {
+                *at_ply(&self.state, ply).position()
+            })
     }
 
     /// The game's id on this page ([`GameIds::id`]).
@@ -105,6 +111,7 @@ impl Reducible for GameModel {
         };
         let browsing = asked.and_then(|ply| browse_target(&state, ply));
         let held = held_after(self.held, &action_copy, &state);
+        let analysed_from = analysed_from_after(self.analysed_from, self.state.seats, &action_copy);
         let aside_changed = self.set_aside != set_aside;
         let generation = self.generation + u64::from(another || aside_changed);
         // A game put aside by this action is the one on the board before it.
@@ -121,6 +128,7 @@ impl Reducible for GameModel {
             && state == self.state
             && browsing == self.browsing
             && held == self.held
+            && analysed_from == self.analysed_from
             && earlier_aside == self.earlier_aside
         {
             self
@@ -134,6 +142,7 @@ impl Reducible for GameModel {
                 generation,
                 ids,
                 held,
+                analysed_from,
             })
         }
     }

@@ -13,7 +13,7 @@ fn played(transcript: &str, seats: Seats) -> GameState {
 #[test]
 fn a_record_reads_back_as_the_same_game() {
     let state = played("f5d6c3d3c4f4f6f3e6e7", Seats::Human(Color::White));
-    let text = ggf_record(&state, "the az-8x8 network", &Reviews::default());
+    let text = ggf_record(&state, "the az-8x8 network");
     assert!(text.starts_with("(;GM[Othello]"), "{text}");
     assert!(text.contains("PB[the az-8x8 network]") && text.contains("PW[you]"));
     assert!(text.contains("RE[?]"), "unfinished: {text}");
@@ -31,7 +31,7 @@ fn a_finished_reversed_6x6_game_keeps_its_board_and_result() {
     }
     assert!(game.position().is_game_over());
     let state = GameState::from_game(game.clone(), Seats::AgentVsAgent);
-    let text = ggf_record(&state, "alpha-beta", &Reviews::default());
+    let text = ggf_record(&state, "alpha-beta");
     assert!(!text.contains("RE[?]"), "{text}");
     assert_eq!(game_from_ggf(&text).expect("our own record"), game);
 }
@@ -99,7 +99,7 @@ fn loaded(text: &str, seats: Seats) -> GameState {
 }
 
 fn download(state: &GameState) -> String {
-    ggf_record(state, "the az-8x8 network", &Reviews::default())
+    ggf_record(state, "the az-8x8 network")
 }
 
 #[test]
@@ -218,15 +218,43 @@ fn a_review_goes_into_a_records_download_only_when_asked_and_keeps_the_times() {
         },
     );
     // The record's own download is the record as it came, reviewed or not (issue 68).
-    assert_eq!(ggf_record(&state, "the az-8x8 network", &reviews), SAIO);
-    assert_eq!(ggf_with_review(&state, &Reviews::default()), None);
-    let text = ggf_with_review(&state, &reviews).expect("a reviewed move");
+    assert_eq!(ggf_record(&state, "the az-8x8 network"), SAIO);
+    assert_eq!(
+        ggf_with_review(&state, "the az-8x8 network", &Reviews::default()),
+        None
+    );
+    let text = ggf_with_review(&state, "the az-8x8 network", &reviews).expect("a reviewed move");
     // The record byte for byte as it came, but for the reviewed move's evaluation, an
     // estimate with its decimals (issue 68: the download wrote RE[+0] for the record's
     // RE[+0.000], times such as 0.70 as 0.7, and estimates as whole numbers); the moves
     // it did not review keep the record's.
     assert_eq!(text, SAIO.replace("B[b5/-3.27/0.67]", "B[b5/1.50/0.67]"),);
     assert!(text.contains("RE[+0.000]") && text.contains("W[e3//0.70]"));
+}
+
+#[test]
+fn a_game_played_here_downloads_clean_and_with_its_review_only_when_asked() {
+    // The fourteenth look: a game played here downloaded "B[f5/-1.04]..." after its review,
+    // with no clean copy offered, where a loaded record's download stays as it came.
+    let state = played("f5d6c3", Seats::Human(Color::Black));
+    let (pos, f5) = (state.game.positions()[0], state.game.moves()[0]);
+    let mut reviews = Reviews::default();
+    reviews.record(
+        pos.hash(),
+        protocol::ReviewedMove::from_engine(&engine::review::MoveReview::new(
+            Color::Black,
+            (f5, engine::review::Value::estimate(-1.04)),
+            (f5, engine::review::Value::estimate(-1.04)),
+        )),
+    );
+    let clean = ggf_record(&state, "the az-8x8 network");
+    assert!(clean.contains("B[f5]"), "{clean}");
+    let valued = ggf_with_review(&state, "the az-8x8 network", &reviews).expect("reviewed");
+    assert_eq!(valued, clean.replace("B[f5]", "B[f5/-1.04]"));
+    assert_eq!(
+        ggf_with_review(&state, "the az-8x8 network", &Reviews::default()),
+        None
+    );
 }
 
 #[test]

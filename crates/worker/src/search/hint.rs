@@ -6,8 +6,9 @@
 /// by default, a spec's `exact=` otherwise) the other moves are cheap to solve as well
 /// (each position after one has an empty less than a root the solver finished), so every
 /// legal move gets its exact margin, with the driver's own solver and table, as bounds the
-/// merge and the hint's tiles read. Beyond that reach (a budgeted root solve at up to 20
-/// empties) a move's solve could take seconds, so those moves keep the search's word.
+/// merge and the hint's tiles read. Beyond that reach (a budgeted root solve, up to 20
+/// empties) the other moves are solved too, within [`BEYOND_REACH_NODES`] in all: those
+/// that fit get their margins, the others keep the search's word.
 pub(super) fn solve_every_move(
     report: &mut protocol::Report,
     pos: &othello::Position,
@@ -16,19 +17,25 @@ pub(super) fn solve_every_move(
     if !report.search.solved.is_some_and(|s| s.exact) {
         return;
     }
-    let Some(engine::RootRule::Exact(solver)) = agent.root_rule(pos) else {
+    let within = matches!(agent.root_rule(pos), Some(engine::RootRule::Exact(_)));
+    let Some(solver) = agent.root_solver() else {
         return;
     };
+    let mut left = if within { u64::MAX } else { BEYOND_REACH_NODES };
     for mv in pos.legal_move_list() {
         let settled = report
             .moves
             .iter()
             .any(|m| m.mv == mv && m.bounds.is_some_and(|(low, high)| low == high));
         let Ok(after) = pos.play(mv) else { continue };
-        if mv == othello::Move::Pass || settled {
+        if mv == othello::Move::Pass || settled || left == 0 {
             continue;
         }
-        let margin = -solver.solve(&after).margin;
+        let start = solver.nodes();
+        let solved = solver.solve_within(&after, left);
+        left = left.saturating_sub(solver.nodes() - start);
+        let Some(solution) = solved else { continue };
+        let margin = -solution.margin;
         report.moves.retain(|m| m.mv != mv);
         report.moves.push(engine::report::MoveInfo {
             mv,
@@ -45,9 +52,18 @@ pub(super) fn solve_every_move(
     // search's report names only the solver's move (the thirteenth look: "Proven win by
     // 34 ..., Principal variation: h7").
     if let Some(solved) = report.search.solved {
-        report.search.pv = engine::review::solver_line(solver, pos, solved.best);
+        report.search.pv =
+            engine::review::solver_line_within(solver, pos, solved.best, left.max(1));
     }
 }
+
+/// The solver nodes a hint's or analysis's other moves (and its line) may take in all
+/// beyond the agent's sure reach, where its root was solved within a budget: about 2 s of
+/// the solver in Chromium, a review's capped solve's share
+/// (`super::WORKER_MAX_REVIEW_SOLVE_NODES`), so a worker answers well inside the pool's
+/// patience. The fourteenth look found a 17-empty analysis at Strongest "solved exactly
+/// in 144 ms" with the other six moves "not searched".
+const BEYOND_REACH_NODES: u64 = super::WORKER_MAX_REVIEW_SOLVE_NODES;
 
 #[cfg(test)]
 mod tests {
@@ -94,6 +110,28 @@ mod tests {
                 ..fresh
             }
         );
+    }
+
+    #[test]
+    fn beyond_the_sure_reach_a_solved_analysis_gives_the_other_moves_their_margins_too() {
+        // The fourteenth look: a 17-empty analysis at Strongest was "solved exactly in
+        // 144 ms", its six other moves "not searched". On 6x6 the sure reach is 18.
+        let pos = endgame(20, 3);
+        let mut analysis = request(9, &pos, "mcts:best=1", 400, 1);
+        analysis.every_move = true;
+        let report = crate::search::Searcher::new()
+            .run(analysis, Duration::from_millis(50))
+            .expect("searches");
+        assert!(report.search.solved.is_some_and(|s| s.exact), "{report:?}");
+        for mv in pos.legal_move_list() {
+            let margin = -Solver::new().solve(&pos.play(mv).expect("legal")).margin;
+            let stat = report
+                .moves
+                .iter()
+                .find(|m| m.mv == mv)
+                .expect("every move");
+            assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
+        }
     }
 
     #[test]
