@@ -548,7 +548,7 @@ pub fn position_value(info: &SearchInfo, squares: u32) -> Option<Value> {
 /// solved in turn, up to [`LINE_PLIES`] plies or the game's end. The positions lie within a
 /// ply or two of the one just solved, so its table makes them cheap.
 pub fn solver_line(solver: &mut Solver, pos: &Position, first: Move) -> Vec<Move> {
-    line_by(pos, first, |p| Some(solver.solve(p).best)).unwrap_or_else(|| vec![first])
+    solver_line_within(solver, pos, first, u64::MAX)
 }
 
 /// [`solver_line`] with each position's solve within `max_nodes`; the first move alone
@@ -758,17 +758,17 @@ impl Reviewer {
         if !self.within_two_plies(pos) {
             return None;
         }
-        Some(self.null_window(pos, margin + 1)?.1)
+        self.null_window(pos, margin + 1)
     }
 
-    /// A null-window solve of `pos` at `target` within [`BEST_PROOF_NODES`]: its fail-soft
-    /// value, and where some move reaches `target`, that value with the move; `None`
-    /// where the budget does not settle it.
-    fn null_window(&mut self, pos: &Position, target: i32) -> Option<(i32, Option<(i32, Move)>)> {
+    /// A null-window solve of `pos` at `target` within [`BEST_PROOF_NODES`]: where some
+    /// move reaches `target`, its fail-soft value (`target` or more) with that move, else
+    /// `Some(None)`; `None` where the budget does not settle it.
+    fn null_window(&mut self, pos: &Position, target: i32) -> Option<Option<(i32, Move)>> {
         let (value, mv) = self
             .review_solver()
             .reaches_within(pos, target, BEST_PROOF_NODES)?;
-        Some((value, mv.map(|mv| (value, mv))))
+        Some(mv.map(|mv| (value, mv)))
     }
 
     /// The floor `better` of the best margin of `pos`, proven above the played move's
@@ -792,7 +792,7 @@ impl Reviewer {
             if better.0 >= target {
                 return better;
             }
-            if let Some(found) = self.null_window(pos, target).and_then(|(_, found)| found) {
+            if let Some(found) = self.null_window(pos, target).flatten() {
                 return found;
             }
         }
