@@ -36,7 +36,7 @@ pub fn analysis_form(props: &AnalysisFormProps) -> Html {
             // One line that scrolls: 64 squares that wrapped anywhere were unreadable.
             <label class="small" for="board-text">{ "This position as board text:" }</label>
             <input id="board-text" class="board-text" readonly=true value={props.board_text.clone()} />
-            <label class="small" for="board-input">{ "Board text to analyse (left empty: the game on the board, its moves kept, from the position shown):" }</label>
+            <label class="small" for="board-input">{ "Board text to analyse (left empty: the game on the board, from the position shown, the moves after it kept to redo):" }</label>
             <textarea ref={input} id="board-input" rows="2"
                       placeholder="Empty: the game on the board, from the position shown. Or 64 (or 36) of X O -, a space, X or O to move" />
             <button id="load-board" {onclick}>{ "Analyse" }</button>
