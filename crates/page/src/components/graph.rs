@@ -63,7 +63,7 @@ pub fn eval_graph(props: &GraphProps) -> Html {
     let band = use_node_ref();
     let hit = hit_area(props, &x, &hovered, &band);
     let (top, bottom, axis) = axis_labels(props.scale);
-    let losses = loss_chart(&props.points, &x);
+    let losses = loss_chart(&props.points, props.played, &x);
     let shown = (*hovered).and_then(|ply| props.points.iter().find(|p| p.ply == ply));
     let on_board = shown.is_some_and(|p| crate::graph::caption::on_board(p.ply, props.board));
     let caption = shown
@@ -297,9 +297,10 @@ fn axis_labels(scale: Scale) -> (String, String, &'static str) {
 /// Each side's discs lost so far, once the game has a review: a step line per side (Black
 /// solid, White dashed) under the graph, its moves at the graph's own x positions, and a
 /// legend with each side's total, which is its summary's.
-fn loss_chart(points: &[Point], x: &dyn Fn(usize) -> f32) -> Option<Html> {
+fn loss_chart(points: &[Point], played: usize, x: &dyn Fn(usize) -> f32) -> Option<Html> {
     use othello::Color;
-    let sides = [Color::Black, Color::White].map(|side| (side, cumulative_loss(points, side)));
+    let sides =
+        [Color::Black, Color::White].map(|side| (side, cumulative_loss(points, side, played)));
     if sides.iter().all(|(_, line)| line.is_empty()) {
         return None;
     }
