@@ -218,7 +218,7 @@ impl Merged {
                             exact_strength(margin),
                             discs(margin as f32, Sure::Exact),
                             format!(
-                                "exact: you finish {} with perfect play",
+                                "exact: the side to move finishes {} with perfect play",
                                 with_discs(&discs(margin as f32, Sure::Exact))
                             ),
                             TileKind::Exact,
@@ -258,7 +258,8 @@ impl Merged {
 }
 
 /// A proven result whose margin the solver did not finish: at least `margin` for the
-/// person, with a proven result's colour (a win's, a draw's), never an exact margin's,
+/// side to move (a hint's person, or either side in an analysis, where the fifteenth look
+/// read "for you"), with a proven result's colour (a win's, a draw's), never an exact margin's,
 /// and "≥" before the number. (On the board the search's order colours it where it has
 /// others to rank with: `overlay::rank_by`.)
 fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
@@ -268,7 +269,7 @@ fn bound_tile(margin: i32) -> (f32, String, String, TileKind) {
         strength,
         discs(margin as f32, Sure::AtLeast),
         format!(
-            "a proven result of at least {} for you; the best margin was not reached, so another move may be better",
+            "a proven result of at least {} for the side to move; the best margin was not reached, so another move may be better",
             with_discs(&exact)
         ),
         TileKind::Bound,
@@ -767,7 +768,7 @@ mod tests {
         );
         assert_eq!(
             tiles[4].aria,
-            "exact: you finish +4 discs with perfect play"
+            "exact: the side to move finishes +4 discs with perfect play"
         );
         assert!((tiles[0].strength - 0.6).abs() < 1e-6);
         assert_eq!(tiles[2].aria, "not searched");
