@@ -203,6 +203,7 @@ test("Analyse in a game against the agent offers the way back: Play on against t
   await page.click("#load-board");
   await page.waitForSelector("#analysed-notice");
   assert.equal((await page.locator("#transcript").innerText()).length, 4, "both moves kept");
+  assert.match(await page.locator("#status").innerText(), /^Analysis of your game: Black to move, both sides yours \("Play on against the agent", above/);
   // Moves in the analysis are the person's, both sides'.
   await page.locator(".cell.legal").first().click();
   await page.waitForFunction(() => document.querySelector("#transcript").textContent.length === 6);

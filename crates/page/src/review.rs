@@ -696,6 +696,9 @@ pub struct Balance {
     pub white_lost: f32,
     /// The rest: `result - (start - black_lost + white_lost)`.
     pub drift: f32,
+    /// Moves whose loss is only a lower bound, both sides' (`SideSummary::bounded`): the
+    /// totals are then floors and the drift holds what the bounds leave out.
+    pub bounded: usize,
 }
 
 /// The balance of a finished game whose every move was reviewed; `None` otherwise (an
@@ -720,8 +723,12 @@ pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance>
     // to the last digit (a fresh look found -1.15 - 112.00 + 80.02 + 19.12 = -14.01).
     let hundredths = |discs: f32| (discs * 100.0).round() as i64;
     let start = hundredths(start);
-    let black_lost = hundredths(summary(reviews, Color::Black).total_loss);
-    let white_lost = hundredths(summary(reviews, Color::White).total_loss);
+    let (black, white) = (
+        summary(reviews, Color::Black),
+        summary(reviews, Color::White),
+    );
+    let black_lost = hundredths(black.total_loss);
+    let white_lost = hundredths(white.total_loss);
     let drift = i64::from(result) * 100 - (start - black_lost + white_lost);
     let discs = |h: i64| h as f32 / 100.0;
     Some(Balance {
@@ -731,6 +738,7 @@ pub fn balance(game: &Game, reviews: &[Option<ReviewedMove>]) -> Option<Balance>
         black_lost: discs(black_lost),
         white_lost: discs(white_lost),
         drift: discs(drift),
+        bounded: black.bounded + white.bounded,
     })
 }
 
@@ -758,6 +766,19 @@ impl Balance {
             self.black_lost,
             self.white_lost,
         );
+        // The summaries say "at least" where a loss is a bound; so does the sum (the
+        // fifteenth look read the totals here as exact).
+        match self.bounded {
+            0 => {}
+            1 => line.push_str(
+                " One move's loss in it is only a lower bound (≥), so the totals are at least \
+                 that, and the estimates' share holds the rest.",
+            ),
+            n => line.push_str(&format!(
+                " {n} moves' losses in it are only lower bounds (≥), so the totals are at \
+                 least that, and the estimates' share holds the rest."
+            )),
+        }
         if self.rough() {
             line.push_str(
                 " The search's estimates drifted that much at this budget, so each move's loss \

@@ -211,6 +211,18 @@ fn status(game: &GameModel, view: &View, ready: bool, paused: bool) -> String {
     if game.held && !game.position().is_game_over() {
         return held_line(game);
     }
+    // An analysis made from a game against the agent points at the way back (the
+    // fifteenth look read "Analysis: White to move" and waited for a reply).
+    if game.analysed_from.is_some()
+        && game.seats == Seats::Analysis
+        && !game.position().is_game_over()
+    {
+        return format!(
+            "Analysis of your game: {} to move, both sides yours (\"Play on against the \
+             agent\", above, gives the agent its side back).",
+            game.position().side_to_move()
+        );
+    }
     let progress = view
         .download
         .as_ref()

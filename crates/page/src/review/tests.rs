@@ -716,6 +716,7 @@ fn a_large_drift_says_the_losses_are_rough_and_names_the_deeper_level() {
         black_lost: 111.98,
         white_lost: 80.03,
         drift: 19.10,
+        bounded: 0,
     };
     assert!(rough.rough());
     let said = rough.sentence(Some(1_600));
@@ -738,6 +739,15 @@ fn a_large_drift_says_the_losses_are_rough_and_names_the_deeper_level() {
     };
     assert!(!steady.rough());
     assert!(!steady.sentence(Some(1_600)).contains("rough"));
+    assert!(!steady.sentence(None).contains("lower bound"));
+    // A total with a bounded loss in it says so, as the summaries do (the fifteenth look).
+    let bounded = Balance {
+        bounded: 1,
+        ..steady
+    };
+    assert!(bounded
+        .sentence(None)
+        .ends_with("One move's loss in it is only a lower bound (≥), so the totals are at least that, and the estimates' share holds the rest."));
 }
 
 #[test]
