@@ -292,10 +292,7 @@ pub fn text_to_analyse(typed: &str, board_text: &str) -> String {
 pub fn game_to_analyse(text: &str, variant: Variant, shown: &Position) -> Result<Game, String> {
     let game = game_from_board_text(text, variant)?;
     if game.position().is_game_over() && game.position() == shown {
-        return Err(
-            "it is finished (neither side has a legal move), so there is no move to analyse"
-                .to_owned(),
-        );
+        return Err(crate::state::FINISHED_REFUSAL.to_owned());
     }
     Ok(game)
 }

@@ -43,17 +43,19 @@ pub fn ggf_record(game: &GameState, opponent: &str) -> String {
 /// evaluation (`B[f5/-2]`, as GGS records carry them). An estimate keeps its decimals
 /// ([`crate::review::eval_texts`]). `None` where no move of it is reviewed.
 pub fn ggf_with_review(game: &GameState, opponent: &str, reviews: &Reviews) -> Option<String> {
-    let record = match game.record_in_play() {
-        Some(record) => record.clone(),
-        None => played_here(game, opponent),
-    };
-    let evals = crate::review::eval_texts(&reviews.of_game(record.game()));
+    // Asked on every render: a game with nothing reviewed is told so before any record
+    // is made for it.
+    let in_play = game.record_in_play();
+    let evals = crate::review::eval_texts(
+        &reviews.of_game(in_play.map_or(&game.game, |record| record.game())),
+    );
     if evals.iter().all(Option::is_none) {
         return None;
     }
-    match record.as_read() {
-        Some(_) => record.as_read_with_evals(&evals),
-        None => Some(annotated(record, reviews)),
+    match in_play {
+        Some(record) if record.as_read().is_some() => record.as_read_with_evals(&evals),
+        Some(record) => Some(annotated(record.clone(), reviews)),
+        None => Some(annotated(played_here(game, opponent), reviews)),
     }
 }
 

@@ -307,6 +307,11 @@ fn play_from(state: &mut GameState, ply: usize) {
     }
 }
 
+/// Why "Analyse" refuses a finished position on the board, left to the empty box
+/// ([`analyse_here`]) or typed in (`editor::game_to_analyse`).
+pub const FINISHED_REFUSAL: &str =
+    "it is finished (neither side has a legal move), so there is no move to analyse";
+
 /// What "Analyse" with its box left empty does to the game on the board: the game keeps
 /// its moves, goes on from the position shown (as "Play from here" does, the later moves
 /// kept as redo) and becomes an analysis, one person for both sides (the thirteenth look:
@@ -316,10 +321,7 @@ fn play_from(state: &mut GameState, ply: usize) {
 pub fn analyse_here(state: &GameState, browsing: Option<usize>) -> Result<Vec<Action>, String> {
     let shown = browsing.map_or(*state.position(), |ply| *at_ply(state, ply).position());
     if shown.is_game_over() {
-        return Err(
-            "it is finished (neither side has a legal move), so there is no move to analyse"
-                .to_owned(),
-        );
+        return Err(FINISHED_REFUSAL.to_owned());
     }
     let from_here = browsing.map(Action::PlayFrom);
     Ok(from_here

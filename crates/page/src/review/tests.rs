@@ -772,6 +772,13 @@ fn a_forced_moves_square_says_forced_and_its_notice_one_frame() {
     assert!(focus_line(Some(1), &other).contains("ringed in white"));
 }
 
+/// `row` as a save from before `field` was written reads it back.
+fn saved_without(row: &ReviewedMove, field: &str) -> serde_json::Result<ReviewedMove> {
+    let mut value = serde_json::to_value(row)?;
+    value.as_object_mut().map(|o| o.remove(field));
+    serde_json::from_value(value)
+}
+
 #[test]
 fn an_exact_rows_searched_line_is_not_called_perfect_play() {
     // The twelfth look: row 40, f1 proven best, showed "f1 pass f2 g1 h1 pass (the
@@ -794,12 +801,7 @@ fn an_exact_rows_searched_line_is_not_called_perfect_play() {
         "{searched}"
     );
     // A save from before the field reads as it did: its exact rows were the solver's.
-    let old = serde_json::to_value(&row)
-        .map(|mut v| {
-            v.as_object_mut().map(|o| o.remove("line_searched"));
-            v
-        })
-        .and_then(serde_json::from_value::<ReviewedMove>);
+    let old = saved_without(&row, "line_searched");
     assert!(old.is_ok_and(|r| !r.line_searched));
 }
 
@@ -823,11 +825,6 @@ fn a_bound_rows_line_from_the_window_says_what_is_proven_of_it() {
         "{alone}"
     );
     // A save from before the field keeps the search's words for its bound rows.
-    let old = serde_json::to_value(&row)
-        .map(|mut v| {
-            v.as_object_mut().map(|o| o.remove("line_from_window"));
-            v
-        })
-        .and_then(serde_json::from_value::<ReviewedMove>);
+    let old = saved_without(&row, "line_from_window");
     assert!(old.is_ok_and(|r| line_sentence(&r).is_some_and(|s| s.contains("search's"))));
 }

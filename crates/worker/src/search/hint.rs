@@ -112,17 +112,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn beyond_the_sure_reach_a_solved_analysis_gives_the_other_moves_their_margins_too() {
-        // The fourteenth look: a 17-empty analysis at Strongest was "solved exactly in
-        // 144 ms", its six other moves "not searched". On 6x6 the sure reach is 18.
-        let pos = endgame(20, 3);
-        let mut analysis = request(9, &pos, "mcts:best=1", 400, 1);
-        analysis.every_move = true;
-        let report = crate::search::Searcher::new()
-            .run(analysis, Duration::from_millis(50))
-            .expect("searches");
-        assert!(report.search.solved.is_some_and(|s| s.exact), "{report:?}");
+    /// Every legal move of `pos` has its exact margin in `report`, by a solve of its own.
+    fn assert_every_move_exact(report: &protocol::Report, pos: &othello::Position) {
         for mv in pos.legal_move_list() {
             let margin = -Solver::new().solve(&pos.play(mv).expect("legal")).margin;
             let stat = report
@@ -135,6 +126,20 @@ mod tests {
     }
 
     #[test]
+    fn beyond_the_sure_reach_a_solved_analysis_gives_the_other_moves_their_margins_too() {
+        // The fourteenth look: a 17-empty analysis at Strongest was "solved exactly in
+        // 144 ms", its six other moves "not searched". On 6x6 the sure reach is 18.
+        let pos = endgame(20, 3);
+        let mut analysis = request(9, &pos, "mcts:best=1", 400, 1);
+        analysis.every_move = true;
+        let report = crate::search::Searcher::new()
+            .run(analysis, Duration::from_millis(50))
+            .expect("searches");
+        assert!(report.search.solved.is_some_and(|s| s.exact), "{report:?}");
+        assert_every_move_exact(&report, &pos);
+    }
+
+    #[test]
     fn a_solved_hint_gives_every_move_its_exact_margin() {
         let pos = endgame(14, 3);
         let mut hint = request(7, &pos, "mcts", 20, 1);
@@ -142,16 +147,7 @@ mod tests {
         let report = crate::search::Searcher::new()
             .run(hint, Duration::from_millis(50))
             .expect("searches");
-        for mv in pos.legal_move_list() {
-            let after = pos.play(mv).expect("legal");
-            let margin = -Solver::new().solve(&after).margin;
-            let stat = report
-                .moves
-                .iter()
-                .find(|m| m.mv == mv)
-                .expect("every move");
-            assert_eq!(stat.bounds, Some((margin, margin)), "{mv}");
-        }
+        assert_every_move_exact(&report, &pos);
         // Its principal variation is perfect play, each move one of its position's best.
         let mut at = pos;
         for &step in &report.search.pv {
