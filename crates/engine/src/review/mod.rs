@@ -26,6 +26,10 @@ pub const INACCURACY_DISCS: f32 = 2.0;
 pub const MISTAKE_DISCS: f32 = 4.0;
 /// A loss of at least this many discs is a blunder.
 pub const BLUNDER_DISCS: f32 = 8.0;
+/// A loss under this is written 0.00 by the table and the CLI (two decimals): a tie with
+/// the best found, so the move is marked best whoever the search named (the fifteenth look
+/// read "near-best" beside a shown loss of 0.00, two estimates capped alike).
+pub const TIED_DISCS: f32 = 0.005;
 /// How many plies of the best line a review keeps: enough to see the idea (the reply, the
 /// follow-up), short enough that a search's line is still more than noise.
 pub const LINE_PLIES: usize = 6;
@@ -261,11 +265,14 @@ impl MoveReview {
         self.value.is_none()
     }
 
-    /// Whether the played move is the best move found, or proven to reach the same margin.
+    /// Whether the played move is the best move found, proven to reach the same margin, or
+    /// tied with the best as far as the review can say (a loss written 0.00,
+    /// [`TIED_DISCS`]).
     pub fn as_good_as_the_best(&self) -> bool {
         self.played == self.best
             || matches!((self.value, self.best_value),
                 (Some(v), Some(b)) if v.exact && b.exact && v.discs == b.discs)
+            || (!self.best_is_bound && self.loss < TIED_DISCS)
     }
 
     /// The review with its mark set from its loss, its best move and its bound

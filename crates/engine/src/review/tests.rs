@@ -46,6 +46,19 @@ fn within_reach_of_the_best_a_move_is_best_near_best_or_uncertain() {
     assert_eq!(near.mark, Mark::NearBest);
     let equal = MoveReview::new(Color::Black, (d3, Value::exact(4)), (c4, Value::exact(4)));
     assert_eq!(equal.mark, Mark::Best);
+    // Two estimates the table writes alike (the fifteenth look: both capped at 63.00) are a
+    // tie, and a tie is best; a hundredth apart is not.
+    let tied = |played: f32| {
+        MoveReview::new(
+            Color::Black,
+            (d3, Value::estimate(played)),
+            (c4, Value::estimate(63.0)),
+        )
+        .mark
+    };
+    assert_eq!(tied(63.0), Mark::Best);
+    assert_eq!(tied(62.998), Mark::Best);
+    assert_eq!(tied(62.99), Mark::NearBest);
     let summary = SideSummary::of(&[near, equal], Color::Black);
     assert!(
         summary
