@@ -140,6 +140,17 @@ test("on a phone every tap target measures 44 px each way, and what an action sh
     return r.top >= -1 && r.bottom <= innerHeight + 1;
   });
   await page.click("#review-back");
+  // A tap on the graph shows a position under a notice whose ◀ and ▶ are finger-sized, to
+  // mend a tap that hit the point beside the one meant (the fourteenth look: the points lie
+  // 6 px apart, and a tap 10 px off opened the next move with no way but another tap).
+  await page.locator("#eval-hit").scrollIntoViewIfNeeded();
+  await page.locator("#eval-hit").click({ position: { x: 2, y: 20 } });
+  await page.waitForSelector("#browse-notice:has-text('the start position')");
+  assert.deepEqual(await smallTargets(page), []);
+  assert.ok(await page.locator("#browse-back").isDisabled(), "nothing before the start");
+  await page.click("#browse-on");
+  await page.waitForSelector("#browse-notice:has-text('after move 1')");
+  await page.click("#back-to-game");
   // Analyse from the form at the foot of the page: the panel and its Stop come into view
   // (issue 68: both were below the fold, the board above them).
   await setLevel(page, "custom-ms", 60_000);

@@ -176,6 +176,15 @@ test("a click in the move list only shows that position: a click on the board ch
   await page.waitForSelector("#message:has-text('Play from here')");
   assert.equal(await page.locator("#transcript").innerText(), transcript);
   assert.ok(await page.locator("#redo").isDisabled());
+  // One move on and one back, as a finger mends a tap on the graph's point beside the one
+  // it meant: the notice and the list follow, the game stays whole.
+  await page.click("#browse-on");
+  await page.waitForSelector("#browse-notice:has-text('after move 4')");
+  assert.equal(await page.locator("button.mv.current").innerText(), fourth);
+  await page.click("#browse-back");
+  await page.click("#browse-back");
+  await page.waitForSelector("#browse-notice:has-text('after move 2')");
+  assert.equal(await page.locator("#transcript").innerText(), transcript);
   // Back to the game: where it was.
   await page.click("#back-to-game");
   await page.waitForSelector("#browse-notice", { state: "detached" });

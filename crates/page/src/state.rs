@@ -297,6 +297,16 @@ pub fn browse_target(state: &GameState, ply: usize) -> Option<usize> {
     (ply != played && ply <= played + state.undone.len()).then_some(ply)
 }
 
+/// The plies one move back and one move on from `ply`, the position looked at, where the
+/// game and its redo list reach them: a finger that hits the graph's point beside the one
+/// it meant (a phone draws a game's points 6 px apart) steps from there with two buttons
+/// of a finger's size (the fourteenth look). One move on from the last move played is the
+/// game itself.
+pub fn browse_steps(state: &GameState, ply: usize) -> (Option<usize>, Option<usize>) {
+    let last = state.game.moves().len() + state.undone.len();
+    (ply.checked_sub(1), (ply < last).then_some(ply + 1))
+}
+
 /// The game continued from the position after `ply` moves, whoever is to move there (the
 /// person chose that position, so the agent may move from it); a forced pass there is
 /// played, as after any move, so that nobody waits on a move that cannot be made.
@@ -777,6 +787,28 @@ mod tests {
         assert_eq!(browse_target(&s, 2), Some(2));
         assert_eq!(browse_target(&s, 4), None, "the game's own position");
         assert_eq!(browse_target(&s, 9), None, "past the last move");
+        assert_eq!(browse_steps(&s, 2), (Some(1), Some(3)));
+        assert_eq!(
+            browse_steps(&s, 0),
+            (None, Some(1)),
+            "nothing before the start"
+        );
+        assert_eq!(
+            browse_steps(&s, 3),
+            (Some(2), Some(4)),
+            "on to the game itself"
+        );
+        let back = apply(&s, Action::PlayFrom(2));
+        assert_eq!(
+            browse_steps(&back, 3),
+            (Some(2), Some(4)),
+            "on into the redo moves"
+        );
+        assert_eq!(
+            browse_steps(&back, 4),
+            (Some(3), None),
+            "the last redo move"
+        );
         let back = apply(&s, Action::PlayFrom(2));
         assert_eq!(back.game.moves().len(), 2);
         assert!(back.can_redo());

@@ -257,8 +257,20 @@ fn notice(
         .and_then(|ply| Some((ply, browse_line(game, ply)?)))
     {
         let played = game.game.moves().len();
+        let (back, on) = crate::state::browse_steps(game, ply);
+        let step = |to: Option<usize>,
+                    id: &'static str,
+                    label: &'static str,
+                    glyph: &'static str| {
+            html! {
+                <button {id} aria-label={label} title={label} disabled={to.is_none()}
+                        onclick={on_game.reform(move |_| Action::Browse(to.unwrap_or(played)))}>{ glyph }</button>
+            }
+        };
         return html! {
             <p class="notice browse" id="browse-notice" role="status">{ text }{ " " }
+                { step(back, "browse-back", "One move back", "◀") }
+                { step(on, "browse-on", "One move on", "▶") }{ " " }
                 <button id="back-to-game" onclick={on_game.reform(move |_| Action::Browse(played))}>{ "Back to the game" }</button>{ " " }
                 <button id="play-from-here" onclick={on_game.reform(move |_| Action::PlayFrom(ply))}
                         title="Continue the game from this position: the moves after it stay as redo until a move is played">
