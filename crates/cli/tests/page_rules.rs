@@ -1,4 +1,4 @@
-//! Two rules of the page crate (docs/architecture.md, "The page") that neither the compiler
+//! Three rules of the page crate (docs/architecture.md, "The page") that neither the compiler
 //! nor clippy keeps, read from the source text:
 //!
 //! - **A part only draws.** The props of a component under `crates/page/src/components/` or
@@ -11,6 +11,9 @@
 //!   in `clippy.toml`) does not see inside a `#[function_component]`, whose body the macro
 //!   moves; this counts every function of the page crate the way clippy counts, from the
 //!   body's opening brace to its closing one, comments and blank lines left out.
+//! - **The page's words speak to a player.** No string of the page or its worker cites the
+//!   team's own history ("issue 68", "the fourteenth look"): the comments keep the why, the
+//!   player reads what is true of the page (a level's note cited "the fourteenth look").
 
 mod source;
 
@@ -235,5 +238,107 @@ fn a_function_component_over_the_limit_is_found_comments_and_blank_lines_aside()
     assert_eq!(
         long_functions(&format!("{declared}{over}"), 80),
         vec![("big".to_owned(), 4, 81)]
+    );
+}
+
+/// The text of `text`'s string literals, each run joined to the next by a space, its line
+/// continuations (a backslash, the line break and the next line's indent) one space.
+fn string_text(text: &str) -> String {
+    const MARK: char = '\u{1}';
+    let mask = code_only(text, MARK);
+    let mut out = String::new();
+    let mut inside = false;
+    for (c, m) in text.chars().zip(mask.chars()) {
+        if m == MARK || (m == '\n' && inside && c == '\n') {
+            out.push(c);
+            inside = true;
+        } else if inside {
+            out.push(' ');
+            inside = false;
+        }
+    }
+    out.replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where `words` (the page's strings) cite the team's history: an issue by number, or a
+/// look at the page by its ordinal.
+fn history_cited(words: &str) -> Vec<String> {
+    const ORDINALS: [&str; 17] = [
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "fresh",
+    ];
+    let lower = words.to_lowercase();
+    let issues = lower.match_indices("issue ").filter_map(|(at, word)| {
+        let number: String = lower[at + word.len()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (!number.is_empty()).then(|| (at, format!("{word}{number}")))
+    });
+    let looks = ORDINALS.iter().flat_map(|o| {
+        let phrase = format!("{o} look");
+        lower
+            .match_indices(&phrase)
+            .map(|(at, _)| (at, phrase.clone()))
+            .collect::<Vec<_>>()
+    });
+    let mut found: Vec<(usize, String)> = issues.chain(looks).collect();
+    found.sort();
+    found.into_iter().map(|(_, phrase)| phrase).collect()
+}
+
+#[test]
+fn no_word_the_page_shows_cites_the_team_s_history() {
+    let worker = Path::new(env!("CARGO_MANIFEST_DIR")).join("../worker/src");
+    let files: Vec<(PathBuf, String)> = sources(&page_src())
+        .into_iter()
+        .chain(sources(&worker))
+        .collect();
+    assert!(
+        files.len() > 20,
+        "the page and worker are read: {}",
+        files.len()
+    );
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|(path, text)| {
+            history_cited(&string_text(text))
+                .into_iter()
+                .map(move |at| format!("{}: \"{at}\"", path.display()))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "strings of the page cite the team's history (say it in a comment): {found:#?}"
+    );
+}
+
+#[test]
+fn a_string_citing_an_issue_or_a_look_is_found_and_a_comment_is_not() {
+    let text = "// issue 68: the fourteenth look\n\
+                let a = \"read 15% (the fourteenth \\\n     look read it)\";\n\
+                let b = \"see issue 12\"; /* issue 13 */ let c = \"an issue, 7\";\n\
+                let d = r#\"the \"fresh look\" \"#;\n";
+    assert_eq!(
+        history_cited(&string_text(text)),
+        ["fourteenth look", "issue 12", "fresh look"].map(str::to_owned)
     );
 }

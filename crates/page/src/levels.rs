@@ -282,8 +282,8 @@ pub fn instinct_note(model: Option<&str>) -> String {
              of a move is the value of the position the move leads to, so both choose the \
              move into the position it likes best (49 won, 2 drawn, 49 lost in 100 games \
              between them). The chance and discs each shows are read from the network its \
-             own way, and can differ by a few points for the same move (the fourteenth \
-             look read 15% and 18% for one)."
+             own way, and can differ by a few points for the same move (15% against 18%, \
+             say)."
         }
         Some("az-8x8") => {
             "Instinct (value) is a little harder than Instinct (policy) with the az-8x8 \
