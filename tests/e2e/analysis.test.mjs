@@ -29,11 +29,11 @@ async function panel(page, pattern, solved = undefined, timeout = 60_000) {
 
 /** Analysis of the position at the level just chosen: seen searching, then finished (the
  * heading names the level's budget at once, so "finished" alone may be the last one's; a
- * search the solver settled early says how long it took "of up to" the budget, or that it
- * solved the position exactly). */
+ * search the solver settled early says how long it took "of up to" the budget, that it
+ * solved the position exactly, or, where the solver alone ran, the bound it proved). */
 async function analysed(page, budget) {
   await panel(page, new RegExp(`^Analysis of Black to move: searching \\(${budget}`));
-  await panel(page, new RegExp(`^Analysis of Black to move: finished( (\\(|in .+ \\(of up to )${budget}|: solved exactly in )`));
+  await panel(page, new RegExp(`^Analysis of Black to move: finished( (\\(|in .+ \\(of up to )${budget}|: solved exactly in |: the endgame solver proved a bound in )`));
 }
 
 /** A hint of the position: seen searching (the solver's claim comes only at its end), then

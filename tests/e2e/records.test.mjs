@@ -176,6 +176,11 @@ test("the evaluation graph: one point per move searched, and a click goes to tha
   assert.equal((before.split(" ")[0].match(/[XO]/g) || []).length, 7, before);
   assert.equal(await page.locator("#graph-position").getAttribute("data-played"), moves[3]);
   await shot(page, "graph", "section.play");
+  // The pointer gone, the point's words go (the sixteenth look: they stayed).
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => /^Each point: /.test(document.querySelector("#graph-caption")?.textContent ?? ""));
+  assert.equal(await page.locator("#graph-position").count(), 0);
+  await fourth.hover();
   await fourth.click();
   await page.waitForFunction(() => document.querySelector(".mv.current")?.dataset.ply === "3");
   // The hinted move's point shows the person's own position, from which they play on.

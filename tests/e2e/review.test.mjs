@@ -92,6 +92,18 @@ test("a finished game reviewed end to end: marks, summary, the best move on the 
   assert.equal(await page.locator(".cell.played").getAttribute("data-square"), played);
   assert.equal(await page.locator(`.cell[data-square="${played}"] .disc`).count(), 0, "shown before the move");
   await shot(page, "review-move", "section.play");
+  // The move list's highlight is the move before it: the position the board shows.
+  assert.equal(await page.locator("button.mv.current").getAttribute("data-ply"), String(ply - 1));
+  // A click in the move list leaves the row for the position it names (the sixteenth look:
+  // the list moved its highlight while the board stayed on the row).
+  await page.click(`button.mv[data-ply="${ply}"]`);
+  await page.waitForSelector("#review-notice", { state: "detached" });
+  await page.waitForSelector("#browse-notice");
+  assert.equal(await page.locator(`.cell[data-square="${played}"] .disc`).count(), 1, "after the move");
+  assert.equal(await page.locator("button.mv.current").getAttribute("data-ply"), String(ply));
+  await page.click("#back-to-game");
+  await row.click();
+  await page.waitForSelector("#review-notice");
   await page.click("#review-back");
   assert.equal(await page.locator("#review-notice").count(), 0);
   assert.match(await status(page), /Game over/);

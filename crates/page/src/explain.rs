@@ -149,7 +149,28 @@ pub fn status_line(game: &GameState, player_ready: bool) -> String {
              of yours replaces them."
         )
     } else {
-        format!("{mover} to move: your turn")
+        format!("{}{mover} to move: your turn", agent_moved(game))
+    }
+}
+
+/// "White (the agent) played c4. " where the last move was the agent's in a game against
+/// it, else nothing: the status said only "Black to move: your turn", and the agent's move
+/// was a ring on the board to be found (the sixteenth look).
+fn agent_moved(game: &GameState) -> String {
+    let moves = game.game.moves();
+    let Seats::Human(you) = game.seats else {
+        return String::new();
+    };
+    match moves.last() {
+        Some(&mv) if mv != Move::Pass => {
+            let mover = game.game.positions()[moves.len() - 1].side_to_move();
+            if mover == you {
+                String::new()
+            } else {
+                format!("{mover} (the agent) played {mv}. ")
+            }
+        }
+        _ => String::new(),
     }
 }
 
@@ -433,7 +454,13 @@ pub fn search_summary(
     // The network without search: its choice and its own estimate, no simulations to count.
     let estimate = || verdict(merged, heat.side, panel_side(heat, role, game), game);
     if merged.search.engine == EngineKind::Instinct {
-        return Some(instinct_summary(heat, role, kind, estimate()));
+        let mut summary = instinct_summary(heat, role, kind, estimate());
+        // The network's estimate beside the final score too (the sixteenth look: "1%
+        // chance to win, expected result ≈ −31 discs" beside "White wins 44-20").
+        if role == Role::Past {
+            summary.verdict = summary.verdict.map(|v| before_the_end(v, game));
+        }
+        return Some(summary);
     }
     if merged.search.engine == EngineKind::AlphaBeta {
         return Some(Summary {
@@ -503,11 +530,19 @@ pub fn search_summary(
     // board's, and stays as it is: its panel once gave a speed line and no result line at
     // the game's last move (issue 68).
     if role == Role::Past && !solved_the_end(merged, heat.side, game) {
-        summary.verdict = summary
-            .verdict
-            .map(|v| format!("Before that move: {v}. The final result is the board's."));
+        summary.verdict = summary.verdict.map(|v| before_the_end(v, game));
     }
     Some(summary)
+}
+
+/// A past search's verdict once the game is over: said as what it was before the last
+/// move, the final result being the board's.
+fn before_the_end(verdict: String, game: &GameState) -> String {
+    if game.position().is_game_over() {
+        format!("Before that move: {verdict}. The final result is the board's.")
+    } else {
+        verdict
+    }
 }
 
 /// The estimate line of the search the panel beside the board shows (its chance and
@@ -820,13 +855,9 @@ fn search_heading(
         (Role::Analysis, _) => {
             let state = if heat.done && heat.stopped {
                 stopped_analysis(budget, merged.search.elapsed_ms)
-            } else if heat.done && merged.search.solved.is_some_and(|s| s.exact) {
-                // No budget was spent on it: "finished (100 simulations)" over a solve
-                // read as a search that had counted its simulations (the twelfth look).
-                format!(
-                    "finished: solved exactly in {}",
-                    elapsed_text(merged.search.elapsed_ms)
-                )
+            } else if let Some(solved) = merged.search.solved.as_ref().filter(|_| heat.done) {
+                solved_analysis(solved, merged.search.simulations)
+                    .unwrap_or_else(|| finished_analysis(budget, merged.search.elapsed_ms))
             } else if heat.done {
                 finished_analysis(budget, merged.search.elapsed_ms)
             } else {
@@ -837,6 +868,25 @@ fn search_heading(
                 format!("Analysis of {} to move: {state}", heat.side),
             )
         }
+    }
+}
+
+/// How an analysis the endgame solver settled finished, in the solver's own time (the one
+/// its speed line gives: the sixteenth look read "solved exactly in 17 ms" over "187,183
+/// positions solved in 15 ms"): solved exactly, or, where no simulation ran beside it,
+/// proven only to a bound (the sixteenth look read "finished (400 simulations; a higher
+/// level looks longer)" over a solve that had spent its positions). `None` where a search
+/// ran beside a bound: its budget is the news.
+fn solved_analysis(solved: &SolvedStat, simulations: u64) -> Option<String> {
+    let took = crate::format::solve_time(solved.micros);
+    if solved.exact {
+        // No budget was spent on it: "finished (100 simulations)" over a solve read as a
+        // search that had counted its simulations (the twelfth look).
+        Some(format!("finished: solved exactly in {took}"))
+    } else {
+        (simulations == 0).then(|| {
+            format!("finished: the endgame solver proved a bound in {took}, not the exact result")
+        })
     }
 }
 

@@ -362,6 +362,44 @@ pub fn cumulative_loss(points: &[Point], side: Color, played: usize) -> Vec<(usi
         .collect()
 }
 
+/// The words of a reviewed point's own value, `(discs, exact, at_least)` for Black: a
+/// proven win's least margin, a bound on the mover's loss, or the value as the graph
+/// draws it.
+fn reviewed_point_words(point: &Point, review: &ReviewedMove, value: (f32, bool, bool)) -> String {
+    let (d, exact, at_least) = value;
+    if at_least {
+        let winner = if d > 0.0 { "Black" } else { "White" };
+        return format!(
+            "The point: {winner} wins by at least {} before the move (proved by \
+             the solver; its best move's value). ",
+            crate::format::with_discs(&format!("{:.0}", d.abs()))
+        );
+    }
+    // A bound on the mover's loss is the review's "≥" and is said as one: the
+    // sixteenth look read "Black ≈ −54" beside the table's "≥−54".
+    if review.best_is_bound && !review.best_exact {
+        let d = crate::format::discs(d, Sure::Exact);
+        let towards = if review.side == Color::Black {
+            "≥"
+        } else {
+            "≤"
+        };
+        return format!(
+            "The point: Black {towards} {d} before the move (a bound the solver \
+             proved for {}: its best move's value is at least that). ",
+            review.side
+        );
+    }
+    // Whole discs, as every number of the graph (docs/web.md).
+    let sure = if exact {
+        Sure::Exact
+    } else {
+        Sure::Estimate(point.before.size())
+    };
+    let d = crate::format::discs(d, sure);
+    format!("The point: Black {d} before the move (its best move's value). ")
+}
+
 /// What hovering a point says: "12. d3 (White): Black 62% to win, +4 discs (exact)".
 pub fn describe(point: &Point) -> String {
     // A reviewed move is read for its review: its value, the best move's, its mark.
@@ -371,23 +409,8 @@ pub fn describe(point: &Point) -> String {
         let at = point
             .estimate
             .and_then(|e| e.black_discs.map(|d| (d, e.exact, e.margin_at_least)))
-            .map_or(String::new(), |(d, exact, at_least)| {
-                if at_least {
-                    let winner = if d > 0.0 { "Black" } else { "White" };
-                    return format!(
-                        "The point: {winner} wins by at least {} before the move (proved by \
-                         the solver; its best move's value). ",
-                        crate::format::with_discs(&format!("{:.0}", d.abs()))
-                    );
-                }
-                // Whole discs, as every number of the graph (docs/web.md).
-                let sure = if exact {
-                    Sure::Exact
-                } else {
-                    Sure::Estimate(point.before.size())
-                };
-                let d = crate::format::discs(d, sure);
-                format!("The point: Black {d} before the move (its best move's value). ")
+            .map_or(String::new(), |value| {
+                reviewed_point_words(point, review, value)
             });
         return format!("{at}{}", crate::review::describe(point.number, review));
     }
@@ -755,6 +778,17 @@ mod tests {
         (bound.best_value, bound.best_is_bound) = (Some(-10.0), true);
         let e = Estimate::of_review(&bound).expect("a value");
         assert!(!e.exact && !e.margin_at_least);
+        // Its words say the bound, as the table's "≥" does (the sixteenth look read "≈ −54"
+        // beside "≥−54"): White's best reaches at least −10 for White, so Black at most +10.
+        point.estimate = Some(e);
+        point.review = Some(bound);
+        assert!(
+            describe(&point).starts_with(
+                "The point: Black \u{2264} +10 before the move (a bound the solver proved for White"
+            ),
+            "{}",
+            describe(&point)
+        );
     }
 
     #[test]

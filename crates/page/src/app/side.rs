@@ -55,7 +55,7 @@ pub fn side_panel(props: &SideProps) -> Html {
                       choices={loaders.choices.clone()} on_pick={loaders.on_pick.clone()}
                       ggf={ggf_record(game, &props.opponent)}
                       ggf_reviewed={ggf_with_review(game, &props.opponent, view.review.of(game.id()))} file_name={file_stem(game, &download_time())}
-                      on_open={props.on_open.clone()} browsing={game.browsing} book_plies={book_plies(&game.game, &view.book_moves)} />
+                      on_open={props.on_open.clone()} browsing={crate::overlay::shown_ply(view, game, game.browsing)} book_plies={book_plies(&game.game, &view.book_moves)} />
             // While the editor is open the board shows its position, and so does this
             // field (the tenth look read the last game's final position beside the editor).
             <AnalysisForm board_text={view.editor.as_ref().map_or_else(|| shown.to_board_text(), crate::editor::Editor::board_text)}

@@ -63,7 +63,8 @@ pub fn game_over(props: &GameOverProps) -> Html {
                 <button id="rematch" onclick={props.on_rematch.reform(|_| ())}>{ "Rematch (colours swapped)" }</button>
             }
             <button id="copy-record" onclick={on_copy}>{ copy_label }</button>
-            <a id="download-record" class="button" {href} download={format!("{}.txt", props.file_name)}>{ "Download the record" }</a>
+            <a id="download-record" class="button" {href} download={format!("{}.txt", props.file_name)}
+               title="The game as this page's plain text: its start, players, result and moves">{ "Download as text" }</a>
             <a id="download-ggf-end" class="button" href={data_href(&props.ggf)} download={format!("{}.ggf", props.file_name)}
                title="The game as a GGF record, which NBoard, NTest and Edax read">{ "Download as GGF" }</a>
             if let Some(reviewed) = props.ggf_reviewed.as_ref() {

@@ -74,9 +74,19 @@ pub fn eval_graph(props: &GraphProps) -> Html {
          it to show it on the board."
                 .to_owned()
         });
+    // The pointer gone, its point's words go with it, unless that point's position is the
+    // board's (the sixteenth look: a hovered point's words stayed after the pointer left).
+    let onmouseleave = {
+        let (hovered, board) = (hovered.clone(), props.board);
+        Callback::from(move |_: MouseEvent| {
+            if hovered.is_some_and(|ply| !crate::graph::caption::on_board(ply, board)) {
+                hovered.set(None);
+            }
+        })
+    };
     html! {
         <figure class="eval-graph" id="eval-graph">
-            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
+            <svg {onmouseleave} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label={format!("Evaluation graph: {axis} after each move")}>
                 <rect class="eval-bg" x="0" y="0" width={WIDTH.to_string()} height={(HEIGHT / 2.0).to_string()} />
                 <line class="eval-mid" x1={PAD.to_string()} x2={(WIDTH - PAD).to_string()} y1={(HEIGHT / 2.0).to_string()} y2={(HEIGHT / 2.0).to_string()} />
                 // The scale's two ends, each with its label just beside it, so that "Black

@@ -208,10 +208,20 @@ fn game_asks(restored: &Restored, on_watch: Callback<(bool, u32)>) -> GameAsks {
             game.dispatch(action);
         })
     };
+    // A move of the list or a point of the graph is the position to show: a review row
+    // shown on the board gives way to it (the sixteenth look: the list and the graph moved
+    // their highlight while the board stayed on the row).
+    let on_goto = {
+        let (view, on_game) = (view.clone(), on_game.clone());
+        Callback::from(move |ply: usize| {
+            view.dispatch(ViewAction::ReviewFocus(None));
+            on_game.emit(Action::Browse(ply));
+        })
+    };
     let to_view = Callback::from(move |action: ViewAction| view.dispatch(action));
     let unreadable = restored.unreadable.setter();
     GameAsks {
-        on_goto: on_game.reform(Action::Browse),
+        on_goto,
         on_game,
         on_edit: to_view.reform(ViewAction::Edit),
         on_message: to_view.reform(ViewAction::Message),

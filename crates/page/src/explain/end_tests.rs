@@ -39,6 +39,34 @@ fn once_the_game_is_over_the_last_search_keeps_its_estimate_said_as_then() {
 }
 
 #[test]
+fn the_networks_estimate_without_search_is_said_as_then_once_the_game_is_over() {
+    // Instinct's panel kept "1% chance to win, expected result ≈ −31 discs" beside "White
+    // wins 44-20" (the sixteenth look).
+    let (before, over) = the_end();
+    let mut instinct = merged(-0.98, 1, 200.0);
+    instinct.search.engine = EngineKind::Instinct;
+    // Two moves reported: a lone legal move is said with no estimate at all.
+    let mut other = instinct.moves[0].clone();
+    other.mv = Move::parse("a8", BoardSize::Eight).expect("a move");
+    instinct.moves.push(other);
+    let h = heat(&before, Purpose::Move, instinct);
+    let then = summary_of(&View::default(), &before, &h, Role::Past)
+        .and_then(|s| s.verdict)
+        .expect("an estimate");
+    assert!(
+        !then.starts_with("Before"),
+        "mid-game it is the news: {then}"
+    );
+    let s = summary_of(&View::default(), &over, &h, Role::Past).expect("a summary");
+    assert_eq!(
+        s.verdict,
+        Some(format!(
+            "Before that move: {then}. The final result is the board's."
+        ))
+    );
+}
+
+#[test]
 fn the_agents_last_search_stays_when_the_persons_move_ends_the_game() {
     // White, the person, plays the last move h1: the agent's search of two plies before
     // is still the panel's at the end (issue 68: the panel emptied).

@@ -76,6 +76,18 @@ fn the_status_says_whose_turn_and_the_result() {
     assert_eq!(status_line(&game, true), "Black (the agent) is thinking…");
     let game = start(Seats::Human(Color::Black));
     assert_eq!(status_line(&game, true), "Black to move: your turn");
+    // The agent's reply is named (the sixteenth look found it only as a ring on the board).
+    let played = apply(&game, Action::Play(mv("f5")));
+    let reply = Action::AgentMove {
+        position: played.position().hash(),
+        mv: mv("d6"),
+    };
+    assert_eq!(status_line(&played, true), "White (the agent) is thinking…");
+    let replied = apply(&played, reply);
+    assert_eq!(
+        status_line(&replied, true),
+        "White (the agent) played d6. Black to move: your turn"
+    );
     assert_eq!(
         status_line(&start(Seats::Analysis), true),
         "Analysis: Black to move"
@@ -568,6 +580,43 @@ fn an_analysis_the_solver_settled_names_no_budget() {
         solved.heading,
         "Analysis of Black to move: finished: solved exactly in 12 ms"
     );
+    // In the solver's own time, the one its speed line gives (the sixteenth look: 17 ms
+    // over 15 ms).
+    let mut later = merged(0.1, 0, 17.0);
+    let stat = SolvedStat {
+        best: Move::Pass,
+        margin: 4,
+        exact: true,
+        nodes: 187_183,
+        micros: 15_200,
+    };
+    later.search.solved = Some(stat.clone());
+    let heading = |m: Merged| {
+        let h = Heat {
+            done: true,
+            ..heat(&game, Purpose::Analysis, m)
+        };
+        search_summary(&view, &game, Some((&h, Role::Analysis)), None, strong)
+            .expect("a summary")
+            .heading
+    };
+    assert!(heading(later.clone()).ends_with("solved exactly in 15 ms"));
+    // A bound the solver proved with no simulation beside it is said as such, not as the
+    // level's spent budget (the sixteenth look: "finished (400 simulations; a higher level
+    // looks longer)" over 10,000,010 positions solved).
+    later.search.solved = Some(SolvedStat {
+        exact: false,
+        micros: 1_440_000,
+        ..stat
+    });
+    assert_eq!(
+        heading(later.clone()),
+        "Analysis of Black to move: finished: the endgame solver proved a bound in 1.44 s, \
+         not the exact result"
+    );
+    // Beside a search, the search's budget is what was spent.
+    later.search.simulations = 400;
+    assert!(!heading(later).contains("bound"));
 }
 
 #[test]
