@@ -378,16 +378,16 @@ fn reviewed_point_words(point: &Point, review: &ReviewedMove, value: (f32, bool,
     // A bound on the mover's loss is the review's "≥" and is said as one: the
     // sixteenth look read "Black ≈ −54" beside the table's "≥−54".
     if review.best_is_bound && !review.best_exact {
-        let d = crate::format::discs(d, Sure::Exact);
-        let towards = if review.side == Color::Black {
-            "≥"
+        let (towards, own) = if review.side == Color::Black {
+            ("≥", d)
         } else {
-            "≤"
+            ("≤", -d)
         };
+        let [d, own] = [d, own].map(|v| crate::format::discs(v, Sure::Exact));
         return format!(
-            "The point: Black {towards} {d} before the move (a bound the solver \
-             proved for {}: its best move's value is at least that). ",
-            review.side
+            "The point: Black {towards} {d} before the move (a bound the solver proved: \
+             {side}'s best move makes at least {own} for {side}). ",
+            side = review.side
         );
     }
     // Whole discs, as every number of the graph (docs/web.md).
@@ -784,7 +784,8 @@ mod tests {
         point.review = Some(bound);
         assert!(
             describe(&point).starts_with(
-                "The point: Black \u{2264} +10 before the move (a bound the solver proved for White"
+                "The point: Black \u{2264} +10 before the move (a bound the solver proved: \
+                 White's best move makes at least \u{2212}10 for White)"
             ),
             "{}",
             describe(&point)
