@@ -590,7 +590,7 @@ fn an_analysis_the_solver_settled_names_no_budget() {
         nodes: 187_183,
         micros: 15_200,
     };
-    later.search.solved = Some(stat.clone());
+    later.search.solved = Some(stat);
     let heading = |m: Merged| {
         let h = Heat {
             done: true,
