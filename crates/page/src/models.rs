@@ -60,6 +60,11 @@ pub struct BuiltinModel {
     pub learner: Learner,
     /// Path of the files without extension, relative to the site root.
     pub path: &'static str,
+    /// The `.onnx` file's size in bytes, for the download's progress ("120 KB of 359 KB"):
+    /// the site serves it compressed, so the browser gives no length the bytes read can
+    /// be counted against (the sixteenth look read "41 KB so far" on every load). A test
+    /// checks it against the file in `models/`.
+    pub onnx_bytes: u64,
     /// The depth of the alpha-beta search that values the tree's leaves
     /// (`mcts:leaf_depth=`), for a network cheap enough to afford one (docs/midgame.md
     /// has the equal-time games that chose it).
@@ -93,6 +98,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::Patterns,
         path: "models/pattern-8x8",
+        onnx_bytes: 41_081,
         leaf_depth: Some(2),
     },
     BuiltinModel {
@@ -100,6 +106,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::AlphaZero,
         path: "models/az-8x8",
+        onnx_bytes: 358_345,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -107,6 +114,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::AlphaZero,
         path: "models/az-6x6",
+        onnx_bytes: 328_436,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -114,6 +122,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Reversed,
         learner: Learner::AlphaZero,
         path: "models/az-6x6-reversed",
+        onnx_bytes: 328_436,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -121,6 +130,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Reversed,
         learner: Learner::AlphaZero,
         path: "models/az-8x8-reversed",
+        onnx_bytes: 358_345,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -128,6 +138,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::QLearning,
         path: "models/q-6x6",
+        onnx_bytes: 317_851,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -135,6 +146,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::Reinforce,
         path: "models/reinforce-6x6",
+        onnx_bytes: 327_632,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -142,6 +154,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::ActorCritic,
         path: "models/a2c-6x6",
+        onnx_bytes: 327_632,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -149,6 +162,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::QLearning,
         path: "models/q-8x8",
+        onnx_bytes: 340_590,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -156,6 +170,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::Reinforce,
         path: "models/reinforce-8x8",
+        onnx_bytes: 357_541,
         leaf_depth: None,
     },
     BuiltinModel {
@@ -163,6 +178,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::ActorCritic,
         path: "models/a2c-8x8",
+        onnx_bytes: 357_541,
         leaf_depth: None,
     },
 ];
@@ -420,6 +436,13 @@ mod tests {
         let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
         for model in BUILTIN_MODELS {
             assert!(root.join(model.onnx_path()).is_file(), "{}", model.path);
+            let bytes = std::fs::metadata(root.join(model.onnx_path())).map(|m| m.len());
+            assert_eq!(
+                bytes.ok(),
+                Some(model.onnx_bytes),
+                "{}: onnx_bytes is the file's size (the download's progress counts against it)",
+                model.path
+            );
             let card = std::fs::read_to_string(root.join(model.card_path())).expect("card");
             let card = engine::network::ModelCard::from_json(&card).expect("valid card");
             card.check_game(model.size, model.variant)

@@ -75,11 +75,13 @@ fn load_builtin(
     ));
     spawn_local(async move {
         let files = async {
+            // Served compressed, the file comes with no length to count against: the
+            // shipped file's own size stands in (`BuiltinModel::onnx_bytes`).
             let progress = |received: u64, total: Option<u64>| {
                 view.dispatch(ViewAction::Downloading(Download {
                     name: name.clone(),
                     received,
-                    total,
+                    total: total.or(Some(model.onnx_bytes)),
                 }));
             };
             let onnx = fetch_with_progress(&model.onnx_path(), progress).await?;
