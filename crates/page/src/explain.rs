@@ -157,21 +157,19 @@ pub fn status_line(game: &GameState, player_ready: bool) -> String {
 /// it, else nothing: the status said only "Black to move: your turn", and the agent's move
 /// was a ring on the board to be found (the sixteenth look).
 fn agent_moved(game: &GameState) -> String {
-    let moves = game.game.moves();
-    let Seats::Human(you) = game.seats else {
-        return String::new();
-    };
-    match moves.last() {
-        Some(&mv) if mv != Move::Pass => {
-            let mover = game.game.positions()[moves.len() - 1].side_to_move();
-            if mover == you {
-                String::new()
-            } else {
-                format!("{mover} (the agent) played {mv}. ")
-            }
+    match (last_placed(game), game.seats) {
+        (Some((mover, mv)), Seats::Human(you)) if mover != you => {
+            format!("{mover} (the agent) played {mv}. ")
         }
         _ => String::new(),
     }
+}
+
+/// The game's last move and who played it, where it placed a disc (not a pass).
+fn last_placed(game: &GameState) -> Option<(Color, Move)> {
+    let moves = game.game.moves();
+    let last = *moves.last().filter(|m| **m != Move::Pass)?;
+    Some((game.game.positions()[moves.len() - 1].side_to_move(), last))
 }
 
 /// The line under the board while the person looks at an earlier position: that it is
@@ -286,9 +284,7 @@ pub fn pass_notice(game: &GameState) -> Option<String> {
 /// and status keep a phone's two lines; `None` where the status line says more (the
 /// later moves kept for redo) or no move follows the pass.
 pub fn after_pass(game: &GameState) -> Option<String> {
-    let moves = game.game.moves();
-    let last = moves.last().filter(|m| **m != Move::Pass)?;
-    let mover = game.game.positions()[moves.len() - 1].side_to_move();
+    let (mover, last) = last_placed(game)?;
     let plain_turn = matches!(game.seats, Seats::Human(_)) && !game.can_redo();
     (plain_turn && game.human_to_move() && !game.recent_passes().is_empty())
         .then(|| format!("{mover} played {last}: your turn."))
@@ -855,11 +851,13 @@ fn search_heading(
         (Role::Analysis, _) => {
             let state = if heat.done && heat.stopped {
                 stopped_analysis(budget, merged.search.elapsed_ms)
-            } else if let Some(solved) = merged.search.solved.as_ref().filter(|_| heat.done) {
-                solved_analysis(solved, merged.search.simulations)
-                    .unwrap_or_else(|| finished_analysis(budget, merged.search.elapsed_ms))
             } else if heat.done {
-                finished_analysis(budget, merged.search.elapsed_ms)
+                merged
+                    .search
+                    .solved
+                    .as_ref()
+                    .and_then(|solved| solved_analysis(solved, merged.search.simulations))
+                    .unwrap_or_else(|| finished_analysis(budget, merged.search.elapsed_ms))
             } else {
                 running_analysis(budget, merged.search.elapsed_ms)
             };
