@@ -411,7 +411,28 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16, an
   await context.close();
 });
 
-test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its tables built in the worker, a game at Strong, its speed", async () => {
+/** The agent's simulations a second over up to `replies` replies to the first legal move
+ * (those that searched): their median, how many, and the workers that searched. */
+async function strongReplyRates(page, replies) {
+  const rates = [];
+  for (let reply = 0; reply < replies; reply++) {
+    const before = await moveCount(page);
+    await page.locator(".cell.legal").first().click();
+    const text = await waitForTurn(page, 20_000);
+    const rate = Number(await page.locator("#search-info").getAttribute("data-rate"));
+    if ((await moveCount(page)) === before + 2 && rate > 0) rates.push(rate);
+    if (/Game over/.test(text)) break;
+  }
+  assert.ok(rates.length > 0, "the agent searched");
+  rates.sort((a, b) => a - b);
+  return {
+    median: rates[Math.floor(rates.length / 2)],
+    moves: rates.length,
+    workers: Number(await page.locator("#search-info").getAttribute("data-workers")),
+  };
+}
+
+test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its tables built in the worker, plain PUCT's speed over them, a game at Strong, its speed", async () => {
   const { page, context, errors } = await openGame();
   assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=pattern-8x8,(.*,)?leaf_depth=2(,|$)/);
   // The shipped files given again as the player's own network: from the files' arrival to
@@ -431,31 +452,20 @@ test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its ta
   numbers.pattern_network_ready_ms = Date.now() - started;
   // A network of one's own is searched as it is, without the shipped network's leaf search.
   assert.doesNotMatch(await page.getAttribute("#model-status", "data-player"), /leaf_depth/);
+  await setLevel(page, "strong");
+  // So it is plain PUCT over the same tables: the worker's figure beside `othello bench
+  // mcts --player mcts:model=models/pattern-8x8.onnx` natively (docs/web.md's speeds).
+  await newGame(page, { size: "8" });
+  numbers.pattern_plain_puct_simulations_per_second = await strongReplyRates(page, 4);
   await page.click("#use-builtin");
   await page.waitForFunction(
     () => /Opponent: the pattern-8x8 network/.test(document.querySelector("#model-status")?.innerText ?? ""),
     null,
     { timeout: 30_000 },
   );
-  await setLevel(page, "strong");
   await newGame(page, { size: "8" });
   // Eight replies in the opening and early midgame, where the leaf searches cost the most.
-  const rates = [];
-  for (let reply = 0; reply < 8; reply++) {
-    const before = await moveCount(page);
-    await page.locator(".cell.legal").first().click();
-    const text = await waitForTurn(page, 20_000);
-    const rate = Number(await page.locator("#search-info").getAttribute("data-rate"));
-    if ((await moveCount(page)) === before + 2 && rate > 0) rates.push(rate);
-    if (/Game over/.test(text)) break;
-  }
-  assert.ok(rates.length > 0, "the agent searched");
-  rates.sort((a, b) => a - b);
-  numbers.pattern_strong_simulations_per_second = {
-    median: rates[Math.floor(rates.length / 2)],
-    moves: rates.length,
-    workers: Number(await page.locator("#search-info").getAttribute("data-workers")),
-  };
+  numbers.pattern_strong_simulations_per_second = await strongReplyRates(page, 8);
   assert.deepEqual(errors, []);
   await context.close();
 });
