@@ -81,6 +81,40 @@ fn the_pattern_evaluation_is_the_tables_sum_in_hundredths_of_a_disc() {
 
 /// The value logit a plain negamax over the tables finds `depth` plies below `pos` (a
 /// pass is not a ply; a finished game is won or lost whatever the margin).
+/// A player or `othello relabel` picks its evaluation at run time, boxed: the box must be
+/// the evaluation in everything the search asks of it, a finished game's value and the
+/// exact solver's window included. (Those two were not passed through, so a boxed search
+/// over the value logit valued a game won by 2 discs at 200 units, a logit of a quarter,
+/// where the evaluation itself puts every won game beyond all its estimates.)
+#[test]
+fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluation_does() {
+    for output in [PatternOutput::Margin, PatternOutput::ValueLogit] {
+        let mut plain = PatternEval::new(tables(), output, "test");
+        let mut boxed: Box<dyn StaticEval> = Box::new(plain.clone());
+        for margin in -64..=64 {
+            assert_eq!(
+                boxed.of_margin(margin),
+                plain.of_margin(margin),
+                "{output:?} {margin}"
+            );
+        }
+        for alpha in (-2 * MAX_ESTIMATE..2 * MAX_ESTIMATE).step_by(97) {
+            for width in [1, 50, UNIT, 7 * UNIT] {
+                let (beta, window) = (alpha + width, (alpha, alpha + width));
+                let (b, p) = (
+                    boxed.margin_window(alpha, beta),
+                    plain.margin_window(alpha, beta),
+                );
+                assert_eq!(b, p, "{output:?} {window:?}");
+            }
+        }
+        for pos in positions(2) {
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            assert_eq!(boxed.evaluate(p, o), plain.evaluate(p, o));
+        }
+    }
+}
+
 fn negamax_logit(tables: &PatternTables, pos: &Position, depth: u32) -> f32 {
     if let Some(outcome) = pos.outcome() {
         let sign = outcome.margin_for(pos.side_to_move()).signum() as f32;

@@ -434,4 +434,14 @@ impl<E: StaticEval + ?Sized> StaticEval for Box<E> {
     fn prepare(&mut self, size: BoardSize, variant: Variant) {
         (**self).prepare(size, variant);
     }
+
+    // Every method, the defaulted ones too: a box that kept the defaults valued finished
+    // games on the margin's scale whatever the evaluation's.
+    fn of_margin(&self, margin: i32) -> i32 {
+        (**self).of_margin(margin)
+    }
+
+    fn margin_window(&self, alpha: i32, beta: i32) -> (i32, i32) {
+        (**self).margin_window(alpha, beta)
+    }
 }
