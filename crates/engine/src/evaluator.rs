@@ -226,6 +226,11 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
         self.inner.describe()
     }
 
+    /// Passed on, as everything but the clock is: a search timed is the search run.
+    fn preferred_batch(&self) -> Option<usize> {
+        self.inner.preferred_batch()
+    }
+
     /// Passed on, so that a search is timed as it runs: priors made apart are then the
     /// search's time, not the evaluator's.
     fn split_priors(&mut self) -> Option<PriorSource> {
@@ -234,5 +239,52 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
 
     fn reseed(&mut self, salt: u64) {
         self.inner.reseed(salt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EvalError, Evaluation, Evaluator, TimedEvaluator};
+    use othello::Position;
+
+    /// An evaluator with a batch of its own and a count of its reseeds.
+    struct Particular(u64);
+
+    impl Evaluator for Particular {
+        fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+            Ok(positions
+                .iter()
+                .map(|_| Evaluation {
+                    priors: Vec::new(),
+                    value: 0.0,
+                    score: None,
+                })
+                .collect())
+        }
+
+        fn describe(&self) -> String {
+            "particular".into()
+        }
+
+        fn preferred_batch(&self) -> Option<usize> {
+            Some(3)
+        }
+
+        fn reseed(&mut self, salt: u64) {
+            self.0 += salt;
+        }
+    }
+
+    #[test]
+    fn a_timed_evaluator_is_the_evaluator_to_the_search_but_for_its_clock() {
+        let mut timed = TimedEvaluator::new(Particular(0));
+        assert_eq!(timed.preferred_batch(), Some(3));
+        assert_eq!(timed.describe(), "particular");
+        timed.reseed(5);
+        assert_eq!(timed.inner.0, 5);
+        assert!(timed.split_priors().is_none());
+        let pos = Position::start(othello::BoardSize::Eight, othello::Variant::Standard);
+        assert_eq!(timed.evaluate(&[pos, pos]).map(|e| e.len()).ok(), Some(2));
+        assert_eq!((timed.calls, timed.positions), (1, 2));
     }
 }
