@@ -463,6 +463,8 @@ test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its ta
     null,
     { timeout: 30_000 },
   );
+  // The shipped network again, with its leaf searches.
+  assert.match(await page.getAttribute("#model-status", "data-player"), /leaf_depth=2(,|$)/);
   await newGame(page, { size: "8" });
   // Eight replies in the opening and early midgame, where the leaf searches cost the most.
   numbers.pattern_strong_simulations_per_second = await strongReplyRates(page, 8);
