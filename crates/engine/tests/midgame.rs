@@ -79,8 +79,6 @@ fn the_pattern_evaluation_is_the_tables_sum_in_hundredths_of_a_disc() {
     }
 }
 
-/// The value logit a plain negamax over the tables finds `depth` plies below `pos` (a
-/// pass is not a ply; a finished game is won or lost whatever the margin).
 /// A player or `othello relabel` picks its evaluation at run time, boxed: the box must be
 /// the evaluation in everything the search asks of it, a finished game's value and the
 /// exact solver's window included. (Those two were not passed through, so a boxed search
@@ -100,12 +98,12 @@ fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluat
         }
         for alpha in (-2 * MAX_ESTIMATE..2 * MAX_ESTIMATE).step_by(97) {
             for width in [1, 50, UNIT, 7 * UNIT] {
-                let (beta, window) = (alpha + width, (alpha, alpha + width));
+                let beta = alpha + width;
                 let (b, p) = (
                     boxed.margin_window(alpha, beta),
                     plain.margin_window(alpha, beta),
                 );
-                assert_eq!(b, p, "{output:?} {window:?}");
+                assert_eq!(b, p, "{output:?} ({alpha}, {beta})");
             }
         }
         for pos in positions(2) {
@@ -115,6 +113,8 @@ fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluat
     }
 }
 
+/// The value logit a plain negamax over the tables finds `depth` plies below `pos` (a
+/// pass is not a ply; a finished game is won or lost whatever the margin).
 fn negamax_logit(tables: &PatternTables, pos: &Position, depth: u32) -> f32 {
     if let Some(outcome) = pos.outcome() {
         let sign = outcome.margin_for(pos.side_to_move()).signum() as f32;
