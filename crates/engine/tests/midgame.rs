@@ -7,7 +7,8 @@
 use engine::evaluator::{EvalError, Evaluation, Evaluator, PriorSource};
 use engine::mcts::{GumbelRoot, Mcts, MctsConfig};
 use engine::midgame::{
-    AlphaBetaLeaves, PatternEval, PatternOutput, StaticEval, LOGIT_UNITS, MAX_ESTIMATE, UNIT,
+    AlphaBetaLeaves, Limits, Midgame, MidgameConfig, PatternEval, PatternOutput, StaticEval,
+    LOGIT_UNITS, MAX_ESTIMATE, UNIT,
 };
 use engine::network::{Model, ModelCard, Network};
 use engine::pattern::{PatternEvaluator, PatternTables, Priors};
@@ -88,7 +89,7 @@ fn the_pattern_evaluation_is_the_tables_sum_in_hundredths_of_a_disc() {
 fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluation_does() {
     for output in [PatternOutput::Margin, PatternOutput::ValueLogit] {
         let mut plain = PatternEval::new(tables(), output, "test");
-        let mut boxed: Box<dyn StaticEval> = Box::new(plain.clone());
+        let mut boxed: Box<dyn StaticEval> = Box::new(plain.clone().reading_children(true));
         for margin in -64..=64 {
             assert_eq!(
                 boxed.of_margin(margin),
@@ -109,7 +110,67 @@ fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluat
         for pos in positions(2) {
             let (p, o) = (pos.player().0, pos.opponent().0);
             assert_eq!(boxed.evaluate(p, o), plain.evaluate(p, o));
+            boxed.read_children(p, o);
+            for sq in pos.legal_moves() {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let (np, no) = (child.player().0, child.opponent().0);
+                let got = boxed.child(sq.index(), o & !np, np, no);
+                assert_eq!(got, plain.evaluate(np, no), "{output:?} after {sq}");
+            }
         }
+    }
+}
+
+/// The tables read afresh at every leaf: the evaluation without its own
+/// [`StaticEval::read_children`] and [`StaticEval::child`].
+struct Fresh(PatternEval);
+
+impl StaticEval for Fresh {
+    fn evaluate(&mut self, p: u64, o: u64) -> i32 {
+        self.0.evaluate(p, o)
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+
+    fn of_margin(&self, margin: i32) -> i32 {
+        self.0.of_margin(margin)
+    }
+
+    fn margin_window(&self, alpha: i32, beta: i32) -> (i32, i32) {
+        self.0.margin_window(alpha, beta)
+    }
+}
+
+/// The search reads the leaves below a node (and the children it sorts by their static
+/// value) from the node's own pattern indices (Edax's `eval_update`): it must be the same
+/// search as one that reads every leaf afresh, to the value, the move and the positions
+/// visited, over either output and at every depth, the sorted ones (3 to 5) included.
+#[test]
+fn leaves_read_from_their_parent_search_as_leaves_read_afresh() {
+    for output in [PatternOutput::Margin, PatternOutput::ValueLogit] {
+        let config = MidgameConfig {
+            table_bits: 12,
+            ..MidgameConfig::default()
+        };
+        let eval = PatternEval::new(tables(), output, "test").reading_children(true);
+        let mut incremental = Midgame::new(eval, config);
+        let mut fresh = Midgame::new(Fresh(PatternEval::new(tables(), output, "test")), config);
+        let mut searched = 0;
+        for pos in positions(3).into_iter().filter(|p| p.empty_count() > 14) {
+            for depth in 1..=5 {
+                let limits = Limits::depth(depth);
+                let a = incremental.search(&pos, &limits, &[], &mut |_| {});
+                let b = fresh.search(&pos, &limits, &[], &mut |_| {});
+                let (a, b) = (a.expect("not over"), b.expect("not over"));
+                let what = format!("{output:?}, depth {depth}: {}", pos.to_board_text());
+                assert_eq!((a.value, a.best), (b.value, b.best), "{what}");
+                assert_eq!(incremental.nodes(), fresh.nodes(), "{what}");
+                searched += 1;
+            }
+        }
+        assert!(searched >= 60, "{searched}");
     }
 }
 

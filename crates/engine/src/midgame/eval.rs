@@ -4,7 +4,7 @@
 //! Edax's and Egaroucid's midgame searches keep theirs in discs).
 
 use crate::evaluator::Evaluator;
-use crate::pattern::PatternTables;
+use crate::pattern::{ChildReading, PatternTables};
 use othello::raw::legal_moves_unmasked;
 use othello::{BoardSize, Color, Position, Variant};
 use std::sync::Arc;
@@ -43,6 +43,20 @@ pub trait StaticEval: Send {
         let high = -(-beta).div_euclid(UNIT);
         (low, high.max(low + 1))
     }
+
+    /// Makes ready to value the children of `p` to move against `o` (who has a legal
+    /// move) by [`StaticEval::child`]. An evaluation that reads a child faster from its
+    /// parent (a pattern network's tables: Edax's `eval_update`, `src/eval.c`) reads the
+    /// parent here; by default there is nothing to read.
+    fn read_children(&mut self, _p: u64, _o: u64) {}
+
+    /// The value of a child of the position last given to [`StaticEval::read_children`]:
+    /// its side to move placed a disc on `square`, flipping `flipped`, and the child is
+    /// `np` to move against `no` (a game not over). What [`StaticEval::evaluate`] gives
+    /// for the child, to the unit.
+    fn child(&mut self, _square: u8, _flipped: u64, np: u64, no: u64) -> i32 {
+        self.evaluate(np, no)
+    }
 }
 
 /// The value of a won game on the scale of an evaluation of results
@@ -68,6 +82,10 @@ pub struct PatternEval {
     /// Value units per unit of the chosen output's table entries.
     scale: f32,
     name: String,
+    /// Whether children are read from their parent ([`PatternEval::reading_children`]).
+    from_parent: bool,
+    /// The position last read for its children ([`StaticEval::read_children`]).
+    reading: Box<ChildReading>,
 }
 
 /// [`PatternOutput::ValueLogit`]'s value units per unit of logit: a logit of 8 (a value of
@@ -88,7 +106,34 @@ impl PatternEval {
             output,
             scale,
             name: name.to_owned(),
+            from_parent: PatternTables::CHILDREN_FROM_PARENT,
+            reading: Box::default(),
         }
+    }
+
+    /// Whether a node's children are valued from the node's own pattern indices
+    /// ([`StaticEval::read_children`]) or each read afresh, as every other position is.
+    /// The default is the faster where the search runs
+    /// ([`PatternTables::CHILDREN_FROM_PARENT`]); either gives the same values.
+    pub fn reading_children(self, from_parent: bool) -> PatternEval {
+        PatternEval {
+            from_parent,
+            ..self
+        }
+    }
+
+    /// The output's index among the tables' outputs (0 the score, 1 the value logit).
+    fn output_index(&self) -> usize {
+        match self.output {
+            PatternOutput::Margin => 0,
+            PatternOutput::ValueLogit => 1,
+        }
+    }
+
+    /// Table units as value units, inside the estimates' range.
+    #[inline]
+    fn value_of_units(&self, units: i32) -> i32 {
+        ((units as f32 * self.scale) as i32).clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
     }
 
     pub fn tables(&self) -> &Arc<PatternTables> {
@@ -99,11 +144,27 @@ impl PatternEval {
 impl StaticEval for PatternEval {
     #[inline]
     fn evaluate(&mut self, p: u64, o: u64) -> i32 {
-        let units = match self.output {
-            PatternOutput::Margin => self.tables.unit_sum(p, o, 0),
-            PatternOutput::ValueLogit => self.tables.unit_sum(p, o, 1),
-        };
-        ((units as f32 * self.scale) as i32).clamp(-MAX_ESTIMATE, MAX_ESTIMATE)
+        let units = self.tables.unit_sum(p, o, self.output_index());
+        self.value_of_units(units)
+    }
+
+    #[inline]
+    fn read_children(&mut self, p: u64, o: u64) {
+        if self.from_parent {
+            let output = self.output_index();
+            self.tables.read_children(p, o, output, &mut self.reading);
+        }
+    }
+
+    #[inline]
+    fn child(&mut self, square: u8, flipped: u64, np: u64, no: u64) -> i32 {
+        if !self.from_parent {
+            return self.evaluate(np, no);
+        }
+        let units = self
+            .tables
+            .child_units(&mut self.reading, u32::from(square), flipped);
+        self.value_of_units(units)
     }
 
     /// A margin's value: on the value's scale only its sign counts, as a won game's value

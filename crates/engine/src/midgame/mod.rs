@@ -444,4 +444,14 @@ impl<E: StaticEval + ?Sized> StaticEval for Box<E> {
     fn margin_window(&self, alpha: i32, beta: i32) -> (i32, i32) {
         (**self).margin_window(alpha, beta)
     }
+
+    #[inline]
+    fn read_children(&mut self, p: u64, o: u64) {
+        (**self).read_children(p, o);
+    }
+
+    #[inline]
+    fn child(&mut self, square: u8, flipped: u64, np: u64, no: u64) -> i32 {
+        (**self).child(square, flipped, np, no)
+    }
 }

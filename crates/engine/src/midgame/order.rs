@@ -64,6 +64,9 @@ impl<E: StaticEval> Midgame<E> {
             len: 0,
         };
         let sorting = sort_depth(depth);
+        if sorting == 0 {
+            self.eval.read_children(p, o);
+        }
         let mut rest = moves;
         while rest != 0 && ordered.len < MAX_MOVES {
             let sq = rest.trailing_zeros() as u8;
@@ -99,7 +102,8 @@ impl<E: StaticEval> Midgame<E> {
         let potential = (neighbours(no) & empty).count_ones() as i32;
         let value = if sorting == 0 {
             self.nodes += 1;
-            -self.eval.evaluate(np, no)
+            // The node was read for its children (`order`).
+            -self.eval.child(sq, f, np, no)
         } else {
             let floor = (alpha - SORT_DELTA).max(-INF + 1);
             -self.pvs(np, no, sorting, -INF, -floor, false)

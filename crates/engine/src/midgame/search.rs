@@ -277,6 +277,16 @@ impl<E: StaticEval> Midgame<E> {
         self.eval.evaluate(p, o)
     }
 
+    /// [`Midgame::leaf`] for a child of the position last read by
+    /// [`StaticEval::read_children`], where the disc on `sq` flipped `f`.
+    #[inline(always)]
+    fn leaf_child(&mut self, sq: u8, f: u64, np: u64, no: u64) -> i32 {
+        if np == 0 {
+            return self.final_value(np, no);
+        }
+        self.eval.child(sq, f, np, no)
+    }
+
     /// The value of the game ending with these discs, on the evaluation's scale.
     #[inline]
     fn final_value(&self, p: u64, o: u64) -> i32 {
@@ -314,9 +324,13 @@ impl<E: StaticEval> Midgame<E> {
     }
 
     /// The last plies before the leaves: no table, and the moves in the square classes'
-    /// order (corners first), each cut as soon as it fails high.
+    /// order (corners first), each cut as soon as it fails high. One ply above the leaves
+    /// the node is read once for its children ([`StaticEval::read_children`]).
     fn shallow(&mut self, p: u64, o: u64, moves: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         let (mut best, mut a) = (-INF, alpha);
+        if depth == 1 {
+            self.eval.read_children(p, o);
+        }
         for class in self.board.classes {
             let mut rest = moves & class;
             while rest != 0 {
@@ -326,7 +340,7 @@ impl<E: StaticEval> Midgame<E> {
                 let (np, no) = (o & !f, p | f | 1 << sq);
                 let v = if depth == 1 {
                     self.nodes += 1;
-                    -self.leaf(np, no)
+                    -self.leaf_child(sq, f, np, no)
                 } else {
                     -self.pvs(np, no, depth - 1, -beta, -a, false)
                 };

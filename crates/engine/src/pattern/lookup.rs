@@ -14,15 +14,18 @@
 //! 3^j, so every instance of a pattern reads the same entries. Edax (`src/eval.c`,
 //! `eval_update`) and Egaroucid (`src/engine/evaluate_simd.hpp`, `calc_pattern_diff`) keep
 //! their indices current move by move instead; the search here evaluates fresh positions,
-//! but a position's children, which its priors value, are read from the position's own
-//! indices plus what each move changes ([`PatternTables::with_children`]): a move places one
-//! disc and flips a few, so only the instances through those squares read another entry.
+//! but a position's children, which its priors value and which the midgame search reads at
+//! the nodes above its leaves, are read from the position's own indices plus what each move
+//! changes ([`PatternTables::with_children`], [`PatternTables::read_children`]): a move
+//! places one disc and flips a few, so only the instances through those squares read
+//! another entry.
 
 use super::set::{PatternSet, MAX_PATTERNS};
 use super::walk::{PatternLayers, Walk};
 
 mod children;
 mod global;
+pub use children::ChildReading;
 use global::GlobalTable;
 use othello::Position;
 

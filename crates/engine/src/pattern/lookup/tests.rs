@@ -1,5 +1,5 @@
 //! The tables' checks over random tables: children read from their parent against fresh
-//! readings, one output read alone against both, the global term.
+//! readings (both outputs), one output read alone against both, the global term.
 
 use super::global::SIDE;
 use super::*;
@@ -124,6 +124,23 @@ fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: 
                 checked += 1;
             }
         });
+        // A reading of one output alone, as the midgame search reads its leaves.
+        for output in 0..2 {
+            let mut reading = ChildReading::new();
+            tables.read_children(own, other, output, &mut reading);
+            for sq in pos.legal_moves() {
+                let child = pos.play_unchecked(Move::Place(sq));
+                let flipped = other & !child.player().0;
+                let fresh = tables.unit_sum(child.player().0, child.opponent().0, output);
+                let got = tables.child_units(&mut reading, u32::from(sq.index()), flipped);
+                assert_eq!(
+                    got,
+                    fresh,
+                    "output {output}: {} after {sq}",
+                    pos.to_board_text()
+                );
+            }
+        }
     }
     assert!(checked > 1000, "only {checked} children");
 }
