@@ -4,7 +4,7 @@
 //! Edax's and Egaroucid's midgame searches keep theirs in discs).
 
 use crate::evaluator::Evaluator;
-use crate::pattern::{ChildReading, PatternTables};
+use crate::pattern::{ChildReading, PatternTables, PositionIndices};
 use othello::raw::legal_moves_unmasked;
 use othello::{BoardSize, Color, Position, Variant};
 use std::sync::Arc;
@@ -50,6 +50,17 @@ pub trait StaticEval: Send {
     /// parent here; by default there is nothing to read.
     fn read_children(&mut self, _p: u64, _o: u64) {}
 
+    /// Makes ready to read the children of `p`'s children (against `o`) for theirs: an
+    /// evaluation that reads a child from its parent reads `p` here, and
+    /// [`StaticEval::read_children`] of a child announced by [`StaticEval::enter_child`]
+    /// starts from it.
+    fn read_grandchildren(&mut self, _p: u64, _o: u64) {}
+
+    /// The search goes down into the child of the position last given to
+    /// [`StaticEval::read_grandchildren`] where its side to move placed a disc on `square`,
+    /// flipping `flipped`, which leaves `np` to move against `no`.
+    fn enter_child(&mut self, _square: u8, _flipped: u64, _np: u64, _no: u64) {}
+
     /// The value of a child of the position last given to [`StaticEval::read_children`]:
     /// its side to move placed a disc on `square`, flipping `flipped`, and the child is
     /// `np` to move against `no` (a game not over). What [`StaticEval::evaluate`] gives
@@ -86,6 +97,19 @@ pub struct PatternEval {
     from_parent: bool,
     /// The position last read for its children ([`StaticEval::read_children`]).
     reading: Box<ChildReading>,
+    /// The position last read for its grandchildren ([`StaticEval::read_grandchildren`]),
+    /// and the child of it the search went down into, while that child is not yet read.
+    indices: Box<PositionIndices>,
+    entered: Option<EnteredChild>,
+}
+
+/// A child of the position in [`PatternEval`]'s indices: the move to it, and the child.
+#[derive(Clone, Copy, Debug)]
+struct EnteredChild {
+    square: u8,
+    flipped: u64,
+    own: u64,
+    other: u64,
 }
 
 /// [`PatternOutput::ValueLogit`]'s value units per unit of logit: a logit of 8 (a value of
@@ -108,6 +132,8 @@ impl PatternEval {
             name: name.to_owned(),
             from_parent: PatternTables::CHILDREN_FROM_PARENT,
             reading: Box::default(),
+            indices: Box::default(),
+            entered: None,
         }
     }
 
@@ -150,9 +176,43 @@ impl StaticEval for PatternEval {
 
     #[inline]
     fn read_children(&mut self, p: u64, o: u64) {
+        if !self.from_parent {
+            return;
+        }
+        let output = self.output_index();
+        match self.entered.take() {
+            Some(child) if (child.own, child.other) == (p, o) => {
+                self.tables.read_children_of_child(
+                    &self.indices,
+                    u32::from(child.square),
+                    child.flipped,
+                    p,
+                    o,
+                    output,
+                    &mut self.reading,
+                );
+            }
+            _ => self.tables.read_children(p, o, output, &mut self.reading),
+        }
+    }
+
+    #[inline]
+    fn read_grandchildren(&mut self, p: u64, o: u64) {
         if self.from_parent {
-            let output = self.output_index();
-            self.tables.read_children(p, o, output, &mut self.reading);
+            self.entered = None;
+            self.tables.read_indices(p, o, &mut self.indices);
+        }
+    }
+
+    #[inline]
+    fn enter_child(&mut self, square: u8, flipped: u64, np: u64, no: u64) {
+        if self.from_parent {
+            self.entered = Some(EnteredChild {
+                square,
+                flipped,
+                own: np,
+                other: no,
+            });
         }
     }
 

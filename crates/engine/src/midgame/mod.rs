@@ -454,4 +454,14 @@ impl<E: StaticEval + ?Sized> StaticEval for Box<E> {
     fn child(&mut self, square: u8, flipped: u64, np: u64, no: u64) -> i32 {
         (**self).child(square, flipped, np, no)
     }
+
+    #[inline]
+    fn read_grandchildren(&mut self, p: u64, o: u64) {
+        (**self).read_grandchildren(p, o);
+    }
+
+    #[inline]
+    fn enter_child(&mut self, square: u8, flipped: u64, np: u64, no: u64) {
+        (**self).enter_child(square, flipped, np, no);
+    }
 }

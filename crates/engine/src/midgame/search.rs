@@ -325,11 +325,14 @@ impl<E: StaticEval> Midgame<E> {
 
     /// The last plies before the leaves: no table, and the moves in the square classes'
     /// order (corners first), each cut as soon as it fails high. One ply above the leaves
-    /// the node is read once for its children ([`StaticEval::read_children`]).
+    /// the node is read once for its children ([`StaticEval::read_children`]), two plies
+    /// above them for its children's ([`StaticEval::read_grandchildren`]).
     fn shallow(&mut self, p: u64, o: u64, moves: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         let (mut best, mut a) = (-INF, alpha);
-        if depth == 1 {
-            self.eval.read_children(p, o);
+        match depth {
+            1 => self.eval.read_children(p, o),
+            2 => self.eval.read_grandchildren(p, o),
+            _ => {}
         }
         for class in self.board.classes {
             let mut rest = moves & class;
@@ -342,6 +345,7 @@ impl<E: StaticEval> Midgame<E> {
                     self.nodes += 1;
                     -self.leaf_child(sq, f, np, no)
                 } else {
+                    self.eval.enter_child(sq, f, np, no);
                     -self.pvs(np, no, depth - 1, -beta, -a, false)
                 };
                 if v > best {

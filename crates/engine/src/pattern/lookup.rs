@@ -25,7 +25,7 @@ use super::walk::{PatternLayers, Walk};
 
 mod children;
 mod global;
-pub use children::ChildReading;
+pub use children::{ChildReading, PositionIndices};
 use global::GlobalTable;
 use othello::Position;
 

@@ -19,7 +19,10 @@ mod set;
 mod walk;
 
 pub use evaluator::{PatternEvaluator, Priors};
-pub use lookup::{ChildReading, Entry, PatternRunError, PatternRunner, PatternTables, BUILD_CHUNK};
+pub use lookup::{
+    ChildReading, Entry, PatternRunError, PatternRunner, PatternTables, PositionIndices,
+    BUILD_CHUNK,
+};
 pub use set::{
     GlobalDef, Instance, Pattern, PatternDef, PatternError, PatternSet, GLOBAL_FEATURES,
     MAX_PATTERNS, MAX_SQUARES, MAX_STAGES, MOBILITY_SCALE,

@@ -85,6 +85,63 @@ impl PatternTables {
         reading.base = base;
     }
 
+    /// Reads `own` to move against `other` into `indices` as its own side to move sees it
+    /// (each instance's index), for [`PatternTables::read_children_of_child`]: the cost of
+    /// one [`PatternTables::unit_sum`] without its entries.
+    #[inline]
+    pub fn read_indices(&self, own: u64, other: u64, indices: &mut PositionIndices) {
+        let digits = self.digits(own, other);
+        for (i, (reader, index)) in self.readers.iter().zip(&mut indices.index).enumerate() {
+            let (mine, theirs) = digits.get(self, reader, i);
+            *index = mine + 2 * theirs;
+        }
+    }
+
+    /// [`PatternTables::read_children`] of a child of the position read into `indices`
+    /// ([`PatternTables::read_indices`]): the one where its side to move places a disc on
+    /// `square`, flipping `flipped`, which leaves `own` to move against `other`. The
+    /// child's indices, as its children's side to move (the position's) sees them, are the
+    /// position's own changed where the move placed and flipped, so no disc is read again.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn read_children_of_child(
+        &self,
+        indices: &PositionIndices,
+        square: u32,
+        flipped: u64,
+        own: u64,
+        other: u64,
+        output: usize,
+        reading: &mut ChildReading,
+    ) {
+        reading.start(self, own, other, output);
+        let count = self.readers.len();
+        reading.index[..count].copy_from_slice(&indices.index[..count]);
+        // In the position's side to move's view the placed disc goes from empty to its
+        // own (digit 0 to 1), a flipped one from the opponent's to its own (2 to 1).
+        let square = square as usize;
+        let (start, end) = (self.through_start[square], self.through_start[square + 1]);
+        for through in &self.through[usize::from(start)..usize::from(end)] {
+            reading.index[usize::from(through.instance)] += through.weight;
+        }
+        let mut rest = flipped;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (start, end) = (self.through_start[sq], self.through_start[sq + 1]);
+            for through in &self.through[usize::from(start)..usize::from(end)] {
+                reading.index[usize::from(through.instance)] -= through.weight;
+            }
+        }
+        let block = self.block(output, reading.child_stage);
+        reading.base = self
+            .readers
+            .iter()
+            .zip(&reading.index)
+            .map(|(reader, &index)| i32::from(block[reader.offset + usize::from(index)]))
+            .sum();
+    }
+
     /// The `reading`'s output in units for the child where the read position's side to
     /// move places a disc on `square`, flipping `flipped`, for the child's side to move:
     /// what [`PatternTables::unit_sum`] gives for the child, to the unit (integer sums in
@@ -180,6 +237,29 @@ impl ChildReading {
 impl Default for ChildReading {
     fn default() -> Self {
         ChildReading::new()
+    }
+}
+
+/// A position's pattern indices as its own side to move sees them
+/// ([`PatternTables::read_indices`]), from which its children are read for theirs
+/// ([`PatternTables::read_children_of_child`]).
+#[derive(Clone, Debug)]
+pub struct PositionIndices {
+    index: [u16; MAX_INSTANCES],
+}
+
+impl PositionIndices {
+    /// The indices of no position yet: [`PatternTables::read_indices`] fills them.
+    pub fn new() -> PositionIndices {
+        PositionIndices {
+            index: [0; MAX_INSTANCES],
+        }
+    }
+}
+
+impl Default for PositionIndices {
+    fn default() -> Self {
+        PositionIndices::new()
     }
 }
 

@@ -141,6 +141,37 @@ fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: 
                 );
             }
         }
+        // A child read for its children from the position's own indices, as the search
+        // reads the nodes one ply above its leaves.
+        let mut indices = PositionIndices::new();
+        tables.read_indices(own, other, &mut indices);
+        for sq in pos.legal_moves() {
+            let child = pos.play_unchecked(Move::Place(sq));
+            let (child_own, child_other) = (child.player().0, child.opponent().0);
+            if child.legal_moves().is_empty() {
+                continue;
+            }
+            let flipped = other & !child_own;
+            let output = usize::from(sq.index()) % 2;
+            let mut reading = ChildReading::new();
+            let square = u32::from(sq.index());
+            tables.read_children_of_child(
+                &indices,
+                square,
+                flipped,
+                child_own,
+                child_other,
+                output,
+                &mut reading,
+            );
+            for reply in child.legal_moves() {
+                let grandchild = child.play_unchecked(Move::Place(reply));
+                let flipped = child_other & !grandchild.player().0;
+                let (g_own, g_other) = (grandchild.player().0, grandchild.opponent().0);
+                let got = tables.child_units(&mut reading, u32::from(reply.index()), flipped);
+                assert_eq!(got, tables.unit_sum(g_own, g_other, output), "{sq} {reply}");
+            }
+        }
     }
     assert!(checked > 1000, "only {checked} children");
 }
