@@ -121,8 +121,9 @@ fn a_boxed_evaluation_values_positions_finished_games_and_windows_as_the_evaluat
     }
 }
 
-/// The tables read afresh at every leaf: the evaluation without its own
-/// [`StaticEval::read_children`] and [`StaticEval::child`].
+/// The tables read afresh at every leaf: the evaluation without its own readings of a
+/// node's children ([`StaticEval::read_children`], [`StaticEval::read_grandchildren`],
+/// [`StaticEval::enter_child`], [`StaticEval::child`]).
 struct Fresh(PatternEval);
 
 impl StaticEval for Fresh {
@@ -144,7 +145,8 @@ impl StaticEval for Fresh {
 }
 
 /// The search reads the leaves below a node (and the children it sorts by their static
-/// value) from the node's own pattern indices (Edax's `eval_update`): it must be the same
+/// value) from the node's own pattern indices, and that node's from its parent's (Edax's
+/// `eval_update`): it must be the same
 /// search as one that reads every leaf afresh, to the value, the move and the positions
 /// visited, over either output and at every depth, the sorted ones (3 to 5) included.
 #[test]
