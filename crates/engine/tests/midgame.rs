@@ -146,9 +146,9 @@ impl StaticEval for Fresh {
 
 /// The search reads the leaves below a node (and the children it sorts by their static
 /// value) from the node's own pattern indices, and that node's from its parent's (Edax's
-/// `eval_update`): it must be the same
-/// search as one that reads every leaf afresh, to the value, the move and the positions
-/// visited, over either output and at every depth, the sorted ones (3 to 5) included.
+/// `eval_update`): it must be the same search as one that reads every leaf afresh, to the
+/// value, the move and the positions visited, over either output and at every depth, the
+/// sorted ones (3 to 5) included.
 #[test]
 fn leaves_read_from_their_parent_search_as_leaves_read_afresh() {
     for output in [PatternOutput::Margin, PatternOutput::ValueLogit] {
