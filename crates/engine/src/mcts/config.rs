@@ -9,6 +9,13 @@ use std::time::Duration;
 pub struct MctsConfig {
     /// Exploration constant of the PUCT formula.
     pub c_puct: f32,
+    /// How much the exploration constant grows with the parent's visits: a node with N
+    /// visits explores with `c_puct + c_puct_log * ln((N + base) / base)`, base
+    /// [`C_PUCT_LOG_BASE`] (KataGo's `cpuctExplorationLog` and `cpuctExplorationBase`,
+    /// `cpp/search/searchparams.cpp`; its example configurations play with 0.4-0.45). A node
+    /// near the leaves explores as with `c_puct`, the root of a long search more. 0: the
+    /// constant is flat.
+    pub c_puct_log: f32,
     /// First-play urgency: an unvisited move is valued at the parent's value minus this.
     pub fpu_reduction: f32,
     /// Leaves collected per evaluator call.
@@ -90,6 +97,7 @@ impl Default for MctsConfig {
     fn default() -> MctsConfig {
         MctsConfig {
             c_puct: 1.5,
+            c_puct_log: 0.0,
             fpu_reduction: 0.2,
             batch_size: 8,
             dirichlet_alpha: 0.0,
@@ -109,7 +117,23 @@ impl Default for MctsConfig {
     }
 }
 
+/// The visits at which a growing exploration constant ([`MctsConfig::c_puct_log`]) has
+/// grown by `c_puct_log * ln 2`: KataGo's `cpuctExplorationBase`.
+pub const C_PUCT_LOG_BASE: f32 = 500.0;
+
 impl MctsConfig {
+    /// The weight of a child's prior in PUCT at a parent with `parent_visits` (visits and
+    /// virtual losses): the exploration constant, grown by the visits when `c_puct_log` is
+    /// set, times the square root of the visits.
+    pub fn exploration(&self, parent_visits: f32) -> f32 {
+        let n = parent_visits.max(1.0);
+        let mut c = self.c_puct;
+        if self.c_puct_log != 0.0 {
+            c += self.c_puct_log * ((n + C_PUCT_LOG_BASE) / C_PUCT_LOG_BASE).ln();
+        }
+        c * n.sqrt()
+    }
+
     /// Whether a timed search stops once its best move is settled (see `early_stop`).
     pub fn stops_early(&self) -> bool {
         self.early_stop.unwrap_or(self.game_time.is_some())

@@ -47,7 +47,7 @@ mod tree;
 
 pub use config::{
     default_budgeted_extra_empties, default_exact_root_empties, default_solver_empties,
-    self_play_noise, GumbelRoot, MctsConfig, ProofPart, RootSolve, SolveReach,
+    self_play_noise, GumbelRoot, MctsConfig, ProofPart, RootSolve, SolveReach, C_PUCT_LOG_BASE,
 };
 pub use driver::{BookPlay, RootDecision, SearchDriver};
 pub use explored::ExploredPosition;
@@ -55,6 +55,8 @@ pub use player::Mcts;
 pub use time_policy::{GameClock, TimePolicy};
 pub use tree::{endgame_solver, ExactSolver, LeafBatch, SearchTree};
 
+#[cfg(test)]
+mod exploration_tests;
 #[cfg(test)]
 mod prior_split_tests;
 #[cfg(test)]

@@ -225,7 +225,7 @@ impl SearchTree {
         // The parent's value from its side to move's view, the base of first-play urgency.
         let parent_q = -node.q();
         let fpu = parent_q - self.config.fpu_reduction;
-        let explore = self.config.c_puct * parent_n.max(1.0).sqrt();
+        let explore = self.config.exploration(parent_n);
         let utility = self.score_utility(node);
         // What the side to move is sure of already: a move whose optimistic bound is no
         // better cannot change the result or the margin (score-bounded MCTS's cut).

@@ -106,6 +106,9 @@ pub struct PlayerSpec {
     pub sims: Option<u64>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
+    /// How much MCTS's exploration constant grows with a node's visits
+    /// ([`MctsConfig::c_puct_log`]).
+    pub c_log: Option<f64>,
     /// The network of the AlphaZero agent, as its [`ModelSource`] names it (a path to an
     /// `.onnx` file with its card beside it, for files). May not hold a comma.
     pub model: Option<String>,
@@ -247,6 +250,7 @@ impl PlayerSpec {
             extend: None,
             sims: None,
             c: None,
+            c_log: None,
             model: None,
             solver: None,
             exact: None,
@@ -298,6 +302,9 @@ impl PlayerSpec {
         };
         if let Some(c) = self.c {
             config.c_puct = c as f32;
+        }
+        if let Some(grow) = self.c_log {
+            config.c_puct_log = grow as f32;
         }
         if let Some(alpha) = self.noise {
             config.dirichlet_alpha = alpha as f32;

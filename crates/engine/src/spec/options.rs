@@ -127,6 +127,7 @@ const OPTIONS: &[SpecOption] = &[
     ),
     option("extend", MCTS, field!(Small, extend), Accepts::Switch),
     option("c", SEARCHES, field!(Real, c), Accepts::NonNegative),
+    option("c_log", MCTS, field!(Real, c_log), Accepts::NonNegative),
     option("solver", MCTS, field!(Small, solver), Accepts::Empties),
     option("exact", MCTS, field!(Small, exact), Accepts::Empties),
     option("prove", MCTS, field!(Small, prove), Accepts::Empties),

@@ -233,6 +233,10 @@ fn mcts_settings_come_from_the_spec_and_the_seed_is_salted() {
     let spec = parse("mcts:c=2.5,solver=10,exact=14,prove=20,noise=0.3,seed=4");
     let config = spec.mcts_config(9);
     assert_eq!(config.c_puct, 2.5);
+    assert_eq!(config.c_puct_log, 0.0);
+    assert_eq!(parse("mcts:c_log=0.45").mcts_config(1).c_puct_log, 0.45);
+    assert!("mcts:c_log=-1".parse::<PlayerSpec>().is_err());
+    assert!("alphabeta:c_log=1".parse::<PlayerSpec>().is_err());
     assert_eq!(config.solver_empties, Some(10));
     assert_eq!(config.root_solve.exact_empties, Some(14));
     assert_eq!(config.root_solve.proof_empties, Some(20));

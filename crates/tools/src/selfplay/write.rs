@@ -37,6 +37,7 @@ struct Sidecar<'a> {
     /// The planes of the `planes` array, in order (`SelfPlayConfig::inputs`).
     plane_names: Vec<&'static str>,
     c_puct: f32,
+    c_puct_log: f32,
     dirichlet_alpha: f32,
     dirichlet_fraction: f32,
     batch_size: usize,
@@ -125,6 +126,7 @@ pub fn write_selfplay(
         settings: config,
         plane_names: config.inputs.names(),
         c_puct: config.mcts.c_puct,
+        c_puct_log: config.mcts.c_puct_log,
         dirichlet_alpha: config.mcts.dirichlet_alpha,
         dirichlet_fraction: config.mcts.dirichlet_fraction,
         batch_size: config.mcts.batch_size,
