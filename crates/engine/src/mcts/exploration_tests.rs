@@ -24,7 +24,7 @@ fn a_growing_constant_is_the_flat_one_raised_by_the_log_of_the_visits() {
     for visits in [0.0f32, 1.0, 7.0, 499.0, 500.0, 20_000.0, 1e6] {
         let n = visits.max(1.0);
         assert!((flat.exploration(visits) - 1.5 * n.sqrt()).abs() <= 1e-4 * n.sqrt());
-        // Written out from KataGo's `cpuctExploration` in cpp/search/search.cpp, in f64.
+        // KataGo's `cpuctExploration` (cpp/search/searchexplorehelpers.cpp) in f64.
         let c = 1.0 + 0.45 * ((f64::from(n) + 500.0) / 500.0).ln();
         let want = c * f64::from(n).sqrt();
         let got = f64::from(growing.exploration(visits));
