@@ -2,6 +2,7 @@
 //! KataGo's `cpuctExplorationLog`): its formula, and its effect on where a search spends
 //! its visits.
 
+use super::tests::uniform;
 use super::*;
 use crate::evaluator::{EvalError, Evaluation, Evaluator};
 use crate::report::SearchInfo;
@@ -46,14 +47,7 @@ impl Evaluator for Uneven {
     fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
         Ok(positions
             .iter()
-            .map(|p| {
-                let n = p.legal_move_list().len();
-                Evaluation {
-                    priors: vec![1.0 / n as f32; n],
-                    value: (p.hash() % 1001) as f32 / 1000.0 - 0.5,
-                    score: None,
-                }
-            })
+            .map(|p| uniform(p, (p.hash() % 1001) as f32 / 1000.0 - 0.5))
             .collect())
     }
 

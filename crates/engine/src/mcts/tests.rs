@@ -41,17 +41,7 @@ impl Evaluator for CountingEvaluator {
         self.calls += 1;
         self.positions += positions.len();
         self.largest_batch = self.largest_batch.max(positions.len());
-        Ok(positions
-            .iter()
-            .map(|p| {
-                let n = p.legal_move_list().len();
-                Evaluation {
-                    priors: vec![1.0 / n as f32; n],
-                    value: 0.0,
-                    score: None,
-                }
-            })
-            .collect())
+        Ok(positions.iter().map(|p| uniform(p, 0.0)).collect())
     }
 
     fn describe(&self) -> String {
@@ -68,6 +58,16 @@ impl Evaluator for FailingEvaluator {
 
     fn describe(&self) -> String {
         "failing".into()
+    }
+}
+
+/// An evaluation of `pos` with every legal move equally likely, valued `value`.
+pub(super) fn uniform(pos: &Position, value: f32) -> Evaluation {
+    let n = pos.legal_move_list().len();
+    Evaluation {
+        priors: vec![1.0 / n as f32; n],
+        value,
+        score: None,
     }
 }
 
