@@ -2,10 +2,11 @@
 //! where a runtime would run the whole network on each (`PatternTables::build`'s other
 //! path). A configuration's first layer is a sum of its squares' columns, so a walk that
 //! changes one square at a time adds one column: `h` additions where running it costs
-//! `(2s + 1) h` multiply-adds. Later layers skip the inputs a ReLU zeroed. For the 8x8
-//! network (`16, 16` hidden, 2.26 million configurations) that is about a third of the
-//! work, and no runtime overhead a batch; a `64, 16` network then costs less than today's
-//! did through tract (docs/pattern.md, "Capacity").
+//! `(2s + 1) h` multiply-adds, and an empty square adds nothing, so the squares below it
+//! read the sums above as they are. The later layers run on each configuration with their
+//! sums in registers. For the 8x8 network (`16, 16` hidden, 2.26 million configurations)
+//! that is about a third of the work, and no runtime overhead a batch; a `64, 16` network
+//! then costs less than today's did through tract (docs/pattern.md, "Capacity").
 
 /// A table entry: the contributions to the score and to the value logit (the tables'
 /// `Entry`, named here so that the walk stays below the tables that use it).
@@ -27,13 +28,6 @@ impl Dense {
         (0..self.outputs)
             .map(|o| self.weight[o * self.inputs + input])
             .collect()
-    }
-
-    /// The weights by input, `[inputs][outputs]`, so that an input's share is one
-    /// contiguous multiply-add over the outputs (which vectorises without reordering
-    /// any sum).
-    fn by_input(&self) -> Vec<f32> {
-        (0..self.inputs).flat_map(|i| self.column(i)).collect()
     }
 }
 
@@ -112,6 +106,50 @@ impl PatternLayers {
     }
 }
 
+/// Four values at once: a layer's outputs are kept in lanes of this width (zero-padded),
+/// so that every step of the walk is whole fixed-width vectors with neither a length the
+/// compiler cannot see nor a call to `memcpy`. Four is one SIMD128 register, the browser's
+/// wasm; natively too it beat lanes of eight (one AVX register), which took longer in the
+/// worker than the loops before them (docs/pattern.md).
+const LANE: usize = 4;
+type Lane = [f32; LANE];
+
+fn lanes(width: usize) -> usize {
+    width.div_ceil(LANE)
+}
+
+/// `values` in lanes, the last one zero-padded.
+fn to_lanes(values: &[f32]) -> Vec<Lane> {
+    values
+        .chunks(LANE)
+        .map(|chunk| {
+            let mut lane = [0.0; LANE];
+            lane[..chunk.len()].copy_from_slice(chunk);
+            lane
+        })
+        .collect()
+}
+
+/// A layer after the first, by input: `columns[k * out_lanes..]` is what input `k` adds to
+/// the outputs, in lanes.
+struct LaterLayer {
+    inputs: usize,
+    out_lanes: usize,
+    columns: Vec<Lane>,
+    bias: Vec<Lane>,
+}
+
+impl LaterLayer {
+    fn new(d: &Dense) -> Self {
+        LaterLayer {
+            inputs: d.inputs,
+            out_lanes: lanes(d.outputs),
+            columns: (0..d.inputs).flat_map(|k| to_lanes(&d.column(k))).collect(),
+            bias: to_lanes(&d.bias),
+        }
+    }
+}
+
 impl<'a> Walk<'a> {
     /// The walk of one pattern's configurations, digits in ascending square order (digit
     /// `rank[k]` holds card square `k`), 0 empty, 1 own, 2 opponent: the columns and the
@@ -119,23 +157,28 @@ impl<'a> Walk<'a> {
     pub(super) fn new(layers: &'a PatternLayers, rank: &[u32]) -> Self {
         let first = &layers.layers[0];
         let squares = rank.len();
-        let hidden = first.outputs;
+        let hidden = lanes(first.outputs);
         // columns[digit][value - 1]: what a square of that digit adds when own or opponent's.
         let mut columns = vec![[Vec::new(), Vec::new()]; squares];
         for (k, &digit) in rank.iter().enumerate() {
-            columns[digit as usize] = [first.column(k), first.column(squares + k)];
+            columns[digit as usize] = [
+                to_lanes(&first.column(k)),
+                to_lanes(&first.column(squares + k)),
+            ];
         }
-        let rest: Vec<(Vec<f32>, &Dense)> = layers.layers[1..]
+        let rest: Vec<LaterLayer> = layers.layers[1..].iter().map(LaterLayer::new).collect();
+        let widest = rest
             .iter()
-            .map(|d| (d.by_input(), d))
-            .collect();
-        let widest = rest.iter().map(|(_, d)| d.outputs).max().unwrap_or(0);
+            .map(|l| l.out_lanes)
+            .chain([hidden])
+            .max()
+            .unwrap_or(0);
         Walk {
             first,
             columns,
             rest,
-            sums: vec![0.0; (squares + 1) * hidden],
-            buffers: [vec![0.0; widest.max(hidden)], vec![0.0; widest.max(hidden)]],
+            sums: vec![[0.0; LANE]; (squares + 1) * hidden],
+            buffers: [vec![[0.0; LANE]; widest], vec![[0.0; LANE]; widest]],
             hidden,
         }
     }
@@ -143,75 +186,132 @@ impl<'a> Walk<'a> {
     /// Fills `out[configuration]` for the stage whose input is `stage_input`.
     pub(super) fn fill(&mut self, stage_input: f32, out: &mut [Entry]) {
         let squares = self.columns.len();
-        let stage_column = self.first.column(2 * squares);
+        let stage_column = to_lanes(&self.first.column(2 * squares));
         let base = &mut self.sums[squares * self.hidden..];
-        for ((s, b), w) in base.iter_mut().zip(&self.first.bias).zip(&stage_column) {
-            *s = b + w * stage_input;
+        for ((s, b), w) in base
+            .iter_mut()
+            .zip(to_lanes(&self.first.bias))
+            .zip(&stage_column)
+        {
+            for i in 0..LANE {
+                s[i] = b[i] + w[i] * stage_input;
+            }
         }
-        self.descend(squares, 0, out);
+        self.descend(squares, squares, 0, out);
     }
 }
 
 /// One pattern's walk (`Walk::new`, then `Walk::fill` for each stage).
 pub(super) struct Walk<'a> {
     first: &'a Dense,
-    columns: Vec<[Vec<f32>; 2]>,
-    /// The layers after the first: weights by input, and the layer.
-    rest: Vec<(Vec<f32>, &'a Dense)>,
+    /// `columns[digit][value - 1]`, in lanes.
+    columns: Vec<[Vec<Lane>; 2]>,
+    rest: Vec<LaterLayer>,
     /// `sums[d * hidden..]`: the first layer's sum over the digits at and above `d`
-    /// (`d = squares`: the bias and the stage's share).
-    sums: Vec<f32>,
-    buffers: [Vec<f32>; 2],
+    /// (`d = squares`: the bias and the stage's share), in lanes.
+    sums: Vec<Lane>,
+    buffers: [Vec<Lane>; 2],
+    /// The first layer's outputs, in lanes.
     hidden: usize,
 }
 
 impl Walk<'_> {
-    /// Sets digit `level - 1` to each value under the sums of the digits above, `index`
-    /// their share of the configuration.
-    fn descend(&mut self, level: usize, index: usize, out: &mut [Entry]) {
+    /// Sets digit `level - 1` to each value under the sums of the digits above (row
+    /// `above` of `sums`), `index` their share of the configuration. A digit left empty adds
+    /// nothing: its digits below read the row above as it is, with no copy.
+    fn descend(&mut self, level: usize, above: usize, index: usize, out: &mut [Entry]) {
         if level == 0 {
-            out[index] = self.finish();
+            out[index] = self.finish(above);
             return;
         }
         let digit = level - 1;
         let h = self.hidden;
         let weight = 3usize.pow(digit as u32);
-        for value in 0..3 {
-            let (below, above) = self.sums.split_at_mut(level * h);
-            let (target, source) = (&mut below[digit * h..], &above[..h]);
-            match value {
-                0 => target.copy_from_slice(source),
-                _ => {
-                    let column = &self.columns[digit][value - 1];
-                    for ((t, s), c) in target.iter_mut().zip(source).zip(column) {
-                        *t = s + c;
-                    }
+        self.descend(digit, above, index, out);
+        for value in 1..3 {
+            let (below, rest) = self.sums.split_at_mut(level * h);
+            let target = &mut below[digit * h..level * h];
+            let source = &rest[(above - level) * h..][..h];
+            let column = &self.columns[digit][value - 1];
+            for ((t, s), c) in target.iter_mut().zip(source).zip(column) {
+                for i in 0..LANE {
+                    t[i] = s[i] + c[i];
                 }
             }
-            self.descend(digit, index + value * weight, out);
+            self.descend(digit, digit, index + value * weight, out);
         }
     }
 
-    /// The layers after the first on `sums[0..hidden]`, a ReLU before each.
-    fn finish(&mut self) -> Entry {
-        let [x, y] = &mut self.buffers;
-        x[..self.hidden].copy_from_slice(&self.sums[..self.hidden]);
-        for (by_input, d) in &self.rest {
-            let out = &mut y[..d.outputs];
-            out.copy_from_slice(&d.bias);
-            for (k, &xk) in x[..d.inputs].iter().enumerate() {
-                // The ReLU zeroes about half the inputs: nothing to add for those.
-                if xk > 0.0 {
-                    let column = &by_input[k * d.outputs..(k + 1) * d.outputs];
+    /// The layers after the first on the sums of row `row`, a ReLU before each.
+    fn finish(&mut self, row: usize) -> Entry {
+        let first = &self.sums[row * self.hidden..][..self.hidden];
+        // Which buffer holds the layer before's outputs (none: the first layer's sums).
+        let mut source = None;
+        for layer in &self.rest {
+            let target = source.map_or(0, |s| 1 - s);
+            let [zero, one] = &mut self.buffers;
+            let (out, before) = if target == 0 {
+                (zero, one)
+            } else {
+                (one, zero)
+            };
+            let inputs = match source {
+                None => first.as_flattened(),
+                Some(_) => before.as_flattened(),
+            };
+            layer.apply(&inputs[..layer.inputs], &mut out[..layer.out_lanes]);
+            source = Some(target);
+        }
+        let last = match source {
+            None => first[0],
+            Some(s) => self.buffers[s][0],
+        };
+        [last[0], last[1]]
+    }
+}
+
+impl LaterLayer {
+    /// `out = bias + W relu(inputs)`, with the usual widths' sums held in registers.
+    #[inline]
+    fn apply(&self, inputs: &[f32], out: &mut [Lane]) {
+        match self.out_lanes {
+            1 => out.copy_from_slice(&dense::<1>(inputs, &self.columns, &self.bias)),
+            2 => out.copy_from_slice(&dense::<2>(inputs, &self.columns, &self.bias)),
+            3 => out.copy_from_slice(&dense::<3>(inputs, &self.columns, &self.bias)),
+            4 => out.copy_from_slice(&dense::<4>(inputs, &self.columns, &self.bias)),
+            _ => {
+                out.copy_from_slice(&self.bias);
+                for (&x, column) in inputs.iter().zip(self.columns.chunks_exact(self.out_lanes)) {
+                    let xk = if x > 0.0 { x } else { 0.0 };
                     for (t, w) in out.iter_mut().zip(column) {
-                        *t += xk * w;
+                        for i in 0..LANE {
+                            t[i] += xk * w[i];
+                        }
                     }
                 }
             }
-            std::mem::swap(x, y);
         }
-        [x[0], x[1]]
     }
+}
+
+/// A later layer of `L` lanes of outputs, its sums in registers, every input added: a
+/// ReLU-zeroed one adds `0 * w`, which leaves a sum as it was, so the tables are those of
+/// the loop before, which skipped it behind a branch (the branch cost more than the
+/// additions). The ReLU is a comparison, not `f32::max`, whose NaN rule wasm's `f32.max`
+/// keeps at a price in the worker.
+#[inline(always)]
+fn dense<const L: usize>(inputs: &[f32], columns: &[Lane], bias: &[Lane]) -> [Lane; L] {
+    let mut acc = [[0.0f32; LANE]; L];
+    acc.copy_from_slice(&bias[..L]);
+    for (&x, column) in inputs.iter().zip(columns.chunks_exact(L)) {
+        let xk = if x > 0.0 { x } else { 0.0 };
+        for j in 0..L {
+            for i in 0..LANE {
+                acc[j][i] += xk * column[j][i];
+            }
+        }
+    }
+    acc
 }
 
 #[cfg(test)]
@@ -236,7 +336,15 @@ mod tests {
         let mut rng = Rng::new(5);
         // Squares given out of ascending order, as a card may list them.
         let rank = [2u32, 0, 3, 1, 4];
-        for widths in [[11, 8, 6, 2].as_slice(), &[11, 2], &[11, 16, 2]] {
+        // Widths of one lane and less, of whole lanes, of the usual network, and past the
+        // widths held in registers.
+        for widths in [
+            [11, 8, 6, 2].as_slice(),
+            &[11, 2],
+            &[11, 16, 2],
+            &[11, 16, 16, 2],
+            &[11, 24, 5, 2],
+        ] {
             let layers = PatternLayers::new(random_layers(&mut rng, widths), 5).expect("valid");
             let mut out = vec![[0.0f32; 2]; 243];
             Walk::new(&layers, &rank).fill(0.25, &mut out);
