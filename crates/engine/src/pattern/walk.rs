@@ -281,37 +281,36 @@ impl LaterLayer {
             4 => out.copy_from_slice(&dense::<4>(inputs, &self.columns, &self.bias)),
             _ => {
                 out.copy_from_slice(&self.bias);
-                for (&x, column) in inputs.iter().zip(self.columns.chunks_exact(self.out_lanes)) {
-                    let xk = if x > 0.0 { x } else { 0.0 };
-                    for (t, w) in out.iter_mut().zip(column) {
-                        for i in 0..LANE {
-                            t[i] += xk * w[i];
-                        }
-                    }
-                }
+                add_inputs(out, inputs, &self.columns);
             }
         }
     }
 }
 
-/// A later layer of `L` lanes of outputs, its sums in registers, every input added: a
-/// ReLU-zeroed one adds `0 * w`, which leaves a sum as it was, so the tables are those of
-/// the loop before, which skipped it behind a branch (the branch cost more than the
-/// additions). The ReLU is a comparison, not `f32::max`, whose NaN rule wasm's `f32.max`
-/// keeps at a price in the worker.
+/// A later layer of `L` lanes of outputs, its sums in registers.
 #[inline(always)]
 fn dense<const L: usize>(inputs: &[f32], columns: &[Lane], bias: &[Lane]) -> [Lane; L] {
     let mut acc = [[0.0f32; LANE]; L];
     acc.copy_from_slice(&bias[..L]);
-    for (&x, column) in inputs.iter().zip(columns.chunks_exact(L)) {
-        let xk = if x > 0.0 { x } else { 0.0 };
-        for j in 0..L {
+    add_inputs(&mut acc, inputs, columns);
+    acc
+}
+
+/// Adds each input's column, scaled by the input through a ReLU, to `sums`. Every input is
+/// added: a ReLU-zeroed one adds `0 * w`, which leaves a sum as it was, so the tables are
+/// those of the loop before, which skipped it behind a branch (the branch cost more than
+/// the additions). The ReLU is a comparison, not `f32::max`, whose NaN rule wasm's
+/// `f32.max` keeps at a price in the worker.
+#[inline(always)]
+fn add_inputs(sums: &mut [Lane], inputs: &[f32], columns: &[Lane]) {
+    for (&x, column) in inputs.iter().zip(columns.chunks_exact(sums.len())) {
+        let scale = if x > 0.0 { x } else { 0.0 };
+        for (sum, w) in sums.iter_mut().zip(column) {
             for i in 0..LANE {
-                acc[j][i] += xk * column[j][i];
+                sum[i] += scale * w[i];
             }
         }
     }
-    acc
 }
 
 #[cfg(test)]
