@@ -133,7 +133,6 @@ fn to_lanes(values: &[f32]) -> Vec<Lane> {
 /// A layer after the first, by input: `columns[k * out_lanes..]` is what input `k` adds to
 /// the outputs, in lanes.
 struct LaterLayer {
-    inputs: usize,
     out_lanes: usize,
     columns: Vec<Lane>,
     bias: Vec<Lane>,
@@ -142,7 +141,6 @@ struct LaterLayer {
 impl LaterLayer {
     fn new(d: &Dense) -> Self {
         LaterLayer {
-            inputs: d.inputs,
             out_lanes: lanes(d.outputs),
             columns: (0..d.inputs).flat_map(|k| to_lanes(&d.column(k))).collect(),
             bias: to_lanes(&d.bias),
@@ -150,11 +148,11 @@ impl LaterLayer {
     }
 }
 
-impl<'a> Walk<'a> {
+impl Walk {
     /// The walk of one pattern's configurations, digits in ascending square order (digit
     /// `rank[k]` holds card square `k`), 0 empty, 1 own, 2 opponent: the columns and the
     /// later layers' weights by input, made once for every stage.
-    pub(super) fn new(layers: &'a PatternLayers, rank: &[u32]) -> Self {
+    pub(super) fn new(layers: &PatternLayers, rank: &[u32]) -> Self {
         let first = &layers.layers[0];
         let squares = rank.len();
         let hidden = lanes(first.outputs);
@@ -174,7 +172,8 @@ impl<'a> Walk<'a> {
             .max()
             .unwrap_or(0);
         Walk {
-            first,
+            bias: to_lanes(&first.bias),
+            stage_column: to_lanes(&first.column(2 * squares)),
             columns,
             rest,
             sums: vec![[0.0; LANE]; (squares + 1) * hidden],
@@ -186,13 +185,8 @@ impl<'a> Walk<'a> {
     /// Fills `out[configuration]` for the stage whose input is `stage_input`.
     pub(super) fn fill(&mut self, stage_input: f32, out: &mut [Entry]) {
         let squares = self.columns.len();
-        let stage_column = to_lanes(&self.first.column(2 * squares));
         let base = &mut self.sums[squares * self.hidden..];
-        for ((s, b), w) in base
-            .iter_mut()
-            .zip(to_lanes(&self.first.bias))
-            .zip(&stage_column)
-        {
+        for ((s, b), w) in base.iter_mut().zip(&self.bias).zip(&self.stage_column) {
             for i in 0..LANE {
                 s[i] = b[i] + w[i] * stage_input;
             }
@@ -202,8 +196,10 @@ impl<'a> Walk<'a> {
 }
 
 /// One pattern's walk (`Walk::new`, then `Walk::fill` for each stage).
-pub(super) struct Walk<'a> {
-    first: &'a Dense,
+pub(super) struct Walk {
+    /// The first layer's bias and what the stage input adds to it, in lanes.
+    bias: Vec<Lane>,
+    stage_column: Vec<Lane>,
     /// `columns[digit][value - 1]`, in lanes.
     columns: Vec<[Vec<Lane>; 2]>,
     rest: Vec<LaterLayer>,
@@ -215,7 +211,7 @@ pub(super) struct Walk<'a> {
     hidden: usize,
 }
 
-impl Walk<'_> {
+impl Walk {
     /// Sets digit `level - 1` to each value under the sums of the digits above (row
     /// `above` of `sums`), `index` their share of the configuration. A digit left empty adds
     /// nothing: its digits below read the row above as it is, with no copy.
@@ -259,7 +255,9 @@ impl Walk<'_> {
                 None => first.as_flattened(),
                 Some(_) => before.as_flattened(),
             };
-            layer.apply(&inputs[..layer.inputs], &mut out[..layer.out_lanes]);
+            // The layer reads as many inputs as it has columns: a buffer's lanes past them
+            // are never read.
+            layer.apply(inputs, &mut out[..layer.out_lanes]);
             source = Some(target);
         }
         let last = match source {
