@@ -112,7 +112,8 @@ fn pattern_check(model: &Network, path: &Path, load: Duration, tolerance: f32) -
         println!("pattern {}: {}", pattern.name, squares.join(" "));
     }
     println!(
-        "{} patterns, {} instances, {} stages; tables {:.1} MB, loaded and built in {:.0} ms",
+        "{} patterns, {} instances, {} stages; tables {:.1} MB (each stage's built when a \
+         search first reaches it), loaded in {:.0} ms",
         set.patterns.len(),
         set.instances.len(),
         set.stages,

@@ -1,7 +1,8 @@
 //! A pattern network turned into lookup tables: every pattern's network run once over every
-//! configuration of its squares in every stage, at load (Egaroucid for Web's
-//! `evaluate_init`, `src/web/evaluate.hpp`); a position's evaluation is then a sum of
-//! table entries.
+//! configuration of its squares in every stage (Egaroucid for Web's `evaluate_init`,
+//! `src/web/evaluate.hpp`, at load; here each stage when a search first reaches it, where
+//! the patterns are walked from their layers: `stages`); a position's evaluation is then a
+//! sum of table entries.
 //!
 //! Reading an instance: its squares are gathered from the side to move's discs and from
 //! the opponent's with one `pext` each (BMI2), which packs them in ascending square order;
@@ -20,14 +21,18 @@
 //! places one disc and flips a few, so only the instances through those squares read
 //! another entry.
 
+use std::sync::Arc;
+
 use super::set::{PatternSet, MAX_PATTERNS};
-use super::walk::{PatternLayers, Walk};
+use super::walk::PatternLayers;
 
 mod children;
 mod global;
+mod stages;
 pub use children::{ChildReading, PositionIndices};
 use global::GlobalTable;
 use othello::Position;
+use stages::{Block, LazyBlock, StageSource};
 
 /// Why running a pattern network failed, in the words a loaded network uses for the same
 /// failure (`network::ModelError`'s `Run` and `Contract`, which it becomes there). An error
@@ -92,12 +97,14 @@ pub struct PatternTables {
     offsets: Vec<usize>,
     /// Entries in one stage's block (the sum of every pattern's 3^s).
     stage_len: usize,
-    /// Stage after stage, one array an output (score, value logit): one stage's block is
+    /// Each stage's block, one array an output (score, value logit): one stage's block is
     /// all a position reads, and a search that wants one output reads one array, half
     /// the bytes of both side by side (Egaroucid keeps one output a table). Each output
-    /// in units of `step`.
-    entries: [Vec<i16>; 2],
-    /// What one unit of a stored entry is worth, per output.
+    /// in units of `step`. Built when first read where the patterns are walked from their
+    /// layers (`source`), all at once where a runtime runs them.
+    stages: Vec<LazyBlock>,
+    source: Option<Arc<StageSource>>,
+    /// What one unit of a stored entry is worth, per output: the same in every stage.
     step: [f32; 2],
     readers: Vec<Reader>,
     /// `ternary[reader.ternary + bits]`: the gathered bits of an instance's squares as
@@ -203,7 +210,10 @@ impl Digits {
 }
 
 impl PatternTables {
-    /// Runs every pattern's network over every configuration and stage.
+    /// The tables of `set`'s network: walked from the patterns' layers a stage at a time
+    /// as the search first reads each (`stages`), where the runner gives every pattern's
+    /// layers; otherwise every pattern's network run over every configuration and stage
+    /// now.
     pub fn build(set: PatternSet, runner: &mut dyn PatternRunner) -> Result<Self, PatternRunError> {
         let mut offsets = Vec::with_capacity(set.patterns.len());
         let mut stage_len = 0;
@@ -211,19 +221,28 @@ impl PatternTables {
             offsets.push(stage_len);
             stage_len += pattern.configurations();
         }
+        let global = if set.global {
+            Some(global::run(&set, runner)?)
+        } else {
+            None
+        };
+        let layers: Option<Vec<PatternLayers>> = (0..set.patterns.len())
+            .map(|p| runner.layers(p).cloned())
+            .collect();
+        if let Some(layers) = layers {
+            let source = StageSource::new(&set, layers);
+            let step = stages::step_for(largest_with_global(source.bound(), global.as_deref()));
+            let blocks = (0..set.stages).map(|_| LazyBlock::new()).collect();
+            let source = Some(Arc::new(source));
+            return Ok(Self::assemble(
+                set, offsets, stage_len, blocks, source, step, global,
+            ));
+        }
         let stages = set.stages as usize;
         let mut entries = vec![[0.0f32; 2]; stage_len * stages];
         for (p, pattern) in set.patterns.iter().enumerate() {
             let rows = ConfigurationRows::new(&set, p);
             let per_stage = pattern.configurations();
-            if let Some(layers) = runner.layers(p) {
-                let mut walk = Walk::new(layers, &rows.rank);
-                for stage in 0..stages {
-                    let block = &mut entries[stage * stage_len + offsets[p]..][..per_stage];
-                    walk.fill(rows.stage_inputs[stage], block);
-                }
-                continue;
-            }
             let total = per_stage * stages;
             let mut start = 0;
             while start < total {
@@ -246,16 +265,17 @@ impl PatternTables {
                 }
                 start += count;
             }
+            let images = stages::symmetry_images(&set, p);
+            for stage in 0..stages {
+                let block = &mut entries[stage * stage_len + offsets[p]..][..per_stage];
+                stages::average(block, &images);
+            }
         }
-        average_over_symmetries(&set, &offsets, stage_len, &mut entries);
-        let global = if set.global {
-            Some(global::run(&set, runner)?)
-        } else {
-            None
-        };
         Ok(Self::with_entries(set, offsets, stage_len, entries, global))
     }
 
+    /// Tables of every stage's exact entries (`exact[stage * stage_len + offset + config]`),
+    /// quantized under the step their largest entry gives.
     fn with_entries(
         set: PatternSet,
         offsets: Vec<usize>,
@@ -263,24 +283,28 @@ impl PatternTables {
         exact: Vec<Entry>,
         global: Option<Vec<Entry>>,
     ) -> Self {
-        let mut step = [1.0f32; 2];
-        for (output, step) in step.iter_mut().enumerate() {
-            // The global entries too, so that a pattern entry never outgrows 16 bits.
-            let largest = exact
-                .iter()
-                .chain(global.iter().flatten())
-                .map(|e| e[output].abs())
-                .fold(0.0f32, f32::max);
-            if largest > 0.0 {
-                *step = largest / QUANTUM_MAX;
-            }
-        }
-        let entries = [0, 1].map(|o| {
-            exact
-                .iter()
-                .map(|e| (e[o] / step[o]).round().clamp(-QUANTUM_MAX, QUANTUM_MAX) as i16)
-                .collect()
-        });
+        let largest = stages::largest_abs(exact.iter().copied());
+        let step = stages::step_for(largest_with_global(largest, global.as_deref()));
+        let blocks = (0..set.stages as usize)
+            .map(|stage| {
+                let exact = &exact[stage * stage_len..][..stage_len];
+                LazyBlock::from(stages::quantize(exact, step))
+            })
+            .collect();
+        Self::assemble(set, offsets, stage_len, blocks, None, step, global)
+    }
+
+    /// The tables around their stage blocks (`stage_len` entries each, built or to build
+    /// from `source`): how each instance is read.
+    fn assemble(
+        set: PatternSet,
+        offsets: Vec<usize>,
+        stage_len: usize,
+        stages: Vec<LazyBlock>,
+        source: Option<Arc<StageSource>>,
+        step: Entry,
+        global: Option<Vec<Entry>>,
+    ) -> Self {
         let mut readers = Vec::with_capacity(set.instances.len());
         let mut ternary = Vec::with_capacity(set.instances.len() * 1024);
         // The distinct orders of digits met so far, the i-th at `ternary[i * 1024..]`.
@@ -329,7 +353,8 @@ impl PatternTables {
             set,
             offsets,
             stage_len,
-            entries,
+            stages,
+            source,
             step,
             readers,
             ternary,
@@ -349,9 +374,22 @@ impl PatternTables {
         self.global.is_some()
     }
 
-    /// The tables' size in bytes.
+    /// The tables' size in bytes, every stage built.
     pub fn bytes(&self) -> usize {
-        self.entries.iter().map(Vec::len).sum::<usize>() * std::mem::size_of::<i16>()
+        2 * self.stage_len * self.stages.len() * std::mem::size_of::<i16>()
+    }
+
+    /// How many stages' blocks are built so far.
+    pub fn built_stages(&self) -> usize {
+        self.stages.iter().filter(|b| b.get().is_some()).count()
+    }
+
+    /// Builds every stage's block not yet built: what a reader that wants no build in
+    /// its way (a benchmark's timing) does first.
+    pub fn build_every_stage(&self) {
+        for stage in 0..self.stages.len() {
+            self.stage_block(stage);
+        }
     }
 
     /// The summed outputs of every instance (score sum, value logit sum) for the side
@@ -409,7 +447,17 @@ impl PatternTables {
     /// `output`'s entries of `stage`.
     #[inline]
     fn block(&self, output: usize, stage: usize) -> &[i16] {
-        &self.entries[output][stage * self.stage_len..][..self.stage_len]
+        &self.stage_block(stage)[output]
+    }
+
+    /// `stage`'s block, built now if no reader has built it yet.
+    #[inline]
+    fn stage_block(&self, stage: usize) -> &Block {
+        self.stages[stage].get_or_init(|| match &self.source {
+            Some(source) => source.block(stage, &self.offsets, self.stage_len, self.step),
+            // Tables without a source are built whole (`with_entries`).
+            None => [0, 1].map(|_| vec![0; self.stage_len].into_boxed_slice()),
+        })
     }
 
     /// How [`Digits::get`] reads each instance's digits of `own` to move against `other`.
@@ -474,8 +522,8 @@ impl PatternTables {
     /// The entry of `pattern` for `configuration` (digits in ascending square order) in
     /// `stage`, for checks.
     pub fn entry(&self, stage: usize, pattern: usize, configuration: usize) -> Entry {
-        let at = stage * self.stage_len + self.offsets[pattern] + configuration;
-        [0, 1].map(|o| f32::from(self.entries[o][at]) * self.step[o])
+        let at = self.offsets[pattern] + configuration;
+        [0, 1].map(|o| f32::from(self.block(o, stage)[at]) * self.step[o])
     }
 }
 
@@ -497,77 +545,14 @@ fn ternary_block(ternary: &mut Vec<u16>, orders: &mut Vec<Vec<u16>>, weights: Ve
     ternary.len() - 1024
 }
 
-/// Makes each pattern's entries the mean over the symmetries that map its squares onto
-/// themselves (a row's reversal, a corner square's diagonal mirror), so that a position's
-/// sum is the mean of the network's sums over the board's eight symmetries (the contract,
-/// docs/model-contract.md): an instance set keeps one image of each set of squares, so a
-/// turned position reads some of its configurations with their squares in another
-/// order, and a network that is not exactly symmetric answered those differently
-/// (the four first moves of 8x8, one position up to symmetry, were valued apart by up to
-/// 0.7 discs). Averaging the tables once costs nothing a position, where averaging the
-/// network's answers in the search costs eight evaluations (docs/arena.md, "The network's
-/// symmetries"). Why the two means are equal: for a turn g, the instance of squares S
-/// reads in g(p) what the instance of g⁻¹(S) reads in p, permuted by an element of the
-/// pattern's stabiliser; over the eight turns each (instance, stabiliser element) pair
-/// comes up equally often.
-fn average_over_symmetries(
-    set: &PatternSet,
-    offsets: &[usize],
-    stage_len: usize,
-    entries: &mut [Entry],
-) {
-    for (p, pattern) in set.patterns.iter().enumerate() {
-        let mask = pattern.mask();
-        // Squares in ascending order: the digit that holds each.
-        let mut ascending = pattern.squares.clone();
-        ascending.sort_by_key(|sq| sq.index());
-        let images: Vec<Vec<usize>> = othello::Symmetry::ALL
-            .iter()
-            .filter(|g| {
-                ascending
-                    .iter()
-                    .fold(0u64, |m, &sq| m | g.square(sq, set.size).bit())
-                    == mask
-            })
-            .map(|g| {
-                // Digit j moves to the digit of the square g maps the j-th square onto.
-                let to: Vec<usize> = ascending
-                    .iter()
-                    .map(|&sq| {
-                        let image = g.square(sq, set.size);
-                        ascending.iter().position(|&o| o == image).unwrap_or(0)
-                    })
-                    .collect();
-                (0..pattern.configurations())
-                    .map(|config| {
-                        let mut rest = config;
-                        let mut turned = 0;
-                        for &digit_to in &to {
-                            turned += (rest % 3) * 3usize.pow(digit_to as u32);
-                            rest /= 3;
-                        }
-                        turned
-                    })
-                    .collect()
-            })
-            .collect();
-        if images.len() < 2 {
-            continue;
-        }
-        let share = 1.0 / images.len() as f32;
-        for stage in 0..set.stages as usize {
-            let block = &mut entries[stage * stage_len + offsets[p]..][..pattern.configurations()];
-            let averaged: Vec<Entry> = (0..block.len())
-                .map(|config| {
-                    images.iter().fold([0.0f32; 2], |sum, image| {
-                        let e = block[image[config]];
-                        [sum[0] + e[0] * share, sum[1] + e[1] * share]
-                    })
-                })
-                .collect();
-            block.copy_from_slice(&averaged);
-        }
-    }
+/// `largest` (per output) or the global network's largest entry, whichever is larger:
+/// the global entries share the patterns' step.
+fn largest_with_global(largest: Entry, global: Option<&[Entry]>) -> Entry {
+    stages::largest_abs(
+        [largest]
+            .into_iter()
+            .chain(global.into_iter().flatten().copied()),
+    )
 }
 
 /// Writes the network input of one configuration of one pattern in one stage.
@@ -582,10 +567,7 @@ struct ConfigurationRows {
 impl ConfigurationRows {
     fn new(set: &PatternSet, pattern: usize) -> Self {
         let squares = &set.patterns[pattern].squares;
-        let rank = squares
-            .iter()
-            .map(|sq| squares.iter().filter(|o| o.index() < sq.index()).count() as u32)
-            .collect();
+        let rank = stages::digit_ranks(set, pattern);
         let stage_inputs = (0..set.stages as usize)
             .map(|s| set.stage_input(s))
             .collect();

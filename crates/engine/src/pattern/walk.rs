@@ -84,6 +84,47 @@ impl PatternLayers {
         Ok(PatternLayers { layers })
     }
 
+    /// At least the largest absolute value either output takes over every configuration
+    /// of the pattern at `stage_input`, by interval arithmetic: each first-layer output's
+    /// range is exact (its squares add their columns independently), and each later
+    /// layer bounds its outputs from its inputs' ranges. Tables quantized under this step
+    /// before their entries exist (`PatternTables`, built a stage at a time) never
+    /// overflow their 16 bits.
+    pub(super) fn bound(&self, stage_input: f32) -> Entry {
+        let first = &self.layers[0];
+        let squares = (first.inputs - 1) / 2;
+        let mut ranges: Vec<(f32, f32)> = (0..first.outputs)
+            .map(|o| {
+                let w = &first.weight[o * first.inputs..][..first.inputs];
+                let base = first.bias[o] + w[2 * squares] * stage_input;
+                (0..squares).fold((base, base), |(lo, hi), k| {
+                    let (own, theirs) = (w[k], w[squares + k]);
+                    (lo + own.min(theirs).min(0.0), hi + own.max(theirs).max(0.0))
+                })
+            })
+            .collect();
+        for d in &self.layers[1..] {
+            let inputs: Vec<(f32, f32)> = ranges
+                .iter()
+                .map(|&(lo, hi)| (lo.max(0.0), hi.max(0.0)))
+                .collect();
+            ranges = (0..d.outputs)
+                .map(|o| {
+                    let w = &d.weight[o * d.inputs..][..d.inputs];
+                    let bias = (d.bias[o], d.bias[o]);
+                    w.iter().zip(&inputs).fold(bias, |(lo, hi), (&w, &(a, b))| {
+                        if w >= 0.0 {
+                            (lo + w * a, hi + w * b)
+                        } else {
+                            (lo + w * b, hi + w * a)
+                        }
+                    })
+                })
+                .collect();
+        }
+        [0, 1].map(|o| ranges[o].0.abs().max(ranges[o].1.abs()))
+    }
+
     /// The network on one input row, plainly: what the walk must give.
     #[cfg(test)]
     fn forward(&self, row: &[f32]) -> Entry {
@@ -345,6 +386,8 @@ mod tests {
             let layers = PatternLayers::new(random_layers(&mut rng, widths), 5).expect("valid");
             let mut out = vec![[0.0f32; 2]; 243];
             Walk::new(&layers, &rank).fill(0.25, &mut out);
+            let bound = layers.bound(0.25);
+            let mut largest = [0.0f32; 2];
             for (config, got) in out.iter().enumerate() {
                 let digit = |k: usize| (config / 3usize.pow(rank[k])) % 3;
                 let mut row: Vec<f32> =
@@ -353,11 +396,30 @@ mod tests {
                 row.push(0.25);
                 let want = layers.forward(&row);
                 for o in 0..2 {
+                    largest[o] = largest[o].max(want[o].abs());
                     assert!(
                         (got[o] - want[o]).abs() <= 1e-5 * (1.0 + want[o].abs()),
                         "configuration {config} output {o}: {} against {}",
                         got[o],
                         want[o]
+                    );
+                }
+            }
+            for o in 0..2 {
+                let tolerance = 1e-5 * (1.0 + largest[o]);
+                assert!(
+                    largest[o] <= bound[o] + tolerance,
+                    "{widths:?} output {o}: {} past its bound {}",
+                    largest[o],
+                    bound[o]
+                );
+                if widths.len() == 2 {
+                    // One layer: each output's range is exact, so its bound is attained.
+                    assert!(
+                        (largest[o] - bound[o]).abs() <= tolerance,
+                        "{widths:?} output {o}: the bound {} of a single layer is not its largest {}",
+                        bound[o],
+                        largest[o]
                     );
                 }
             }
