@@ -432,7 +432,7 @@ async function strongReplyRates(page, replies) {
   };
 }
 
-test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its tables built in the worker, plain PUCT's speed over them, a game at Strong, its speed", async () => {
+test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its tables built in the worker a stage at a time, plain PUCT's speed over them, a game at Strong, its speed", async () => {
   const { page, context, errors } = await openGame();
   assert.match(await page.getAttribute("#model-status", "data-player"), /^mcts:model=pattern-8x8,(.*,)?leaf_depth=2(,|$)/);
   // The shipped files given again as the player's own network: from the files' arrival to
@@ -450,6 +450,17 @@ test("the page's 8x8 agent is the pattern network with alpha-beta leaves: its ta
     { timeout: 30_000 },
   );
   numbers.pattern_network_ready_ms = Date.now() - started;
+  // Loading builds no stage of the tables: a search builds each as it first reaches it.
+  // Worker 0 builds them all now, and says how long that took.
+  const built = await page.evaluate(
+    () => new Promise((resolve) => window.othelloBenchTables("mine (yours)", resolve)),
+  );
+  assert.equal(typeof built, "number", `the tables' stages: ${built}`);
+  numbers.pattern_every_stage_built_ms = Math.round(built);
+  const notPattern = await page.evaluate(
+    () => new Promise((resolve) => window.othelloBenchTables("az-9x9", resolve)),
+  );
+  assert.match(String(notPattern), /az-9x9/);
   // A network of one's own is searched as it is, without the shipped network's leaf search.
   assert.doesNotMatch(await page.getAttribute("#model-status", "data-player"), /leaf_depth/);
   await setLevel(page, "strong");

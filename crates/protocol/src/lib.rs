@@ -148,6 +148,10 @@ pub enum Input {
         depth: u32,
         millis: u32,
     },
+    /// Builds every stage of the named pattern network's tables not built yet (a search
+    /// builds each when it first reaches it) and answers `BenchedTables` with the
+    /// milliseconds that took: the browser tests' figure for the worker's table build.
+    BenchTables { model: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -201,6 +205,11 @@ pub enum Output {
     BenchedAlphaBeta {
         model: String,
         depth: u32,
+        result: Result<f64, String>,
+    },
+    /// Milliseconds to build the tables' stages not yet built, or why it could not.
+    BenchedTables {
+        model: String,
         result: Result<f64, String>,
     },
 }

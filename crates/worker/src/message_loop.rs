@@ -186,6 +186,10 @@ impl Worker for SearchWorker {
                     },
                 );
             }
+            Input::BenchTables { model } => {
+                let result = self.searcher.bench_tables(&model);
+                scope.respond(who, Output::BenchedTables { model, result });
+            }
         }
     }
 }

@@ -258,6 +258,18 @@ impl Searcher {
         ))
     }
 
+    /// Milliseconds to build every stage of the named pattern network's tables that no
+    /// search has built yet.
+    pub fn bench_tables(&self, model: &str) -> Result<f64, String> {
+        let network = self.networks.network(model).map_err(|e| e.to_string())?;
+        let tables = network
+            .pattern_tables()
+            .ok_or_else(|| format!("'{model}' is no pattern network: it has no tables to build"))?;
+        let clock = web_time::Instant::now();
+        tables.build_every_stage();
+        Ok(clock.elapsed().as_secs_f64() * 1e3)
+    }
+
     /// `player` without a budget of its own (the request's budget rules; one in the spec
     /// would only confuse), checked against the position's board, rules and networks.
     fn budgetless_spec(
@@ -708,6 +720,13 @@ pub(crate) mod tests {
         searcher
             .load_model("patterns".into(), &onnx, &card)
             .expect("loads");
+        // Loading builds no stage of its tables; the tables bench builds them all.
+        let network = searcher.networks.network("patterns").expect("loaded");
+        let tables = network.pattern_tables().expect("tables");
+        assert_eq!(tables.built_stages(), 0);
+        let ms = searcher.bench_tables("patterns").expect("built");
+        assert!(ms >= 0.0, "{ms}");
+        assert_eq!(tables.built_stages(), tables.set().stages as usize);
         // Its plane runner refuses planes: the bench reads the tables instead, any batch.
         for batch in [1, 8] {
             let rate = searcher
@@ -736,6 +755,11 @@ pub(crate) mod tests {
         let refused = searcher
             .bench_alphabeta("counting", 2, Duration::from_millis(1))
             .expect_err("no tables");
+        assert!(
+            refused.contains("'counting' is no pattern network"),
+            "{refused}"
+        );
+        let refused = searcher.bench_tables("counting").expect_err("no tables");
         assert!(
             refused.contains("'counting' is no pattern network"),
             "{refused}"

@@ -247,9 +247,10 @@ impl Gateway {
 
 /// The browser tests' hooks: `othelloCrashWorker(index)` makes a worker panic,
 /// `othelloBenchNetwork(model, batch, millis, callback)` gives the callback the positions
-/// a second through worker 0's network, and `othelloBenchAlphaBeta(model, depth, millis,
-/// callback)` worker 0's alpha-beta nodes a second over a pattern network's tables (or an
-/// error string).
+/// a second through worker 0's network, `othelloBenchAlphaBeta(model, depth, millis,
+/// callback)` worker 0's alpha-beta nodes a second over a pattern network's tables, and
+/// `othelloBenchTables(model, callback)` the milliseconds worker 0 takes to build the
+/// stages of a pattern network's tables that no search has built (or an error string).
 fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
     use wasm_bindgen::closure::Closure;
     let Some(window) = web_sys::window() else {
@@ -272,6 +273,20 @@ fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
         "othelloBenchAlphaBeta",
         Pool::bench_alphabeta,
     );
+    let tables_pool = pool.clone();
+    let tables = Closure::<dyn Fn(String, js_sys::Function)>::new(
+        move |model: String, callback: js_sys::Function| {
+            tables_pool
+                .borrow_mut()
+                .bench_tables(0, model, answer_to(callback));
+        },
+    );
+    let _ = js_sys::Reflect::set(
+        &window,
+        &"othelloBenchTables".into(),
+        tables.as_ref().unchecked_ref(),
+    );
+    tables.forget();
 }
 
 /// A bench of the pool's (network or alpha-beta: the model, one number, the milliseconds,

@@ -135,7 +135,9 @@ impl Pool {
         match out {
             Output::ModelLoaded { name, .. } => self.on_load(index, name, None),
             Output::ModelRejected { name, error } => self.on_load(index, name, Some(error)),
-            Output::Benched { result, .. } | Output::BenchedAlphaBeta { result, .. } => {
+            Output::Benched { result, .. }
+            | Output::BenchedAlphaBeta { result, .. }
+            | Output::BenchedTables { result, .. } => {
                 self.on_benched(result);
                 vec![]
             }

@@ -52,6 +52,12 @@ impl Pool {
         );
     }
 
+    /// Asks worker `index` to build every stage of `model`'s tables not built yet; `done`
+    /// gets the milliseconds that took, or why not.
+    pub fn bench_tables(&mut self, index: usize, model: String, done: BenchAnswer) {
+        self.send_bench(index, Input::BenchTables { model }, done);
+    }
+
     /// Sends worker `index` a bench and keeps `done` for its answer (one bench at a time).
     fn send_bench(&mut self, index: usize, bench: Input, done: BenchAnswer) {
         let Some(slot) = self.slots.get(index) else {
