@@ -21,7 +21,7 @@ test("the page loads its network and shows the start position, with nothing on t
   assert.match(await status(page), /Black to move: your turn/);
   assert.ok(Number(await page.getAttribute("main", "data-workers")) >= 1);
   assert.match(await page.locator("#model-status").innerText(), /Opponent: the pattern-8x8 network, Casual: 100 simulations per move/);
-  assert.match(await page.locator("#model-strength").textContent(), /Measured at 1 s per move, as the Strong level plays: .* against an earlier network, pattern-8x8-88 \(generation 88 of training run pattern-8x8, 1 s per move, alpha-beta leaves of depth 2, its opening book\)/);
+  assert.match(await page.locator("#model-strength").textContent(), /Measured at 1 s per move, as the Strong level plays: .* against an earlier network, pattern-8x8-174 \(generation 174 of training run pattern-8x8, 1 s per move, alpha-beta leaves of depth 2, its opening book\)/);
   // Nothing to take back or replay yet, and no custom budget to type.
   assert.ok(await page.locator("#undo").isDisabled());
   assert.ok(await page.locator("#redo").isDisabled());

@@ -267,7 +267,7 @@ test("on a laptop's screen the search and the graph are in view beside the board
   // The match results are folded under a summary, one click away.
   assert.equal(await page.locator("details.strength[open]").count(), 0);
   await page.click("details.strength summary");
-  assert.match(await page.locator("#model-strength").innerText(), /against an earlier network, pattern-8x8-88/);
+  assert.match(await page.locator("#model-strength").innerText(), /against an earlier network, pattern-8x8-174/);
   await context.close();
 });
 

@@ -98,7 +98,7 @@ pub const BUILTIN_MODELS: &[BuiltinModel] = &[
         variant: Variant::Standard,
         learner: Learner::Patterns,
         path: "models/pattern-8x8",
-        onnx_bytes: 41_081,
+        onnx_bytes: 59_431,
         leaf_depth: Some(2),
     },
     BuiltinModel {
@@ -561,7 +561,7 @@ mod tests {
         );
         assert!(
             line.contains(
-                "against an earlier network, pattern-8x8-88 (generation 88 of training run \
+                "against an earlier network, pattern-8x8-174 (generation 174 of training run \
                  pattern-8x8, 1 s per move, alpha-beta leaves of depth 2, its opening book)"
             ),
             "{line}"
