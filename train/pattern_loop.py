@@ -136,7 +136,8 @@ class PatternRun(RunFiles):
     """A pattern network's run directory: config.json, state.json (the last finished
     generation, the CPU-hours, the generation that plays), log.txt, metrics.csv; at its
     root what the next generation needs and git keeps (`latest.pt`, the checkpoint fitted
-    last; `best.onnx` and its card, the network that plays); under data/ each
+    last; `best.onnx` and its card, the network that plays; with `--average-last`, under
+    fits/ the fits the next generations' means still need); under data/ each
     generation's self-play, under models/ each generation's fit (`.pt`) and network
     (`.onnx` and card: the fit's own, or with `--average-last` the mean of the last fits),
     under gates/ each gate's games (none of these three in git)."""
@@ -166,6 +167,32 @@ class PatternRun(RunFiles):
 
     def data(self, gen: int) -> Path:
         return self.root / "data" / f"gen-{gen:04d}"
+
+    def kept_fit(self, gen: int) -> Path:
+        """Generation `gen`'s fit as git keeps it while a later mean still needs it."""
+        return self.root / "fits" / f"gen-{gen:04d}.pt"
+
+    def fit_of(self, gen: int) -> Path | None:
+        """Generation `gen`'s fit: its own under models/, else the copy under fits/."""
+        for path in (self.stem(gen).with_suffix(".pt"), self.kept_fit(gen)):
+            if path.is_file():
+                return path
+        return None
+
+    def keep_fits_for_the_mean(self, gen: int, last: int) -> None:
+        """Keeps generation `gen`'s fit under fits/ and drops those that neither its mean
+        (made again if the run stops before `gen` is saved) nor a later one reads:
+        models/ is not in git, so a run that moves to another machine would
+        otherwise play its next generations as the mean of the fits it made there alone,
+        one at first (the mean of 16 erred by 8.08 discs where one fit erred by 8.63,
+        docs/pattern.md)."""
+        kept = self.kept_fit(gen)
+        kept.parent.mkdir(exist_ok=True)
+        shutil.copyfile(self.stem(gen).with_suffix(".pt"), kept)
+        for old in kept.parent.glob("gen-*.pt"):
+            number = old.stem.removeprefix("gen-")
+            if number.isdigit() and int(number) <= gen - last:
+                old.unlink()
 
     def keep(self, gen: int, best: bool) -> None:
         """The generation's checkpoint becomes `latest.pt`; its network and card
@@ -243,6 +270,7 @@ def fit(run: PatternRun, gen: int, files: Sequence[Path], fitter: Fit) -> None:
         raise RunError(f"the fit of generation {gen + 1} failed (see the lines above)")
     if c["average_last"] > 1:
         average(run, gen + 1, c["average_last"])
+        run.keep_fits_for_the_mean(gen + 1, c["average_last"])
 
 
 def average(run: PatternRun, gen: int, last: int) -> None:
@@ -251,9 +279,10 @@ def average(run: PatternRun, gen: int, last: int) -> None:
     fit continues from (KataGo's self-play plays the averaged weights while the optimiser
     keeps its own). Only the newest fits of the generation's own layout are averaged: a run
     whose network changed (another pattern set or width put at `latest.pt`) averages its
-    new fits alone."""
-    paths = [run.stem(g).with_suffix(".pt") for g in range(max(gen - last + 1, 0), gen + 1)]
-    paths = [p for p in paths if p.is_file()]
+    new fits alone. A fit is read from models/ or, on a machine the run moved to, from the
+    copies git keeps under fits/."""
+    generations = range(max(gen - last + 1, 0), gen + 1)
+    paths = [p for g in generations if (p := run.fit_of(g)) is not None]
     try:
         fits = same_layout_tail([(p, load_checkpoint(p)[0]) for p in paths])
         card = json.loads(run.stem(gen).with_suffix(".json").read_text())

@@ -4,6 +4,7 @@ the window of the newest positions, gated, kept and resumed."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -177,3 +178,39 @@ def test_a_generation_s_network_is_the_mean_of_the_last_fits_weights(tmp_path: P
     assert (run.root / "best.onnx").read_bytes() == run.stem(3).with_suffix(".onnx").read_bytes()
     first = json.loads(run.stem(1).with_suffix(".json").read_text())
     assert first["training"]["averaged_generations"] == [0, 1]
+
+
+def test_a_run_on_a_new_machine_averages_the_fits_git_kept(tmp_path: Path) -> None:
+    """models/ and data/ are not in git: a run resumed on another machine reads the fits
+    its next means need from fits/, which keeps only those."""
+    calls: list[SelfPlayJob] = []
+    fits: list[list[str]] = []
+    run = PatternRun.open(tmp_path / "run", {"board": 6, "games": 4, "average_last": 3})
+    pattern_loop.run_generations(run, 4, tools(calls, fits, {}))
+    # Generation 4's mean read fits 2-4, the next will read 3-5.
+    assert sorted(p.name for p in (run.root / "fits").iterdir()) == [
+        "gen-0002.pt",
+        "gen-0003.pt",
+        "gen-0004.pt",
+    ]
+    kept = {g: run.kept_fit(g).read_bytes() for g in (3, 4)}
+    assert kept[4] == run.stem(4).with_suffix(".pt").read_bytes()
+    # The new machine: only what git keeps.
+    for folder in ("models", "data"):
+        shutil.rmtree(run.root / folder)
+    again = PatternRun.open(run.root, {})
+    pattern_loop.run_generations(again, 1, tools(calls, fits, {}))
+    card = json.loads(again.stem(5).with_suffix(".json").read_text())
+    assert card["training"]["averaged_generations"] == [3, 5]
+    states = [load_checkpoint(again.kept_fit(g))[0].state_dict() for g in (3, 4)]
+    assert [again.kept_fit(g).read_bytes() for g in (3, 4)] == [kept[3], kept[4]]
+    fifth = load_checkpoint(again.stem(5).with_suffix(".pt"))[0]
+    states.append(fifth.state_dict())
+    mean = PatternNet(fifth.config)
+    mean.load_state_dict({k: sum(s[k] for s in states) / 3 for k in states[0]})
+    check_parity(mean, onnx.load(str(again.stem(5).with_suffix(".onnx"))), "the mean of 3-5")
+    assert sorted(p.name for p in (run.root / "fits").iterdir()) == [
+        "gen-0003.pt",
+        "gen-0004.pt",
+        "gen-0005.pt",
+    ]

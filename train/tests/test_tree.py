@@ -55,11 +55,17 @@ def test_finished_runs_keep_no_checkpoint_network_or_sample_data() -> None:
         live = run in LIVE_RUNS
         if (
             p.suffix == ".npz"
-            or (p.suffix == ".pt" and not (live and p.name == "latest.pt"))
+            or (p.suffix == ".pt" and not (live and kept_for_the_resume(p)))
             or (p.suffix == ".onnx" and not (live and p.name == "best.onnx"))
         ):
             heavy.append(p)
     assert not heavy, f"checkpoints, networks or sample data of finished runs in git: {heavy}"
+
+
+def kept_for_the_resume(p: PurePosixPath) -> bool:
+    """A live run's checkpoint its resume reads: `latest.pt`, or a fit under fits/ that
+    the next generations' means of weights read (`train.pattern_loop`)."""
+    return p.name == "latest.pt" or (len(p.parts) == 4 and p.parts[2] == "fits")
 
 
 def test_every_finished_run_has_its_summary() -> None:
@@ -90,7 +96,9 @@ def test_runs_hold_no_scripts_and_no_copies_of_files_kept_elsewhere() -> None:
     # A run that goes on keeps what its resume needs, and its best network may be the one
     # shipped in models/ until a later generation passes the gate.
     def resume_state(p: PurePosixPath) -> bool:
-        return run_of(p) in LIVE_RUNS and p.name in ("best.onnx", "best.json", "latest.pt")
+        return run_of(p) in LIVE_RUNS and (
+            p.name in ("best.onnx", "best.json") or kept_for_the_resume(p)
+        )
 
     copies = []
     for p in files:
