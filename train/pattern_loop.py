@@ -36,8 +36,10 @@ from train.pattern import (
     PatternNet,
     export_model,
     load_checkpoint,
+    load_half_weights,
     mean_of_networks,
     save_checkpoint,
+    save_half_weights,
 )
 from train.rundir import RunFiles, cpu_seconds, write_json_atomic
 from train.settings import Check, Setting, at_least, merged_config
@@ -172,12 +174,13 @@ class PatternRun(RunFiles):
         """Generation `gen`'s fit as git keeps it while a later mean still needs it."""
         return self.root / "fits" / f"gen-{gen:04d}.pt"
 
-    def fit_of(self, gen: int) -> Path | None:
+    def fit_of(self, gen: int) -> tuple[Path, PatternNet] | None:
         """Generation `gen`'s fit: its own under models/, else the copy under fits/."""
-        for path in (self.stem(gen).with_suffix(".pt"), self.kept_fit(gen)):
-            if path.is_file():
-                return path
-        return None
+        own = self.stem(gen).with_suffix(".pt")
+        if own.is_file():
+            return own, load_checkpoint(own)[0]
+        kept = self.kept_fit(gen)
+        return (kept, load_half_weights(kept)) if kept.is_file() else None
 
     def keep_fits_for_the_mean(self, gen: int, last: int) -> None:
         """Keeps generation `gen`'s fit under fits/ and drops those that neither its mean
@@ -185,10 +188,10 @@ class PatternRun(RunFiles):
         models/ is not in git, so a run that moves to another machine would
         otherwise play its next generations as the mean of the fits it made there alone,
         one at first (the mean of 16 erred by 8.08 discs where one fit erred by 8.63,
-        docs/pattern.md)."""
+        docs/pattern.md). Kept in half precision (`save_half_weights`)."""
         kept = self.kept_fit(gen)
         kept.parent.mkdir(exist_ok=True)
-        shutil.copyfile(self.stem(gen).with_suffix(".pt"), kept)
+        save_half_weights(load_checkpoint(self.stem(gen).with_suffix(".pt"))[0], kept)
         for old in kept.parent.glob("gen-*.pt"):
             number = old.stem.removeprefix("gen-")
             if number.isdigit() and int(number) <= gen - last:
@@ -282,9 +285,8 @@ def average(run: PatternRun, gen: int, last: int) -> None:
     new fits alone. A fit is read from models/ or, on a machine the run moved to, from the
     copies git keeps under fits/."""
     generations = range(max(gen - last + 1, 0), gen + 1)
-    paths = [p for g in generations if (p := run.fit_of(g)) is not None]
     try:
-        fits = same_layout_tail([(p, load_checkpoint(p)[0]) for p in paths])
+        fits = same_layout_tail([fit for g in generations if (fit := run.fit_of(g)) is not None])
         card = json.loads(run.stem(gen).with_suffix(".json").read_text())
         first = int(fits[0][0].stem.removeprefix("gen-"))
         training = {**card.get("training", {}), "averaged_generations": [first, gen]}

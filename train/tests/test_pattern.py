@@ -20,10 +20,12 @@ from train.pattern import (
     export_model,
     instances,
     load_checkpoint,
+    load_half_weights,
     mean_of_checkpoints,
     parse_board_text,
     read_card,
     save_checkpoint,
+    save_half_weights,
     stage,
     stage_input,
 )
@@ -331,3 +333,23 @@ def test_averaged_checkpoints_refuse_a_second_layout(tmp_path: Path) -> None:
         mean_of_checkpoints(paths)
     with pytest.raises(PatternError, match="no checkpoints"):
         mean_of_checkpoints([])
+
+
+def test_half_precision_weights_come_back_within_their_rounding(tmp_path: Path) -> None:
+    torch.manual_seed(3)
+    net = PatternNet(PatternConfig.default(8, global_hidden=(16, 16)))
+    save_half_weights(net, tmp_path / "fit.pt")
+    back = load_half_weights(tmp_path / "fit.pt")
+    assert back.config == net.config
+    for name, weights in net.state_dict().items():
+        got = back.state_dict()[name]
+        assert torch.allclose(got, weights, rtol=2**-10, atol=1e-7), name
+    # Two bytes a weight and the layout: one record, not one a tensor.
+    weights = sum(t.numel() for t in net.state_dict().values())
+    assert (tmp_path / "fit.pt").stat().st_size < 2 * weights + 4000
+    save_checkpoint(net, tmp_path / "full.pt")
+    with pytest.raises(PatternError, match="not a pattern network's half-precision weights"):
+        load_half_weights(tmp_path / "full.pt")
+    (tmp_path / "cut.pt").write_bytes((tmp_path / "fit.pt").read_bytes()[:100])
+    with pytest.raises(PatternError, match="not readable weights"):
+        load_half_weights(tmp_path / "cut.pt")
