@@ -688,13 +688,9 @@ def save_half_weights(net: PatternNet, path: Path) -> None:
 def load_half_weights(path: Path) -> PatternNet:
     """The network `save_half_weights` wrote, its weights back in single precision."""
     path = Path(path)
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # a missing, truncated or foreign file all mean the same here
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise PatternError(f"{path}: not readable weights ({first})") from e
-    if not isinstance(data, dict) or data.get("kind") != HALF_KIND:
-        raise PatternError(f"{path}: not a pattern network's half-precision weights")
+    data = load_record(
+        path, HALF_KIND, "readable weights", "a pattern network's half-precision weights"
+    )
     net = PatternNet(PatternConfig.from_dict(data["config"]))
     state, flat, at = net.state_dict(), data["flat"], 0
     if flat.numel() != sum(t.numel() for t in state.values()):
@@ -749,15 +745,22 @@ def with_global_network(
     return wider.train(net.training)
 
 
-def load_checkpoint(path: Path) -> tuple[PatternNet, dict[str, Any]]:
-    path = Path(path)
+def load_record(path: Path, kind: str, readable: str, what: str) -> dict[str, Any]:
+    """The dictionary torch saved at `path`, with its `kind` and a layout (`config`), or
+    one error that says which of the two it is not: `readable` or `what`."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # a missing, truncated or foreign file all mean the same here
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise PatternError(f"{path}: not a readable checkpoint ({first})") from e
-    if not isinstance(data, dict) or data.get("kind") != KIND or "config" not in data:
-        raise PatternError(f"{path}: not a pattern network checkpoint")
+        raise PatternError(f"{path}: not {readable} ({first})") from e
+    if not isinstance(data, dict) or data.get("kind") != kind or "config" not in data:
+        raise PatternError(f"{path}: not {what}")
+    return data
+
+
+def load_checkpoint(path: Path) -> tuple[PatternNet, dict[str, Any]]:
+    path = Path(path)
+    data = load_record(path, KIND, "a readable checkpoint", "a pattern network checkpoint")
     net = PatternNet(PatternConfig.from_dict(data["config"]))
     net.load_state_dict(data["state"])
     return net, data
