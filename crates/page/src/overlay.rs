@@ -156,9 +156,21 @@ pub fn board_overlay(
 /// for any other position's.
 pub fn panel_search<'a>(view: &'a View, game: &GameState) -> Option<(&'a Heat, Role)> {
     let here = game.position().hash();
+    // The agent to move here with a report of this position that no running search made:
+    // an earlier search of it (the person's move undone and played again), whose figures
+    // would stand under the thinking heading until the new search starts.
+    let running = |position| {
+        view.searching
+            .is_some_and(|(purpose, hash, _)| purpose == Purpose::Move && hash == position)
+    };
     view.heat.as_ref().and_then(|h| {
         let role = match h.purpose {
-            Purpose::Move if h.position == here && game.agent_to_move() => Role::Thinking,
+            Purpose::Move if h.position == here && game.agent_to_move() => {
+                if !running(h.position) {
+                    return None;
+                }
+                Role::Thinking
+            }
             Purpose::Move if heat_visible(game, h.position) => Role::Past,
             // Once the game is over nobody moves again: the agent's last search of the
             // game stays, even where the person's move ended it (issue 68: the panel

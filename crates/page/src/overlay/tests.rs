@@ -281,9 +281,19 @@ fn a_new_search_of_a_position_does_not_show_the_last_ones_figures() {
     let f5 = after_f5();
     let here = f5.position().hash();
     let finished = searched(Purpose::Move, here, merged("d6"), true).apply(ViewAction::Stopped);
-    assert!(panel_search(&finished, &f5).is_some());
-    // The same position searched again (f5 undone and played again): nothing shows until
-    // the new search reports.
+    assert_eq!(
+        panel_search(&finished, &agent(&f5, "d6")).map(|(_, r)| r),
+        Some(Role::Past)
+    );
+    // f5 undone and played again: the agent is to move here once more, and until the new
+    // search starts (the frames before the page sends it) the last one's figures do not
+    // stand under the thinking heading, nor its tiles on the board.
+    assert_eq!(panel_search(&finished, &f5), None);
+    assert_eq!(
+        board_overlay(&f5, None, &finished, true),
+        nothing_on(Showing::Game)
+    );
+    // The same position searched again: nothing shows until the new search reports.
     let again = finished.apply(ViewAction::Started(Purpose::Move, here, Color::White, 0));
     assert_eq!(panel_search(&again, &f5), None);
     assert_eq!(
