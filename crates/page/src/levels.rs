@@ -225,10 +225,22 @@ impl Difficulty {
                 ..PlayerSpec::new(kind)
             };
         }
+        // On a clock, the pattern network's search with alpha-beta leaves goes without
+        // the score utility: per simulation the utility plays better (-44 [-88, -1] Elo
+        // without it at 2,000 simulations), but its deeper trees cost it the simulations
+        // a second, and at Strong's second a move the search without it won +54 [+16,
+        // +94] (SPRT H1 after 58 pairs; docs/midgame.md, "The score utility at equal
+        // time"). So the levels counted in simulations keep it, the timed ones drop it.
+        let utility = if self.budget().millis.is_some() && player.leaf_depth.is_some() {
+            Some(0.0)
+        } else {
+            player.utility
+        };
         PlayerSpec {
             gumbel: self.level().and_then(|l| l.gumbel),
             book: Some(protocol::PAGE_BOOK.to_owned()),
             book_random: Some(PAGE_BOOK_RANDOM),
+            utility,
             ..player
         }
     }
@@ -335,6 +347,37 @@ mod tests {
         // The alpha-beta fallback has no root to choose.
         let alphabeta = PlayerSpec::new(PlayerKind::AlphaBeta);
         assert_eq!(Difficulty::default().tune(alphabeta.clone()), alphabeta);
+    }
+
+    #[test]
+    fn the_timed_levels_search_the_pattern_network_without_the_score_utility() {
+        let pattern: PlayerSpec = "mcts:model=pattern-8x8,leaf_depth=2"
+            .parse()
+            .expect("a spec");
+        let utility = |d: Difficulty, p: &PlayerSpec| d.tune(p.clone()).utility;
+        assert_eq!(
+            utility(Difficulty::Level("strong".into()), &pattern),
+            Some(0.0)
+        );
+        assert_eq!(
+            utility(Difficulty::Level("strongest".into()), &pattern),
+            Some(0.0)
+        );
+        assert_eq!(utility(Difficulty::Millis(250), &pattern), Some(0.0));
+        // Counted in simulations, each simulation is worth more with the utility.
+        assert_eq!(utility(Difficulty::Level("club".into()), &pattern), None);
+        assert_eq!(utility(Difficulty::Simulations(3000), &pattern), None);
+        // A network searched without alpha-beta leaves (the residual ones, a person's
+        // own) keeps its utility on a clock: the games were the pattern network's.
+        let residual: PlayerSpec = "mcts:model=az-8x8".parse().expect("a spec");
+        assert_eq!(utility(Difficulty::Level("strong".into()), &residual), None);
+        assert_eq!(
+            Difficulty::Level("strong".into()).tune(pattern).to_string(),
+            format!(
+                "mcts:model=pattern-8x8,utility=0,leaf_depth=2,book={},book_random=1",
+                protocol::PAGE_BOOK
+            )
+        );
     }
 
     #[test]
