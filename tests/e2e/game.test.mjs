@@ -515,9 +515,17 @@ test("a worker that dies is replaced and the game goes on", async () => {
   const { page, context, errors } = await openGame();
   await setLevel(page, "strong");
   await newGame(page, { size: "8" });
-  await page.click("#sq-f5");
-  await page.waitForSelector(".heat .pct", { timeout: 5000 });
+  // The worker dies before the agent's search reaches it, whatever the machine's speed (a
+  // crash sent once the heat map showed could land after a search that had already
+  // ended): the search it is sent goes unanswered, and the watchdog replaces it. First
+  // worker 0 answers a bench of the network's tables, so it holds the network and is not
+  // still loading it (the watchdog gives a load far longer than a search).
+  const built = await page.evaluate(
+    () => new Promise((resolve) => window.othelloBenchTables("pattern-8x8", resolve)),
+  );
+  assert.equal(typeof built, "number", `worker 0's tables: ${built}`);
   await page.evaluate(() => window.othelloCrashWorker(0));
+  await page.click("#sq-f5");
   const text = await waitForTurn(page, 30_000);
   assert.match(text, /your turn/i);
   assert.equal(await moveCount(page), 2);
