@@ -74,6 +74,17 @@ pub trait Evaluator {
         None
     }
 
+    /// [`Evaluator::split_priors`] where the priors are read from the children's own
+    /// evaluations (a pattern network's): the source gives each child's reading on the
+    /// way, and the search values a child it reaches from that reading with no evaluator
+    /// call (the evaluator then sees the root and the children of passes only). `None`
+    /// (the default): the search tries [`Evaluator::split_priors`]. An evaluator whose
+    /// values are not its priors' source's (alpha-beta leaves over a pattern network)
+    /// must not pass this on.
+    fn split_priors_with_values(&mut self) -> Option<Box<dyn ValuedPriors>> {
+        None
+    }
+
     /// Draws what randomness the evaluator has from a stream of its seed and `salt` from
     /// here on ([`crate::Agent::restart`]); the default, for the deterministic ones, does
     /// nothing.
@@ -85,6 +96,24 @@ pub trait Evaluator {
 /// A position's priors, in `Position::legal_move_list`'s order, written over `out`: what
 /// [`Evaluator::split_priors`] gives the search.
 pub type PriorSource = Box<dyn FnMut(&Position, &mut Vec<f32>) + Send>;
+
+/// A child's reading as a [`ValuedPriors`] source gives it: two numbers that its
+/// [`ValuedPriors::evaluation`] turns into the child's evaluation when the search wants it
+/// (most children never are, and a value's squashing costs as much as its reading).
+pub type ChildReadout = [f32; 2];
+
+/// The source of [`Evaluator::split_priors_with_values`].
+pub trait ValuedPriors: Send {
+    /// The position's priors, in `Position::legal_move_list`'s order, written over
+    /// `priors`, and over `children` each child's reading in the same order, or nothing
+    /// (a pass, or priors not read from the children). A move that ends the game has a
+    /// reading too, which means nothing: the search scores finished games itself.
+    fn read(&mut self, pos: &Position, priors: &mut Vec<f32>, children: &mut Vec<ChildReadout>);
+
+    /// A child's value and score (for its side to move) from its reading: to the bit what
+    /// the evaluator's own [`Evaluator::evaluate`] gives the child.
+    fn evaluation(&self, child: ChildReadout) -> (f32, f32);
+}
 
 /// A boxed evaluator is one too, so callers can pick the runtime at run time
 /// (`Mcts<Box<dyn Evaluator + Send>>`).
@@ -103,6 +132,10 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 
     fn split_priors(&mut self) -> Option<PriorSource> {
         (**self).split_priors()
+    }
+
+    fn split_priors_with_values(&mut self) -> Option<Box<dyn ValuedPriors>> {
+        (**self).split_priors_with_values()
     }
 
     fn reseed(&mut self, salt: u64) {
@@ -237,6 +270,11 @@ impl<E: Evaluator> Evaluator for TimedEvaluator<E> {
         self.inner.split_priors()
     }
 
+    /// Passed on too: the children valued on the way are the search's time.
+    fn split_priors_with_values(&mut self) -> Option<Box<dyn ValuedPriors>> {
+        self.inner.split_priors_with_values()
+    }
+
     fn reseed(&mut self, salt: u64) {
         self.inner.reseed(salt);
     }
@@ -283,6 +321,7 @@ mod tests {
         timed.reseed(5);
         assert_eq!(timed.inner.0, 5);
         assert!(timed.split_priors().is_none());
+        assert!(timed.split_priors_with_values().is_none());
         let pos = Position::start(othello::BoardSize::Eight, othello::Variant::Standard);
         assert_eq!(timed.evaluate(&[pos, pos]).map(|e| e.len()).ok(), Some(2));
         assert_eq!((timed.calls, timed.positions), (1, 2));

@@ -30,7 +30,7 @@ use super::tree::{ExactSolver, LeafBatch, SearchTree};
 use crate::agent::{Budget, RootRule};
 use crate::book::{Book, BookChoice, BookMove};
 use crate::clock_source::Instant;
-use crate::evaluator::{EvalError, Evaluator, PriorSource};
+use crate::evaluator::{EvalError, Evaluator, PriorSource, ValuedPriors};
 use crate::report::{Proof, SearchInfo, Solved};
 use crate::rng::{splitmix64, Rng};
 use crate::solver::{Proven, Solver};
@@ -190,6 +190,11 @@ impl SearchDriver {
     /// ([`SearchTree::set_prior_source`]).
     pub fn set_prior_source(&mut self, source: PriorSource) {
         self.tree.set_prior_source(source);
+    }
+
+    /// A prior source that values the children too ([`SearchTree::set_valued_priors`]).
+    pub fn set_valued_priors(&mut self, source: Box<dyn ValuedPriors>) {
+        self.tree.set_valued_priors(source);
     }
 
     pub fn config(&self) -> &MctsConfig {

@@ -34,9 +34,12 @@ impl<E: Evaluator> Mcts<E> {
 
     /// `evaluator` searching with `driver`, for a driver built with more than its config (a
     /// book, an exact solver inside the tree). Where the evaluator makes its priors apart
-    /// ([`Evaluator::split_priors`]), the search asks for them only where it needs them.
+    /// ([`Evaluator::split_priors`]), the search asks for them only where it needs them, and
+    /// where they come with the children's values, takes those too.
     pub fn with_driver(mut driver: SearchDriver, mut evaluator: E) -> Mcts<E> {
-        if let Some(source) = evaluator.split_priors() {
+        if let Some(source) = evaluator.split_priors_with_values() {
+            driver.set_valued_priors(source);
+        } else if let Some(source) = evaluator.split_priors() {
             driver.set_prior_source(source);
         }
         Mcts {

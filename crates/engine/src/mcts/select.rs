@@ -101,6 +101,14 @@ impl SearchTree {
         leaf: usize,
         pos: &Position,
     ) -> Option<(f32, Option<f32>)> {
+        // A reading from the parent's priors is taken out first, whatever resolves the
+        // leaf: until then the node's fields hold it, not its own statistics.
+        let reading = (self.nodes[leaf].expansion == Expansion::Prevalued).then(|| {
+            let node = &mut self.nodes[leaf];
+            let reading = [node.raw_value, node.score_mean];
+            node.forget_reading();
+            reading
+        });
         let node = &self.nodes[leaf];
         let squares = pos.size().squares() as f32;
         if let Some(margin) = node.exact() {
@@ -125,9 +133,15 @@ impl SearchTree {
                 }
             }
         }
+        if let Some((reading, source)) = reading.zip(self.valued_priors.as_ref()) {
+            let (value, score) = source.evaluation(reading);
+            self.scored = true;
+            self.value_leaf(leaf, pos, value);
+            return Some((value, Some(score)));
+        }
         let eval = self.cache.get(&pos.hash())?;
         let (value, score) = (eval.value, eval.score);
-        if eval.priors.is_empty() && self.prior_source.is_some() {
+        if eval.priors.is_empty() && self.splits_priors() {
             self.value_leaf(leaf, pos, value);
         } else {
             expand(&mut self.nodes, leaf, pos, &eval.priors, value);
@@ -138,7 +152,7 @@ impl SearchTree {
     /// Gives an evaluated leaf its children with the evaluation's priors, or, when the
     /// evaluation has none and a prior source gives them apart, its value only.
     fn settle(&mut self, leaf: usize, pos: &Position, eval: &Evaluation) {
-        if eval.priors.is_empty() && self.prior_source.is_some() {
+        if eval.priors.is_empty() && self.splits_priors() {
             self.value_leaf(leaf, pos, eval.value);
         } else {
             expand(&mut self.nodes, leaf, pos, &eval.priors, eval.value);
@@ -156,15 +170,28 @@ impl SearchTree {
         }
     }
 
-    /// Gives a valued node (at `pos`) its children, with the prior source's priors.
+    /// Gives a valued node (at `pos`) its children, with the prior source's priors, and
+    /// each child its reading where the source values them.
     pub(super) fn grow(&mut self, index: usize, pos: &Position) {
         let mut priors = std::mem::take(&mut self.prior_buffer);
-        if let Some(source) = self.prior_source.as_mut() {
+        let mut readings = std::mem::take(&mut self.child_buffer);
+        readings.clear();
+        if let Some(source) = self.valued_priors.as_mut() {
+            source.read(pos, &mut priors, &mut readings);
+        } else if let Some(source) = self.prior_source.as_mut() {
             source(pos, &mut priors);
         }
         let value = self.nodes[index].raw_value;
         expand(&mut self.nodes, index, pos, &priors, value);
+        let children = self.nodes[index].children();
+        if !readings.is_empty() && readings.len() == children.len() {
+            for (child, reading) in self.nodes[children].iter_mut().zip(&readings) {
+                child.expansion = Expansion::Prevalued;
+                [child.raw_value, child.score_mean] = *reading;
+            }
+        }
         self.prior_buffer = priors;
+        self.child_buffer = readings;
     }
 
     /// Walks from the root (at `root_pos`) to a leaf by PUCT, adding a virtual loss on the

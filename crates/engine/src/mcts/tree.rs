@@ -3,7 +3,7 @@
 
 use super::config::{default_solver_empties, MctsConfig};
 use super::gumbel::{self, RootMove};
-use crate::evaluator::{Evaluation, PriorSource};
+use crate::evaluator::{ChildReadout, Evaluation, PriorSource, ValuedPriors};
 use crate::report::{MoveInfo, Proof, SearchInfo};
 use crate::solver::Solver;
 use crate::table_sizes::TREE_SOLVER_TABLE_BITS;
@@ -42,6 +42,11 @@ pub(super) type EvaluationCache = HashMap<u64, Evaluation, BuildHasherDefault<Pr
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Expansion {
     Leaf,
+    /// A leaf whose evaluation its parent's priors read on the way
+    /// ([`crate::evaluator::Evaluator::split_priors_with_values`]): until a simulation
+    /// reaches it, `raw_value` and `score_mean` (with `score_n` 0) hold that reading, which
+    /// the source turns into its value and score then, with no evaluator call.
+    Prevalued,
     /// Sent to the evaluator in the batch being collected.
     Pending,
     /// Evaluated, its value backed up, but no children yet: an evaluator whose priors come
@@ -108,6 +113,13 @@ impl Node {
             score_mean: 0.0,
             score_n: 0,
         }
+    }
+
+    /// A [`Expansion::Prevalued`] leaf made a plain one, its parent's reading gone.
+    pub(super) fn forget_reading(&mut self) {
+        self.expansion = Expansion::Leaf;
+        self.raw_value = 0.0;
+        self.score_mean = 0.0;
     }
 
     pub(super) fn children(&self) -> std::ops::Range<usize> {
@@ -233,6 +245,10 @@ pub struct SearchTree {
     /// ([`SearchTree::set_prior_source`]), and the vector they are written to.
     pub(super) prior_source: Option<PriorSource>,
     pub(super) prior_buffer: Vec<f32>,
+    /// A prior source that values the children too ([`SearchTree::set_valued_priors`]),
+    /// taken before `prior_source`, and the vector the children's readings go to.
+    pub(super) valued_priors: Option<Box<dyn ValuedPriors>>,
+    pub(super) child_buffer: Vec<ChildReadout>,
 }
 
 /// Leaves selected for one evaluator call. Hand it back to [`SearchTree::complete`]
@@ -291,6 +307,8 @@ impl SearchTree {
             spare: None,
             prior_source: None,
             prior_buffer: Vec::new(),
+            valued_priors: None,
+            child_buffer: Vec::new(),
         }
     }
 
@@ -306,6 +324,20 @@ impl SearchTree {
     /// only where it needs them.
     pub fn set_prior_source(&mut self, source: PriorSource) {
         self.prior_source = Some(source);
+    }
+
+    /// [`SearchTree::set_prior_source`] with a source that values the children it reads
+    /// the priors from ([`crate::evaluator::Evaluator::split_priors_with_values`]): a
+    /// simulation that reaches one of them takes that value, with no evaluator call. The
+    /// same search, to the bit, in a batch of one (in larger batches such leaves are
+    /// backed up as they are collected, as cached ones are).
+    pub fn set_valued_priors(&mut self, source: Box<dyn ValuedPriors>) {
+        self.valued_priors = Some(source);
+    }
+
+    /// Whether evaluations come without priors, which a source gives apart.
+    pub(super) fn splits_priors(&self) -> bool {
+        self.prior_source.is_some() || self.valued_priors.is_some()
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -452,8 +484,12 @@ impl SearchTree {
     fn unbind_leaf_root(&mut self) {
         let squares = self.squares();
         // A leaf the solver proved has no moves to choose from: as the root it must be
-        // expanded, and its children will prove it again.
+        // expanded, and its children will prove it again. A root is evaluated by the
+        // evaluator (its value is the search's base), so a reading from its old parent goes.
         if let Some(root) = self.nodes.first_mut() {
+            if root.expansion == Expansion::Prevalued {
+                root.forget_reading();
+            }
             if root.expansion == Expansion::Leaf {
                 root.unbound(squares);
             }

@@ -2,8 +2,8 @@
 //! from the values of the positions each move leads to, which the tables make cheap (a
 //! position's children cost about as much as a CNN's single input encoding).
 
-use super::lookup::PatternTables;
-use crate::evaluator::{EvalError, Evaluation, Evaluator, PriorSource};
+use super::lookup::{ChildReading, PatternTables};
+use crate::evaluator::{ChildReadout, EvalError, Evaluation, Evaluator, PriorSource, ValuedPriors};
 use othello::{Move, Position};
 use std::sync::Arc;
 
@@ -112,6 +112,101 @@ impl PatternEvaluator {
     }
 }
 
+impl PatternEvaluator {
+    /// The priors made apart: this evaluator's evaluations are values only from now on.
+    fn split_off(&mut self) -> SplitPriors {
+        self.values_only = true;
+        SplitPriors {
+            tables: Arc::clone(&self.tables),
+            priors: self.priors,
+            reading: ChildReading::new(),
+        }
+    }
+}
+
+/// A pattern network's priors made apart from its values ([`Evaluator::split_priors`]):
+/// the position read for its children alone, its own value being the search's already
+/// (a reading of its own sums too cost a third more of each instance's entries).
+struct SplitPriors {
+    tables: Arc<PatternTables>,
+    priors: Priors,
+    /// Kept between positions: 1.6 KB of arrays, which a reading made afresh would copy.
+    reading: ChildReading,
+}
+
+impl SplitPriors {
+    /// The priors of `pos` over `priors` and, where `children` is given, each child's
+    /// reading (the score's and value logit's sums) over it, or nothing where the priors
+    /// are uniform.
+    fn read_into(
+        &mut self,
+        pos: &Position,
+        priors: &mut Vec<f32>,
+        mut children: Option<&mut Vec<ChildReadout>>,
+    ) {
+        priors.clear();
+        if let Some(children) = children.as_deref_mut() {
+            children.clear();
+        }
+        let moves = pos.legal_moves();
+        let temperature = match self.priors {
+            // One move reads its child too (its prior is 1 either way), for its value.
+            Priors::Children { temperature } if !moves.is_empty() => temperature.max(1e-3),
+            _ => {
+                let count = pos.legal_move_list().len();
+                priors.resize(count, 1.0 / count.max(1) as f32);
+                return;
+            }
+        };
+        let (own, other) = (pos.player().0, pos.opponent().0);
+        let step = self.tables.step();
+        if children.is_some() {
+            self.tables
+                .read_children_pair(own, other, &mut self.reading);
+        } else {
+            self.tables.read_children(own, other, 1, &mut self.reading);
+        }
+        for sq in moves {
+            let child = pos.play_unchecked(Move::Place(sq));
+            let mover_logit = match child.outcome() {
+                Some(outcome) => {
+                    if let Some(children) = children.as_deref_mut() {
+                        children.push([0.0; 2]);
+                    }
+                    -FINISHED_LOGIT * outcome.margin_for(child.side_to_move()).signum() as f32
+                }
+                None => {
+                    let (square, flipped) = (u32::from(sq.index()), other & !child.player().0);
+                    let value_units = match children.as_deref_mut() {
+                        Some(children) => {
+                            let [score, value] =
+                                self.tables
+                                    .child_unit_pair(&mut self.reading, square, flipped);
+                            children.push(self.tables.sums_of_units([score, value]));
+                            value
+                        }
+                        None => self.tables.child_units(&mut self.reading, square, flipped),
+                    };
+                    -(value_units as f32 * step[1])
+                }
+            };
+            priors.push(mover_logit / temperature);
+        }
+        crate::evaluator::softmax_in_place(priors);
+    }
+}
+
+impl ValuedPriors for SplitPriors {
+    fn read(&mut self, pos: &Position, priors: &mut Vec<f32>, children: &mut Vec<ChildReadout>) {
+        self.read_into(pos, priors, Some(children));
+    }
+
+    fn evaluation(&self, sums: ChildReadout) -> (f32, f32) {
+        let (score, value) = PatternTables::evaluate_sums(sums);
+        (value, score)
+    }
+}
+
 impl Evaluator for PatternEvaluator {
     fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
         if let Some(pos) = positions
@@ -141,14 +236,17 @@ impl Evaluator for PatternEvaluator {
     /// of a search's leaves are never descended below: the search asks for them where it
     /// does.
     fn split_priors(&mut self) -> Option<PriorSource> {
-        let source = PatternEvaluator {
-            values_only: false,
-            ..self.clone()
-        };
-        self.values_only = true;
+        let mut source = self.split_off();
         Some(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
-            source.priors_into(pos, out);
+            source.read_into(pos, out, None);
         }))
+    }
+
+    /// The children's values are what the priors are read from: the search takes them
+    /// from there (a child's second output, the score, costs its changed instances'
+    /// entries of the other array), not from a fresh reading of each leaf.
+    fn split_priors_with_values(&mut self) -> Option<Box<dyn ValuedPriors>> {
+        Some(Box::new(self.split_off()))
     }
 
     /// The tables cost the same a position whatever the batch.
@@ -241,5 +339,40 @@ mod tests {
         }
         // Moves that end the game are met too (their priors take the finished logit).
         assert!(finished > 0);
+    }
+
+    #[test]
+    fn the_children_s_values_read_with_the_priors_are_their_evaluations() {
+        let patterns = ["a1 b1 c1 a2 b2 c2 a3 b3 c3", "a2 b2 c2 d2 e2 f2"];
+        for global in [false, true] {
+            let tables = Arc::new(random_tables_with(BoardSize::Six, 8, &patterns, 9, global));
+            let mut evaluator = PatternEvaluator::new(tables, Priors::default(), "test");
+            let mut eager = evaluator.clone();
+            let mut source = evaluator
+                .split_priors_with_values()
+                .expect("a valued source");
+            let (mut priors, mut children, mut read) = (Vec::new(), Vec::new(), 0);
+            for pos in positions(BoardSize::Six, 4) {
+                source.read(&pos, &mut priors, &mut children);
+                let whole = eager.evaluate(&[pos]).expect("evaluation");
+                assert_eq!(priors, whole[0].priors, "{}", pos.to_board_text());
+                let moves = pos.legal_move_list();
+                if moves == [Move::Pass] {
+                    continue;
+                }
+                assert_eq!(children.len(), moves.len());
+                for (&mv, &reading) in moves.iter().zip(&children) {
+                    let child = pos.play_unchecked(mv);
+                    if child.is_game_over() {
+                        continue;
+                    }
+                    let fresh = evaluator.evaluate(&[child]).expect("evaluation");
+                    let (value, score) = source.evaluation(reading);
+                    assert_eq!((value, Some(score)), (fresh[0].value, fresh[0].score));
+                    read += 1;
+                }
+            }
+            assert!(read > 100, "only {read} children");
+        }
     }
 }

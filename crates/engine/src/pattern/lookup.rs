@@ -399,7 +399,7 @@ impl PatternTables {
     }
 
     /// The sums that [`PatternTables::unit_sums`]' units stand for.
-    fn sums_of_units(&self, [score, value]: [i32; 2]) -> Entry {
+    pub(crate) fn sums_of_units(&self, [score, value]: [i32; 2]) -> Entry {
         [score as f32 * self.step[0], value as f32 * self.step[1]]
     }
 
@@ -515,8 +515,13 @@ impl PatternTables {
     /// [`PatternTables::evaluate`] of a position whose [`PatternTables::unit_sums`] are
     /// `units` (a reading for its children gives them on the way).
     pub fn evaluate_units(&self, units: [i32; 2]) -> (f32, f32) {
-        let [score, value] = self.sums_of_units(units);
-        (score.clamp(-1.0, 1.0), value.tanh())
+        Self::evaluate_sums(self.sums_of_units(units))
+    }
+
+    /// The score and value the contract makes of the summed outputs
+    /// ([`PatternTables::sums`]).
+    pub fn evaluate_sums([score, value_logit]: Entry) -> (f32, f32) {
+        (score.clamp(-1.0, 1.0), value_logit.tanh())
     }
 
     /// The entry of `pattern` for `configuration` (digits in ascending square order) in

@@ -41,7 +41,7 @@
 //!
 //! [`PlayerSpec::mcts_config`]: engine::PlayerSpec::mcts_config
 
-use engine::evaluator::{EvalError, Evaluator, PriorSource};
+use engine::evaluator::{ChildReadout, EvalError, Evaluator, PriorSource, ValuedPriors};
 use engine::mcts::{MctsConfig, RootDecision, RootSolve, SearchDriver};
 use engine::network::InputPlanes;
 use engine::{Budget, Rng};
@@ -246,9 +246,7 @@ impl GameInProgress {
             root_solve,
             ..config.mcts.clone()
         });
-        if let Some(source) = shared_source(&priors.learner) {
-            tree.set_prior_source(source);
-        }
+        share_priors(&priors.learner, &mut tree);
         tree.follow(&start);
         let opponent = against_opponent.then(|| {
             let mut tree = SearchDriver::new(MctsConfig {
@@ -256,9 +254,7 @@ impl GameInProgress {
                 dirichlet_alpha: 0.0,
                 ..config.mcts.clone()
             });
-            if let Some(source) = shared_source(&priors.opponent) {
-                tree.set_prior_source(source);
-            }
+            share_priors(&priors.opponent, &mut tree);
             tree.follow(&start);
             let learner = if index.is_multiple_of(2) {
                 Color::Black
@@ -503,8 +499,17 @@ fn weaker_side(index: usize) -> Color {
 }
 
 /// A prior source shared by the drivers of a thread's games: an evaluator splits its
-/// priors off once ([`Evaluator::split_priors`]), and each driver holds a handle.
-type SharedPriors = Option<Arc<Mutex<PriorSource>>>;
+/// priors off once ([`Evaluator::split_priors_with_values`], else
+/// [`Evaluator::split_priors`]), and each driver holds a handle.
+#[derive(Default)]
+enum SharedPriors {
+    /// Priors come with each evaluation.
+    #[default]
+    None,
+    Plain(Arc<Mutex<PriorSource>>),
+    /// With the children's values, which the drivers take from there.
+    Valued(Arc<Mutex<Box<dyn ValuedPriors>>>),
+}
 
 /// A thread's learner's and opponent's shared prior sources.
 #[derive(Default)]
@@ -515,18 +520,50 @@ struct ThreadPriors {
 
 /// `evaluator`'s priors split off, where it makes them apart, to share among drivers.
 fn split_shared(evaluator: &mut dyn Evaluator) -> SharedPriors {
+    if let Some(source) = evaluator.split_priors_with_values() {
+        return SharedPriors::Valued(Arc::new(Mutex::new(source)));
+    }
     evaluator
         .split_priors()
-        .map(|source| Arc::new(Mutex::new(source)))
+        .map_or(SharedPriors::None, |source| {
+            SharedPriors::Plain(Arc::new(Mutex::new(source)))
+        })
 }
 
-/// One driver's handle on a thread's shared prior source.
-fn shared_source(shared: &SharedPriors) -> Option<PriorSource> {
-    let shared = Arc::clone(shared.as_ref()?);
-    Some(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
-        let mut source = shared.lock().unwrap_or_else(PoisonError::into_inner);
-        (*source)(pos, out);
-    }))
+/// Gives `driver` a handle on a thread's shared prior source.
+fn share_priors(shared: &SharedPriors, driver: &mut SearchDriver) {
+    match shared {
+        SharedPriors::None => {}
+        SharedPriors::Plain(source) => {
+            let source = Arc::clone(source);
+            driver.set_prior_source(Box::new(move |pos: &Position, out: &mut Vec<f32>| {
+                let mut source = source.lock().unwrap_or_else(PoisonError::into_inner);
+                (*source)(pos, out);
+            }));
+        }
+        SharedPriors::Valued(source) => {
+            driver.set_valued_priors(Box::new(ValuedHandle(Arc::clone(source))));
+        }
+    }
+}
+
+/// One driver's handle on a thread's shared [`ValuedPriors`].
+struct ValuedHandle(Arc<Mutex<Box<dyn ValuedPriors>>>);
+
+impl ValuedHandle {
+    fn source(&self) -> std::sync::MutexGuard<'_, Box<dyn ValuedPriors>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl ValuedPriors for ValuedHandle {
+    fn read(&mut self, pos: &Position, priors: &mut Vec<f32>, children: &mut Vec<ChildReadout>) {
+        self.source().read(pos, priors, children);
+    }
+
+    fn evaluation(&self, child: ChildReadout) -> (f32, f32) {
+        self.source().evaluation(child)
+    }
 }
 
 /// Builds one evaluator for a self-play thread.
@@ -593,7 +630,9 @@ fn play_thread(
     // Priors only where a search descends: most leaves are never descended below.
     let priors = ThreadPriors {
         learner: split_shared(evaluator.as_mut()),
-        opponent: opponent.as_mut().and_then(|o| split_shared(o.as_mut())),
+        opponent: opponent
+            .as_mut()
+            .map_or(SharedPriors::None, |o| split_shared(o.as_mut())),
     };
     let mut games: Vec<GameInProgress> = Vec::new();
     loop {

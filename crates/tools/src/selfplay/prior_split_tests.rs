@@ -1,5 +1,7 @@
 //! Self-play whose evaluator makes its priors apart (`Evaluator::split_priors`) asks for
 //! them only below the nodes its searches descend through: the same games and samples.
+//! Where the priors come with the children's values (`Evaluator::split_priors_with_values`)
+//! the drivers take those, and in batches of one play the same games again.
 
 use super::*;
 use engine::pattern::{
@@ -63,20 +65,50 @@ impl Evaluator for Eager {
     }
 }
 
+/// The pattern evaluator with its priors made apart, but not the children's values.
+struct PriorsOnly(PatternEvaluator);
+
+impl Evaluator for PriorsOnly {
+    fn evaluate(&mut self, positions: &[Position]) -> Result<Vec<Evaluation>, EvalError> {
+        self.0.evaluate(positions)
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+
+    fn split_priors(&mut self) -> Option<PriorSource> {
+        self.0.split_priors()
+    }
+}
+
 #[test]
 fn self_play_with_its_priors_made_apart_plays_and_records_what_it_does_with_them_eager() {
     let evaluator = pattern_evaluator();
-    let split = || -> Result<Box<dyn Evaluator>, EvalError> { Ok(Box::new(evaluator.clone())) };
+    let split =
+        || -> Result<Box<dyn Evaluator>, EvalError> { Ok(Box::new(PriorsOnly(evaluator.clone()))) };
+    plays_as_eager(&split, MctsConfig::default());
+}
+
+#[test]
+fn self_play_that_takes_the_children_s_values_from_their_priors_plays_the_same_games() {
+    let evaluator = pattern_evaluator();
+    let valued = || -> Result<Box<dyn Evaluator>, EvalError> { Ok(Box::new(evaluator.clone())) };
+    // In a batch of one: larger batches back such leaves up as they are collected.
+    let mcts = MctsConfig {
+        batch_size: 1,
+        ..MctsConfig::default()
+    };
+    plays_as_eager(&valued, mcts);
+}
+
+/// Self-play with `split`'s evaluators plays and records what it does with
+/// [`pattern_evaluator`]'s priors eager, over a few configurations built on `mcts`.
+fn plays_as_eager(split: MakeEvaluator, mcts: MctsConfig) {
+    let evaluator = pattern_evaluator();
     let eager =
         || -> Result<Box<dyn Evaluator>, EvalError> { Ok(Box::new(Eager(evaluator.clone()))) };
-    let mut base = SelfPlayConfig::new(
-        BoardSize::Six,
-        Variant::Standard,
-        4,
-        48,
-        MctsConfig::default(),
-        5,
-    );
+    let mut base = SelfPlayConfig::new(BoardSize::Six, Variant::Standard, 4, 48, mcts.clone(), 5);
     base.threads = 2;
     base.games_per_thread = 2;
     let configs = [
@@ -88,7 +120,7 @@ fn self_play_with_its_priors_made_apart_plays_and_records_what_it_does_with_them
         SelfPlayConfig {
             mcts: MctsConfig {
                 gumbel: Some(engine::mcts::GumbelRoot::new(4)),
-                ..MctsConfig::default()
+                ..mcts
             },
             ..base.clone()
         },
@@ -98,12 +130,12 @@ fn self_play_with_its_priors_made_apart_plays_and_records_what_it_does_with_them
         for opponent in [false, true] {
             let (a, b) = if opponent {
                 (
-                    run_selfplay(config, &split, Some(&split), &|_| {}),
+                    run_selfplay(config, split, Some(split), &|_| {}),
                     run_selfplay(config, &eager, Some(&eager), &|_| {}),
                 )
             } else {
                 (
-                    run_selfplay(config, &split, None, &|_| {}),
+                    run_selfplay(config, split, None, &|_| {}),
                     run_selfplay(config, &eager, None, &|_| {}),
                 )
             };

@@ -58,7 +58,7 @@ impl PatternTables {
             score += s;
             value += v;
         }
-        reading.base = base;
+        reading.base[1] = base;
         let mut children = Children {
             tables: self,
             reading,
@@ -81,6 +81,26 @@ impl PatternTables {
             let (mine, theirs) = digits.get(self, reader, i);
             *index = theirs + 2 * mine;
             base += i32::from(block[reader.offset + usize::from(*index)]);
+        }
+        reading.base[output] = base;
+    }
+
+    /// [`PatternTables::read_children`] for both outputs at once: then
+    /// [`PatternTables::child_unit_pair`] gives each child's score and value logit units
+    /// for the cost of one output's and the second output's entries. What a search that
+    /// values children where it reads their priors wants (each child's evaluation).
+    #[inline]
+    pub fn read_children_pair(&self, own: u64, other: u64, reading: &mut ChildReading) {
+        reading.start(self, own, other, 1);
+        let blocks = [0, 1].map(|o| self.block(o, reading.child_stage));
+        let mut base = [0i32; 2];
+        let digits = self.digits(own, other);
+        for (i, (reader, index)) in self.readers.iter().zip(&mut reading.index).enumerate() {
+            let (mine, theirs) = digits.get(self, reader, i);
+            *index = theirs + 2 * mine;
+            let at = reader.offset + usize::from(*index);
+            base[0] += i32::from(blocks[0][at]);
+            base[1] += i32::from(blocks[1][at]);
         }
         reading.base = base;
     }
@@ -134,7 +154,7 @@ impl PatternTables {
             }
         }
         let block = self.block(output, reading.child_stage);
-        reading.base = self
+        reading.base[output] = self
             .readers
             .iter()
             .zip(&reading.index)
@@ -149,6 +169,60 @@ impl PatternTables {
     #[inline]
     pub fn child_units(&self, reading: &mut ChildReading, square: u32, flipped: u64) -> i32 {
         let block = self.block(reading.output, reading.child_stage);
+        let count = self.touch(reading, square, flipped);
+        let mut units = reading.base[reading.output];
+        for &instance in &reading.touched[..count] {
+            let instance = usize::from(instance);
+            let offset = self.readers[instance].offset;
+            let before = usize::from(reading.index[instance]);
+            let after = before + usize::from(reading.delta[instance]);
+            units += i32::from(block[offset + after]) - i32::from(block[offset + before]);
+            reading.delta[instance] = 0;
+        }
+        if let Some(global) = &self.global {
+            let (own, other) = reading.child_discs(square, flipped);
+            units += global.units(own, other, reading.child_stage)[reading.output];
+        }
+        units
+    }
+
+    /// Both outputs of a child of a position read by
+    /// [`PatternTables::read_children_pair`] (score units, value logit units), for the
+    /// child's side to move: what [`PatternTables::unit_sums`] gives for the child, to the
+    /// unit.
+    #[inline]
+    pub fn child_unit_pair(
+        &self,
+        reading: &mut ChildReading,
+        square: u32,
+        flipped: u64,
+    ) -> [i32; 2] {
+        let blocks = [0, 1].map(|o| self.block(o, reading.child_stage));
+        let count = self.touch(reading, square, flipped);
+        let mut units = reading.base;
+        for &instance in &reading.touched[..count] {
+            let instance = usize::from(instance);
+            let offset = self.readers[instance].offset;
+            let before = offset + usize::from(reading.index[instance]);
+            let after = before + usize::from(reading.delta[instance]);
+            units[0] += i32::from(blocks[0][after]) - i32::from(blocks[0][before]);
+            units[1] += i32::from(blocks[1][after]) - i32::from(blocks[1][before]);
+            reading.delta[instance] = 0;
+        }
+        if let Some(global) = &self.global {
+            let (own, other) = reading.child_discs(square, flipped);
+            let [s, v] = global.units(own, other, reading.child_stage);
+            units[0] += s;
+            units[1] += v;
+        }
+        units
+    }
+
+    /// Marks in `reading` the instances the move on `square` flipping `flipped` changes
+    /// (`touched`, in the order first met) and by how much (`delta`, which the caller
+    /// sets back to 0); returns how many.
+    #[inline]
+    fn touch(&self, reading: &mut ChildReading, square: u32, flipped: u64) -> usize {
         let mut count = 0;
         // In the child's side to move's view the placed disc goes from empty to the
         // opponent's (digit 0 to 2) and a flipped one from its own to the opponent's
@@ -169,22 +243,7 @@ impl PatternTables {
                 reading.delta[instance] += times * through.weight;
             }
         }
-        let mut units = reading.base;
-        for &instance in &reading.touched[..count] {
-            let instance = usize::from(instance);
-            let offset = self.readers[instance].offset;
-            let before = usize::from(reading.index[instance]);
-            let after = before + usize::from(reading.delta[instance]);
-            units += i32::from(block[offset + after]) - i32::from(block[offset + before]);
-            reading.delta[instance] = 0;
-        }
-        if let Some(global) = &self.global {
-            let placed = 1u64 << square;
-            let (child_own, child_other) =
-                (reading.other & !flipped, reading.own | flipped | placed);
-            units += global.units(child_own, child_other, reading.child_stage)[reading.output];
-        }
-        units
+        count
     }
 }
 
@@ -194,8 +253,9 @@ impl PatternTables {
 #[derive(Clone, Debug)]
 pub struct ChildReading {
     index: [u16; MAX_INSTANCES],
-    /// The read output's units of the position as the children's side to move reads it.
-    base: i32,
+    /// The read output's units of the position as the children's side to move reads it
+    /// (both, after [`PatternTables::read_children_pair`]), by output.
+    base: [i32; 2],
     /// Each instance's change of index under the move being read; 0 between moves.
     delta: [u16; MAX_INSTANCES],
     /// The instances the move being read changes, in the order first met.
@@ -215,7 +275,7 @@ impl ChildReading {
     pub fn new() -> ChildReading {
         ChildReading {
             index: [0; MAX_INSTANCES],
-            base: 0,
+            base: [0; 2],
             delta: [0; MAX_INSTANCES],
             touched: [0; MAX_INSTANCES],
             output: 1,
@@ -231,6 +291,14 @@ impl ChildReading {
         let discs = (own | other).count_ones() as usize + 1;
         self.child_stage = usize::from(tables.stage_of_discs[discs.min(64)]);
         (self.own, self.other, self.output) = (own, other, output);
+    }
+
+    /// The child's side to move's discs and the opponent's, where the read position's side
+    /// to move places a disc on `square`, flipping `flipped`.
+    #[inline]
+    fn child_discs(&self, square: u32, flipped: u64) -> (u64, u64) {
+        let placed = 1u64 << square;
+        (self.other & !flipped, self.own | flipped | placed)
     }
 }
 
