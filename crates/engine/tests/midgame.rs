@@ -173,6 +173,12 @@ fn leaves_read_from_their_parent_search_as_leaves_read_afresh() {
             }
         }
         assert!(searched >= 60, "{searched}");
+        // A leaf's value two plies deep, its children searched best first by their static
+        // values (`Midgame::value`, what MCTS's leaves ask): read from the parent as afresh.
+        for pos in positions(4).into_iter().filter(|p| p.empty_count() > 3) {
+            let what = format!("{output:?}: {}", pos.to_board_text());
+            assert_eq!(incremental.value(&pos, 2), fresh.value(&pos, 2), "{what}");
+        }
     }
 }
 

@@ -343,7 +343,13 @@ impl<E: StaticEval> Midgame<E> {
     /// from one call to the next, since neighbouring leaves share positions.
     pub fn value(&mut self, pos: &Position, depth: u32) -> i32 {
         self.start(pos, &Limits::default());
-        self.pvs(pos.player().0, pos.opponent().0, depth, -INF, INF, false)
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        if depth == 2 {
+            if let Some(value) = self.two_plies_best_first(p, o) {
+                return value;
+            }
+        }
+        self.pvs(p, o, depth, -INF, INF, false)
     }
 
     /// A position without a move for the side to move: the pass, or `None` when the game

@@ -80,6 +80,38 @@ fn the_search_with_its_table_and_windows_finds_plain_negamax_s_value_at_every_de
 }
 
 #[test]
+fn a_leaf_s_two_ply_value_searched_best_first_is_plain_negamax_s() {
+    let mut rng = Rng::new(2);
+    let mut searched = 0;
+    for case in 0..40 {
+        let (size, variant) = board_and_rules(case);
+        let empties = [size.squares() - 10, 20, 12, 3][case % 4];
+        let Some(pos) = random_open_position(size, variant, empties, &mut rng) else {
+            continue;
+        };
+        let mut eval = FeatureEval::new(size, variant);
+        let mut midgame = Midgame::new(FeatureEval::new(size, variant), exact_only_at_the_end());
+        for depth in 1..=3 {
+            let truth = reference(&mut eval, &pos, depth);
+            assert_eq!(
+                midgame.value(&pos, depth),
+                truth,
+                "case {case}, depth {depth}"
+            );
+        }
+        // The class order's search, which the best-first one replaces at two plies.
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        midgame.start(&pos, &Limits::default());
+        assert_eq!(
+            midgame.pvs(p, o, 2, -INF, INF, false),
+            reference(&mut eval, &pos, 2)
+        );
+        searched += 1;
+    }
+    assert!(searched >= 30, "{searched}");
+}
+
+#[test]
 fn a_search_that_reaches_the_end_gives_the_exact_margin_and_a_move_that_gets_it() {
     let mut rng = Rng::new(11);
     for case in 0..12 {
