@@ -100,6 +100,27 @@ const PATTERNS_6X6: [&str; 6] = [
     "c1 d2 e3 f4",
 ];
 
+/// Both outputs of each child read together ([`PatternTables::read_children_pair`]), as a
+/// search that values the children it reads its priors from does, are the child's
+/// [`PatternTables::unit_sums`].
+fn pair_equals_fresh_readings(tables: &PatternTables, pos: &Position) {
+    let (own, other) = (pos.player().0, pos.opponent().0);
+    let mut reading = ChildReading::new();
+    tables.read_children_pair(own, other, &mut reading);
+    for sq in pos.legal_moves() {
+        let child = pos.play_unchecked(Move::Place(sq));
+        let flipped = other & !child.player().0;
+        let fresh = tables.unit_sums(child.player().0, child.opponent().0);
+        let got = tables.child_unit_pair(&mut reading, u32::from(sq.index()), flipped);
+        assert_eq!(
+            got,
+            fresh,
+            "both outputs: {} after {sq}",
+            pos.to_board_text()
+        );
+    }
+}
+
 /// The children read from their parent's indices are the children read afresh.
 fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: u64) {
     let mut checked = 0;
@@ -141,22 +162,7 @@ fn children_equal_fresh_readings(tables: &PatternTables, size: BoardSize, seed: 
                 );
             }
         }
-        // Both outputs read together, as a search that values the children it reads its
-        // priors from does.
-        let mut reading = ChildReading::new();
-        tables.read_children_pair(own, other, &mut reading);
-        for sq in pos.legal_moves() {
-            let child = pos.play_unchecked(Move::Place(sq));
-            let flipped = other & !child.player().0;
-            let fresh = tables.unit_sums(child.player().0, child.opponent().0);
-            let got = tables.child_unit_pair(&mut reading, u32::from(sq.index()), flipped);
-            assert_eq!(
-                got,
-                fresh,
-                "both outputs: {} after {sq}",
-                pos.to_board_text()
-            );
-        }
+        pair_equals_fresh_readings(tables, &pos);
         // A child read for its children from the position's own indices, as the search
         // reads the nodes one ply above its leaves.
         let mut indices = PositionIndices::new();
