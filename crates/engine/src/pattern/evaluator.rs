@@ -110,9 +110,7 @@ impl PatternEvaluator {
         crate::evaluator::softmax_in_place(out);
         self.tables.evaluate_units(parent)
     }
-}
 
-impl PatternEvaluator {
     /// The priors made apart: this evaluator's evaluations are values only from now on.
     fn split_off(&mut self) -> SplitPriors {
         self.values_only = true;
