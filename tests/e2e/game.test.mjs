@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import {
-  ENDGAMES, SITE, moveCount, newContext, newGame, numbers, openGame, playOn, setLevel, shot, status,
+  ENDGAMES, SITE, WIPE_OUT_PASS_FORCED, moveCount, newContext, newGame, numbers, openGame, playOn, setLevel, shot, status,
   useBrowser, waitForTurn, watchHeatMap,
 } from "./lib.mjs";
 
@@ -374,7 +374,7 @@ test("the page stays responsive during a long search, and reports its speed", as
   await context.close();
 });
 
-test("the network alone in a worker: positions a second at batch 1, 8 and 16, and alpha-beta nodes a second over its tables", async () => {
+test("the network alone in a worker: positions a second at batch 1, 8 and 16, alpha-beta nodes a second over its tables, and a match's move searched alone", async () => {
   const { page, context } = await openGame();
   // At the start it is the person's turn: the worker is idle.
   const bench = (batch) =>
@@ -408,6 +408,25 @@ test("the network alone in a worker: positions a second at batch 1, 8 and 16, an
     assert.ok(rate > 0);
     numbers.alphabeta_nodes_per_second_in_worker[depth] = Math.round(rate);
   }
+  // A match's move (equal-time.measure.mjs's hook): worker 0 alone searches the page's own
+  // spec for 100 ms and answers a legal reply with the game carried on; a bad transcript
+  // is one clear error, and a finished game is answered with its result.
+  const spec = await page.getAttribute("#model-status", "data-player");
+  const playMove = (moves) =>
+    page.evaluate(
+      ([s, m]) => new Promise((resolve) => window.othelloPlayMove(s, m, 100, 7, resolve)),
+      [spec, moves],
+    );
+  const reply = JSON.parse(await playMove("f5"));
+  assert.ok(["d6", "f4", "f6"].includes(reply.move), `a legal reply to f5: ${reply.move}`);
+  assert.equal(reply.transcript, `f5${reply.move}`);
+  assert.equal(reply.over, false);
+  assert.ok(reply.simulations > 0, "it searched");
+  assert.match(await playMove("f5f5"), /^error: .*at move 2$/);
+  const ended = JSON.parse(await playMove(WIPE_OUT_PASS_FORCED));
+  assert.equal(ended.move, null);
+  assert.equal(ended.over, true);
+  assert.equal(typeof ended.black_margin, "number");
   await context.close();
 });
 

@@ -4,7 +4,8 @@
 //! (`search_driver`), the loaders of games from text (`loaders`) and of files a person
 //! opens (`files`), the saved game and the address (`persistence`), the game's review
 //! (`review`) and a new game, held until the person confirms it (`new_game`); `reducers`
-//! holds the game's and the view's reducers as Yew holds them. These talk to the workers
+//! holds the game's and the view's reducers as Yew holds them, `test_hooks` the browser
+//! tests' hooks on `window`. These talk to the workers
 //! (through the gateway alone), the network and local storage; the components only draw.
 
 mod builtin_model;
@@ -18,6 +19,7 @@ mod reducers;
 mod review;
 pub mod scroll;
 mod search_driver;
+mod test_hooks;
 
 pub use builtin_model::use_builtin_model;
 pub use fetch::fetch_bytes;

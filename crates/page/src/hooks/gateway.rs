@@ -3,7 +3,7 @@
 //! that tells the view a search started (`ViewAction::Started`, as it is sent) and ended
 //! (`ViewAction::Stopped`, when it is done, failed or stopped): the view's `searching` is
 //! the page's one record of what is searched, and the pool keeps only its workers' parts.
-//! The browser tests' hooks on `window` reach the pool from here too.
+//! The browser tests' hooks on `window` (`test_hooks`) reach the pool from here too.
 
 use super::GameModel;
 use crate::levels::{analysis, worker_count};
@@ -16,7 +16,6 @@ use othello::{BoardSize, Game, Position, Variant};
 use protocol::{PuzzleAsk, PuzzleReply, WireBudget};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// What the page asks of the workers.
@@ -107,7 +106,7 @@ pub fn use_gateway(
         let view = view.clone();
         use_memo((), move |()| {
             let pool = start_pool(game, view);
-            install_test_hooks(&pool);
+            super::test_hooks::install(&pool);
             pool
         })
     };
@@ -243,86 +242,4 @@ impl Gateway {
         let pool = self.pool.borrow();
         (pool.worker_count(), pool.worker_build().name())
     }
-}
-
-/// The browser tests' hooks: `othelloCrashWorker(index)` makes a worker panic,
-/// `othelloBenchNetwork(model, batch, millis, callback)` gives the callback the positions
-/// a second through worker 0's network, `othelloBenchAlphaBeta(model, depth, millis,
-/// callback)` worker 0's alpha-beta nodes a second over a pattern network's tables, and
-/// `othelloBenchTables(model, callback)` the milliseconds worker 0 takes to build the
-/// stages of a pattern network's tables that no search has built (or an error string).
-fn install_test_hooks(pool: &Rc<RefCell<Pool>>) {
-    use wasm_bindgen::closure::Closure;
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let crashed = pool.clone();
-    let crash = Closure::<dyn Fn(u32)>::new(move |index: u32| {
-        crashed.borrow_mut().crash_worker(index as usize);
-    });
-    let _ = js_sys::Reflect::set(
-        &window,
-        &"othelloCrashWorker".into(),
-        crash.as_ref().unchecked_ref(),
-    );
-    crash.forget();
-    install_bench(&window, pool, "othelloBenchNetwork", Pool::bench_network);
-    install_bench(
-        &window,
-        pool,
-        "othelloBenchAlphaBeta",
-        Pool::bench_alphabeta,
-    );
-    let tables_pool = pool.clone();
-    let tables = Closure::<dyn Fn(String, js_sys::Function)>::new(
-        move |model: String, callback: js_sys::Function| {
-            tables_pool
-                .borrow_mut()
-                .bench_tables(0, model, answer_to(callback));
-        },
-    );
-    let _ = js_sys::Reflect::set(
-        &window,
-        &"othelloBenchTables".into(),
-        tables.as_ref().unchecked_ref(),
-    );
-    tables.forget();
-}
-
-/// A bench of the pool's (network or alpha-beta: the model, one number, the milliseconds,
-/// the answer) as the test hook `name(model, n, millis, callback)` on `window`, run on
-/// worker 0.
-fn install_bench(
-    window: &web_sys::Window,
-    pool: &Rc<RefCell<Pool>>,
-    name: &str,
-    bench: fn(&mut Pool, usize, String, u32, u32, crate::pool::BenchAnswer),
-) {
-    use wasm_bindgen::closure::Closure;
-    let pool = pool.clone();
-    let hook = Closure::<dyn Fn(String, u32, u32, js_sys::Function)>::new(
-        move |model: String, n: u32, millis: u32, callback: js_sys::Function| {
-            bench(
-                &mut pool.borrow_mut(),
-                0,
-                model,
-                n,
-                millis,
-                answer_to(callback),
-            );
-        },
-    );
-    let _ = js_sys::Reflect::set(window, &name.into(), hook.as_ref().unchecked_ref());
-    hook.forget();
-}
-
-/// A bench's answer for a test's callback: the rate as a number, or the error's words.
-fn answer_to(callback: js_sys::Function) -> crate::pool::BenchAnswer {
-    Box::new(move |result: Result<f64, String>| {
-        let value = match result {
-            Ok(rate) => wasm_bindgen::JsValue::from_f64(rate),
-            Err(error) => wasm_bindgen::JsValue::from_str(&error),
-        };
-        let _ = callback.call1(&wasm_bindgen::JsValue::NULL, &value);
-    })
 }

@@ -22,7 +22,7 @@ mod review;
 mod search;
 mod watchdog;
 
-pub use bench::BenchAnswer;
+pub use bench::{BenchAnswer, LoneAnswer};
 pub use puzzle::PuzzleAnswer;
 
 use models::{NetworkFiles, PendingLoad};
@@ -54,6 +54,8 @@ pub struct Pool {
     me: Weak<RefCell<Pool>>,
     /// Who hears the answer to the network benchmark under way.
     bench: Option<BenchAnswer>,
+    /// A browser test's search of its own under way (its id, and who hears its end).
+    lone: Option<(u64, LoneAnswer)>,
     /// The worker build this browser runs (relaxed SIMD where it has it).
     build: WorkerBuild,
     review: Option<ReviewJob>,
@@ -92,6 +94,7 @@ impl Pool {
             on_event: Rc::new(on_event),
             me: Weak::new(),
             bench: None,
+            lone: None,
             build: WorkerBuild::detect(),
             review: None,
             puzzles: Vec::new(),
@@ -149,6 +152,15 @@ impl Pool {
             Output::ReviewFailed { id, error } => self.on_review_failed(index, id, error),
             Output::Puzzle { id, reply } => {
                 self.on_puzzle(id, reply);
+                vec![]
+            }
+            Output::Progress { id, .. } if self.is_lone(id) => vec![],
+            Output::Done { id, report } if self.is_lone(id) => {
+                self.on_lone(Ok(report));
+                vec![]
+            }
+            Output::Failed { id, error } if self.is_lone(id) => {
+                self.on_lone(Err(error));
                 vec![]
             }
             Output::Progress { id, report } => self.on_report(index, id, report, false),

@@ -1,12 +1,16 @@
-//! What the browser tests ask of a worker besides searches: the network alone timed at a
-//! batch size (the tests' tract figure), alpha-beta over a pattern network's tables timed
-//! at a depth, and a crash (to see a dead worker replaced).
+//! What the browser tests ask of a worker besides the page's searches: the network alone
+//! timed at a batch size (the tests' tract figure), alpha-beta over a pattern network's
+//! tables timed at a depth, a search of its own (a match's move, `super::super::lone`),
+//! and a crash (to see a dead worker replaced).
 
 use super::Pool;
-use protocol::Input;
+use protocol::{Input, Report, SearchRequest};
 
 /// Hears a network benchmark's positions a second, or why it could not run.
 pub type BenchAnswer = Box<dyn FnOnce(Result<f64, String>)>;
+
+/// Hears a lone search's final report, or why it could not run.
+pub type LoneAnswer = Box<dyn FnOnce(Result<Report, String>)>;
 
 impl Pool {
     /// Asks worker `index` to run `model` alone on batches of `batch` for about `millis`;
@@ -70,6 +74,33 @@ impl Pool {
 
     pub(super) fn on_benched(&mut self, result: Result<f64, String>) {
         if let Some(done) = self.bench.take() {
+            done(result);
+        }
+    }
+
+    /// Sends worker `index` a search of its own, outside the page's (a browser test's match
+    /// move: the page must not be searching meanwhile); `done` hears its final report. Its
+    /// id is the pool's next, so the page's searches never answer it.
+    pub fn search_alone(&mut self, index: usize, mut request: SearchRequest, done: LoneAnswer) {
+        if index >= self.slots.len() {
+            done(Err(format!("there is no worker {index}")));
+            return;
+        }
+        request.id = self.take_id();
+        let id = request.id;
+        self.slots[index]
+            .bridge
+            .send(Input::Search(Box::new(request)));
+        self.lone = Some((id, done));
+    }
+
+    /// Whether `id` is the lone search's.
+    pub(super) fn is_lone(&self, id: u64) -> bool {
+        self.lone.as_ref().is_some_and(|(lone, _)| *lone == id)
+    }
+
+    pub(super) fn on_lone(&mut self, result: Result<Report, String>) {
+        if let Some((_, done)) = self.lone.take() {
             done(result);
         }
     }
