@@ -5,8 +5,8 @@
 //! opens (`files`), the saved game and the address (`persistence`), the game's review
 //! (`review`) and a new game, held until the person confirms it (`new_game`); `reducers`
 //! holds the game's and the view's reducers as Yew holds them, `test_hooks` the browser
-//! tests' hooks on `window`. These talk to the workers
-//! (through the gateway alone), the network and local storage; the components only draw.
+//! tests' hooks on `window`. These talk to the workers (through the gateway alone), the
+//! network and local storage; the components only draw.
 
 mod builtin_model;
 mod fetch;
