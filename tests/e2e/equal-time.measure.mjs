@@ -76,6 +76,9 @@ async function play(opening, black, white, seed) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// The logistic Elo of a score, clamped as the arena clamps a sweep; the interval below is
+// the normal one on the pairs' mean score (the arena's fishtest-style interval, in `tools`,
+// also regularises outcomes never seen; the page does not link it).
 const elo = (p) => -400 * Math.log10(1 / Math.min(0.999, Math.max(0.001, p)) - 1);
 
 test("the page's 8x8 agent against the one it replaced, at equal time in a browser worker", { timeout: PAIRS * 2 * 240_000 + 120_000 }, async () => {
