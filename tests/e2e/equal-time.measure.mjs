@@ -13,6 +13,7 @@
 //   EQUAL_TIME_MS     milliseconds a move (default 1000, the page's Strong)
 //   EQUAL_TIME_PAIRS  game pairs (default 10)
 //   EQUAL_TIME_FROM   the first XOT opening's index (default 0)
+//   EQUAL_TIME_OPPONENT  the shipped 8x8 network the second page picks (default az-8x8)
 import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -24,6 +25,7 @@ useBrowser();
 const MILLIS = Number(process.env.EQUAL_TIME_MS ?? 1000);
 const PAIRS = Number(process.env.EQUAL_TIME_PAIRS ?? 10);
 const FROM = Number(process.env.EQUAL_TIME_FROM ?? 0);
+const OPPONENT = process.env.EQUAL_TIME_OPPONENT ?? "az-8x8";
 
 const openings = fs
   .readFileSync(path.resolve(import.meta.dirname, "../../crates/othello/data/xot-8x8.txt"), "utf8")
@@ -83,9 +85,9 @@ const elo = (p) => -400 * Math.log10(1 / Math.min(0.999, Math.max(0.001, p)) - 1
 
 test("the page's 8x8 agent against the one it replaced, at equal time in a browser worker", { timeout: PAIRS * 2 * 240_000 + 120_000 }, async () => {
   const ours = { ...(await agentPage(null)), rates: [] };
-  const old = { ...(await agentPage("az-8x8")), rates: [] };
+  const old = { ...(await agentPage(OPPONENT)), rates: [] };
   assert.match(ours.spec, /^mcts:model=pattern-8x8,/);
-  assert.match(old.spec, /^mcts:model=az-8x8/);
+  assert.ok(old.spec.startsWith(`mcts:model=${OPPONENT}`), old.spec);
   const games = [];
   const pairScores = [];
   for (let pair = 0; pair < PAIRS; pair++) {
