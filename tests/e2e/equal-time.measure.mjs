@@ -67,7 +67,6 @@ async function play(opening, black, white, seed) {
     // The transcript's own length says whose turn it is only without passes; the hook
     // answers a pass for the side with no move, so the sides simply alternate.
     const answer = await move(mover, transcript, seed * 1000 + ply);
-    if (answer.over && answer.move === null) return { transcript, margin: answer.black_margin };
     transcript = answer.transcript;
     if (answer.move !== "pass" && !answer.settled && answer.ms > 0) {
       mover.rates.push((answer.simulations * 1000) / answer.ms);
